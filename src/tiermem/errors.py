@@ -1,0 +1,91 @@
+"""The one error tree of tiermem.
+
+    MemError
+     ├── ValidationError          bad input: names the field, the limit and what was given
+     │    └── ScopeError          a scope that is empty, too long or has forbidden characters
+     ├── NotFoundError            an id that does not exist in the caller's scope
+     ├── ConflictError            an optimistic-concurrency or state conflict
+     ├── EmbeddingError           the embedder failed or is misconfigured
+     │    └── EmbeddingMismatchError  a vector of another model/dimension than the scope holds
+     ├── StoreError               the storage backend failed (driver errors are converted to this)
+     │    └── MigrationError      the schema could not be brought up to date
+     └── ConfigError              a setting or URL that cannot be used
+
+Backends convert foreign exceptions at their boundary (``raise StoreError(...) from exc``); only the CLI
+and the server map these to exit codes and HTTP statuses.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "ConflictError",
+    "EmbeddingError",
+    "EmbeddingMismatchError",
+    "MemError",
+    "MigrationError",
+    "NotFoundError",
+    "ScopeError",
+    "StoreError",
+    "ValidationError",
+]
+
+
+class MemError(Exception):
+    """Base of every error tiermem raises on purpose."""
+
+
+class ValidationError(MemError, ValueError):
+    """Input that breaks a rule; carries the field, the limit and the value given."""
+
+    def __init__(self, field: str, problem: str, *, given: object = None, limit: object = None) -> None:
+        self.field = field
+        self.problem = problem
+        self.given = given
+        self.limit = limit
+        parts = [f"{field}: {problem}"]
+        if limit is not None:
+            parts.append(f"limit {limit}")
+        if given is not None:
+            parts.append(f"given {_short(given)}")
+        super().__init__("; ".join(parts))
+
+
+class ScopeError(ValidationError):
+    """A scope component that is not allowed."""
+
+
+class NotFoundError(MemError, KeyError):
+    """Nothing with that id exists in the caller's scope."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "not found"
+
+
+class ConflictError(MemError):
+    """The stored state changed under the caller or forbids the operation."""
+
+
+class EmbeddingError(MemError):
+    """The embedder could not produce vectors."""
+
+
+class EmbeddingMismatchError(EmbeddingError):
+    """A vector of another model or dimension than the scope already holds."""
+
+
+class StoreError(MemError):
+    """The storage backend failed."""
+
+
+class MigrationError(StoreError):
+    """The schema could not be migrated."""
+
+
+class ConfigError(MemError):
+    """A setting, URL or option that cannot be used."""
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

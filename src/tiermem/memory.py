@@ -1,0 +1,125 @@
+"""Memory: the public Python API; wires a store, an embedder and the policies, with no logic of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from tiermem.config import default_db_url
+from tiermem.embed import Embedder, MiniLMEmbedder
+from tiermem.errors import NotFoundError, ValidationError
+from tiermem.retrieval import RecallPolicy, hybrid_recall
+from tiermem.store import Page, Store, open_store
+from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
+from tiermem.write import NewMemory, WriteResult, write_many
+
+__all__ = ["MAX_LIST", "Memory", "NewMemory", "WriteResult"]
+
+MAX_LIST = 1000
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class Memory:
+    """Scoped long-term memory: remember, recall, get, list, forget, export."""
+
+    def __init__(self, store: Store, embedder: Embedder | None, policy: RecallPolicy | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.policy = policy or RecallPolicy()
+
+    @classmethod
+    def open(
+        cls,
+        url: str | Path | None = None,
+        *,
+        embedder: Embedder | str | None = "default",
+        policy: RecallPolicy | None = None,
+    ) -> Memory:
+        """Open (creating and migrating if needed) the store at ``url``; the default embedder loads lazily."""
+        store = open_store(url if url is not None else default_db_url())
+        chosen: Embedder | None = MiniLMEmbedder() if embedder == "default" else embedder  # type: ignore[assignment]
+        return cls(store, chosen, policy)
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the store."""
+        self.store.close()
+
+    def remember(
+        self,
+        scope: Scope,
+        content: str,
+        *,
+        type: MemoryType | str = MemoryType.SEMANTIC,
+        source: Source | str = "user",
+        tags: Sequence[str] = (),
+        ttl: timedelta | float | None = None,
+        valid_from: datetime | None = None,
+        metadata: dict[str, MetaValue] | None = None,
+    ) -> WriteResult:
+        """Store one memory; the same text again in the same scope and type returns the existing record."""
+        item = NewMemory(content, type, source, tags, ttl, valid_from, metadata or {})
+        return self.remember_many(scope, [item])[0]
+
+    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
+        """Store many memories with one embedding batch and one transaction; all are validated first."""
+        return write_many(self.store, self.embedder, scope, list(items), utcnow())
+
+    def recall(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        k: int = 10,
+        filter: Filter | None = None,
+        as_of: datetime | None = None,
+        now: datetime | None = None,
+    ) -> list[Hit]:
+        """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time)."""
+        filter_ = filter or Filter()
+        if as_of is not None:
+            filter_ = Filter(filter_.types, filter_.sources, filter_.tags, filter_.time_from, filter_.time_to, as_of)
+        return hybrid_recall(
+            self.store, self.embedder, scope, query, k=k, filter_=filter_, now=now or utcnow(), policy=self.policy
+        )
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord:
+        """The record with this id in this scope; NotFoundError otherwise (also for another user's id)."""
+        record = self.store.get(scope, record_id)
+        if record is None:
+            raise NotFoundError(f"no record {record_id} in scope {scope}")
+        return record
+
+    def list(self, scope: Scope, *, filter: Filter | None = None, limit: int = 50, cursor: str | None = None) -> Page:
+        """A page of live records, newest first; pass ``next_cursor`` back for the next page."""
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIST:
+            raise ValidationError("limit", f"must be an integer from 1 to {MAX_LIST}", given=limit, limit=MAX_LIST)
+        if cursor is not None and not cursor.isdigit():
+            raise ValidationError("cursor", "is not a cursor this store returned", given=cursor)
+        return self.store.list_records(scope, filter or Filter(), now=utcnow(), limit=limit, cursor=cursor)
+
+    def forget(self, scope: Scope, record_id: str) -> None:
+        """Delete one record with its index and vector rows; NotFoundError if it is not in this scope."""
+        if self.store.delete(scope, [record_id]) == 0:
+            raise NotFoundError(f"no record {record_id} in scope {scope}")
+
+    def export(self, scope: Scope) -> dict[str, Any]:
+        """Every record held in this scope, including expired and superseded ones, as JSON-ready data."""
+        records: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            # Validity is judged at the epoch, before any record could have ended or expired: nothing is hidden.
+            page = self.store.list_records(scope, Filter(), now=_EPOCH, limit=MAX_LIST, cursor=cursor)
+            records.extend(r.to_json() for r in page.records)
+            if page.next_cursor is None:
+                break
+            cursor = page.next_cursor
+        return {"tenant": scope.tenant, "user": scope.user, "exported_at": utcnow().isoformat(), "records": records}

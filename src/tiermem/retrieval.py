@@ -1,0 +1,299 @@
+"""Hybrid recall: full-text and vector candidates, reciprocal-rank fusion, recency and trust re-scoring."""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+
+from tiermem.embed import Embedder, Vectors
+from tiermem.errors import ValidationError
+from tiermem.store.base import Candidate, Store
+from tiermem.types import Filter, Hit, Scope, ScorePart
+
+__all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
+
+MAX_K = 100
+MAX_QUERY_CHARS = 4000
+_MAX_TERMS = 48
+
+# Function words carry no topic; dropping them keeps the OR-query's candidate set small and on topic.
+_STOP_WORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "s",
+        "t",
+        "don",
+        "didn",
+        "doesn",
+        "isn",
+        "wasn",
+        "weren",
+        "won",
+        "ll",
+        "ve",
+        "re",
+        "d",
+        "m",
+        "o",
+        "y",
+    ]
+)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class RecallPolicy:
+    """The knobs of ranking, chosen on principle rather than fitted to a benchmark.
+
+    - ``rrf_k`` 60 is the constant of Cormack et al.'s reciprocal-rank fusion.
+    - Each signal proposes ``candidates`` ids (at least k).
+    - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
+    - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
+    """
+
+    rrf_k: int = 60
+    candidates: int = 50
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+    recency_half_life_days: float = 30.0
+    recency_weight: float = 0.1
+    trust_floor: float = 0.5
+
+
+def query_terms(text: str) -> list[str]:
+    """Words of ``text`` usable as full-text terms: any input is safe, stop words dropped when others remain."""
+    words = [w.casefold() for w in _WORD.findall(text)]
+    content = [w for w in words if w not in _STOP_WORDS]
+    chosen = content or words
+    return list(dict.fromkeys(chosen))[:_MAX_TERMS]
+
+
+def _check(query: str, k: int) -> None:
+    if not isinstance(query, str):
+        raise ValidationError("query", "must be a string", given=type(query).__name__)
+    if len(query) > MAX_QUERY_CHARS:
+        raise ValidationError("query", "is too long", given=f"{len(query)} characters", limit=MAX_QUERY_CHARS)
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1 or k > MAX_K:
+        raise ValidationError("k", f"must be an integer from 1 to {MAX_K}", given=k, limit=MAX_K)
+
+
+def hybrid_recall(
+    store: Store,
+    embedder: Embedder | None,
+    scope: Scope,
+    query: str,
+    *,
+    k: int,
+    filter_: Filter,
+    now: datetime,
+    policy: RecallPolicy = RecallPolicy(),
+    query_vector: Vectors | None = None,
+) -> list[Hit]:
+    """The k best records for ``query`` in ``scope``, each with its score parts."""
+    _check(query, k)
+    if not query.strip():
+        return []
+    limit = max(policy.candidates, k)
+    pending: Future[list[Candidate]] | None = None
+    if embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint:
+        qv = query_vector if query_vector is not None else embedder.embed_batch([query])[0]
+        # The vector scan is memory-bound numpy and the full-text query is SQLite C code; both release the
+        # GIL, so running them side by side makes a search cost the slower of the two, not their sum.
+        pending = _pool().submit(store.vector_search(scope, qv, embedder.fingerprint, filter_, now=now, limit=limit))
+    keyword = store.keyword_candidates(scope, query_terms(query), filter_, now=now, limit=limit)
+    vector = pending.result() if pending is not None else []
+    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy)
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-vector")
+        return _POOL
+
+
+def _fuse(
+    store: Store,
+    scope: Scope,
+    keyword: list[Candidate],
+    vector: list[Candidate],
+    *,
+    k: int,
+    now: datetime,
+    policy: RecallPolicy,
+) -> list[Hit]:
+    signals = {"keyword": (keyword, policy.keyword_weight), "vector": (vector, policy.vector_weight)}
+    ranks: dict[str, dict[str, tuple[int, float]]] = {}
+    fused: dict[str, float] = {}
+    for name, (cands, weight) in signals.items():
+        for rank, cand in enumerate(cands, start=1):
+            ranks.setdefault(cand.id, {})[name] = (rank, cand.score)
+            fused[cand.id] = fused.get(cand.id, 0.0) + weight / (policy.rrf_k + rank)
+    if not fused:
+        return []
+    best_possible = sum(w for _, w in signals.values()) / (policy.rrf_k + 1)
+    # Re-scoring can move a record by at most (1 + recency_weight) / trust_floor, so a short list suffices.
+    shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[: max(3 * k, k + 20)]
+    records = store.get_many(scope, shortlist)
+    hits: list[Hit] = []
+    half_life = policy.recency_half_life_days * 86400.0
+    for rid in shortlist:
+        record = records.get(rid)
+        if record is None:  # deleted between candidate and fetch
+            continue
+        relevance = fused[rid] / best_possible
+        age = max(0.0, (now - record.valid_from).total_seconds())
+        recency = math.pow(2.0, -age / half_life) if half_life > 0 else 0.0
+        recency_factor = 1.0 + policy.recency_weight * recency
+        trust_factor = policy.trust_floor + (1.0 - policy.trust_floor) * record.trust
+        parts = [
+            ScorePart(
+                name,
+                ranks[rid][name][0] if name in ranks[rid] else None,
+                ranks[rid][name][1] if name in ranks[rid] else None,
+                (signals[name][1] / (policy.rrf_k + ranks[rid][name][0]) / best_possible)
+                if name in ranks[rid]
+                else 0.0,
+            )
+            for name in signals
+        ]
+        parts.append(ScorePart("recency", None, recency, recency_factor))
+        parts.append(ScorePart("trust", None, record.trust, trust_factor))
+        flags = ("untrusted",) if record.source.untrusted else ()
+        hits.append(Hit(record, relevance * recency_factor * trust_factor, tuple(parts), flags))
+    hits.sort(key=lambda h: h.score, reverse=True)
+    return hits[:k]

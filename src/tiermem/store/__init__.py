@@ -1,0 +1,27 @@
+"""Storage backends behind one protocol; a store is chosen by URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tiermem.errors import ConfigError
+from tiermem.store.base import Candidate, Page, Store, StoredItem
+
+__all__ = ["Candidate", "Page", "Store", "StoredItem", "open_store"]
+
+
+def open_store(url: str | Path) -> Store:
+    """Open a store: ``sqlite:///path``, ``sqlite://:memory:``, ``:memory:`` or a plain file path."""
+    text = str(url)
+    if text.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("the PostgreSQL store is not available in this version; use sqlite:///path")
+    if text.startswith("sqlite://"):
+        text = text.removeprefix("sqlite://")
+        text = text.removeprefix("/") if text.startswith("/:memory:") else text
+    elif "://" in text:
+        raise ConfigError(f"unknown store URL {text!r}: use sqlite:///path/to/file.db or a file path")
+    if not text:
+        raise ConfigError("store URL has no path: use sqlite:///path/to/file.db")
+    from tiermem.store.sqlite import SQLiteStore
+
+    return SQLiteStore(text)

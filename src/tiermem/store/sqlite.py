@@ -1,0 +1,549 @@
+"""The embedded default store: one SQLite file, WAL, FTS5 full text, float32 vectors searched in numpy."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from tiermem.embed import Vectors
+from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError, StoreError
+from tiermem.store.base import Candidate, Page, StoredItem
+from tiermem.store.vector_index import ScopeVectors, top_k
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
+
+__all__ = ["SQLiteStore"]
+
+_COLUMNS = (
+    "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
+    "valid_from, valid_to, expires_at, content_hash, embedding_model, tags, supersedes, metadata, version"
+)
+_SQL_VARS = 900  # stay under SQLite's host-parameter limit when expanding IN (...)
+
+
+def _ts(t: datetime | None) -> float | None:
+    return None if t is None else t.timestamp()
+
+
+def _dt(x: float | None) -> datetime | None:
+    return None if x is None else datetime.fromtimestamp(x, UTC)
+
+
+@functools.lru_cache(maxsize=4096)
+def _scope(tenant: str, user_key: str, agent: str, session: str) -> Scope:
+    return Scope(tenant, user_key or None, agent or None, session or None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _source(text: str) -> Source:
+    return Source.parse(text)
+
+
+def _row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
+    (
+        rid,
+        tenant,
+        user_key,
+        agent,
+        session,
+        type_,
+        content,
+        source,
+        trust,
+        created,
+        updated,
+        vfrom,
+        vto,
+        expires,
+        chash,
+        model,
+        tags,
+        supersedes,
+        metadata,
+        version,
+    ) = row
+    return MemoryRecord(
+        id=rid,
+        scope=_scope(tenant, user_key, agent, session),
+        type=MemoryType(type_),
+        content=content,
+        source=_source(source),
+        trust=trust,
+        created_at=datetime.fromtimestamp(created, UTC),
+        updated_at=_dt(updated),
+        valid_from=datetime.fromtimestamp(vfrom, UTC),
+        valid_to=_dt(vto),
+        expires_at=_dt(expires),
+        content_hash=chash,
+        embedding_model=model,
+        tags=tuple(json.loads(tags)),
+        supersedes=supersedes,
+        metadata=MappingProxyType(json.loads(metadata)),
+        version=version,
+    )
+
+
+def _scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[str, list[Any]]:
+    """The scope as SQL conditions. ``by_key``: the query already narrows by id or rowid, so a unary '+'
+    keeps the scope columns out of the planner's index choice and the unique index is used."""
+    p = "+" if by_key else ""
+    sql = f"{p}{alias}.tenant = ? AND {p}{alias}.user_key = ?"
+    params: list[Any] = [scope.tenant, scope.user or ""]
+    if scope.agent is not None:
+        sql += f" AND {p}{alias}.agent = ?"
+        params.append(scope.agent)
+    if scope.session is not None:
+        sql += f" AND {p}{alias}.session = ?"
+        params.append(scope.session)
+    return sql, params
+
+
+def _filter_sql(filter_: Filter, now: datetime, alias: str = "r") -> tuple[str, list[Any]]:
+    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if filter_.types:
+        clauses.append(f"{alias}.type IN ({','.join('?' * len(filter_.types))})")
+        params += sorted(t.value for t in filter_.types)
+    if filter_.sources:
+        clauses.append(f"{alias}.source_kind IN ({','.join('?' * len(filter_.sources))})")
+        params += sorted(s.value for s in filter_.sources)
+    if filter_.tags:
+        clauses.append(
+            f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))"
+        )
+        params += sorted(filter_.tags)
+    if filter_.time_from is not None:
+        clauses.append(f"{alias}.valid_from >= ?")
+        params.append(filter_.time_from.timestamp())
+    if filter_.time_to is not None:
+        clauses.append(f"{alias}.valid_from <= ?")
+        params.append(filter_.time_to.timestamp())
+    at = (filter_.as_of or now).timestamp()
+    if filter_.as_of is not None:
+        clauses.append(f"{alias}.valid_from <= ?")
+        params.append(at)
+    clauses.append(f"({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
+    clauses.append(f"({alias}.expires_at IS NULL OR {alias}.expires_at > ?)")
+    params += [at, at]
+    return " AND ".join(clauses), params
+
+
+def _fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
+    """Any of the terms, each quoted so user text is never FTS5 syntax; optionally AND the scope's token."""
+    words = "content : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
+    if not with_scope_token:
+        return words
+    token = "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
+    return f"scope_tok : {token} AND {words}"
+
+
+class SQLiteStore:
+    """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._vectors: dict[tuple[str, str], ScopeVectors] = {}
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA busy_timeout=5000")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    # -- schema ---------------------------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        folder = resources.files("tiermem.store") / "migrations" / "sqlite"
+        scripts = sorted((f.name, f) for f in folder.iterdir() if f.name.endswith(".sql"))
+        with self.transaction():
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                " applied_at REAL NOT NULL)"
+            )
+            done = {v for (v,) in self._conn.execute("SELECT version FROM schema_migrations")}
+            for name, file in scripts:
+                version = int(name.split("_", 1)[0])
+                if version in done:
+                    continue
+                try:
+                    for statement in _split_sql(file.read_text(encoding="utf-8")):
+                        self._conn.execute(statement)
+                except sqlite3.Error as exc:
+                    raise MigrationError(f"migration {name} failed: {exc}") from exc
+                self._conn.execute(
+                    "INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                    (version, name, datetime.now(UTC).timestamp()),
+                )
+
+    def schema_version(self) -> int:
+        """The highest applied migration."""
+        (v,) = self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
+        return int(v)
+
+    # -- transactions -------------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE at the outermost level; nested calls join it."""
+        with self._lock:
+            outer = self._depth == 0
+            if outer:
+                self._conn.execute("BEGIN IMMEDIATE")
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._depth -= 1
+                if outer:
+                    self._conn.execute("ROLLBACK")
+                    self._vectors.clear()  # a rolled-back write may have refreshed a cache entry
+                raise
+            self._depth -= 1
+            if outer:
+                try:
+                    self._conn.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    raise StoreError(f"commit failed: {exc}") from exc
+
+    def _bump(self, deltas: dict[tuple[str, str], int]) -> None:
+        """Mark scopes changed and adjust their record counts."""
+        for (tenant, user_key), delta in deltas.items():
+            self._conn.execute(
+                "INSERT INTO scope_generations VALUES (?, ?, 1, ?) "
+                "ON CONFLICT (tenant, user_key) DO UPDATE SET gen = gen + 1, n = n + excluded.n",
+                (tenant, user_key, delta),
+            )
+
+    # -- writes -------------------------------------------------------------------------------------------
+
+    def put_many(self, items: Sequence[StoredItem]) -> None:
+        if not items:
+            return
+        with self.transaction():
+            existing = self._check_ids(items)
+            self._check_fingerprints(items)
+            deltas: dict[tuple[str, str], int] = {}
+            for item in items:
+                self._put_one(item)
+                key = (item.record.scope.tenant, item.record.scope.user or "")
+                deltas[key] = deltas.get(key, 0) + (item.record.id not in existing)
+                existing.add(item.record.id)
+            self._bump(deltas)
+
+    def _check_ids(self, items: Sequence[StoredItem]) -> set[str]:
+        """Ids of ``items`` already stored; a ConflictError if one belongs to another scope."""
+        ids = [i.record.id for i in items]
+        wanted = {i.record.id: (i.record.scope.tenant, i.record.scope.user or "") for i in items}
+        found: set[str] = set()
+        for chunk in _chunks(ids):
+            rows = self._conn.execute(
+                f"SELECT id, tenant, user_key FROM records WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            )
+            for rid, tenant, user_key in rows:
+                if wanted[rid] != (tenant, user_key):
+                    raise ConflictError(f"record id {rid} already belongs to another scope")
+                found.add(rid)
+        return found
+
+    def _check_fingerprints(self, items: Sequence[StoredItem]) -> None:
+        seen: dict[tuple[str, str], tuple[str, int]] = {}
+        for item in items:
+            if item.vector is None:
+                continue
+            rec = item.record
+            key = (rec.scope.tenant, rec.scope.user or "")
+            if rec.embedding_model is None:
+                raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
+            mine = (rec.embedding_model, int(item.vector.shape[-1]))
+            if key not in seen:
+                row = self._conn.execute(
+                    "SELECT model, dim FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key
+                ).fetchone()
+                seen[key] = (row[0], row[1]) if row else mine
+            if seen[key] != mine:
+                have_model, have_dim = seen[key]
+                raise EmbeddingMismatchError(
+                    f"scope {rec.scope.tenant}/{rec.scope.user or ''} holds {have_dim}-d vectors of "
+                    f"'{have_model}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
+                )
+
+    def _put_one(self, item: StoredItem) -> None:
+        r = item.record
+        values = (
+            r.id,
+            r.scope.tenant,
+            r.scope.user or "",
+            r.scope.agent or "",
+            r.scope.session or "",
+            r.type.value,
+            r.content,
+            str(r.source),
+            r.source.kind.value,
+            r.trust,
+            _ts(r.created_at),
+            _ts(r.updated_at),
+            _ts(r.valid_from),
+            _ts(r.valid_to),
+            _ts(r.expires_at),
+            r.content_hash,
+            r.embedding_model,
+            json.dumps(list(r.tags)),
+            r.supersedes,
+            json.dumps(dict(r.metadata)),
+            r.version,
+        )
+        cur = self._conn.execute(
+            "INSERT INTO records (id, tenant, user_key, agent, session, type, content, source, source_kind, trust,"
+            " created_at, updated_at, valid_from, valid_to, expires_at, content_hash, embedding_model, tags,"
+            " supersedes, metadata, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT (id) DO UPDATE SET agent=excluded.agent, session=excluded.session, type=excluded.type,"
+            " content=excluded.content, source=excluded.source, source_kind=excluded.source_kind,"
+            " trust=excluded.trust, updated_at=excluded.updated_at, valid_from=excluded.valid_from,"
+            " valid_to=excluded.valid_to, expires_at=excluded.expires_at, content_hash=excluded.content_hash,"
+            " embedding_model=excluded.embedding_model, tags=excluded.tags, supersedes=excluded.supersedes,"
+            " metadata=excluded.metadata, version=excluded.version RETURNING rowid",
+            values,
+        )
+        (rowid,) = cur.fetchone()
+        if item.vector is None:
+            self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
+            return
+        vec = np.ascontiguousarray(item.vector, dtype=np.float32)
+        self._conn.execute(
+            "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?, ?)",
+            (rowid, r.scope.tenant, r.scope.user or "", r.embedding_model, vec.shape[-1], vec.tobytes()),
+        )
+
+    def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:
+        where, params = _scope_sql(scope, "records", by_key=True)
+        removed = 0
+        with self.transaction():
+            for chunk in _chunks(list(record_ids)):
+                cur = self._conn.execute(
+                    f"DELETE FROM records WHERE {where} AND id IN ({','.join('?' * len(chunk))})", params + chunk
+                )
+                removed += cur.rowcount
+            if removed:
+                self._bump({(scope.tenant, scope.user or ""): -removed})
+        return removed
+
+    # -- reads --------------------------------------------------------------------------------------------
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord | None:
+        return self.get_many(scope, [record_id]).get(record_id)
+
+    def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        where, params = _scope_sql(scope, by_key=True)
+        out: dict[str, MemoryRecord] = {}
+        with self._lock:
+            for chunk in _chunks(list(record_ids)):
+                rows = self._conn.execute(
+                    f"SELECT {_COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
+                    chunk + params,
+                )
+                out.update((row[0], _row_to_record(row)) for row in rows)
+        return out
+
+    def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
+        out: dict[str, MemoryRecord] = {}
+        params0: list[Any] = [scope.tenant, scope.user or "", scope.agent or "", scope.session or "", type_.value]
+        with self._lock:
+            for chunk in _chunks(list(hashes)):
+                rows = self._conn.execute(
+                    f"SELECT {_COLUMNS} FROM records r WHERE r.tenant = ? AND r.user_key = ? AND r.agent = ?"
+                    f" AND r.session = ? AND r.type = ? AND r.content_hash IN ({','.join('?' * len(chunk))})"
+                    " ORDER BY r.rowid",
+                    params0 + chunk,
+                )
+                for row in rows:
+                    rec = _row_to_record(row)
+                    out.setdefault(rec.content_hash, rec)
+        return out
+
+    def list_records(self, scope: Scope, filter_: Filter, *, now: datetime, limit: int, cursor: str | None) -> Page:
+        where, params = _scope_sql(scope)
+        fwhere, fparams = _filter_sql(filter_, now)
+        after = ""
+        if cursor is not None:
+            after = " AND r.rowid < ?"
+            fparams = [*fparams, int(cursor)]
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT {_COLUMNS}, r.rowid FROM records r WHERE {where} AND {fwhere}{after}"
+                " ORDER BY r.rowid DESC LIMIT ?",
+                [*params, *fparams, limit + 1],
+            ).fetchall()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        records = tuple(_row_to_record(row[:-1]) for row in rows)
+        return Page(records, str(rows[-1][-1]) if more and rows else None)
+
+    def count(self, scope: Scope | None = None) -> int:
+        with self._lock:
+            if scope is None:
+                (n,) = self._conn.execute("SELECT COUNT(*) FROM records").fetchone()
+            else:
+                where, params = _scope_sql(scope)
+                (n,) = self._conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()
+        return int(n)
+
+    def iter_scopes(self) -> Iterator[Scope]:
+        with self._lock:
+            rows = self._conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
+        for tenant, user_key in rows:
+            yield Scope(tenant, user_key or None)
+
+    def vector_fingerprint(self, scope: Scope) -> str | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", (scope.tenant, scope.user or "")
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def keyword_candidates(
+        self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
+    ) -> list[Candidate]:
+        if not terms:
+            return []
+        where, params = _scope_sql(scope, by_key=True)
+        fwhere, fparams = _filter_sql(filter_, now)
+        with self._lock:
+            # ANDing the scope token skips other scopes' postings (x10 faster for a small scope in a big
+            # file) but costs a walk of the token's own postings: worth it only for a minor part of the file.
+            row = self._conn.execute(
+                "SELECT n, (SELECT MAX(rowid) FROM records) FROM scope_generations WHERE tenant = ? AND user_key = ?",
+                (scope.tenant, scope.user or ""),
+            ).fetchone()
+            if row is None or not row[0]:
+                return []
+            use_token = row[0] * 4 < (row[1] or 0)
+            rows = self._conn.execute(
+                # bm25 weight 0 for the scope token: it is in every document of the scope and says nothing.
+                "SELECT r.id, bm25(records_fts, 1.0, 0.0) AS s FROM records_fts"
+                " JOIN records r ON r.rowid = records_fts.rowid"
+                f" WHERE records_fts MATCH ? AND {where} AND {fwhere} ORDER BY s LIMIT ?",
+                [_fts_query(scope, terms, with_scope_token=use_token), *params, *fparams, limit],
+            ).fetchall()
+        return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
+
+    def vector_candidates(
+        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> list[Candidate]:
+        return self.vector_search(scope, vector, fingerprint, filter_, now=now, limit=limit)()
+
+    def vector_search(
+        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> Callable[[], list[Candidate]]:
+        # Everything touching the database happens here, in the caller's thread (which may hold the write
+        # lock); the returned scan is pure numpy and may run on any thread.
+        index = self._scope_vectors(scope)
+        if not len(index) or index.fingerprint != fingerprint:
+            return list
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape[0] != index.matrix.shape[1]:
+            raise EmbeddingMismatchError(
+                f"query vector has {query.shape[0]} dimensions, the scope's vectors {index.matrix.shape[1]}"
+            )
+        with self._lock:
+            mask = self._mask(index, scope, filter_, now)
+        return lambda: top_k(index.matrix @ query, mask, index.ids, limit)
+
+    def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
+        at = (filter_.as_of or now).timestamp()
+        with np.errstate(invalid="ignore"):
+            mask = ~(ix.valid_to <= at) & ~(ix.expires_at <= at)
+            if filter_.as_of is not None:
+                mask &= ix.valid_from <= at
+        if scope.agent is not None:
+            mask &= ix.agents == scope.agent
+        if scope.session is not None:
+            mask &= ix.sessions == scope.session
+        if filter_.types:
+            mask &= np.isin(ix.types, [t.value for t in filter_.types])
+        if filter_.sources:
+            mask &= np.isin(ix.source_kinds, [s.value for s in filter_.sources])
+        if filter_.time_from is not None:
+            mask &= ix.valid_from >= filter_.time_from.timestamp()
+        if filter_.time_to is not None:
+            mask &= ix.valid_from <= filter_.time_to.timestamp()
+        if filter_.tags:
+            rowids = [
+                rowid
+                for (rowid,) in self._conn.execute(
+                    "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
+                    f" json_each(r.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))",
+                    [scope.tenant, scope.user or "", *sorted(filter_.tags)],
+                )
+            ]
+            mask &= np.isin(ix.rowids, rowids)
+        return mask
+
+    def _scope_vectors(self, scope: Scope) -> ScopeVectors:
+        key = (scope.tenant, scope.user or "")
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
+            ).fetchone()
+            gen = int(row[0]) if row else 0
+            cached = self._vectors.get(key)
+            if cached is not None and cached.gen == gen:
+                return cached
+            rows = self._conn.execute(
+                "SELECT r.id, r.rowid, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
+                " r.expires_at, v.model, v.vec FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
+                " WHERE v.tenant = ? AND v.user_key = ? ORDER BY v.record_rowid",
+                key,
+            ).fetchall()
+            built = ScopeVectors.build(gen, rows)
+            self._vectors[key] = built
+            return built
+
+    def close(self) -> None:
+        with self._lock:
+            self._vectors.clear()
+            self._conn.close()
+
+    # For lifecycle jobs and tests that need raw SQL (sweep, erase, verification).
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one SQL statement and return its rows."""
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+
+def _chunks(values: list[str]) -> Iterator[list[str]]:
+    for start in range(0, len(values), _SQL_VARS):
+        yield values[start : start + _SQL_VARS]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Statements of a migration script; triggers keep their inner ';' (complete_statement knows)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        if not buffer and line.strip().startswith("--"):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

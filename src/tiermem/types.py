@@ -1,0 +1,306 @@
+"""Pure values: scopes, memory types, sources, records, hits and filters."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from tiermem.errors import ScopeError, ValidationError
+
+__all__ = [
+    "MAX_SCOPE_PART",
+    "Filter",
+    "Hit",
+    "MemoryRecord",
+    "MemoryType",
+    "Scope",
+    "ScorePart",
+    "Source",
+    "SourceKind",
+    "content_hash",
+    "new_id",
+    "normalise_text",
+    "utcnow",
+]
+
+MAX_SCOPE_PART = 128
+# Letters, digits and a few safe punctuation marks; no '/', ':' or whitespace so a joined key cannot collide.
+_SCOPE_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+\-]*")
+_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+\-]{0,63}")
+MetaValue = str | int | float | bool | None
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    """A new record id: time-ordered (UUIDv7 layout) so ids sort by creation."""
+    ms = int(utcnow().timestamp() * 1000)
+    rand = uuid.uuid4().int & ((1 << 74) - 1)
+    value = (ms << 80) | (0x7 << 76) | ((rand >> 62) << 64) | (0b10 << 62) | (rand & ((1 << 62) - 1))
+    return str(uuid.UUID(int=value))
+
+
+def normalise_text(text: str) -> str:
+    """NFC, unified whitespace, stripped: the form that is stored and hashed."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def content_hash(text: str) -> str:
+    """sha256 of the case-folded normalised text: equal for re-ingests of the same note."""
+    return hashlib.sha256(normalise_text(text).casefold().encode("utf-8")).hexdigest()
+
+
+def _check_part(name: str, value: str | None, *, required: bool) -> None:
+    if value is None:
+        if required:
+            raise ScopeError(name, "is required", given=value)
+        return
+    if not isinstance(value, str):
+        raise ScopeError(name, "must be a string", given=value)
+    if not value:
+        raise ScopeError(name, "must not be empty", given=value)
+    if len(value) > MAX_SCOPE_PART:
+        raise ScopeError(name, "is too long", given=f"{len(value)} characters", limit=MAX_SCOPE_PART)
+    if not _SCOPE_PART.fullmatch(value):
+        raise ScopeError(
+            name,
+            "may hold only letters, digits and _ . @ + - (and must start with a letter or digit)",
+            given=value,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Whose memory a record is: tenant, user (None = shared by the tenant), optional agent and session."""
+
+    tenant: str
+    user: str | None
+    agent: str | None = None
+    session: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_part("tenant", self.tenant, required=True)
+        _check_part("user", self.user, required=False)
+        _check_part("agent", self.agent, required=False)
+        _check_part("session", self.session, required=False)
+
+    @property
+    def key(self) -> str:
+        """A collision-free string key ('/' cannot occur inside a part)."""
+        return "/".join(p or "" for p in (self.tenant, self.user, self.agent, self.session))
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class MemoryType(StrEnum):
+    """What kind of memory a record is; each has its own lifecycle."""
+
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+
+    @classmethod
+    def parse(cls, value: str | MemoryType) -> MemoryType:
+        """The type named by ``value``, or a ValidationError listing the choices."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValidationError("type", f"must be one of {', '.join(m.value for m in cls)}", given=value) from None
+
+
+class SourceKind(StrEnum):
+    """Where a note came from; decides its trust."""
+
+    SYSTEM = "system"
+    USER = "user"
+    AGENT = "agent"
+    IMPORT = "import"
+    TOOL = "tool"
+    WEB = "web"
+
+
+# Trust in [0, 1]: first-party speech outranks what a tool or a web page said.
+_TRUST = {
+    SourceKind.SYSTEM: 1.0,
+    SourceKind.USER: 0.9,
+    SourceKind.AGENT: 0.7,
+    SourceKind.IMPORT: 0.6,
+    SourceKind.TOOL: 0.4,
+    SourceKind.WEB: 0.3,
+}
+_NEEDS_DETAIL = {SourceKind.TOOL, SourceKind.WEB, SourceKind.IMPORT}
+MAX_SOURCE_DETAIL = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A provenance: ``user``, ``agent``, ``system``, ``tool:<name>``, ``web:<url>``, ``import:<name>``."""
+
+    kind: SourceKind
+    detail: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind in _NEEDS_DETAIL and not self.detail:
+            raise ValidationError("source", f"'{self.kind.value}' needs a name: '{self.kind.value}:<name>'")
+        if self.kind not in _NEEDS_DETAIL and self.detail:
+            raise ValidationError("source", f"'{self.kind.value}' takes no ':<name>' part", given=str(self))
+        if self.detail is not None and len(self.detail) > MAX_SOURCE_DETAIL:
+            raise ValidationError("source", "name is too long", given=len(self.detail), limit=MAX_SOURCE_DETAIL)
+
+    @classmethod
+    def parse(cls, text: str | Source) -> Source:
+        """Parse ``kind[:detail]``; unknown kinds are a ValidationError listing the choices."""
+        if isinstance(text, Source):
+            return text
+        if not isinstance(text, str) or not text:
+            raise ValidationError("source", "must be a non-empty string", given=text)
+        kind_text, sep, detail = text.partition(":")
+        try:
+            kind = SourceKind(kind_text)
+        except ValueError:
+            choices = ", ".join(k.value + (":<name>" if k in _NEEDS_DETAIL else "") for k in SourceKind)
+            raise ValidationError("source", f"must be one of {choices}", given=text) from None
+        return cls(kind, detail if sep else None)
+
+    @property
+    def trust(self) -> float:
+        """Trust level in [0, 1] derived from the kind."""
+        return _TRUST[self.kind]
+
+    @property
+    def untrusted(self) -> bool:
+        """True for third-party text (tools, web pages)."""
+        return self.kind in (SourceKind.TOOL, SourceKind.WEB)
+
+    def __str__(self) -> str:
+        return self.kind.value if self.detail is None else f"{self.kind.value}:{self.detail}"
+
+
+def check_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """Validated, de-duplicated, sorted tags."""
+    out = set()
+    for tag in tags:
+        if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+            raise ValidationError(
+                "tags", "each tag is 1-64 letters, digits or _ . : @ + - starting with a letter or digit", given=tag
+            )
+        out.add(tag)
+    if len(out) > 32:
+        raise ValidationError("tags", "too many tags", given=len(out), limit=32)
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRecord:
+    """One stored memory with its full provenance and lifecycle metadata."""
+
+    id: str
+    scope: Scope
+    type: MemoryType
+    content: str
+    source: Source
+    trust: float
+    created_at: datetime
+    valid_from: datetime
+    content_hash: str
+    updated_at: datetime | None = None
+    valid_to: datetime | None = None
+    expires_at: datetime | None = None
+    embedding_model: str | None = None
+    tags: tuple[str, ...] = ()
+    supersedes: str | None = None
+    metadata: Mapping[str, MetaValue] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    version: int = 1
+
+    def is_live(self, at: datetime) -> bool:
+        """Valid and not expired at ``at``."""
+        if self.valid_from > at:
+            return False
+        if self.valid_to is not None and self.valid_to <= at:
+            return False
+        return self.expires_at is None or self.expires_at > at
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (times as ISO 8601)."""
+
+        def iso(t: datetime | None) -> str | None:
+            return None if t is None else t.isoformat()
+
+        return {
+            "id": self.id,
+            "tenant": self.scope.tenant,
+            "user": self.scope.user,
+            "agent": self.scope.agent,
+            "session": self.scope.session,
+            "type": self.type.value,
+            "content": self.content,
+            "source": str(self.source),
+            "trust": self.trust,
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+            "valid_from": iso(self.valid_from),
+            "valid_to": iso(self.valid_to),
+            "expires_at": iso(self.expires_at),
+            "content_hash": self.content_hash,
+            "embedding_model": self.embedding_model,
+            "tags": list(self.tags),
+            "supersedes": self.supersedes,
+            "metadata": dict(self.metadata),
+            "version": self.version,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """How one retrieval signal contributed to a hit."""
+
+    name: str
+    rank: int | None
+    raw: float | None
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A recalled record, its final score and the parts that made it."""
+
+    record: MemoryRecord
+    score: float
+    parts: tuple[ScorePart, ...]
+    flags: tuple[str, ...] = ()
+
+    def part(self, name: str) -> ScorePart | None:
+        """The named score part, if present."""
+        return next((p for p in self.parts if p.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Narrows recall and list: all given conditions must hold (tags: any of them)."""
+
+    types: frozenset[MemoryType] = frozenset()
+    sources: frozenset[SourceKind] = frozenset()
+    tags: frozenset[str] = frozenset()
+    time_from: datetime | None = None
+    time_to: datetime | None = None
+    as_of: datetime | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("time_from", "time_to", "as_of"):
+            value = getattr(self, name)
+            if value is not None and value.tzinfo is None:
+                raise ValidationError(name, "must be timezone-aware", given=value.isoformat())
+        if self.time_from and self.time_to and self.time_from > self.time_to:
+            raise ValidationError("time_from", "must not be after time_to", given=f"{self.time_from} > {self.time_to}")

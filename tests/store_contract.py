@@ -1,0 +1,234 @@
+"""The conformance suite every Store backend must pass; subclass StoreContract and provide ``make_store``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from tiermem.embed import HashingEmbedder
+from tiermem.errors import ConflictError, EmbeddingMismatchError
+from tiermem.store import Store, StoredItem
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source, SourceKind, content_hash, new_id
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+ANY = Filter()
+EMB = HashingEmbedder(dim=64)
+ALICE = Scope("acme", "alice")
+BOB = Scope("acme", "bob")
+OTHER_TENANT_ALICE = Scope("globex", "alice")
+
+
+def make_record(scope: Scope, text: str, **changes: object) -> MemoryRecord:
+    record = MemoryRecord(
+        id=new_id(),
+        scope=scope,
+        type=MemoryType.SEMANTIC,
+        content=text,
+        source=Source.parse("user"),
+        trust=0.9,
+        created_at=NOW,
+        valid_from=NOW - timedelta(days=1),
+        content_hash=content_hash(text),
+        embedding_model=EMB.fingerprint,
+    )
+    return replace(record, **changes)  # type: ignore[arg-type]
+
+
+def item(record: MemoryRecord) -> StoredItem:
+    return StoredItem(record, EMB.embed_batch([record.content])[0])
+
+
+def ids(cands: list[object]) -> list[str]:
+    return [c.id for c in cands]  # type: ignore[attr-defined]
+
+
+class StoreContract:
+    """Behaviour shared by all stores."""
+
+    @pytest.fixture
+    def store(self) -> Iterator[Store]:
+        store = self.make_store()
+        yield store
+        store.close()
+
+    def make_store(self) -> Store:
+        raise NotImplementedError
+
+    def put(self, store: Store, *records: MemoryRecord) -> None:
+        store.put_many([item(r) for r in records])
+
+    def keyword(self, store: Store, scope: Scope, *terms: str, f: Filter = ANY) -> list[str]:
+        return ids(store.keyword_candidates(scope, list(terms), f, now=NOW, limit=50))
+
+    def vector(self, store: Store, scope: Scope, text: str, f: Filter = ANY) -> list[str]:
+        q = EMB.embed_batch([text])[0]
+        return ids(store.vector_candidates(scope, q, EMB.fingerprint, f, now=NOW, limit=50))
+
+    def test_put_then_get_round_trips_every_field(self, store: Store) -> None:
+        rec = make_record(
+            ALICE,
+            "Alice likes green tea",
+            tags=("drink", "pref"),
+            metadata={"n": 1, "x": "y"},
+            expires_at=NOW + timedelta(days=3),
+            supersedes="abc",
+        )
+        self.put(store, rec)
+        got = store.get(ALICE, rec.id)
+        assert got is not None
+        assert got.to_json() == rec.to_json()
+
+    def test_get_by_id_never_crosses_user_or_tenant(self, store: Store) -> None:
+        rec = make_record(ALICE, "Alice secret diary entry")
+        self.put(store, rec)
+        assert store.get(BOB, rec.id) is None
+        assert store.get(OTHER_TENANT_ALICE, rec.id) is None
+        assert store.get_many(BOB, [rec.id]) == {}
+
+    def test_search_never_crosses_user_or_tenant(self, store: Store) -> None:
+        self.put(store, make_record(ALICE, "Alice secret diary entry"))
+        for scope in (BOB, OTHER_TENANT_ALICE, Scope("acme", None)):
+            assert self.keyword(store, scope, "secret", "diary") == []
+            assert self.vector(store, scope, "secret diary") == []
+            assert store.list_records(scope, Filter(), now=NOW, limit=10, cursor=None).records == ()
+
+    def test_delete_in_another_scope_deletes_nothing(self, store: Store) -> None:
+        rec = make_record(ALICE, "keep me")
+        self.put(store, rec)
+        assert store.delete(BOB, [rec.id]) == 0
+        assert store.get(ALICE, rec.id) is not None
+
+    def test_reusing_an_id_from_another_scope_is_a_conflict(self, store: Store) -> None:
+        rec = make_record(ALICE, "mine")
+        self.put(store, rec)
+        with pytest.raises(ConflictError):
+            self.put(store, replace(rec, scope=BOB))
+        assert store.get(ALICE, rec.id) is not None and store.count(BOB) == 0
+
+    def test_keyword_and_vector_indexes_follow_put_and_delete(self, store: Store) -> None:
+        rec = make_record(ALICE, "the zebra crossing near the bakery")
+        self.put(store, rec)
+        assert self.keyword(store, ALICE, "zebra") == [rec.id]
+        assert rec.id in self.vector(store, ALICE, "zebra crossing bakery")
+        assert store.delete(ALICE, [rec.id]) == 1
+        assert self.keyword(store, ALICE, "zebra") == []
+        assert self.vector(store, ALICE, "zebra crossing bakery") == []
+        assert store.get(ALICE, rec.id) is None
+
+    def test_replacing_content_reindexes_full_text(self, store: Store) -> None:
+        rec = make_record(ALICE, "lives in Seattle")
+        self.put(store, rec)
+        self.put(store, replace(rec, content="lives in Austin", content_hash=content_hash("lives in Austin")))
+        assert self.keyword(store, ALICE, "seattle") == []
+        assert self.keyword(store, ALICE, "austin") == [rec.id]
+        assert store.count(ALICE) == 1
+
+    def test_expired_and_closed_records_are_hidden_unless_as_of(self, store: Store) -> None:
+        live = make_record(ALICE, "tea record live")
+        expired = make_record(ALICE, "tea record expired", expires_at=NOW - timedelta(hours=1))
+        closed = make_record(ALICE, "tea record closed", valid_to=NOW - timedelta(hours=2))
+        self.put(store, live, expired, closed)
+        assert set(self.keyword(store, ALICE, "tea")) == {live.id}
+        assert set(self.vector(store, ALICE, "tea record")) == {live.id}
+        then = Filter(as_of=NOW - timedelta(hours=3))
+        assert set(self.keyword(store, ALICE, "tea", f=then)) == {live.id, expired.id, closed.id}
+        assert set(self.vector(store, ALICE, "tea record", f=then)) == {live.id, expired.id, closed.id}
+        before = Filter(as_of=NOW - timedelta(days=2))  # before any was valid
+        assert self.keyword(store, ALICE, "tea", f=before) == []
+        assert self.vector(store, ALICE, "tea record", f=before) == []
+
+    def test_filters_apply_to_both_signals(self, store: Store) -> None:
+        a = make_record(ALICE, "note about coffee", tags=("x",))
+        b = make_record(ALICE, "event about coffee", type=MemoryType.EPISODIC)
+        c = make_record(ALICE, "web page about coffee", source=Source.parse("web:http://e.com"), trust=0.3)
+        self.put(store, a, b, c)
+        cases = {
+            Filter(types=frozenset({MemoryType.EPISODIC})): {b.id},
+            Filter(sources=frozenset({SourceKind.WEB})): {c.id},
+            Filter(tags=frozenset({"x", "nope"})): {a.id},
+        }
+        for f, want in cases.items():
+            assert set(self.keyword(store, ALICE, "coffee", f=f)) == want
+            assert set(self.vector(store, ALICE, "about coffee", f=f)) == want
+
+    def test_time_range_filters_on_valid_from(self, store: Store) -> None:
+        old = make_record(ALICE, "trip to paris", valid_from=NOW - timedelta(days=30))
+        new = make_record(ALICE, "trip to rome", valid_from=NOW - timedelta(days=2))
+        self.put(store, old, new)
+        f = Filter(time_from=NOW - timedelta(days=5), time_to=NOW)
+        assert self.keyword(store, ALICE, "trip", f=f) == [new.id]
+        assert self.vector(store, ALICE, "trip", f=f) == [new.id]
+
+    def test_agent_and_session_narrow_when_given(self, store: Store) -> None:
+        a1 = make_record(Scope("acme", "alice", "planner"), "plan a trip")
+        a2 = make_record(Scope("acme", "alice", "booker", "s1"), "book a trip")
+        self.put(store, a1, a2)
+        assert set(self.keyword(store, ALICE, "trip")) == {a1.id, a2.id}
+        assert self.keyword(store, Scope("acme", "alice", "planner"), "trip") == [a1.id]
+        assert self.vector(store, Scope("acme", "alice", "booker", "s1"), "trip") == [a2.id]
+
+    def test_vector_of_another_fingerprint_is_refused(self, store: Store) -> None:
+        self.put(store, make_record(ALICE, "first"))
+        other = HashingEmbedder(dim=32, name="other")
+        rec = make_record(ALICE, "second", embedding_model=other.fingerprint)
+        with pytest.raises(EmbeddingMismatchError, match="64-d"):
+            store.put_many([StoredItem(rec, other.embed_batch(["second"])[0])])
+        assert store.count(ALICE) == 1
+        # Another user's scope may use another model.
+        store.put_many([StoredItem(replace(rec, scope=BOB), other.embed_batch(["second"])[0])])
+        assert store.vector_fingerprint(BOB) == other.fingerprint
+
+    def test_failed_batch_writes_nothing(self, store: Store) -> None:
+        good = make_record(ALICE, "good one")
+        bad = make_record(ALICE, "bad one", embedding_model="else-64")
+        with pytest.raises(EmbeddingMismatchError):
+            store.put_many([item(good), StoredItem(bad, np.ones(8, dtype=np.float32))])
+        assert store.count() == 0
+        assert self.keyword(store, ALICE, "good") == []
+
+    def test_list_pages_newest_first_without_gaps(self, store: Store) -> None:
+        recs = [make_record(ALICE, f"note number {i}") for i in range(7)]
+        self.put(store, *recs)
+        seen: list[str] = []
+        cursor = None
+        while True:
+            page = store.list_records(ALICE, Filter(), now=NOW, limit=3, cursor=cursor)
+            seen += [r.id for r in page.records]
+            if page.next_cursor is None:
+                break
+            cursor = page.next_cursor
+        assert seen == [r.id for r in reversed(recs)]
+
+    def test_find_by_hash_is_exact_scope_and_type(self, store: Store) -> None:
+        rec = make_record(ALICE, "same words")
+        self.put(store, rec)
+        assert list(store.find_by_hash(ALICE, MemoryType.SEMANTIC, [rec.content_hash])) == [rec.content_hash]
+        assert store.find_by_hash(BOB, MemoryType.SEMANTIC, [rec.content_hash]) == {}
+        assert store.find_by_hash(ALICE, MemoryType.EPISODIC, [rec.content_hash]) == {}
+
+    def test_transaction_rolls_back_every_write(self, store: Store) -> None:
+        with pytest.raises(RuntimeError), store.transaction():
+            self.put(store, make_record(ALICE, "inside"))
+            raise RuntimeError("boom")
+        assert store.count() == 0
+        assert self.keyword(store, ALICE, "inside") == []
+        assert self.vector(store, ALICE, "inside") == []
+
+    def test_vector_search_sees_writes_after_a_cached_search(self, store: Store) -> None:
+        first = make_record(ALICE, "apple pie")
+        self.put(store, first)
+        assert self.vector(store, ALICE, "apple pie") == [first.id]
+        second = make_record(ALICE, "apple tart")
+        self.put(store, second)
+        assert set(self.vector(store, ALICE, "apple")) == {first.id, second.id}
+
+    def test_keyword_terms_with_fts_syntax_are_plain_words(self, store: Store) -> None:
+        rec = make_record(ALICE, 'he said "NEAR" and AND or NOT content:x')
+        self.put(store, rec)
+        for term in ['"', "NEAR", "AND", "content:x", "*", "(", "NOT"]:
+            store.keyword_candidates(ALICE, [term], Filter(), now=NOW, limit=5)  # must not raise
+        assert self.keyword(store, ALICE, "near") == [rec.id]

@@ -1,0 +1,109 @@
+"""Embedders: the real ONNX model, the OpenAI-compatible client against a local HTTP server, hashing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+from tiermem.embed import HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
+from tiermem.errors import ConfigError, EmbeddingError
+
+
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def test_minilm_puts_paraphrases_close_and_unrelated_far(minilm: MiniLMEmbedder) -> None:
+    v = minilm.embed_batch(["A man is eating food.", "Someone is having a meal.", "The stock market crashed."])
+    assert v.shape == (3, 384) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, rtol=1e-5)
+    assert v[0] @ v[1] > 0.5
+    assert v[0] @ v[2] < 0.2
+
+
+def test_minilm_batch_order_and_padding_do_not_change_vectors(minilm: MiniLMEmbedder) -> None:
+    texts = ["short", "a much longer sentence about the weather in the mountains this weekend", "mid length text"]
+    together = minilm.embed_batch(texts)
+    alone = np.stack([minilm.embed_batch([t])[0] for t in texts])
+    np.testing.assert_allclose(together, alone, atol=1e-4)
+
+
+def test_importing_tiermem_does_not_load_the_model() -> None:
+    code = "import sys, tiermem, tiermem.cli; print('onnxruntime' in sys.modules, 'tokenizers' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_hashing_embedder_is_deterministic_and_normalised() -> None:
+    e = HashingEmbedder(dim=32)
+    a, b = e.embed_batch(["hello world", "hello world"])
+    assert np.array_equal(a, b) and abs(float(np.linalg.norm(a)) - 1) < 1e-6
+    assert e.fingerprint == "hash-32"
+
+
+def test_get_embedder_names_the_choices() -> None:
+    with pytest.raises(ConfigError, match="minilm, hash"):
+        get_embedder("bert")
+
+
+class _FakeEmbeddings(BaseHTTPRequestHandler):
+    """A local imitation of the OpenAI /embeddings API."""
+
+    seen: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        if body["model"] == "broken":
+            self.send_response(500)
+            self.end_headers()
+            self.wfile.write(b'{"error": "boom"}')
+            return
+        data = [{"index": i, "embedding": [float(len(t)), 1.0, 0.0]} for i, t in enumerate(body["input"])]
+        payload = json.dumps({"object": "list", "data": list(reversed(data)), "model": body["model"]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _FakeEmbeddings)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd.shutdown()
+
+
+def test_openai_client_posts_batches_and_orders_by_index(server: str) -> None:
+    _FakeEmbeddings.seen.clear()
+    emb = OpenAIEmbedder(server, "nomic", dim=3, api_key="sk-test", batch_size=2)
+    v = emb.embed_batch(["a", "bbb", "cc"])
+    assert [r["path"] for r in _FakeEmbeddings.seen] == ["/v1/embeddings", "/v1/embeddings"]
+    assert _FakeEmbeddings.seen[0]["auth"] == "Bearer sk-test"
+    lengths = v[:, 0] / v[:, 1]  # normalisation keeps the ratio len(t) : 1
+    np.testing.assert_allclose(lengths, [1, 3, 2], rtol=1e-5)
+    assert emb.fingerprint == "openai:nomic-3"
+
+
+def test_openai_client_reports_server_errors_and_wrong_dims(server: str) -> None:
+    with pytest.raises(EmbeddingError, match="answered 500"):
+        OpenAIEmbedder(server, "broken", dim=3).embed_batch(["x"])
+    with pytest.raises(EmbeddingError, match="configured dim is 4"):
+        OpenAIEmbedder(server, "m", dim=4).embed_batch(["x"])
+    with pytest.raises(EmbeddingError, match="failed"):
+        OpenAIEmbedder("http://127.0.0.1:9/v1", "m", dim=3, timeout=2).embed_batch(["x"])
