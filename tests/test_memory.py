@@ -197,3 +197,9 @@ def test_memories_survive_reopening_the_file(tmp_path: Path) -> None:
     with Memory.open(path, embedder=HashingEmbedder()) as m:
         assert m.get(ALICE, rec.id).content == "persist me"
         assert m.recall(ALICE, "persist")[0].record.id == rec.id
+
+
+def test_dedupe_off_stores_repeated_events(mem: Memory) -> None:
+    results = mem.remember_many(ALICE, [NewMemory("thanks!", type="episodic", dedupe=False)] * 2)
+    assert [r.status for r in results] == [WriteStatus.ADDED, WriteStatus.ADDED]
+    assert mem.store.count() == 2

@@ -59,6 +59,7 @@ class NewMemory:
     ttl: timedelta | float | None = None
     valid_from: datetime | None = None
     metadata: Mapping[str, MetaValue] = field(default_factory=dict)
+    dedupe: bool = True  # False for streams where repeats are real events (chat messages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,13 +141,14 @@ def write_many(
     fingerprint = embedder.fingerprint if embedder is not None else None
     prepared = [prepare(scope, item, now, fingerprint) for item in items]
     results: list[WriteResult | None] = [None] * len(prepared)
-    new_indexes = _dedupe(store, scope, prepared, results)
+    dedupe = [item.dedupe for item in items]
+    new_indexes = _dedupe(store, scope, prepared, results, dedupe)
     # Embed outside the transaction so a slow model never holds the write lock.
     texts = [prepared[i].content for i in new_indexes]
     vectors = embedder.embed_batch(texts) if embedder is not None and texts else None
     with store.transaction():
         vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(new_indexes)}
-        new_indexes = _dedupe(store, scope, prepared, results, only=new_indexes)  # a racing writer may have won
+        new_indexes = _dedupe(store, scope, prepared, results, dedupe, only=new_indexes)  # a racing writer may have won
         store.put_many([StoredItem(prepared[i], vector_of[i]) for i in new_indexes])
     for i in new_indexes:
         results[i] = WriteResult(WriteStatus.ADDED, prepared[i])
@@ -158,10 +160,12 @@ def _dedupe(
     scope: Scope,
     prepared: list[MemoryRecord],
     results: list[WriteResult | None],
+    dedupe: list[bool],
     only: list[int] | None = None,
 ) -> list[int]:
     """Mark exact duplicates (stored, or earlier in the batch) as UNCHANGED; return the indexes still new."""
-    indexes = list(range(len(prepared))) if only is None else only
+    indexes = [i for i in (range(len(prepared)) if only is None else only) if dedupe[i]]
+    always_new = [i for i in (range(len(prepared)) if only is None else only) if not dedupe[i]]
     by_type: dict[MemoryType, list[int]] = {}
     for i in indexes:
         by_type.setdefault(prepared[i].type, []).append(i)
@@ -178,4 +182,4 @@ def _dedupe(
             else:
                 first[(type_, digest)] = prepared[i]
                 new.append(i)
-    return sorted(new)
+    return sorted(new + always_new)

@@ -1,0 +1,1 @@
+"""The two-tier runtime: budget, core blocks, message queue, eviction, summary, compile."""
