@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store_contract import ALICE, StoreContract, make_record
-from tiermem.store import Store, StoredItem
+import pytest
+
+from store_contract import ALICE, NOW, StoreContract, make_record
+from tiermem.errors import ConfigError
+from tiermem.store import Store, StoredItem, open_store
 from tiermem.store.sqlite import SQLiteStore
+from tiermem.types import Filter, Scope
 
 
 class TestSQLiteStore(StoreContract):
@@ -39,4 +43,29 @@ def test_fts_rows_match_records_after_writes_and_deletes(tmp_path: Path) -> None
     store.delete(ALICE, [recs[0].id, recs[3].id])
     store.execute("INSERT INTO records_fts(records_fts) VALUES('integrity-check')")
     assert store.execute("SELECT COUNT(*) FROM records")[0][0] == 3
+    store.close()
+
+
+def test_store_urls_follow_the_sqlalchemy_convention(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    open_store("sqlite:///rel.db").close()
+    assert (tmp_path / "rel.db").exists()
+    open_store(f"sqlite:///{tmp_path / 'abs.db'}").close()
+    assert (tmp_path / "abs.db").exists()
+    open_store("sqlite:///:memory:").close()
+    open_store(tmp_path / "plain.db").close()
+    assert (tmp_path / "plain.db").exists()
+    for bad in ("mysql://x/y", "sqlite:///", "postgresql://localhost/db"):
+        with pytest.raises(ConfigError):
+            open_store(bad)
+
+
+def test_small_scope_in_a_big_file_uses_its_own_postings(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "big.db")
+    others = [make_record(Scope("acme", f"u{i}"), f"shared words about coffee {i}") for i in range(40)]
+    store.put_many([StoredItem(r, None) for r in others])
+    mine = make_record(ALICE, "coffee with oat milk")
+    store.put_many([StoredItem(mine, None)])
+    found = store.keyword_candidates(ALICE, ["coffee"], Filter(), now=NOW, limit=10)
+    assert [c.id for c in found] == [mine.id]
     store.close()

@@ -11,13 +11,13 @@ __all__ = ["Candidate", "Page", "Store", "StoredItem", "open_store"]
 
 
 def open_store(url: str | Path) -> Store:
-    """Open a store: ``sqlite:///path``, ``sqlite://:memory:``, ``:memory:`` or a plain file path."""
+    """Open a store: ``sqlite:///relative.db``, ``sqlite:////abs/path.db``, ``:memory:`` or a plain path."""
     text = str(url)
     if text.startswith(("postgresql://", "postgres://")):
         raise ConfigError("the PostgreSQL store is not available in this version; use sqlite:///path")
-    if text.startswith("sqlite://"):
-        text = text.removeprefix("sqlite://")
-        text = text.removeprefix("/") if text.startswith("/:memory:") else text
+    if text.startswith("sqlite:///"):
+        # As in SQLAlchemy: sqlite:///relative.db, sqlite:////absolute/path.db, sqlite:///:memory:
+        text = text.removeprefix("sqlite:///")
     elif "://" in text:
         raise ConfigError(f"unknown store URL {text!r}: use sqlite:///path/to/file.db or a file path")
     if not text:
