@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from store_contract import ALICE, NOW, StoreContract, make_record
+from store_contract import ALICE, EMB, NOW, StoreContract, item, make_record
 from tiermem.errors import ConfigError
 from tiermem.store import Store, StoredItem, open_store
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.types import Filter, Scope
+from tiermem.types import Filter, MemoryRecord, Scope
 
 
 class TestSQLiteStore(StoreContract):
@@ -69,3 +72,51 @@ def test_small_scope_in_a_big_file_uses_its_own_postings(tmp_path: Path) -> None
     found = store.keyword_candidates(ALICE, ["coffee"], Filter(), now=NOW, limit=10)
     assert [c.id for c in found] == [mine.id]
     store.close()
+
+
+def _vector_ids(store: SQLiteStore, scope: Scope, text: str) -> list[str]:
+    q = EMB.embed_batch([text])[0]
+    return [c.id for c in store.vector_candidates(scope, q, EMB.fingerprint, Filter(), now=NOW, limit=100)]
+
+
+def test_vector_cache_sees_writes_from_another_connection(tmp_path: Path) -> None:
+    a, b = SQLiteStore(tmp_path / "shared.db"), SQLiteStore(tmp_path / "shared.db")
+    first = make_record(ALICE, "apple pie")
+    a.put_many([item(first)])
+    assert _vector_ids(a, ALICE, "apple pie") == [first.id]
+    second = make_record(ALICE, "apple tart")
+    b.put_many([item(second)])
+    b.delete(ALICE, [first.id])
+    assert _vector_ids(a, ALICE, "apple") == [second.id]
+    a.put_many([item(make_record(ALICE, "apple crumble"))])  # a's stale cache must not be patched in place
+    assert len(_vector_ids(a, ALICE, "apple")) == 2
+    a.close()
+    b.close()
+
+
+def test_in_place_index_updates_equal_a_fresh_rebuild(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    live = SQLiteStore(tmp_path / "i.db")
+    records: list[MemoryRecord] = []
+    for step in range(300):
+        action = rng.random()
+        if action < 0.6 or not records:
+            rec = make_record(ALICE, f"note {step} about {rng.choice(['tea', 'coffee', 'hiking', 'books'])}")
+            records.append(rec)
+            live.put_many([item(rec)])
+        elif action < 0.8:
+            victim = records.pop(rng.randrange(len(records)))
+            live.delete(ALICE, [victim.id])
+        else:
+            i = rng.randrange(len(records))
+            text = f"changed {step} {rng.choice(['tea', 'rain'])}"
+            records[i] = replace(records[i], content=text, content_hash=text, valid_to=NOW + timedelta(days=1))
+            live.put_many([item(records[i])])
+        if step % 25 == 0:
+            _vector_ids(live, ALICE, "tea")  # keeps the cache warm so later writes patch it in place
+    fresh = SQLiteStore(tmp_path / "i.db")
+    for query in ("tea", "coffee hiking", "changed rain", "books"):
+        assert _vector_ids(live, ALICE, query) == _vector_ids(fresh, ALICE, query)
+    assert len(_vector_ids(live, ALICE, "tea")) == min(100, len(records))
+    live.close()
+    fresh.close()

@@ -19,7 +19,7 @@ import numpy as np
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Candidate, Page, StoredItem
-from tiermem.store.vector_index import ScopeVectors, top_k
+from tiermem.store.vector_index import IndexRow, ScopeVectors, rows_from_sql, top_k
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
 __all__ = ["SQLiteStore"]
@@ -223,14 +223,36 @@ class SQLiteStore:
                 except sqlite3.Error as exc:
                     raise StoreError(f"commit failed: {exc}") from exc
 
-    def _bump(self, deltas: dict[tuple[str, str], int]) -> None:
-        """Mark scopes changed and adjust their record counts."""
-        for (tenant, user_key), delta in deltas.items():
-            self._conn.execute(
+    def _bump(
+        self,
+        deltas: dict[tuple[str, str], int],
+        upserts: dict[tuple[str, str], list[IndexRow]],
+        removals: dict[tuple[str, str], list[int]],
+    ) -> None:
+        """Mark scopes changed, adjust their record counts, and carry the change into cached vector indexes."""
+        for key, delta in deltas.items():
+            (gen,) = self._conn.execute(
                 "INSERT INTO scope_generations VALUES (?, ?, 1, ?) "
-                "ON CONFLICT (tenant, user_key) DO UPDATE SET gen = gen + 1, n = n + excluded.n",
-                (tenant, user_key, delta),
-            )
+                "ON CONFLICT (tenant, user_key) DO UPDATE SET gen = gen + 1, n = n + excluded.n RETURNING gen",
+                (*key, delta),
+            ).fetchone()
+            cached = self._vectors.get(key)
+            if cached is None:
+                continue
+            if cached.gen != gen - 1:  # another process wrote in between: rebuild on the next search
+                del self._vectors[key]
+                continue
+            cached.remove(removals.get(key, ()))
+            fresh = upserts.get(key, [])
+            if fresh and (cached.dim != len(fresh[0].vector) or cached.fingerprint is None):
+                if len(cached):
+                    del self._vectors[key]
+                    continue
+                cached = self._vectors[key] = ScopeVectors(cached.gen, None, len(fresh[0].vector))
+            cached.upsert(fresh)
+            if fresh:
+                cached.fingerprint = cached.fingerprint or self._fingerprint_of(key)
+            cached.gen = gen
 
     # -- writes -------------------------------------------------------------------------------------------
 
@@ -241,12 +263,18 @@ class SQLiteStore:
             existing = self._check_ids(items)
             self._check_fingerprints(items)
             deltas: dict[tuple[str, str], int] = {}
+            upserts: dict[tuple[str, str], list[IndexRow]] = {}
+            removals: dict[tuple[str, str], list[int]] = {}
             for item in items:
-                self._put_one(item)
+                rowid = self._put_one(item)
                 key = (item.record.scope.tenant, item.record.scope.user or "")
                 deltas[key] = deltas.get(key, 0) + (item.record.id not in existing)
                 existing.add(item.record.id)
-            self._bump(deltas)
+                if item.vector is None:
+                    removals.setdefault(key, []).append(rowid)
+                else:
+                    upserts.setdefault(key, []).append(_index_row(rowid, item))
+            self._bump(deltas, upserts, removals)
 
     def _check_ids(self, items: Sequence[StoredItem]) -> set[str]:
         """Ids of ``items`` already stored; a ConflictError if one belongs to another scope."""
@@ -285,7 +313,7 @@ class SQLiteStore:
                     f"'{have_model}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
                 )
 
-    def _put_one(self, item: StoredItem) -> None:
+    def _put_one(self, item: StoredItem) -> int:
         r = item.record
         values = (
             r.id,
@@ -322,28 +350,31 @@ class SQLiteStore:
             " metadata=excluded.metadata, version=excluded.version RETURNING rowid",
             values,
         )
-        (rowid,) = cur.fetchone()
+        rowid = int(cur.fetchone()[0])
         if item.vector is None:
             self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
-            return
+            return rowid
         vec = np.ascontiguousarray(item.vector, dtype=np.float32)
         self._conn.execute(
             "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?, ?)",
             (rowid, r.scope.tenant, r.scope.user or "", r.embedding_model, vec.shape[-1], vec.tobytes()),
         )
+        return rowid
 
     def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:
         where, params = _scope_sql(scope, "records", by_key=True)
-        removed = 0
+        rowids: list[int] = []
         with self.transaction():
             for chunk in _chunks(list(record_ids)):
-                cur = self._conn.execute(
-                    f"DELETE FROM records WHERE {where} AND id IN ({','.join('?' * len(chunk))})", params + chunk
-                )
-                removed += cur.rowcount
-            if removed:
-                self._bump({(scope.tenant, scope.user or ""): -removed})
-        return removed
+                rows = self._conn.execute(
+                    f"DELETE FROM records WHERE id IN ({','.join('?' * len(chunk))}) AND {where} RETURNING rowid",
+                    chunk + params,
+                ).fetchall()
+                rowids += [r[0] for r in rows]
+            if rowids:
+                key = (scope.tenant, scope.user or "")
+                self._bump({key: -len(rowids)}, {}, {key: rowids})
+        return len(rowids)
 
     # -- reads --------------------------------------------------------------------------------------------
 
@@ -454,36 +485,39 @@ class SQLiteStore:
     ) -> Callable[[], list[Candidate]]:
         # Everything touching the database happens here, in the caller's thread (which may hold the write
         # lock); the returned scan is pure numpy and may run on any thread.
-        index = self._scope_vectors(scope)
-        if not len(index) or index.fingerprint != fingerprint:
-            return list
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        if query.shape[0] != index.matrix.shape[1]:
-            raise EmbeddingMismatchError(
-                f"query vector has {query.shape[0]} dimensions, the scope's vectors {index.matrix.shape[1]}"
-            )
         with self._lock:
+            index = self._scope_vectors(scope)
+            if not len(index) or index.fingerprint != fingerprint:
+                return list
+            query = np.asarray(vector, dtype=np.float32).reshape(-1)
+            if query.shape[0] != index.dim:
+                raise EmbeddingMismatchError(
+                    f"query vector has {query.shape[0]} dimensions, the scope's vectors {index.dim}"
+                )
             mask = self._mask(index, scope, filter_, now)
-        return lambda: top_k(index.matrix @ query, mask, index.ids, limit)
+            # Views taken now: later in-place writes grow or overwrite, never invalidate them.
+            matrix, ids = index.view("matrix"), index.view("ids")
+        return lambda: top_k(matrix @ query, mask, ids, limit)
 
     def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
         at = (filter_.as_of or now).timestamp()
+        valid_from = ix.view("valid_from")
         with np.errstate(invalid="ignore"):
-            mask = ~(ix.valid_to <= at) & ~(ix.expires_at <= at)
+            mask = ix.view("alive") & ~(ix.view("valid_to") <= at) & ~(ix.view("expires_at") <= at)
             if filter_.as_of is not None:
-                mask &= ix.valid_from <= at
+                mask &= valid_from <= at
         if scope.agent is not None:
-            mask &= ix.agents == scope.agent
+            mask &= ix.view("agents") == scope.agent
         if scope.session is not None:
-            mask &= ix.sessions == scope.session
+            mask &= ix.view("sessions") == scope.session
         if filter_.types:
-            mask &= np.isin(ix.types, [t.value for t in filter_.types])
+            mask &= np.isin(ix.view("types"), [t.value for t in filter_.types])
         if filter_.sources:
-            mask &= np.isin(ix.source_kinds, [s.value for s in filter_.sources])
+            mask &= np.isin(ix.view("source_kinds"), [s.value for s in filter_.sources])
         if filter_.time_from is not None:
-            mask &= ix.valid_from >= filter_.time_from.timestamp()
+            mask &= valid_from >= filter_.time_from.timestamp()
         if filter_.time_to is not None:
-            mask &= ix.valid_from <= filter_.time_to.timestamp()
+            mask &= valid_from <= filter_.time_to.timestamp()
         if filter_.tags:
             rowids = [
                 rowid
@@ -493,7 +527,9 @@ class SQLiteStore:
                     [scope.tenant, scope.user or "", *sorted(filter_.tags)],
                 )
             ]
-            mask &= np.isin(ix.rowids, rowids)
+            tagged = np.zeros(ix.n, dtype=bool)
+            tagged[ix.positions(rowids)] = True
+            mask &= tagged
         return mask
 
     def _scope_vectors(self, scope: Scope) -> ScopeVectors:
@@ -507,14 +543,20 @@ class SQLiteStore:
             if cached is not None and cached.gen == gen:
                 return cached
             rows = self._conn.execute(
-                "SELECT r.id, r.rowid, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
-                " r.expires_at, v.model, v.vec FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
+                "SELECT r.rowid, r.id, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
+                " r.expires_at, v.vec FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
                 " WHERE v.tenant = ? AND v.user_key = ? ORDER BY v.record_rowid",
                 key,
             ).fetchall()
-            built = ScopeVectors.build(gen, rows)
+            dim = len(rows[0][9]) // 4 if rows else 0
+            built = ScopeVectors(gen, self._fingerprint_of(key) if rows else None, dim, capacity=len(rows) + 64)
+            built.upsert(rows_from_sql(rows))
             self._vectors[key] = built
             return built
+
+    def _fingerprint_of(self, key: tuple[str, str]) -> str | None:
+        row = self._conn.execute("SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key).fetchone()
+        return None if row is None else str(row[0])
 
     def close(self) -> None:
         with self._lock:
@@ -526,6 +568,23 @@ class SQLiteStore:
         """Run one SQL statement and return its rows."""
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
+
+
+def _index_row(rowid: int, item: StoredItem) -> IndexRow:
+    r = item.record
+    assert item.vector is not None
+    return IndexRow(
+        rowid,
+        r.id,
+        r.type.value,
+        r.source.kind.value,
+        r.scope.agent or "",
+        r.scope.session or "",
+        r.valid_from.timestamp(),
+        _ts(r.valid_to),
+        _ts(r.expires_at),
+        np.asarray(item.vector, dtype=np.float32),
+    )
 
 
 def _chunks(values: list[str]) -> Iterator[list[str]]:

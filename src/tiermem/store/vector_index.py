@@ -1,9 +1,11 @@
-"""Exact cosine search over one scope's vectors, held in numpy and rebuilt when the scope changes."""
+"""Exact cosine search over one scope's vectors, held in growable numpy arrays and updated in place."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -11,61 +13,104 @@ import numpy.typing as npt
 from tiermem.embed import Vectors
 from tiermem.store.base import Candidate
 
-__all__ = ["ScopeVectors", "top_k"]
+__all__ = ["IndexRow", "ScopeVectors", "top_k"]
 
 FloatArray = npt.NDArray[np.float64]
 ObjArray = npt.NDArray[np.object_]
+_OBJ_COLUMNS = ("ids", "types", "source_kinds", "agents", "sessions")
+_TIME_COLUMNS = ("valid_from", "valid_to", "expires_at")
 
 
 @dataclass(frozen=True, slots=True)
+class IndexRow:
+    """What the index keeps of one record: its vector and the columns filters need."""
+
+    rowid: int
+    id: str
+    type: str
+    source_kind: str
+    agent: str
+    session: str
+    valid_from: float
+    valid_to: float | None
+    expires_at: float | None
+    vector: Vectors
+
+
 class ScopeVectors:
-    """A snapshot of one (tenant, user)'s vectors and the columns filters need, at generation ``gen``."""
+    """One (tenant, user)'s vectors at generation ``gen``.
 
-    gen: int
-    fingerprint: str | None
-    ids: ObjArray
-    rowids: npt.NDArray[np.int64]
-    matrix: Vectors
-    types: ObjArray
-    source_kinds: ObjArray
-    agents: ObjArray
-    sessions: ObjArray
-    valid_from: FloatArray
-    valid_to: FloatArray  # NaN = open
-    expires_at: FloatArray  # NaN = never
+    Writes from this process update it in place (append into spare capacity, overwrite, or mark dead), so a
+    write costs O(batch) instead of a reload of the whole scope; a write from another process (the stored
+    generation moved past ours) makes the owner rebuild it.
+    """
 
-    @classmethod
-    def build(cls, gen: int, rows: Sequence[tuple[object, ...]]) -> ScopeVectors:
-        """From rows of (id, rowid, type, source_kind, agent, session, valid_from, valid_to, expires_at, model, vec)."""
-        n = len(rows)
-        dim = len(rows[0][10]) // 4 if n else 0  # type: ignore[arg-type]
-        matrix = np.empty((n, dim), dtype=np.float32)
-        for i, row in enumerate(rows):
-            matrix[i] = np.frombuffer(row[10], dtype=np.float32)  # type: ignore[call-overload]
+    def __init__(self, gen: int, fingerprint: str | None, dim: int, capacity: int = 64) -> None:
+        self.gen = gen
+        self.fingerprint = fingerprint
+        self.dim = dim
+        self.n = 0
+        self.live = 0
+        self._pos: dict[int, int] = {}
+        self._alloc(max(capacity, 16))
 
-        def col(j: int) -> ObjArray:
-            return np.array([r[j] for r in rows], dtype=object)
+    def _alloc(self, capacity: int) -> None:
+        old = {name: getattr(self, name, None) for name in (*_OBJ_COLUMNS, *_TIME_COLUMNS, "matrix", "alive")}
+        self.matrix: Vectors = np.zeros((capacity, self.dim), dtype=np.float32)
+        self.alive: npt.NDArray[np.bool_] = np.zeros(capacity, dtype=bool)
+        self.ids: ObjArray = np.empty(capacity, dtype=object)
+        self.types: ObjArray = np.empty(capacity, dtype=object)
+        self.source_kinds: ObjArray = np.empty(capacity, dtype=object)
+        self.agents: ObjArray = np.empty(capacity, dtype=object)
+        self.sessions: ObjArray = np.empty(capacity, dtype=object)
+        self.valid_from: FloatArray = np.full(capacity, np.nan)
+        self.valid_to: FloatArray = np.full(capacity, np.nan)  # NaN = open
+        self.expires_at: FloatArray = np.full(capacity, np.nan)  # NaN = never
+        for name, array in old.items():
+            if array is not None:
+                getattr(self, name)[: self.n] = array[: self.n]
 
-        def times(j: int) -> FloatArray:
-            return np.array([np.nan if r[j] is None else r[j] for r in rows], dtype=np.float64)
+    def upsert(self, rows: Iterable[IndexRow]) -> None:
+        """Add new rows or overwrite the ones already present (by rowid)."""
+        for row in rows:
+            i = self._pos.get(row.rowid)
+            if i is None:
+                if self.n == len(self.alive):
+                    self._alloc(math.ceil(len(self.alive) * 1.5))
+                i = self.n
+                self.n += 1
+                self._pos[row.rowid] = i
+                self.live += 1
+            self.matrix[i] = row.vector
+            self.alive[i] = True
+            self.ids[i] = row.id
+            self.types[i] = row.type
+            self.source_kinds[i] = row.source_kind
+            self.agents[i] = row.agent
+            self.sessions[i] = row.session
+            self.valid_from[i] = row.valid_from
+            self.valid_to[i] = np.nan if row.valid_to is None else row.valid_to
+            self.expires_at[i] = np.nan if row.expires_at is None else row.expires_at
 
-        return cls(
-            gen=gen,
-            fingerprint=str(rows[0][9]) if n else None,
-            ids=col(0),
-            rowids=np.array([r[1] for r in rows], dtype=np.int64),
-            matrix=matrix,
-            types=col(2),
-            source_kinds=col(3),
-            agents=col(4),
-            sessions=col(5),
-            valid_from=times(6),
-            valid_to=times(7),
-            expires_at=times(8),
-        )
+    def remove(self, rowids: Iterable[int]) -> None:
+        """Mark rows dead; their slots are dropped at the next rebuild."""
+        for rowid in rowids:
+            i = self._pos.pop(rowid, None)
+            if i is not None and self.alive[i]:
+                self.alive[i] = False
+                self.live -= 1
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return self.live
+
+    def positions(self, rowids: Iterable[int]) -> npt.NDArray[np.int64]:
+        """Slots of these rowids (unknown ones skipped)."""
+        return np.array([self._pos[r] for r in rowids if r in self._pos], dtype=np.int64)
+
+    # Typed views of the used part, for filtering and scanning.
+    def view(self, name: str) -> Any:
+        """The first ``n`` entries of a column."""
+        return getattr(self, name)[: self.n]
 
 
 def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: ObjArray, k: int) -> list[Candidate]:
@@ -77,3 +122,11 @@ def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: Obj
     part = np.argpartition(-sub, k - 1)[:k] if sub.size > k else np.arange(sub.size)
     order = part[np.argsort(-sub[part], kind="stable")]
     return [Candidate(str(ids[allowed[i]]), float(sub[i])) for i in order]
+
+
+def rows_from_sql(rows: Sequence[tuple[Any, ...]]) -> list[IndexRow]:
+    """IndexRows from (rowid, id, type, source_kind, agent, session, valid_from, valid_to, expires_at, vec)."""
+    return [
+        IndexRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], np.frombuffer(r[9], dtype=np.float32))
+        for r in rows
+    ]

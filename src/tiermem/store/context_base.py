@@ -1,0 +1,94 @@
+"""The ContextStore protocol: persistence of core memory blocks, their edit history and context windows.
+
+Core blocks belong to (tenant, user, agent): a new session of the same agent sees the same blocks. A context
+window (the ordered record ids of the messages in the prompt) belongs to the full scope, session included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from tiermem.errors import ValidationError
+from tiermem.store.base import Store
+from tiermem.types import Scope
+
+__all__ = ["BlockEdit", "ContextStore", "CoreBlock", "StoreWithContext", "WindowState", "check_version"]
+
+
+@dataclass(frozen=True, slots=True)
+class CoreBlock:
+    """A named core-memory block: its text, token cap, description, read-only flag and version."""
+
+    name: str
+    limit: int
+    value: str = ""
+    description: str = ""
+    read_only: bool = False
+    version: int = 0  # 0 = never saved; each saved change adds one
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BlockEdit:
+    """One recorded change of a block: who, when, what operation, the text before and after."""
+
+    id: str
+    name: str
+    actor: str
+    at: datetime
+    op: str
+    before: str | None
+    after: str | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowState:
+    """The persisted context window: message record ids oldest first, and the last one summarised."""
+
+    message_ids: tuple[str, ...] = ()
+    summary_through: str | None = None
+    updated_at: datetime | None = None
+
+
+class ContextStore(Protocol):
+    """Storage of core blocks (per tenant, user, agent) and context windows (per full scope)."""
+
+    def load_core_blocks(self, scope: Scope) -> list[CoreBlock]:
+        """The blocks of the scope's (tenant, user, agent), by name."""
+        ...
+
+    def save_core_block(self, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit) -> None:
+        """Store ``block`` and its edit atomically; ConflictError unless the stored version is ``expected_version``.
+
+        ``expected_version`` 0 means the block must not exist yet; ``block.version`` must be one more.
+        """
+        ...
+
+    def core_block_edits(self, scope: Scope, name: str, *, limit: int = 100) -> list[BlockEdit]:
+        """The most recent edits of one block, newest first."""
+        ...
+
+    def load_context_window(self, scope: Scope) -> WindowState | None:
+        """The scope's saved window, or None if none was saved."""
+        ...
+
+    def save_context_window(self, scope: Scope, state: WindowState) -> None:
+        """Replace the scope's saved window."""
+        ...
+
+    def delete_context(self, scope: Scope) -> int:
+        """Delete the blocks, edits and windows of the scope (agent/session None = all); returns rows removed."""
+        ...
+
+
+class StoreWithContext(Store, ContextStore, Protocol):
+    """A record store that also keeps the working context (what the context runtime needs)."""
+
+
+def check_version(name: str, version: int) -> None:
+    """Refuse a version that is not a positive integer (guards save_core_block implementations)."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ValidationError(f"core.{name}.version", "must be an integer >= 1", given=version, limit=">= 1")
