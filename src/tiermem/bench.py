@@ -25,26 +25,8 @@ from tiermem.write import NewMemory
 
 __all__ = ["print_report", "run_bench", "synthetic_texts", "zipf_texts"]
 
-_PEOPLE = [
-    "Alice",
-    "Bob",
-    "Carol",
-    "Dave",
-    "Erin",
-    "Frank",
-    "Grace",
-    "Heidi",
-    "Ivan",
-    "Judy",
-    "Mallory",
-    "Niaj",
-    "Olivia",
-    "Peggy",
-    "Rupert",
-    "Sybil",
-    "Trent",
-    "Victor",
-]
+_PEOPLE = """Alice Bob Carol Dave Erin Frank Grace Heidi Ivan Judy Mallory Niaj Olivia Peggy Rupert Sybil Trent
+    Victor""".split()
 _VERBS = (
     "met",
     "called",
@@ -103,77 +85,9 @@ _WHEN = (
 )
 
 
-_COMMON = [
-    "the",
-    "a",
-    "and",
-    "to",
-    "of",
-    "i",
-    "in",
-    "was",
-    "it",
-    "my",
-    "for",
-    "on",
-    "with",
-    "that",
-    "we",
-    "at",
-    "but",
-    "he",
-    "she",
-    "they",
-    "had",
-    "is",
-    "be",
-    "this",
-    "went",
-    "about",
-    "from",
-    "you",
-    "have",
-    "so",
-    "her",
-    "his",
-    "just",
-    "like",
-    "one",
-    "time",
-    "day",
-    "really",
-    "then",
-    "all",
-    "when",
-    "got",
-    "out",
-]
-_SYLLABLES = [
-    "ka",
-    "lo",
-    "mi",
-    "ne",
-    "ru",
-    "ta",
-    "vo",
-    "shi",
-    "pe",
-    "da",
-    "gu",
-    "ri",
-    "so",
-    "be",
-    "na",
-    "zu",
-    "te",
-    "ma",
-    "ko",
-    "li",
-    "fa",
-    "xo",
-    "qui",
-    "we",
-]
+_COMMON = """the a and to of i in was it my for on with that we at but he she they had is be this went about from
+    you have so her his just like one time day really then all when got out""".split()
+_SYLLABLES = """ka lo mi ne ru ta vo shi pe da gu ri so be na zu te ma ko li fa xo qui we""".split()
 
 
 def zipf_texts(n: int, seed: int = 7, vocabulary: int = 30_000) -> list[str]:

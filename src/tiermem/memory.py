@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from tiermem import lifecycle
 from tiermem.config import default_db_url
 from tiermem.embed import Embedder, MiniLMEmbedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.retrieval import RecallPolicy, hybrid_recall
-from tiermem.store import Page, Store, open_store
+from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
-from tiermem.write import NewMemory, WriteResult, write_many
+from tiermem.write import NewMemory, WritePolicy, WriteResult, write_many
 
 __all__ = ["MAX_LIST", "Memory", "NewMemory", "WriteResult"]
 
@@ -25,10 +27,17 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 class Memory:
     """Scoped long-term memory: remember, recall, get, list, forget, export."""
 
-    def __init__(self, store: Store, embedder: Embedder | None, policy: RecallPolicy | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        policy: RecallPolicy | None = None,
+        write_policy: WritePolicy | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.policy = policy or RecallPolicy()
+        self.write_policy = write_policy or WritePolicy()
 
     @classmethod
     def open(
@@ -37,11 +46,12 @@ class Memory:
         *,
         embedder: Embedder | str | None = "default",
         policy: RecallPolicy | None = None,
+        write_policy: WritePolicy | None = None,
     ) -> Memory:
         """Open (creating and migrating if needed) the store at ``url``; the default embedder loads lazily."""
         store = open_store(url if url is not None else default_db_url())
         chosen: Embedder | None = MiniLMEmbedder() if embedder == "default" else embedder  # type: ignore[assignment]
-        return cls(store, chosen, policy)
+        return cls(store, chosen, policy, write_policy)
 
     def __enter__(self) -> Memory:
         return self
@@ -64,14 +74,15 @@ class Memory:
         ttl: timedelta | float | None = None,
         valid_from: datetime | None = None,
         metadata: dict[str, MetaValue] | None = None,
+        supersedes: str | None = None,
     ) -> WriteResult:
-        """Store one memory; the same text again in the same scope and type returns the existing record."""
-        item = NewMemory(content, type, source, tags, ttl, valid_from, metadata or {})
+        """Store one memory; duplicates return the existing record, paraphrases merge, updates supersede."""
+        item = NewMemory(content, type, source, tags, ttl, valid_from, metadata or {}, supersedes=supersedes)
         return self.remember_many(scope, [item])[0]
 
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Store many memories with one embedding batch and one transaction; all are validated first."""
-        return write_many(self.store, self.embedder, scope, list(items), utcnow())
+        return write_many(self.store, self.embedder, scope, list(items), utcnow(), self.write_policy)
 
     def recall(
         self,
@@ -123,3 +134,27 @@ class Memory:
                 break
             cursor = page.next_cursor
         return {"tenant": scope.tenant, "user": scope.user, "exported_at": utcnow().isoformat(), "records": records}
+
+    def history(self, scope: Scope, record_id: str) -> builtins.list[MemoryRecord]:
+        """The supersession chain through a record, oldest first."""
+        return lifecycle.history(self.store, scope, record_id)
+
+    def audit(self, scope: Scope, record_id: str | None = None) -> builtins.list[AuditEntry]:
+        """Every recorded change in the scope (or to one record), oldest first."""
+        return self.store.audit(scope, record_id)
+
+    def rollback(self, scope: Scope, record_id: str, version: int, *, actor: str = "user") -> MemoryRecord:
+        """Restore a record as it was at an earlier version (recorded as a new version)."""
+        return lifecycle.rollback(self.store, self.embedder, scope, record_id, version, actor=actor, now=utcnow())
+
+    def pending(self, scope: Scope) -> builtins.list[PendingWrite]:
+        """Writes held for approval."""
+        return self.store.list_pending(scope)
+
+    def approve(self, scope: Scope, pending_id: str) -> WriteResult:
+        """Store a held write."""
+        return lifecycle.approve(self.store, self.embedder, scope, pending_id, now=utcnow())
+
+    def reject(self, scope: Scope, pending_id: str) -> None:
+        """Drop a held write."""
+        lifecycle.reject(self.store, scope, pending_id)

@@ -1,19 +1,27 @@
-"""The write path: validate → normalise → exact-duplicate check → embed → put, all-or-nothing per batch."""
+"""The write path: validate → normalise → exact duplicate → embed → near-duplicate / supersession → put + audit.
+
+A batch is all-or-nothing: every item is validated before anything is stored, and the rows, index entries,
+closed validities and audit entries of a batch are written in one transaction.
+"""
 
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
 
-from tiermem.embed import Embedder
+import numpy as np
+
+from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
-from tiermem.store.base import Store, StoredItem
+from tiermem.store.base import AuditEntry, PendingWrite, Store, StoredItem
+from tiermem.supersede import Verdict, decide
 from tiermem.types import (
+    Filter,
     MemoryRecord,
     MemoryType,
     MetaValue,
@@ -30,8 +38,10 @@ __all__ = [
     "MAX_CONTENT_CHARS",
     "MAX_METADATA_BYTES",
     "NewMemory",
+    "WritePolicy",
     "WriteResult",
     "WriteStatus",
+    "audit_entry",
     "write_many",
 ]
 
@@ -39,6 +49,8 @@ MAX_CONTENT_CHARS = 16_000
 MAX_METADATA_BYTES = 8_192
 MAX_BATCH = 10_000
 MAX_TTL = timedelta(days=365 * 100)
+_NEIGHBOURS = 5  # stored facts compared with each new one
+_MIN_COSINE = 0.3  # below this two statements share no topic; nothing to decide
 
 
 class WriteStatus(StrEnum):
@@ -46,6 +58,9 @@ class WriteStatus(StrEnum):
 
     ADDED = "added"
     UNCHANGED = "unchanged"  # the same text already existed in this scope and type
+    MERGED = "merged"  # a paraphrase of an existing record: that record was refreshed instead
+    SUPERSEDED = "superseded"  # added, and it closed the validity of the older facts it replaces
+    PENDING = "pending"  # held for approval (procedural memory from an untrusted source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +75,25 @@ class NewMemory:
     valid_from: datetime | None = None
     metadata: Mapping[str, MetaValue] = field(default_factory=dict)
     dedupe: bool = True  # False for streams where repeats are real events (chat messages)
+    supersedes: str | None = None  # an explicit replacement: always honoured
+
+
+@dataclass(frozen=True, slots=True)
+class WritePolicy:
+    """Switches of the write path; ``detect`` turns automatic merge and supersession on."""
+
+    detect: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class WriteResult:
-    """The stored record and what the write did to it."""
+    """The record the write produced or found, what happened, and why."""
 
     status: WriteStatus
     record: MemoryRecord
+    superseded: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    pending_id: str | None = None
 
 
 def _ttl(value: timedelta | float | None) -> timedelta | None:
@@ -128,58 +154,200 @@ def prepare(scope: Scope, item: NewMemory, now: datetime, fingerprint: str | Non
         content_hash=content_hash(text),
         embedding_model=fingerprint,
         tags=check_tags(item.tags),
+        supersedes=item.supersedes,
         metadata=_metadata(item.metadata),
     )
 
 
+def audit_entry(
+    op: str, actor: str, now: datetime, before: MemoryRecord | None, after: MemoryRecord, detail: str = ""
+) -> AuditEntry:
+    """An audit entry for a change of ``after`` (``before`` is None for a new record)."""
+    return AuditEntry(
+        record_id=after.id,
+        at=now,
+        actor=actor,
+        op=op,
+        version=after.version,
+        before=None if before is None else before.to_json(),
+        after=after.to_json(),
+        detail=detail,
+    )
+
+
+@dataclass(slots=True)
+class _Batch:
+    """The working state of one write_many call."""
+
+    store: Store
+    scope: Scope
+    now: datetime
+    prepared: list[MemoryRecord]
+    results: list[WriteResult | None]
+    changed: dict[str, MemoryRecord] = field(default_factory=dict)  # stored records this batch modifies
+    closed_by: dict[str, list[str]] = field(default_factory=dict)  # new record id -> ids it superseded
+    audit: list[AuditEntry] = field(default_factory=list)
+
+    def index_of(self, record_id: str) -> int | None:
+        """Position in the batch of a record added by this batch."""
+        return next((k for k, p in enumerate(self.prepared) if p.id == record_id), None)
+
+
 def write_many(
-    store: Store, embedder: Embedder | None, scope: Scope, items: Sequence[NewMemory], now: datetime
+    store: Store,
+    embedder: Embedder | None,
+    scope: Scope,
+    items: Sequence[NewMemory],
+    now: datetime,
+    policy: WritePolicy = WritePolicy(),
 ) -> list[WriteResult]:
-    """Write a batch: every item is validated before anything is stored; exact duplicates add no row."""
+    """Write a batch; see the module docstring for the order of checks."""
     if len(items) > MAX_BATCH:
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
     fingerprint = embedder.fingerprint if embedder is not None else None
-    prepared = [prepare(scope, item, now, fingerprint) for item in items]
-    results: list[WriteResult | None] = [None] * len(prepared)
+    batch = _Batch(store, scope, now, [prepare(scope, it, now, fingerprint) for it in items], [None] * len(items))
+    explicit = _explicit_targets(batch)
+    held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
     dedupe = [item.dedupe for item in items]
-    new_indexes = _dedupe(store, scope, prepared, results, dedupe)
+    todo = _dedupe(batch, dedupe, [i for i in range(len(items)) if i not in held])
     # Embed outside the transaction so a slow model never holds the write lock.
-    texts = [prepared[i].content for i in new_indexes]
+    texts = [batch.prepared[i].content for i in todo]
     vectors = embedder.embed_batch(texts) if embedder is not None and texts else None
+    vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
     with store.transaction():
-        vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(new_indexes)}
-        new_indexes = _dedupe(store, scope, prepared, results, dedupe, only=new_indexes)  # a racing writer may have won
-        store.put_many([StoredItem(prepared[i], vector_of[i]) for i in new_indexes])
-    for i in new_indexes:
-        results[i] = WriteResult(WriteStatus.ADDED, prepared[i])
-    return [r for r in results if r is not None]
+        todo = _dedupe(batch, dedupe, todo)  # a racing writer may have stored the same text meanwhile
+        for i in held:
+            _hold(batch, i)
+        for i, target in explicit.items():
+            if i in todo:
+                _close(batch, target, batch.prepared[i], f"explicitly superseded by {batch.prepared[i].id}")
+        if policy.detect and fingerprint is not None:
+            todo = _detect(batch, [i for i in todo if dedupe[i]], vector_of, fingerprint) + [
+                i for i in todo if not dedupe[i]
+            ]
+        new_items = [StoredItem(batch.prepared[i], vector_of[i]) for i in sorted(todo)]
+        kept = [StoredItem(r, None, keep_vector=True) for r in batch.changed.values()]
+        store.put_many(kept + new_items)
+        for i in sorted(todo):
+            rec = batch.prepared[i]
+            superseded = tuple(batch.closed_by.get(rec.id, ()))
+            status = WriteStatus.SUPERSEDED if superseded else WriteStatus.ADDED
+            batch.audit.append(audit_entry("add", str(rec.source), now, None, rec))
+            previous = batch.results[i]
+            reasons = previous.reasons if previous is not None else ()
+            batch.results[i] = WriteResult(status, rec, superseded, reasons)
+        store.append_audit(scope, batch.audit)
+    return [r for r in batch.results if r is not None]
 
 
-def _dedupe(
-    store: Store,
-    scope: Scope,
-    prepared: list[MemoryRecord],
-    results: list[WriteResult | None],
-    dedupe: list[bool],
-    only: list[int] | None = None,
-) -> list[int]:
+def _explicit_targets(batch: _Batch) -> dict[int, MemoryRecord]:
+    wanted = {i: r.supersedes for i, r in enumerate(batch.prepared) if r.supersedes is not None}
+    found = batch.store.get_many(batch.scope, list(wanted.values())) if wanted else {}
+    for target_id in wanted.values():
+        if target_id not in found:
+            raise ValidationError("supersedes", "names no record in this scope", given=target_id)
+    return {i: found[t] for i, t in wanted.items()}
+
+
+def _hold(batch: _Batch, i: int) -> None:
+    rec = batch.prepared[i]
+    pending = PendingWrite(new_id(), batch.now, rec.to_json(), f"procedural write from untrusted source {rec.source}")
+    batch.store.put_pending(batch.scope, pending)
+    batch.results[i] = WriteResult(WriteStatus.PENDING, rec, reasons=(pending.reason,), pending_id=pending.id)
+
+
+def _close(batch: _Batch, old: MemoryRecord, new: MemoryRecord, reason: str) -> None:
+    """End ``old``'s validity where ``new`` begins (nothing is deleted)."""
+    batch.closed_by.setdefault(new.id, []).append(old.id)
+    j = batch.index_of(old.id)
+    if j is not None:  # added earlier in this same batch: close it before it is stored
+        batch.prepared[j] = replace(batch.prepared[j], valid_to=new.valid_from)
+        return
+    current = batch.changed.get(old.id, old)
+    closed = replace(current, valid_to=new.valid_from, updated_at=batch.now, version=current.version + 1)
+    batch.changed[old.id] = closed
+    batch.audit.append(audit_entry("supersede", str(new.source), batch.now, current, closed, f"{reason}; by {new.id}"))
+
+
+def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None], fingerprint: str) -> list[int]:
+    """Merge paraphrases into stored facts and close the facts new ones replace; returns indexes to add."""
+    semantic = [i for i in todo if batch.prepared[i].type is MemoryType.SEMANTIC and vector_of[i] is not None]
+    if not semantic:
+        return todo
+    matrix = np.stack([vector_of[i] for i in semantic])  # type: ignore[misc]
+    only_facts = Filter(types=frozenset({MemoryType.SEMANTIC}))
+    neighbours = batch.store.vector_candidates_many(
+        batch.scope, matrix, fingerprint, only_facts, now=batch.now, limit=_NEIGHBOURS
+    )
+    stored = batch.store.get_many(batch.scope, list({c.id for cands in neighbours for c in cands}))
+    within = matrix @ matrix.T
+    keep = set(todo)
+    for row, i in enumerate(semantic):
+        new = batch.prepared[i]
+        pairs = [(c.score, stored[c.id]) for c in neighbours[row] if c.id in stored]
+        # Earlier facts of the same batch count as stored ones: a batch behaves like writes in order.
+        pairs += [(float(within[row, r]), batch.prepared[j]) for r, j in enumerate(semantic[:row]) if j in keep]
+        pairs.sort(key=lambda p: p[0], reverse=True)
+        reasons: list[str] = []
+        for cosine, old in pairs:
+            if cosine < _MIN_COSINE:
+                break
+            j = batch.index_of(old.id)
+            old = batch.changed.get(old.id, old) if j is None else batch.prepared[j]
+            verdict = decide(new.content, old.content, cosine)
+            if verdict.verdict is Verdict.MERGE and old.valid_to is None:
+                _merge(batch, i, old, new, verdict.reason)
+                keep.discard(i)
+                break
+            if verdict.verdict is Verdict.SUPERSEDE and old.valid_from <= new.valid_from and old.valid_to is None:
+                _close(batch, old, new, verdict.reason)
+                reasons.append(f"supersedes {old.id}: {verdict.reason}")
+                if new.supersedes is None:
+                    new = batch.prepared[i] = replace(new, supersedes=old.id)
+        if i in keep and reasons:
+            batch.results[i] = WriteResult(WriteStatus.ADDED, new, reasons=tuple(reasons))
+    return [i for i in todo if i in keep]
+
+
+def _merge(batch: _Batch, i: int, old: MemoryRecord, new: MemoryRecord, reason: str) -> None:
+    sources = str(old.metadata.get("merged_sources") or old.source)
+    if str(new.source) not in sources.split("; "):
+        sources = f"{sources}; {new.source}"
+    refreshed = replace(
+        old,
+        updated_at=batch.now,
+        trust=max(old.trust, new.trust),
+        version=old.version + 1,
+        metadata=MappingProxyType(
+            {**old.metadata, "merged_sources": sources, "merge_count": int(old.metadata.get("merge_count") or 0) + 1}
+        ),
+    )
+    j = batch.index_of(old.id)
+    if j is not None:  # merged into a fact added earlier in this batch
+        batch.prepared[j] = refreshed
+    else:
+        batch.changed[old.id] = refreshed
+        batch.audit.append(audit_entry("merge", str(new.source), batch.now, old, refreshed, reason))
+    batch.results[i] = WriteResult(WriteStatus.MERGED, refreshed, reasons=(reason,))
+
+
+def _dedupe(batch: _Batch, dedupe: list[bool], indexes: list[int]) -> list[int]:
     """Mark exact duplicates (stored, or earlier in the batch) as UNCHANGED; return the indexes still new."""
-    indexes = [i for i in (range(len(prepared)) if only is None else only) if dedupe[i]]
-    always_new = [i for i in (range(len(prepared)) if only is None else only) if not dedupe[i]]
+    checked = [i for i in indexes if dedupe[i]]
     by_type: dict[MemoryType, list[int]] = {}
-    for i in indexes:
-        by_type.setdefault(prepared[i].type, []).append(i)
+    for i in checked:
+        by_type.setdefault(batch.prepared[i].type, []).append(i)
     first: dict[tuple[MemoryType, str], MemoryRecord] = {}
-    new: list[int] = []
+    new: list[int] = [i for i in indexes if not dedupe[i]]
     for type_, group in by_type.items():
-        existing = store.find_by_hash(scope, type_, [prepared[i].content_hash for i in group])
+        existing = batch.store.find_by_hash(batch.scope, type_, [batch.prepared[i].content_hash for i in group])
         for i in group:
-            digest = prepared[i].content_hash
+            digest = batch.prepared[i].content_hash
             if digest in existing:
-                results[i] = WriteResult(WriteStatus.UNCHANGED, existing[digest])
+                batch.results[i] = WriteResult(WriteStatus.UNCHANGED, existing[digest])
             elif (type_, digest) in first:
-                results[i] = WriteResult(WriteStatus.UNCHANGED, first[(type_, digest)])
+                batch.results[i] = WriteResult(WriteStatus.UNCHANGED, first[(type_, digest)])
             else:
-                first[(type_, digest)] = prepared[i]
+                first[(type_, digest)] = batch.prepared[i]
                 new.append(i)
-    return sorted(new + always_new)
+    return sorted(new)

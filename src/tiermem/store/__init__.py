@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiermem.errors import ConfigError
-from tiermem.store.base import Candidate, Page, Store, StoredItem
+from tiermem.store.base import AuditEntry, Candidate, Page, PendingWrite, Store, StoredItem
 
-__all__ = ["Candidate", "Page", "Store", "StoredItem", "open_store"]
+__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "open_store"]
 
 
 def open_store(url: str | Path) -> Store:

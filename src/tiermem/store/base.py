@@ -6,12 +6,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from tiermem.embed import Vectors
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
-__all__ = ["Candidate", "Page", "Store", "StoredItem"]
+__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +32,36 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class StoredItem:
-    """A record and its vector (None when the record has no embedding)."""
+    """A record and its vector (None: no embedding); ``keep_vector`` updates the record, not its vector."""
 
     record: MemoryRecord
     vector: Vectors | None
+    keep_vector: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One recorded change to a record: who, when, what, and the record before and after (None if redacted)."""
+
+    record_id: str
+    at: datetime
+    actor: str
+    op: str
+    version: int
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    detail: str = ""
+    seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PendingWrite:
+    """A write held for approval, with the record it would store."""
+
+    id: str
+    created_at: datetime
+    record: dict[str, Any]
+    reason: str
 
 
 class Store(Protocol):
@@ -85,6 +111,36 @@ class Store(Protocol):
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> Callable[[], list[Candidate]]:
         """Prepare ``vector_candidates`` in this thread; the returned call does the scan on any thread."""
+        ...
+
+    def vector_candidates_many(
+        self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> list[list[Candidate]]:
+        """``vector_candidates`` for each row of ``vectors`` in one pass over the scope."""
+        ...
+
+    def append_audit(self, scope: Scope, entries: Sequence[AuditEntry]) -> None:
+        """Append to the audit log (inside the caller's transaction)."""
+        ...
+
+    def audit(self, scope: Scope, record_id: str | None = None, *, limit: int = 1000) -> list[AuditEntry]:
+        """Audit entries of the scope (or of one record), oldest first."""
+        ...
+
+    def put_pending(self, scope: Scope, pending: PendingWrite) -> None:
+        """Hold a write for approval."""
+        ...
+
+    def list_pending(self, scope: Scope) -> list[PendingWrite]:
+        """Writes waiting for approval in this scope."""
+        ...
+
+    def take_pending(self, scope: Scope, pending_id: str) -> PendingWrite | None:
+        """Remove and return a held write (None if it is not in this scope)."""
+        ...
+
+    def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
+        """Records that name ``record_id`` in their ``supersedes`` link, oldest first."""
         ...
 
     def vector_fingerprint(self, scope: Scope) -> str | None:

@@ -19,6 +19,7 @@ import numpy as np
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Candidate, Page, StoredItem
+from tiermem.store.sqlite_audit import SQLiteAuditMixin
 from tiermem.store.vector_index import IndexRow, ScopeVectors, rows_from_sql, top_k
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
@@ -148,7 +149,7 @@ def _fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) ->
     return f"scope_tok : {token} AND {words}"
 
 
-class SQLiteStore:
+class SQLiteStore(SQLiteAuditMixin):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
     def __init__(self, path: str | Path) -> None:
@@ -244,13 +245,14 @@ class SQLiteStore:
                 continue
             cached.remove(removals.get(key, ()))
             fresh = upserts.get(key, [])
-            if fresh and (cached.dim != len(fresh[0].vector) or cached.fingerprint is None):
+            new_vec = next((r.vector for r in fresh if r.vector is not None), None)
+            if new_vec is not None and (cached.dim != len(new_vec) or cached.fingerprint is None):
                 if len(cached):
                     del self._vectors[key]
                     continue
-                cached = self._vectors[key] = ScopeVectors(cached.gen, None, len(fresh[0].vector))
+                cached = self._vectors[key] = ScopeVectors(cached.gen, None, len(new_vec))
             cached.upsert(fresh)
-            if fresh:
+            if new_vec is not None:
                 cached.fingerprint = cached.fingerprint or self._fingerprint_of(key)
             cached.gen = gen
 
@@ -270,7 +272,9 @@ class SQLiteStore:
                 key = (item.record.scope.tenant, item.record.scope.user or "")
                 deltas[key] = deltas.get(key, 0) + (item.record.id not in existing)
                 existing.add(item.record.id)
-                if item.vector is None:
+                if item.keep_vector:
+                    upserts.setdefault(key, []).append(_index_row(rowid, item))
+                elif item.vector is None:
                     removals.setdefault(key, []).append(rowid)
                 else:
                     upserts.setdefault(key, []).append(_index_row(rowid, item))
@@ -351,6 +355,8 @@ class SQLiteStore:
             values,
         )
         rowid = int(cur.fetchone()[0])
+        if item.keep_vector:
+            return rowid
         if item.vector is None:
             self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
             return rowid
@@ -427,6 +433,15 @@ class SQLiteStore:
         records = tuple(_row_to_record(row[:-1]) for row in rows)
         return Page(records, str(rows[-1][-1]) if more and rows else None)
 
+    def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
+        where, params = _scope_sql(scope)
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM records r WHERE r.supersedes = ? AND {where} ORDER BY r.valid_from, r.rowid",
+                [record_id, *params],
+            ).fetchall()
+        return [_row_to_record(row) for row in rows]
+
     def count(self, scope: Scope | None = None) -> int:
         with self._lock:
             if scope is None:
@@ -479,6 +494,19 @@ class SQLiteStore:
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> list[Candidate]:
         return self.vector_search(scope, vector, fingerprint, filter_, now=now, limit=limit)()
+
+    def vector_candidates_many(
+        self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> list[list[Candidate]]:
+        with self._lock:
+            index = self._scope_vectors(scope)
+            if not len(index) or index.fingerprint != fingerprint or not len(vectors):
+                return [[] for _ in range(len(vectors))]
+            mask = self._mask(index, scope, filter_, now)
+            matrix, ids = index.view("matrix"), index.view("ids")
+            # One matrix-matrix product: compute-bound BLAS instead of one memory-bound scan per vector.
+            scores = np.asarray(vectors, dtype=np.float32) @ matrix.T
+        return [top_k(row, mask, ids, limit) for row in scores]
 
     def vector_search(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
@@ -572,7 +600,6 @@ class SQLiteStore:
 
 def _index_row(rowid: int, item: StoredItem) -> IndexRow:
     r = item.record
-    assert item.vector is not None
     return IndexRow(
         rowid,
         r.id,
@@ -583,7 +610,7 @@ def _index_row(rowid: int, item: StoredItem) -> IndexRow:
         r.valid_from.timestamp(),
         _ts(r.valid_to),
         _ts(r.expires_at),
-        np.asarray(item.vector, dtype=np.float32),
+        None if item.vector is None else np.asarray(item.vector, dtype=np.float32),
     )
 
 

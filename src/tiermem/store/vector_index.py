@@ -34,7 +34,7 @@ class IndexRow:
     valid_from: float
     valid_to: float | None
     expires_at: float | None
-    vector: Vectors
+    vector: Vectors | None  # None: keep the vector already indexed (a metadata-only update)
 
 
 class ScopeVectors:
@@ -71,9 +71,11 @@ class ScopeVectors:
                 getattr(self, name)[: self.n] = array[: self.n]
 
     def upsert(self, rows: Iterable[IndexRow]) -> None:
-        """Add new rows or overwrite the ones already present (by rowid)."""
+        """Add new rows or overwrite the ones already present (by rowid); a None vector keeps the old one."""
         for row in rows:
             i = self._pos.get(row.rowid)
+            if i is None and row.vector is None:
+                continue  # a metadata update of a record this index does not hold
             if i is None:
                 if self.n == len(self.alive):
                     self._alloc(math.ceil(len(self.alive) * 1.5))
@@ -81,7 +83,8 @@ class ScopeVectors:
                 self.n += 1
                 self._pos[row.rowid] = i
                 self.live += 1
-            self.matrix[i] = row.vector
+            if row.vector is not None:
+                self.matrix[i] = row.vector
             self.alive[i] = True
             self.ids[i] = row.id
             self.types[i] = row.type

@@ -1,0 +1,111 @@
+"""SQLite tables of the audit log and of writes held for approval (a mixin of SQLiteStore)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+
+from tiermem.store.base import AuditEntry, PendingWrite
+from tiermem.types import Scope
+
+__all__ = ["SQLiteAuditMixin"]
+
+
+def _json(value: dict[str, object] | None) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class SQLiteAuditMixin:
+    """Audit log and pending writes on the store's connection."""
+
+    _conn: sqlite3.Connection
+    _lock: threading.RLock
+
+    def transaction(self) -> AbstractContextManager[None]:  # provided by SQLiteStore
+        raise NotImplementedError
+
+    def append_audit(self, scope: Scope, entries: Sequence[AuditEntry]) -> None:
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO audit_log (tenant, user_key, record_id, at, actor, op, version, before, after, detail)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        scope.tenant,
+                        scope.user or "",
+                        e.record_id,
+                        e.at.timestamp(),
+                        e.actor,
+                        e.op,
+                        e.version,
+                        _json(e.before),
+                        _json(e.after),
+                        e.detail,
+                    )
+                    for e in entries
+                ],
+            )
+
+    def audit(self, scope: Scope, record_id: str | None = None, *, limit: int = 1000) -> list[AuditEntry]:
+        sql = (
+            "SELECT seq, record_id, at, actor, op, version, before, after, detail FROM audit_log"
+            " WHERE tenant = ? AND user_key = ?"
+        )
+        params: list[object] = [scope.tenant, scope.user or ""]
+        if record_id is not None:
+            sql += " AND record_id = ?"
+            params.append(record_id)
+        with self._lock:
+            rows = self._conn.execute(sql + " ORDER BY seq LIMIT ?", [*params, limit]).fetchall()
+        return [
+            AuditEntry(
+                record_id=rid,
+                at=datetime.fromtimestamp(at, UTC),
+                actor=actor,
+                op=op,
+                version=version,
+                before=None if before is None else json.loads(before),
+                after=None if after is None else json.loads(after),
+                detail=detail,
+                seq=seq,
+            )
+            for seq, rid, at, actor, op, version, before, after, detail in rows
+        ]
+
+    def put_pending(self, scope: Scope, pending: PendingWrite) -> None:
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO pending_writes VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    pending.id,
+                    scope.tenant,
+                    scope.user or "",
+                    pending.created_at.timestamp(),
+                    json.dumps(pending.record, ensure_ascii=False),
+                    pending.reason,
+                ),
+            )
+
+    def list_pending(self, scope: Scope) -> list[PendingWrite]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, created_at, record, reason FROM pending_writes WHERE tenant = ? AND user_key = ?"
+                " ORDER BY created_at",
+                (scope.tenant, scope.user or ""),
+            ).fetchall()
+        return [PendingWrite(i, datetime.fromtimestamp(t, UTC), json.loads(r), why) for i, t, r, why in rows]
+
+    def take_pending(self, scope: Scope, pending_id: str) -> PendingWrite | None:
+        with self.transaction():
+            row = self._conn.execute(
+                "DELETE FROM pending_writes WHERE id = ? AND tenant = ? AND user_key = ?"
+                " RETURNING id, created_at, record, reason",
+                (pending_id, scope.tenant, scope.user or ""),
+            ).fetchone()
+        if row is None:
+            return None
+        return PendingWrite(row[0], datetime.fromtimestamp(row[1], UTC), json.loads(row[2]), row[3])

@@ -1,0 +1,156 @@
+"""Deciding, without an LLM, whether a new fact repeats an old one (merge) or replaces it (supersede).
+
+Both decisions look at one new fact and one stored fact of the same scope and type, with the cosine
+similarity of their embeddings. They are deliberately conservative: a wrong merge or supersession hides a
+true fact, a missed one only leaves an extra row that recall still ranks.
+
+- **Merge** (a paraphrase): cosine ≥ ``MERGE_COSINE`` and content-word overlap ≥ ``MERGE_OVERLAP`` and no
+  value (name, number) or content word of substance on one side only — "I really like hiking" ≈
+  "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin".
+- **Supersede**, either rule:
+  1. *Slot*: both statements are about the same subject (the user, or the same named person) and fill the
+     same single-valued slot (where someone lives, works, their job, name, age, partner, phone, email,
+     address, a favourite, home airport, seat preference) with different words — "I live in Seattle" →
+     "I moved to Austin".
+  2. *Frame*: the same subject, the same statement frame (content-word overlap ≥ ``FRAME_OVERLAP``) and a
+     different value (a name or number present on one side only) — "Nora and Eliza collaborated on the
+     charity event" → "Joren and Eliza collaborated on the charity event". Statements whose verb adds
+     rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
+     "likes tea" and "likes coffee" are both true.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "FRAME_OVERLAP",
+    "MERGE_COSINE",
+    "MERGE_OVERLAP",
+    "Decision",
+    "Verdict",
+    "decide",
+    "slot_of",
+    "subject_of",
+]
+
+MERGE_COSINE = 0.9
+MERGE_OVERLAP = 0.5
+FRAME_OVERLAP = 0.5
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019-]*")
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+_NUMBER = re.compile(r"\b\d[\d.,:/]*\b")
+_FIRST_PERSON = re.compile(r"^\s*(i|i'm|i\u2019m|i've|my|me|we|our)\b", re.I)
+
+# Function words and vague words: they never make two statements different facts.
+_STOP = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being am do does
+    did have has had i me my mine we our you your he him his she her they them their it its this that
+    these those there here then than so very really just also too not no yes now still already once
+    again about into over after before during while which who whom whose what when where why how all any
+    both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
+)
+# Verbs whose objects accumulate: a second object does not replace the first.
+_ADDITIVE = frozenset(
+    """like likes liked love loves loved enjoy enjoys enjoyed adore adores visited visit visits has have
+    had own owns owned know knows knew play plays played read reads watch watches watched collect
+    collects speak speaks tried try tries met meet meets""".split()
+)
+# Single-valued slots: a new filler replaces the old one.
+_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.I))
+    for name, pattern in (
+        ("residence", r"\b(live[sd]?|living|moved|relocated|reside[sd]?|based)\b[^.]*?\b(in|to|at)\b"),
+        ("employer", r"\b(work(s|ed|ing)?\s+(at|for)|employed\s+(at|by)|job\s+at|joined)\b"),
+        ("job", r"\b(work(s|ed|ing)?\s+as|job\s+is|profession|occupation)\b"),
+        ("name", r"\b(my\s+name\s+is|call\s+me|name\s+is)\b"),
+        ("age", r"\b(\d+\s+years?\s+old|age\s+is|turned\s+\d+)\b"),
+        ("partner", r"\b(married|engaged|dating|divorced|husband|wife|partner|boyfriend|girlfriend)\b"),
+        ("phone", r"\b(phone|mobile|cell)\b"),
+        ("email", r"\b(e-?mail)\b"),
+        ("address", r"\b(address)\b"),
+        ("home_airport", r"\b(home\s+airport|fly\s+(out\s+)?of|fly\s+from)\b"),
+        ("seat", r"\b(aisle|window|middle)\s+seats?\b|\bseat\s+preference\b"),
+        ("favorite", r"\bfavou?rite\s+(\w+)"),
+    )
+)
+
+
+class Verdict(StrEnum):
+    """What to do with a new fact given a stored one."""
+
+    NONE = "none"
+    MERGE = "merge"
+    SUPERSEDE = "supersede"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A verdict and the reason a person can read."""
+
+    verdict: Verdict
+    reason: str = ""
+
+
+def _content(text: str) -> set[str]:
+    words = (w.casefold().removesuffix("'s").removesuffix("\u2019s").strip("'\u2019") for w in _WORD.findall(text))
+    return set(words) - _STOP
+
+
+def _values(text: str) -> set[str]:
+    names = {m.group(0) for m in _NAME.finditer(text) if m.start() > 0 or " " in m.group(0)}
+    return names | set(_NUMBER.findall(text))
+
+
+def subject_of(text: str) -> str | None:
+    """'user' for first-person statements, else the leading name ('Eliza Woodley'), else None."""
+    if _FIRST_PERSON.match(text):
+        return "user"
+    match = _NAME.match(text.strip())
+    return match.group(0) if match else None
+
+
+def slot_of(text: str) -> str | None:
+    """The single-valued slot a statement fills, if any (favourites carry their noun: 'favorite:color')."""
+    for name, pattern in _SLOTS:
+        match = pattern.search(text)
+        if match:
+            return f"favorite:{match.group(1).casefold()}" if name == "favorite" else name
+    return None
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+def _names(text: str) -> set[str]:
+    return {m.group(0) for m in _NAME.finditer(text)}
+
+
+def decide(new: str, old: str, cosine: float) -> Decision:
+    """Merge, supersede or neither, for a new statement against a stored one of the same scope and type."""
+    a, b = _content(new), _content(old)
+    overlap = _overlap(a, b)
+    changed_values = _values(new) ^ _values(old)
+    if cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b):
+        return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
+    subject_new, subject_old = subject_of(new), subject_of(old)
+    same_subject = subject_new is not None and subject_new == subject_old
+    shared_name = bool(_names(new) & _names(old))
+    if same_subject and a != b:
+        slot = slot_of(new)
+        if slot is not None and slot == slot_of(old):
+            return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
+    additive = bool((a | b) & _ADDITIVE)
+    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and changed_values and not additive:
+        changed = ", ".join(sorted(changed_values))
+        return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
+    return Decision(Verdict.NONE)
+
+
+def _substantive(words: set[str]) -> bool:
+    # Words on one side only that are longer than a filler ("lot", "bit") and not an intensifier.
+    return any(len(w) > 3 for w in words)
