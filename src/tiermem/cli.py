@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tiermem.cli_context import budget
+from tiermem.cli_eval import eval_group
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
 if TYPE_CHECKING:
@@ -248,6 +250,22 @@ def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
 
 
 @cli.command()
+@store_options
+@click.option("--dry-run", is_flag=True, help="Show what would change without writing.")
+def consolidate(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, dry_run: bool) -> None:
+    """Merge paraphrases and close superseded facts already stored for a user (safe to re-run)."""
+    with _open(db, embedder) as mem:
+        actions = mem.consolidate(_scope(tenant, user), dry_run=dry_run)
+    if as_json:
+        _emit_json([{"kind": a.kind.value, "keep": a.keep, "retire": a.retire, "reason": a.reason} for a in actions])
+        return
+    verb = "would " if dry_run else ""
+    for a in actions:
+        click.echo(f"{verb}{a.kind.value}: keep {a.keep}, retire {a.retire} ({a.reason})")
+    click.echo(f"{len(actions)} change(s){' (dry run: nothing written)' if dry_run else ''}")
+
+
+@cli.command()
 @click.option("--embedder", type=click.Choice(["minilm", "hash"]), default="minilm", show_default=True)
 def demo(embedder: str) -> None:
     """A short scripted session on a fresh temporary database."""
@@ -301,16 +319,9 @@ def bench(records: int, scopes: int, queries: int, embed_sample: int, embedder: 
         print_report(report)
 
 
-def _register_optional() -> None:
-    # Commands owned by other modules; each keeps its heavy imports inside its functions.
-    try:
-        from tiermem.cli_eval import eval_group
-    except ImportError:  # pragma: no cover - present in a full checkout
-        return
-    cli.add_command(eval_group)
-
-
-_register_optional()
+# Commands defined in their own modules; each keeps its heavy imports inside its functions.
+cli.add_command(eval_group)
+cli.add_command(budget)
 
 
 def main() -> None:

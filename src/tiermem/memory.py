@@ -11,6 +11,7 @@ from typing import Any
 
 from tiermem import lifecycle
 from tiermem.config import default_db_url
+from tiermem.consolidate import Action, consolidate
 from tiermem.embed import Embedder, MiniLMEmbedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.retrieval import RecallPolicy, hybrid_recall
@@ -158,3 +159,7 @@ class Memory:
     def reject(self, scope: Scope, pending_id: str) -> None:
         """Drop a held write."""
         lifecycle.reject(self.store, scope, pending_id)
+
+    def consolidate(self, scope: Scope, *, dry_run: bool = False) -> builtins.list[Action]:
+        """Merge paraphrases and close superseded facts already stored in the scope (idempotent)."""
+        return consolidate(self.store, self.embedder, scope, now=utcnow(), dry_run=dry_run)

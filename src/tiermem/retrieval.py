@@ -6,13 +6,16 @@ import math
 import re
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+
+import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.store.base import Candidate, Store
-from tiermem.types import Filter, Hit, Scope, ScorePart
+from tiermem.supersede import same_subject
+from tiermem.types import Filter, Hit, MemoryType, Scope, ScorePart
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
 
@@ -41,6 +44,10 @@ class RecallPolicy:
     - Each signal proposes ``candidates`` ids (at least k).
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
+    - Newer facts first: of two retrieved facts about the same subject that say nearly the same thing
+      (embedding cosine ≥ ``update_cosine``), the newer is taken to update the older even when the write-time
+      detector was too cautious to close it, and is ranked just above it (score part ``newer_fact``, flag
+      ``possibly_outdated`` on the older). Events (episodic records) are never reordered this way.
     """
 
     rrf_k: int = 60
@@ -50,6 +57,7 @@ class RecallPolicy:
     recency_half_life_days: float = 30.0
     recency_weight: float = 0.1
     trust_floor: float = 0.5
+    update_cosine: float = 0.7
 
 
 def query_terms(text: str) -> list[str]:
@@ -159,4 +167,31 @@ def _fuse(
         flags = ("untrusted",) if record.source.untrusted else ()
         hits.append(Hit(record, relevance * recency_factor * trust_factor, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
-    return hits[:k]
+    return _newer_facts_first(store, scope, hits, policy)[:k]
+
+
+def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: RecallPolicy) -> list[Hit]:
+    """Lift a newer fact above an older near-identical fact about the same subject (see RecallPolicy)."""
+    facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC]
+    if len(facts) < 2:
+        return hits
+    vectors = store.vectors_of(scope, [hits[i].record.id for i in facts])
+    facts = [i for i in facts if hits[i].record.id in vectors]
+    if len(facts) < 2:
+        return hits
+    matrix = np.stack([vectors[hits[i].record.id] for i in facts])
+    similarity = matrix @ matrix.T
+    out = list(hits)
+    for a, i in enumerate(facts):  # i: higher-ranked, possibly older
+        for b in range(a + 1, len(facts)):
+            j = facts[b]
+            older, newer = out[i], out[j]
+            if newer.record.valid_from <= older.record.valid_from or similarity[a, b] < policy.update_cosine:
+                continue
+            if not same_subject(older.record.content, newer.record.content):
+                continue
+            lift = ScorePart("newer_fact", None, float(similarity[a, b]), older.score / max(newer.score, 1e-12))
+            out[j] = replace(newer, score=older.score * (1 + 1e-6), parts=(*newer.parts, lift))
+            out[i] = replace(older, flags=(*older.flags, "possibly_outdated"))
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out

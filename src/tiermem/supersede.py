@@ -32,6 +32,7 @@ __all__ = [
     "Decision",
     "Verdict",
     "decide",
+    "same_subject",
     "slot_of",
     "subject_of",
 ]
@@ -107,10 +108,17 @@ def _values(text: str) -> set[str]:
 
 def subject_of(text: str) -> str | None:
     """'user' for first-person statements, else the leading name ('Eliza Woodley'), else None."""
+    text = text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
     if _FIRST_PERSON.match(text):
         return "user"
-    match = _NAME.match(text.strip())
+    match = _NAME.match(text)
     return match.group(0) if match else None
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Both statements are about the same subject: the user, or a person named in both."""
+    subject_a = subject_of(a)
+    return (subject_a is not None and subject_a == subject_of(b)) or bool(_names(a) & _names(b))
 
 
 def slot_of(text: str) -> str | None:

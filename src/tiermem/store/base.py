@@ -139,6 +139,10 @@ class Store(Protocol):
         """Remove and return a held write (None if it is not in this scope)."""
         ...
 
+    def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
+        """The stored vectors of these records (records without one are left out)."""
+        ...
+
     def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
         """Records that name ``record_id`` in their ``supersedes`` link, oldest first."""
         ...

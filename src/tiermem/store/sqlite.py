@@ -20,6 +20,7 @@ from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Candidate, Page, StoredItem
 from tiermem.store.sqlite_audit import SQLiteAuditMixin
+from tiermem.store.sqlite_context import SQLiteContextMixin
 from tiermem.store.vector_index import IndexRow, ScopeVectors, rows_from_sql, top_k
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
@@ -149,7 +150,7 @@ def _fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) ->
     return f"scope_tok : {token} AND {words}"
 
 
-class SQLiteStore(SQLiteAuditMixin):
+class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
     def __init__(self, path: str | Path) -> None:
@@ -432,6 +433,19 @@ class SQLiteStore(SQLiteAuditMixin):
         rows = rows[:limit]
         records = tuple(_row_to_record(row[:-1]) for row in rows)
         return Page(records, str(rows[-1][-1]) if more and rows else None)
+
+    def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
+        where, params = _scope_sql(scope, by_key=True)
+        out: dict[str, Vectors] = {}
+        with self._lock:
+            for chunk in _chunks(list(record_ids)):
+                rows = self._conn.execute(
+                    f"SELECT r.id, v.vec FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
+                    f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
+                    chunk + params,
+                )
+                out.update((rid, np.frombuffer(vec, dtype=np.float32)) for rid, vec in rows)
+        return out
 
     def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
         where, params = _scope_sql(scope)

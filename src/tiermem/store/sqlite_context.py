@@ -177,10 +177,15 @@ class SQLiteContextMixin:
         return removed
 
 
+# Printable ASCII but the two characters JSON escapes inside a string.
+_PLAIN_BYTES = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
+
+
 def _json_ids(ids: Sequence[str]) -> str:
-    """A JSON array of ``ids``; record ids need no escaping, and json.dumps costs 0.2 ms per 1,000 of them."""
+    """A JSON array of ``ids``; record ids need no escaping, and json.dumps costs 0.3 ms per 1,000 of them."""
     plain = "".join(ids)
-    if plain.isprintable() and '"' not in plain and "\\" not in plain:
+    # isascii is O(1); deleting every plain byte leaves nothing when no character needs escaping.
+    if plain.isascii() and not plain.encode("ascii").translate(None, _PLAIN_BYTES):
         return '["' + '","'.join(ids) + '"]' if ids else "[]"
     return json.dumps(list(ids))
 

@@ -1,0 +1,213 @@
+"""The agent loop: compile the prompt, call the model, run the tools it asks for, splice the results, repeat.
+
+One ``step`` is one user turn. The user's message joins the context window (paging the oldest messages out
+to recall); then, up to ``max_steps`` times, the compiled prompt goes to the model. A reply with tool calls
+is added to the window, each call is run (memory tools through ``MemoryTools``, others through the
+``FunctionTool``s given) and its result is added as a ``tool`` message; a reply without tool calls ends the
+turn. Tool results are cut to fit the message budget, because the window refuses a message that cannot fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from tiermem.context.budget import ContextBudget
+from tiermem.context.compile import PromptTokens
+from tiermem.context.messages import Message, ToolCall, message_tokens
+from tiermem.context.summary import Summariser
+from tiermem.context.window import ContextManager
+from tiermem.errors import ConfigError, MemError, ValidationError
+from tiermem.llm import ChatClient
+from tiermem.memory import Memory
+from tiermem.store.context_base import StoreWithContext
+from tiermem.tokens import TokenCounter, counter_for_model
+from tiermem.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
+from tiermem.types import Hit, Scope, new_id
+
+__all__ = ["STEP_LIMIT_MARKER", "Agent", "AgentTurn", "FunctionTool", "ToolRun"]
+
+STEP_LIMIT_MARKER = "[stopped: step limit reached]"
+MAX_STEPS = 50
+_CONTEXT_METHODS = (
+    "load_core_blocks",
+    "save_core_block",
+    "core_block_edits",
+    "load_context_window",
+    "save_context_window",
+    "delete_context",
+)
+_MARKER_TOKENS = 24  # room kept for the "[result cut ...]" line appended to a cut result
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionTool:
+    """A tool other than memory (a web fetch, a booking API): its function-calling schema and its handler."""
+
+    definition: Mapping[str, Any]
+    run: Callable[[str], str]  # the arguments' JSON text -> the result text
+
+    @property
+    def name(self) -> str:
+        """The function name in the schema."""
+        name = self.definition.get("function", {}).get("name")
+        if not isinstance(name, str) or not name:
+            raise ValidationError("tools", "a tool definition needs function.name", given=dict(self.definition))
+        return name
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRun:
+    """One tool call the model made and the result it got back (as spliced into the context)."""
+
+    call_id: str
+    name: str
+    arguments: str
+    result: str
+
+    @property
+    def ok(self) -> bool:
+        """False when the tool answered with an error line."""
+        return not self.result.startswith("error:")
+
+
+@dataclass(frozen=True, slots=True)
+class AgentTurn:
+    """What one user turn did: the reply, the tool calls, each prompt's token counts and what was paged out."""
+
+    reply: str
+    tool_runs: tuple[ToolRun, ...]
+    prompt_tokens: tuple[PromptTokens, ...]  # one per model call, in order
+    evicted: tuple[Message, ...]  # paged out to recall during this turn, oldest first
+    stopped_at_limit: bool
+
+    @property
+    def steps(self) -> int:
+        """How many times the model was called."""
+        return len(self.prompt_tokens)
+
+
+def _context_store(memory: Memory) -> StoreWithContext:
+    store = memory.store
+    missing = [m for m in _CONTEXT_METHODS if not callable(getattr(store, m, None))]
+    if missing:
+        raise ConfigError(
+            f"the agent needs a store that also keeps the working context ({', '.join(missing)} missing on "
+            f"{type(store).__name__}); open it with tiermem.store.sqlite_context.open_sqlite_context_store"
+        )
+    return cast(StoreWithContext, store)
+
+
+class Agent:
+    """An LLM agent over tiermem: a bounded context window, core memory, and the memory tools."""
+
+    def __init__(
+        self,
+        memory: Memory,
+        scope: Scope,
+        llm: ChatClient,
+        budget: ContextBudget,
+        *,
+        system_prompt: str,
+        counter: TokenCounter | None = None,
+        max_steps: int = 6,
+        retrieve_k: int = 0,
+        tools: Sequence[FunctionTool] = (),
+        summariser: Summariser | None = None,
+    ) -> None:
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_STEPS:
+            raise ValidationError("max_steps", f"must be an integer from 1 to {MAX_STEPS}", given=max_steps)
+        if isinstance(retrieve_k, bool) or not isinstance(retrieve_k, int) or not 0 <= retrieve_k <= MAX_SEARCH_K:
+            raise ValidationError("retrieve_k", f"must be an integer from 0 to {MAX_SEARCH_K}", given=retrieve_k)
+        model = getattr(llm, "model", None)
+        self.counter = counter or counter_for_model(model if isinstance(model, str) else "gpt-4o")
+        self.llm = llm
+        self.max_steps = max_steps
+        self.retrieve_k = retrieve_k
+        self.context = ContextManager(
+            _context_store(memory),
+            memory,
+            scope,
+            budget=budget,
+            counter=self.counter,
+            system_prompt=system_prompt,
+            summariser=summariser,
+        )
+        self.memory_tools = MemoryTools(memory, scope, self.context)
+        self._extra: dict[str, FunctionTool] = {}
+        for tool in tools:
+            if tool.name in TOOL_NAMES or tool.name in self._extra:
+                raise ValidationError("tools", "tool names must be unique and not a memory tool's", given=tool.name)
+            self._extra[tool.name] = tool
+
+    def definitions(self) -> list[dict[str, Any]]:
+        """Every tool schema offered to the model: the memory tools, then the others."""
+        return self.memory_tools.definitions() + [dict(t.definition) for t in self._extra.values()]
+
+    def step(self, user_text: str) -> AgentTurn:
+        """Run one user turn to the model's final reply, or to the step limit."""
+        evicted = list(self.context.append(Message.user(user_text)))
+        retrieved: list[Hit] = []
+        if self.retrieve_k and user_text.strip():
+            retrieved = self.memory_tools.search_archival(user_text, self.retrieve_k)
+        runs: list[ToolRun] = []
+        tokens: list[PromptTokens] = []
+        for _ in range(self.max_steps):
+            prompt = self.context.compile(retrieved)
+            tokens.append(prompt.tokens)
+            reply = self.llm.complete(prompt.messages, tools=self.definitions()).message
+            text = reply.content or ""
+            if not reply.tool_calls:
+                if text.strip():
+                    evicted += self.context.append(Message.assistant(text))
+                return AgentTurn(text, tuple(runs), tuple(tokens), tuple(evicted), stopped_at_limit=False)
+            # Some compatible servers send calls without ids; the result must still name the call it answers.
+            calls = tuple(ToolCall(c.id or f"call_{new_id()}", c.name, c.arguments) for c in reply.tool_calls)
+            asking = Message.assistant(text, calls)
+            evicted += self.context.append(asking)
+            used = message_tokens(asking, self.counter)
+            for i, call in enumerate(calls):
+                result = self._run(call)
+                # Leave an even share of what is left for the results still to come in this step.
+                room = (self.context.budget.message_budget - used) // (len(calls) - i)
+                content = result if result.strip() else "(empty result)"  # a chat message may not be blank
+                message = self._fit(Message.tool(content, tool_call_id=call.id, name=call.name), room)
+                used += message_tokens(message, self.counter)
+                evicted += self.context.append(message)
+                runs.append(ToolRun(call.id, call.name, call.arguments, message.content))
+        marker = (
+            f"{STEP_LIMIT_MARKER} the model was called {self.max_steps} times and still asked for tools; "
+            "the tool results so far are in the context"
+        )
+        return AgentTurn(marker, tuple(runs), tuple(tokens), tuple(evicted), stopped_at_limit=True)
+
+    def _run(self, call: ToolCall) -> str:
+        extra = self._extra.get(call.name)
+        if extra is not None:
+            try:
+                return extra.run(call.arguments)
+            except MemError as exc:  # a tool's own validation: the model can correct the call
+                return f"error: {call.name}: {exc}"
+        if call.name not in TOOL_NAMES:
+            names = ", ".join([*TOOL_NAMES, *self._extra])
+            return f"error: unknown tool '{call.name}'; the tools are: {names}"
+        return self.memory_tools.dispatch(call.name, call.arguments)
+
+    def _fit(self, message: Message, room: int) -> Message:
+        """``message`` with its text cut (and marked) so the whole message costs at most ``room`` tokens."""
+        cost = message_tokens(message, self.counter)
+        if cost <= room:
+            return message
+        text = message.content
+        frame = cost - self.counter.count(text)
+        keep = len(text) * max(0, room - frame - _MARKER_TOKENS) // max(1, self.counter.count(text))
+        while True:
+            cut = text[:keep].rstrip()
+            note = (
+                f"\n[result cut to fit the context window: {len(text) - len(cut)} of {len(text)} characters left out]"
+            )
+            candidate = Message.tool(cut + note, tool_call_id=message.tool_call_id or "", name=message.name or "")
+            if keep == 0 or message_tokens(candidate, self.counter) <= room:
+                return candidate
+            keep = keep * 4 // 5

@@ -1,0 +1,240 @@
+"""``tiermem eval``: retrieval quality on LoCoMo, LongMemEval and knowledge-update data.
+
+Heavy imports (the eval package, the store, the embedder, rich) happen inside the commands so that
+``tiermem --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from tiermem.errors import MemError
+
+if TYPE_CHECKING:
+    from tiermem.eval.report import ReportData
+    from tiermem.memory import Memory
+
+__all__ = ["eval_group", "parse_ks"]
+
+EMBEDDERS = ("minilm", "hash")
+
+
+def parse_ks(text: str) -> tuple[int, ...]:
+    """Parse '5,10' into sorted distinct cut-offs, each from 1 to 100; ValueError says what is wrong."""
+    from tiermem.retrieval import MAX_K
+
+    values: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= MAX_K:
+            raise ValueError(f"each k must be a whole number from 1 to {MAX_K}, got {part!r} in {text!r}")
+        values.add(int(part))
+    return tuple(sorted(values))
+
+
+def _ks_option(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        return parse_ks(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+_DATA = click.argument("path", type=click.Path(exists=True, dir_okay=False, readable=True, path_type=Path))
+_KS = click.option(
+    "--k",
+    "ks",
+    default="5,10",
+    show_default=True,
+    callback=_ks_option,
+    help="Cut-offs, comma-separated (each 1-100).",
+)
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+_EMBEDDER = click.option(
+    "--embedder",
+    type=click.Choice(EMBEDDERS),
+    default="minilm",
+    show_default=True,
+    help="minilm: the default ONNX model; hash: fast deterministic test embedder.",
+)
+_REPORT = click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write a Markdown report (and a bar chart when matplotlib is installed) into this directory.",
+)
+_LIMIT = click.option("--limit", type=click.IntRange(min=1), help="Score only the first N questions (quick runs).")
+
+
+@click.group("eval")
+def eval_group() -> None:
+    """Measure retrieval quality on public benchmarks (no LLM needed)."""
+
+
+@contextmanager
+def _temporary_memory(embedder_name: str) -> Iterator[Callable[[], Memory]]:
+    """Yield an opener of one temporary SQLite database (with one embedder), deleted afterwards."""
+    from tiermem.embed import get_embedder
+    from tiermem.memory import Memory
+
+    embedder = get_embedder(embedder_name)
+    with tempfile.TemporaryDirectory(prefix="tiermem-eval-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'eval.db'}"
+        yield lambda: Memory.open(url, embedder=embedder)
+
+
+@contextmanager
+def _progress(label: str, total: int | None) -> Iterator[Callable[[], None]]:
+    """Yield an 'advance by one' callback; a rich progress bar only when stdout is a terminal."""
+    if not sys.stdout.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)
+
+
+@contextmanager
+def _edge() -> Iterator[None]:
+    """Turn library errors into a clean CLI error message."""
+    try:
+        yield
+    except MemError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _emit(payload: Mapping[str, Any], as_json: bool, report: ReportData, report_dir: Path | None) -> None:
+    if as_json:
+        click.echo(json.dumps(payload, indent=2))
+    else:
+        _print_table(report)
+    if report_dir is not None:
+        from tiermem.eval.report import NO_PLOT, write_report
+
+        files = write_report(report, report_dir)
+        note = f"Chart: {files.chart}." if files.chart else NO_PLOT
+        click.echo(f"Report written to {files.markdown}. {note}", err=as_json)
+
+
+def _print_table(report: ReportData) -> None:
+    metrics = list(report.overall)
+    rows = [("overall", report.n, report.overall)]
+    rows += [(name, report.group_n.get(name, 0), scores) for name, scores in report.groups.items()]
+    width = max(len(str(name)) for name, _, _ in rows) + 2
+    click.echo(f"{report.title}  ({report.command})")
+    click.echo("".ljust(width) + "n".rjust(6) + "".join(m.rjust(max(len(m), 6) + 2) for m in metrics))
+    for name, n, scores in rows:
+        cells = "".join((f"{scores[m]:.3f}" if m in scores else "-").rjust(max(len(m), 6) + 2) for m in metrics)
+        click.echo(name.ljust(width) + str(n).rjust(6) + cells)
+    for note in report.notes:
+        click.echo(f"  {note}")
+
+
+def _command(name: str, path: Path, **options: object) -> str:
+    parts = ["tiermem", "eval", name, str(path)]
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+        parts += [flag] if value is True else [flag, text]
+    return " ".join(parts)
+
+
+@eval_group.command("locomo")
+@_DATA
+@_KS
+@_JSON
+@_EMBEDDER
+@_REPORT
+@_LIMIT
+def locomo_command(
+    path: Path, ks: tuple[int, ...], as_json: bool, embedder: str, report_dir: Path | None, limit: int | None
+) -> None:
+    """LoCoMo: evidence recall@k per category.
+
+    Ingests every turn of each conversation into a fresh scope, then scores recall@k, all-hit@k and
+    session-level recall@k for each question (category 5 excluded, malformed evidence ids repaired).
+    """
+    from tiermem.eval.locomo import load_locomo, run_locomo
+    from tiermem.eval.report import locomo_report
+
+    with _edge():
+        conversations = load_locomo(path)
+        total = sum(len(c.questions) for c in conversations)
+        with (
+            _temporary_memory(embedder) as open_memory,
+            _progress("LoCoMo", min(total, limit or total)) as advance,
+        ):
+            memory = open_memory()
+            try:
+                result = run_locomo(memory, conversations, ks, limit=limit, on_question=advance)
+            finally:
+                memory.close()
+    command = _command("locomo", path, k=ks, embedder=embedder, limit=limit)
+    _emit(result.to_json(), as_json, locomo_report(result, command), report_dir)
+
+
+@eval_group.command("longmemeval")
+@_DATA
+@_KS
+@_JSON
+@_EMBEDDER
+@_REPORT
+@_LIMIT
+def longmemeval_command(
+    path: Path, ks: tuple[int, ...], as_json: bool, embedder: str, report_dir: Path | None, limit: int | None
+) -> None:
+    """LongMemEval: session and turn recall and nDCG.
+
+    Streams PATH (.json, .json.gz or .jsonl), ingests each question's haystack into a fresh scope and
+    scores recall_any@k, recall_all@k and nDCG@k at session and turn level (abstention questions skipped).
+    """
+    from tiermem.eval.longmemeval import iter_longmemeval, run_longmemeval
+    from tiermem.eval.report import longmemeval_report
+
+    with _edge(), _temporary_memory(embedder) as open_memory, _progress("LongMemEval", limit) as advance:
+        result = run_longmemeval(open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance)
+    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit)
+    _emit(result.to_json(), as_json, longmemeval_report(result, command), report_dir)
+
+
+@eval_group.command("update")
+@_DATA
+@_JSON
+@_EMBEDDER
+@_REPORT
+@_LIMIT
+def update_command(path: Path, as_json: bool, embedder: str, report_dir: Path | None, limit: int | None) -> None:
+    """Knowledge update: is the newer fact on top?
+
+    Writes each item's facts, then the contradicting newer fact, asks the question and scores top-1
+    accuracy and how often a superseded fact outranks the newer one.
+    """
+    from tiermem.eval.report import update_report
+    from tiermem.eval.update import iter_update_items, run_update
+
+    with _edge():
+        total = sum(1 for _ in iter_update_items(path))
+        with (
+            _temporary_memory(embedder) as open_memory,
+            _progress("Knowledge update", min(total, limit or total)) as advance,
+        ):
+            memory = open_memory()
+            try:
+                result = run_update(memory, iter_update_items(path), limit=limit, on_item=advance)
+            finally:
+                memory.close()
+    command = _command("update", path, embedder=embedder, limit=limit)
+    _emit(result.to_json(), as_json, update_report(result, command), report_dir)

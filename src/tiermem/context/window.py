@@ -1,0 +1,373 @@
+"""The context window: the message queue of one conversation, paged out to recall oldest first.
+
+Every appended message is written at once as an episodic record (tags ``recall`` and ``role:<role>``) through
+the normal write path, so it is searchable, exported and erased with the user's other records. The window
+keeps the messages that fit the message budget M = W - S - K - O - R and persists their record ids, so a
+restarted agent sees the same context. Appending evicts the oldest messages until the window fits again; the
+newest is never evicted, and a tool result leaves together with the call it answers (chat APIs refuse a
+result whose call is missing).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from tiermem.context.budget import ContextBudget
+from tiermem.context.compile import CompiledPrompt, CountCache, compile_prompt, render_memories, system_tokens
+from tiermem.context.core import CoreMemory
+from tiermem.context.messages import (
+    RECALL_TAG,
+    Message,
+    Role,
+    message_from_record,
+    message_tokens,
+    record_fields,
+)
+from tiermem.context.summary import Summariser
+from tiermem.embed import Embedder
+from tiermem.errors import ConfigError, ValidationError
+from tiermem.retrieval import MAX_K, RecallPolicy, hybrid_recall
+from tiermem.store.base import Store
+from tiermem.store.context_base import StoreWithContext, WindowState
+from tiermem.tokens import TokenCounter
+from tiermem.types import Filter, Hit, MemoryType, Scope, utcnow
+from tiermem.write import NewMemory, WriteResult, write_many
+
+__all__ = ["ContextManager", "RecallWriter", "StoreRecall"]
+
+
+class RecallWriter(Protocol):
+    """Writes and searches records; ``tiermem.memory.Memory`` is one, ``StoreRecall`` another."""
+
+    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]: ...
+
+    def recall(self, scope: Scope, query: str, *, k: int = 10, filter: Filter | None = None) -> list[Hit]: ...
+
+
+class StoreRecall:
+    """A RecallWriter straight on a store and an embedder, for use without the Memory facade."""
+
+    def __init__(self, store: Store, embedder: Embedder | None, policy: RecallPolicy | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.policy = policy or RecallPolicy()
+
+    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
+        """Write through the normal write path."""
+        return write_many(self.store, self.embedder, scope, list(items), utcnow())
+
+    def recall(self, scope: Scope, query: str, *, k: int = 10, filter: Filter | None = None) -> list[Hit]:
+        """Hybrid recall with this object's policy."""
+        return hybrid_recall(
+            self.store, self.embedder, scope, query, k=k, filter_=filter or Filter(), now=utcnow(), policy=self.policy
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """A message in the window with its cached cost, its record id and its API form."""
+
+    message: Message
+    tokens: int
+    record_id: str
+    api: dict[str, Any]
+
+
+class ContextManager:
+    """The working context of one scope: system prompt, core memory, the message window and its paging."""
+
+    def __init__(
+        self,
+        store: StoreWithContext,
+        recall: RecallWriter,
+        scope: Scope,
+        *,
+        budget: ContextBudget,
+        counter: TokenCounter,
+        system_prompt: str = "",
+        summariser: Summariser | None = None,
+        summary_block: str = "summary",
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        if not isinstance(system_prompt, str):
+            raise ValidationError("system_prompt", "must be a string", given=type(system_prompt).__name__)
+        self._store = store
+        self._recall = recall
+        self._scope = scope
+        self._budget = budget
+        self._counter = counter
+        self._system_prompt = system_prompt
+        self._summariser = summariser
+        self._summary_block = summary_block
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._memory_counts = CountCache(counter)
+        self._system_cost = system_tokens(system_prompt, counter)
+        if self._system_cost > budget.system:
+            raise ValidationError(
+                "system",
+                f"the system prompt costs {self._system_cost} tokens (with message overhead and reply priming), "
+                f"over the system budget {budget.system}",
+                given=self._system_cost,
+                limit=budget.system,
+            )
+        core_scope = Scope(scope.tenant, scope.user, scope.agent)
+        self.core = CoreMemory(store, core_scope, counter=counter, budget=budget.core, clock=clock)
+        if self.core.tokens > budget.core:
+            raise ValidationError(
+                "core",
+                f"the stored core blocks cost {self.core.tokens} tokens, over the core budget {budget.core}",
+                given=self.core.tokens,
+                limit=budget.core,
+            )
+        self._entries: deque[_Entry] = deque()
+        # Kept beside the entries so saving and compiling copy a deque in C instead of looping in Python.
+        self._ids: deque[str] = deque()
+        self._api: deque[dict[str, Any]] = deque()
+        self._with_calls = 0  # entries carrying tool calls: their nested dicts need a deeper copy
+        self._total = 0
+        self._summary_through: str | None = None
+        self._unsummarised: list[Message] = []
+        self._load()
+
+    # -- state ---------------------------------------------------------------------------------------------
+
+    @property
+    def scope(self) -> Scope:
+        """Whose conversation this is."""
+        return self._scope
+
+    @property
+    def budget(self) -> ContextBudget:
+        """The token budget of every prompt."""
+        return self._budget
+
+    @property
+    def system_prompt(self) -> str:
+        """The fixed system prompt (never evicted)."""
+        return self._system_prompt
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The messages in the window, oldest first."""
+        with self._lock:
+            return tuple(e.message for e in self._entries)
+
+    @property
+    def record_ids(self) -> tuple[str, ...]:
+        """The recall record ids of the messages in the window, oldest first."""
+        with self._lock:
+            return tuple(self._ids)
+
+    @property
+    def message_tokens(self) -> int:
+        """What the window's messages cost; never more than the message budget."""
+        return self._total
+
+    @property
+    def summary_through(self) -> str | None:
+        """The record id of the newest message folded into the summary block, if any."""
+        return self._summary_through
+
+    # -- the queue -----------------------------------------------------------------------------------------
+
+    def append(self, message: Message) -> tuple[Message, ...]:
+        """Persist ``message``, add it to the window and page out the oldest; returns what was evicted."""
+        if not isinstance(message, Message):
+            raise ValidationError("message", "must be a Message", given=type(message).__name__)
+        with self._lock:
+            if self._summariser is not None and self._summary_block not in self.core:
+                raise ConfigError(
+                    f"a summariser is set but there is no core block '{self._summary_block}'; define it first, "
+                    f"e.g. manager.core.define('{self._summary_block}', limit=300)"
+                )
+            cost = message_tokens(message, self._counter)
+            self._check_fits(message, cost)
+            text, metadata = record_fields(message)
+            item = NewMemory(
+                text,
+                type=MemoryType.EPISODIC,
+                source=message.source,
+                tags=(RECALL_TAG, f"role:{message.role.value}"),
+                valid_from=message.created_at,
+                metadata=metadata,
+                dedupe=False,
+            )
+            (written,) = self._recall.remember_many(self._scope, [item])
+            self._push(_Entry(message, cost, written.record.id, message.to_openai()))
+            evicted = self._evict()
+            self._persist(evicted)
+            return tuple(e.message for e in evicted)
+
+    def _check_fits(self, message: Message, cost: int) -> None:
+        """Refuse a message that cannot fit even alone (with the tool call it answers) before anything is written."""
+        limit = self._budget.message_budget
+        unit = cost
+        if message.role is Role.TOOL:
+            unit += self._call_cost(message)
+        if unit <= limit:
+            return
+        with_call = f" ({unit} with the tool call it answers)" if unit != cost else ""
+        raise ValidationError(
+            "message",
+            f"the newest message costs {cost} tokens{with_call}, more than the message budget {limit}; "
+            "shorten it or raise the window",
+            given=unit,
+            limit=limit,
+        )
+
+    def _call_cost(self, message: Message) -> int:
+        """Tokens from the assistant message that made the call ``message`` answers to the end of the window."""
+        cost = 0
+        for entry in reversed(self._entries):
+            cost += entry.tokens
+            if any(call.id == message.tool_call_id for call in entry.message.tool_calls):
+                return cost
+        raise ValidationError(
+            "tool_call_id",
+            "answers no tool call of an assistant message in the context window",
+            given=message.tool_call_id,
+        )
+
+    def _evict(self) -> list[_Entry]:
+        """Pop the oldest entries until the window fits; never the newest."""
+        evicted: list[_Entry] = []
+        limit = self._budget.message_budget
+        while self._total > limit and len(self._entries) > 1:
+            self._pop(evicted)
+            # A tool result left at the head has lost its call, and chat APIs refuse it, so it goes too.
+            while len(self._entries) > 1 and self._entries[0].message.role is Role.TOOL:
+                self._pop(evicted)
+        return evicted
+
+    def _push(self, entry: _Entry) -> None:
+        self._entries.append(entry)
+        self._ids.append(entry.record_id)
+        self._api.append(entry.api)
+        self._total += entry.tokens
+        self._with_calls += bool(entry.message.tool_calls)
+
+    def _pop(self, into: list[_Entry]) -> None:
+        entry = self._entries.popleft()
+        self._ids.popleft()
+        self._api.popleft()
+        self._total -= entry.tokens
+        self._with_calls -= bool(entry.message.tool_calls)
+        into.append(entry)
+
+    def _persist(self, evicted: list[_Entry]) -> None:
+        """Save the window, and fold evicted messages into the summary block in the same transaction."""
+        summary: str | None = None
+        try:
+            if self._summariser is not None and evicted:
+                self._unsummarised.extend(e.message for e in evicted)
+                summary = self._summary_text(self._summariser)
+        finally:
+            # Saved even when the summariser failed: the evictions happened; the next eviction retries the summary.
+            with self._store.transaction():
+                if summary is not None:
+                    if summary != self.core.get(self._summary_block).value:
+                        self.core.rewrite(self._summary_block, summary, actor="summariser", force=True)
+                    self._summary_through = evicted[-1].record_id
+                    self._unsummarised.clear()
+                self._store.save_context_window(
+                    self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
+                )
+
+    def _summary_text(self, summariser: Summariser) -> str:
+        block = self.core.get(self._summary_block)
+        text = summariser.summarise(block.value, self._unsummarised, limit=block.limit, counter=self._counter)
+        # A summariser may overshoot (an LLM especially); the oldest lines give way first.
+        lines = text.splitlines()
+        while lines and not self.core.would_fit(self._summary_block, "\n".join(lines)):
+            lines.pop(0)
+        return "\n".join(lines)
+
+    def _load(self) -> None:
+        state = self._store.load_context_window(self._scope)
+        if state is None:
+            return
+        self._summary_through = state.summary_through
+        records = self._store.get_many(self._scope, list(state.message_ids))
+        calls: set[str] = set()
+        for record_id in state.message_ids:
+            record = records.get(record_id)
+            if record is None:  # forgotten or erased since: it left the context with its record
+                continue
+            message = message_from_record(record)
+            if message.role is Role.TOOL and message.tool_call_id not in calls:
+                continue
+            calls.update(call.id for call in message.tool_calls)
+            self._push(_Entry(message, message_tokens(message, self._counter), record_id, message.to_openai()))
+        # The budget may have shrunk since the window was saved.
+        if self._evict() or len(self._entries) != len(state.message_ids):
+            self._store.save_context_window(
+                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
+            )
+
+    # -- prompt and search ---------------------------------------------------------------------------------
+
+    def compile(self, retrieved: Sequence[Hit] = ()) -> CompiledPrompt:
+        """The prompt for the next call: system, core, ``retrieved`` as quoted data, then the messages."""
+        memories = render_memories(retrieved, self._budget.retrieval_reserve, self._memory_counts)
+        with self._lock:
+            return compile_prompt(
+                budget=self._budget,
+                system_prompt=self._system_prompt,
+                system_cost=self._system_cost,
+                core_text=self.core.render(),
+                core_cost=self.core.tokens,
+                memories=memories,
+                messages=list(self._api),
+                messages_cost=self._total,
+                with_tool_calls=self._with_calls > 0,
+            )
+
+    def conversation_search(
+        self,
+        query: str = "",
+        *,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        roles: Iterable[Role | str] | None = None,
+        k: int = 10,
+        all_sessions: bool = True,
+    ) -> list[Hit]:
+        """Past messages (in or out of the window) by relevance to ``query``, or the newest k in time order."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise ValidationError("k", f"must be an integer from 1 to {MAX_K}", given=k, limit=MAX_K)
+        if not isinstance(query, str):
+            raise ValidationError("query", "must be a string", given=type(query).__name__)
+        wanted = _roles(roles)
+        tags = frozenset(f"role:{r.value}" for r in wanted) if roles is not None else frozenset({RECALL_TAG})
+        filter_ = Filter(tags=tags, time_from=start, time_to=end)
+        # Recall belongs to the agent: by default a new session can search what was said in earlier ones.
+        scope = Scope(self._scope.tenant, self._scope.user, self._scope.agent) if all_sessions else self._scope
+        if query.strip():
+            hits = self._recall.recall(scope, query, k=k, filter=filter_)
+        else:
+            page = self._store.list_records(scope, filter_, now=self._clock(), limit=k, cursor=None)
+            hits = [Hit(record, 1.0, ()) for record in reversed(page.records)]
+        allowed = {r.value for r in wanted}
+        return [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
+
+
+def _roles(roles: Iterable[Role | str] | None) -> frozenset[Role]:
+    if roles is None:
+        return frozenset(Role)
+    out: set[Role] = set()
+    for role in roles:
+        try:
+            out.add(Role(role))
+        except ValueError:
+            raise ValidationError(
+                "roles", f"each must be one of {', '.join(r.value for r in Role)}", given=role
+            ) from None
+    if not out:
+        raise ValidationError("roles", "must name at least one role (or be None for all)", given=[])
+    return frozenset(out)

@@ -1,0 +1,306 @@
+"""LoCoMo: load conversations (repairing evidence ids), ingest every turn, score evidence recall@k."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tiermem.errors import ValidationError
+from tiermem.eval.metrics import (
+    Averager,
+    all_at_k,
+    flatten_ranking,
+    percentile,
+    recall_at_k,
+    session_recall_at_k,
+)
+from tiermem.memory import Memory, NewMemory
+from tiermem.types import MemoryType, Scope
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "Conversation",
+    "LocomoResult",
+    "Question",
+    "Turn",
+    "load_locomo",
+    "parse_locomo_date",
+    "repair_evidence",
+    "run_locomo",
+]
+
+# Category 5 (adversarial) has no answer in the conversation and is never scored.
+CATEGORY_NAMES: Mapping[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+ADVERSARIAL = 5
+_SESSION_KEY = re.compile(r"session_(\d+)")
+# Tolerates the malformed forms seen in the data: "D:11:26" (stray colon), "D30:05" (zero padding).
+_DIA_ID = re.compile(r"D:?(\d+):(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One dialogue turn: who said what (and the caption of a shared image), in which session, when."""
+
+    dia_id: str
+    session: str
+    speaker: str
+    text: str
+    caption: str | None
+    time: datetime
+
+    @property
+    def content(self) -> str:
+        """The text stored as the memory record."""
+        body = f"{self.speaker}: {self.text}"
+        return f"{body} [image: {self.caption}]" if self.caption else body
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A scored question: its category and the (repaired) evidence turn ids."""
+
+    question: str
+    category: int
+    evidence: tuple[str, ...]
+
+    @property
+    def category_name(self) -> str:
+        """The category's name (``multi-hop``, ``temporal``, ...)."""
+        return CATEGORY_NAMES.get(self.category, str(self.category))
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """One LoCoMo sample: its turns, its scorable questions and what loading had to repair or drop."""
+
+    sample_id: str
+    turns: tuple[Turn, ...]
+    questions: tuple[Question, ...]
+    repaired_ids: int = 0
+    dropped_ids: int = 0
+    skipped_questions: int = 0
+
+    def session_of(self) -> dict[str, str]:
+        """Map from dialogue id to session name."""
+        return {turn.dia_id: turn.session for turn in self.turns}
+
+
+def parse_locomo_date(text: str) -> datetime:
+    """Parse a LoCoMo session date such as '1:56 pm on 8 May, 2023' (taken as UTC)."""
+    try:
+        return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+    except ValueError:
+        raise ValidationError("session date", "expected a form like '1:56 pm on 8 May, 2023'", given=text) from None
+
+
+def repair_evidence(raw: Iterable[str], known: Collection[str]) -> tuple[tuple[str, ...], int, int]:
+    """Split, repair and filter evidence ids: (existing ids in order, number repaired, number dropped)."""
+    kept: dict[str, None] = {}
+    repaired = dropped = 0
+    for entry in raw:
+        pieces = [p for p in re.split(r"[;,\s]+", str(entry)) if p]
+        if not pieces:
+            dropped += 1
+            continue
+        for piece in pieces:
+            match = _DIA_ID.fullmatch(piece)
+            if match is None:
+                dropped += 1
+                continue
+            dia_id = f"D{int(match[1])}:{int(match[2])}"
+            if dia_id not in known:
+                dropped += 1
+                continue
+            if dia_id != entry:
+                repaired += 1
+            kept.setdefault(dia_id, None)
+    return tuple(kept), repaired, dropped
+
+
+def _parse_turns(conversation: Mapping[str, Any], sample_id: str) -> list[Turn]:
+    sessions = sorted((int(m[1]), key) for key in conversation if (m := _SESSION_KEY.fullmatch(key)) is not None)
+    turns: list[Turn] = []
+    for _, key in sessions:
+        date_key = f"{key}_date_time"
+        if date_key not in conversation:
+            raise ValidationError(f"{sample_id}.{date_key}", "is missing")
+        when = parse_locomo_date(conversation[date_key])
+        for raw in conversation[key]:
+            caption = raw.get("blip_caption")
+            turns.append(
+                Turn(
+                    dia_id=str(raw["dia_id"]),
+                    session=key,
+                    speaker=str(raw["speaker"]),
+                    text=str(raw["text"]),
+                    caption=str(caption) if caption else None,
+                    time=when,
+                )
+            )
+    return turns
+
+
+def parse_conversation(sample: Mapping[str, Any]) -> Conversation:
+    """Build a Conversation from one raw LoCoMo sample, skipping category 5 and evidence-less questions."""
+    sample_id = str(sample.get("sample_id", "?"))
+    try:
+        turns = _parse_turns(sample["conversation"], sample_id)
+        raw_questions = sample["qa"]
+    except (KeyError, TypeError) as exc:
+        raise ValidationError(sample_id, f"is not a LoCoMo sample (missing {exc})") from None
+    known = {turn.dia_id for turn in turns}
+    questions: list[Question] = []
+    repaired = dropped = skipped = 0
+    for raw in raw_questions:
+        category = int(raw["category"])
+        if category == ADVERSARIAL:
+            continue
+        evidence, fixed, lost = repair_evidence(raw.get("evidence") or (), known)
+        repaired += fixed
+        dropped += lost
+        if not evidence:
+            skipped += 1
+            continue
+        questions.append(Question(str(raw["question"]), category, evidence))
+    return Conversation(sample_id, tuple(turns), tuple(questions), repaired, dropped, skipped)
+
+
+def load_locomo(path: Path) -> list[Conversation]:
+    """Load a LoCoMo file (a JSON array of samples)."""
+    with path.open(encoding="utf-8") as fh:
+        try:
+            data = json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(str(path), f"is not valid JSON ({exc})") from None
+    if not isinstance(data, list):
+        raise ValidationError(str(path), "must hold a JSON array of LoCoMo samples")
+    return [parse_conversation(sample) for sample in data]
+
+
+@dataclass(frozen=True, slots=True)
+class LocomoResult:
+    """Evidence recall, all-hit and session recall at each k, overall and per category, with timings."""
+
+    ks: tuple[int, ...]
+    n: int
+    overall: Mapping[str, float]
+    per_category: Mapping[str, Mapping[str, float]]
+    per_category_n: Mapping[str, int]
+    conversations: int
+    turns: int
+    ingest_seconds: float
+    query_ms: tuple[float, ...] = field(repr=False)
+    repaired_ids: int = 0
+    dropped_ids: int = 0
+    skipped_questions: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report: ``n``, each metric@K, ``per_category`` with the same keys, timings."""
+        out: dict[str, Any] = {"n": self.n, **self.overall}
+        out["per_category"] = {
+            name: {"n": self.per_category_n[name], **scores} for name, scores in self.per_category.items()
+        }
+        out["timing"] = {
+            "ingest_seconds": self.ingest_seconds,
+            "turns": self.turns,
+            "query_ms_p50": percentile(self.query_ms, 50) if self.query_ms else None,
+            "query_ms_p95": percentile(self.query_ms, 95) if self.query_ms else None,
+        }
+        out["data"] = {
+            "conversations": self.conversations,
+            "repaired_ids": self.repaired_ids,
+            "dropped_ids": self.dropped_ids,
+            "skipped_questions": self.skipped_questions,
+        }
+        return out
+
+
+def score_question(
+    ranked: Sequence[str], question: Question, session_of: Mapping[str, str], ks: Sequence[int]
+) -> dict[str, float]:
+    """One question's recall@k, all@k and session_recall@k for each k."""
+    gold_sessions = {session_of[dia_id] for dia_id in question.evidence}
+    scores: dict[str, float] = {}
+    for k in ks:
+        scores[f"recall@{k}"] = recall_at_k(ranked, question.evidence, k)
+        scores[f"all@{k}"] = all_at_k(ranked, question.evidence, k)
+        scores[f"session_recall@{k}"] = session_recall_at_k(ranked, gold_sessions, session_of, k)
+    return scores
+
+
+def run_locomo(
+    memory: Memory,
+    conversations: Sequence[Conversation],
+    ks: Sequence[int],
+    *,
+    tenant: str = "eval",
+    limit: int | None = None,
+    on_question: Callable[[], None] | None = None,
+) -> LocomoResult:
+    """Ingest each conversation into a fresh scope and score up to ``limit`` questions overall."""
+
+    depth = max(ks)
+    averager = Averager()
+    query_ms: list[float] = []
+    ingest_seconds = 0.0
+    turns_ingested = 0
+    used: list[Conversation] = []
+    for index, conversation in enumerate(conversations):
+        if limit is not None and averager.count() >= limit:
+            break
+        used.append(conversation)
+        scope = Scope(tenant, f"locomo-{index}")
+        started = time.perf_counter()
+        results = memory.remember_many(
+            scope,
+            [
+                NewMemory(
+                    content=turn.content,
+                    type=MemoryType.EPISODIC,
+                    source="user",
+                    valid_from=turn.time,
+                    metadata={"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session},
+                )
+                for turn in conversation.turns
+            ],
+        )
+        ingest_seconds += time.perf_counter() - started
+        turns_ingested += len(conversation.turns)
+        # A record can stand for several turns when the write path merges duplicates ("Thanks!" twice).
+        turns_of: dict[str, list[str]] = {}
+        for turn, result in zip(conversation.turns, results, strict=True):
+            turns_of.setdefault(result.record.id, []).append(turn.dia_id)
+        session_of = conversation.session_of()
+        for question in conversation.questions:
+            if limit is not None and averager.count() >= limit:
+                break
+            started = time.perf_counter()
+            hits = memory.recall(scope, question.question, k=depth)
+            query_ms.append((time.perf_counter() - started) * 1000)
+            ranked = flatten_ranking(
+                turns_of.get(hit.record.id) or [str(hit.record.metadata.get("dia_id"))] for hit in hits
+            )
+            averager.add(question.category_name, score_question(ranked, question, session_of, ks))
+            if on_question is not None:
+                on_question()
+    groups = averager.groups()
+    return LocomoResult(
+        ks=tuple(ks),
+        n=averager.count(),
+        overall=averager.means(),
+        per_category={group: averager.means(group) for group in groups},
+        per_category_n={group: averager.count(group) for group in groups},
+        conversations=len(used),
+        turns=turns_ingested,
+        ingest_seconds=ingest_seconds,
+        query_ms=tuple(query_ms),
+        repaired_ids=sum(c.repaired_ids for c in used),
+        dropped_ids=sum(c.dropped_ids for c in used),
+        skipped_questions=sum(c.skipped_questions for c in used),
+    )

@@ -1,0 +1,146 @@
+"""The conformance suite every ContextStore backend must pass; subclass and provide ``make_store``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tiermem.errors import ConflictError, ValidationError
+from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
+from tiermem.types import Scope, new_id
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+ALICE_BOT = Scope("acme", "alice", "bot")
+ALICE_BOT_S1 = Scope("acme", "alice", "bot", "s1")
+ALICE_BOT_S2 = Scope("acme", "alice", "bot", "s2")
+ALICE_OTHER_AGENT = Scope("acme", "alice", "other")
+BOB_BOT = Scope("acme", "bob", "bot")
+SHARED_BOT = Scope("acme", None, "bot")
+
+
+def edit(block: CoreBlock, before: str | None, *, actor: str = "agent", op: str = "append") -> BlockEdit:
+    return BlockEdit(new_id(), block.name, actor, block.updated_at or NOW, op, before, block.value, block.version)
+
+
+def save(store: StoreWithContext, scope: Scope, block: CoreBlock, expected: int, before: str | None = None) -> None:
+    store.save_core_block(scope, block, expected_version=expected, edit=edit(block, before))
+
+
+class ContextStoreContract:
+    """Behaviour shared by all context stores."""
+
+    @pytest.fixture
+    def store(self) -> Iterator[StoreWithContext]:
+        store = self.make_store()
+        yield store
+        store.close()
+
+    def make_store(self) -> StoreWithContext:
+        raise NotImplementedError
+
+    # -- core blocks ---------------------------------------------------------------------------------------
+
+    def test_saved_block_loads_with_every_field(self, store: StoreWithContext) -> None:
+        block = CoreBlock("persona", 200, "I am Sam.", "who the agent is", True, 1, NOW)
+        save(store, ALICE_BOT, block, 0)
+        assert store.load_core_blocks(ALICE_BOT) == [block]
+
+    def test_blocks_load_sorted_by_name(self, store: StoreWithContext) -> None:
+        for name in ("summary", "human", "persona"):
+            save(store, ALICE_BOT, CoreBlock(name, 50, version=1, updated_at=NOW), 0)
+        assert [b.name for b in store.load_core_blocks(ALICE_BOT)] == ["human", "persona", "summary"]
+
+    def test_stale_version_is_a_conflict_naming_both_versions(self, store: StoreWithContext) -> None:
+        first = CoreBlock("human", 100, "likes tea", version=1, updated_at=NOW)
+        save(store, ALICE_BOT, first, 0)
+        save(store, ALICE_BOT, replace(first, value="likes coffee", version=2), 1, "likes tea")
+        with pytest.raises(ConflictError, match=r"expected version 1 but version 2"):
+            save(store, ALICE_BOT, replace(first, value="likes juice", version=2), 1, "likes tea")
+        assert store.load_core_blocks(ALICE_BOT)[0].value == "likes coffee"
+
+    def test_creating_an_existing_block_is_a_conflict(self, store: StoreWithContext) -> None:
+        block = CoreBlock("human", 100, version=1, updated_at=NOW)
+        save(store, ALICE_BOT, block, 0)
+        with pytest.raises(ConflictError):
+            save(store, ALICE_BOT, block, 0)
+
+    def test_version_must_be_one_more_than_expected(self, store: StoreWithContext) -> None:
+        with pytest.raises(ValidationError, match="version"):
+            save(store, ALICE_BOT, CoreBlock("human", 100, version=3, updated_at=NOW), 0)
+
+    def test_a_refused_save_records_no_edit(self, store: StoreWithContext) -> None:
+        block = CoreBlock("human", 100, "a", version=1, updated_at=NOW)
+        save(store, ALICE_BOT, block, 0)
+        with pytest.raises(ConflictError):
+            save(store, ALICE_BOT, replace(block, value="b", version=3), 2, "a")
+        assert len(store.core_block_edits(ALICE_BOT, "human")) == 1
+
+    def test_every_edit_is_recorded_newest_first(self, store: StoreWithContext) -> None:
+        block = CoreBlock("human", 100, "a", version=1, updated_at=NOW)
+        save(store, ALICE_BOT, block, 0)
+        later = replace(block, value="a\nb", version=2, updated_at=NOW + timedelta(minutes=1))
+        store.save_core_block(
+            ALICE_BOT, later, expected_version=1, edit=edit(later, "a", actor="tool:core_memory_append")
+        )
+        edits = store.core_block_edits(ALICE_BOT, "human")
+        assert [(e.version, e.before, e.after) for e in edits] == [(2, "a", "a\nb"), (1, None, "a")]
+        assert edits[0].actor == "tool:core_memory_append"
+        assert edits[0].at == NOW + timedelta(minutes=1)
+        assert store.core_block_edits(ALICE_BOT, "human", limit=1) == edits[:1]
+
+    def test_blocks_belong_to_tenant_user_and_agent_not_session(self, store: StoreWithContext) -> None:
+        save(store, ALICE_BOT_S1, CoreBlock("human", 100, "alice", version=1, updated_at=NOW), 0)
+        assert [b.value for b in store.load_core_blocks(ALICE_BOT_S2)] == ["alice"]
+        for other in (ALICE_OTHER_AGENT, BOB_BOT, SHARED_BOT, Scope("globex", "alice", "bot")):
+            assert store.load_core_blocks(other) == []
+        assert store.core_block_edits(BOB_BOT, "human") == []
+
+    def test_same_block_name_in_two_scopes_versions_independently(self, store: StoreWithContext) -> None:
+        save(store, ALICE_BOT, CoreBlock("human", 100, "alice", version=1, updated_at=NOW), 0)
+        save(store, BOB_BOT, CoreBlock("human", 100, "bob", version=1, updated_at=NOW), 0)
+        assert store.load_core_blocks(BOB_BOT)[0].value == "bob"
+
+    # -- windows -------------------------------------------------------------------------------------------
+
+    def test_missing_window_loads_as_none(self, store: StoreWithContext) -> None:
+        assert store.load_context_window(ALICE_BOT_S1) is None
+
+    def test_window_round_trips_and_is_replaced(self, store: StoreWithContext) -> None:
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a", "b"), None, NOW))
+        store.save_context_window(ALICE_BOT_S1, WindowState(("b", "c", "d"), "a", NOW + timedelta(seconds=1)))
+        assert store.load_context_window(ALICE_BOT_S1) == WindowState(("b", "c", "d"), "a", NOW + timedelta(seconds=1))
+
+    def test_window_ids_need_not_be_plain(self, store: StoreWithContext) -> None:
+        odd = ('quote"d', "back\\slash", "new\nline", "ünïcode", "")
+        store.save_context_window(ALICE_BOT_S1, WindowState(odd, None, NOW))
+        state = store.load_context_window(ALICE_BOT_S1)
+        assert state is not None and state.message_ids == odd
+
+    def test_windows_belong_to_the_session(self, store: StoreWithContext) -> None:
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW))
+        assert store.load_context_window(ALICE_BOT_S2) is None
+        assert store.load_context_window(ALICE_BOT) is None
+        assert store.load_context_window(Scope("acme", "bob", "bot", "s1")) is None
+
+    # -- deletion ------------------------------------------------------------------------------------------
+
+    def test_deleting_a_user_removes_blocks_edits_and_windows(self, store: StoreWithContext) -> None:
+        save(store, ALICE_BOT, CoreBlock("human", 100, "alice", version=1, updated_at=NOW), 0)
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW))
+        save(store, BOB_BOT, CoreBlock("human", 100, "bob", version=1, updated_at=NOW), 0)
+        assert store.delete_context(Scope("acme", "alice")) == 3
+        assert store.load_core_blocks(ALICE_BOT) == []
+        assert store.core_block_edits(ALICE_BOT, "human") == []
+        assert store.load_context_window(ALICE_BOT_S1) is None
+        assert [b.value for b in store.load_core_blocks(BOB_BOT)] == ["bob"]
+
+    def test_deleting_a_session_keeps_the_agents_core_memory(self, store: StoreWithContext) -> None:
+        save(store, ALICE_BOT, CoreBlock("human", 100, "alice", version=1, updated_at=NOW), 0)
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW))
+        store.save_context_window(ALICE_BOT_S2, WindowState(("b",), None, NOW))
+        assert store.delete_context(ALICE_BOT_S1) == 1
+        assert store.load_context_window(ALICE_BOT_S2) is not None
+        assert len(store.load_core_blocks(ALICE_BOT)) == 1

@@ -1,0 +1,131 @@
+"""The command line: every command documented and working, errors mapped to exit codes, the README true."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tiermem.cli import cli
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> object:
+    db = str(tmp_path / "cli.db")
+
+    def invoke(*args: str) -> click.testing.Result:
+        return CliRunner().invoke(cli, list(args), env={"TIERMEM_DB": db, "TIERMEM_EMBEDDER": "hash"})
+
+    return invoke
+
+
+def _code_blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", README.read_text(), flags=re.S)
+
+
+def test_every_command_has_help_and_is_in_the_readme() -> None:
+    readme = README.read_text()
+    for name, command in cli.commands.items():
+        assert command.help, f"{name} has no help text"
+        assert f"tiermem {name}" in readme, f"README does not show `tiermem {name}`"
+        result = CliRunner().invoke(cli, [name, "--help"])
+        assert result.exit_code == 0, result.output
+
+
+def test_help_does_not_import_the_model_or_rich() -> None:
+    code = "import sys; from tiermem.cli import main; heavy = {'onnxruntime', 'tokenizers', 'rich', 'tiktoken'}; "
+    code += "print(sorted(heavy & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_add_search_get_list_forget_round_trip(run) -> None:  # type: ignore[no-untyped-def]
+    added = json.loads(run("add", "--user", "alice", "--json", "My dog is called Biscuit").output)
+    assert added["status"] == "added"
+    rid = added["record"]["id"]
+    again = json.loads(run("add", "--user", "alice", "--json", "my dog is called  Biscuit").output)
+    assert again["status"] == "unchanged" and again["record"]["id"] == rid
+    hits = json.loads(run("search", "--user", "alice", "--json", "dog name").output)
+    assert hits[0]["record"]["id"] == rid
+    assert set(hits[0]["parts"]) == {"keyword", "vector", "recency", "trust"}
+    assert json.loads(run("get", "--user", "alice", "--json", rid).output)["content"] == "My dog is called Biscuit"
+    assert len(json.loads(run("list", "--user", "alice", "--json").output)["records"]) == 1
+    assert run("forget", "--user", "alice", rid).exit_code == 0
+    assert json.loads(run("search", "--user", "alice", "--json", "dog name").output) == []
+
+
+def test_other_user_sees_nothing_and_gets_not_found(run) -> None:  # type: ignore[no-untyped-def]
+    rid = json.loads(run("add", "--user", "alice", "--json", "alice private").output)["record"]["id"]
+    assert json.loads(run("search", "--user", "bob", "--json", "alice private").output) == []
+    result = run("get", "--user", "bob", rid)
+    assert result.exit_code == 3 and "no record" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["search", "--user", "alice", "-k", "101", "x"], "k: must be an integer from 1 to 100"),
+        (["add", "--user", "alice", "--ttl", "0", "x"], "ttl: must be > 0 seconds"),
+        (["add", "--user", "a/b", "x"], "user: may hold only"),
+        (["add", "--user", "alice", "--type", "dream", "x"], "type: must be one of"),
+        (["add", "--user", "alice", "--valid-from", "yesterday", "x"], "valid_from: must be an ISO 8601 time"),
+        (["list", "--user", "alice", "--limit", "0"], "limit: must be an integer from 1 to 1000"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message_and_writes_nothing(run, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert json.loads(run("list", "--user", "alice", "--json").output)["records"] == []
+
+
+def test_export_writes_every_record_of_the_user(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("add", "--user", "alice", "one")
+    run("add", "--user", "alice", "two", "--ttl", "5")
+    run("add", "--user", "bob", "three")
+    out = tmp_path / "alice.json"
+    assert run("export", "--user", "alice", "-o", str(out)).exit_code == 0
+    data = json.loads(out.read_text())
+    assert sorted(r["content"] for r in data["records"]) == ["one", "two"]
+
+
+def test_readme_shell_examples_run(tmp_path: Path) -> None:
+    env = {**os.environ, "TIERMEM_DB": str(tmp_path / "readme.db"), "TIERMEM_EMBEDDER": "hash"}
+    record_id = ""
+    exe = str(Path(sys.executable).parent / "tiermem")
+    lines = [ln for block in _code_blocks("bash") for ln in block.splitlines() if ln.startswith("tiermem ")]
+    assert len(lines) >= 8
+    for line in lines:
+        args = shlex.split(line.split("  #")[0])[1:]
+        if args[0] == "bench":  # the full-size run takes minutes; the same command on small numbers
+            args = ["bench", "--records", "300", "--scopes", "3", "--queries", "10", "--embed-sample", "32"]
+        args = [record_id if a == "RECORD_ID" else a for a in args]
+        cwd = tmp_path
+        if args[0] == "eval":  # data paths are relative to the repository; a few cases keep it quick
+            cwd = README.parent
+            if not (cwd / args[2]).exists():
+                pytest.skip(f"evaluation data not present: {args[2]}")
+            report = ["--report", str(tmp_path / "reports")] if "--report" in args else []
+            args = [*args[:3], "--limit", "2", "--embedder", "hash", *report]
+        proc = subprocess.run([exe, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+        assert proc.returncode == 0, f"{line}\n{proc.stdout}\n{proc.stderr}"
+        if args[0] == "list":
+            listing = subprocess.run([exe, *args, "--json"], capture_output=True, text=True, env=env, check=True)
+            record_id = json.loads(listing.stdout)["records"][-1]["id"]
+
+
+def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (example,) = _code_blocks("python")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})
+    assert (tmp_path / "memory.db").exists()

@@ -1,0 +1,199 @@
+"""`tiermem eval` end to end on tiny synthetic datasets with the hash embedder."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tiermem.cli_eval import eval_group
+
+# Each turn has its own distinctive words, so a question naming them has exactly one right answer.
+TOPICS = [
+    "zebra stripes savanna",
+    "violin concerto orchestra",
+    "pottery kiln glaze",
+    "glacier crampons summit",
+    "sourdough starter flour",
+    "telescope nebula galaxy",
+    "marathon sneakers stopwatch",
+    "origami crane paper",
+    "beekeeping hive honey",
+    "chess gambit knight",
+    "kayak paddle rapids",
+    "tulip bulbs garden",
+]
+
+
+def _run(*args: str) -> Any:
+    result = CliRunner().invoke(eval_group, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _json(*args: str) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(_run(*args, "--json", "--embedder", "hash").output)
+    return out
+
+
+def _locomo(tmp_path: Path, qa: list[dict[str, Any]] | None = None) -> Path:
+    turns = [
+        {"speaker": ("Bo", "Ann")[i % 2], "dia_id": f"D{1 + i // 6}:{1 + i % 6}", "text": f"My {topic}"}
+        for i, topic in enumerate(TOPICS)
+    ]
+    sample = {
+        "sample_id": "conv-toy",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Bo",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": turns[:6],
+            "session_2_date_time": "2:00 pm on 9 May, 2023",
+            "session_2": turns[6:],
+        },
+        "qa": qa
+        or [
+            {"question": "zebra stripes savanna?", "category": 1, "evidence": ["D1:1"]},
+            {"question": "telescope nebula galaxy?", "category": 4, "evidence": ["D:1:06"]},
+            {"question": "kayak paddle rapids?", "category": 2, "evidence": ["D2:5; D9:9"]},
+            {"question": "adversarial", "category": 5, "evidence": ["D1:2"]},
+            {"question": "nothing left", "category": 3, "evidence": ["D7:7"]},
+        ],
+    }
+    path = tmp_path / "locomo.json"
+    path.write_text(json.dumps([sample]))
+    return path
+
+
+def test_locomo_perfect_retrieval_scores_one(tmp_path: Path) -> None:
+    out = _json("locomo", str(_locomo(tmp_path)), "--k", "1,5")
+    assert out["n"] == 3  # category 5 excluded, the question left without evidence skipped
+    for key in ("recall@1", "all@1", "session_recall@1", "recall@5", "all@5", "session_recall@5"):
+        assert out[key] == 1.0, key
+    assert set(out["per_category"]) == {"multi-hop", "single-hop", "temporal"}
+    assert out["per_category"]["temporal"] == {
+        "n": 1,
+        "recall@1": 1.0,
+        "all@1": 1.0,
+        "session_recall@1": 1.0,
+        "recall@5": 1.0,
+        "all@5": 1.0,
+        "session_recall@5": 1.0,
+    }
+    assert out["timing"]["query_ms_p95"] >= out["timing"]["query_ms_p50"] > 0
+
+
+def test_locomo_misleading_evidence_scores_zero(tmp_path: Path) -> None:
+    # The question names the origami turn (D2:2, session 2) but the evidence says D1:1 (session 1).
+    qa = [{"question": "origami crane paper?", "category": 4, "evidence": ["D1:1"]}]
+    out = _json("locomo", str(_locomo(tmp_path, qa)), "--k", "1")
+    assert (out["n"], out["recall@1"], out["all@1"], out["session_recall@1"]) == (1, 0.0, 0.0, 0.0)
+
+
+def _lme_entry(qid: str, answer_topic: int) -> dict[str, Any]:
+    sessions = [
+        [
+            {"role": "user", "content": f"Tell me about {TOPICS[i]}", "has_answer": i == answer_topic},
+            {"role": "assistant", "content": f"Here is advice number {i}."},
+        ]
+        for i in range(6)
+    ]
+    return {
+        "question_id": qid,
+        "question_type": "single-session-user",
+        "question": f"{TOPICS[answer_topic]}?",
+        "answer": "x",
+        "answer_session_ids": [f"answer_{answer_topic}"],
+        "haystack_dates": [f"2023/05/0{i + 1} (Mon) 10:00" for i in range(6)],
+        "haystack_session_ids": [f"answer_{i}" if i == answer_topic else f"s{i}" for i in range(6)],
+        "haystack_sessions": sessions,
+    }
+
+
+@pytest.mark.parametrize("suffix", [".json", ".json.gz", ".jsonl"])
+def test_longmemeval_perfect_retrieval_scores_one(tmp_path: Path, suffix: str) -> None:
+    entries = [_lme_entry("q1", 2), _lme_entry("q2_abs", 3), _lme_entry("q3", 4)]
+    path = tmp_path / f"lme{suffix}"
+    text = "\n".join(map(json.dumps, entries)) if suffix == ".jsonl" else json.dumps(entries)
+    path.write_bytes(gzip.compress(text.encode()) if suffix.endswith(".gz") else text.encode())
+    out = _json("longmemeval", str(path), "--k", "1,3")
+    assert out["n"] == 2  # the abstention question is skipped
+    for level in ("session", "turn"):
+        assert out[level] == {
+            "recall_any@1": 1.0,
+            "recall_all@1": 1.0,
+            "ndcg@1": 1.0,
+            "recall_any@3": 1.0,
+            "recall_all@3": 1.0,
+            "ndcg@3": 1.0,
+        }
+    assert out["per_type"]["single-session-user"]["n"] == 2
+    assert out["per_type"]["single-session-user"]["session"] == out["session"]
+
+
+def _update_items(tmp_path: Path) -> Path:
+    facts = [f"The {topic} belongs to the club." for topic in TOPICS[:10]]
+    item = {
+        "input": "Who owns the chess gambit knight now?",
+        "ground_truth": "Nora",
+        "agent_args": {
+            "extra": {
+                "facts": facts,
+                "contradicting_fact": '"Nora owns the chess gambit knight now."',
+                "contradicting_answer": "Nora",
+                "supporting_fact_indices": [9],
+            }
+        },
+    }
+    path = tmp_path / "update.jsonl"
+    path.write_text(json.dumps(item) + "\n\n" + json.dumps(item) + "\n")
+    return path
+
+
+def test_update_reports_accuracy_and_stale_rate(tmp_path: Path) -> None:
+    out = _json("update", str(_update_items(tmp_path)))
+    assert out["n"] == 2
+    assert out["top1_accuracy"] == 1.0
+    assert out["stale_above_new_rate"] == 0.0
+    assert out["new_top1_rate"] == 1.0
+    assert _json("update", str(_update_items(tmp_path)), "--limit", "1")["n"] == 1
+
+
+def test_report_writes_markdown(tmp_path: Path) -> None:
+    report_dir = tmp_path / "reports"
+    result = _run("locomo", str(_locomo(tmp_path)), "--embedder", "hash", "--report", str(report_dir))
+    assert "Report written to" in result.output
+    text = (report_dir / "locomo.md").read_text()
+    assert "## By category" in text and "| temporal | 1 |" in text
+    assert "recall@5" in result.output  # the plain table
+
+
+@pytest.mark.parametrize("ks", ["0", "5,abc", "101", ""])
+def test_bad_k_is_a_usage_error(tmp_path: Path, ks: str) -> None:
+    result = CliRunner().invoke(eval_group, ["locomo", str(_locomo(tmp_path)), "--k", ks])
+    assert result.exit_code == 2
+    assert "each k must be a whole number from 1 to 100" in result.output
+
+
+def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(eval_group, ["longmemeval", str(tmp_path / "nope.json")])
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+@pytest.mark.parametrize("command", ["locomo", "longmemeval", "update"])
+def test_malformed_data_is_a_clear_error(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"not": "a dataset"}\n')
+    result = CliRunner().invoke(eval_group, [command, str(path), "--embedder", "hash"])
+    assert result.exit_code == 1
+    assert "Error:" in result.output and "bad.json" in result.output
+
+
+def test_every_eval_command_has_help() -> None:
+    for name, command in eval_group.commands.items():
+        assert command.help, name
+        assert _run(name, "--help").output.startswith("Usage:")
