@@ -7,7 +7,6 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -16,7 +15,7 @@ from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, W
 from tiermem.types import Scope
 
 if TYPE_CHECKING:
-    from tiermem.store.sqlite import SQLiteStore
+    pass
 
 __all__ = ["SQLiteContextMixin", "open_sqlite_context_store"]
 
@@ -202,21 +201,8 @@ def _where(scope: Scope, *, with_session: bool) -> tuple[str, Sequence[str]]:
     return sql, params
 
 
-@cache
-def _store_class() -> type[SQLiteStore]:
-    # Imported here: sqlite.py will import this module once SQLiteStore inherits the mixin.
-    from tiermem.store.sqlite import SQLiteStore
-
-    if issubclass(SQLiteStore, SQLiteContextMixin):
-        return SQLiteStore
-
-    class _SQLiteStoreWithContext(SQLiteContextMixin, SQLiteStore):
-        """SQLiteStore with the context tables (until SQLiteStore inherits the mixin itself)."""
-
-    return _SQLiteStoreWithContext
-
-
 def open_sqlite_context_store(path: str | Path) -> StoreWithContext:
-    """A SQLiteStore that also implements ContextStore, on ``path`` (a file or ':memory:')."""
-    store: StoreWithContext = _store_class()(path)  # type: ignore[assignment]
-    return store
+    """A SQLiteStore (which implements ContextStore) on ``path`` (a file or ':memory:')."""
+    from tiermem.store.sqlite import SQLiteStore  # imported here: sqlite.py imports this module
+
+    return SQLiteStore(path)
