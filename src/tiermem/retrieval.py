@@ -22,6 +22,7 @@ __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_t
 MAX_K = 100
 MAX_QUERY_CHARS = 4000
 _MAX_TERMS = 48
+_TIE_BREAK = 1e-4  # far below the gap between two adjacent reciprocal ranks (about 1/3700 at rank 60)
 
 # Function words carry no topic; dropping them keeps the OR-query's candidate set small and on topic.
 _STOP_WORDS = frozenset(
@@ -44,10 +45,11 @@ class RecallPolicy:
     - Each signal proposes ``candidates`` ids (at least k).
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
-    - Newer facts first: of two retrieved facts about the same subject that say nearly the same thing
-      (embedding cosine ≥ ``update_cosine``), the newer is taken to update the older even when the write-time
-      detector was too cautious to close it, and is ranked just above it (score part ``newer_fact``, flag
-      ``possibly_outdated`` on the older). Events (episodic records) are never reordered this way.
+    - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
+      (same subject, one topic: embedding cosine ≥ ``update_cosine``, and the newer one's score within
+      ``competing_ratio`` of the older's), the newest is ranked just above the older even when the write-time
+      detector was too cautious to close it (score part ``newer_fact``; flag ``possibly_outdated`` on the
+      older). Nothing is hidden; ``as_of`` asks about the past; events (episodic) are never reordered.
     """
 
     rrf_k: int = 60
@@ -57,7 +59,8 @@ class RecallPolicy:
     recency_half_life_days: float = 30.0
     recency_weight: float = 0.1
     trust_floor: float = 0.5
-    update_cosine: float = 0.7
+    update_cosine: float = 0.5
+    competing_ratio: float = 0.9
 
 
 def query_terms(text: str) -> list[str]:
@@ -146,7 +149,9 @@ def _fuse(
         record = records.get(rid)
         if record is None:  # deleted between candidate and fetch
             continue
-        relevance = fused[rid] / best_possible
+        # Reciprocal ranks tie often (1st + 2nd = 2nd + 1st); the vector's cosine breaks such ties.
+        cosine = ranks[rid]["vector"][1] if "vector" in ranks[rid] else 0.0
+        relevance = fused[rid] / best_possible + _TIE_BREAK * cosine
         age = max(0.0, (now - record.valid_from).total_seconds())
         recency = math.pow(2.0, -age / half_life) if half_life > 0 else 0.0
         recency_factor = 1.0 + policy.recency_weight * recency
@@ -171,27 +176,35 @@ def _fuse(
 
 
 def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: RecallPolicy) -> list[Hit]:
-    """Lift a newer fact above an older near-identical fact about the same subject (see RecallPolicy)."""
+    """Rank the newest of competing facts first (see RecallPolicy: newer facts first)."""
     facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC]
-    if len(facts) < 2:
-        return hits
-    vectors = store.vectors_of(scope, [hits[i].record.id for i in facts])
+    vectors = store.vectors_of(scope, [hits[i].record.id for i in facts]) if len(facts) > 1 else {}
     facts = [i for i in facts if hits[i].record.id in vectors]
     if len(facts) < 2:
         return hits
-    matrix = np.stack([vectors[hits[i].record.id] for i in facts])
-    similarity = matrix @ matrix.T
+    similarity = dict(zip(facts, np.stack([vectors[hits[i].record.id] for i in facts]), strict=True))
     out = list(hits)
-    for a, i in enumerate(facts):  # i: higher-ranked, possibly older
-        for b in range(a + 1, len(facts)):
-            j = facts[b]
-            older, newer = out[i], out[j]
-            if newer.record.valid_from <= older.record.valid_from or similarity[a, b] < policy.update_cosine:
-                continue
-            if not same_subject(older.record.content, newer.record.content):
-                continue
-            lift = ScorePart("newer_fact", None, float(similarity[a, b]), older.score / max(newer.score, 1e-12))
-            out[j] = replace(newer, score=older.score * (1 + 1e-6), parts=(*newer.parts, lift))
-            out[i] = replace(older, flags=(*older.flags, "possibly_outdated"))
+    lifted: set[int] = set()
+    for a, i in enumerate(facts):  # i: the higher-ranked, possibly older fact
+        if i in lifted:
+            continue
+        older = out[i]
+        rivals = [
+            j
+            for j in facts[a + 1 :]
+            if j not in lifted
+            and out[j].record.valid_from > older.record.valid_from
+            and out[j].score >= policy.competing_ratio * older.score
+            and float(similarity[i] @ similarity[j]) >= policy.update_cosine
+            and same_subject(older.record.content, out[j].record.content)
+        ]
+        if not rivals:
+            continue
+        j = max(rivals, key=lambda r: out[r].record.valid_from)
+        cosine = float(similarity[i] @ similarity[j])
+        lift = ScorePart("newer_fact", None, cosine, older.score / max(out[j].score, 1e-12))
+        out[j] = replace(out[j], score=older.score * (1 + 1e-6), parts=(*out[j].parts, lift))
+        out[i] = replace(older, flags=(*older.flags, "possibly_outdated"))
+        lifted.update((i, j))
     out.sort(key=lambda h: h.score, reverse=True)
     return out

@@ -45,6 +45,13 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019-]*")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 _NUMBER = re.compile(r"\b\d[\d.,:/]*\b")
 _FIRST_PERSON = re.compile(r"^\s*(i|i'm|i\u2019m|i've|my|me|we|our)\b", re.I)
+_MY_RELATION = re.compile(r"^\s*(my|our)\s+(?:best\s+|older\s+|younger\s+|little\s+|big\s+)?(\w+)", re.I)
+# People and pets a user talks about: "My sister lives in Dallas" is about the sister, not the user.
+_RELATIONS = frozenset(
+    """sister brother mother father mom mum dad wife husband partner friend son daughter dog cat boss colleague
+    coworker kid kids child children parents girlfriend boyfriend roommate neighbor neighbour cousin aunt uncle
+    grandma grandpa grandmother grandfather baby pet fiance fiancee""".split()
+)
 
 # Function words and vague words: they never make two statements different facts.
 _STOP = frozenset(
@@ -106,13 +113,28 @@ def _values(text: str) -> set[str]:
     return names | set(_NUMBER.findall(text))
 
 
+def _unquote(text: str) -> str:
+    return text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
+
+
 def subject_of(text: str) -> str | None:
-    """'user' for first-person statements, else the leading name ('Eliza Woodley'), else None."""
-    text = text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
+    """'user' for first-person statements, 'my sister' for a relation's, a leading name, else None."""
+    text = _unquote(text)
+    relation = _MY_RELATION.match(text)
+    if relation and relation.group(2).casefold() in _RELATIONS:
+        return f"my {relation.group(2).casefold()}"
     if _FIRST_PERSON.match(text):
         return "user"
     match = _NAME.match(text)
     return match.group(0) if match else None
+
+
+def _after_relation(text: str) -> str:
+    """The statement without a leading 'my <relation>' (whose noun must not read as a slot: 'my wife ...')."""
+    relation = _MY_RELATION.match(_unquote(text))
+    if relation and relation.group(2).casefold() in _RELATIONS:
+        return _unquote(text)[relation.end() :]
+    return text
 
 
 def same_subject(a: str, b: str) -> bool:
@@ -149,8 +171,8 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     same_subject = subject_new is not None and subject_new == subject_old
     shared_name = bool(_names(new) & _names(old))
     if same_subject and a != b:
-        slot = slot_of(new)
-        if slot is not None and slot == slot_of(old):
+        slot = slot_of(_after_relation(new))
+        if slot is not None and slot == slot_of(_after_relation(old)):
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
     additive = bool((a | b) & _ADDITIVE)
     if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and changed_values and not additive:
