@@ -47,9 +47,7 @@ def test_savings_are_negative_while_the_retrieval_reserve_outweighs_paging() -> 
 
 def test_overflow_turn_is_the_first_that_exceeds_the_prompt_limit() -> None:
     report = simulate(SMALL, turn_tokens=250, turns=60)
-    over = [
-        n for n, tokens in enumerate(report.prompt_tokens_keep_everything, 1) if tokens > SMALL.prompt_limit
-    ]
+    over = [n for n, tokens in enumerate(report.prompt_tokens_keep_everything, 1) if tokens > SMALL.prompt_limit]
     assert over[0] == report.first_overflow_turn_without_paging
     assert report.prompt_tokens_keep_everything[24] == 7250  # turn 25: 7250 > 7000
 

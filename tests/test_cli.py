@@ -108,7 +108,8 @@ def test_readme_shell_examples_run(tmp_path: Path) -> None:
     for line in lines:
         args = shlex.split(line.split("  #")[0])[1:]
         if args[0] == "bench":  # the full-size run takes minutes; the same command on small numbers
-            args = ["bench", "--records", "300", "--scopes", "3", "--queries", "10", "--embed-sample", "32"]
+            small = ["--records", "300", "--scopes", "3", "--queries", "10", "--embed-sample", "32"]
+            args = ["bench", *small, *(["--write-path"] if "--write-path" in args else [])]
         args = [record_id if a == "RECORD_ID" else a for a in args]
         cwd = tmp_path
         if args[0] == "eval":  # data paths are relative to the repository; a few cases keep it quick

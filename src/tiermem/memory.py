@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -13,20 +13,22 @@ from tiermem import lifecycle
 from tiermem.config import default_db_url
 from tiermem.consolidate import Action, consolidate
 from tiermem.embed import Embedder, MiniLMEmbedder
+from tiermem.erase import EraseReport, erase, forget
 from tiermem.errors import NotFoundError, ValidationError
+from tiermem.export import ImportReport, export_user, import_user
 from tiermem.retrieval import RecallPolicy, hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
+from tiermem.sweep import RetentionPolicy, SweepReport, sweep
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
 from tiermem.write import NewMemory, WritePolicy, WriteResult, write_many
 
 __all__ = ["MAX_LIST", "Memory", "NewMemory", "WriteResult"]
 
 MAX_LIST = 1000
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class Memory:
-    """Scoped long-term memory: remember, recall, get, list, forget, export."""
+    """Scoped long-term memory: remember, recall, get, list, forget, erase, sweep, export, restore."""
 
     def __init__(
         self,
@@ -34,11 +36,13 @@ class Memory:
         embedder: Embedder | None,
         policy: RecallPolicy | None = None,
         write_policy: WritePolicy | None = None,
+        retention: RetentionPolicy | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.policy = policy or RecallPolicy()
         self.write_policy = write_policy or WritePolicy()
+        self.retention = retention or RetentionPolicy()
 
     @classmethod
     def open(
@@ -48,11 +52,12 @@ class Memory:
         embedder: Embedder | str | None = "default",
         policy: RecallPolicy | None = None,
         write_policy: WritePolicy | None = None,
+        retention: RetentionPolicy | None = None,
     ) -> Memory:
         """Open (creating and migrating if needed) the store at ``url``; the default embedder loads lazily."""
         store = open_store(url if url is not None else default_db_url())
         chosen: Embedder | None = MiniLMEmbedder() if embedder == "default" else embedder  # type: ignore[assignment]
-        return cls(store, chosen, policy, write_policy)
+        return cls(store, chosen, policy, write_policy, retention)
 
     def __enter__(self) -> Memory:
         return self
@@ -83,7 +88,9 @@ class Memory:
 
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Store many memories with one embedding batch and one transaction; all are validated first."""
-        return write_many(self.store, self.embedder, scope, list(items), utcnow(), self.write_policy)
+        return write_many(
+            self.store, self.embedder, scope, list(items), utcnow(), self.write_policy, self.retention.default_ttl
+        )
 
     def recall(
         self,
@@ -118,23 +125,25 @@ class Memory:
             raise ValidationError("cursor", "is not a cursor this store returned", given=cursor)
         return self.store.list_records(scope, filter or Filter(), now=utcnow(), limit=limit, cursor=cursor)
 
-    def forget(self, scope: Scope, record_id: str) -> None:
-        """Delete one record with its index and vector rows; NotFoundError if it is not in this scope."""
-        if self.store.delete(scope, [record_id]) == 0:
-            raise NotFoundError(f"no record {record_id} in scope {scope}")
+    def forget(self, scope: Scope, record_id: str, *, scrub_file: bool = False) -> None:
+        """Delete one record with its index and vector rows and redact its audit trail; NotFoundError if absent."""
+        forget(self.store, scope, record_id, now=utcnow(), scrub_file=scrub_file)
+
+    def erase(self, tenant: str, user: str | None = None, *, actor: str = "system") -> EraseReport:
+        """Remove every trace of a user (``user`` None: of the whole tenant) and scrub the database file."""
+        return erase(self.store, tenant, user, now=utcnow(), actor=actor)
+
+    def sweep(self, *, vacuum: bool = False) -> SweepReport:
+        """Delete expired records and those over the retention limits, with their index and vector rows."""
+        return sweep(self.store, self.retention, now=utcnow(), vacuum=vacuum)
 
     def export(self, scope: Scope) -> dict[str, Any]:
-        """Every record held in this scope, including expired and superseded ones, as JSON-ready data."""
-        records: list[dict[str, Any]] = []
-        cursor: str | None = None
-        while True:
-            # Validity is judged at the epoch, before any record could have ended or expired: nothing is hidden.
-            page = self.store.list_records(scope, Filter(), now=_EPOCH, limit=MAX_LIST, cursor=cursor)
-            records.extend(r.to_json() for r in page.records)
-            if page.next_cursor is None:
-                break
-            cursor = page.next_cursor
-        return {"tenant": scope.tenant, "user": scope.user, "exported_at": utcnow().isoformat(), "records": records}
+        """Everything held about the scope's user (records with history, core blocks, audit...) as JSON data."""
+        return export_user(self.store, scope, now=utcnow())
+
+    def restore(self, data: dict[str, Any]) -> ImportReport:
+        """Import an ``export`` into its (tenant, user), which must be empty; all or nothing."""
+        return import_user(self.store, self.embedder, data)
 
     def history(self, scope: Scope, record_id: str) -> builtins.list[MemoryRecord]:
         """The supersession chain through a record, oldest first."""

@@ -155,10 +155,7 @@ def _read_ranks(name: str, source: _EncodingSource) -> dict[bytes, int]:
             f"reinstall {source.distribution!r}"
         )
     # The .tiktoken format: one "<base64 token> <rank>" per line.
-    return {
-        base64.b64decode(token): int(rank)
-        for token, rank in (line.split() for line in data.splitlines() if line)
-    }
+    return {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
 
 
 def _build_encoding(name: str) -> tiktoken.Encoding:

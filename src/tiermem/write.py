@@ -124,8 +124,14 @@ def _metadata(value: Mapping[str, MetaValue]) -> Mapping[str, MetaValue]:
     return MappingProxyType(dict(value))
 
 
-def prepare(scope: Scope, item: NewMemory, now: datetime, fingerprint: str | None) -> MemoryRecord:
-    """A validated record for ``item`` (raises ValidationError naming the field; writes nothing)."""
+def prepare(
+    scope: Scope,
+    item: NewMemory,
+    now: datetime,
+    fingerprint: str | None,
+    default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
+) -> MemoryRecord:
+    """A validated record for ``item``; an item without a ttl gets its type's ``default_ttl`` (writes nothing)."""
     if not isinstance(scope, Scope):
         raise ValidationError("scope", "must be a Scope", given=type(scope).__name__)
     if not isinstance(item.content, str):
@@ -136,14 +142,15 @@ def prepare(scope: Scope, item: NewMemory, now: datetime, fingerprint: str | Non
     if len(text) > MAX_CONTENT_CHARS:
         raise ValidationError("content", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
     source = Source.parse(item.source)
-    ttl = _ttl(item.ttl)
+    type_ = MemoryType.parse(item.type)
+    ttl = _ttl(item.ttl) if item.ttl is not None else (default_ttl or {}).get(type_)
     valid_from = item.valid_from or now
     if valid_from.tzinfo is None:
         raise ValidationError("valid_from", "must be timezone-aware", given=valid_from.isoformat())
     return MemoryRecord(
         id=new_id(),
         scope=scope,
-        type=MemoryType.parse(item.type),
+        type=type_,
         content=text,
         source=source,
         trust=source.trust,
@@ -200,12 +207,14 @@ def write_many(
     items: Sequence[NewMemory],
     now: datetime,
     policy: WritePolicy = WritePolicy(),
+    default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
 ) -> list[WriteResult]:
-    """Write a batch; see the module docstring for the order of checks."""
+    """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``."""
     if len(items) > MAX_BATCH:
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
     fingerprint = embedder.fingerprint if embedder is not None else None
-    batch = _Batch(store, scope, now, [prepare(scope, it, now, fingerprint) for it in items], [None] * len(items))
+    prepared = [prepare(scope, it, now, fingerprint, default_ttl) for it in items]
+    batch = _Batch(store, scope, now, prepared, [None] * len(items))
     explicit = _explicit_targets(batch)
     held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
     dedupe = [item.dedupe for item in items]

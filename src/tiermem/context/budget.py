@@ -141,9 +141,7 @@ def simulate(budget: ContextBudget, turn_tokens: int, turns: int) -> BudgetRepor
     turns_kept = message_budget // turn_tokens
     first_overflow = (budget.prompt_limit - fixed) // turn_tokens + 1
     keep_everything = tuple(fixed + n * turn_tokens for n in range(1, turns + 1))
-    paged = tuple(
-        fixed + budget.retrieval_reserve + min(n, turns_kept) * turn_tokens for n in range(1, turns + 1)
-    )
+    paged = tuple(fixed + budget.retrieval_reserve + min(n, turns_kept) * turn_tokens for n in range(1, turns + 1))
     total_keep, total_paged = sum(keep_everything), sum(paged)
     return BudgetReport(
         window=budget.window,

@@ -1,0 +1,191 @@
+"""``tiermem sweep``, ``tiermem erase`` and ``tiermem import``: retention, erasure and restore at the command line.
+
+The store and the embedder are imported inside the commands so ``tiermem --help`` stays fast; tiermem errors
+reach the main group, which maps them to a one-line message and an exit code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from tiermem.errors import StoreError, ValidationError
+
+if TYPE_CHECKING:
+    from tiermem.store.sqlite import SQLiteStore
+
+__all__ = ["erase_command", "import_command", "sweep_command"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _db_option(func: F) -> F:
+    return click.option(
+        "--db",
+        envvar="TIERMEM_DB",
+        default=None,
+        help="Database file or sqlite:/// URL [default: memory.db in the user data dir, or $TIERMEM_DB].",
+    )(func)
+
+
+def _json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def _open_sqlite(db: str | None) -> SQLiteStore:
+    from tiermem.config import default_db_url
+    from tiermem.erase import require_sqlite
+    from tiermem.store import open_store
+
+    return require_sqlite(open_store(db if db is not None else default_db_url()))
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _rows(counts: Mapping[str, int]) -> str:
+    width = max((len(name) for name in counts), default=0)
+    return "\n".join(f"  {name:<{width}}  {n}" for name, n in counts.items())
+
+
+@click.command("sweep")
+@_db_option
+@click.option(
+    "--keep-last",
+    default="",
+    envvar="TIERMEM_KEEP_LAST",
+    metavar="TYPE=N,...",
+    help="Keep only the newest N records of a type per user, e.g. episodic=1000 [$TIERMEM_KEEP_LAST].",
+)
+@click.option("--vacuum", is_flag=True, help="Also rebuild the full-text index and VACUUM the file (slower).")
+@_json_option
+def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -> None:
+    """Delete expired records and records over the retention limits (text, full-text index and vectors)."""
+    from tiermem.sweep import RetentionPolicy, sweep
+    from tiermem.types import utcnow
+
+    policy = RetentionPolicy.parse(keep_last=keep_last)
+    store = _open_sqlite(db)
+    try:
+        report = sweep(store, policy, now=utcnow(), vacuum=vacuum)
+    finally:
+        store.close()
+    if as_json:
+        _emit(
+            {
+                "at": report.at.isoformat(),
+                "expired": report.expired,
+                "over_limit": report.over_limit,
+                "before": dict(report.before),
+                "after": dict(report.after),
+                "consistent": report.consistent,
+                "scrubbed": report.scrubbed,
+            }
+        )
+    else:
+        click.echo(f"deleted {report.expired} expired and {report.over_limit} over-limit records")
+        width = max(len(name) for name in report.before)
+        click.echo(f"  {'table':<{width}}  before  after")
+        for name, n in report.before.items():
+            click.echo(f"  {name:<{width}}  {n:>6}  {report.after[name]:>5}")
+    if not report.consistent:
+        raise StoreError(
+            f"the indexes disagree with the records after the sweep: {report.fts_orphans} full-text and "
+            f"{report.vector_orphans} vector rows without a record, {report.after['records_fts']} full-text rows "
+            f"for {report.after['records']} records"
+        )
+    if not report.scrubbed:
+        click.echo("warning: another connection kept the WAL from being truncated; run sweep again later", err=True)
+
+
+@click.command("erase")
+@_db_option
+@click.option("--tenant", required=True, help="Tenant to erase (all of it unless --user is given).")
+@click.option("--user", default=None, help="Only this user of the tenant.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option(
+    "--verify",
+    "verify",
+    multiple=True,
+    metavar="TEXT",
+    help="Afterwards, check that TEXT occurs nowhere in the database files (repeatable).",
+)
+@_json_option
+def erase_command(
+    db: str | None, tenant: str, user: str | None, yes: bool, verify: tuple[str, ...], as_json: bool
+) -> None:
+    """Erase every trace of a user or a whole tenant, redact the audit log, and scrub the database file."""
+    from tiermem.erase import erase, find_bytes
+    from tiermem.types import Scope, utcnow
+
+    Scope(tenant, user)  # a bad name is reported before the prompt
+    whom = f"user {user!r} of tenant {tenant!r}" if user else f"the whole tenant {tenant!r} (every user)"
+    if not yes:
+        click.confirm(f"Erase everything held about {whom}? This cannot be undone", abort=True, err=True)
+    store = _open_sqlite(db)
+    try:
+        report = erase(store, tenant, user, now=utcnow(), actor="cli")
+        path = None if store.path == ":memory:" else store.path
+    finally:
+        store.close()
+    # Checked after close: closing checkpoints the WAL of the last connection.
+    leaks = {text: find_bytes(path, text) for text in verify} if path else {}
+    if as_json:
+        _emit(
+            {
+                "tenant": tenant,
+                "user": user,
+                "removed": dict(report.removed),
+                "audit_redacted": report.audit_redacted,
+                "scrubbed": report.scrubbed,
+                "verified": {text: not files for text, files in leaks.items()},
+            }
+        )
+    else:
+        click.echo(f"erased {whom}; rows removed per table:")
+        click.echo(_rows({**report.removed, "audit_log (redacted)": report.audit_redacted}))
+        for text in leaks:
+            click.echo(f"verify {text!r}: {'FOUND in ' + ', '.join(leaks[text]) if leaks[text] else 'not found'}")
+    if not report.scrubbed:
+        raise StoreError("erased, but another connection kept the WAL from being truncated: run erase again")
+    found = [text for text, files in leaks.items() if files]
+    if found:
+        raise StoreError(f"erased, but the database files still contain {found!r}")
+
+
+@click.command("import")
+@_db_option
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--embedder",
+    type=click.Choice(["minilm", "hash"]),
+    default="minilm",
+    show_default=True,
+    envvar="TIERMEM_EMBEDDER",
+    help="Embedding model for the restored records (hash: deterministic, for tests).",
+)
+@_json_option
+def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> None:
+    """Restore a `tiermem export` file into its (now empty) user; all or nothing."""
+    from tiermem.embed import get_embedder
+    from tiermem.export import import_user
+
+    try:
+        with open(file, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValidationError("file", f"cannot be read as JSON: {exc}", given=file) from None
+    store = _open_sqlite(db)
+    try:
+        report = import_user(store, get_embedder(embedder), data)
+    finally:
+        store.close()
+    if as_json:
+        _emit({"tenant": report.tenant, "user": report.user, "restored": dict(report.restored)})
+    else:
+        click.echo(f"restored user {report.user!r} of tenant {report.tenant!r}:")
+        click.echo(_rows(report.restored))
