@@ -203,3 +203,25 @@ def test_dedupe_off_stores_repeated_events(mem: Memory) -> None:
     results = mem.remember_many(ALICE, [NewMemory("thanks!", type="episodic", dedupe=False)] * 2)
     assert [r.status for r in results] == [WriteStatus.ADDED, WriteStatus.ADDED]
     assert mem.store.count() == 2
+
+
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo-dev.json"
+
+
+@pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo dev data not present")
+def test_reingesting_a_whole_locomo_conversation_adds_zero_rows(mem: Memory) -> None:
+    from tiermem.eval.locomo import load_locomo
+
+    conversation = load_locomo(LOCOMO)[0]
+    items = [
+        NewMemory(t.content, type="episodic", valid_from=t.time, metadata={"dia_id": t.dia_id})
+        for t in conversation.turns
+    ]
+    scope = Scope("eval", conversation.sample_id)
+    first = mem.remember_many(scope, items)
+    rows = mem.store.count(scope)
+    assert rows == len({t.content.casefold() for t in conversation.turns}) > 300
+    second = mem.remember_many(scope, items)
+    assert mem.store.count(scope) == rows
+    assert {r.status for r in second} == {WriteStatus.UNCHANGED}
+    assert [r.record.id for r in second] == [r.record.id for r in first]
