@@ -26,7 +26,7 @@ from tiermem.embed import Embedder
 from tiermem.store.base import AuditEntry, Store, StoredItem
 from tiermem.supersede import Verdict, decide
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
-from tiermem.write import audit_entry
+from tiermem.write import absorb, audit_entry
 
 __all__ = ["Action", "ActionKind", "consolidate"]
 
@@ -111,14 +111,10 @@ def _apply(store: Store, scope: Scope, facts: dict[str, MemoryRecord], actions: 
         keep = changed.get(action.keep, facts[action.keep])
         gone = changed.get(action.retire, facts[action.retire])
         if action.kind is ActionKind.MERGE:
-            sources = str(keep.metadata.get("merged_sources") or keep.source)
-            if str(gone.source) not in sources.split("; "):
-                sources = f"{sources}; {gone.source}"
             folded = ", ".join(filter(None, [str(keep.metadata.get("consolidated_from") or ""), gone.id]))
-            meta = {**keep.metadata, "merged_sources": sources, "consolidated_from": folded}
             update(
                 keep,
-                replace(keep, metadata=MappingProxyType(meta), updated_at=now, version=keep.version + 1),
+                absorb(keep, gone, now, consolidated_from=folded),
                 f"merged {gone.id}: {action.reason}",
             )
             meta_gone = {**gone.metadata, "consolidated_into": keep.id}

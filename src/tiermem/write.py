@@ -41,6 +41,7 @@ __all__ = [
     "WritePolicy",
     "WriteResult",
     "WriteStatus",
+    "absorb",
     "audit_entry",
     "write_many",
 ]
@@ -318,18 +319,19 @@ def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None]
     return [i for i in todo if i in keep]
 
 
+def absorb(keep: MemoryRecord, other: MemoryRecord, now: datetime, **metadata: MetaValue) -> MemoryRecord:
+    """``keep`` refreshed with ``other``'s source added to ``merged_sources`` (a paraphrase folded into it)."""
+    sources = str(keep.metadata.get("merged_sources") or keep.source)
+    if str(other.source) not in sources.split("; "):
+        sources = f"{sources}; {other.source}"
+    meta = {**keep.metadata, "merged_sources": sources, **metadata}
+    return replace(keep, updated_at=now, version=keep.version + 1, metadata=MappingProxyType(meta))
+
+
 def _merge(batch: _Batch, i: int, old: MemoryRecord, new: MemoryRecord, reason: str) -> None:
-    sources = str(old.metadata.get("merged_sources") or old.source)
-    if str(new.source) not in sources.split("; "):
-        sources = f"{sources}; {new.source}"
     refreshed = replace(
-        old,
-        updated_at=batch.now,
+        absorb(old, new, batch.now, merge_count=int(old.metadata.get("merge_count") or 0) + 1),
         trust=max(old.trust, new.trust),
-        version=old.version + 1,
-        metadata=MappingProxyType(
-            {**old.metadata, "merged_sources": sources, "merge_count": int(old.metadata.get("merge_count") or 0) + 1}
-        ),
     )
     j = batch.index_of(old.id)
     if j is not None:  # merged into a fact added earlier in this batch
