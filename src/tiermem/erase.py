@@ -196,7 +196,8 @@ def erase(store: Store, tenant: str, user: str | None = None, *, now: datetime, 
             whom = "the whole tenant" if user is None else "one user"
             counts = ", ".join(f"{t} {n}" for t, n in removed.items() if n) or "nothing"
             sqlite.append_audit(scope, [AuditEntry("", now, actor, "erase", 0, None, None, f"{whom}: {counts}")])
-            _drop_cached_vectors(sqlite, tenant, user)
+            # Erased data should not outlive the erase in this process's vector cache either.
+            sqlite.drop_cached_vectors(tenant, user)
         scrubbed = scrub(sqlite, full=True)
     return EraseReport(tenant, user, MappingProxyType(removed), len(redacted), scrubbed)
 
@@ -218,14 +219,6 @@ def _scope_where(tenant: str, user: str | None, prefix: str = "") -> tuple[str, 
     if user is None:
         return f"{prefix}tenant = ?", [tenant]
     return f"{prefix}tenant = ? AND {prefix}user_key = ?", [tenant, user]
-
-
-def _drop_cached_vectors(store: SQLiteStore, tenant: str, user: str | None) -> None:
-    # The store keeps decoded vectors of searched scopes in memory; the bumped generation would only make
-    # them stale, and erased data should not outlive the erase in this process either.
-    cache = store._vectors
-    for key in [k for k in cache if k[0] == tenant and (user is None or k[1] == user)]:
-        del cache[key]
 
 
 def find_bytes(db_path: str | Path, needle: str | bytes) -> list[str]:

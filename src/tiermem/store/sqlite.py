@@ -600,6 +600,12 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         row = self._conn.execute("SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key).fetchone()
         return None if row is None else str(row[0])
 
+    def drop_cached_vectors(self, tenant: str, user_key: str | None = None) -> None:
+        """Forget the in-memory vectors of a tenant (or of one user of it); the next search reloads them."""
+        with self._lock:
+            for key in [k for k in self._vectors if k[0] == tenant and (user_key is None or k[1] == user_key)]:
+                del self._vectors[key]
+
     def close(self) -> None:
         with self._lock:
             self._vectors.clear()
