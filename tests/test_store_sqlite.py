@@ -120,3 +120,15 @@ def test_in_place_index_updates_equal_a_fresh_rebuild(tmp_path: Path) -> None:
     assert len(_vector_ids(live, ALICE, "tea")) == min(100, len(records))
     live.close()
     fresh.close()
+
+
+def test_vector_cache_stays_within_its_byte_budget_and_keeps_results(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.db", cache_bytes=1)  # smaller than any scope: one scope cached at a time
+    scopes = [Scope("acme", f"u{i}") for i in range(3)]
+    recs = {s: make_record(s, f"pear tart number {s.user}") for s in scopes}
+    store.put_many([item(r) for r in recs.values()])
+    for _ in range(2):
+        for scope in scopes:
+            assert _vector_ids(store, scope, "pear tart") == [recs[scope].id]
+            assert list(store._vectors) == [(scope.tenant, scope.user)]
+    store.close()

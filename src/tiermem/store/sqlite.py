@@ -6,6 +6,7 @@ import functools
 import json
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -24,7 +25,9 @@ from tiermem.store.sqlite_context import SQLiteContextMixin
 from tiermem.store.vector_index import IndexRow, ScopeVectors, rows_from_sql, top_k
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
-__all__ = ["SQLiteStore"]
+__all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
+
+DEFAULT_CACHE_BYTES = 1 << 30  # 1 GiB of cached vectors: ~680k 384-d records
 
 _COLUMNS = (
     "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
@@ -153,8 +156,9 @@ def _fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) ->
 class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self.path = str(path)
+        self.cache_bytes = cache_bytes
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -163,7 +167,8 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
-        self._vectors: dict[tuple[str, str], ScopeVectors] = {}
+        # Least recently searched last out: scopes' vectors in memory, bounded by ``cache_bytes``.
+        self._vectors: OrderedDict[tuple[str, str], ScopeVectors] = OrderedDict()
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA busy_timeout=5000")
@@ -583,6 +588,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             gen = int(row[0]) if row else 0
             cached = self._vectors.get(key)
             if cached is not None and cached.gen == gen:
+                self._vectors.move_to_end(key)
                 return cached
             rows = self._conn.execute(
                 "SELECT r.rowid, r.id, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
@@ -594,7 +600,19 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             built = ScopeVectors(gen, self._fingerprint_of(key) if rows else None, dim, capacity=len(rows) + 64)
             built.upsert(rows_from_sql(rows))
             self._vectors[key] = built
+            self._vectors.move_to_end(key)
+            self._evict(keep=key)
             return built
+
+    def _evict(self, keep: tuple[str, str]) -> None:
+        """Drop least recently searched scopes until the cache fits ``cache_bytes`` (the newest always stays)."""
+        total = sum(v.nbytes for v in self._vectors.values())
+        while total > self.cache_bytes and len(self._vectors) > 1:
+            key, dropped = next(iter(self._vectors.items()))
+            if key == keep:
+                break
+            del self._vectors[key]
+            total -= dropped.nbytes
 
     def _fingerprint_of(self, key: tuple[str, str]) -> str | None:
         row = self._conn.execute("SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key).fetchone()

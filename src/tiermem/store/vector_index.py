@@ -103,6 +103,11 @@ class ScopeVectors:
                 self.alive[i] = False
                 self.live -= 1
 
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the arrays (vectors dominate; object columns counted by their pointers)."""
+        return int(self.matrix.nbytes + self.alive.nbytes + 8 * 8 * len(self.alive))
+
     def __len__(self) -> int:
         return self.live
 
