@@ -187,10 +187,21 @@ def test_tool_calls_without_an_id_get_one_so_the_result_can_answer_them(mem: Mem
     assert tool_messages(llm.calls[1])[0]["tool_call_id"] == run.call_id == llm.calls[1][-2]["tool_calls"][0]["id"]
 
 
+class _RecordsOnlyStore:
+    """A store with the record API but no context tables (as a future backend might be at first)."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> object:
+        if name in {"load_context_window", "save_context_window", "load_blocks", "save_block"}:
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+
 def test_a_store_without_the_context_tables_is_refused_with_a_hint() -> None:
-    with Memory.open(":memory:", embedder=HashingEmbedder()) as plain:
-        if hasattr(plain.store, "load_context_window"):
-            pytest.skip("the default store keeps the working context itself")
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as full:
+        plain = Memory(_RecordsOnlyStore(full.store), full.embedder)  # type: ignore[arg-type]
         with pytest.raises(ConfigError, match="open_sqlite_context_store"):
             Agent(plain, SCOPE, ScriptedClient([]), BUDGET, system_prompt=SYSTEM, counter=COUNTER)
 
