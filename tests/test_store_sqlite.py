@@ -132,3 +132,23 @@ def test_vector_cache_stays_within_its_byte_budget_and_keeps_results(tmp_path: P
             assert _vector_ids(store, scope, "pear tart") == [recs[scope].id]
             assert list(store._vectors) == [(scope.tenant, scope.user)]
     store.close()
+
+
+def test_big_scopes_rank_full_text_on_their_rarest_query_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.store.sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 10)
+    monkeypatch.setattr(sqlite_module, "POSTINGS_BUDGET", 5)
+    store = SQLiteStore(":memory:")
+    common = [make_record(ALICE, f"we went walking on day {i}") for i in range(30)]
+    rare = make_record(ALICE, "we went to see the narwhals")
+    store.put_many([StoredItem(r, None) for r in [*common, rare]])
+    # 'went' is in 31 rows, over the budget of 5; 'narwhals' (stemmed 'narwhal') in one: only it is ranked.
+    assert store._prune_common_terms(["went", "narwhals"]) == ["narwhals"]
+    found = store.keyword_candidates(ALICE, ["went", "narwhals"], Filter(), now=NOW, limit=50)
+    assert [c.id for c in found] == [rare.id]
+    # The rarest word is always kept, even over the budget.
+    assert store._prune_common_terms(["went"]) == ["went"]
+    monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 1000)  # a small scope is never pruned
+    assert len(store.keyword_candidates(ALICE, ["went", "narwhals"], Filter(), now=NOW, limit=50)) == 31
+    store.close()

@@ -28,6 +28,8 @@ from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
 
 DEFAULT_CACHE_BYTES = 1 << 30  # 1 GiB of cached vectors: ~680k 384-d records
+PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
+POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
 
 _COLUMNS = (
     "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
@@ -174,6 +176,13 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         self._conn.execute("PRAGMA busy_timeout=5000")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        # Per-connection helpers for pruning query words (see _prune_common_terms): a scratch FTS5 table that
+        # stems words exactly as the index does, and document counts read straight from the index.
+        self._conn.execute(
+            "CREATE VIRTUAL TABLE temp.query_words USING fts5(word, tokenize='porter unicode61 remove_diacritics 2')"
+        )
+        self._conn.execute("CREATE VIRTUAL TABLE temp.query_stems USING fts5vocab(temp, query_words, 'instance')")
+        self._conn.execute("CREATE VIRTUAL TABLE temp.index_terms USING fts5vocab(main, records_fts, 'row')")
 
     # -- schema ---------------------------------------------------------------------------------------------
 
@@ -500,6 +509,8 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             if row is None or not row[0]:
                 return []
             use_token = row[0] * 4 < (row[1] or 0)
+            if row[0] >= PRUNE_FROM_RECORDS:
+                terms = self._prune_common_terms(terms)
             rows = self._conn.execute(
                 # bm25 weight 0 for the scope token: it is in every document of the scope and says nothing.
                 "SELECT r.id, bm25(records_fts, 1.0, 0.0) AS s FROM records_fts"
@@ -508,6 +519,39 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
                 [_fts_query(scope, terms, with_scope_token=use_token), *params, *fparams, limit],
             ).fetchall()
         return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
+
+    def _prune_common_terms(self, terms: Sequence[str]) -> list[str]:
+        """The rarest query words whose postings fit ``POSTINGS_BUDGET`` (always at least the rarest one).
+
+        FTS5 computes bm25() for every row a query matches (~2.5 µs each here), so one common word in a big
+        scope costs tens of milliseconds. Rare words carry most of BM25's weight (IDF), so the common ones are
+        dropped from the full-text query once the rarer ones already cover the budget; the vector signal still
+        sees the whole query. Applies to scopes of ``PRUNE_FROM_RECORDS`` or more.
+        """
+        self._conn.execute("DELETE FROM temp.query_words")
+        self._conn.executemany(
+            "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", list(enumerate(terms, start=1))
+        )
+        stem_of = {terms[doc - 1]: term for term, doc in self._conn.execute("SELECT term, doc FROM temp.query_stems")}
+        stems = sorted(set(stem_of.values()))
+        counts = (
+            dict(
+                self._conn.execute(
+                    f"SELECT term, doc FROM temp.index_terms WHERE term IN ({','.join('?' * len(stems))})", stems
+                ).fetchall()
+            )
+            if stems
+            else {}
+        )
+        ranked = sorted((counts.get(stem_of.get(t, ""), 0), t) for t in terms)
+        kept: list[str] = []
+        total = 0
+        for postings, term in ranked:
+            if kept and total + postings > POSTINGS_BUDGET:
+                break
+            kept.append(term)
+            total += postings
+        return kept
 
     def vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
