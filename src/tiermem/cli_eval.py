@@ -106,6 +106,17 @@ def _progress(label: str, total: int | None) -> Iterator[Callable[[], None]]:
 
 
 @contextmanager
+def _one_memory(embedder_name: str, label: str, total: int) -> Iterator[tuple[Memory, Callable[[], None]]]:
+    """One temporary memory for a whole run, closed afterwards, and a progress callback."""
+    with _temporary_memory(embedder_name) as open_memory, _progress(label, total) as advance:
+        memory = open_memory()
+        try:
+            yield memory, advance
+        finally:
+            memory.close()
+
+
+@contextmanager
 def _edge() -> Iterator[None]:
     """Turn library errors into a clean CLI error message."""
     try:
@@ -173,15 +184,8 @@ def locomo_command(
     with _edge():
         conversations = load_locomo(path)
         total = sum(len(c.questions) for c in conversations)
-        with (
-            _temporary_memory(embedder) as open_memory,
-            _progress("LoCoMo", min(total, limit or total)) as advance,
-        ):
-            memory = open_memory()
-            try:
-                result = run_locomo(memory, conversations, ks, limit=limit, on_question=advance)
-            finally:
-                memory.close()
+        with _one_memory(embedder, "LoCoMo", min(total, limit or total)) as (memory, advance):
+            result = run_locomo(memory, conversations, ks, limit=limit, on_question=advance)
     command = _command("locomo", path, k=ks, embedder=embedder, limit=limit)
     _emit(result.to_json(), as_json, locomo_report(result, command), report_dir)
 
@@ -227,14 +231,7 @@ def update_command(path: Path, as_json: bool, embedder: str, report_dir: Path | 
 
     with _edge():
         total = sum(1 for _ in iter_update_items(path))
-        with (
-            _temporary_memory(embedder) as open_memory,
-            _progress("Knowledge update", min(total, limit or total)) as advance,
-        ):
-            memory = open_memory()
-            try:
-                result = run_update(memory, iter_update_items(path), limit=limit, on_item=advance)
-            finally:
-                memory.close()
+        with _one_memory(embedder, "Knowledge update", min(total, limit or total)) as (memory, advance):
+            result = run_update(memory, iter_update_items(path), limit=limit, on_item=advance)
     command = _command("update", path, embedder=embedder, limit=limit)
     _emit(result.to_json(), as_json, update_report(result, command), report_dir)
