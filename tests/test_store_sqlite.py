@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from store_contract import ALICE, EMB, NOW, StoreContract, item, make_record
@@ -151,4 +152,62 @@ def test_big_scopes_rank_full_text_on_their_rarest_query_words(monkeypatch: pyte
     assert store._prune_common_terms(["went"]) == ["went"]
     monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 1000)  # a small scope is never pruned
     assert len(store.keyword_candidates(ALICE, ["went", "narwhals"], Filter(), now=NOW, limit=50)) == 31
+    store.close()
+
+
+def _clustered(n: int, dim: int = 384, seed: int = 3) -> np.ndarray:
+    """Unit vectors around 40 centres: neighbours that are near-ties, as real embeddings have."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((40, dim))
+    vecs = centres[rng.integers(0, 40, n)] + 0.6 * rng.standard_normal((n, dim))
+    out: np.ndarray = (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
+    return out
+
+
+def _fill_vectors(path: Path, vecs: np.ndarray) -> list[MemoryRecord]:
+    store = SQLiteStore(path)
+    recs = [make_record(ALICE, f"vector {i}") for i in range(len(vecs))]
+    store.put_many([StoredItem(r, v) for r, v in zip(recs, vecs, strict=True)])
+    store.close()
+    return recs
+
+
+def _nearest_ids(store: SQLiteStore, query: np.ndarray, limit: int = 10, filter_: Filter | None = None) -> list[str]:
+    found = store.vector_search(ALICE, query, EMB.fingerprint, filter_ or Filter(), now=NOW, limit=limit)()
+    return [c.id for c in found]
+
+
+def test_shortlist_search_keeps_the_exact_nearest_neighbours(tmp_path: Path) -> None:
+    vecs = _clustered(3000)
+    recs = _fill_vectors(tmp_path / "s.db", vecs)
+    exact = SQLiteStore(tmp_path / "s.db", shortlist_from=None)
+    short = SQLiteStore(tmp_path / "s.db", shortlist_from=1000, shortlist_size=300)  # 10% of the scope
+    # Queries near what is stored (as a question is near its answer), not random directions.
+    noise = np.random.default_rng(9).standard_normal((50, vecs.shape[1])).astype(np.float32) * 0.05
+    queries = vecs[::60] + noise
+    overlap = [len(set(_nearest_ids(exact, q)) & set(_nearest_ids(short, q))) / 10 for q in queries]
+    assert sum(overlap) / len(overlap) >= 0.95
+    # A stored vector always finds itself first, and the scores are exact cosines.
+    for i in (0, 1234, 2999):
+        found = short.vector_search(ALICE, vecs[i], EMB.fingerprint, Filter(), now=NOW, limit=3)()
+        assert found[0].id == recs[i].id and found[0].score == pytest.approx(1.0, abs=1e-5)
+    exact.close()
+    short.close()
+
+
+def test_shortlist_search_never_returns_deleted_expired_or_filtered_rows(tmp_path: Path) -> None:
+    vecs = _clustered(3000)
+    recs = _fill_vectors(tmp_path / "f.db", vecs)
+    store = SQLiteStore(tmp_path / "f.db", shortlist_from=1000, shortlist_size=300)
+    target = vecs[7]
+    first = _nearest_ids(store, target, limit=20)
+    store.delete(ALICE, [recs[7].id])
+    expired = next(r for r in recs if r.id == first[1])
+    store.put_many([StoredItem(replace(expired, expires_at=NOW - timedelta(days=1)), None, keep_vector=True)])
+    after = _nearest_ids(store, target, limit=20)
+    assert recs[7].id not in after and expired.id not in after and len(after) == 20
+    # A stored vector's code follows an in-place overwrite of its vector.
+    moved = recs[100]
+    store.put_many([StoredItem(moved, vecs[2500] * -1.0)])
+    assert _nearest_ids(store, vecs[2500] * -1.0, limit=1) == [moved.id]
     store.close()

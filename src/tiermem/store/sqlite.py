@@ -22,7 +22,15 @@ from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError
 from tiermem.store.base import Candidate, Page, StoredItem
 from tiermem.store.sqlite_audit import SQLiteAuditMixin
 from tiermem.store.sqlite_context import SQLiteContextMixin
-from tiermem.store.vector_index import IndexRow, ScopeVectors, rows_from_sql, top_k
+from tiermem.store.vector_index import (
+    SHORTLIST_FROM,
+    SHORTLIST_MIN,
+    IndexRow,
+    ScopeVectors,
+    nearest,
+    rows_from_sql,
+    top_k,
+)
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
@@ -158,9 +166,20 @@ def _fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) ->
 class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
-    def __init__(self, path: str | Path, *, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+        shortlist_from: int | None = SHORTLIST_FROM,
+        shortlist_size: int = SHORTLIST_MIN,
+    ) -> None:
         self.path = str(path)
         self.cache_bytes = cache_bytes
+        # Scopes with this many live vectors or more are searched through a sign-bit shortlist of (at least)
+        # ``shortlist_size`` rows scored exactly; None: every search exact.
+        self.shortlist_from = shortlist_from
+        self.shortlist_size = shortlist_size
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -588,7 +607,10 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             mask = self._mask(index, scope, filter_, now)
             # Views taken now: later in-place writes grow or overwrite, never invalidate them.
             matrix, ids = index.view("matrix"), index.view("ids")
-        return lambda: top_k(matrix @ query, mask, ids, limit)
+            big = self.shortlist_from is not None and len(index) >= self.shortlist_from
+            codes = index.code_view() if big else None
+            size = self.shortlist_size
+        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size)
 
     def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
         at = (filter_.as_of or now).timestamp()
