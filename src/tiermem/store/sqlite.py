@@ -27,9 +27,9 @@ from tiermem.store.vector_index import (
     SHORTLIST_MIN,
     IndexRow,
     ScopeVectors,
+    best,
     nearest,
     rows_from_sql,
-    top_k,
 )
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
@@ -586,9 +586,14 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
                 return [[] for _ in range(len(vectors))]
             mask = self._mask(index, scope, filter_, now)
             matrix, ids = index.view("matrix"), index.view("ids")
-            # One matrix-matrix product: compute-bound BLAS instead of one memory-bound scan per vector.
-            scores = np.asarray(vectors, dtype=np.float32) @ matrix.T
-        return [top_k(row, mask, ids, limit) for row in scores]
+            codes = index.code_view() if self._shortlisted(index) else None
+        queries = np.asarray(vectors, dtype=np.float32)
+        allowed = np.flatnonzero(mask)
+        if codes is not None and allowed.size > self.shortlist_size:
+            return [nearest(matrix, codes, q, mask, ids, limit, shortlist=self.shortlist_size) for q in queries]
+        # One matrix-matrix product over the allowed rows: compute-bound BLAS, not one memory-bound scan each.
+        scores = queries @ (matrix if allowed.size == len(mask) else matrix[allowed]).T
+        return [best(row, allowed, ids, limit) for row in scores]
 
     def vector_search(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
@@ -607,10 +612,12 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             mask = self._mask(index, scope, filter_, now)
             # Views taken now: later in-place writes grow or overwrite, never invalidate them.
             matrix, ids = index.view("matrix"), index.view("ids")
-            big = self.shortlist_from is not None and len(index) >= self.shortlist_from
-            codes = index.code_view() if big else None
+            codes = index.code_view() if self._shortlisted(index) else None
             size = self.shortlist_size
         return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size)
+
+    def _shortlisted(self, index: ScopeVectors) -> bool:
+        return self.shortlist_from is not None and len(index) >= self.shortlist_from
 
     def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
         at = (filter_.as_of or now).timestamp()
@@ -620,13 +627,13 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             if filter_.as_of is not None:
                 mask &= valid_from <= at
         if scope.agent is not None:
-            mask &= ix.view("agents") == scope.agent
+            mask &= ix.matches("agents", [scope.agent])
         if scope.session is not None:
-            mask &= ix.view("sessions") == scope.session
+            mask &= ix.matches("sessions", [scope.session])
         if filter_.types:
-            mask &= np.isin(ix.view("types"), [t.value for t in filter_.types])
+            mask &= ix.matches("types", [t.value for t in filter_.types])
         if filter_.sources:
-            mask &= np.isin(ix.view("source_kinds"), [s.value for s in filter_.sources])
+            mask &= ix.matches("source_kinds", [s.value for s in filter_.sources])
         if filter_.time_from is not None:
             mask &= valid_from >= filter_.time_from.timestamp()
         if filter_.time_to is not None:

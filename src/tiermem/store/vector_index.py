@@ -22,7 +22,7 @@ import numpy.typing as npt
 from tiermem.embed import Vectors
 from tiermem.store.base import Candidate
 
-__all__ = ["SHORTLIST_FROM", "IndexRow", "ScopeVectors", "nearest", "sign_codes", "top_k"]
+__all__ = ["SHORTLIST_FROM", "IndexRow", "ScopeVectors", "best", "nearest", "sign_codes", "top_k"]
 
 SHORTLIST_FROM = 20_000  # live records in a scope from which the sign-bit shortlist is used
 SHORTLIST_MIN = 2_048  # rows re-scored exactly, at least
@@ -30,8 +30,9 @@ SHORTLIST_PER_RESULT = 32  # ... and at least this many per result asked for
 
 FloatArray = npt.NDArray[np.float64]
 CodeArray = npt.NDArray[np.uint64]
+IntArray = npt.NDArray[np.int32]
 ObjArray = npt.NDArray[np.object_]
-_OBJ_COLUMNS = ("ids", "types", "source_kinds", "agents", "sessions")
+_CATEGORIES = ("types", "source_kinds", "agents", "sessions")  # small vocabularies, held as int codes
 _TIME_COLUMNS = ("valid_from", "valid_to", "expires_at")
 
 
@@ -66,10 +67,12 @@ class ScopeVectors:
         self.n = 0
         self.live = 0
         self._pos: dict[int, int] = {}
+        # Filters compare int codes: comparing 100k Python strings costs milliseconds per search.
+        self._vocab: dict[str, dict[str, int]] = {name: {} for name in _CATEGORIES}
         self._alloc(max(capacity, 16))
 
     def _alloc(self, capacity: int) -> None:
-        old = {name: getattr(self, name, None) for name in (*_OBJ_COLUMNS, *_TIME_COLUMNS, "matrix", "alive")}
+        old = {name: getattr(self, name, None) for name in ("ids", *_CATEGORIES, *_TIME_COLUMNS, "matrix", "alive")}
         old_codes = getattr(self, "codes", None)
         self.matrix: Vectors = np.zeros((capacity, self.dim), dtype=np.float32)
         # One row per 64 dimensions (column-major): a Hamming scan is then a few contiguous passes.
@@ -78,10 +81,10 @@ class ScopeVectors:
             self.codes[:, : self.n] = old_codes[:, : self.n]
         self.alive: npt.NDArray[np.bool_] = np.zeros(capacity, dtype=bool)
         self.ids: ObjArray = np.empty(capacity, dtype=object)
-        self.types: ObjArray = np.empty(capacity, dtype=object)
-        self.source_kinds: ObjArray = np.empty(capacity, dtype=object)
-        self.agents: ObjArray = np.empty(capacity, dtype=object)
-        self.sessions: ObjArray = np.empty(capacity, dtype=object)
+        self.types: IntArray = np.zeros(capacity, dtype=np.int32)
+        self.source_kinds: IntArray = np.zeros(capacity, dtype=np.int32)
+        self.agents: IntArray = np.zeros(capacity, dtype=np.int32)
+        self.sessions: IntArray = np.zeros(capacity, dtype=np.int32)
         self.valid_from: FloatArray = np.full(capacity, np.nan)
         self.valid_to: FloatArray = np.full(capacity, np.nan)  # NaN = open
         self.expires_at: FloatArray = np.full(capacity, np.nan)  # NaN = never
@@ -108,15 +111,26 @@ class ScopeVectors:
                 written.append(i)
             self.alive[i] = True
             self.ids[i] = row.id
-            self.types[i] = row.type
-            self.source_kinds[i] = row.source_kind
-            self.agents[i] = row.agent
-            self.sessions[i] = row.session
+            self.types[i] = self._code("types", row.type)
+            self.source_kinds[i] = self._code("source_kinds", row.source_kind)
+            self.agents[i] = self._code("agents", row.agent)
+            self.sessions[i] = self._code("sessions", row.session)
             self.valid_from[i] = row.valid_from
             self.valid_to[i] = np.nan if row.valid_to is None else row.valid_to
             self.expires_at[i] = np.nan if row.expires_at is None else row.expires_at
         if written:  # codes in one pass: a rebuild of 100k rows would otherwise pack them one by one
             self.codes[:, written] = sign_codes(self.matrix[written])
+
+    def _code(self, column: str, value: str) -> int:
+        vocab = self._vocab[column]
+        return vocab.setdefault(value, len(vocab))
+
+    def matches(self, column: str, values: Iterable[str]) -> npt.NDArray[np.bool_]:
+        """Which of the first ``n`` rows hold one of ``values`` in a categorical column."""
+        vocab = self._vocab[column]
+        codes = [vocab[v] for v in values if v in vocab]
+        found: npt.NDArray[np.bool_] = np.isin(self.view(column), codes)
+        return found
 
     def remove(self, rowids: Iterable[int]) -> None:
         """Mark rows dead; their slots are dropped at the next rebuild."""
@@ -183,17 +197,17 @@ def nearest(
     allowed = np.flatnonzero(mask)
     size = max(shortlist, SHORTLIST_PER_RESULT * k)
     if allowed.size <= size:  # a narrow filter: scoring the allowed rows exactly is already cheap
-        return _best(matrix[allowed] @ query, allowed, ids, k)
+        return best(matrix[allowed] @ query, allowed, ids, k)
     qcode = sign_codes(query.reshape(1, -1))[:, 0]
     distance = np.bitwise_count(codes[0] ^ qcode[0]).astype(np.uint16)
     for word in range(1, codes.shape[0]):
         distance += np.bitwise_count(codes[word] ^ qcode[word])
     distance[~mask] = np.iinfo(np.uint16).max
     rows = np.argpartition(distance, size - 1)[:size]
-    return _best(matrix[rows] @ query, rows, ids, k)
+    return best(matrix[rows] @ query, rows, ids, k)
 
 
-def _best(scores: npt.NDArray[np.float32], rows: npt.NDArray[np.intp], ids: ObjArray, k: int) -> list[Candidate]:
+def best(scores: npt.NDArray[np.float32], rows: npt.NDArray[np.intp], ids: ObjArray, k: int) -> list[Candidate]:
     """The k best of ``scores`` (scores[i] belongs to row ``rows[i]``), best first."""
     if scores.size == 0 or k <= 0:
         return []
@@ -205,7 +219,7 @@ def _best(scores: npt.NDArray[np.float32], rows: npt.NDArray[np.intp], ids: ObjA
 def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: ObjArray, k: int) -> list[Candidate]:
     """The k best-scoring ids where ``mask`` holds, best first."""
     allowed = np.flatnonzero(mask)
-    return _best(scores[allowed], allowed, ids, k)
+    return best(scores[allowed], allowed, ids, k)
 
 
 def rows_from_sql(rows: Sequence[tuple[Any, ...]]) -> list[IndexRow]:
