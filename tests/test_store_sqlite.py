@@ -211,3 +211,33 @@ def test_shortlist_search_never_returns_deleted_expired_or_filtered_rows(tmp_pat
     store.put_many([StoredItem(moved, vecs[2500] * -1.0)])
     assert _nearest_ids(store, vecs[2500] * -1.0, limit=1) == [moved.id]
     store.close()
+
+
+def test_full_text_finds_a_scopes_matches_behind_better_ones_of_other_scopes() -> None:
+    store = SQLiteStore(":memory:")
+    bob = Scope("acme", "bob")
+    # Bob's 300 short notes outrank Alice's long ones on 'walrus'; Alice's scope is too big for its scope token.
+    store.put_many([item(make_record(bob, f"walrus {i}")) for i in range(300)])
+    alice_recs = [
+        make_record(ALICE, f"a long note that mentions a walrus once among many other words {i}") for i in range(120)
+    ]
+    store.put_many([item(r) for r in alice_recs])
+    found = store.keyword_candidates(ALICE, ["walrus"], Filter(), now=NOW, limit=50)
+    assert len(found) == 50 and {c.id for c in found} <= {r.id for r in alice_recs}
+    # The same holds when a filter removes most of what the index ranks first.
+    hidden = {r.id for r in alice_recs[:100]}
+    store.put_many([item(replace(r, expires_at=NOW - timedelta(days=1))) for r in alice_recs[:100]])
+    left = store.keyword_candidates(ALICE, ["walrus"], Filter(), now=NOW, limit=50)
+    assert len(left) == 20 and not {c.id for c in left} & hidden
+    store.close()
+
+
+def test_word_counts_for_pruning_are_reread_once_the_table_grows_by_a_tenth() -> None:
+    store = SQLiteStore(":memory:")
+    store.put_many([item(make_record(ALICE, f"otter note {i}")) for i in range(20)])
+    assert store._document_counts(["otter"], 20) == {"otter": 20}
+    store.put_many([item(make_record(ALICE, f"otter again {i}")) for i in range(2)])
+    assert store._document_counts(["otter"], 22) == {"otter": 20}  # within a tenth: the cached count
+    store.put_many([item(make_record(ALICE, f"otter more {i}")) for i in range(8)])
+    assert store._document_counts(["otter"], 30) == {"otter": 30}
+    store.close()

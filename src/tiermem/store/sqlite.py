@@ -202,6 +202,9 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         )
         self._conn.execute("CREATE VIRTUAL TABLE temp.query_stems USING fts5vocab(temp, query_words, 'instance')")
         self._conn.execute("CREATE VIRTUAL TABLE temp.index_terms USING fts5vocab(main, records_fts, 'row')")
+        # Document counts of index terms, with the table size when read: fts5vocab counts a term by walking its
+        # whole postings list (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
+        self._doc_counts: dict[str, tuple[int, int]] = {}
 
     # -- schema ---------------------------------------------------------------------------------------------
 
@@ -529,17 +532,46 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
                 return []
             use_token = row[0] * 4 < (row[1] or 0)
             if row[0] >= PRUNE_FROM_RECORDS:
-                terms = self._prune_common_terms(terms)
+                terms = self._prune_common_terms(terms, row[1] or 0)
+            match = _fts_query(scope, terms, with_scope_token=use_token)
+            # First the best matches by BM25 alone, then the scope and filter checks on those only: looking up
+            # each match's record costs as much as ranking it. Rows that pass among the index's top ``wide``
+            # are exactly the scope's top rows; when fewer than ``limit`` pass, rank with the checks throughout.
+            wide = max(4 * limit, 200)
             rows = self._conn.execute(
                 # bm25 weight 0 for the scope token: it is in every document of the scope and says nothing.
-                "SELECT r.id, bm25(records_fts, 1.0, 0.0) AS s FROM records_fts"
-                " JOIN records r ON r.rowid = records_fts.rowid"
-                f" WHERE records_fts MATCH ? AND {where} AND {fwhere} ORDER BY s LIMIT ?",
-                [_fts_query(scope, terms, with_scope_token=use_token), *params, *fparams, limit],
+                "SELECT r.id, f.s FROM (SELECT rowid, bm25(records_fts, 1.0, 0.0) AS s FROM records_fts"
+                " WHERE records_fts MATCH ? ORDER BY s, rowid LIMIT ?) f JOIN records r ON r.rowid = f.rowid"
+                f" WHERE {where} AND {fwhere} ORDER BY f.s, f.rowid LIMIT ?",
+                [match, wide, *params, *fparams, limit],
             ).fetchall()
+            if len(rows) < limit:
+                rows = self._conn.execute(
+                    "SELECT r.id, bm25(records_fts, 1.0, 0.0) AS s FROM records_fts"
+                    " JOIN records r ON r.rowid = records_fts.rowid"
+                    f" WHERE records_fts MATCH ? AND {where} AND {fwhere} ORDER BY s, r.rowid LIMIT ?",
+                    [match, *params, *fparams, limit],
+                ).fetchall()
         return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
 
-    def _prune_common_terms(self, terms: Sequence[str]) -> list[str]:
+    def _document_counts(self, stems: list[str], table_rows: int) -> dict[str, int]:
+        """How many rows hold each stem; a count is reused until the table has grown or shrunk by a tenth."""
+        cache = self._doc_counts
+        fresh = {t: c for t in stems if (c := cache.get(t)) is not None and abs(table_rows - c[1]) * 10 <= c[1]}
+        missing = [t for t in stems if t not in fresh]
+        if missing:
+            found = dict(
+                self._conn.execute(
+                    f"SELECT term, doc FROM temp.index_terms WHERE term IN ({','.join('?' * len(missing))})", missing
+                ).fetchall()
+            )
+            if len(cache) > 100_000:  # bounded: a long-lived process sees many distinct words
+                cache.clear()
+            for term in missing:
+                cache[term] = fresh[term] = (int(found.get(term, 0)), table_rows)
+        return {t: c for t, (c, _) in fresh.items()}
+
+    def _prune_common_terms(self, terms: Sequence[str], table_rows: int = 0) -> list[str]:
         """The rarest query words whose postings fit ``POSTINGS_BUDGET`` (always at least the rarest one).
 
         FTS5 computes bm25() for every row a query matches (~2.5 µs each here), so one common word in a big
@@ -552,16 +584,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", list(enumerate(terms, start=1))
         )
         stem_of = {terms[doc - 1]: term for term, doc in self._conn.execute("SELECT term, doc FROM temp.query_stems")}
-        stems = sorted(set(stem_of.values()))
-        counts = (
-            dict(
-                self._conn.execute(
-                    f"SELECT term, doc FROM temp.index_terms WHERE term IN ({','.join('?' * len(stems))})", stems
-                ).fetchall()
-            )
-            if stems
-            else {}
-        )
+        counts = self._document_counts(sorted(set(stem_of.values())), table_rows)
         ranked = sorted((counts.get(stem_of.get(t, ""), 0), t) for t in terms)
         kept: list[str] = []
         total = 0
