@@ -191,6 +191,12 @@ def test_a_relative_is_not_the_user() -> None:
     assert decide("My wife loves hiking.", "My wife is called Ana.", cosine=0.6).verdict is Verdict.NONE
 
 
+def test_a_role_swap_is_not_a_paraphrase() -> None:
+    old = "Ann Brook has written a cookbook with a foreword by Ben Carter."
+    swapped = "Ben Carter has written a cookbook with a foreword by Ann Brook."
+    assert decide(swapped, old, cosine=0.98).verdict is not Verdict.MERGE
+
+
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
     podcast = "Joshan Wode and Lorae Jonis co-hosted a podcast series about"

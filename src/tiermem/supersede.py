@@ -5,8 +5,9 @@ similarity of their embeddings. They are deliberately conservative: a wrong merg
 true fact, a missed one only leaves an extra row that recall still ranks.
 
 - **Merge** (a paraphrase): cosine ≥ ``MERGE_COSINE`` and content-word overlap ≥ ``MERGE_OVERLAP`` and no
-  value (name, number) or content word of substance on one side only — "I really like hiking" ≈
-  "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin".
+  value (name, number) or content word of substance on one side only, and the same subject — "I really like
+  hiking" ≈ "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin", nor "Ann wrote a book
+  with a foreword by Ben" ≈ "Ben wrote a book with a foreword by Ann".
 - **Supersede**, either rule:
   1. *Slot*: both statements are about the same subject (the user, or the same named person) and fill the
      same single-valued slot (where someone lives, works, their job, name, age, partner, phone, email,
@@ -165,10 +166,11 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     a, b = _content(new), _content(old)
     overlap = _overlap(a, b)
     changed_values = _values(new) ^ _values(old)
-    if cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b):
-        return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
     subject_new, subject_old = subject_of(new), subject_of(old)
     same_subject = subject_new is not None and subject_new == subject_old
+    paraphrase = cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b)
+    if paraphrase and (same_subject or subject_new is None or subject_old is None):
+        return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
     shared_name = bool(_names(new) & _names(old))
     if same_subject and a != b:
         slot = slot_of(_after_relation(new))
