@@ -197,6 +197,12 @@ def test_a_role_swap_is_not_a_paraphrase() -> None:
     assert decide(swapped, old, cosine=0.98).verdict is not Verdict.MERGE
 
 
+def test_a_leading_time_or_place_phrase_is_not_the_subject() -> None:
+    assert subject_of("In 2022, Tom Reyes was unable to attend the symposium.") == "Tom Reyes"
+    assert subject_of("Since March, I live in Oslo.") == "user"
+    assert subject_of("Inga Berg moved to Oslo.") == "Inga Berg"
+
+
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
     podcast = "Joshan Wode and Lorae Jonis co-hosted a podcast series about"

@@ -62,6 +62,12 @@ _STOP = frozenset(
     again about into over after before during while which who whom whose what when where why how all any
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
+# Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
+_LEAD_IN = re.compile(
+    r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
+    r"[^,]{0,40},\s*",
+    re.I,
+)
 # Verbs whose objects accumulate: a second object does not replace the first.
 _ADDITIVE = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adores visited visit visits has have
@@ -115,7 +121,9 @@ def _values(text: str) -> set[str]:
 
 
 def _unquote(text: str) -> str:
-    return text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
+    text = text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
+    lead_in = _LEAD_IN.match(text)
+    return text[lead_in.end() :] if lead_in else text
 
 
 def subject_of(text: str) -> str | None:
