@@ -203,6 +203,53 @@ def test_a_leading_time_or_place_phrase_is_not_the_subject() -> None:
     assert subject_of("Inga Berg moved to Oslo.") == "Inga Berg"
 
 
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Theresa Holm has never led any workshops or sessions for aspiring choral directors.",
+            "Theresa Holm has led workshops and clinics for aspiring choral directors.",
+        ),
+        ("Lena Moss did not receive any awards in 2021.", "Lena Moss received the Riverside Prize in 2021."),
+        ("I don't eat meat any more.", "I eat meat on weekends."),
+    ],
+)
+def test_a_denial_supersedes_what_it_denies(new: str, old: str) -> None:
+    decision = decide(new, old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Alice does not like coffee.", "Alice likes tea."),
+        ("Alice doesn't like black tea.", "Alice likes green tea."),  # likes accumulate: only a full repeat denies
+        ("My sister doesn't live in Seattle.", "I live in Seattle."),  # someone else
+        (
+            "Brenda Holm is an avid hiker, while Clara Diaz does not hike.",  # shares only the names
+            "Brenda Holm and Clara Diaz co-founded a community garden.",
+        ),
+        ("Lena Moss has not seen the film.", "Lena Moss has not read the book."),  # both negated
+        (
+            "Clara Diaz is an accomplished photographer, while Brenda Holm has never exhibited her photography.",
+            "Brenda Holm is an accomplished landscape photographer.",  # the negation denies only its own clause
+        ),
+    ],
+)
+def test_denying_something_else_is_not_a_supersession(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.7).verdict is Verdict.NONE
+
+
+def test_a_denial_closes_the_denied_fact_through_the_write_path(real: Memory) -> None:
+    old = real.remember(ALICE, "Theresa Holm has collaborated with other composers for special performances.")
+    new = real.remember(
+        ALICE, "Theresa Holm has never collaborated with composers for special performances; she performs solo."
+    )
+    assert new.status is WriteStatus.SUPERSEDED and new.superseded == (old.record.id,)
+    hits = real.recall(ALICE, "With whom has Theresa Holm collaborated for special performances?")
+    assert [h.record.id for h in hits] == [new.record.id]
+
+
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
     podcast = "Joshan Wode and Lorae Jonis co-hosted a podcast series about"

@@ -18,6 +18,12 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      charity event" → "Joren and Eliza collaborated on the charity event". Statements whose verb adds
      rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
      "likes tea" and "likes coffee" are both true.
+  3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
+     subject or person, and the negated clause repeats at least ``DENIAL_COVER`` (all of it with an additive
+     verb) and at least ``DENIAL_SHARED`` words of what the other says beyond the names in it — "Ann led
+     workshops for choral directors" → "Ann has never led workshops for choral directors". Denying something
+     else ("likes tea" → "does not like coffee") or in another clause ("Bo is a photographer, while Ann never
+     exhibited") repeats too little.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "DENIAL_COVER",
+    "DENIAL_SHARED",
     "FRAME_OVERLAP",
     "MERGE_COSINE",
     "MERGE_OVERLAP",
@@ -41,6 +49,8 @@ __all__ = [
 MERGE_COSINE = 0.9
 MERGE_OVERLAP = 0.5
 FRAME_OVERLAP = 0.5
+DENIAL_COVER = 0.6
+DENIAL_SHARED = 2
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019-]*")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
@@ -62,6 +72,9 @@ _STOP = frozenset(
     again about into over after before during while which who whom whose what when where why how all any
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
+# A negation marks a denial; clauses bound what it denies.
+_NEGATION = re.compile(r"\b(not|never|no|none|neither|nor|unable|cannot)\b|n['\u2019]t\b", re.I)
+_CLAUSE = re.compile(r";|\b(?:while|whereas|but|instead|although|though)\b", re.I)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -188,9 +201,44 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and changed_values and not additive:
         changed = ", ".join(sorted(changed_values))
         return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
+    denial = _denial(new, old, subject_old, same_subject)
+    if denial is not None:
+        return Decision(Verdict.SUPERSEDE, f"denies the old statement (repeats {denial:.2f} of it, negated)")
     return Decision(Verdict.NONE)
 
 
 def _substantive(words: set[str]) -> bool:
     # Words on one side only that are longer than a filler ("lot", "bit") and not an intensifier.
     return any(len(w) > 3 for w in words)
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to match 'received' with 'receive' and 'awards' with 'award'."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _negated_clauses(text: str) -> str:
+    """The clauses of ``text`` that hold a negation, or all of it when none does."""
+    # "Ann is a photographer, while Ben has never exhibited": the negation denies only its own clause.
+    negated = [clause for clause in _CLAUSE.split(text) if _NEGATION.search(clause)]
+    return " ".join(negated) if negated else text
+
+
+def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> float | None:
+    """How much of ``old`` a new statement of the other polarity repeats, when it denies it; else None."""
+    if bool(_NEGATION.search(new)) == bool(_NEGATION.search(old)) or subject_old is None:
+        return None
+    if not same_subject and not _names(old) & _names(new):  # the denial must be about someone the old names
+        return None
+    # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
+    names = {w.casefold() for name in _names(old) | _names(new) | {subject_old} for w in name.split()}
+    new, old = _negated_clauses(new), _negated_clauses(old)
+    said = {_stem(w) for w in _content(old) - names}
+    repeated = said & {_stem(w) for w in _content(new)}
+    cover = len(repeated) / len(said) if said else 0.0
+    # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
+    needed = 1.0 if (_content(new) | _content(old)) & _ADDITIVE else DENIAL_COVER
+    return cover if len(repeated) >= DENIAL_SHARED and cover >= needed else None
