@@ -10,7 +10,7 @@ import pytest
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.supersede import Verdict, decide, slot_of, subject_of
+from tiermem.supersede import Verdict, decide, same_frame, slot_of, subject_of
 from tiermem.write import WritePolicy, WriteStatus
 
 ALICE = Scope("acme", "alice")
@@ -248,6 +248,38 @@ def test_a_denial_closes_the_denied_fact_through_the_write_path(real: Memory) ->
     assert new.status is WriteStatus.SUPERSEDED and new.superseded == (old.record.id,)
     hits = real.recall(ALICE, "With whom has Theresa Holm collaborated for special performances?")
     assert [h.record.id for h in hits] == [new.record.id]
+
+
+def test_the_same_frame_ignores_who_it_is_about() -> None:
+    climber = "is a professional rock climber who has scaled peaks on three continents."
+    assert same_frame(f"Lena Moss {climber}", f"Tom Reyes {climber}")
+    assert not same_frame(f"Lena Moss {climber}", "Lena Moss met Tom Reyes at a book signing in Oslo.")
+
+
+def test_the_newer_of_two_people_in_the_same_statement_ranks_first(real: Memory) -> None:
+    # "Who is ...?" questions: the same statement about another person is the newer answer; both stay current.
+    climber = "is a professional rock climber who has scaled peaks on three continents."
+    old = real.remember(ALICE, f"Lena Moss {climber}", valid_from=T0).record
+    real.remember(ALICE, "Lena Moss and Tom Reyes met at a book signing in Oslo.", valid_from=T0 + timedelta(1))
+    new = real.remember(ALICE, f"Tom Reyes {climber}", valid_from=T0 + timedelta(2))
+    assert new.status is WriteStatus.ADDED
+    hits = real.recall(ALICE, "Who is the professional rock climber among Lena Moss and Tom Reyes?", k=3)
+    assert [h.record.id for h in hits[:2]] == [new.record.id, old.id]
+    assert "possibly_outdated" in hits[1].flags
+
+
+def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -> None:
+    # Topic words differ too much for the vectors to call them one slot; the query words they answer agree.
+    old = real.remember(ALICE, "Mira Olsen has published articles on sustainable living.", valid_from=T0).record
+    hobby = real.remember(ALICE, "Mira Olsen enjoys photography of coastal birds.", valid_from=T0 + timedelta(1))
+    new = real.remember(
+        ALICE, "Mira Olsen has published articles on advanced compiler construction.", valid_from=T0 + timedelta(2)
+    )
+    assert new.status is WriteStatus.ADDED
+    hits = real.recall(ALICE, "What type of articles has Mira Olsen published?", k=3)
+    assert [h.record.id for h in hits[:2]] == [new.record.id, old.id]
+    # The hobby is newer than the old fact but answers none of the words it answers: it is not lifted.
+    assert hits[2].record.id == hobby.record.id and hits[2].part("newer_fact") is None
 
 
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:

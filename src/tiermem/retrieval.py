@@ -14,7 +14,7 @@ import numpy as np
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.store.base import Candidate, Store
-from tiermem.supersede import same_subject
+from tiermem.supersede import answered, asked, same_frame, same_subject
 from tiermem.types import Filter, Hit, MemoryType, Scope, ScorePart
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
@@ -46,10 +46,12 @@ class RecallPolicy:
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
-      (same subject, one topic: embedding cosine ≥ ``update_cosine``, and the newer one's score within
-      ``competing_ratio`` of the older's), the newest is ranked just above the older even when the write-time
-      detector was too cautious to close it (score part ``newer_fact``; flag ``possibly_outdated`` on the
-      older). Nothing is hidden; ``as_of`` asks about the past; events (episodic) are never reordered.
+      (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
+      beyond names that the older one contains; the same subject, or the same statement about another person;
+      and the newer one's score within ``competing_ratio`` of the older's), the newest is ranked just above
+      the older even when the write-time detector was too cautious to close it (score part ``newer_fact``;
+      flag ``possibly_outdated`` on the older). Nothing is hidden; ``as_of`` asks about the past; events
+      (episodic) are never reordered.
     """
 
     rrf_k: int = 60
@@ -105,7 +107,7 @@ def hybrid_recall(
         pending = _pool().submit(store.vector_search(scope, qv, embedder.fingerprint, filter_, now=now, limit=limit))
     keyword = store.keyword_candidates(scope, query_terms(query), filter_, now=now, limit=limit)
     vector = pending.result() if pending is not None else []
-    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy)
+    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy, query=query)
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -129,6 +131,7 @@ def _fuse(
     k: int,
     now: datetime,
     policy: RecallPolicy,
+    query: str = "",
 ) -> list[Hit]:
     signals = {"keyword": (keyword, policy.keyword_weight), "vector": (vector, policy.vector_weight)}
     ranks: dict[str, dict[str, tuple[int, float]]] = {}
@@ -172,11 +175,23 @@ def _fuse(
         flags = ("untrusted",) if record.source.untrusted else ()
         hits.append(Hit(record, relevance * recency_factor * trust_factor, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
-    return _newer_facts_first(store, scope, hits, policy)[:k]
+    return _newer_facts_first(store, scope, hits, policy, query)[:k]
 
 
-def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: RecallPolicy) -> list[Hit]:
+def _competing(older: Hit, newer: Hit, cosine: float, answers: dict[str, frozenset[str]], policy: RecallPolicy) -> bool:
+    """Two facts give rival answers: one topic, and one subject or one statement about two people."""
+    # One topic: close vectors, or the newer fact answers every word of the question the older one answers
+    # (vectors of two facts about one person are dominated by the name, so a change of topic words hides).
+    said = answers[older.record.id]
+    topic = cosine >= policy.update_cosine or (bool(said) and said <= answers[newer.record.id])
+    a, b = older.record.content, newer.record.content
+    return topic and (same_subject(a, b) or same_frame(a, b))
+
+
+def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: RecallPolicy, query: str = "") -> list[Hit]:
     """Rank the newest of competing facts first (see RecallPolicy: newer facts first)."""
+    what = asked(query)
+    answers = {h.record.id: answered(what, h.record.content) for h in hits}
     facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC]
     vectors = store.vectors_of(scope, [hits[i].record.id for i in facts]) if len(facts) > 1 else {}
     facts = [i for i in facts if hits[i].record.id in vectors]
@@ -195,8 +210,7 @@ def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: Reca
             if j not in lifted
             and out[j].record.valid_from > older.record.valid_from
             and out[j].score >= policy.competing_ratio * older.score
-            and float(similarity[i] @ similarity[j]) >= policy.update_cosine
-            and same_subject(older.record.content, out[j].record.content)
+            and _competing(older, out[j], float(similarity[i] @ similarity[j]), answers, policy)
         ]
         if not rivals:
             continue

@@ -24,6 +24,8 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      workshops for choral directors" → "Ann has never led workshops for choral directors". Denying something
      else ("likes tea" → "does not like coffee") or in another clause ("Bo is a photographer, while Ann never
      exhibited") repeats too little.
+
+Recall uses ``same_frame``, ``asked`` and ``answered`` to tell which retrieved facts compete for a question.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ __all__ = [
     "MERGE_OVERLAP",
     "Decision",
     "Verdict",
+    "answered",
+    "asked",
     "decide",
+    "same_frame",
     "same_subject",
     "slot_of",
     "subject_of",
@@ -81,6 +86,8 @@ _LEAD_IN = re.compile(
     r"[^,]{0,40},\s*",
     re.I,
 )
+# Words that shape a question rather than say what it is about.
+_QUESTION = frozenset("type kind sort one might could would should can will may possible".split())
 # Verbs whose objects accumulate: a second object does not replace the first.
 _ADDITIVE = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adores visited visit visits has have
@@ -163,6 +170,23 @@ def same_subject(a: str, b: str) -> bool:
     """Both statements are about the same subject: the user, or a person named in both."""
     subject_a = subject_of(a)
     return (subject_a is not None and subject_a == subject_of(b)) or bool(_names(a) & _names(b))
+
+
+def asked(question: str) -> frozenset[str]:
+    """Stems of what a question asks about: its content words beyond the names in it (who, not what)."""
+    names = {w.casefold() for name in _names(question) for w in name.split()}
+    return frozenset(_stem(w) for w in _content(question) - names - _QUESTION)
+
+
+def answered(what: frozenset[str], statement: str) -> frozenset[str]:
+    """The stems of ``what`` (see ``asked``) that ``statement`` contains."""
+    return what & {_stem(w) for w in _content(statement)}
+
+
+def same_frame(a: str, b: str) -> bool:
+    """The same statement, perhaps about someone else: the words beyond the names overlap ≥ ``FRAME_OVERLAP``."""
+    names = {w.casefold() for name in _names(a) | _names(b) for w in name.split()}
+    return _overlap(_content(a) - names, _content(b) - names) >= FRAME_OVERLAP
 
 
 def slot_of(text: str) -> str | None:
