@@ -303,3 +303,16 @@ def test_events_are_never_reordered_by_recency_of_facts(real: Memory) -> None:
     hits = real.recall(ALICE, "Alice went to the support group meeting", k=2)
     assert hits[0].record.id == first.record.id
     assert all(h.part("newer_fact") is None for h in hits)
+
+
+def test_a_fact_that_closed_another_competes_where_its_predecessor_would(real: Memory) -> None:
+    # The question matches the closed fact's words; its successor, the current version, takes its place.
+    old = real.remember(ALICE, "Rina Vale could be interested in music or the arts.", valid_from=T0).record
+    other = "Rina Vale may have published articles or creative works online."
+    real.remember(ALICE, other, valid_from=T0 + timedelta(1))
+    denial = "Rina Vale has no interest in music or the arts and focuses on scientific research instead."
+    new = real.remember(ALICE, denial, valid_from=T0 + timedelta(2))
+    assert new.superseded == (old.id,)
+    hits = real.recall(ALICE, "What is one artistic interest that Rina Vale could have?", k=2)
+    assert [h.record.content for h in hits] == [denial, other]
+    assert hits[0].part("newer_fact") is not None and "possibly_outdated" in hits[1].flags
