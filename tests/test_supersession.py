@@ -191,6 +191,23 @@ def test_a_relative_is_not_the_user() -> None:
     assert decide("My wife loves hiking.", "My wife is called Ana.", cosine=0.6).verdict is Verdict.NONE
 
 
+def test_a_swapped_value_in_the_same_frame_supersedes() -> None:
+    old = "Theresa Holm has performed as a soprano soloist in various concerts."
+    decision = decide("Theresa Holm has performed as a bass soloist in various concerts.", old, cosine=0.9)
+    assert decision.verdict is Verdict.SUPERSEDE and "soprano -> bass" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Rina Vale enjoys playing the piano in her free time.", "Rina Vale enjoys painting in her free time."),
+        ("Rina Vale writes songs about the sea.", "Ben Ray writes songs about the sea."),  # another person
+    ],
+)
+def test_a_swap_with_an_additive_verb_or_another_subject_is_not_a_supersession(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.8).verdict is Verdict.NONE
+
+
 def test_a_role_swap_is_not_a_paraphrase() -> None:
     old = "Ann Brook has written a cookbook with a foreword by Ben Carter."
     swapped = "Ben Carter has written a cookbook with a foreword by Ann Brook."

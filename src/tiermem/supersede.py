@@ -14,8 +14,10 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      address, a favourite, home airport, seat preference) with different words — "I live in Seattle" →
      "I moved to Austin".
   2. *Frame*: the same subject, the same statement frame (content-word overlap ≥ ``FRAME_OVERLAP``) and a
-     different value (a name or number present on one side only) — "Nora and Eliza collaborated on the
-     charity event" → "Joren and Eliza collaborated on the charity event". Statements whose verb adds
+     different value: a name or number present on one side only — "Nora and Eliza collaborated on the
+     charity event" → "Joren and Eliza collaborated on the charity event" — or one run of words swapped in
+     an otherwise identical statement, no longer than the words kept — "performed as a soprano soloist" →
+     "performed as a bass soloist". Statements whose verb adds
      rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
      "likes tea" and "likes coffee" are both true.
   3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
@@ -222,9 +224,13 @@ def decide(new: str, old: str, cosine: float) -> Decision:
         if slot is not None and slot == slot_of(_after_relation(old)):
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
     additive = bool((a | b) & _ADDITIVE)
-    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and changed_values and not additive:
-        changed = ", ".join(sorted(changed_values))
-        return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
+    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and not additive:
+        if changed_values:
+            changed = ", ".join(sorted(changed_values))
+            return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
+        swap = _substitution(new, old)
+        if swap is not None:
+            return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with {swap}")
     denial = _denial(new, old, subject_old, same_subject)
     if denial is not None:
         return Decision(Verdict.SUPERSEDE, f"denies the old statement (repeats {denial:.2f} of it, negated)")
@@ -242,6 +248,21 @@ def _stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
     return word
+
+
+def _substitution(new: str, old: str) -> str | None:
+    """'old words -> new words' when the statements differ in one run of words on each side, else None."""
+    # "performed as a soprano soloist" -> "performed as a bass soloist": one value swapped in a fixed frame.
+    a, b = [w.casefold() for w in _WORD.findall(new)], [w.casefold() for w in _WORD.findall(old)]
+    head = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    tail = next((k for k, (x, y) in enumerate(zip(a[::-1], b[::-1], strict=False)) if x != y), 0)
+    tail = min(tail, len(a) - head, len(b) - head)
+    swapped_in, swapped_out = a[head : len(a) - tail], b[head : len(b) - tail]
+    if not set(swapped_in) - _STOP or not set(swapped_out) - _STOP or _NEGATION.search(" ".join(swapped_in)):
+        return None
+    if head + tail < max(len(swapped_in), len(swapped_out)):  # mostly new words: another statement, not a swap
+        return None
+    return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
 
 
 def _negated_clauses(text: str) -> str:
