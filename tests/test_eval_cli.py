@@ -161,6 +161,14 @@ def test_update_reports_accuracy_and_stale_rate(tmp_path: Path) -> None:
     assert out["stale_above_new_rate"] == 0.0
     assert out["new_top1_rate"] == 1.0
     assert _json("update", str(_update_items(tmp_path)), "--limit", "1")["n"] == 1
+    assert out["top1_accuracy_answerable"] == 1.0 and out["top1_accuracy_answerable_n"] == 2
+    assert out["supersessions_called_for"] == 2 and 0.0 <= out["supersession_precision"] <= 1.0
+
+
+def test_update_offset_selects_a_held_out_range(tmp_path: Path) -> None:
+    assert _json("update", str(_update_items(tmp_path)), "--offset", "1")["n"] == 1
+    assert _json("update", str(_update_items(tmp_path)), "--offset", "1", "--limit", "5")["n"] == 1
+    assert _json("update", str(_update_items(tmp_path)), "--offset", "2")["n"] == 0
 
 
 def test_report_writes_markdown(tmp_path: Path) -> None:

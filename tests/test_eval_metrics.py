@@ -310,6 +310,22 @@ def test_update_score_hits() -> None:
     assert score(["old"], "Bob lives in Paris")["stale_above_new_rate"] == 1.0  # new one missing
     assert score(["x"], "nothing")["stale_above_new_rate"] == 0.0  # neither retrieved
     assert score([], None)["top1_accuracy"] == 0.0
+    assert score(["old", "new"], "Bob lived in Berlin")["top1_accuracy"] == 0.0  # a stale fact is never right
+
+
+def test_top1_accuracy_ignores_case_quotes_and_punctuation_but_needs_whole_words() -> None:
+    assert update.contains_answer("She moved to \u201cNew-York\u201d, finally.", "new york")
+    assert update.contains_answer("Lorae Jonis\u2019s book", "Lorae Jonis's book")
+    assert update.contains_answer("Alexandra Fitzwalden's debut novel", "Alexandra Fitzwalden")
+    assert update.contains_answer("He exhibited his sculptures.", "sculpture")
+    assert not update.contains_answer("Nonetheless she stayed.", "none")
+    assert not update.contains_answer("anything", "  ")
+
+
+def test_top1_accuracy_answerable_counts_only_items_whose_newer_fact_holds_the_answer() -> None:
+    scores = update.score_hits(["new"], "Nora lives in Berlin.", "new", set(), "Berlin", "Nora lives in Berlin.")
+    assert scores["top1_accuracy_answerable"] == 1.0
+    assert "top1_accuracy_answerable" not in update.score_hits(["new"], "x", "new", set(), "zero", "never went")
 
 
 def test_parse_update_item_unquotes_and_checks_indices() -> None:

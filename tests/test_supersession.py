@@ -10,7 +10,7 @@ import pytest
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.supersede import Verdict, decide, slot_of, subject_of
+from tiermem.supersede import Verdict, decide, same_frame, slot_of, subject_of
 from tiermem.write import WritePolicy, WriteStatus
 
 ALICE = Scope("acme", "alice")
@@ -191,6 +191,114 @@ def test_a_relative_is_not_the_user() -> None:
     assert decide("My wife loves hiking.", "My wife is called Ana.", cosine=0.6).verdict is Verdict.NONE
 
 
+def test_a_swapped_value_in_the_same_frame_supersedes() -> None:
+    old = "Theresa Holm has performed as a soprano soloist in various concerts."
+    decision = decide("Theresa Holm has performed as a bass soloist in various concerts.", old, cosine=0.9)
+    assert decision.verdict is Verdict.SUPERSEDE and "soprano -> bass" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Rina Vale enjoys playing the piano in her free time.", "Rina Vale enjoys painting in her free time."),
+        ("Rina Vale writes songs about the sea.", "Ben Ray writes songs about the sea."),  # another person
+    ],
+)
+def test_a_swap_with_an_additive_verb_or_another_subject_is_not_a_supersession(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.8).verdict is Verdict.NONE
+
+
+def test_a_role_swap_is_not_a_paraphrase() -> None:
+    old = "Ann Brook has written a cookbook with a foreword by Ben Carter."
+    swapped = "Ben Carter has written a cookbook with a foreword by Ann Brook."
+    assert decide(swapped, old, cosine=0.98).verdict is not Verdict.MERGE
+
+
+def test_a_leading_time_or_place_phrase_is_not_the_subject() -> None:
+    assert subject_of("In 2022, Tom Reyes was unable to attend the symposium.") == "Tom Reyes"
+    assert subject_of("Since March, I live in Oslo.") == "user"
+    assert subject_of("Inga Berg moved to Oslo.") == "Inga Berg"
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Theresa Holm has never led any workshops or sessions for aspiring choral directors.",
+            "Theresa Holm has led workshops and clinics for aspiring choral directors.",
+        ),
+        ("Lena Moss did not receive any awards in 2021.", "Lena Moss received the Riverside Prize in 2021."),
+        ("I don't eat meat any more.", "I eat meat on weekends."),
+    ],
+)
+def test_a_denial_supersedes_what_it_denies(new: str, old: str) -> None:
+    decision = decide(new, old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Alice does not like coffee.", "Alice likes tea."),
+        ("Alice doesn't like black tea.", "Alice likes green tea."),  # likes accumulate: only a full repeat denies
+        ("My sister doesn't live in Seattle.", "I live in Seattle."),  # someone else
+        (
+            "Brenda Holm is an avid hiker, while Clara Diaz does not hike.",  # shares only the names
+            "Brenda Holm and Clara Diaz co-founded a community garden.",
+        ),
+        ("Lena Moss has not seen the film.", "Lena Moss has not read the book."),  # both negated
+        (
+            "Clara Diaz is an accomplished photographer, while Brenda Holm has never exhibited her photography.",
+            "Brenda Holm is an accomplished landscape photographer.",  # the negation denies only its own clause
+        ),
+    ],
+)
+def test_denying_something_else_is_not_a_supersession(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.7).verdict is Verdict.NONE
+
+
+def test_a_denial_closes_the_denied_fact_through_the_write_path(real: Memory) -> None:
+    old = real.remember(ALICE, "Theresa Holm has collaborated with other composers for special performances.")
+    new = real.remember(
+        ALICE, "Theresa Holm has never collaborated with composers for special performances; she performs solo."
+    )
+    assert new.status is WriteStatus.SUPERSEDED and new.superseded == (old.record.id,)
+    hits = real.recall(ALICE, "With whom has Theresa Holm collaborated for special performances?")
+    assert [h.record.id for h in hits] == [new.record.id]
+
+
+def test_the_same_frame_ignores_who_it_is_about() -> None:
+    climber = "is a professional rock climber who has scaled peaks on three continents."
+    assert same_frame(f"Lena Moss {climber}", f"Tom Reyes {climber}")
+    assert not same_frame(f"Lena Moss {climber}", "Lena Moss met Tom Reyes at a book signing in Oslo.")
+
+
+def test_the_newer_of_two_people_in_the_same_statement_ranks_first(real: Memory) -> None:
+    # "Who is ...?" questions: the same statement about another person is the newer answer; both stay current.
+    climber = "is a professional rock climber who has scaled peaks on three continents."
+    old = real.remember(ALICE, f"Lena Moss {climber}", valid_from=T0).record
+    real.remember(ALICE, "Lena Moss and Tom Reyes met at a book signing in Oslo.", valid_from=T0 + timedelta(1))
+    new = real.remember(ALICE, f"Tom Reyes {climber}", valid_from=T0 + timedelta(2))
+    assert new.status is WriteStatus.ADDED
+    hits = real.recall(ALICE, "Who is the professional rock climber among Lena Moss and Tom Reyes?", k=3)
+    assert [h.record.id for h in hits[:2]] == [new.record.id, old.id]
+    assert "possibly_outdated" in hits[1].flags
+
+
+def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -> None:
+    # Topic words differ too much for the vectors to call them one slot; the query words they answer agree.
+    old = real.remember(ALICE, "Mira Olsen has published articles on sustainable living.", valid_from=T0).record
+    hobby = real.remember(ALICE, "Mira Olsen enjoys photography of coastal birds.", valid_from=T0 + timedelta(1))
+    new = real.remember(
+        ALICE, "Mira Olsen has published articles on advanced compiler construction.", valid_from=T0 + timedelta(2)
+    )
+    assert new.status is WriteStatus.ADDED
+    hits = real.recall(ALICE, "What type of articles has Mira Olsen published?", k=3)
+    assert [h.record.id for h in hits[:2]] == [new.record.id, old.id]
+    # The hobby is newer than the old fact but answers none of the words it answers: it is not lifted.
+    assert hits[2].record.id == hobby.record.id and hits[2].part("newer_fact") is None
+
+
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
     podcast = "Joshan Wode and Lorae Jonis co-hosted a podcast series about"
@@ -212,3 +320,16 @@ def test_events_are_never_reordered_by_recency_of_facts(real: Memory) -> None:
     hits = real.recall(ALICE, "Alice went to the support group meeting", k=2)
     assert hits[0].record.id == first.record.id
     assert all(h.part("newer_fact") is None for h in hits)
+
+
+def test_a_fact_that_closed_another_competes_where_its_predecessor_would(real: Memory) -> None:
+    # The question matches the closed fact's words; its successor, the current version, takes its place.
+    old = real.remember(ALICE, "Rina Vale could be interested in music or the arts.", valid_from=T0).record
+    other = "Rina Vale may have published articles or creative works online."
+    real.remember(ALICE, other, valid_from=T0 + timedelta(1))
+    denial = "Rina Vale has no interest in music or the arts and focuses on scientific research instead."
+    new = real.remember(ALICE, denial, valid_from=T0 + timedelta(2))
+    assert new.superseded == (old.id,)
+    hits = real.recall(ALICE, "What is one artistic interest that Rina Vale could have?", k=2)
+    assert [h.record.content for h in hits] == [denial, other]
+    assert hits[0].part("newer_fact") is not None and "possibly_outdated" in hits[1].flags

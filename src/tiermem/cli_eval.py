@@ -219,19 +219,24 @@ def longmemeval_command(
 @_JSON
 @_EMBEDDER
 @_REPORT
+@click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges).")
 @_LIMIT
-def update_command(path: Path, as_json: bool, embedder: str, report_dir: Path | None, limit: int | None) -> None:
+def update_command(
+    path: Path, as_json: bool, embedder: str, report_dir: Path | None, offset: int, limit: int | None
+) -> None:
     """Knowledge update: is the newer fact on top?
 
-    Writes each item's facts, then the contradicting newer fact, asks the question and scores top-1
-    accuracy and how often a superseded fact outranks the newer one.
+    Writes each item's facts, then the contradicting newer fact, asks the question and scores how often
+    the newer fact is on top, top-1 accuracy (the top hit contains the answer), how often a superseded
+    fact outranks the newer one, and the precision and recall of the write path's supersessions.
     """
     from tiermem.eval.report import update_report
     from tiermem.eval.update import iter_update_items, run_update
 
     with _edge():
         total = sum(1 for _ in iter_update_items(path))
-        with _one_memory(embedder, "Knowledge update", min(total, limit or total)) as (memory, advance):
-            result = run_update(memory, iter_update_items(path), limit=limit, on_item=advance)
-    command = _command("update", path, embedder=embedder, limit=limit)
+        todo = max(0, min(total - offset, limit or total))
+        with _one_memory(embedder, "Knowledge update", todo) as (memory, advance):
+            result = run_update(memory, iter_update_items(path), offset=offset, limit=limit, on_item=advance)
+    command = _command("update", path, embedder=embedder, offset=offset or None, limit=limit)
     _emit(result.to_json(), as_json, update_report(result, command), report_dir)

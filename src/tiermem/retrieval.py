@@ -9,13 +9,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-import numpy as np
-
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.store.base import Candidate, Store
-from tiermem.supersede import same_subject
-from tiermem.types import Filter, Hit, MemoryType, Scope, ScorePart
+from tiermem.supersede import answered, asked, same_frame, same_subject
+from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
 
@@ -46,10 +44,13 @@ class RecallPolicy:
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
-      (same subject, one topic: embedding cosine ≥ ``update_cosine``, and the newer one's score within
-      ``competing_ratio`` of the older's), the newest is ranked just above the older even when the write-time
-      detector was too cautious to close it (score part ``newer_fact``; flag ``possibly_outdated`` on the
-      older). Nothing is hidden; ``as_of`` asks about the past; events (episodic) are never reordered.
+      (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
+      beyond names that the older one contains; the same subject, or the same statement about another person;
+      and the newer one's score within ``competing_ratio`` of the older's), the newest is ranked just above
+      the older even when the write-time detector was too cautious to close it (score part ``newer_fact``;
+      flag ``possibly_outdated`` on the older). A fact that closed an older one competes wherever that one
+      would have: it is its current version. Nothing is hidden; ``as_of`` asks about the past; events
+      (episodic) are never reordered.
     """
 
     rrf_k: int = 60
@@ -105,7 +106,7 @@ def hybrid_recall(
         pending = _pool().submit(store.vector_search(scope, qv, embedder.fingerprint, filter_, now=now, limit=limit))
     keyword = store.keyword_candidates(scope, query_terms(query), filter_, now=now, limit=limit)
     vector = pending.result() if pending is not None else []
-    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy)
+    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy, query=query)
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -129,6 +130,7 @@ def _fuse(
     k: int,
     now: datetime,
     policy: RecallPolicy,
+    query: str = "",
 ) -> list[Hit]:
     signals = {"keyword": (keyword, policy.keyword_weight), "vector": (vector, policy.vector_weight)}
     ranks: dict[str, dict[str, tuple[int, float]]] = {}
@@ -172,17 +174,49 @@ def _fuse(
         flags = ("untrusted",) if record.source.untrusted else ()
         hits.append(Hit(record, relevance * recency_factor * trust_factor, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
-    return _newer_facts_first(store, scope, hits, policy)[:k]
+    return _newer_facts_first(store, scope, hits, policy, query)[:k]
 
 
-def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: RecallPolicy) -> list[Hit]:
+def _competing(
+    older: Hit, faces: list[tuple[str, Vectors]], older_vector: Vectors, what: frozenset[str], update_cosine: float
+) -> bool:
+    """Two facts give rival answers: one topic, and one subject or one statement about two people."""
+    said = answered(what, older.record.content)
+    for content, vector in faces:
+        # One topic: close vectors, or the newer fact answers every word of the question the older one answers
+        # (vectors of two facts about one person are dominated by the name, so a change of topic words hides).
+        topic = float(older_vector @ vector) >= update_cosine or (bool(said) and said <= answered(what, content))
+        if topic and (same_subject(older.record.content, content) or same_frame(older.record.content, content)):
+            return True
+    return False
+
+
+def _faces(
+    record: MemoryRecord, predecessors: dict[str, MemoryRecord], vectors: dict[str, Vectors]
+) -> list[tuple[str, Vectors]]:
+    """The texts and vectors a fact competes with: its own, and the predecessor it closed, if any."""
+    faces = [(record.content, vectors[record.id])]
+    previous = predecessors.get(record.supersedes or "")
+    if previous is not None and previous.id in vectors:
+        faces.append((previous.content, vectors[previous.id]))
+    return faces
+
+
+def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: RecallPolicy, query: str = "") -> list[Hit]:
     """Rank the newest of competing facts first (see RecallPolicy: newer facts first)."""
     facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC]
-    vectors = store.vectors_of(scope, [hits[i].record.id for i in facts]) if len(facts) > 1 else {}
+    if len(facts) < 2:
+        return hits
+    # A fact that closed an older one is its current version: it competes wherever its predecessor would.
+    before = {p for i in facts if (p := hits[i].record.supersedes) is not None}
+    predecessors = store.get_many(scope, sorted(before)) if before else {}
+    vectors = store.vectors_of(scope, [hits[i].record.id for i in facts] + sorted(predecessors))
     facts = [i for i in facts if hits[i].record.id in vectors]
     if len(facts) < 2:
         return hits
-    similarity = dict(zip(facts, np.stack([vectors[hits[i].record.id] for i in facts]), strict=True))
+    faces = {i: _faces(hits[i].record, predecessors, vectors) for i in facts}
+    what = asked(query)
+    similarity = {i: faces[i][0][1] for i in facts}
     out = list(hits)
     lifted: set[int] = set()
     for a, i in enumerate(facts):  # i: the higher-ranked, possibly older fact
@@ -195,8 +229,7 @@ def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: Reca
             if j not in lifted
             and out[j].record.valid_from > older.record.valid_from
             and out[j].score >= policy.competing_ratio * older.score
-            and float(similarity[i] @ similarity[j]) >= policy.update_cosine
-            and same_subject(older.record.content, out[j].record.content)
+            and _competing(older, faces[j], similarity[i], what, policy.update_cosine)
         ]
         if not rivals:
             continue

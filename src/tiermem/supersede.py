@@ -5,18 +5,29 @@ similarity of their embeddings. They are deliberately conservative: a wrong merg
 true fact, a missed one only leaves an extra row that recall still ranks.
 
 - **Merge** (a paraphrase): cosine ≥ ``MERGE_COSINE`` and content-word overlap ≥ ``MERGE_OVERLAP`` and no
-  value (name, number) or content word of substance on one side only — "I really like hiking" ≈
-  "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin".
+  value (name, number) or content word of substance on one side only, and the same subject — "I really like
+  hiking" ≈ "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin", nor "Ann wrote a book
+  with a foreword by Ben" ≈ "Ben wrote a book with a foreword by Ann".
 - **Supersede**, either rule:
   1. *Slot*: both statements are about the same subject (the user, or the same named person) and fill the
      same single-valued slot (where someone lives, works, their job, name, age, partner, phone, email,
      address, a favourite, home airport, seat preference) with different words — "I live in Seattle" →
      "I moved to Austin".
   2. *Frame*: the same subject, the same statement frame (content-word overlap ≥ ``FRAME_OVERLAP``) and a
-     different value (a name or number present on one side only) — "Nora and Eliza collaborated on the
-     charity event" → "Joren and Eliza collaborated on the charity event". Statements whose verb adds
+     different value: a name or number present on one side only — "Nora and Eliza collaborated on the
+     charity event" → "Joren and Eliza collaborated on the charity event" — or one run of words swapped in
+     an otherwise identical statement, no longer than the words kept — "performed as a soprano soloist" →
+     "performed as a bass soloist". Statements whose verb adds
      rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
      "likes tea" and "likes coffee" are both true.
+  3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
+     subject or person, and the negated clause repeats at least ``DENIAL_COVER`` (all of it with an additive
+     verb) and at least ``DENIAL_SHARED`` words of what the other says beyond the names in it — "Ann led
+     workshops for choral directors" → "Ann has never led workshops for choral directors". Denying something
+     else ("likes tea" → "does not like coffee") or in another clause ("Bo is a photographer, while Ann never
+     exhibited") repeats too little.
+
+Recall uses ``same_frame``, ``asked`` and ``answered`` to tell which retrieved facts compete for a question.
 """
 
 from __future__ import annotations
@@ -26,12 +37,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "DENIAL_COVER",
+    "DENIAL_SHARED",
     "FRAME_OVERLAP",
     "MERGE_COSINE",
     "MERGE_OVERLAP",
     "Decision",
     "Verdict",
+    "answered",
+    "asked",
     "decide",
+    "same_frame",
     "same_subject",
     "slot_of",
     "subject_of",
@@ -40,6 +56,8 @@ __all__ = [
 MERGE_COSINE = 0.9
 MERGE_OVERLAP = 0.5
 FRAME_OVERLAP = 0.5
+DENIAL_COVER = 0.6
+DENIAL_SHARED = 2
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019-]*")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
@@ -61,6 +79,17 @@ _STOP = frozenset(
     again about into over after before during while which who whom whose what when where why how all any
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
+# A negation marks a denial; clauses bound what it denies.
+_NEGATION = re.compile(r"\b(not|never|no|none|neither|nor|unable|cannot)\b|n['\u2019]t\b", re.I)
+_CLAUSE = re.compile(r";|\b(?:while|whereas|but|instead|although|though)\b", re.I)
+# Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
+_LEAD_IN = re.compile(
+    r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
+    r"[^,]{0,40},\s*",
+    re.I,
+)
+# Words that shape a question rather than say what it is about.
+_QUESTION = frozenset("type kind sort one might could would should can will may possible".split())
 # Verbs whose objects accumulate: a second object does not replace the first.
 _ADDITIVE = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed adore adores visited visit visits has have
@@ -114,7 +143,9 @@ def _values(text: str) -> set[str]:
 
 
 def _unquote(text: str) -> str:
-    return text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
+    text = text.strip().lstrip("\"'\u201c\u2018(")  # a quoted statement has the same subject
+    lead_in = _LEAD_IN.match(text)
+    return text[lead_in.end() :] if lead_in else text
 
 
 def subject_of(text: str) -> str | None:
@@ -143,6 +174,23 @@ def same_subject(a: str, b: str) -> bool:
     return (subject_a is not None and subject_a == subject_of(b)) or bool(_names(a) & _names(b))
 
 
+def asked(question: str) -> frozenset[str]:
+    """Stems of what a question asks about: its content words beyond the names in it (who, not what)."""
+    names = {w.casefold() for name in _names(question) for w in name.split()}
+    return frozenset(_stem(w) for w in _content(question) - names - _QUESTION)
+
+
+def answered(what: frozenset[str], statement: str) -> frozenset[str]:
+    """The stems of ``what`` (see ``asked``) that ``statement`` contains."""
+    return what & {_stem(w) for w in _content(statement)}
+
+
+def same_frame(a: str, b: str) -> bool:
+    """The same statement, perhaps about someone else: the words beyond the names overlap ≥ ``FRAME_OVERLAP``."""
+    names = {w.casefold() for name in _names(a) | _names(b) for w in name.split()}
+    return _overlap(_content(a) - names, _content(b) - names) >= FRAME_OVERLAP
+
+
 def slot_of(text: str) -> str | None:
     """The single-valued slot a statement fills, if any (favourites carry their noun: 'favorite:color')."""
     for name, pattern in _SLOTS:
@@ -165,22 +213,77 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     a, b = _content(new), _content(old)
     overlap = _overlap(a, b)
     changed_values = _values(new) ^ _values(old)
-    if cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b):
-        return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
     subject_new, subject_old = subject_of(new), subject_of(old)
     same_subject = subject_new is not None and subject_new == subject_old
+    paraphrase = cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b)
+    if paraphrase and (same_subject or subject_new is None or subject_old is None):
+        return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
     shared_name = bool(_names(new) & _names(old))
     if same_subject and a != b:
         slot = slot_of(_after_relation(new))
         if slot is not None and slot == slot_of(_after_relation(old)):
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
     additive = bool((a | b) & _ADDITIVE)
-    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and changed_values and not additive:
-        changed = ", ".join(sorted(changed_values))
-        return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
+    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and not additive:
+        if changed_values:
+            changed = ", ".join(sorted(changed_values))
+            return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
+        swap = _substitution(new, old)
+        if swap is not None:
+            return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with {swap}")
+    denial = _denial(new, old, subject_old, same_subject)
+    if denial is not None:
+        return Decision(Verdict.SUPERSEDE, f"denies the old statement (repeats {denial:.2f} of it, negated)")
     return Decision(Verdict.NONE)
 
 
 def _substantive(words: set[str]) -> bool:
     # Words on one side only that are longer than a filler ("lot", "bit") and not an intensifier.
     return any(len(w) > 3 for w in words)
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to match 'received' with 'receive' and 'awards' with 'award'."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _substitution(new: str, old: str) -> str | None:
+    """'old words -> new words' when the statements differ in one run of words on each side, else None."""
+    # "performed as a soprano soloist" -> "performed as a bass soloist": one value swapped in a fixed frame.
+    a, b = [w.casefold() for w in _WORD.findall(new)], [w.casefold() for w in _WORD.findall(old)]
+    head = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    tail = next((k for k, (x, y) in enumerate(zip(a[::-1], b[::-1], strict=False)) if x != y), 0)
+    tail = min(tail, len(a) - head, len(b) - head)
+    swapped_in, swapped_out = a[head : len(a) - tail], b[head : len(b) - tail]
+    if not set(swapped_in) - _STOP or not set(swapped_out) - _STOP or _NEGATION.search(" ".join(swapped_in)):
+        return None
+    if head + tail < max(len(swapped_in), len(swapped_out)):  # mostly new words: another statement, not a swap
+        return None
+    return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
+
+
+def _negated_clauses(text: str) -> str:
+    """The clauses of ``text`` that hold a negation, or all of it when none does."""
+    # "Ann is a photographer, while Ben has never exhibited": the negation denies only its own clause.
+    negated = [clause for clause in _CLAUSE.split(text) if _NEGATION.search(clause)]
+    return " ".join(negated) if negated else text
+
+
+def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> float | None:
+    """How much of ``old`` a new statement of the other polarity repeats, when it denies it; else None."""
+    if bool(_NEGATION.search(new)) == bool(_NEGATION.search(old)) or subject_old is None:
+        return None
+    if not same_subject and not _names(old) & _names(new):  # the denial must be about someone the old names
+        return None
+    # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
+    names = {w.casefold() for name in _names(old) | _names(new) | {subject_old} for w in name.split()}
+    new, old = _negated_clauses(new), _negated_clauses(old)
+    said = {_stem(w) for w in _content(old) - names}
+    repeated = said & {_stem(w) for w in _content(new)}
+    cover = len(repeated) / len(said) if said else 0.0
+    # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
+    needed = 1.0 if (_content(new) | _content(old)) & _ADDITIVE else DENIAL_COVER
+    return cover if len(repeated) >= DENIAL_SHARED and cover >= needed else None

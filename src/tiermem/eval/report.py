@@ -112,7 +112,14 @@ def update_report(result: UpdateResult, command: str) -> ReportData:
         groups={"all": result.scores},
         group_n={"all": result.n},
         chart_metrics=tuple(result.scores),
-        notes=_timing_notes(result.ingest_seconds, result.query_ms, None),
+        notes=(
+            f"Top-1 accuracy over the {result.answerable_n} items whose newer fact contains the answer: "
+            "top1_accuracy_answerable.",
+            "Supersessions made {supersessions_made}, called for {supersessions_called_for}, not called for "
+            "{supersessions_not_called_for}: precision {supersession_precision:.3f}, recall "
+            "{supersession_recall:.3f}.".format(**result.supersession),
+            *_timing_notes(result.ingest_seconds, result.query_ms, None),
+        ),
     )
 
 
