@@ -223,6 +223,12 @@ class MemoryRecord:
     supersedes: str | None = None
     metadata: Mapping[str, MetaValue] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     version: int = 1
+    context: str | None = None  # helps find the record (indexed and embedded), never returned as its content
+
+    @property
+    def embedding_text(self) -> str:
+        """What is embedded: the content, then its search context (content first, so truncation cuts context)."""
+        return self.content if not self.context else f"{self.content}\n{self.context}"
 
     def is_live(self, at: datetime) -> bool:
         """Valid and not expired at ``at``."""
@@ -259,6 +265,7 @@ class MemoryRecord:
             "supersedes": self.supersedes,
             "metadata": dict(self.metadata),
             "version": self.version,
+            "context": self.context,
         }
 
 

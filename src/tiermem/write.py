@@ -77,6 +77,9 @@ class NewMemory:
     metadata: Mapping[str, MetaValue] = field(default_factory=dict)
     dedupe: bool = True  # False for streams where repeats are real events (chat messages)
     supersedes: str | None = None  # an explicit replacement: always honoured
+    # Text that helps find this memory but is not part of it (e.g. the neighbouring turns of a message): it is
+    # indexed and embedded with the content, stored and exported, never returned as the content.
+    context: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +145,7 @@ def prepare(
         raise ValidationError("content", "must not be empty")
     if len(text) > MAX_CONTENT_CHARS:
         raise ValidationError("content", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
+    context = _context(item.context)
     source = Source.parse(item.source)
     type_ = MemoryType.parse(item.type)
     ttl = _ttl(item.ttl) if item.ttl is not None else (default_ttl or {}).get(type_)
@@ -164,7 +168,19 @@ def prepare(
         tags=check_tags(item.tags),
         supersedes=item.supersedes,
         metadata=_metadata(item.metadata),
+        context=context,
     )
+
+
+def _context(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError("context", "must be a string", given=type(value).__name__)
+    text = normalise_text(value)
+    if len(text) > MAX_CONTENT_CHARS:
+        raise ValidationError("context", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
+    return text or None
 
 
 def audit_entry(
@@ -221,7 +237,7 @@ def write_many(
     dedupe = [item.dedupe for item in items]
     todo = _dedupe(batch, dedupe, [i for i in range(len(items)) if i not in held])
     # Embed outside the transaction so a slow model never holds the write lock.
-    texts = [batch.prepared[i].content for i in todo]
+    texts = [batch.prepared[i].embedding_text for i in todo]
     vectors = embedder.embed_batch(texts) if embedder is not None and texts else None
     vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
     with store.transaction():
