@@ -94,6 +94,15 @@ def test_locomo_misleading_evidence_scores_zero(tmp_path: Path) -> None:
     assert (out["n"], out["recall@1"], out["all@1"], out["session_recall@1"]) == (1, 0.0, 0.0, 0.0)
 
 
+def test_locomo_finds_a_reply_by_the_turn_before_it_only_with_context_turns(tmp_path: Path) -> None:
+    # The question names the topic of D1:1; D1:2 is the evidence. Only D1:1's words lead to D1:2.
+    qa = [{"question": "zebra stripes savanna?", "category": 4, "evidence": ["D1:2"]}]
+    path = str(_locomo(tmp_path, qa))
+    without = _json("locomo", path, "--k", "2", "--context-turns", "0")
+    with_context = _json("locomo", path, "--k", "2", "--context-turns", "1")
+    assert (without["recall@2"], with_context["recall@2"]) == (0.0, 1.0)
+
+
 def _lme_entry(qid: str, answer_topic: int) -> dict[str, Any]:
     sessions = [
         [

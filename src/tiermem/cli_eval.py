@@ -177,6 +177,15 @@ def _command(name: str, path: Path, **options: object) -> str:
     return " ".join(parts)
 
 
+_CONTEXT = click.option(
+    "--context-turns",
+    type=click.IntRange(min=0, max=8),
+    default=1,
+    show_default=True,
+    help="Write each turn with this many earlier turns of its session as search context (0: none).",
+)
+
+
 @eval_group.command("locomo")
 @_DATA
 @_KS
@@ -185,6 +194,7 @@ def _command(name: str, path: Path, **options: object) -> str:
 @_REPORT
 @_LIMIT
 @_CACHE
+@_CONTEXT
 def locomo_command(
     path: Path,
     ks: tuple[int, ...],
@@ -193,6 +203,7 @@ def locomo_command(
     report_dir: Path | None,
     limit: int | None,
     embed_cache: Path | None,
+    context_turns: int,
 ) -> None:
     """LoCoMo: evidence recall@k per category.
 
@@ -206,8 +217,10 @@ def locomo_command(
         conversations = load_locomo(path)
         total = sum(len(c.questions) for c in conversations)
         with _one_memory(embedder, "LoCoMo", min(total, limit or total), embed_cache) as (memory, advance):
-            result = run_locomo(memory, conversations, ks, limit=limit, on_question=advance)
-    command = _command("locomo", path, k=ks, embedder=embedder, limit=limit)
+            result = run_locomo(
+                memory, conversations, ks, limit=limit, on_question=advance, context_turns=context_turns
+            )
+    command = _command("locomo", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
     _emit(result.to_json(), as_json, locomo_report(result, command), report_dir)
 
 
@@ -219,6 +232,7 @@ def locomo_command(
 @_REPORT
 @_LIMIT
 @_CACHE
+@_CONTEXT
 def longmemeval_command(
     path: Path,
     ks: tuple[int, ...],
@@ -227,6 +241,7 @@ def longmemeval_command(
     report_dir: Path | None,
     limit: int | None,
     embed_cache: Path | None,
+    context_turns: int,
 ) -> None:
     """LongMemEval: session and turn recall and nDCG.
 
@@ -237,8 +252,10 @@ def longmemeval_command(
     from tiermem.eval.report import longmemeval_report
 
     with _edge(), _temporary_memory(embedder, embed_cache) as open_memory, _progress("LongMemEval", limit) as advance:
-        result = run_longmemeval(open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance)
-    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit)
+        result = run_longmemeval(
+            open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance, context_turns=context_turns
+        )
+    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
     _emit(result.to_json(), as_json, longmemeval_report(result, command), report_dir)
 
 
