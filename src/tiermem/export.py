@@ -196,7 +196,7 @@ def _require_empty(store: SQLiteStore, scope: Scope) -> None:
 def _embedded(records: Sequence[MemoryRecord], embedder: Embedder | None) -> list[StoredItem]:
     """The records with vectors made by ``embedder`` (for those that had one), outside any transaction."""
     wanted = [i for i, r in enumerate(records) if r.embedding_model is not None and embedder is not None]
-    vectors = embedder.embed_batch([records[i].embedding_text for i in wanted]) if embedder and wanted else None
+    vectors = embedder.embed_batch([records[i].content for i in wanted]) if embedder and wanted else None
     items = [StoredItem(replace(r, embedding_model=None), None) for r in records]
     if embedder is not None and vectors is not None:
         for row, i in enumerate(wanted):

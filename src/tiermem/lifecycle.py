@@ -108,8 +108,8 @@ def rollback(
         updated_at=now,
         version=current.version + 1,
     )
-    same_text = restored.embedding_text == current.embedding_text
-    vector = None if same_text or embedder is None else embedder.embed_batch([restored.embedding_text])[0]
+    same_text = restored.content == current.content
+    vector = None if same_text or embedder is None else embedder.embed_batch([restored.content])[0]
     with store.transaction():
         store.put_many([StoredItem(restored, vector, keep_vector=same_text or embedder is None)])
         store.append_audit(

@@ -10,7 +10,7 @@ from tiermem.write import NewMemory
 __all__ = ["MAX_NEIGHBOUR_WORDS", "neighbour_context", "with_neighbours"]
 
 # Per neighbour, the words nearest the turn: enough for a question or the start of an answer, short enough
-# that a long neighbour neither dilutes the turn's vector nor lengthens its full-text row much.
+# that a long neighbour does not lengthen the turn's full-text row much (bm25 normalises by row length).
 MAX_NEIGHBOUR_WORDS = 48
 
 

@@ -223,12 +223,7 @@ class MemoryRecord:
     supersedes: str | None = None
     metadata: Mapping[str, MetaValue] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     version: int = 1
-    context: str | None = None  # helps find the record (indexed and embedded), never returned as its content
-
-    @property
-    def embedding_text(self) -> str:
-        """What is embedded: the content, then its search context (content first, so truncation cuts context)."""
-        return self.content if not self.context else f"{self.content}\n{self.context}"
+    context: str | None = None  # helps find the record (full-text indexed), never returned as its content
 
     def is_live(self, at: datetime) -> bool:
         """Valid and not expired at ``at``."""

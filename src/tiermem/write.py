@@ -77,8 +77,9 @@ class NewMemory:
     metadata: Mapping[str, MetaValue] = field(default_factory=dict)
     dedupe: bool = True  # False for streams where repeats are real events (chat messages)
     supersedes: str | None = None  # an explicit replacement: always honoured
-    # Text that helps find this memory but is not part of it (e.g. the neighbouring turns of a message): it is
-    # indexed and embedded with the content, stored and exported, never returned as the content.
+    # Text that helps find this memory but is not part of it (e.g. the turn before a message): it is full-text
+    # indexed beside the content, stored and exported, never returned as the content. It is not embedded: mixed
+    # into the vector it pulls every turn of one topic together and the turn that holds the answer sinks.
     context: str | None = None
 
 
@@ -237,7 +238,7 @@ def write_many(
     dedupe = [item.dedupe for item in items]
     todo = _dedupe(batch, dedupe, [i for i in range(len(items)) if i not in held])
     # Embed outside the transaction so a slow model never holds the write lock.
-    texts = [batch.prepared[i].embedding_text for i in todo]
+    texts = [batch.prepared[i].content for i in todo]
     vectors = embedder.embed_batch(texts) if embedder is not None and texts else None
     vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
     with store.transaction():
