@@ -11,6 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from tiermem.cli_eval import eval_group
+from tiermem.embed import HashingEmbedder
+from tiermem.eval.longmemeval import _ingest, parse_question
+from tiermem.memory import Memory
+from tiermem.types import Scope
 
 # Each turn has its own distinctive words, so a question naming them has exactly one right answer.
 TOPICS = [
@@ -142,6 +146,16 @@ def test_longmemeval_perfect_retrieval_scores_one(tmp_path: Path, suffix: str) -
         }
     assert out["per_type"]["single-session-user"]["n"] == 2
     assert out["per_type"]["single-session-user"]["session"] == out["session"]
+
+
+def test_longmemeval_turns_get_the_turn_before_them_in_their_own_session_as_context() -> None:
+    question = parse_question(_lme_entry("q1", 2))
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
+        turns_of = _ingest(memory, Scope("eval", "lme"), question, context_turns=1)
+        records = memory.store.get_many(Scope("eval", "lme"), list(turns_of))
+    context_of = {key: records[rid].context for rid, keys in turns_of.items() for key in keys}
+    assert context_of["2:0"] is None  # a session's first turn: the previous session is not its context
+    assert context_of["2:1"] == f"Tell me about {TOPICS[2]}"
 
 
 def _update_items(tmp_path: Path) -> Path:
