@@ -11,6 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from tiermem.cli_eval import eval_group
+from tiermem.embed import HashingEmbedder
+from tiermem.eval.longmemeval import _ingest, parse_question
+from tiermem.memory import Memory
+from tiermem.types import Scope
 
 # Each turn has its own distinctive words, so a question naming them has exactly one right answer.
 TOPICS = [
@@ -94,6 +98,15 @@ def test_locomo_misleading_evidence_scores_zero(tmp_path: Path) -> None:
     assert (out["n"], out["recall@1"], out["all@1"], out["session_recall@1"]) == (1, 0.0, 0.0, 0.0)
 
 
+def test_locomo_finds_a_reply_by_the_turn_before_it_only_with_context_turns(tmp_path: Path) -> None:
+    # The question names the topic of D1:1; D1:2 is the evidence. Only D1:1's words lead to D1:2.
+    qa = [{"question": "zebra stripes savanna?", "category": 4, "evidence": ["D1:2"]}]
+    path = str(_locomo(tmp_path, qa))
+    without = _json("locomo", path, "--k", "2", "--context-turns", "0")
+    with_context = _json("locomo", path, "--k", "2", "--context-turns", "1")
+    assert (without["recall@2"], with_context["recall@2"]) == (0.0, 1.0)
+
+
 def _lme_entry(qid: str, answer_topic: int) -> dict[str, Any]:
     sessions = [
         [
@@ -133,6 +146,16 @@ def test_longmemeval_perfect_retrieval_scores_one(tmp_path: Path, suffix: str) -
         }
     assert out["per_type"]["single-session-user"]["n"] == 2
     assert out["per_type"]["single-session-user"]["session"] == out["session"]
+
+
+def test_longmemeval_turns_get_the_turn_before_them_in_their_own_session_as_context() -> None:
+    question = parse_question(_lme_entry("q1", 2))
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
+        turns_of = _ingest(memory, Scope("eval", "lme"), question, context_turns=1)
+        records = memory.store.get_many(Scope("eval", "lme"), list(turns_of))
+    context_of = {key: records[rid].context for rid, keys in turns_of.items() for key in keys}
+    assert context_of["2:0"] is None  # a session's first turn: the previous session is not its context
+    assert context_of["2:1"] == f"Tell me about {TOPICS[2]}"
 
 
 def _update_items(tmp_path: Path) -> Path:

@@ -71,6 +71,12 @@ _REPORT = click.option(
     help="Also write a Markdown report (and a bar chart when matplotlib is installed) into this directory.",
 )
 _LIMIT = click.option("--limit", type=click.IntRange(min=1), help="Score only the first N questions (quick runs).")
+_CACHE = click.option(
+    "--embed-cache",
+    "embed_cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Reuse embeddings kept in this directory (keyed by model and text) and add new ones: fast re-runs.",
+)
 
 
 @click.group("eval")
@@ -79,15 +85,21 @@ def eval_group() -> None:
 
 
 @contextmanager
-def _temporary_memory(embedder_name: str) -> Iterator[Callable[[], Memory]]:
-    """Yield an opener of one temporary SQLite database (with one embedder), deleted afterwards."""
-    from tiermem.embed import get_embedder
+def _temporary_memory(embedder_name: str, cache: Path | None = None) -> Iterator[Callable[[], Memory]]:
+    """Yield an opener of one temporary SQLite database (with one embedder, maybe cached), deleted afterwards."""
+    from tiermem.embed import Embedder, get_embedder
+    from tiermem.eval.embed_cache import CachedEmbedder
     from tiermem.memory import Memory
 
-    embedder = get_embedder(embedder_name)
-    with tempfile.TemporaryDirectory(prefix="tiermem-eval-") as tmp:
-        url = f"sqlite:///{Path(tmp) / 'eval.db'}"
-        yield lambda: Memory.open(url, embedder=embedder)
+    embedder: Embedder = get_embedder(embedder_name)
+    cached = CachedEmbedder(embedder, cache) if cache is not None else None
+    try:
+        with tempfile.TemporaryDirectory(prefix="tiermem-eval-") as tmp:
+            url = f"sqlite:///{Path(tmp) / 'eval.db'}"
+            yield lambda: Memory.open(url, embedder=cached or embedder)
+    finally:
+        if cached is not None:
+            cached.close()
 
 
 @contextmanager
@@ -106,9 +118,11 @@ def _progress(label: str, total: int | None) -> Iterator[Callable[[], None]]:
 
 
 @contextmanager
-def _one_memory(embedder_name: str, label: str, total: int) -> Iterator[tuple[Memory, Callable[[], None]]]:
+def _one_memory(
+    embedder_name: str, label: str, total: int, cache: Path | None = None
+) -> Iterator[tuple[Memory, Callable[[], None]]]:
     """One temporary memory for a whole run, closed afterwards, and a progress callback."""
-    with _temporary_memory(embedder_name) as open_memory, _progress(label, total) as advance:
+    with _temporary_memory(embedder_name, cache) as open_memory, _progress(label, total) as advance:
         memory = open_memory()
         try:
             yield memory, advance
@@ -163,6 +177,15 @@ def _command(name: str, path: Path, **options: object) -> str:
     return " ".join(parts)
 
 
+_CONTEXT = click.option(
+    "--context-turns",
+    type=click.IntRange(min=0, max=8),
+    default=1,
+    show_default=True,
+    help="Write each turn with this many earlier turns of its session as search context (0: none).",
+)
+
+
 @eval_group.command("locomo")
 @_DATA
 @_KS
@@ -170,8 +193,17 @@ def _command(name: str, path: Path, **options: object) -> str:
 @_EMBEDDER
 @_REPORT
 @_LIMIT
+@_CACHE
+@_CONTEXT
 def locomo_command(
-    path: Path, ks: tuple[int, ...], as_json: bool, embedder: str, report_dir: Path | None, limit: int | None
+    path: Path,
+    ks: tuple[int, ...],
+    as_json: bool,
+    embedder: str,
+    report_dir: Path | None,
+    limit: int | None,
+    embed_cache: Path | None,
+    context_turns: int,
 ) -> None:
     """LoCoMo: evidence recall@k per category.
 
@@ -184,9 +216,11 @@ def locomo_command(
     with _edge():
         conversations = load_locomo(path)
         total = sum(len(c.questions) for c in conversations)
-        with _one_memory(embedder, "LoCoMo", min(total, limit or total)) as (memory, advance):
-            result = run_locomo(memory, conversations, ks, limit=limit, on_question=advance)
-    command = _command("locomo", path, k=ks, embedder=embedder, limit=limit)
+        with _one_memory(embedder, "LoCoMo", min(total, limit or total), embed_cache) as (memory, advance):
+            result = run_locomo(
+                memory, conversations, ks, limit=limit, on_question=advance, context_turns=context_turns
+            )
+    command = _command("locomo", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
     _emit(result.to_json(), as_json, locomo_report(result, command), report_dir)
 
 
@@ -197,8 +231,17 @@ def locomo_command(
 @_EMBEDDER
 @_REPORT
 @_LIMIT
+@_CACHE
+@_CONTEXT
 def longmemeval_command(
-    path: Path, ks: tuple[int, ...], as_json: bool, embedder: str, report_dir: Path | None, limit: int | None
+    path: Path,
+    ks: tuple[int, ...],
+    as_json: bool,
+    embedder: str,
+    report_dir: Path | None,
+    limit: int | None,
+    embed_cache: Path | None,
+    context_turns: int,
 ) -> None:
     """LongMemEval: session and turn recall and nDCG.
 
@@ -208,9 +251,11 @@ def longmemeval_command(
     from tiermem.eval.longmemeval import iter_longmemeval, run_longmemeval
     from tiermem.eval.report import longmemeval_report
 
-    with _edge(), _temporary_memory(embedder) as open_memory, _progress("LongMemEval", limit) as advance:
-        result = run_longmemeval(open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance)
-    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit)
+    with _edge(), _temporary_memory(embedder, embed_cache) as open_memory, _progress("LongMemEval", limit) as advance:
+        result = run_longmemeval(
+            open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance, context_turns=context_turns
+        )
+    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
     _emit(result.to_json(), as_json, longmemeval_report(result, command), report_dir)
 
 
@@ -221,8 +266,15 @@ def longmemeval_command(
 @_REPORT
 @click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges).")
 @_LIMIT
+@_CACHE
 def update_command(
-    path: Path, as_json: bool, embedder: str, report_dir: Path | None, offset: int, limit: int | None
+    path: Path,
+    as_json: bool,
+    embedder: str,
+    report_dir: Path | None,
+    offset: int,
+    limit: int | None,
+    embed_cache: Path | None,
 ) -> None:
     """Knowledge update: is the newer fact on top?
 
@@ -236,7 +288,7 @@ def update_command(
     with _edge():
         total = sum(1 for _ in iter_update_items(path))
         todo = max(0, min(total - offset, limit or total))
-        with _one_memory(embedder, "Knowledge update", todo) as (memory, advance):
+        with _one_memory(embedder, "Knowledge update", todo, embed_cache) as (memory, advance):
             result = run_update(memory, iter_update_items(path), offset=offset, limit=limit, on_item=advance)
     command = _command("update", path, embedder=embedder, offset=offset or None, limit=limit)
     _emit(result.to_json(), as_json, update_report(result, command), report_dir)

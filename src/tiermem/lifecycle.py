@@ -75,6 +75,7 @@ def record_from_json(data: dict[str, object]) -> MemoryRecord:
         supersedes=_opt(data.get("supersedes")),
         metadata=MappingProxyType(dict(metadata)),
         version=int(str(data.get("version", 1))),
+        context=_opt(data.get("context")),  # absent from exports made before search context existed
     )
 
 
@@ -97,6 +98,7 @@ def rollback(
     restored = replace(
         current,
         content=old.content,
+        context=old.context,
         content_hash=content_hash(old.content),
         valid_from=old.valid_from,
         valid_to=old.valid_to,
@@ -130,6 +132,7 @@ def approve(store: Store, embedder: Embedder | None, scope: Scope, pending_id: s
         tags=rec.tags,
         valid_from=rec.valid_from,
         metadata={**rec.metadata, "approved_from": str(rec.source)},
+        context=rec.context,
     )
     return write_many(store, embedder, scope, [item], now)[0]
 

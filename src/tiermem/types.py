@@ -223,6 +223,7 @@ class MemoryRecord:
     supersedes: str | None = None
     metadata: Mapping[str, MetaValue] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     version: int = 1
+    context: str | None = None  # helps find the record (full-text indexed), never returned as its content
 
     def is_live(self, at: datetime) -> bool:
         """Valid and not expired at ``at``."""
@@ -259,6 +260,7 @@ class MemoryRecord:
             "supersedes": self.supersedes,
             "metadata": dict(self.metadata),
             "version": self.version,
+            "context": self.context,
         }
 
 

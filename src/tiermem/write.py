@@ -77,6 +77,10 @@ class NewMemory:
     metadata: Mapping[str, MetaValue] = field(default_factory=dict)
     dedupe: bool = True  # False for streams where repeats are real events (chat messages)
     supersedes: str | None = None  # an explicit replacement: always honoured
+    # Text that helps find this memory but is not part of it (e.g. the turn before a message): it is full-text
+    # indexed beside the content, stored and exported, never returned as the content. It is not embedded: mixed
+    # into the vector it pulls every turn of one topic together and the turn that holds the answer sinks.
+    context: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +146,7 @@ def prepare(
         raise ValidationError("content", "must not be empty")
     if len(text) > MAX_CONTENT_CHARS:
         raise ValidationError("content", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
+    context = _context(item.context)
     source = Source.parse(item.source)
     type_ = MemoryType.parse(item.type)
     ttl = _ttl(item.ttl) if item.ttl is not None else (default_ttl or {}).get(type_)
@@ -164,7 +169,19 @@ def prepare(
         tags=check_tags(item.tags),
         supersedes=item.supersedes,
         metadata=_metadata(item.metadata),
+        context=context,
     )
+
+
+def _context(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError("context", "must be a string", given=type(value).__name__)
+    text = normalise_text(value)
+    if len(text) > MAX_CONTENT_CHARS:
+        raise ValidationError("context", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
+    return text or None
 
 
 def audit_entry(

@@ -31,6 +31,7 @@ from tiermem.context.messages import (
 from tiermem.context.summary import Summariser
 from tiermem.embed import Embedder
 from tiermem.errors import ConfigError, ValidationError
+from tiermem.neighbours import neighbour_context
 from tiermem.retrieval import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
@@ -189,6 +190,8 @@ class ContextManager:
             cost = message_tokens(message, self._counter)
             self._check_fits(message, cost)
             text, metadata = record_fields(message)
+            # A reply ("Yes, on Sunday!") is found by what it answers: the previous message is its search context.
+            previous = [record_fields(self._entries[-1].message)[0]] if self._entries else []
             item = NewMemory(
                 text,
                 type=MemoryType.EPISODIC,
@@ -197,6 +200,7 @@ class ContextManager:
                 valid_from=message.created_at,
                 metadata=metadata,
                 dedupe=False,
+                context=neighbour_context([*previous, text], len(previous)),
             )
             (written,) = self._recall.remember_many(self._scope, [item])
             self._push(_Entry(message, cost, written.record.id, message.to_openai()))

@@ -21,6 +21,7 @@ from tiermem.eval.metrics import (
     session_recall_at_k,
 )
 from tiermem.memory import Memory, NewMemory
+from tiermem.neighbours import with_neighbours
 from tiermem.types import MemoryType, Scope
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "LocomoResult",
     "Question",
     "Turn",
+    "in_context",
     "load_locomo",
     "parse_locomo_date",
     "repair_evidence",
@@ -234,6 +236,17 @@ def score_question(
     return scores
 
 
+def in_context(items: Sequence[NewMemory], turns: Sequence[Turn], context_turns: int) -> list[NewMemory]:
+    """``items`` each with up to ``context_turns`` earlier turns of its own session as search context."""
+    out: list[NewMemory] = []
+    start = 0
+    for end in range(1, len(turns) + 1):
+        if end == len(turns) or turns[end].session != turns[start].session:
+            out += with_neighbours(items[start:end], before=context_turns) if context_turns else items[start:end]
+            start = end
+    return out
+
+
 def run_locomo(
     memory: Memory,
     conversations: Sequence[Conversation],
@@ -242,8 +255,12 @@ def run_locomo(
     tenant: str = "eval",
     limit: int | None = None,
     on_question: Callable[[], None] | None = None,
+    context_turns: int = 1,
 ) -> LocomoResult:
-    """Ingest each conversation into a fresh scope and score up to ``limit`` questions overall."""
+    """Ingest each conversation into a fresh scope and score up to ``limit`` questions overall.
+
+    Each turn is written with the ``context_turns`` turns before it (same session) as its search context.
+    """
 
     depth = max(ks)
     averager = Averager()
@@ -257,19 +274,17 @@ def run_locomo(
         used.append(conversation)
         scope = Scope(tenant, f"locomo-{index}")
         started = time.perf_counter()
-        results = memory.remember_many(
-            scope,
-            [
-                NewMemory(
-                    content=turn.content,
-                    type=MemoryType.EPISODIC,
-                    source="user",
-                    valid_from=turn.time,
-                    metadata={"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session},
-                )
-                for turn in conversation.turns
-            ],
-        )
+        items = [
+            NewMemory(
+                content=turn.content,
+                type=MemoryType.EPISODIC,
+                source="user",
+                valid_from=turn.time,
+                metadata={"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session},
+            )
+            for turn in conversation.turns
+        ]
+        results = memory.remember_many(scope, in_context(items, conversation.turns, context_turns))
         ingest_seconds += time.perf_counter() - started
         turns_ingested += len(conversation.turns)
         # A record can stand for several turns when the write path merges duplicates ("Thanks!" twice).

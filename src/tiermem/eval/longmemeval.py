@@ -22,6 +22,7 @@ from tiermem.eval.metrics import (
     recall_any,
 )
 from tiermem.memory import Memory, NewMemory
+from tiermem.neighbours import neighbour_context
 from tiermem.types import MemoryType, Scope
 from tiermem.write import MAX_CONTENT_CHARS
 
@@ -274,8 +275,12 @@ def run_longmemeval(
     tenant: str = "eval",
     limit: int | None = None,
     on_question: Callable[[], None] | None = None,
+    context_turns: int = 1,
 ) -> LmeResult:
-    """Ingest each question's haystack into a fresh scope, recall, and score up to ``limit`` questions."""
+    """Ingest each question's haystack into a fresh scope, recall, and score up to ``limit`` questions.
+
+    Each turn is written with the ``context_turns`` turns before it (same session) as its search context.
+    """
 
     depth = min(MAX_DEPTH, max(SESSION_DEPTH, *ks))
     averager = Averager()
@@ -300,7 +305,7 @@ def run_longmemeval(
             scopes_open += 1
             scope = Scope(tenant, f"lme-{index}")
             started = time.perf_counter()
-            turns_of = _ingest(memory, scope, question)
+            turns_of = _ingest(memory, scope, question, context_turns)
             ingest_seconds += time.perf_counter() - started
             turns_ingested += len(question.turns)
             started = time.perf_counter()
@@ -333,12 +338,13 @@ def run_longmemeval(
     )
 
 
-def _ingest(memory: Memory, scope: Scope, question: LmeQuestion) -> dict[str, list[str]]:
-    """Write every turn of the haystack; return which turn keys each stored record stands for."""
+def _ingest(memory: Memory, scope: Scope, question: LmeQuestion, context_turns: int = 1) -> dict[str, list[str]]:
+    """Write every turn of the haystack (with its search context); return which turn keys each record stands for."""
 
     keys: list[str] = []
     items: list[NewMemory] = []
-    for turn in question.turns:
+    contexts = _contexts(question.turns, context_turns)
+    for turn, context in zip(question.turns, contexts, strict=True):
         for piece in split_content(turn.content):
             keys.append(turn.key)
             items.append(
@@ -348,6 +354,7 @@ def _ingest(memory: Memory, scope: Scope, question: LmeQuestion) -> dict[str, li
                     source="user" if turn.role == "user" else "agent",
                     valid_from=turn.time,
                     metadata={"turn": turn.key, "session_id": turn.session_id, "role": turn.role},
+                    context=context,
                 )
             )
     # Merged duplicates (a repeated session, a repeated "thanks") make one record stand for many turns.
@@ -355,6 +362,25 @@ def _ingest(memory: Memory, scope: Scope, question: LmeQuestion) -> dict[str, li
     for key, result in zip(keys, memory.remember_many(scope, items), strict=True):
         turns_of.setdefault(result.record.id, []).append(key)
     return turns_of
+
+
+def _contexts(turns: Sequence[LmeTurn], context_turns: int) -> list[str | None]:
+    """Each turn's search context: up to ``context_turns`` earlier turns of the same session."""
+    out: list[str | None] = []
+    start = 0
+    for end in range(1, len(turns) + 1):
+        if end == len(turns) or _session_key(turns[end]) != _session_key(turns[start]):
+            texts = [t.content for t in turns[start:end]]
+            out += [
+                neighbour_context(texts, i, before=context_turns) if context_turns else None for i in range(len(texts))
+            ]
+            start = end
+    return out
+
+
+def _session_key(turn: LmeTurn) -> str:
+    # A haystack may hold the same session id twice; its position (the key's first part) tells them apart.
+    return turn.key.split(":", 1)[0]
 
 
 def _level(means: Mapping[str, float], prefix: str) -> dict[str, float]:
