@@ -218,6 +218,7 @@ def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: Reca
     what = asked(query)
     similarity = {i: faces[i][0][1] for i in facts}
     out = list(hits)
+    order = list(range(len(hits)))
     lifted: set[int] = set()
     for a, i in enumerate(facts):  # i: the higher-ranked, possibly older fact
         if i in lifted:
@@ -236,8 +237,10 @@ def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: Reca
         j = max(rivals, key=lambda r: out[r].record.valid_from)
         cosine = float(similarity[i] @ similarity[j])
         lift = ScorePart("newer_fact", None, cosine, older.score / max(out[j].score, 1e-12))
-        out[j] = replace(out[j], score=older.score * (1 + 1e-6), parts=(*out[j].parts, lift))
+        # Just above the older fact, by position: an equal score must not carry it past a fact tied above.
+        out[j] = replace(out[j], score=older.score, parts=(*out[j].parts, lift))
         out[i] = replace(older, flags=(*older.flags, "possibly_outdated"))
+        order.remove(j)
+        order.insert(order.index(i), j)
         lifted.update((i, j))
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
+    return [out[x] for x in order]
