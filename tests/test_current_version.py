@@ -9,6 +9,7 @@ import pytest
 
 from tiermem import Filter, Memory, Scope
 from tiermem.embed import HashingEmbedder
+from tiermem.types import utcnow
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -64,3 +65,18 @@ def test_a_closed_fact_whose_replacement_is_gone_is_not_returned(memory: Memory)
     memory.forget(ALICE, new)
     hits = memory.recall(ALICE, "Does Alice play the cello in an orchestra?", k=4)
     assert hits and all(h.record.id not in (old, new) for h in hits)
+
+
+def test_the_store_returns_closed_but_never_expired_records_when_asked(memory: Memory) -> None:
+    old, _ = _replaced(memory)
+    gone = memory.remember(ALICE, "Alice plays the cello on Sundays.", valid_from=T0, ttl=1.0).record.id
+    embedder = memory.embedder
+    assert embedder is not None
+    vector = embedder.embed_batch(["Alice plays the cello"])[0]
+    later = utcnow() + timedelta(minutes=5)  # the time-to-live counts from the write's wall clock
+    for with_closed, expected in ((False, set()), (True, {old})):
+        wanted = Filter(with_closed=with_closed)
+        words = memory.store.keyword_candidates(ALICE, ["cello"], wanted, now=later, limit=10)
+        near = memory.store.vector_candidates(ALICE, vector, embedder.fingerprint, wanted, now=later, limit=10)
+        assert {c.id for c in words} == expected and expected <= {c.id for c in near}
+        assert gone not in {c.id for c in near} and (with_closed or old not in {c.id for c in near})
