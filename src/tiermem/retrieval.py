@@ -9,6 +9,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from tiermem.current import current_versions
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.store.base import Candidate, Store
@@ -49,7 +50,8 @@ class RecallPolicy:
       and the newer one's score within ``competing_ratio`` of the older's), the newest is ranked just above
       the older even when the write-time detector was too cautious to close it (score part ``newer_fact``;
       flag ``possibly_outdated`` on the older). A fact that closed an older one competes wherever that one
-      would have: it is its current version. Nothing is hidden; ``as_of`` asks about the past; events
+      would have: it is its current version; a closed fact's fused rank is handed to that version (score part
+      ``current_version``) and the closed fact dropped. Nothing is hidden; ``as_of`` asks about the past; events
       (episodic) are never reordered.
     """
 
@@ -98,15 +100,17 @@ def hybrid_recall(
     if not query.strip():
         return []
     limit = max(policy.candidates, k)
+    # Facts a newer record closed are candidates too: their match is credited to it (see _fuse).
+    wanted = filter_ if filter_.as_of is not None else replace(filter_, with_closed=True)
     pending: Future[list[Candidate]] | None = None
     if embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint:
         qv = query_vector if query_vector is not None else embedder.embed_batch([query])[0]
         # The vector scan is memory-bound numpy and the full-text query is SQLite C code; both release the
         # GIL, so running them side by side makes a search cost the slower of the two, not their sum.
-        pending = _pool().submit(store.vector_search(scope, qv, embedder.fingerprint, filter_, now=now, limit=limit))
-    keyword = store.keyword_candidates(scope, query_terms(query), filter_, now=now, limit=limit)
+        pending = _pool().submit(store.vector_search(scope, qv, embedder.fingerprint, wanted, now=now, limit=limit))
+    keyword = store.keyword_candidates(scope, query_terms(query), wanted, now=now, limit=limit)
     vector = pending.result() if pending is not None else []
-    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy, query=query)
+    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy, query=query, filter_=wanted)
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -131,6 +135,7 @@ def _fuse(
     now: datetime,
     policy: RecallPolicy,
     query: str = "",
+    filter_: Filter | None = None,
 ) -> list[Hit]:
     signals = {"keyword": (keyword, policy.keyword_weight), "vector": (vector, policy.vector_weight)}
     ranks: dict[str, dict[str, tuple[int, float]]] = {}
@@ -145,6 +150,9 @@ def _fuse(
     # Re-scoring can move a record by at most (1 + recency_weight) / trust_floor, so a short list suffices.
     shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[: max(3 * k, k + 20)]
     records = store.get_many(scope, shortlist)
+    credited: set[str] = set()
+    if filter_ is not None and filter_.with_closed:
+        shortlist, credited = _credit_current(store, scope, records, fused, ranks, filter_, now)
     hits: list[Hit] = []
     half_life = policy.recency_half_life_days * 86400.0
     for rid in shortlist:
@@ -169,12 +177,35 @@ def _fuse(
             )
             for name in signals
         ]
+        if rid in credited:
+            parts.append(ScorePart("current_version", None, None, 1.0))
         parts.append(ScorePart("recency", None, recency, recency_factor))
         parts.append(ScorePart("trust", None, record.trust, trust_factor))
         flags = ("untrusted",) if record.source.untrusted else ()
         hits.append(Hit(record, relevance * recency_factor * trust_factor, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
     return _newer_facts_first(store, scope, hits, policy, query)[:k]
+
+
+def _credit_current(
+    store: Store,
+    scope: Scope,
+    records: dict[str, MemoryRecord],
+    fused: dict[str, float],
+    ranks: dict[str, dict[str, tuple[int, float]]],
+    filter_: Filter,
+    now: datetime,
+) -> tuple[list[str], set[str]]:
+    """Hand each closed fact's match to its current version, drop closed facts; the new shortlist, who gained."""
+    # A question worded like the old fact finds the fact that replaced it at the old fact's rank.
+    credited: set[str] = set()
+    for old, new in current_versions(store, scope, records, filter_, now).items():
+        if fused[old] > fused.get(new.id, 0.0):
+            fused[new.id], ranks[new.id] = fused[old], ranks[old]
+            credited.add(new.id)
+        records[new.id] = new
+    live = [rid for rid, record in records.items() if record.valid_to is None or record.valid_to > now]
+    return sorted(live, key=fused.__getitem__, reverse=True), credited
 
 
 def _competing(
@@ -218,6 +249,7 @@ def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: Reca
     what = asked(query)
     similarity = {i: faces[i][0][1] for i in facts}
     out = list(hits)
+    order = list(range(len(hits)))
     lifted: set[int] = set()
     for a, i in enumerate(facts):  # i: the higher-ranked, possibly older fact
         if i in lifted:
@@ -236,8 +268,10 @@ def _newer_facts_first(store: Store, scope: Scope, hits: list[Hit], policy: Reca
         j = max(rivals, key=lambda r: out[r].record.valid_from)
         cosine = float(similarity[i] @ similarity[j])
         lift = ScorePart("newer_fact", None, cosine, older.score / max(out[j].score, 1e-12))
-        out[j] = replace(out[j], score=older.score * (1 + 1e-6), parts=(*out[j].parts, lift))
+        # Just above the older fact, by position: an equal score must not carry it past a fact tied above.
+        out[j] = replace(out[j], score=older.score, parts=(*out[j].parts, lift))
         out[i] = replace(older, flags=(*older.flags, "possibly_outdated"))
+        order.remove(j)
+        order.insert(order.index(i), j)
         lifted.update((i, j))
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
+    return [out[x] for x in order]

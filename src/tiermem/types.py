@@ -298,6 +298,8 @@ class Filter:
     time_from: datetime | None = None
     time_to: datetime | None = None
     as_of: datetime | None = None
+    # Also records whose validity a newer record closed: recall credits their match to that record.
+    with_closed: bool = False
 
     def __post_init__(self) -> None:
         for name in ("time_from", "time_to", "as_of"):

@@ -153,9 +153,11 @@ def _filter_sql(filter_: Filter, now: datetime, alias: str = "r") -> tuple[str, 
     if filter_.as_of is not None:
         clauses.append(f"{alias}.valid_from <= ?")
         params.append(at)
-    clauses.append(f"({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
+    if not filter_.with_closed:
+        clauses.append(f"({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
+        params.append(at)
     clauses.append(f"({alias}.expires_at IS NULL OR {alias}.expires_at > ?)")
-    params += [at, at]
+    params.append(at)
     return " AND ".join(clauses), params
 
 
@@ -653,7 +655,9 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         at = (filter_.as_of or now).timestamp()
         valid_from = ix.view("valid_from")
         with np.errstate(invalid="ignore"):
-            mask = ix.view("alive") & ~(ix.view("valid_to") <= at) & ~(ix.view("expires_at") <= at)
+            mask = ix.view("alive") & ~(ix.view("expires_at") <= at)
+            if not filter_.with_closed:
+                mask &= ~(ix.view("valid_to") <= at)
             if filter_.as_of is not None:
                 mask &= valid_from <= at
         if scope.agent is not None:
