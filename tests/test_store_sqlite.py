@@ -241,3 +241,16 @@ def test_word_counts_for_pruning_are_reread_once_the_table_grows_by_a_tenth() ->
     store.put_many([item(make_record(ALICE, f"otter more {i}")) for i in range(8)])
     assert store._document_counts(["otter"], 30) == {"otter": 30}
     store.close()
+
+
+def test_vector_cache_keeps_its_byte_total_equal_to_its_entries_through_writes(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "t.db")
+    scopes = [Scope("acme", f"u{i}") for i in range(4)]
+    for round_ in range(3):
+        for scope in scopes:
+            store.put_many([item(make_record(scope, f"kiwi {round_} {j}")) for j in range(40)])  # grows in place
+            _vector_ids(store, scope, "kiwi")
+            assert store._vectors.total == sum(v.nbytes for v in store._vectors.values())
+    store.drop_cached_vectors("acme", "u0")
+    assert store._vectors.total == sum(v.nbytes for v in store._vectors.values())
+    store.close()

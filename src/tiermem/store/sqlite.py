@@ -6,7 +6,6 @@ import functools
 import json
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -27,6 +26,7 @@ from tiermem.store.vector_index import (
     SHORTLIST_MIN,
     IndexRow,
     ScopeVectors,
+    VectorCache,
     best,
     nearest,
     rows_from_sql,
@@ -196,7 +196,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         self._lock = threading.RLock()
         self._depth = 0
         # Least recently searched last out: scopes' vectors in memory, bounded by ``cache_bytes``.
-        self._vectors: OrderedDict[tuple[str, str], ScopeVectors] = OrderedDict()
+        self._vectors = VectorCache()
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA busy_timeout=5000")
@@ -296,6 +296,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
                     continue
                 cached = self._vectors[key] = ScopeVectors(cached.gen, None, len(new_vec))
             cached.upsert(fresh)
+            self._vectors.resized(key)
             if new_vec is not None:
                 cached.fingerprint = cached.fingerprint or self._fingerprint_of(key)
             cached.gen = gen
@@ -618,7 +619,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
                 return [[] for _ in range(len(vectors))]
             mask = self._mask(index, scope, filter_, now)
             matrix, ids = index.view("matrix"), index.view("ids")
-            codes = index.code_view() if self._shortlisted(index) else None
+            codes = self._codes(scope, index)
         queries = np.asarray(vectors, dtype=np.float32)
         allowed = np.flatnonzero(mask)
         if codes is not None and allowed.size > self.shortlist_size:
@@ -644,12 +645,19 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             mask = self._mask(index, scope, filter_, now)
             # Views taken now: later in-place writes grow or overwrite, never invalidate them.
             matrix, ids = index.view("matrix"), index.view("ids")
-            codes = index.code_view() if self._shortlisted(index) else None
+            codes = self._codes(scope, index)
             size = self.shortlist_size
         return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size)
 
-    def _shortlisted(self, index: ScopeVectors) -> bool:
-        return self.shortlist_from is not None and len(index) >= self.shortlist_from
+    def _codes(self, scope: Scope, index: ScopeVectors) -> Any:
+        """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""
+        if self.shortlist_from is None or len(index) < self.shortlist_from:
+            return None
+        codes = index.code_view()
+        key = (scope.tenant, scope.user or "")
+        if key in self._vectors:
+            self._vectors.resized(key)  # the codes are new bytes in the cache
+        return codes
 
     def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
         at = (filter_.as_of or now).timestamp()
@@ -708,18 +716,8 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             built.upsert(rows_from_sql(rows))
             self._vectors[key] = built
             self._vectors.move_to_end(key)
-            self._evict(keep=key)
+            self._vectors.evict(self.cache_bytes, keep=key)
             return built
-
-    def _evict(self, keep: tuple[str, str]) -> None:
-        """Drop least recently searched scopes until the cache fits ``cache_bytes`` (the newest always stays)."""
-        total = sum(v.nbytes for v in self._vectors.values())
-        while total > self.cache_bytes and len(self._vectors) > 1:
-            key, dropped = next(iter(self._vectors.items()))
-            if key == keep:
-                break
-            del self._vectors[key]
-            total -= dropped.nbytes
 
     def _fingerprint_of(self, key: tuple[str, str]) -> str | None:
         row = self._conn.execute("SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key).fetchone()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ import numpy.typing as npt
 from tiermem.embed import Vectors
 from tiermem.store.base import Candidate
 
-__all__ = ["SHORTLIST_FROM", "IndexRow", "ScopeVectors", "best", "nearest", "sign_codes", "top_k"]
+__all__ = ["SHORTLIST_FROM", "IndexRow", "ScopeVectors", "VectorCache", "best", "nearest", "sign_codes", "top_k"]
 
 SHORTLIST_FROM = 20_000  # live records in a scope from which the sign-bit shortlist is used
 SHORTLIST_MIN = 2_048  # rows re-scored exactly, at least
@@ -73,11 +74,12 @@ class ScopeVectors:
 
     def _alloc(self, capacity: int) -> None:
         old = {name: getattr(self, name, None) for name in ("ids", *_CATEGORIES, *_TIME_COLUMNS, "matrix", "alive")}
-        old_codes = getattr(self, "codes", None)
+        old_codes: CodeArray | None = getattr(self, "codes", None)
         self.matrix: Vectors = np.zeros((capacity, self.dim), dtype=np.float32)
-        # One row per 64 dimensions (column-major): a Hamming scan is then a few contiguous passes.
-        self.codes: CodeArray = np.zeros((_hyperplanes(self.dim).shape[1] // 64, capacity), dtype=np.uint64)
+        # SimHash codes, made on the first shortlisted search: most scopes are small and never need them.
+        self.codes: CodeArray | None = None
         if old_codes is not None:
+            self.codes = np.zeros((old_codes.shape[0], capacity), dtype=np.uint64)
             self.codes[:, : self.n] = old_codes[:, : self.n]
         self.alive: npt.NDArray[np.bool_] = np.zeros(capacity, dtype=bool)
         self.ids: ObjArray = np.empty(capacity, dtype=object)
@@ -118,7 +120,7 @@ class ScopeVectors:
             self.valid_from[i] = row.valid_from
             self.valid_to[i] = np.nan if row.valid_to is None else row.valid_to
             self.expires_at[i] = np.nan if row.expires_at is None else row.expires_at
-        if written:  # codes in one pass: a rebuild of 100k rows would otherwise pack them one by one
+        if written and self.codes is not None:  # one pass: packing 100k rows one by one is slow
             self.codes[:, written] = sign_codes(self.matrix[written])
 
     def _code(self, column: str, value: str) -> int:
@@ -143,7 +145,8 @@ class ScopeVectors:
     @property
     def nbytes(self) -> int:
         """Memory held by the arrays (vectors dominate; object columns counted by their pointers)."""
-        return int(self.matrix.nbytes + self.codes.nbytes + self.alive.nbytes + 8 * 8 * len(self.alive))
+        codes = 0 if self.codes is None else self.codes.nbytes
+        return int(self.matrix.nbytes + codes + self.alive.nbytes + 8 * 8 * len(self.alive))
 
     def __len__(self) -> int:
         return self.live
@@ -158,7 +161,12 @@ class ScopeVectors:
         return getattr(self, name)[: self.n]
 
     def code_view(self) -> CodeArray:
-        """The sign codes of the first ``n`` rows (one row of words per 64 dimensions)."""
+        """The SimHash codes of the first ``n`` rows, one row per 64 bits (column-major: contiguous passes)."""
+        if self.codes is None:
+            self.codes = np.zeros((_hyperplanes(self.dim).shape[1] // 64, len(self.alive)), dtype=np.uint64)
+            for start in range(0, self.n, 8192):  # in slices: the projection of 100k rows at once is 300 MB
+                stop = min(self.n, start + 8192)
+                self.codes[:, start:stop] = sign_codes(self.matrix[start:stop])
         return self.codes[:, : self.n]
 
 
@@ -168,6 +176,45 @@ def _hyperplanes(dim: int) -> Vectors:
     bits = -(-2 * dim // 64) * 64
     planes: Vectors = np.random.default_rng(dim).standard_normal((dim, bits)).astype(np.float32)
     return planes
+
+
+class VectorCache(OrderedDict[tuple[str, str], ScopeVectors]):
+    """Scopes' indexes, least recently used first, with their bytes summed as entries come and go.
+
+    Summing every entry's size on each insert cost O(cached scopes): ~1 ms per cold scope with 1,000 cached.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sizes: dict[tuple[str, str], int] = {}
+        self.total = 0
+
+    def __setitem__(self, key: tuple[str, str], value: ScopeVectors) -> None:
+        super().__setitem__(key, value)
+        self.resized(key)
+
+    def __delitem__(self, key: tuple[str, str]) -> None:
+        super().__delitem__(key)
+        self.total -= self._sizes.pop(key, 0)
+
+    def clear(self) -> None:
+        super().clear()
+        self._sizes.clear()
+        self.total = 0
+
+    def resized(self, key: tuple[str, str]) -> None:
+        """Account for an entry's size again (after it grew in place)."""
+        size = self[key].nbytes
+        self.total += size - self._sizes.get(key, 0)
+        self._sizes[key] = size
+
+    def evict(self, limit: int, keep: tuple[str, str]) -> None:
+        """Drop least recently used entries until the total fits ``limit``; ``keep`` always stays."""
+        while self.total > limit and len(self) > 1:
+            key = next(iter(self))
+            if key == keep:
+                break
+            del self[key]
 
 
 def sign_codes(vectors: Vectors) -> CodeArray:
