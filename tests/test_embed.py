@@ -37,6 +37,15 @@ def test_minilm_batch_order_and_padding_do_not_change_vectors(minilm: MiniLMEmbe
     np.testing.assert_allclose(together, alone, atol=1e-4)
 
 
+def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) -> None:
+    minilm.embed_batch(["load the model"])
+    key = "session.intra_op.allow_spinning"
+    assert minilm._session.get_session_options().get_session_config_entry(key) == "0"
+    spinning = MiniLMEmbedder(spin=True)
+    np.testing.assert_allclose(spinning.embed_batch(["same vectors"]), minilm.embed_batch(["same vectors"]), atol=1e-6)
+    assert spinning._session.get_session_options().get_session_config_entry(key) == "1"
+
+
 def test_importing_tiermem_does_not_load_the_model() -> None:
     code = "import sys, tiermem, tiermem.cli; print('onnxruntime' in sys.modules, 'tokenizers' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
