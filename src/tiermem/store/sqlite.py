@@ -21,6 +21,8 @@ from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError
 from tiermem.store.base import Candidate, Page, StoredItem
 from tiermem.store.sqlite_audit import SQLiteAuditMixin
 from tiermem.store.sqlite_context import SQLiteContextMixin
+from tiermem.store.sqlite_fts import SQLiteFullTextMixin
+from tiermem.store.sqlite_sql import filter_sql, scope_sql
 from tiermem.store.vector_index import (
     SHORTLIST_FROM,
     SHORTLIST_MIN,
@@ -36,11 +38,6 @@ from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
 
 DEFAULT_CACHE_BYTES = 1 << 30  # 1 GiB of cached vectors: ~680k 384-d records
-PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
-POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
-# bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
-# than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
-CONTEXT_WEIGHT = 0.5
 
 _COLUMNS = (
     "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
@@ -113,64 +110,7 @@ def _row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
     )
 
 
-def _scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[str, list[Any]]:
-    """The scope as SQL conditions. ``by_key``: the query already narrows by id or rowid, so a unary '+'
-    keeps the scope columns out of the planner's index choice and the unique index is used."""
-    p = "+" if by_key else ""
-    sql = f"{p}{alias}.tenant = ? AND {p}{alias}.user_key = ?"
-    params: list[Any] = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        sql += f" AND {p}{alias}.agent = ?"
-        params.append(scope.agent)
-    if scope.session is not None:
-        sql += f" AND {p}{alias}.session = ?"
-        params.append(scope.session)
-    return sql, params
-
-
-def _filter_sql(filter_: Filter, now: datetime, alias: str = "r") -> tuple[str, list[Any]]:
-    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now)."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if filter_.types:
-        clauses.append(f"{alias}.type IN ({','.join('?' * len(filter_.types))})")
-        params += sorted(t.value for t in filter_.types)
-    if filter_.sources:
-        clauses.append(f"{alias}.source_kind IN ({','.join('?' * len(filter_.sources))})")
-        params += sorted(s.value for s in filter_.sources)
-    if filter_.tags:
-        clauses.append(
-            f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))"
-        )
-        params += sorted(filter_.tags)
-    if filter_.time_from is not None:
-        clauses.append(f"{alias}.valid_from >= ?")
-        params.append(filter_.time_from.timestamp())
-    if filter_.time_to is not None:
-        clauses.append(f"{alias}.valid_from <= ?")
-        params.append(filter_.time_to.timestamp())
-    at = (filter_.as_of or now).timestamp()
-    if filter_.as_of is not None:
-        clauses.append(f"{alias}.valid_from <= ?")
-        params.append(at)
-    if not filter_.with_closed:
-        clauses.append(f"({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
-        params.append(at)
-    clauses.append(f"({alias}.expires_at IS NULL OR {alias}.expires_at > ?)")
-    params.append(at)
-    return " AND ".join(clauses), params
-
-
-def _fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
-    """Any of the terms, each quoted so user text is never FTS5 syntax; optionally AND the scope's token."""
-    words = "{content context} : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
-    if not with_scope_token:
-        return words
-    token = "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
-    return f"scope_tok : {token} AND {words}"
-
-
-class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
+class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
     def __init__(
@@ -202,16 +142,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         self._conn.execute("PRAGMA busy_timeout=5000")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._migrate()
-        # Per-connection helpers for pruning query words (see _prune_common_terms): a scratch FTS5 table that
-        # stems words exactly as the index does, and document counts read straight from the index.
-        self._conn.execute(
-            "CREATE VIRTUAL TABLE temp.query_words USING fts5(word, tokenize='porter unicode61 remove_diacritics 2')"
-        )
-        self._conn.execute("CREATE VIRTUAL TABLE temp.query_stems USING fts5vocab(temp, query_words, 'instance')")
-        self._conn.execute("CREATE VIRTUAL TABLE temp.index_terms USING fts5vocab(main, records_fts, 'row')")
-        # Document counts of index terms, with the table size when read: fts5vocab counts a term by walking its
-        # whole postings list (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
-        self._doc_counts: dict[str, tuple[int, int]] = {}
+        self._init_full_text()
 
     # -- schema ---------------------------------------------------------------------------------------------
 
@@ -414,7 +345,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         return rowid
 
     def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:
-        where, params = _scope_sql(scope, "records", by_key=True)
+        where, params = scope_sql(scope, "records", by_key=True)
         rowids: list[int] = []
         with self.transaction():
             for chunk in _chunks(list(record_ids)):
@@ -434,7 +365,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         return self.get_many(scope, [record_id]).get(record_id)
 
     def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
-        where, params = _scope_sql(scope, by_key=True)
+        where, params = scope_sql(scope, by_key=True)
         out: dict[str, MemoryRecord] = {}
         with self._lock:
             for chunk in _chunks(list(record_ids)):
@@ -462,8 +393,8 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         return out
 
     def list_records(self, scope: Scope, filter_: Filter, *, now: datetime, limit: int, cursor: str | None) -> Page:
-        where, params = _scope_sql(scope)
-        fwhere, fparams = _filter_sql(filter_, now)
+        where, params = scope_sql(scope)
+        fwhere, fparams = filter_sql(filter_, now)
         after = ""
         if cursor is not None:
             after = " AND r.rowid < ?"
@@ -480,7 +411,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         return Page(records, str(rows[-1][-1]) if more and rows else None)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
-        where, params = _scope_sql(scope, by_key=True)
+        where, params = scope_sql(scope, by_key=True)
         out: dict[str, Vectors] = {}
         with self._lock:
             for chunk in _chunks(list(record_ids)):
@@ -493,7 +424,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
         return out
 
     def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
-        where, params = _scope_sql(scope)
+        where, params = scope_sql(scope)
         with self._lock:
             rows = self._conn.execute(
                 f"SELECT {_COLUMNS} FROM records r WHERE r.supersedes = ? AND {where} ORDER BY r.valid_from, r.rowid",
@@ -506,7 +437,7 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
             if scope is None:
                 (n,) = self._conn.execute("SELECT COUNT(*) FROM records").fetchone()
             else:
-                where, params = _scope_sql(scope)
+                where, params = scope_sql(scope)
                 (n,) = self._conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()
         return int(n)
 
@@ -522,88 +453,6 @@ class SQLiteStore(SQLiteAuditMixin, SQLiteContextMixin):
                 "SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", (scope.tenant, scope.user or "")
             ).fetchone()
         return None if row is None else str(row[0])
-
-    def keyword_candidates(
-        self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
-    ) -> list[Candidate]:
-        if not terms:
-            return []
-        where, params = _scope_sql(scope, by_key=True)
-        fwhere, fparams = _filter_sql(filter_, now)
-        with self._lock:
-            # ANDing the scope token skips other scopes' postings (x10 faster for a small scope in a big
-            # file) but costs a walk of the token's own postings: worth it only for a minor part of the file.
-            row = self._conn.execute(
-                "SELECT n, (SELECT MAX(rowid) FROM records) FROM scope_generations WHERE tenant = ? AND user_key = ?",
-                (scope.tenant, scope.user or ""),
-            ).fetchone()
-            if row is None or not row[0]:
-                return []
-            use_token = row[0] * 4 < (row[1] or 0)
-            if row[0] >= PRUNE_FROM_RECORDS:
-                terms = self._prune_common_terms(terms, row[1] or 0)
-            match = _fts_query(scope, terms, with_scope_token=use_token)
-            # First the best matches by BM25 alone, then the scope and filter checks on those only: looking up
-            # each match's record costs as much as ranking it. Rows that pass among the index's top ``wide``
-            # are exactly the scope's top rows; when fewer than ``limit`` pass, rank with the checks throughout.
-            wide = max(4 * limit, 200)
-            rows = self._conn.execute(
-                # bm25 weight 0 for the scope token: it is in every document of the scope and says nothing.
-                # A word in the search context (what surrounds a record) is weaker evidence than one in it.
-                f"SELECT r.id, f.s FROM (SELECT rowid, bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0) AS s"
-                " FROM records_fts WHERE records_fts MATCH ? ORDER BY s, rowid LIMIT ?) f"
-                f" JOIN records r ON r.rowid = f.rowid WHERE {where} AND {fwhere} ORDER BY f.s, f.rowid LIMIT ?",
-                [match, wide, *params, *fparams, limit],
-            ).fetchall()
-            if len(rows) < limit:
-                rows = self._conn.execute(
-                    f"SELECT r.id, bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0) AS s FROM records_fts"
-                    " JOIN records r ON r.rowid = records_fts.rowid"
-                    f" WHERE records_fts MATCH ? AND {where} AND {fwhere} ORDER BY s, r.rowid LIMIT ?",
-                    [match, *params, *fparams, limit],
-                ).fetchall()
-        return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
-
-    def _document_counts(self, stems: list[str], table_rows: int) -> dict[str, int]:
-        """How many rows hold each stem; a count is reused until the table has grown or shrunk by a tenth."""
-        cache = self._doc_counts
-        fresh = {t: c for t in stems if (c := cache.get(t)) is not None and abs(table_rows - c[1]) * 10 <= c[1]}
-        missing = [t for t in stems if t not in fresh]
-        if missing:
-            found = dict(
-                self._conn.execute(
-                    f"SELECT term, doc FROM temp.index_terms WHERE term IN ({','.join('?' * len(missing))})", missing
-                ).fetchall()
-            )
-            if len(cache) > 100_000:  # bounded: a long-lived process sees many distinct words
-                cache.clear()
-            for term in missing:
-                cache[term] = fresh[term] = (int(found.get(term, 0)), table_rows)
-        return {t: c for t, (c, _) in fresh.items()}
-
-    def _prune_common_terms(self, terms: Sequence[str], table_rows: int = 0) -> list[str]:
-        """The rarest query words whose postings fit ``POSTINGS_BUDGET`` (always at least the rarest one).
-
-        FTS5 computes bm25() for every row a query matches (~2.5 µs each here), so one common word in a big
-        scope costs tens of milliseconds. Rare words carry most of BM25's weight (IDF), so the common ones are
-        dropped from the full-text query once the rarer ones already cover the budget; the vector signal still
-        sees the whole query. Applies to scopes of ``PRUNE_FROM_RECORDS`` or more.
-        """
-        self._conn.execute("DELETE FROM temp.query_words")
-        self._conn.executemany(
-            "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", list(enumerate(terms, start=1))
-        )
-        stem_of = {terms[doc - 1]: term for term, doc in self._conn.execute("SELECT term, doc FROM temp.query_stems")}
-        counts = self._document_counts(sorted(set(stem_of.values())), table_rows)
-        ranked = sorted((counts.get(stem_of.get(t, ""), 0), t) for t in terms)
-        kept: list[str] = []
-        total = 0
-        for postings, term in ranked:
-            if kept and total + postings > POSTINGS_BUDGET:
-                break
-            kept.append(term)
-            total += postings
-        return kept
 
     def vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
