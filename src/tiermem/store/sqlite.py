@@ -502,9 +502,10 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""
         if self.shortlist_from is None or len(index) < self.shortlist_from:
             return None
+        made = index.codes is None
         codes = index.code_view()
         key = (scope.tenant, scope.user or "")
-        if key in self._vectors:
+        if made and key in self._vectors:
             self._vectors.resized(key)  # the codes are new bytes in the cache
         return codes
 

@@ -18,6 +18,8 @@ POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scope
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
+# Columns content, context, scope token: the token is in every document of its scope and says nothing.
+_BM25 = f"bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0)"
 
 
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
@@ -73,16 +75,14 @@ class SQLiteFullTextMixin:
             # are exactly the scope's top rows; when fewer than ``limit`` pass, rank with the checks throughout.
             wide = max(4 * limit, 200)
             rows = self._conn.execute(
-                # bm25 weight 0 for the scope token: it is in every document of the scope and says nothing.
-                # A word in the search context (what surrounds a record) is weaker evidence than one in it.
-                f"SELECT r.id, f.s FROM (SELECT rowid, bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0) AS s"
+                f"SELECT r.id, f.s FROM (SELECT rowid, {_BM25} AS s"
                 " FROM records_fts WHERE records_fts MATCH ? ORDER BY s, rowid LIMIT ?) f"
                 f" JOIN records r ON r.rowid = f.rowid WHERE {where} AND {fwhere} ORDER BY f.s, f.rowid LIMIT ?",
                 [match, wide, *params, *fparams, limit],
             ).fetchall()
             if len(rows) < limit:
                 rows = self._conn.execute(
-                    f"SELECT r.id, bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0) AS s FROM records_fts"
+                    f"SELECT r.id, {_BM25} AS s FROM records_fts"
                     " JOIN records r ON r.rowid = records_fts.rowid"
                     f" WHERE records_fts MATCH ? AND {where} AND {fwhere} ORDER BY s, r.rowid LIMIT ?",
                     [match, *params, *fparams, limit],
