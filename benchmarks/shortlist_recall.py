@@ -3,8 +3,9 @@
 The vectors are LoCoMo dialogue turns embedded with the default model; to reach a large scope each turn is
 repeated with small Gaussian noise (mean cosine to its source ~0.93 at --noise 0.02), which makes neighbours
 near-ties, a harder case than distinct texts. The queries are LoCoMo's questions, embedded with the same model.
-Recall@10 compares the shortlist's top 10 with the exact scan's, per shortlist size; the latencies are of the
-numpy scan alone, both paths in the same process.
+Recall@k compares the shortlist's top k with the exact scan's, per shortlist size; the latencies are of the
+numpy scan alone, both paths in the same process. ``--queries-from turns --k 5`` asks what the write path asks:
+the 5 nearest stored records of a new record (turns held out of the stored set).
 
     .venv/bin/python benchmarks/shortlist_recall.py ../shared/data/locomo/locomo-dev.json [--records 100000]
 """
@@ -51,7 +52,7 @@ def measure(vectors: Vectors, queries: Vectors, sizes: list[int], k: int = 10) -
             found = nearest(matrix, codes, q, mask, ids, k, shortlist=size)
             ms.append((time.perf_counter() - t0) * 1000)
             overlap.append(len(truth & {c.id for c in found}) / k)
-        out[f"shortlist_{size}"] = {"recall@10": round(statistics.fmean(overlap), 4), "p50_ms": _p50(ms)}
+        out[f"shortlist_{size}"] = {f"recall@{k}": round(statistics.fmean(overlap), 4), "p50_ms": _p50(ms)}
     return out
 
 
@@ -67,10 +68,16 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--sizes", default=f"512,1024,{SHORTLIST_MIN},4096")
     parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--k", type=int, default=10)
+    # The write path looks up the 5 nearest stored records of each new one: records, not questions, ask.
+    parser.add_argument("--queries-from", choices=("questions", "turns"), default="questions")
     args = parser.parse_args()
     conversations = load_locomo(args.locomo)
     turns = [t.content for c in conversations for t in c.turns]
     questions = [q.question for c in conversations for q in c.questions][: args.queries]
+    if args.queries_from == "turns":  # every n-th turn, not stored: a new record is not in the scope yet
+        step = max(2, len(turns) // args.queries)
+        questions, turns = turns[::step][: args.queries], [t for i, t in enumerate(turns) if i % step]
     model = get_embedder(args.embedder)
     base, queries = model.embed_batch(turns), model.embed_batch(questions)
     rng = np.random.default_rng(0)
@@ -79,7 +86,11 @@ def main() -> None:
     big = big + rng.standard_normal(big.shape).astype(np.float32) * args.noise
     big /= np.linalg.norm(big, axis=1, keepdims=True)
     sizes = [int(s) for s in args.sizes.split(",")]
-    print(json.dumps({"embedder": model.fingerprint, "noise": args.noise, **measure(big, queries, sizes)}, indent=2))
+    print(
+        json.dumps(
+            {"embedder": model.fingerprint, "noise": args.noise, **measure(big, queries, sizes, args.k)}, indent=2
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -195,6 +195,23 @@ def test_shortlist_search_keeps_the_exact_nearest_neighbours(tmp_path: Path) -> 
     short.close()
 
 
+def test_batched_neighbour_lookup_keeps_each_vectors_nearest_through_its_own_shortlist(tmp_path: Path) -> None:
+    vecs = _clustered(3000)
+    recs = _fill_vectors(tmp_path / "n.db", vecs)
+    exact = SQLiteStore(tmp_path / "n.db", shortlist_from=None)
+    short = SQLiteStore(tmp_path / "n.db", shortlist_from=1000, neighbour_shortlist=160)  # 32 per result
+    noise = np.random.default_rng(4).standard_normal((40, vecs.shape[1])).astype(np.float32) * 0.05
+    queries = vecs[::75] + noise
+    found = short.vector_candidates_many(ALICE, queries, EMB.fingerprint, Filter(), now=NOW, limit=5)
+    truth = exact.vector_candidates_many(ALICE, queries, EMB.fingerprint, Filter(), now=NOW, limit=5)
+    overlap = [len({c.id for c in f} & {c.id for c in t}) / 5 for f, t in zip(found, truth, strict=True)]
+    assert sum(overlap) / len(overlap) >= 0.9
+    # The near neighbour a duplicate check is after (the vector the query was made from) is never lost.
+    assert all(f[0].id == recs[i * 75].id for i, f in enumerate(found))
+    exact.close()
+    short.close()
+
+
 def test_shortlist_search_never_returns_deleted_expired_or_filtered_rows(tmp_path: Path) -> None:
     vecs = _clustered(3000)
     recs = _fill_vectors(tmp_path / "f.db", vecs)

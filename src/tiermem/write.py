@@ -306,6 +306,8 @@ def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None]
     neighbours = batch.store.vector_candidates_many(
         batch.scope, matrix, fingerprint, only_facts, now=batch.now, limit=_NEIGHBOURS
     )
+    # Only neighbours that share a topic can be merged or closed: fetch just those records.
+    neighbours = [[c for c in cands if c.score >= _MIN_COSINE] for cands in neighbours]
     stored = batch.store.get_many(batch.scope, list({c.id for cands in neighbours for c in cands}))
     within = matrix @ matrix.T
     keep = set(todo)
@@ -313,12 +315,11 @@ def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None]
         new = batch.prepared[i]
         pairs = [(c.score, stored[c.id]) for c in neighbours[row] if c.id in stored]
         # Earlier facts of the same batch count as stored ones: a batch behaves like writes in order.
-        pairs += [(float(within[row, r]), batch.prepared[j]) for r, j in enumerate(semantic[:row]) if j in keep]
+        near = np.flatnonzero(within[row, :row] >= _MIN_COSINE)
+        pairs += [(float(within[row, r]), batch.prepared[semantic[r]]) for r in near if semantic[r] in keep]
         pairs.sort(key=lambda p: p[0], reverse=True)
         reasons: list[str] = []
         for cosine, old in pairs:
-            if cosine < _MIN_COSINE:
-                break
             j = batch.index_of(old.id)
             old = batch.changed.get(old.id, old) if j is None else batch.prepared[j]
             verdict = decide(new.content, old.content, cosine)

@@ -24,6 +24,7 @@ from tiermem.store.sqlite_context import SQLiteContextMixin
 from tiermem.store.sqlite_fts import SQLiteFullTextMixin
 from tiermem.store.sqlite_sql import filter_sql, scope_sql
 from tiermem.store.vector_index import (
+    NEIGHBOUR_SHORTLIST,
     SHORTLIST_FROM,
     SHORTLIST_MIN,
     IndexRow,
@@ -120,6 +121,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         cache_bytes: int = DEFAULT_CACHE_BYTES,
         shortlist_from: int | None = SHORTLIST_FROM,
         shortlist_size: int = SHORTLIST_MIN,
+        neighbour_shortlist: int = NEIGHBOUR_SHORTLIST,
     ) -> None:
         self.path = str(path)
         self.cache_bytes = cache_bytes
@@ -127,6 +129,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         # ``shortlist_size`` rows scored exactly; None: every search exact.
         self.shortlist_from = shortlist_from
         self.shortlist_size = shortlist_size
+        self.neighbour_shortlist = neighbour_shortlist  # the same for batched lookups (the write path's)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -471,8 +474,9 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
             codes = self._codes(scope, index)
         queries = np.asarray(vectors, dtype=np.float32)
         allowed = np.flatnonzero(mask)
-        if codes is not None and allowed.size > self.shortlist_size:
-            return [nearest(matrix, codes, q, mask, ids, limit, shortlist=self.shortlist_size) for q in queries]
+        size = self.neighbour_shortlist
+        if codes is not None and allowed.size > size:
+            return [nearest(matrix, codes, q, mask, ids, limit, shortlist=size) for q in queries]
         # One matrix-matrix product over the allowed rows: compute-bound BLAS, not one memory-bound scan each.
         scores = queries @ (matrix if allowed.size == len(mask) else matrix[allowed]).T
         return [best(row, allowed, ids, limit) for row in scores]
