@@ -446,6 +446,15 @@ def test_message_cost_counts_content_name_calls_and_overhead() -> None:
     assert message_tokens(message, COUNTER) == expected + COUNTER.count("c1") + TOOL_CALL_OVERHEAD
 
 
+def test_a_stored_message_refuses_a_tool_call_without_an_id_and_sends_the_chat_wire_shape() -> None:
+    with pytest.raises(ValidationError, match="tool_calls.id"):
+        Message.assistant("", tool_calls=(ToolCall("", "lookup"),))
+    call = ToolCall("c1", "lookup", '{"q": "x"}')
+    wire = Message.assistant("", tool_calls=(call,)).to_openai()
+    assert wire == {"role": "assistant", "content": "", "tool_calls": [call.to_openai()]}
+    assert call.to_openai()["function"] == {"name": "lookup", "arguments": '{"q": "x"}'}
+
+
 # -- properties over random message streams ---------------------------------------------------------------
 
 _EVENT = st.tuples(st.sampled_from(["user", "assistant", "call"]), st.integers(min_value=0, max_value=150))

@@ -59,9 +59,17 @@ class LLMError(MemError):
 class ToolCall:
     """A function call the model asked for; ``arguments`` is the raw JSON string exactly as the API sent it."""
 
-    id: str
+    id: str  # may be empty as received (some servers omit it); a stored Message requires one
     name: str
-    arguments: str
+    arguments: str = "{}"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str):
+            raise ValidationError("tool_calls.id", "must be a string", given=type(self.id).__name__)
+        if not self.name or not isinstance(self.name, str):
+            raise ValidationError("tool_calls.name", "must be a non-empty string", given=self.name)
+        if not isinstance(self.arguments, str):
+            raise ValidationError("tool_calls.arguments", "must be JSON text", given=type(self.arguments).__name__)
 
     def to_openai(self) -> dict[str, Any]:
         """The OpenAI wire shape of one entry of ``tool_calls``."""

@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from tiermem.errors import ValidationError
+from tiermem.llm import ChatMessage, ToolCall
 from tiermem.tokens import TokenCounter
 from tiermem.types import MemoryRecord, MetaValue, new_id, normalise_text, utcnow
 
@@ -55,27 +56,6 @@ class Role(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCall:
-    """A function call the assistant asked for; ``arguments`` is the JSON text the model produced."""
-
-    id: str
-    name: str
-    arguments: str = "{}"
-
-    def __post_init__(self) -> None:
-        if not self.id or not isinstance(self.id, str):
-            raise ValidationError("tool_calls.id", "must be a non-empty string", given=self.id)
-        if not self.name or not isinstance(self.name, str):
-            raise ValidationError("tool_calls.name", "must be a non-empty string", given=self.name)
-        if not isinstance(self.arguments, str):
-            raise ValidationError("tool_calls.arguments", "must be JSON text", given=type(self.arguments).__name__)
-
-    def to_openai(self) -> dict[str, Any]:
-        """The call as the OpenAI API writes it."""
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
-
-
-@dataclass(frozen=True, slots=True)
 class Message:
     """One message of the conversation; ``created_at`` is when it was said (timezone-aware)."""
 
@@ -106,6 +86,9 @@ class Message:
             raise ValidationError("tool_call_id", "only a tool message answers a tool call", given=self.role.value)
         if self.tool_calls and self.role is not Role.ASSISTANT:
             raise ValidationError("tool_calls", "only an assistant message makes tool calls", given=self.role.value)
+        for call in self.tool_calls:  # a stored call must be answerable: its result names it by id
+            if not call.id:
+                raise ValidationError("tool_calls.id", "must be a non-empty string", given=call.id)
 
     @classmethod
     def system(cls, content: str, **kwargs: Any) -> Message:
@@ -138,16 +121,13 @@ class Message:
             return f"tool:{self.name}"
         return "system"
 
+    def to_chat(self) -> ChatMessage:
+        """The message as a chat-model message (what is sent, without id and time)."""
+        return ChatMessage(self.role.value, self.content, self.name, self.tool_call_id, self.tool_calls)
+
     def to_openai(self) -> dict[str, Any]:
         """The message as an OpenAI chat-completions dict."""
-        out: dict[str, Any] = {"role": self.role.value, "content": self.content}
-        if self.name is not None:
-            out["name"] = self.name
-        if self.tool_call_id is not None:
-            out["tool_call_id"] = self.tool_call_id
-        if self.tool_calls:
-            out["tool_calls"] = [call.to_openai() for call in self.tool_calls]
-        return out
+        return self.to_chat().to_openai()
 
 
 def message_tokens(message: Message, counter: TokenCounter) -> int:
