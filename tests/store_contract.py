@@ -155,6 +155,33 @@ class StoreContract:
             assert set(self.keyword(store, ALICE, "coffee", f=f)) == want
             assert set(self.vector(store, ALICE, "about coffee", f=f)) == want
 
+    def test_both_signals_filter_exactly_as_filter_admits(self, store: Store) -> None:
+        kinds = [("user", 0.9), ("web:http://e.com", 0.3), ("tool:calc", 0.6)]
+        records = [
+            make_record(
+                ALICE,
+                f"coffee note {i}",
+                type=list(MemoryType)[i % 3],
+                source=Source.parse(kinds[i % 3][0]),
+                trust=kinds[i % 3][1],
+                tags=(("x",), ("y", "z"), ())[i % 3 if i % 2 else 2],
+                valid_from=NOW - timedelta(days=i),
+            )
+            for i in range(12)
+        ]
+        self.put(store, *records)
+        filters = [
+            Filter(types=frozenset({MemoryType.EPISODIC, MemoryType.PROCEDURAL})),
+            Filter(sources=frozenset({SourceKind.TOOL})),
+            Filter(tags=frozenset({"z", "x"})),
+            Filter(time_from=NOW - timedelta(days=7), time_to=NOW - timedelta(days=3)),
+            Filter(types=frozenset({records[0].type}), sources=frozenset({SourceKind.USER}), tags=frozenset({"x"})),
+        ]
+        for f in filters:
+            want = {r.id for r in records if f.admits(r)}
+            assert set(self.keyword(store, ALICE, "coffee", f=f)) == want, f
+            assert set(self.vector(store, ALICE, "coffee note", f=f)) == want, f
+
     def test_time_range_filters_on_valid_from(self, store: Store) -> None:
         old = make_record(ALICE, "trip to paris", valid_from=NOW - timedelta(days=30))
         new = make_record(ALICE, "trip to rome", valid_from=NOW - timedelta(days=2))

@@ -447,7 +447,7 @@ def test_message_cost_counts_content_name_calls_and_overhead() -> None:
 
 
 def test_a_stored_message_refuses_a_tool_call_without_an_id_and_sends_the_chat_wire_shape() -> None:
-    with pytest.raises(ValidationError, match="tool_calls.id"):
+    with pytest.raises(ValidationError, match=r"tool_calls\.id"):
         Message.assistant("", tool_calls=(ToolCall("", "lookup"),))
     call = ToolCall("c1", "lookup", '{"q": "x"}')
     wire = Message.assistant("", tool_calls=(call,)).to_openai()

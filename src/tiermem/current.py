@@ -8,18 +8,7 @@ from datetime import datetime
 from tiermem.store.base import Store
 from tiermem.types import Filter, MemoryRecord, Scope
 
-__all__ = ["admits", "current_versions"]
-
-
-def admits(filter_: Filter, record: MemoryRecord) -> bool:
-    """``record`` meets the filter's type, source, tag and time conditions (validity is the caller's)."""
-    return (
-        (not filter_.types or record.type in filter_.types)
-        and (not filter_.sources or record.source.kind in filter_.sources)
-        and (not filter_.tags or bool(filter_.tags.intersection(record.tags)))
-        and (filter_.time_from is None or record.valid_from >= filter_.time_from)
-        and (filter_.time_to is None or record.valid_from <= filter_.time_to)
-    )
+__all__ = ["current_versions"]
 
 
 def current_versions(
@@ -38,6 +27,6 @@ def current_versions(
             current = max(later, key=lambda s: s.valid_from, default=None)
             if current is not None:
                 seen.add(current.id)
-        if current is not None and admits(filter_, current):
+        if current is not None and filter_.admits(current):
             out[rid] = current
     return out

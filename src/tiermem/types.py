@@ -308,3 +308,14 @@ class Filter:
                 raise ValidationError(name, "must be timezone-aware", given=value.isoformat())
         if self.time_from and self.time_to and self.time_from > self.time_to:
             raise ValidationError("time_from", "must not be after time_to", given=f"{self.time_from} > {self.time_to}")
+
+    def admits(self, record: MemoryRecord) -> bool:
+        """``record`` meets the type, source, tag and time conditions (validity: the caller's, by ``as_of``)."""
+        # The reference meaning of a filter; stores translate it to SQL and to index masks.
+        return (
+            (not self.types or record.type in self.types)
+            and (not self.sources or record.source.kind in self.sources)
+            and (not self.tags or bool(self.tags.intersection(record.tags)))
+            and (self.time_from is None or record.valid_from >= self.time_from)
+            and (self.time_to is None or record.valid_from <= self.time_to)
+        )
