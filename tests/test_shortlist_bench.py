@@ -34,26 +34,12 @@ def test_shortlist_as_large_as_the_scope_keeps_the_whole_exact_top_10() -> None:
 
 
 @pytest.mark.skipif(not LOCOMO.exists(), reason="needs ../shared/data (the development data)")
-def test_shortlist_benchmark_command_prints_recall_per_size() -> None:
-    out = subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/shortlist_recall.py",
-            str(LOCOMO),
-            "--embedder",
-            "hash",
-            "--records",
-            "5000",
-            "--queries",
-            "20",
-            "--sizes",
-            "512,2048",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+@pytest.mark.parametrize(("extra", "key"), [([], "recall@10"), (["--queries-from", "turns", "--k", "5"], "recall@5")])
+def test_shortlist_benchmark_command_prints_recall_per_size(extra: list[str], key: str) -> None:
+    command = [sys.executable, "benchmarks/shortlist_recall.py", str(LOCOMO), "--embedder", "hash"]
+    command += ["--records", "5000", "--queries", "20", "--sizes", "512,2048", *extra]
+    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
     report = json.loads(out)
-    assert report["records"] == 5000 and set(report) >= {"shortlist_512", "shortlist_2048", "exact_p50_ms"}
-    assert report["shortlist_2048"]["recall@10"] >= report["shortlist_512"]["recall@10"]
+    assert report["records"] == 5000 and report["queries"] == 20
+    assert set(report) >= {"shortlist_512", "shortlist_2048", "exact_p50_ms"}
+    assert report["shortlist_2048"][key] >= report["shortlist_512"][key]
