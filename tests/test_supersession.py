@@ -334,3 +334,14 @@ def test_a_fact_that_closed_another_competes_where_its_predecessor_would(real: M
     assert [h.record.content for h in hits] == [denial, other]
     # It takes the closed fact's match outright; no lift over the other fact is needed.
     assert hits[0].part("current_version") is not None
+
+
+def test_a_denial_never_merges_with_what_it_denies() -> None:
+    decision = decide("I do not like tea.", "I like tea.", cosine=0.95)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+def test_detector_closes_fact_when_rather_than_names_it() -> None:
+    old = "Ann Lee's new book has a chapter about Ben Ray's rose garden."
+    new = "Ann Lee's new book has a chapter about her own rose garden, rather than Ben Ray's."
+    assert decide(new, old, cosine=0.96).verdict is Verdict.SUPERSEDE

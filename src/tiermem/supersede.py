@@ -5,7 +5,8 @@ similarity of their embeddings. They are deliberately conservative: a wrong merg
 true fact, a missed one only leaves an extra row that recall still ranks.
 
 - **Merge** (a paraphrase): cosine ≥ ``MERGE_COSINE`` and content-word overlap ≥ ``MERGE_OVERLAP`` and no
-  value (name, number) or content word of substance on one side only, and the same subject — "I really like
+  value (name, number) or content word of substance on one side only, the same polarity (a denial is never a
+  paraphrase of what it denies), and the same subject — "I really like
   hiking" ≈ "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin", nor "Ann wrote a book
   with a foreword by Ben" ≈ "Ben wrote a book with a foreword by Ann".
 - **Supersede**, either rule:
@@ -80,7 +81,10 @@ _STOP = frozenset(
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
 # A negation marks a denial; clauses bound what it denies.
-_NEGATION = re.compile(r"\b(not|never|no|none|neither|nor|unable|cannot)\b|n['\u2019]t\b", re.I)
+# "rather than" / "instead of" deny what follows them: "features her own work, rather than Ann's".
+_NEGATION = re.compile(
+    r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.I
+)
 _CLAUSE = re.compile(r";|\b(?:while|whereas|but|instead|although|though)\b", re.I)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
@@ -215,7 +219,15 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     changed_values = _values(new) ^ _values(old)
     subject_new, subject_old = subject_of(new), subject_of(old)
     same_subject = subject_new is not None and subject_new == subject_old
-    paraphrase = cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b)
+    # A statement and its denial share their words ("I like tea" / "I do not like tea"): never a paraphrase.
+    same_polarity = bool(_NEGATION.search(new)) == bool(_NEGATION.search(old))
+    paraphrase = (
+        cosine >= MERGE_COSINE
+        and overlap >= MERGE_OVERLAP
+        and same_polarity
+        and not changed_values
+        and not _substantive(a ^ b)
+    )
     if paraphrase and (same_subject or subject_new is None or subject_old is None):
         return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
     shared_name = bool(_names(new) & _names(old))
