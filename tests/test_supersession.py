@@ -345,3 +345,20 @@ def test_detector_closes_fact_when_rather_than_names_it() -> None:
     old = "Ann Lee's new book has a chapter about Ben Ray's rose garden."
     new = "Ann Lee's new book has a chapter about her own rose garden, rather than Ben Ray's."
     assert decide(new, old, cosine=0.96).verdict is Verdict.SUPERSEDE
+
+
+def test_detector_keeps_fact_the_other_conjunct_affirms() -> None:
+    # The negation belongs to "and has no experience in teaching", not to the farming it affirms.
+    new = "Ann Lee has a background in organic farming and has no experience in teaching."
+    assert decide(new, "Ann Lee may have a background in organic farming.", cosine=0.8).verdict is Verdict.NONE
+
+
+def test_detector_closes_fact_when_the_denial_names_a_plural_in_ies() -> None:
+    new = "Colm Ward has never traveled outside his home country."
+    assert decide(new, "Colm Ward has traveled to over 15 countries.", cosine=0.8).verdict is Verdict.SUPERSEDE
+
+
+def test_detector_closes_fact_when_only_the_denial_uses_an_additive_verb() -> None:
+    new = "Brenda Holm has never visited the local animal shelter."
+    old = "Brenda Holm works weekends at the local animal shelter."
+    assert decide(new, old, cosine=0.8).verdict is Verdict.SUPERSEDE

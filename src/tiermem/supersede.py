@@ -85,7 +85,12 @@ _STOP = frozenset(
 _NEGATION = re.compile(
     r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.I
 )
-_CLAUSE = re.compile(r";|\b(?:while|whereas|but|instead|although|though)\b", re.I)
+# "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
+_CLAUSE = re.compile(
+    r";|\b(?:while|whereas|but|instead|although|though)\b"
+    r"|\band\s+(?=(?:has|have|had|is|are|was|were|do|does|did|never|not|can|will|would)\b)",
+    re.I,
+)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -235,7 +240,7 @@ def decide(new: str, old: str, cosine: float) -> Decision:
         slot = slot_of(_after_relation(new))
         if slot is not None and slot == slot_of(_after_relation(old)):
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
-    additive = bool((a | b) & _ADDITIVE)
+    additive = _additive(new) or _additive(old)
     if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and not additive:
         if changed_values:
             changed = ", ".join(sorted(changed_values))
@@ -249,6 +254,11 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     return Decision(Verdict.NONE)
 
 
+def _additive(text: str) -> bool:
+    """The statement's verb accumulates objects (likes, visited, owns, ...) rather than replacing them."""
+    return bool(_content(text) & _ADDITIVE)
+
+
 def _substantive(words: set[str]) -> bool:
     # Words on one side only that are longer than a filler ("lot", "bit") and not an intensifier.
     return any(len(w) > 3 for w in words)
@@ -256,6 +266,8 @@ def _substantive(words: set[str]) -> bool:
 
 def _stem(word: str) -> str:
     """A crude stem, enough to match 'received' with 'receive' and 'awards' with 'award'."""
+    if word.endswith("ies") and len(word) >= 6:  # "countries" -> "country", "cities" -> "city"
+        return word[:-3] + "y"
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -297,5 +309,6 @@ def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> 
     repeated = said & {_stem(w) for w in _content(new)}
     cover = len(repeated) / len(said) if said else 0.0
     # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
-    needed = 1.0 if (_content(new) | _content(old)) & _ADDITIVE else DENIAL_COVER
+    # The verb that matters is the old one's: "has never visited the shelter" denies "volunteers at the shelter".
+    needed = 1.0 if _additive(old) else DENIAL_COVER
     return cover if len(repeated) >= DENIAL_SHARED and cover >= needed else None
