@@ -362,3 +362,14 @@ def test_detector_closes_fact_when_only_the_denial_uses_an_additive_verb() -> No
     new = "Brenda Holm has never visited the local animal shelter."
     old = "Brenda Holm works weekends at the local animal shelter."
     assert decide(new, old, cosine=0.8).verdict is Verdict.SUPERSEDE
+
+
+def test_detector_closes_fact_when_a_short_denial_negates_part_of_it() -> None:
+    old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
+    decision = decide("Lena Moss did not receive any prizes in 2021.", old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+def test_detector_keeps_fact_when_the_short_denial_says_something_else() -> None:
+    old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
+    assert decide("Lena Moss did not receive any prizes in 2022.", old, cosine=0.7).verdict is Verdict.NONE

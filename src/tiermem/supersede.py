@@ -24,9 +24,11 @@ true fact, a missed one only leaves an extra row that recall still ranks.
   3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
      subject or person, and the negated clause repeats at least ``DENIAL_COVER`` (all of it with an additive
      verb) and at least ``DENIAL_SHARED`` words of what the other says beyond the names in it — "Ann led
-     workshops for choral directors" → "Ann has never led workshops for choral directors". Denying something
-     else ("likes tea" → "does not like coffee") or in another clause ("Bo is a photographer, while Ann never
-     exhibited") repeats too little.
+     workshops for choral directors" → "Ann has never led workshops for choral directors"; or a negated clause
+     says nothing the old statement does not (≥ ``DENIAL_SHARED`` words) — "Ann received the Elm Prize in 2021
+     for her essays" → "Ann did not receive any prizes in 2021". Denying something else ("likes tea" → "does
+     not like coffee") or in another clause ("Bo is a photographer, while Ann never exhibited") repeats too
+     little.
 
 Recall uses ``same_frame``, ``asked`` and ``answered`` to tell which retrieved facts compete for a question.
 """
@@ -250,7 +252,7 @@ def decide(new: str, old: str, cosine: float) -> Decision:
             return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with {swap}")
     denial = _denial(new, old, subject_old, same_subject)
     if denial is not None:
-        return Decision(Verdict.SUPERSEDE, f"denies the old statement (repeats {denial:.2f} of it, negated)")
+        return Decision(Verdict.SUPERSEDE, f"denies the old statement ({denial})")
     return Decision(Verdict.NONE)
 
 
@@ -296,19 +298,36 @@ def _negated_clauses(text: str) -> str:
     return " ".join(negated) if negated else text
 
 
-def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> float | None:
-    """How much of ``old`` a new statement of the other polarity repeats, when it denies it; else None."""
+def _wholly_denied(new: str, old: str) -> bool:
+    """A negated clause of ``new`` says only what ``old`` says: "did not receive any awards in 2021"."""
+    # Old names count as words here: "any awards" denies "received the Green City Award", whatever it is for.
+    said = {_stem(w) for w in _content(old)}
+    for clause in _CLAUSE.split(new):
+        if not _NEGATION.search(clause):
+            continue
+        names = {w.casefold() for name in _names(clause) for w in name.split()}
+        denied = {_stem(w) for w in _content(_NEGATION.sub(" ", clause)) - names}
+        if len(denied) >= DENIAL_SHARED and denied <= said:
+            return True
+    return False
+
+
+def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> str | None:
+    """Why a new statement of the other polarity denies ``old`` (what it repeats of it), or None."""
     if bool(_NEGATION.search(new)) == bool(_NEGATION.search(old)) or subject_old is None:
         return None
     if not same_subject and not _names(old) & _names(new):  # the denial must be about someone the old names
         return None
     # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
     names = {w.casefold() for name in _names(old) | _names(new) | {subject_old} for w in name.split()}
-    new, old = _negated_clauses(new), _negated_clauses(old)
+    negated, old = _negated_clauses(new), _negated_clauses(old)
     said = {_stem(w) for w in _content(old) - names}
-    repeated = said & {_stem(w) for w in _content(new)}
+    repeated = said & {_stem(w) for w in _content(negated)}
     cover = len(repeated) / len(said) if said else 0.0
     # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
     # The verb that matters is the old one's: "has never visited the shelter" denies "volunteers at the shelter".
     needed = 1.0 if _additive(old) else DENIAL_COVER
-    return cover if len(repeated) >= DENIAL_SHARED and cover >= needed else None
+    if len(repeated) >= DENIAL_SHARED and cover >= needed:
+        return f"repeats {cover:.2f} of it, negated"
+    # The other way round: a short denial of part of a longer statement ("... for his park designs").
+    return "negates part of it and nothing else" if _wholly_denied(new, old) else None
