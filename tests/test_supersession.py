@@ -373,3 +373,26 @@ def test_detector_closes_fact_when_a_short_denial_negates_part_of_it() -> None:
 def test_detector_keeps_fact_when_the_short_denial_says_something_else() -> None:
     old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
     assert decide("Lena Moss did not receive any prizes in 2022.", old, cosine=0.7).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Rina Vale is fluent in Dutch and Polish, while Ben Ray only speaks Dutch.",
+            "Ben Ray is fluent in Dutch and Polish.",
+        ),
+        (
+            "Rina Vale enjoys playing the cello in an orchestra, while Ben Ray does not play any instruments.",
+            "Ben Ray enjoys playing the cello in an orchestra.",
+        ),
+    ],
+)
+def test_detector_closes_fact_when_said_of_another_while_its_subject_is_denied(new: str, old: str) -> None:
+    decision = decide(new, old, cosine=0.8)
+    assert decision.verdict is Verdict.SUPERSEDE and "someone else" in decision.reason
+
+
+def test_detector_keeps_an_accumulating_fact_when_the_contrast_denies_another_object() -> None:
+    new = "Rina Vale likes green tea, while Ben Ray does not like coffee."
+    assert decide(new, "Ben Ray likes green tea.", cosine=0.8).verdict is Verdict.NONE

@@ -29,6 +29,10 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      for her essays" → "Ann did not receive any prizes in 2021". Denying something else ("likes tea" → "does
      not like coffee") or in another clause ("Bo is a photographer, while Ann never exhibited") repeats too
      little.
+  4. *Reassignment*: one clause says the old statement (≥ ``REASSIGN_COVER`` of its words) of someone else and
+     another denies it of the old subject, or limits them with "only" — "Ann is fluent in Spanish" → "Bo is
+     fluent in Spanish, while Ann only speaks English". With an additive verb the denial must cover every
+     object ("does not play any instrument").
 
 Recall uses ``same_frame``, ``asked`` and ``answered`` to tell which retrieved facts compete for a question.
 """
@@ -45,6 +49,7 @@ __all__ = [
     "FRAME_OVERLAP",
     "MERGE_COSINE",
     "MERGE_OVERLAP",
+    "REASSIGN_COVER",
     "Decision",
     "Verdict",
     "answered",
@@ -61,6 +66,7 @@ MERGE_OVERLAP = 0.5
 FRAME_OVERLAP = 0.5
 DENIAL_COVER = 0.6
 DENIAL_SHARED = 2
+REASSIGN_COVER = 0.6
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019-]*")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
@@ -93,6 +99,9 @@ _CLAUSE = re.compile(
     r"|\band\s+(?=(?:has|have|had|is|are|was|were|do|does|did|never|not|can|will|would)\b)",
     re.I,
 )
+# A negation with these denies every object of its verb ("does not play any instruments"), and "only" excludes
+# the rest ("only speaks English"): even accumulating likes or skills.
+_ALL_OBJECTS = re.compile(r"\b(any|no|nothing|anything|only|exclusively|solely)\b", re.I)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -253,6 +262,8 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     denial = _denial(new, old, subject_old, same_subject)
     if denial is not None:
         return Decision(Verdict.SUPERSEDE, f"denies the old statement ({denial})")
+    if subject_old is not None and _reassigned(new, old, subject_old):
+        return Decision(Verdict.SUPERSEDE, f"says it of someone else, while {subject_old} not (or only otherwise)")
     return Decision(Verdict.NONE)
 
 
@@ -289,6 +300,35 @@ def _substitution(new: str, old: str) -> str | None:
     if head + tail < max(len(swapped_in), len(swapped_out)):  # mostly new words: another statement, not a swap
         return None
     return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
+
+
+def _reassigned(new: str, old: str, subject_old: str) -> bool:
+    """``new`` says ``old`` of someone else in one clause and denies it of the old subject in another."""
+    # "Bo is fluent in Spanish, while Ann only speaks English" takes "Ann is fluent in Spanish" from Ann.
+    clauses = [c.strip(" ,") for c in _CLAUSE.split(new)]
+    if len(clauses) < 2 or _NEGATION.search(old):
+        return False
+    # Other names are part of what is said here: "fluent in English and Spanish".
+    said = {_stem(w) for w in _content(old) - {w.casefold() for w in subject_old.split()}}
+    denials = [
+        c
+        for c in clauses
+        if subject_of(c) == subject_old
+        and (_NEGATION.search(c) or _ALL_OBJECTS.search(c))
+        and said & {_stem(w) for w in _content(c)}
+        # Likes accumulate: only a denial of them all ("does not play any instrument") takes one away.
+        and (not _additive(old) or _ALL_OBJECTS.search(c))
+    ]
+    if not denials or not said:
+        return False
+    for clause in clauses:
+        other = subject_of(clause)
+        if other is None or other == subject_old or subject_old.casefold() in clause.casefold():
+            continue
+        repeated = said & {_stem(w) for w in _content(clause)}
+        if len(repeated) >= DENIAL_SHARED and len(repeated) / len(said) >= REASSIGN_COVER:
+            return True
+    return False
 
 
 def _negated_clauses(text: str) -> str:
