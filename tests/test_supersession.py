@@ -396,3 +396,26 @@ def test_detector_closes_fact_when_said_of_another_while_its_subject_is_denied(n
 def test_detector_keeps_an_accumulating_fact_when_the_contrast_denies_another_object() -> None:
     new = "Rina Vale likes green tea, while Ben Ray does not like coffee."
     assert decide(new, "Ben Ray likes green tea.", cosine=0.8).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Rina Vale has never spoken at any festivals or fairs.",
+            "Rina Vale could have spoken at local or regional festivals.",
+        ),
+        (
+            "Rina Vale avoids all social media and writes letters.",
+            "Rina Vale might be active on social media platforms.",
+        ),
+    ],
+)
+def test_detector_closes_a_guess_when_a_definite_denial_repeats_its_words(new: str, old: str) -> None:
+    decision = decide(new, old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+def test_detector_keeps_a_guess_when_the_denial_shares_one_word() -> None:
+    new = "Rina Vale has never been involved in local politics."
+    assert decide(new, "Rina Vale could be involved in community gardening.", cosine=0.7).verdict is Verdict.NONE

@@ -28,7 +28,8 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      says nothing the old statement does not (≥ ``DENIAL_SHARED`` words) — "Ann received the Elm Prize in 2021
      for her essays" → "Ann did not receive any prizes in 2021". Denying something else ("likes tea" → "does
      not like coffee") or in another clause ("Bo is a photographer, while Ann never exhibited") repeats too
-     little.
+     little. A guess (may, might, could, ...) yields to any definite denial repeating ``DENIAL_SHARED`` of its
+     words — "Ann might be active on social media" → "Ann avoids all social media".
   4. *Reassignment*: one clause says the old statement (≥ ``REASSIGN_COVER`` of its words) of someone else and
      another denies it of the old subject, or limits them with "only" — "Ann is fluent in Spanish" → "Bo is
      fluent in Spanish, while Ann only speaks English". With an additive verb the denial must cover every
@@ -89,10 +90,16 @@ _STOP = frozenset(
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
 # A negation marks a denial; clauses bound what it denies.
-# "rather than" / "instead of" deny what follows them: "features her own work, rather than Ann's".
+# "rather than" / "instead of" deny what follows them: "features her own work, rather than Ann's"; "avoids",
+# "dislikes" and "refuses" deny their object.
 _NEGATION = re.compile(
-    r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.I
+    r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of|avoid(?:s|ed|ing)?|dislike[sd]?"
+    r"|refuse[sd]?)\b|n['\u2019]t\b",
+    re.I,
 )
+# A hedged statement is a guess ("Ann might be active online"): any definite denial of its words overrides it.
+_HEDGE = re.compile(r"\b(may|might|could|possibly|perhaps|probably|likely|maybe)\b", re.I)
+_HEDGES = frozenset("may might could possibly perhaps probably likely maybe".split())
 # "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
 _CLAUSE = re.compile(
     r";|\b(?:while|whereas|but|instead|although|though)\b"
@@ -361,12 +368,13 @@ def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> 
     # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
     names = {w.casefold() for name in _names(old) | _names(new) | {subject_old} for w in name.split()}
     negated, old = _negated_clauses(new), _negated_clauses(old)
-    said = {_stem(w) for w in _content(old) - names}
+    guess = _HEDGE.search(old) is not None and _HEDGE.search(negated) is None
+    said = {_stem(w) for w in _content(old) - names - (_HEDGES if guess else set())}
     repeated = said & {_stem(w) for w in _content(negated)}
     cover = len(repeated) / len(said) if said else 0.0
     # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
     # The verb that matters is the old one's: "has never visited the shelter" denies "volunteers at the shelter".
-    needed = 1.0 if _additive(old) else DENIAL_COVER
+    needed = 1.0 if _additive(old) else 0.0 if guess else DENIAL_COVER
     if len(repeated) >= DENIAL_SHARED and cover >= needed:
         return f"repeats {cover:.2f} of it, negated"
     # The other way round: a short denial of part of a longer statement ("... for his park designs").
