@@ -290,7 +290,7 @@ def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -
     old = real.remember(ALICE, "Mira Olsen has published articles on sustainable living.", valid_from=T0).record
     hobby = real.remember(ALICE, "Mira Olsen enjoys photography of coastal birds.", valid_from=T0 + timedelta(1))
     new = real.remember(
-        ALICE, "Mira Olsen has published articles on advanced compiler construction.", valid_from=T0 + timedelta(2)
+        ALICE, "Mira Olsen's published articles cover advanced compiler construction.", valid_from=T0 + timedelta(2)
     )
     assert new.status is WriteStatus.ADDED
     hits = real.recall(ALICE, "What type of articles has Mira Olsen published?", k=3)
@@ -301,9 +301,10 @@ def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -
 
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
-    podcast = "Joshan Wode and Lorae Jonis co-hosted a podcast series about"
-    old = real.remember(ALICE, f"{podcast} exploring lesser-known hiking trails.", valid_from=T0)
-    new = real.remember(ALICE, f"{podcast} urban photography techniques in major cities.", valid_from=T0 + timedelta(1))
+    old_text = "Joshan Wode and Lorae Jonis co-hosted a podcast series about exploring lesser-known hiking trails."
+    new_text = "Joshan Wode and Lorae Jonis's podcast series is about urban photography techniques in major cities."
+    old = real.remember(ALICE, old_text, valid_from=T0)
+    new = real.remember(ALICE, new_text, valid_from=T0 + timedelta(1))
     assert new.status is WriteStatus.ADDED
     question = "What is the subject of the podcast series co-hosted by Joshan Wode and Lorae Jonis?"
     hits = real.recall(ALICE, question, k=2)
@@ -419,3 +420,15 @@ def test_detector_closes_a_guess_when_a_definite_denial_repeats_its_words(new: s
 def test_detector_keeps_a_guess_when_the_denial_shares_one_word() -> None:
     new = "Rina Vale has never been involved in local politics."
     assert decide(new, "Rina Vale could be involved in community gardening.", cosine=0.7).verdict is Verdict.NONE
+
+
+def test_detector_closes_fact_when_a_kept_frame_swaps_a_longer_value() -> None:
+    old = "Ana Kerr is known for her expertise in marine geology."
+    decision = decide("Ana Kerr is known for her expertise in classical music composition.", old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "marine geology -> classical music composition" in decision.reason
+
+
+def test_detector_keeps_fact_when_only_the_names_are_kept() -> None:
+    old = "Ana Kerr and Bo Lind both volunteer at the local animal shelter."
+    new = "Ana Kerr and Bo Lind co-founded a community garden in their town."
+    assert decide(new, old, cosine=0.7).verdict is Verdict.NONE

@@ -18,7 +18,8 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      different value: a name or number present on one side only — "Nora and Eliza collaborated on the
      charity event" → "Joren and Eliza collaborated on the charity event" — or one run of words swapped in
      an otherwise identical statement, no longer than the words kept — "performed as a soprano soloist" →
-     "performed as a bass soloist". Statements whose verb adds
+     "performed as a bass soloist" (a swap needs only ``SWAP_OVERLAP``, and the words kept must say more than
+     who: "is known for expertise in geology" → "... in music composition"). Statements whose verb adds
      rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
      "likes tea" and "likes coffee" are both true.
   3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
@@ -51,6 +52,7 @@ __all__ = [
     "MERGE_COSINE",
     "MERGE_OVERLAP",
     "REASSIGN_COVER",
+    "SWAP_OVERLAP",
     "Decision",
     "Verdict",
     "answered",
@@ -65,6 +67,7 @@ __all__ = [
 MERGE_COSINE = 0.9
 MERGE_OVERLAP = 0.5
 FRAME_OVERLAP = 0.5
+SWAP_OVERLAP = 0.35
 DENIAL_COVER = 0.6
 DENIAL_SHARED = 2
 REASSIGN_COVER = 0.6
@@ -259,8 +262,8 @@ def decide(new: str, old: str, cosine: float) -> Decision:
         if slot is not None and slot == slot_of(_after_relation(old)):
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
     additive = _additive(new) or _additive(old)
-    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and not additive:
-        if changed_values:
+    if (same_subject or shared_name) and overlap >= SWAP_OVERLAP and not additive:
+        if changed_values and overlap >= FRAME_OVERLAP:
             changed = ", ".join(sorted(changed_values))
             return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
         swap = _substitution(new, old)
@@ -305,6 +308,11 @@ def _substitution(new: str, old: str) -> str | None:
     if not set(swapped_in) - _STOP or not set(swapped_out) - _STOP or _NEGATION.search(" ".join(swapped_in)):
         return None
     if head + tail < max(len(swapped_in), len(swapped_out)):  # mostly new words: another statement, not a swap
+        return None
+    # The frame kept must say something beyond who: "Ann and Bo volunteer ..." -> "Ann and Bo co-founded ..."
+    # keeps only the names, so it is another statement about them.
+    names = {w.casefold() for name in _names(new) | _names(old) for w in name.split()}
+    if len(set(a[:head] + a[len(a) - tail :]) - _STOP - names) < DENIAL_SHARED:
         return None
     return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
 
