@@ -432,3 +432,16 @@ def test_detector_keeps_fact_when_only_the_names_are_kept() -> None:
     old = "Ana Kerr and Bo Lind both volunteer at the local animal shelter."
     new = "Ana Kerr and Bo Lind co-founded a community garden in their town."
     assert decide(new, old, cosine=0.7).verdict is Verdict.NONE
+
+
+def test_detector_closes_fact_when_only_restates_it_with_other_values() -> None:
+    old = "Ivo Tran speaks three languages fluently: English, Greek, and French."
+    decision = decide("Ivo Tran only speaks Greek and Dutch fluently.", old, cosine=0.8)
+    assert decision.verdict is Verdict.SUPERSEDE and "only" in decision.reason
+
+
+def test_detector_keeps_fact_when_only_says_something_else() -> None:
+    assert (
+        decide("Ivo Tran only drinks coffee in the morning.", "Ivo Tran drinks tea.", cosine=0.8).verdict
+        is Verdict.NONE
+    )

@@ -35,6 +35,8 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      another denies it of the old subject, or limits them with "only" — "Ann is fluent in Spanish" → "Bo is
      fluent in Spanish, while Ann only speaks English". With an additive verb the denial must cover every
      object ("does not play any instrument").
+  5. *Restriction*: "only" restates the old frame with other values — "Ann speaks English and French
+     fluently" → "Ann only speaks Spanish fluently".
 
 Recall uses ``same_frame``, ``asked`` and ``answered`` to tell which retrieved facts compete for a question.
 """
@@ -112,6 +114,7 @@ _CLAUSE = re.compile(
 # A negation with these denies every object of its verb ("does not play any instruments"), and "only" excludes
 # the rest ("only speaks English"): even accumulating likes or skills.
 _ALL_OBJECTS = re.compile(r"\b(any|no|nothing|anything|only|exclusively|solely)\b", re.I)
+_ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -272,6 +275,8 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     denial = _denial(new, old, subject_old, same_subject)
     if denial is not None:
         return Decision(Verdict.SUPERSEDE, f"denies the old statement ({denial})")
+    if same_subject and _restricted(new, old):
+        return Decision(Verdict.SUPERSEDE, "restates it with other values, exclusively ('only')")
     if subject_old is not None and _reassigned(new, old, subject_old):
         return Decision(Verdict.SUPERSEDE, f"says it of someone else, while {subject_old} not (or only otherwise)")
     return Decision(Verdict.NONE)
@@ -288,9 +293,11 @@ def _substantive(words: set[str]) -> bool:
 
 
 def _stem(word: str) -> str:
-    """A crude stem, enough to match 'received' with 'receive' and 'awards' with 'award'."""
+    """A crude stem, enough to match 'received' with 'receive', 'awards' with 'award', 'fluently' with 'fluent'."""
     if word.endswith("ies") and len(word) >= 6:  # "countries" -> "country", "cities" -> "city"
         return word[:-3] + "y"
+    if word.endswith("ly") and len(word) >= 7:  # "fluently" -> "fluent", "locally" -> "local"
+        return word[:-2]
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -315,6 +322,15 @@ def _substitution(new: str, old: str) -> str | None:
     if len(set(a[:head] + a[len(a) - tail :]) - _STOP - names) < DENIAL_SHARED:
         return None
     return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
+
+
+def _restricted(new: str, old: str) -> bool:
+    """'Ann only speaks Spanish fluently' says nothing but the old frame, with other values, and excludes the rest."""
+    if not _ONLY.search(new) or _ONLY.search(old) or _NEGATION.search(new) or _NEGATION.search(old):
+        return False
+    names = {w.casefold() for name in _names(new) | _names(old) for w in name.split()}
+    frame_new, frame_old = ({_stem(w) for w in _content(t) - names} for t in (new, old))
+    return len(frame_new) >= DENIAL_SHARED and frame_new <= frame_old and bool(_values(new) - _values(old))
 
 
 def _reassigned(new: str, old: str, subject_old: str) -> bool:
