@@ -445,3 +445,9 @@ def test_detector_keeps_fact_when_only_says_something_else() -> None:
         decide("Ivo Tran only drinks coffee in the morning.", "Ivo Tran drinks tea.", cosine=0.8).verdict
         is Verdict.NONE
     )
+
+
+def test_detector_closes_fact_when_the_denial_names_what_it_denies() -> None:
+    old = "Kai Lund enjoys hiking and has climbed Mount Kenya."
+    assert decide("Kai Lund has never climbed Mount Kenya.", old, cosine=0.8).verdict is Verdict.SUPERSEDE
+    assert decide("Kai Lund has never climbed Mount Fuji.", old, cosine=0.8).verdict is Verdict.NONE

@@ -371,12 +371,16 @@ def _negated_clauses(text: str) -> str:
 
 def _wholly_denied(new: str, old: str) -> bool:
     """A negated clause of ``new`` says only what ``old`` says: "did not receive any awards in 2021"."""
-    # Old names count as words here: "any awards" denies "received the Green City Award", whatever it is for.
+    # Old names count as words here: "any awards" denies "received the Green City Award", whatever it is for;
+    # in the denial only its subject is who, other names are what it denies ("never climbed Mount Kenya").
     said = {_stem(w) for w in _content(old)}
     for clause in _CLAUSE.split(new):
-        if not _NEGATION.search(clause):
+        who = subject_of(clause)
+        # The denial is about the old subject or someone it names, not about a place both mention ("has never
+        # ..." after "and" goes on about the sentence's subject).
+        if not _NEGATION.search(clause) or (who is not None and who != subject_of(old) and who not in _names(old)):
             continue
-        names = {w.casefold() for name in _names(clause) for w in name.split()}
+        names = {w.casefold() for w in (who or "").split()}
         denied = {_stem(w) for w in _content(_NEGATION.sub(" ", clause)) - names}
         if len(denied) >= DENIAL_SHARED and denied <= said:
             return True
