@@ -290,7 +290,7 @@ def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -
     old = real.remember(ALICE, "Mira Olsen has published articles on sustainable living.", valid_from=T0).record
     hobby = real.remember(ALICE, "Mira Olsen enjoys photography of coastal birds.", valid_from=T0 + timedelta(1))
     new = real.remember(
-        ALICE, "Mira Olsen has published articles on advanced compiler construction.", valid_from=T0 + timedelta(2)
+        ALICE, "Mira Olsen's published articles cover advanced compiler construction.", valid_from=T0 + timedelta(2)
     )
     assert new.status is WriteStatus.ADDED
     hits = real.recall(ALICE, "What type of articles has Mira Olsen published?", k=3)
@@ -301,9 +301,10 @@ def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -
 
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
-    podcast = "Joshan Wode and Lorae Jonis co-hosted a podcast series about"
-    old = real.remember(ALICE, f"{podcast} exploring lesser-known hiking trails.", valid_from=T0)
-    new = real.remember(ALICE, f"{podcast} urban photography techniques in major cities.", valid_from=T0 + timedelta(1))
+    old_text = "Joshan Wode and Lorae Jonis co-hosted a podcast series about exploring lesser-known hiking trails."
+    new_text = "Joshan Wode and Lorae Jonis's podcast series is about urban photography techniques in major cities."
+    old = real.remember(ALICE, old_text, valid_from=T0)
+    new = real.remember(ALICE, new_text, valid_from=T0 + timedelta(1))
     assert new.status is WriteStatus.ADDED
     question = "What is the subject of the podcast series co-hosted by Joshan Wode and Lorae Jonis?"
     hits = real.recall(ALICE, question, k=2)
@@ -334,3 +335,119 @@ def test_a_fact_that_closed_another_competes_where_its_predecessor_would(real: M
     assert [h.record.content for h in hits] == [denial, other]
     # It takes the closed fact's match outright; no lift over the other fact is needed.
     assert hits[0].part("current_version") is not None
+
+
+def test_a_denial_never_merges_with_what_it_denies() -> None:
+    decision = decide("I do not like tea.", "I like tea.", cosine=0.95)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+def test_detector_closes_fact_when_rather_than_names_it() -> None:
+    old = "Ann Lee's new book has a chapter about Ben Ray's rose garden."
+    new = "Ann Lee's new book has a chapter about her own rose garden, rather than Ben Ray's."
+    assert decide(new, old, cosine=0.96).verdict is Verdict.SUPERSEDE
+
+
+def test_detector_keeps_fact_the_other_conjunct_affirms() -> None:
+    # The negation belongs to "and has no experience in teaching", not to the farming it affirms.
+    new = "Ann Lee has a background in organic farming and has no experience in teaching."
+    assert decide(new, "Ann Lee may have a background in organic farming.", cosine=0.8).verdict is Verdict.NONE
+
+
+def test_detector_closes_fact_when_the_denial_names_a_plural_in_ies() -> None:
+    new = "Colm Ward has never traveled outside his home country."
+    assert decide(new, "Colm Ward has traveled to over 15 countries.", cosine=0.8).verdict is Verdict.SUPERSEDE
+
+
+def test_detector_closes_fact_when_only_the_denial_uses_an_additive_verb() -> None:
+    new = "Brenda Holm has never visited the local animal shelter."
+    old = "Brenda Holm works weekends at the local animal shelter."
+    assert decide(new, old, cosine=0.8).verdict is Verdict.SUPERSEDE
+
+
+def test_detector_closes_fact_when_a_short_denial_negates_part_of_it() -> None:
+    old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
+    decision = decide("Lena Moss did not receive any prizes in 2021.", old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+def test_detector_keeps_fact_when_the_short_denial_says_something_else() -> None:
+    old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
+    assert decide("Lena Moss did not receive any prizes in 2022.", old, cosine=0.7).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Rina Vale is fluent in Dutch and Polish, while Ben Ray only speaks Dutch.",
+            "Ben Ray is fluent in Dutch and Polish.",
+        ),
+        (
+            "Rina Vale enjoys playing the cello in an orchestra, while Ben Ray does not play any instruments.",
+            "Ben Ray enjoys playing the cello in an orchestra.",
+        ),
+    ],
+)
+def test_detector_closes_fact_when_said_of_another_while_its_subject_is_denied(new: str, old: str) -> None:
+    decision = decide(new, old, cosine=0.8)
+    assert decision.verdict is Verdict.SUPERSEDE and "someone else" in decision.reason
+
+
+def test_detector_keeps_an_accumulating_fact_when_the_contrast_denies_another_object() -> None:
+    new = "Rina Vale likes green tea, while Ben Ray does not like coffee."
+    assert decide(new, "Ben Ray likes green tea.", cosine=0.8).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Rina Vale has never spoken at any festivals or fairs.",
+            "Rina Vale could have spoken at local or regional festivals.",
+        ),
+        (
+            "Rina Vale avoids all social media and writes letters.",
+            "Rina Vale might be active on social media platforms.",
+        ),
+    ],
+)
+def test_detector_closes_a_guess_when_a_definite_denial_repeats_its_words(new: str, old: str) -> None:
+    decision = decide(new, old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
+
+
+def test_detector_keeps_a_guess_when_the_denial_shares_one_word() -> None:
+    new = "Rina Vale has never been involved in local politics."
+    assert decide(new, "Rina Vale could be involved in community gardening.", cosine=0.7).verdict is Verdict.NONE
+
+
+def test_detector_closes_fact_when_a_kept_frame_swaps_a_longer_value() -> None:
+    old = "Ana Kerr is known for her expertise in marine geology."
+    decision = decide("Ana Kerr is known for her expertise in classical music composition.", old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "marine geology -> classical music composition" in decision.reason
+
+
+def test_detector_keeps_fact_when_only_the_names_are_kept() -> None:
+    old = "Ana Kerr and Bo Lind both volunteer at the local animal shelter."
+    new = "Ana Kerr and Bo Lind co-founded a community garden in their town."
+    assert decide(new, old, cosine=0.7).verdict is Verdict.NONE
+
+
+def test_detector_closes_fact_when_only_restates_it_with_other_values() -> None:
+    old = "Ivo Tran speaks three languages fluently: English, Greek, and French."
+    decision = decide("Ivo Tran only speaks Greek and Dutch fluently.", old, cosine=0.8)
+    assert decision.verdict is Verdict.SUPERSEDE and "only" in decision.reason
+
+
+def test_detector_keeps_fact_when_only_says_something_else() -> None:
+    assert (
+        decide("Ivo Tran only drinks coffee in the morning.", "Ivo Tran drinks tea.", cosine=0.8).verdict
+        is Verdict.NONE
+    )
+
+
+def test_detector_closes_fact_when_the_denial_names_what_it_denies() -> None:
+    old = "Kai Lund enjoys hiking and has climbed Mount Kenya."
+    assert decide("Kai Lund has never climbed Mount Kenya.", old, cosine=0.8).verdict is Verdict.SUPERSEDE
+    assert decide("Kai Lund has never climbed Mount Fuji.", old, cosine=0.8).verdict is Verdict.NONE

@@ -5,7 +5,8 @@ similarity of their embeddings. They are deliberately conservative: a wrong merg
 true fact, a missed one only leaves an extra row that recall still ranks.
 
 - **Merge** (a paraphrase): cosine ≥ ``MERGE_COSINE`` and content-word overlap ≥ ``MERGE_OVERLAP`` and no
-  value (name, number) or content word of substance on one side only, and the same subject — "I really like
+  value (name, number) or content word of substance on one side only, the same polarity (a denial is never a
+  paraphrase of what it denies), and the same subject — "I really like
   hiking" ≈ "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin", nor "Ann wrote a book
   with a foreword by Ben" ≈ "Ben wrote a book with a foreword by Ann".
 - **Supersede**, either rule:
@@ -17,15 +18,25 @@ true fact, a missed one only leaves an extra row that recall still ranks.
      different value: a name or number present on one side only — "Nora and Eliza collaborated on the
      charity event" → "Joren and Eliza collaborated on the charity event" — or one run of words swapped in
      an otherwise identical statement, no longer than the words kept — "performed as a soprano soloist" →
-     "performed as a bass soloist". Statements whose verb adds
+     "performed as a bass soloist" (a swap needs only ``SWAP_OVERLAP``, and the words kept must say more than
+     who: "is known for expertise in geology" → "... in music composition"). Statements whose verb adds
      rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
      "likes tea" and "likes coffee" are both true.
   3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
      subject or person, and the negated clause repeats at least ``DENIAL_COVER`` (all of it with an additive
      verb) and at least ``DENIAL_SHARED`` words of what the other says beyond the names in it — "Ann led
-     workshops for choral directors" → "Ann has never led workshops for choral directors". Denying something
-     else ("likes tea" → "does not like coffee") or in another clause ("Bo is a photographer, while Ann never
-     exhibited") repeats too little.
+     workshops for choral directors" → "Ann has never led workshops for choral directors"; or a negated clause
+     says nothing the old statement does not (≥ ``DENIAL_SHARED`` words) — "Ann received the Elm Prize in 2021
+     for her essays" → "Ann did not receive any prizes in 2021". Denying something else ("likes tea" → "does
+     not like coffee") or in another clause ("Bo is a photographer, while Ann never exhibited") repeats too
+     little. A guess (may, might, could, ...) yields to any definite denial repeating ``DENIAL_SHARED`` of its
+     words — "Ann might be active on social media" → "Ann avoids all social media".
+  4. *Reassignment*: one clause says the old statement (≥ ``REASSIGN_COVER`` of its words) of someone else and
+     another denies it of the old subject, or limits them with "only" — "Ann is fluent in Spanish" → "Bo is
+     fluent in Spanish, while Ann only speaks English". With an additive verb the denial must cover every
+     object ("does not play any instrument").
+  5. *Restriction*: "only" restates the old frame with other values — "Ann speaks English and French
+     fluently" → "Ann only speaks Spanish fluently".
 
 Recall uses ``same_frame``, ``asked`` and ``answered`` to tell which retrieved facts compete for a question.
 """
@@ -42,6 +53,8 @@ __all__ = [
     "FRAME_OVERLAP",
     "MERGE_COSINE",
     "MERGE_OVERLAP",
+    "REASSIGN_COVER",
+    "SWAP_OVERLAP",
     "Decision",
     "Verdict",
     "answered",
@@ -56,8 +69,10 @@ __all__ = [
 MERGE_COSINE = 0.9
 MERGE_OVERLAP = 0.5
 FRAME_OVERLAP = 0.5
+SWAP_OVERLAP = 0.35
 DENIAL_COVER = 0.6
 DENIAL_SHARED = 2
+REASSIGN_COVER = 0.6
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019-]*")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
@@ -80,8 +95,26 @@ _STOP = frozenset(
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
 # A negation marks a denial; clauses bound what it denies.
-_NEGATION = re.compile(r"\b(not|never|no|none|neither|nor|unable|cannot)\b|n['\u2019]t\b", re.I)
-_CLAUSE = re.compile(r";|\b(?:while|whereas|but|instead|although|though)\b", re.I)
+# "rather than" / "instead of" deny what follows them: "features her own work, rather than Ann's"; "avoids",
+# "dislikes" and "refuses" deny their object.
+_NEGATION = re.compile(
+    r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of|avoid(?:s|ed|ing)?|dislike[sd]?"
+    r"|refuse[sd]?)\b|n['\u2019]t\b",
+    re.I,
+)
+# A hedged statement is a guess ("Ann might be active online"): any definite denial of its words overrides it.
+_HEDGE = re.compile(r"\b(may|might|could|possibly|perhaps|probably|likely|maybe)\b", re.I)
+_HEDGES = frozenset("may might could possibly perhaps probably likely maybe".split())
+# "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
+_CLAUSE = re.compile(
+    r";|\b(?:while|whereas|but|instead|although|though)\b"
+    r"|\band\s+(?=(?:has|have|had|is|are|was|were|do|does|did|never|not|can|will|would)\b)",
+    re.I,
+)
+# A negation with these denies every object of its verb ("does not play any instruments"), and "only" excludes
+# the rest ("only speaks English"): even accumulating likes or skills.
+_ALL_OBJECTS = re.compile(r"\b(any|no|nothing|anything|only|exclusively|solely)\b", re.I)
+_ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -215,7 +248,15 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     changed_values = _values(new) ^ _values(old)
     subject_new, subject_old = subject_of(new), subject_of(old)
     same_subject = subject_new is not None and subject_new == subject_old
-    paraphrase = cosine >= MERGE_COSINE and overlap >= MERGE_OVERLAP and not changed_values and not _substantive(a ^ b)
+    # A statement and its denial share their words ("I like tea" / "I do not like tea"): never a paraphrase.
+    same_polarity = bool(_NEGATION.search(new)) == bool(_NEGATION.search(old))
+    paraphrase = (
+        cosine >= MERGE_COSINE
+        and overlap >= MERGE_OVERLAP
+        and same_polarity
+        and not changed_values
+        and not _substantive(a ^ b)
+    )
     if paraphrase and (same_subject or subject_new is None or subject_old is None):
         return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
     shared_name = bool(_names(new) & _names(old))
@@ -223,9 +264,9 @@ def decide(new: str, old: str, cosine: float) -> Decision:
         slot = slot_of(_after_relation(new))
         if slot is not None and slot == slot_of(_after_relation(old)):
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
-    additive = bool((a | b) & _ADDITIVE)
-    if (same_subject or shared_name) and overlap >= FRAME_OVERLAP and not additive:
-        if changed_values:
+    additive = _additive(new) or _additive(old)
+    if (same_subject or shared_name) and overlap >= SWAP_OVERLAP and not additive:
+        if changed_values and overlap >= FRAME_OVERLAP:
             changed = ", ".join(sorted(changed_values))
             return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with new value: {changed}")
         swap = _substitution(new, old)
@@ -233,8 +274,17 @@ def decide(new: str, old: str, cosine: float) -> Decision:
             return Decision(Verdict.SUPERSEDE, f"same statement (word overlap {overlap:.2f}) with {swap}")
     denial = _denial(new, old, subject_old, same_subject)
     if denial is not None:
-        return Decision(Verdict.SUPERSEDE, f"denies the old statement (repeats {denial:.2f} of it, negated)")
+        return Decision(Verdict.SUPERSEDE, f"denies the old statement ({denial})")
+    if same_subject and _restricted(new, old):
+        return Decision(Verdict.SUPERSEDE, "restates it with other values, exclusively ('only')")
+    if subject_old is not None and _reassigned(new, old, subject_old):
+        return Decision(Verdict.SUPERSEDE, f"says it of someone else, while {subject_old} not (or only otherwise)")
     return Decision(Verdict.NONE)
+
+
+def _additive(text: str) -> bool:
+    """The statement's verb accumulates objects (likes, visited, owns, ...) rather than replacing them."""
+    return bool(_content(text) & _ADDITIVE)
 
 
 def _substantive(words: set[str]) -> bool:
@@ -243,7 +293,11 @@ def _substantive(words: set[str]) -> bool:
 
 
 def _stem(word: str) -> str:
-    """A crude stem, enough to match 'received' with 'receive' and 'awards' with 'award'."""
+    """A crude stem, enough to match 'received' with 'receive', 'awards' with 'award', 'fluently' with 'fluent'."""
+    if word.endswith("ies") and len(word) >= 6:  # "countries" -> "country", "cities" -> "city"
+        return word[:-3] + "y"
+    if word.endswith("ly") and len(word) >= 7:  # "fluently" -> "fluent", "locally" -> "local"
+        return word[:-2]
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -262,7 +316,50 @@ def _substitution(new: str, old: str) -> str | None:
         return None
     if head + tail < max(len(swapped_in), len(swapped_out)):  # mostly new words: another statement, not a swap
         return None
+    # The frame kept must say something beyond who: "Ann and Bo volunteer ..." -> "Ann and Bo co-founded ..."
+    # keeps only the names, so it is another statement about them.
+    names = {w.casefold() for name in _names(new) | _names(old) for w in name.split()}
+    if len(set(a[:head] + a[len(a) - tail :]) - _STOP - names) < DENIAL_SHARED:
+        return None
     return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
+
+
+def _restricted(new: str, old: str) -> bool:
+    """'Ann only speaks Spanish fluently' says nothing but the old frame, with other values, and excludes the rest."""
+    if not _ONLY.search(new) or _ONLY.search(old) or _NEGATION.search(new) or _NEGATION.search(old):
+        return False
+    names = {w.casefold() for name in _names(new) | _names(old) for w in name.split()}
+    frame_new, frame_old = ({_stem(w) for w in _content(t) - names} for t in (new, old))
+    return len(frame_new) >= DENIAL_SHARED and frame_new <= frame_old and bool(_values(new) - _values(old))
+
+
+def _reassigned(new: str, old: str, subject_old: str) -> bool:
+    """``new`` says ``old`` of someone else in one clause and denies it of the old subject in another."""
+    # "Bo is fluent in Spanish, while Ann only speaks English" takes "Ann is fluent in Spanish" from Ann.
+    clauses = [c.strip(" ,") for c in _CLAUSE.split(new)]
+    if len(clauses) < 2 or _NEGATION.search(old):
+        return False
+    # Other names are part of what is said here: "fluent in English and Spanish".
+    said = {_stem(w) for w in _content(old) - {w.casefold() for w in subject_old.split()}}
+    denials = [
+        c
+        for c in clauses
+        if subject_of(c) == subject_old
+        and (_NEGATION.search(c) or _ALL_OBJECTS.search(c))
+        and said & {_stem(w) for w in _content(c)}
+        # Likes accumulate: only a denial of them all ("does not play any instrument") takes one away.
+        and (not _additive(old) or _ALL_OBJECTS.search(c))
+    ]
+    if not denials or not said:
+        return False
+    for clause in clauses:
+        other = subject_of(clause)
+        if other is None or other == subject_old or subject_old.casefold() in clause.casefold():
+            continue
+        repeated = said & {_stem(w) for w in _content(clause)}
+        if len(repeated) >= DENIAL_SHARED and len(repeated) / len(said) >= REASSIGN_COVER:
+            return True
+    return False
 
 
 def _negated_clauses(text: str) -> str:
@@ -272,18 +369,41 @@ def _negated_clauses(text: str) -> str:
     return " ".join(negated) if negated else text
 
 
-def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> float | None:
-    """How much of ``old`` a new statement of the other polarity repeats, when it denies it; else None."""
+def _wholly_denied(new: str, old: str) -> bool:
+    """A negated clause of ``new`` says only what ``old`` says: "did not receive any awards in 2021"."""
+    # Old names count as words here: "any awards" denies "received the Green City Award", whatever it is for;
+    # in the denial only its subject is who, other names are what it denies ("never climbed Mount Kenya").
+    said = {_stem(w) for w in _content(old)}
+    for clause in _CLAUSE.split(new):
+        who = subject_of(clause)
+        # The denial is about the old subject or someone it names, not about a place both mention ("has never
+        # ..." after "and" goes on about the sentence's subject).
+        if not _NEGATION.search(clause) or (who is not None and who != subject_of(old) and who not in _names(old)):
+            continue
+        names = {w.casefold() for w in (who or "").split()}
+        denied = {_stem(w) for w in _content(_NEGATION.sub(" ", clause)) - names}
+        if len(denied) >= DENIAL_SHARED and denied <= said:
+            return True
+    return False
+
+
+def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> str | None:
+    """Why a new statement of the other polarity denies ``old`` (what it repeats of it), or None."""
     if bool(_NEGATION.search(new)) == bool(_NEGATION.search(old)) or subject_old is None:
         return None
     if not same_subject and not _names(old) & _names(new):  # the denial must be about someone the old names
         return None
     # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
     names = {w.casefold() for name in _names(old) | _names(new) | {subject_old} for w in name.split()}
-    new, old = _negated_clauses(new), _negated_clauses(old)
-    said = {_stem(w) for w in _content(old) - names}
-    repeated = said & {_stem(w) for w in _content(new)}
+    negated, old = _negated_clauses(new), _negated_clauses(old)
+    guess = _HEDGE.search(old) is not None and _HEDGE.search(negated) is None
+    said = {_stem(w) for w in _content(old) - names - (_HEDGES if guess else set())}
+    repeated = said & {_stem(w) for w in _content(negated)}
     cover = len(repeated) / len(said) if said else 0.0
     # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
-    needed = 1.0 if (_content(new) | _content(old)) & _ADDITIVE else DENIAL_COVER
-    return cover if len(repeated) >= DENIAL_SHARED and cover >= needed else None
+    # The verb that matters is the old one's: "has never visited the shelter" denies "volunteers at the shelter".
+    needed = 1.0 if _additive(old) else 0.0 if guess else DENIAL_COVER
+    if len(repeated) >= DENIAL_SHARED and cover >= needed:
+        return f"repeats {cover:.2f} of it, negated"
+    # The other way round: a short denial of part of a longer statement ("... for his park designs").
+    return "negates part of it and nothing else" if _wholly_denied(new, old) else None
