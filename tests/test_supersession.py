@@ -451,3 +451,14 @@ def test_detector_closes_fact_when_the_denial_names_what_it_denies() -> None:
     old = "Kai Lund enjoys hiking and has climbed Mount Kenya."
     assert decide("Kai Lund has never climbed Mount Kenya.", old, cosine=0.8).verdict is Verdict.SUPERSEDE
     assert decide("Kai Lund has never climbed Mount Fuji.", old, cosine=0.8).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Ann's brother lives in Boston.", "Ann lives in Chicago."),
+        ("My sister's husband works at Intel.", "My sister works at Apple."),
+    ],
+)
+def test_detector_keeps_fact_when_a_possessive_subject_is_someone_else(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.7).verdict is Verdict.NONE

@@ -115,6 +115,8 @@ _CLAUSE = re.compile(
 # the rest ("only speaks English"): even accumulating likes or skills.
 _ALL_OBJECTS = re.compile(r"\b(any|no|nothing|anything|only|exclusively|solely)\b", re.I)
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)
+# "Ann's brother", "my sister's husband": a relative of the subject is someone else, not Ann or the sister.
+_POSSESSIVE = re.compile(r"['\u2019]s\s+(\w+)")
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -186,11 +188,20 @@ def subject_of(text: str) -> str | None:
     text = _unquote(text)
     relation = _MY_RELATION.match(text)
     if relation and relation.group(2).casefold() in _RELATIONS:
-        return f"my {relation.group(2).casefold()}"
+        return _owned(f"my {relation.group(2).casefold()}", text, relation.end())
     if _FIRST_PERSON.match(text):
         return "user"
     match = _NAME.match(text)
-    return match.group(0) if match else None
+    return _owned(match.group(0), text, match.end()) if match else None
+
+
+def _owned(subject: str, text: str, end: int) -> str:
+    """``subject``, or their relative when a possessive follows: "Ann's brother lives ..." is about the brother."""
+    # Only people and pets are someone else: "Ann's research focuses on ..." is still about Ann.
+    possessive = _POSSESSIVE.match(text, end)
+    if possessive and possessive.group(1).casefold() in _RELATIONS:
+        return f"{subject}'s {possessive.group(1).casefold()}"
+    return subject
 
 
 def _after_relation(text: str) -> str:
