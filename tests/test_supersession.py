@@ -462,3 +462,15 @@ def test_detector_closes_fact_when_the_denial_names_what_it_denies() -> None:
 )
 def test_detector_keeps_fact_when_a_possessive_subject_is_someone_else(new: str, old: str) -> None:
     assert decide(new, old, cosine=0.7).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("I check my email every morning.", "My email is ann@example.com."),
+        ("I dropped my phone in the lake.", "My phone number is 555-0100."),
+        ("I bought a gift for my wife's birthday.", "I'm married to Sam."),
+    ],
+)
+def test_detector_keeps_a_slot_fact_when_the_new_one_only_mentions_the_slot_noun(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.5).verdict is Verdict.NONE

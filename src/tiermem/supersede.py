@@ -140,10 +140,17 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("job", r"\b(work(s|ed|ing)?\s+as|job\s+is|profession|occupation)\b"),
         ("name", r"\b(my\s+name\s+is|call\s+me|name\s+is)\b"),
         ("age", r"\b(\d+\s+years?\s+old|age\s+is|turned\s+\d+)\b"),
-        ("partner", r"\b(married|engaged|dating|divorced|husband|wife|partner|boyfriend|girlfriend)\b"),
+        # "for my wife's birthday" names a possessor, not who the partner is.
+        (
+            "partner",
+            r"\b(married|engaged|dating|divorced|(husband|wife|partner|boyfriend|girlfriend)(?!['\u2019]s\b))\b",
+        ),
+        # Contact slots are filled by a value, not by any mention: "I check my email" keeps the address, and
+        # "I dropped my phone" (the device) keeps the number.
+        ("phone_number", r"\b(phone|mobile|cell)\s+(number|no\b)|\b(phone|mobile|cell)\b.*\d{3}"),
         ("phone", r"\b(phone|mobile|cell)\b"),
-        ("email", r"\b(e-?mail)\b"),
-        ("address", r"\b(address)\b"),
+        ("email", r"\be-?mail\s+(address|is|was)\b|[\w.+-]+@[\w-]+\.\w"),
+        ("address", r"\baddress\s+(is|was|changed)\b"),
         ("home_airport", r"\b(home\s+airport|fly\s+(out\s+)?of|fly\s+from)\b"),
         ("seat", r"\b(aisle|window|middle)\s+seats?\b|\bseat\s+preference\b"),
         ("favorite", r"\bfavou?rite\s+(\w+)"),
