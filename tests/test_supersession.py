@@ -474,3 +474,18 @@ def test_detector_keeps_fact_when_a_possessive_subject_is_someone_else(new: str,
 )
 def test_detector_keeps_a_slot_fact_when_the_new_one_only_mentions_the_slot_noun(new: str, old: str) -> None:
     assert decide(new, old, cosine=0.5).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("I lived in Boston during college.", "I live in Austin."),
+        ("I worked at Amazon for three years before that.", "I work at Google."),
+    ],
+)
+def test_detector_keeps_the_current_slot_fact_when_the_new_one_tells_a_former_filler(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.4).verdict is Verdict.NONE
+
+
+def test_detector_closes_the_slot_fact_when_the_same_filler_is_past() -> None:
+    assert decide("I lived in Seattle.", "I live in Seattle.", cosine=0.9).verdict is Verdict.SUPERSEDE

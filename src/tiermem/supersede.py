@@ -117,6 +117,8 @@ _ALL_OBJECTS = re.compile(r"\b(any|no|nothing|anything|only|exclusively|solely)\
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)
 # "Ann's brother", "my sister's husband": a relative of the subject is someone else, not Ann or the sister.
 _POSSESSIVE = re.compile(r"['\u2019]s\s+(\w+)")
+# A slot filled in the past tense: the filler was, and may have been replaced since.
+_FORMER = re.compile(r"\b(lived|worked|resided|used\s+to|formerly|previously)\b", re.I)
 # Leading time or place phrases ("In 2022, Ann ...") come before the subject, not as it.
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
@@ -280,7 +282,10 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     shared_name = bool(_names(new) & _names(old))
     if same_subject and a != b:
         slot = slot_of(_after_relation(new))
-        if slot is not None and slot == slot_of(_after_relation(old)):
+        # "I lived in Boston during college" tells an earlier filler, not a new one; of the same value
+        # ("I lived in Seattle") it says the old one is over.
+        former = _FORMER.search(new) is not None and not _values(new) & _values(old)
+        if slot is not None and slot == slot_of(_after_relation(old)) and not former:
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
     additive = _additive(new) or _additive(old)
     if (same_subject or shared_name) and overlap >= SWAP_OVERLAP and not additive:
