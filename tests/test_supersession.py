@@ -489,3 +489,14 @@ def test_detector_keeps_the_current_slot_fact_when_the_new_one_tells_a_former_fi
 
 def test_detector_closes_the_slot_fact_when_the_same_filler_is_past() -> None:
     assert decide("I lived in Seattle.", "I live in Seattle.", cosine=0.9).verdict is Verdict.SUPERSEDE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Bo teaches math at Lincoln High.", "Ann teaches math at Lincoln High."),
+        ("Bo is a member of the Oakwood chess club.", "Ann is a member of the Oakwood chess club."),
+    ],
+)
+def test_detector_keeps_fact_when_another_subject_is_swapped_in(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.75).verdict is Verdict.NONE

@@ -339,6 +339,9 @@ def _substitution(new: str, old: str) -> str | None:
         return None
     if head + tail < max(len(swapped_in), len(swapped_out)):  # mostly new words: another statement, not a swap
         return None
+    # Swapping who leaves each their own fact: "Bo teaches math at Lincoln High" keeps Ann teaching there.
+    if head == 0 and subject_of(new) != subject_of(old):
+        return None
     # The frame kept must say something beyond who: "Ann and Bo volunteer ..." -> "Ann and Bo co-founded ..."
     # keeps only the names, so it is another statement about them.
     names = {w.casefold() for name in _names(new) | _names(old) for w in name.split()}
