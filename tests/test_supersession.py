@@ -500,3 +500,8 @@ def test_detector_closes_the_slot_fact_when_the_same_filler_is_past() -> None:
 )
 def test_detector_keeps_fact_when_another_subject_is_swapped_in(new: str, old: str) -> None:
     assert decide(new, old, cosine=0.75).verdict is Verdict.NONE
+
+
+def test_detector_keeps_a_guess_when_the_denial_says_not_yet() -> None:
+    old = "I might switch to a standing desk."
+    assert decide("I don't use a standing desk yet.", old, cosine=0.8).verdict is Verdict.NONE

@@ -104,6 +104,7 @@ _NEGATION = re.compile(
 )
 # A hedged statement is a guess ("Ann might be active online"): any definite denial of its words overrides it.
 _HEDGE = re.compile(r"\b(may|might|could|possibly|perhaps|probably|likely|maybe)\b", re.I)
+_YET = re.compile(r"\byet\b", re.I)
 _HEDGES = frozenset("may might could possibly perhaps probably likely maybe".split())
 # "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
 _CLAUSE = re.compile(
@@ -423,6 +424,8 @@ def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> 
     names = {w.casefold() for name in _names(old) | _names(new) | {subject_old} for w in name.split()}
     negated, old = _negated_clauses(new), _negated_clauses(old)
     guess = _HEDGE.search(old) is not None and _HEDGE.search(negated) is None
+    if guess and _YET.search(negated):  # "might switch to X" / "does not use X yet": the guess is still open
+        return None
     said = {_stem(w) for w in _content(old) - names - (_HEDGES if guess else set())}
     repeated = said & {_stem(w) for w in _content(negated)}
     cover = len(repeated) / len(said) if said else 0.0
