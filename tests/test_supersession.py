@@ -505,3 +505,14 @@ def test_detector_keeps_fact_when_another_subject_is_swapped_in(new: str, old: s
 def test_detector_keeps_a_guess_when_the_denial_says_not_yet() -> None:
     old = "I might switch to a standing desk."
     assert decide("I don't use a standing desk yet.", old, cosine=0.8).verdict is Verdict.NONE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("I prefer coffee over tea.", "I prefer tea over coffee."),
+        ("I moved from Denver to Boston.", "I moved from Boston to Denver."),
+    ],
+)
+def test_detector_keeps_the_new_statement_apart_when_the_same_words_swap_roles(new: str, old: str) -> None:
+    assert decide(new, old, cosine=0.99).verdict is not Verdict.MERGE

@@ -277,6 +277,7 @@ def decide(new: str, old: str, cosine: float) -> Decision:
         and same_polarity
         and not changed_values
         and not _substantive(a ^ b)
+        and _same_order(new, old)
     )
     if paraphrase and (same_subject or subject_new is None or subject_old is None):
         return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
@@ -309,6 +310,13 @@ def decide(new: str, old: str, cosine: float) -> Decision:
 def _additive(text: str) -> bool:
     """The statement's verb accumulates objects (likes, visited, owns, ...) rather than replacing them."""
     return bool(_content(text) & _ADDITIVE)
+
+
+def _same_order(new: str, old: str) -> bool:
+    """The words both statements share come in the same order: "tea over coffee" is not "coffee over tea"."""
+    shared = _content(new) & _content(old)
+    orders = ([w for w in dict.fromkeys(_WORD.findall(_unquote(t).casefold())) if w in shared] for t in (new, old))
+    return next(orders) == next(orders)
 
 
 def _substantive(words: set[str]) -> bool:
