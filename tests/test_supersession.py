@@ -10,7 +10,8 @@ import pytest
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.supersede import Verdict, decide, same_frame, slot_of, subject_of
+from tiermem.statements import same_frame, slot_of, subject_of
+from tiermem.supersede import Verdict, decide
 from tiermem.write import WritePolicy, WriteStatus
 
 ALICE = Scope("acme", "alice")

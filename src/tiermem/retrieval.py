@@ -12,8 +12,8 @@ from datetime import datetime
 from tiermem.current import current_versions
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
+from tiermem.statements import answered, asked, same_frame, same_subject
 from tiermem.store.base import Candidate, Store
-from tiermem.supersede import answered, asked, same_frame, same_subject
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
