@@ -41,7 +41,9 @@ class RecallPolicy:
     """The knobs of ranking, chosen on principle rather than fitted to a benchmark.
 
     - ``rrf_k`` 60 is the constant of Cormack et al.'s reciprocal-rank fusion.
-    - Each signal proposes ``candidates`` ids (at least k).
+    - Each signal proposes ``candidates`` ids (at least k). Imputed ranks: a record a signal did not list is
+      ranked below its list (at ``candidates + 1``), not nowhere; without that, a record 20th and 40th in the
+      two lists outscores one first in one list and missing from the other.
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
@@ -138,12 +140,17 @@ def _fuse(
     filter_: Filter | None = None,
 ) -> list[Hit]:
     signals = {"keyword": (keyword, policy.keyword_weight), "vector": (vector, policy.vector_weight)}
+    # Each signal was asked for its top ``depth``: a record it did not list ranks below that, not nowhere, so it
+    # counts at rank depth + 1 (see RecallPolicy: imputed ranks).
+    depth = max(policy.candidates, k)
+    unlisted = {name: weight / (policy.rrf_k + depth + 1) for name, (_, weight) in signals.items()}
     ranks: dict[str, dict[str, tuple[int, float]]] = {}
     fused: dict[str, float] = {}
     for name, (cands, weight) in signals.items():
-        for rank, cand in enumerate(cands, start=1):
+        for rank, cand in enumerate(cands[:depth], start=1):
             ranks.setdefault(cand.id, {})[name] = (rank, cand.score)
-            fused[cand.id] = fused.get(cand.id, 0.0) + weight / (policy.rrf_k + rank)
+            start = fused.get(cand.id, sum(unlisted.values()))
+            fused[cand.id] = start + weight / (policy.rrf_k + rank) - unlisted[name]
     if not fused:
         return []
     best_possible = sum(w for _, w in signals.values()) / (policy.rrf_k + 1)
@@ -171,9 +178,8 @@ def _fuse(
                 name,
                 ranks[rid][name][0] if name in ranks[rid] else None,
                 ranks[rid][name][1] if name in ranks[rid] else None,
-                (signals[name][1] / (policy.rrf_k + ranks[rid][name][0]) / best_possible)
-                if name in ranks[rid]
-                else 0.0,
+                (signals[name][1] / (policy.rrf_k + ranks[rid][name][0]) if name in ranks[rid] else unlisted[name])
+                / best_possible,
             )
             for name in signals
         ]
