@@ -42,8 +42,16 @@ def test_fusion_ranks_one_first_place_above_two_middling_ranks(mem: Memory) -> N
 
 def test_fusion_credits_an_unlisted_signal_at_the_rank_below_its_list(mem: Memory) -> None:
     ids = _ids(mem, 2)
+    policy = RecallPolicy()
+    hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [Candidate(ids[1], 0.9)], k=5, now=NOW, policy=policy)
+    vector = next(h for h in hits if h.record.id == ids[0]).part("vector")
+    assert vector is not None and vector.rank is None
+    assert vector.contribution == (1 / (policy.rrf_k + policy.candidates + 1)) / (2 / (policy.rrf_k + 1))
+
+
+def test_fusion_takes_nothing_from_a_signal_that_listed_nothing(mem: Memory) -> None:
+    ids = _ids(mem, 1)
     hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [], k=5, now=NOW, policy=RecallPolicy())
     vector = hits[0].part("vector")
-    assert vector is not None and vector.rank is None
-    policy = RecallPolicy()
-    assert vector.contribution == (1 / (policy.rrf_k + policy.candidates + 1)) / (2 / (policy.rrf_k + 1))
+    assert vector is not None and vector.contribution == 0.0
+    assert hits[0].part("keyword").contribution == 0.5  # type: ignore[union-attr]

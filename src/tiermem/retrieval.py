@@ -141,9 +141,12 @@ def _fuse(
 ) -> list[Hit]:
     signals = {"keyword": (keyword, policy.keyword_weight), "vector": (vector, policy.vector_weight)}
     # Each signal was asked for its top ``depth``: a record it did not list ranks below that, not nowhere, so it
-    # counts at rank depth + 1 (see RecallPolicy: imputed ranks).
+    # counts at rank depth + 1 (see RecallPolicy: imputed ranks). A signal that listed nothing (no embedder)
+    # tells nothing and adds nothing.
     depth = max(policy.candidates, k)
-    unlisted = {name: weight / (policy.rrf_k + depth + 1) for name, (_, weight) in signals.items()}
+    unlisted = {
+        name: weight / (policy.rrf_k + depth + 1) if cands else 0.0 for name, (cands, weight) in signals.items()
+    }
     ranks: dict[str, dict[str, tuple[int, float]]] = {}
     fused: dict[str, float] = {}
     for name, (cands, weight) in signals.items():
