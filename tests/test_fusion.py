@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from tiermem import Memory, NewMemory, Scope
 from tiermem.retrieval import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
 
 ALICE = Scope("acme", "alice")
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
+# The same words, so the same BM25 score and bag-of-words vector: only their order tells the two apart.
+APART = "reading at night and poetry at dawn"
+TOGETHER = "poetry reading at night and at dawn"
 
 
 def _ids(mem: Memory, n: int) -> list[str]:
@@ -46,12 +51,34 @@ def test_fusion_credits_an_unlisted_signal_at_the_rank_below_its_list(mem: Memor
     hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [Candidate(ids[1], 0.9)], k=5, now=NOW, policy=policy)
     vector = next(h for h in hits if h.record.id == ids[0]).part("vector")
     assert vector is not None and vector.rank is None
-    assert vector.contribution == (1 / (policy.rrf_k + policy.candidates + 1)) / (2 / (policy.rrf_k + 1))
+    weights = policy.keyword_weight + policy.vector_weight + policy.phrase_weight
+    assert vector.contribution == pytest.approx(
+        (1 / (policy.rrf_k + policy.candidates + 1)) / (weights / (policy.rrf_k + 1))
+    )
 
 
 def test_fusion_takes_nothing_from_a_signal_that_listed_nothing(mem: Memory) -> None:
     ids = _ids(mem, 1)
-    hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [], k=5, now=NOW, policy=RecallPolicy())
+    policy = RecallPolicy()
+    hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [], k=5, now=NOW, policy=policy)
     vector = hits[0].part("vector")
     assert vector is not None and vector.contribution == 0.0
-    assert hits[0].part("keyword").contribution == 0.5  # type: ignore[union-attr]
+    weights = policy.keyword_weight + policy.vector_weight + policy.phrase_weight
+    assert hits[0].part("keyword").contribution == pytest.approx(1 / weights)  # type: ignore[union-attr]
+
+
+def test_query_words_side_by_side_in_a_record_rank_it_above_the_same_words_apart(mem: Memory) -> None:
+    apart, together = mem.remember_many(
+        ALICE,
+        [NewMemory(APART, dedupe=False), NewMemory(TOGETHER, dedupe=False)],
+    )
+    hits = mem.recall(ALICE, "the poetry reading", k=2)
+    assert [h.record.id for h in hits] == [together.record.id, apart.record.id]
+    assert hits[0].part("phrase").rank == 1  # type: ignore[union-attr]
+
+
+def test_without_phrases_word_order_lifts_nothing(mem: Memory) -> None:
+    apart, _ = mem.remember_many(ALICE, [NewMemory(APART, dedupe=False), NewMemory(TOGETHER, dedupe=False)])
+    plain = Memory(mem.store, mem.embedder, RecallPolicy(phrase_weight=0.0))
+    # Equal matches keep their storage order, so the record written first (words apart) stays first.
+    assert plain.recall(ALICE, "the poetry reading", k=2)[0].record.id == apart.record.id
