@@ -155,6 +155,19 @@ def test_big_scopes_rank_full_text_on_their_rarest_query_words(monkeypatch: pyte
     store.close()
 
 
+def test_pruning_counts_a_phrase_as_the_postings_of_all_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.store.sqlite_fts as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 10)
+    monkeypatch.setattr(sqlite_module, "POSTINGS_BUDGET", 5)
+    store = SQLiteStore(":memory:")
+    common = [make_record(ALICE, f"we went walking on day {i}") for i in range(30)]
+    store.put_many([StoredItem(r, None) for r in [*common, make_record(ALICE, "the zebras went home")]])
+    # "went zebras" walks the postings of "went" (31 rows) too: over the budget, unlike "zebras" alone.
+    assert store._prune_common_terms(["zebras", "went zebras"]) == ["zebras"]
+    store.close()
+
+
 def _clustered(n: int, dim: int = 384, seed: int = 3) -> np.ndarray:
     """Unit vectors around 40 centres: neighbours that are near-ties, as real embeddings have."""
     rng = np.random.default_rng(seed)

@@ -98,7 +98,7 @@ class Store(Protocol):
     def keyword_candidates(
         self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
     ) -> list[Candidate]:
-        """Full-text (BM25) candidates for any of ``terms``, best first."""
+        """Full-text (BM25) candidates for any of ``terms`` (a term of several words is a phrase), best first."""
         ...
 
     def vector_candidates(

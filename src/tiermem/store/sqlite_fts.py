@@ -118,9 +118,12 @@ class SQLiteFullTextMixin:
         self._conn.executemany(
             "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", list(enumerate(terms, start=1))
         )
-        stem_of = {terms[doc - 1]: term for term, doc in self._conn.execute("SELECT term, doc FROM temp.query_stems")}
-        counts = self._document_counts(sorted(set(stem_of.values())), table_rows)
-        ranked = sorted((counts.get(stem_of.get(t, ""), 0), t) for t in terms)
+        stems_of: dict[str, list[str]] = {}
+        for stem, doc in self._conn.execute("SELECT term, doc FROM temp.query_stems"):
+            stems_of.setdefault(terms[doc - 1], []).append(stem)  # a phrase has several
+        counts = self._document_counts(sorted({s for stems in stems_of.values() for s in stems}), table_rows)
+        # A phrase query walks the postings of each of its words.
+        ranked = sorted((sum(counts.get(s, 0) for s in stems_of.get(t, ())), t) for t in terms)
         kept: list[str] = []
         total = 0
         for postings, term in ranked:
