@@ -107,6 +107,24 @@ def test_locomo_finds_a_reply_by_the_turn_before_it_only_with_context_turns(tmp_
     assert (without["recall@2"], with_context["recall@2"]) == (0.0, 1.0)
 
 
+def test_locomo_conversations_selects_a_held_out_span(tmp_path: Path) -> None:
+    one = json.loads(_locomo(tmp_path).read_text())[0]
+    misleading = {
+        **one,
+        "sample_id": "conv-two",
+        "qa": [{"question": "origami crane?", "category": 4, "evidence": ["D1:1"]}],
+    }
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps([one, misleading]))
+    assert _json("locomo", str(path), "--k", "1")["n"] == 4
+    assert _json("locomo", str(path), "--k", "1", "--conversations", "0")["recall@1"] == 1.0
+    second = _json("locomo", str(path), "--k", "1", "--conversations", "1-1")
+    assert (second["n"], second["recall@1"]) == (1, 0.0)
+    for bad in ("2", "1-0", "x"):
+        result = CliRunner().invoke(eval_group, ["locomo", str(path), "--conversations", bad])
+        assert result.exit_code == 2 and "--conversations" in result.output, (bad, result.output)
+
+
 def _lme_entry(qid: str, answer_topic: int) -> dict[str, Any]:
     sessions = [
         [

@@ -186,6 +186,19 @@ _CONTEXT = click.option(
 )
 
 
+def _span_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    first, _, last = value.partition("-")
+    try:
+        span = (int(first), int(last or first))
+    except ValueError:
+        raise click.BadParameter(f"expected FIRST-LAST or N (0-based, inclusive), given {value!r}") from None
+    if span[0] < 0 or span[1] < span[0]:
+        raise click.BadParameter(f"expected 0 <= FIRST <= LAST, given {value!r}")
+    return span
+
+
 @eval_group.command("locomo")
 @_DATA
 @_KS
@@ -195,6 +208,12 @@ _CONTEXT = click.option(
 @_LIMIT
 @_CACHE
 @_CONTEXT
+@click.option(
+    "--conversations",
+    "span",
+    callback=_span_option,
+    help="Only conversations FIRST-LAST (0-based, inclusive), e.g. 0-2: figures on held-out conversations.",
+)
 def locomo_command(
     path: Path,
     ks: tuple[int, ...],
@@ -204,6 +223,7 @@ def locomo_command(
     limit: int | None,
     embed_cache: Path | None,
     context_turns: int,
+    span: tuple[int, int] | None,
 ) -> None:
     """LoCoMo: evidence recall@k per category.
 
@@ -215,12 +235,28 @@ def locomo_command(
 
     with _edge():
         conversations = load_locomo(path)
+        if span is not None:
+            if span[1] >= len(conversations):
+                raise click.BadParameter(
+                    f"the file has conversations 0-{len(conversations) - 1}, given {span[0]}-{span[1]}",
+                    param_hint="--conversations",
+                )
+            conversations = conversations[span[0] : span[1] + 1]
         total = sum(len(c.questions) for c in conversations)
         with _one_memory(embedder, "LoCoMo", min(total, limit or total), embed_cache) as (memory, advance):
             result = run_locomo(
                 memory, conversations, ks, limit=limit, on_question=advance, context_turns=context_turns
             )
-    command = _command("locomo", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
+    conversations_arg = None if span is None else f"{span[0]}-{span[1]}"
+    command = _command(
+        "locomo",
+        path,
+        k=ks,
+        embedder=embedder,
+        limit=limit,
+        context_turns=context_turns,
+        conversations=conversations_arg,
+    )
     _emit(result.to_json(), as_json, locomo_report(result, command), report_dir)
 
 
