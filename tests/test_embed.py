@@ -46,6 +46,34 @@ def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) ->
     assert spinning._session.get_session_options().get_session_config_entry(key) == "1"
 
 
+def test_minilm_repeats_a_single_text_from_its_lru_cache_without_running_the_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = MiniLMEmbedder(cache_size=2)
+    first = model.embed_batch(["where does Ann live now?"])
+    real_run = model._run
+    calls: list[list[str]] = []
+
+    def counting_run(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return real_run(texts)
+
+    monkeypatch.setattr(model, "_run", counting_run)
+    again = model.embed_batch(["where does Ann live now?"])
+    np.testing.assert_array_equal(first, again)
+    assert calls == []
+    again[0, :] = 0.0  # a caller's change to its copy never reaches the cache
+    np.testing.assert_array_equal(model.embed_batch(["where does Ann live now?"]), first)
+    model.embed_batch(["second"])
+    model.embed_batch(["third"])  # over the size of 2: the least recently used (the first question) goes
+    model.embed_batch(["where does Ann live now?"])
+    assert calls == [["second"], ["third"], ["where does Ann live now?"]]
+    model.embed_batch(["second", "third"])  # batches are not cached: they are writes, not repeated searches
+    assert len(calls) == 4
+    with pytest.raises(ConfigError, match="cache_size"):
+        MiniLMEmbedder(cache_size=-1)
+
+
 def test_importing_tiermem_does_not_load_the_model() -> None:
     code = "import sys, tiermem, tiermem.cli; print('onnxruntime' in sys.modules, 'tokenizers' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
