@@ -26,12 +26,14 @@ __all__ = [
     "answered",
     "asked",
     "content_words",
+    "name_words",
     "names_in",
     "negated_clauses",
     "same_frame",
     "same_subject",
     "slot_of",
     "stem",
+    "stems",
     "subject_of",
     "unquote",
     "values_of",
@@ -132,6 +134,16 @@ def content_words(text: str) -> set[str]:
     return set(words) - STOP_WORDS
 
 
+def stems(text: str, without: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    """Stems of ``text``'s content words, leaving out the words ``without``."""
+    return {stem(w) for w in content_words(text) - without}
+
+
+def name_words(*texts: str, names: tuple[str, ...] = ()) -> set[str]:
+    """The words of the names in ``texts`` and of ``names``, casefolded: who a statement is about, not what."""
+    return {w.casefold() for name in {n for t in texts for n in names_in(t)} | set(names) for w in name.split()}
+
+
 def values_of(text: str) -> set[str]:
     names = {m.group(0) for m in NAME.finditer(text) if m.start() > 0 or " " in m.group(0)}
     return names | set(_NUMBER.findall(text))
@@ -180,18 +192,17 @@ def same_subject(a: str, b: str) -> bool:
 
 def asked(question: str) -> frozenset[str]:
     """Stems of what a question asks about: its content words beyond the names in it (who, not what)."""
-    names = {w.casefold() for name in names_in(question) for w in name.split()}
-    return frozenset(stem(w) for w in content_words(question) - names - _QUESTION)
+    return frozenset(stems(question, name_words(question) | _QUESTION))
 
 
 def answered(what: frozenset[str], statement: str) -> frozenset[str]:
     """The stems of ``what`` (see ``asked``) that ``statement`` contains."""
-    return what & {stem(w) for w in content_words(statement)}
+    return what & stems(statement)
 
 
 def same_frame(a: str, b: str) -> bool:
     """The same statement, perhaps about someone else: the words beyond the names overlap ≥ ``FRAME_OVERLAP``."""
-    names = {w.casefold() for name in names_in(a) | names_in(b) for w in name.split()}
+    names = name_words(a, b)
     return word_overlap(content_words(a) - names, content_words(b) - names) >= FRAME_OVERLAP
 
 

@@ -61,10 +61,11 @@ from tiermem.statements import (
     accumulates,
     after_relation,
     content_words,
+    name_words,
     names_in,
     negated_clauses,
     slot_of,
-    stem,
+    stems,
     subject_of,
     unquote,
     values_of,
@@ -182,8 +183,7 @@ def _substitution(new: str, old: str) -> str | None:
         return None
     # The frame kept must say something beyond who: "Ann and Bo volunteer ..." -> "Ann and Bo co-founded ..."
     # keeps only the names, so it is another statement about them.
-    names = {w.casefold() for name in names_in(new) | names_in(old) for w in name.split()}
-    if len(set(a[:head] + a[len(a) - tail :]) - STOP_WORDS - names) < DENIAL_SHARED:
+    if len(set(a[:head] + a[len(a) - tail :]) - STOP_WORDS - name_words(new, old)) < DENIAL_SHARED:
         return None
     return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
 
@@ -192,8 +192,8 @@ def _restricted(new: str, old: str) -> bool:
     """'Ann only speaks Spanish fluently' says nothing but the old frame, with other values, and excludes the rest."""
     if not ONLY.search(new) or ONLY.search(old) or NEGATION.search(new) or NEGATION.search(old):
         return False
-    names = {w.casefold() for name in names_in(new) | names_in(old) for w in name.split()}
-    frame_new, frame_old = ({stem(w) for w in content_words(t) - names} for t in (new, old))
+    names = name_words(new, old)
+    frame_new, frame_old = stems(new, names), stems(old, names)
     return len(frame_new) >= DENIAL_SHARED and frame_new <= frame_old and bool(values_of(new) - values_of(old))
 
 
@@ -204,13 +204,13 @@ def _reassigned(new: str, old: str, subject_old: str) -> bool:
     if len(clauses) < 2 or NEGATION.search(old):
         return False
     # Other names are part of what is said here: "fluent in English and Spanish".
-    said = {stem(w) for w in content_words(old) - {w.casefold() for w in subject_old.split()}}
+    said = stems(old, name_words(names=(subject_old,)))
     denials = [
         c
         for c in clauses
         if subject_of(c) == subject_old
         and (NEGATION.search(c) or ALL_OBJECTS.search(c))
-        and said & {stem(w) for w in content_words(c)}
+        and said & stems(c)
         # Likes accumulate: only a denial of them all ("does not play any instrument") takes one away.
         and (not accumulates(old) or ALL_OBJECTS.search(c))
     ]
@@ -220,7 +220,7 @@ def _reassigned(new: str, old: str, subject_old: str) -> bool:
         other = subject_of(clause)
         if other is None or other == subject_old or subject_old.casefold() in clause.casefold():
             continue
-        repeated = said & {stem(w) for w in content_words(clause)}
+        repeated = said & stems(clause)
         if len(repeated) >= DENIAL_SHARED and len(repeated) / len(said) >= REASSIGN_COVER:
             return True
     return False
@@ -230,15 +230,14 @@ def _wholly_denied(new: str, old: str) -> bool:
     """A negated clause of ``new`` says only what ``old`` says: "did not receive any awards in 2021"."""
     # Old names count as words here: "any awards" denies "received the Green City Award", whatever it is for;
     # in the denial only its subject is who, other names are what it denies ("never climbed Mount Kenya").
-    said = {stem(w) for w in content_words(old)}
+    said = stems(old)
     for clause in CLAUSE.split(new):
         who = subject_of(clause)
         # The denial is about the old subject or someone it names, not about a place both mention ("has never
         # ..." after "and" goes on about the sentence's subject).
         if not NEGATION.search(clause) or (who is not None and who != subject_of(old) and who not in names_in(old)):
             continue
-        names = {w.casefold() for w in (who or "").split()}
-        denied = {stem(w) for w in content_words(NEGATION.sub(" ", clause)) - names}
+        denied = stems(NEGATION.sub(" ", clause), name_words(names=(who or "",)))
         if len(denied) >= DENIAL_SHARED and denied <= said:
             return True
     return False
@@ -251,13 +250,13 @@ def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> 
     if not same_subject and not names_in(old) & names_in(new):  # the denial must be about someone the old names
         return None
     # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
-    names = {w.casefold() for name in names_in(old) | names_in(new) | {subject_old} for w in name.split()}
+    names = name_words(old, new, names=(subject_old,))
     negated, old = negated_clauses(new), negated_clauses(old)
     guess = HEDGE.search(old) is not None and HEDGE.search(negated) is None
     if guess and YET.search(negated):  # "might switch to X" / "does not use X yet": the guess is still open
         return None
-    said = {stem(w) for w in content_words(old) - names - (HEDGES if guess else set())}
-    repeated = said & {stem(w) for w in content_words(negated)}
+    said = stems(old, names | HEDGES if guess else names)
+    repeated = said & stems(negated)
     cover = len(repeated) / len(said) if said else 0.0
     # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
     # The verb that matters is the old one's: "has never visited the shelter" denies "volunteers at the shelter".
