@@ -182,6 +182,16 @@ class StoreContract:
             assert set(self.keyword(store, ALICE, "coffee", f=f)) == want, f
             assert set(self.vector(store, ALICE, "coffee note", f=f)) == want, f
 
+    def test_successors_of_several_records_in_one_call_oldest_first_and_scoped(self, store: Store) -> None:
+        a, b = make_record(ALICE, "lives in Seattle"), make_record(ALICE, "works at Acme")
+        a2 = make_record(ALICE, "moved to Austin", supersedes=a.id, valid_from=NOW - timedelta(hours=2))
+        a3 = make_record(ALICE, "moved to Boston", supersedes=a.id, valid_from=NOW - timedelta(hours=1))
+        b2 = make_record(ALICE, "works at Globex", supersedes=b.id)
+        bob = make_record(BOB, "moved to Paris", supersedes=a.id)
+        self.put(store, a, b, a3, a2, b2, bob)
+        found = store.successors(ALICE, [a.id, b.id, a2.id])
+        assert {k: [r.id for r in v] for k, v in found.items()} == {a.id: [a2.id, a3.id], b.id: [b2.id]}
+
     def test_time_range_filters_on_valid_from(self, store: Store) -> None:
         old = make_record(ALICE, "trip to paris", valid_from=NOW - timedelta(days=30))
         new = make_record(ALICE, "trip to rome", valid_from=NOW - timedelta(days=2))

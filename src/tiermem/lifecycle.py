@@ -32,7 +32,7 @@ def history(store: Store, scope: Scope, record_id: str) -> list[MemoryRecord]:
         back = earlier
     forward = record
     while True:
-        later = [r for r in store.successors(scope, forward.id) if r.id not in seen]
+        later = [r for r in store.successors(scope, [forward.id]).get(forward.id, []) if r.id not in seen]
         if not later:
             return chain
         forward = later[0]

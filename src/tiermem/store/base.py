@@ -143,8 +143,8 @@ class Store(Protocol):
         """The stored vectors of these records (records without one are left out)."""
         ...
 
-    def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
-        """Records that name ``record_id`` in their ``supersedes`` link, oldest first."""
+    def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
+        """For each of ``record_ids`` that has any, the records naming it in ``supersedes``, oldest first."""
         ...
 
     def vector_fingerprint(self, scope: Scope) -> str | None:

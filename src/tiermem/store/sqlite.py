@@ -426,14 +426,20 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
                 out.update((rid, np.frombuffer(vec, dtype=np.float32)) for rid, vec in rows)
         return out
 
-    def successors(self, scope: Scope, record_id: str) -> list[MemoryRecord]:
+    def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         where, params = scope_sql(scope)
+        out: dict[str, list[MemoryRecord]] = {}
         with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM records r WHERE r.supersedes = ? AND {where} ORDER BY r.valid_from, r.rowid",
-                [record_id, *params],
-            ).fetchall()
-        return [_row_to_record(row) for row in rows]
+            for chunk in _chunks(list(record_ids)):
+                rows = self._conn.execute(
+                    f"SELECT {_COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
+                    f" AND {where} ORDER BY r.valid_from, r.rowid",
+                    chunk + params,
+                ).fetchall()
+                for row in rows:
+                    record = _row_to_record(row)
+                    out.setdefault(str(record.supersedes), []).append(record)
+        return out
 
     def count(self, scope: Scope | None = None) -> int:
         with self._lock:
