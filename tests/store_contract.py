@@ -269,3 +269,34 @@ class StoreContract:
         for term in ['"', "NEAR", "AND", "content:x", "*", "(", "NOT"]:
             store.keyword_candidates(ALICE, [term], Filter(), now=NOW, limit=5)  # must not raise
         assert self.keyword(store, ALICE, "near") == [rec.id]
+
+    def test_a_record_scores_its_best_passage_in_search_but_is_compared_whole_by_neighbour_lookups(
+        self, store: Store
+    ) -> None:
+        long = make_record(ALICE, "walnut orchard. harbour crane. violin lesson.")
+        plain = make_record(ALICE, "violin practice tonight")
+        passages = EMB.embed_batch(["walnut orchard.", "harbour crane.", "violin lesson."])
+        store.put_many([StoredItem(long, EMB.embed_batch([long.content])[0], passages=passages), item(plain)])
+        q = EMB.embed_batch(["violin lesson."])[0]
+        found = store.vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5)
+        assert found[0].id == long.id and found[0].score == pytest.approx(1.0, abs=1e-5)
+        own = EMB.embed_batch([long.content])[0]
+        assert np.allclose(store.vectors_of(ALICE, [long.id])[long.id], own)
+        (whole,) = store.vector_candidates_many(ALICE, q[None, :], EMB.fingerprint, ANY, now=NOW, limit=5)
+        assert {c.id: c.score for c in whole}[long.id] == pytest.approx(float(own @ q), abs=1e-5)
+
+    def test_a_new_vector_replaces_the_passages_and_a_metadata_update_keeps_them(self, store: Store) -> None:
+        rec = make_record(ALICE, "walnut orchard. harbour crane.")
+        passages = EMB.embed_batch(["walnut orchard.", "harbour crane."])
+        store.put_many([StoredItem(rec, EMB.embed_batch([rec.content])[0], passages=passages)])
+        q = EMB.embed_batch(["harbour crane."])[0]
+
+        def top_score() -> float:
+            return store.vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=1)[0].score
+
+        store.put_many([StoredItem(replace(rec, tags=("port",)), None, keep_vector=True)])
+        assert top_score() == pytest.approx(1.0, abs=1e-5)
+        moved = replace(rec, content="walnut orchard", content_hash=content_hash("walnut orchard"))
+        vector = EMB.embed_batch([moved.content])[0]
+        store.put_many([StoredItem(moved, vector)])
+        assert top_score() == pytest.approx(float(vector @ q), abs=1e-5) and top_score() < 0.99

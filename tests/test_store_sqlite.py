@@ -284,3 +284,24 @@ def test_vector_cache_keeps_its_byte_total_equal_to_its_entries_through_writes(t
     store.drop_cached_vectors("acme", "u0")
     assert store._vectors.total == sum(v.nbytes for v in store._vectors.values())
     store.close()
+
+
+def test_passages_survive_a_reopen_and_count_in_a_shortlisted_search(tmp_path: Path) -> None:
+    vecs = _clustered(1500)
+    _fill_vectors(tmp_path / "p.db", vecs)
+    noise = np.random.default_rng(5).standard_normal(vecs.shape[1]).astype(np.float32)
+    query = vecs[5] + 0.3 * noise * np.linalg.norm(vecs[5]) / np.linalg.norm(noise)
+    query /= np.linalg.norm(query)
+    # A record whose own vector is vecs[5] (near the query, so shortlisted) and one of whose passages is the query.
+    near = make_record(ALICE, "close by. and one sentence matches exactly.")
+    store = SQLiteStore(tmp_path / "p.db")
+    store.put_many([StoredItem(near, vecs[5], passages=np.stack([vecs[10], query]))])
+    store.close()
+    exact = SQLiteStore(tmp_path / "p.db")
+    short = SQLiteStore(tmp_path / "p.db", shortlist_from=1000, shortlist_size=100)
+    for store in (exact, short):
+        found = store.vector_search(ALICE, query, EMB.fingerprint, Filter(), now=NOW, limit=3)()
+        assert found[0].id == near.id and found[0].score == pytest.approx(1.0, abs=1e-5)
+        assert found[1].score < 0.99
+        assert np.allclose(store.vectors_of(ALICE, [near.id])[near.id], vecs[5])
+        store.close()

@@ -22,6 +22,7 @@ from tiermem.embed import Embedder
 from tiermem.erase import require_sqlite, run_sql, scoped_tables
 from tiermem.errors import ConflictError, StoreError, ValidationError
 from tiermem.lifecycle import record_from_json
+from tiermem.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.types import MemoryRecord, Scope
@@ -196,11 +197,12 @@ def _require_empty(store: SQLiteStore, scope: Scope) -> None:
 def _embedded(records: Sequence[MemoryRecord], embedder: Embedder | None) -> list[StoredItem]:
     """The records with vectors made by ``embedder`` (for those that had one), outside any transaction."""
     wanted = [i for i, r in enumerate(records) if r.embedding_model is not None and embedder is not None]
-    vectors = embedder.embed_batch([records[i].content for i in wanted]) if embedder and wanted else None
     items = [StoredItem(replace(r, embedding_model=None), None) for r in records]
-    if embedder is not None and vectors is not None:
+    if embedder is not None and wanted:
+        vectors, passages = embed_with_passages(embedder, [records[i].content for i in wanted])
         for row, i in enumerate(wanted):
-            items[i] = StoredItem(replace(records[i], embedding_model=embedder.fingerprint), vectors[row])
+            record = replace(records[i], embedding_model=embedder.fingerprint)
+            items[i] = StoredItem(record, vectors[row], passages=passages[row])
     return items
 
 

@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
+from tiermem.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source, content_hash
 from tiermem.write import NewMemory, WriteResult, audit_entry, write_many
@@ -109,9 +110,12 @@ def rollback(
         version=current.version + 1,
     )
     same_text = restored.content == current.content
-    vector = None if same_text or embedder is None else embedder.embed_batch([restored.content])[0]
+    vector, passages = None, None
+    if not same_text and embedder is not None:
+        vectors, parts = embed_with_passages(embedder, [restored.content])
+        vector, passages = vectors[0], parts[0]
     with store.transaction():
-        store.put_many([StoredItem(restored, vector, keep_vector=same_text or embedder is None)])
+        store.put_many([StoredItem(restored, vector, keep_vector=same_text or embedder is None, passages=passages)])
         store.append_audit(
             scope, [audit_entry("rollback", actor, now, current, restored, f"restored version {version}")]
         )

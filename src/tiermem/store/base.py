@@ -32,11 +32,15 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class StoredItem:
-    """A record and its vector (None: no embedding); ``keep_vector`` updates the record, not its vector."""
+    """A record, its vector (None: no embedding) and its passages' vectors (rows; see passages.py).
+
+    ``keep_vector`` updates the record, not its vectors.
+    """
 
     record: MemoryRecord
     vector: Vectors | None
     keep_vector: bool = False
+    passages: Vectors | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +108,10 @@ class Store(Protocol):
     def vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> list[Candidate]:
-        """Nearest records by cosine similarity among vectors of ``fingerprint``, best first."""
+        """Nearest records by cosine similarity among vectors of ``fingerprint``, best first.
+
+        A record scores the best of its own vector and its passages' (``StoredItem.passages``).
+        """
         ...
 
     def vector_search(
@@ -116,7 +123,10 @@ class Store(Protocol):
     def vector_candidates_many(
         self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> list[list[Candidate]]:
-        """``vector_candidates`` for each row of ``vectors`` in one pass over the scope."""
+        """For each row of ``vectors``, the nearest records by their own vectors only, in one pass over the scope.
+
+        The write path's duplicate and supersession checks compare whole statements, never one sentence.
+        """
         ...
 
     def append_audit(self, scope: Scope, entries: Sequence[AuditEntry]) -> None:

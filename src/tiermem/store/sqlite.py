@@ -340,10 +340,13 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         if item.vector is None:
             self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
             return rowid
-        vec = np.ascontiguousarray(item.vector, dtype=np.float32)
+        vec = np.ascontiguousarray(item.vector, dtype=np.float32).reshape(1, -1)
+        if item.passages is not None and len(item.passages):
+            # One row per record, its passages after its own vector: erase and sweep see one row, as before.
+            vec = np.vstack([vec, np.asarray(item.passages, dtype=np.float32).reshape(-1, vec.shape[1])])
         self._conn.execute(
             "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?, ?)",
-            (rowid, r.scope.tenant, r.scope.user or "", r.embedding_model, vec.shape[-1], vec.tobytes()),
+            (rowid, r.scope.tenant, r.scope.user or "", r.embedding_model, vec.shape[1], vec.tobytes()),
         )
         return rowid
 
@@ -419,11 +422,12 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         with self._lock:
             for chunk in _chunks(list(record_ids)):
                 rows = self._conn.execute(
-                    f"SELECT r.id, v.vec FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
+                    f"SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
                     f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
                     chunk + params,
                 )
-                out.update((rid, np.frombuffer(vec, dtype=np.float32)) for rid, vec in rows)
+                # The record's own vector: the first ``dim`` floats (its passages follow).
+                out.update((rid, np.frombuffer(vec, dtype=np.float32, count=dim)) for rid, vec, dim in rows)
         return out
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
@@ -503,10 +507,10 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
                 )
             mask = self._mask(index, scope, filter_, now)
             # Views taken now: later in-place writes grow or overwrite, never invalidate them.
-            matrix, ids = index.view("matrix"), index.view("ids")
+            matrix, ids, passages = index.view("matrix"), index.view("ids"), index.passages()
             codes = self._codes(scope, index)
             size = self.shortlist_size
-        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size)
+        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size, passages=passages)
 
     def _codes(self, scope: Scope, index: ScopeVectors) -> Any:
         """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""
@@ -567,11 +571,11 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
                 return cached
             rows = self._conn.execute(
                 "SELECT r.rowid, r.id, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
-                " r.expires_at, v.vec FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
+                " r.expires_at, v.vec, v.dim FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
                 " WHERE v.tenant = ? AND v.user_key = ? ORDER BY v.record_rowid",
                 key,
             ).fetchall()
-            dim = len(rows[0][9]) // 4 if rows else 0
+            dim = int(rows[0][10]) if rows else 0
             built = ScopeVectors(gen, self._fingerprint_of(key) if rows else None, dim, capacity=len(rows) + 64)
             built.upsert(rows_from_sql(rows))
             self._vectors[key] = built
@@ -614,6 +618,7 @@ def _index_row(rowid: int, item: StoredItem) -> IndexRow:
         _ts(r.valid_to),
         _ts(r.expires_at),
         None if item.vector is None else np.asarray(item.vector, dtype=np.float32),
+        None if item.vector is None or item.passages is None else np.asarray(item.passages, dtype=np.float32),
     )
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "NEIGHBOUR_SHORTLIST",
     "SHORTLIST_FROM",
     "IndexRow",
+    "Passages",
     "ScopeVectors",
     "VectorCache",
     "best",
@@ -65,6 +66,31 @@ class IndexRow:
     valid_to: float | None
     expires_at: float | None
     vector: Vectors | None  # None: keep the vector already indexed (a metadata-only update)
+    passages: Vectors | None = None  # the record's sentences' vectors, one per row (see passages.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Passages:
+    """Passage vectors of a scope (views): row i belongs to the record in slot ``owner[i]`` (-1: replaced)."""
+
+    matrix: Vectors
+    owner: npt.NDArray[np.int64]
+
+    def raise_scores(self, scores: npt.NDArray[np.float32], query: Vectors, rows: npt.NDArray[np.intp] | None) -> None:
+        """Lift each record's score to its best passage's; ``scores[j]`` belongs to slot ``rows[j]`` (None: j)."""
+        if rows is None:
+            live = np.flatnonzero(self.owner >= 0)
+            target = self.owner[live]
+        else:
+            if not rows.size:
+                return
+            where = np.full(int(rows.max()) + 1, -1, dtype=np.int64)  # slot -> its index in ``scores``
+            where[rows] = np.arange(rows.size)
+            known = np.flatnonzero((self.owner >= 0) & (self.owner < where.size))
+            target = where[self.owner[known]]
+            live, target = known[target >= 0], target[target >= 0]
+        if live.size:
+            np.maximum.at(scores, target, self.matrix[live] @ query)
 
 
 class ScopeVectors:
@@ -82,6 +108,10 @@ class ScopeVectors:
         self.n = 0
         self.live = 0
         self._pos: dict[int, int] = {}
+        self._parts: dict[int, tuple[int, int]] = {}  # slot -> (first passage row, count)
+        self.pn = 0  # passage rows used (replaced ones included until the next rebuild)
+        self.part_matrix: Vectors = np.zeros((0, dim), dtype=np.float32)
+        self.part_owner: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         # Filters compare int codes: comparing 100k Python strings costs milliseconds per search.
         self._vocab: dict[str, dict[str, int]] = {name: {} for name in _CATEGORIES}
         self._alloc(max(capacity, 16))
@@ -125,6 +155,7 @@ class ScopeVectors:
             if row.vector is not None:
                 self.matrix[i] = row.vector
                 written.append(i)
+                self._set_passages(i, row.passages)
             self.alive[i] = True
             self.ids[i] = row.id
             self.types[i] = self._code("types", row.type)
@@ -136,6 +167,29 @@ class ScopeVectors:
             self.expires_at[i] = np.nan if row.expires_at is None else row.expires_at
         if written and self.codes is not None:  # one pass: packing 100k rows one by one is slow
             self.codes[:, written] = sign_codes(self.matrix[written])
+
+    def _set_passages(self, slot: int, vectors: Vectors | None) -> None:
+        old = self._parts.pop(slot, None)
+        if old is not None:
+            self.part_owner[old[0] : old[0] + old[1]] = -1
+        if vectors is None or not len(vectors):
+            return
+        count = len(vectors)
+        if self.pn + count > len(self.part_owner):
+            capacity = max(64, math.ceil((self.pn + count) * 1.5))
+            matrix, owner = np.zeros((capacity, self.dim), dtype=np.float32), np.full(capacity, -1, dtype=np.int64)
+            matrix[: self.pn], owner[: self.pn] = self.part_matrix[: self.pn], self.part_owner[: self.pn]
+            self.part_matrix, self.part_owner = matrix, owner
+        self.part_matrix[self.pn : self.pn + count] = vectors
+        self.part_owner[self.pn : self.pn + count] = slot
+        self._parts[slot] = (self.pn, count)
+        self.pn += count
+
+    def passages(self) -> Passages | None:
+        """The scope's passage vectors (views), or None when no record has any."""
+        if not self._parts:
+            return None
+        return Passages(self.part_matrix[: self.pn], self.part_owner[: self.pn])
 
     def _code(self, column: str, value: str) -> int:
         vocab = self._vocab[column]
@@ -159,12 +213,14 @@ class ScopeVectors:
             if i is not None and self.alive[i]:
                 self.alive[i] = False
                 self.live -= 1
+                self._set_passages(i, None)
 
     @property
     def nbytes(self) -> int:
         """Memory held by the arrays (vectors dominate; object columns counted by their pointers)."""
         codes = 0 if self.codes is None else self.codes.nbytes
-        return int(self.matrix.nbytes + codes + self.alive.nbytes + 8 * 8 * len(self.alive))
+        parts = self.part_matrix.nbytes + self.part_owner.nbytes
+        return int(self.matrix.nbytes + codes + parts + self.alive.nbytes + 8 * 8 * len(self.alive))
 
     def __len__(self) -> int:
         return self.live
@@ -255,14 +311,22 @@ def nearest(
     k: int,
     *,
     shortlist: int = SHORTLIST_MIN,
+    passages: Passages | None = None,
 ) -> list[Candidate]:
-    """The k rows most similar to ``query`` where ``mask`` holds; with ``codes``, through a Hamming shortlist."""
+    """The k rows most similar to ``query`` where ``mask`` holds; with ``codes``, through a Hamming shortlist.
+
+    With ``passages`` a row scores the best of its own vector and its passages'. The shortlist is drawn by the
+    records' own vectors (their codes), then scored with their passages.
+    """
     if codes is None:
-        return top_k(matrix @ query, mask, ids, k)
+        scores = matrix @ query
+        if passages is not None:
+            passages.raise_scores(scores, query, None)
+        return top_k(scores, mask, ids, k)
     allowed = np.flatnonzero(mask)
     size = max(shortlist, SHORTLIST_PER_RESULT * k)
     if allowed.size <= size:  # a narrow filter: scoring the allowed rows exactly is already cheap
-        return best(matrix[allowed] @ query, allowed, ids, k)
+        return _scored(matrix, allowed, query, ids, k, passages)
     qcode = sign_codes(query.reshape(1, -1))[:, 0]
     distance = np.bitwise_count(codes[0] ^ qcode[0]).astype(np.uint16)
     for word in range(1, codes.shape[0]):
@@ -273,7 +337,16 @@ def nearest(
     distance[~mask] = beyond
     within = int(np.searchsorted(np.cumsum(np.bincount(distance, minlength=beyond + 1)), size))
     rows = np.flatnonzero(distance <= within)
-    return best(matrix[rows] @ query, rows, ids, k)
+    return _scored(matrix, rows, query, ids, k, passages)
+
+
+def _scored(
+    matrix: Vectors, rows: npt.NDArray[np.intp], query: Vectors, ids: ObjArray, k: int, passages: Passages | None
+) -> list[Candidate]:
+    scores = matrix[rows] @ query
+    if passages is not None:
+        passages.raise_scores(scores, query, rows)
+    return best(scores, rows, ids, k)
 
 
 def best(scores: npt.NDArray[np.float32], rows: npt.NDArray[np.intp], ids: ObjArray, k: int) -> list[Candidate]:
@@ -292,8 +365,26 @@ def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: Obj
 
 
 def rows_from_sql(rows: Sequence[tuple[Any, ...]]) -> list[IndexRow]:
-    """IndexRows from (rowid, id, type, source_kind, agent, session, valid_from, valid_to, expires_at, vec)."""
-    return [
-        IndexRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], np.frombuffer(r[9], dtype=np.float32))
-        for r in rows
-    ]
+    """IndexRows from (rowid, id, type, source_kind, agent, session, valid_from, valid_to, expires_at, vec, dim).
+
+    ``vec`` holds the record's vector, then its passages' (see passages.py).
+    """
+    out: list[IndexRow] = []
+    for r in rows:
+        stacked = np.frombuffer(r[9], dtype=np.float32).reshape(-1, r[10])
+        out.append(
+            IndexRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                r[7],
+                r[8],
+                stacked[0],
+                stacked[1:] if len(stacked) > 1 else None,
+            )
+        )
+    return out

@@ -1,0 +1,52 @@
+"""Passages: a record's sentences, embedded beside its whole text, so a question finds the one sentence it asks.
+
+One vector for a whole turn averages its sentences: "I was in Chicago, it was awesome! It had so much energy
+and the locals were friendly." answers "Which cities has John been to?" with its first sentence only, and the
+rest of the turn pulls its vector away. Vector search scores a record by the best of its whole text and its
+sentences (max-sim, as passage retrieval scores a document by its best passage). A speaker label
+("John: ...") is kept on every sentence: questions name the person, and the sentence alone no longer does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from tiermem.embed import Embedder, Vectors
+
+__all__ = ["MAX_PASSAGES", "embed_with_passages", "passages"]
+
+# A long text's sentences are grouped (consecutive ones together) into at most this many passages: it bounds
+# the vectors a record adds (the content limit allows ~1,500 sentences) while a turn's sentences stay single.
+MAX_PASSAGES = 16
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# "Name: " opening a transcript line: one to three words, so "Here are some tips: ..." is not a speaker.
+_LABEL = re.compile(r"\w[\w'.-]*(?: \w[\w'.-]*){0,2}: ")
+
+
+def passages(text: str) -> list[str]:
+    """The sentences of ``text`` (each with its speaker label, if any); none for a single sentence."""
+    label = _LABEL.match(text)
+    prefix, body = (label.group(0), text[label.end() :]) if label else ("", text)
+    sentences = [s.strip() for s in _SENTENCE_END.split(body) if s.strip()]
+    if len(sentences) < 2:
+        return []
+    if len(sentences) > MAX_PASSAGES:
+        size = -(-len(sentences) // MAX_PASSAGES)
+        sentences = [" ".join(sentences[i : i + size]) for i in range(0, len(sentences), size)]
+    return [prefix + s for s in sentences]
+
+
+def embed_with_passages(embedder: Embedder, texts: Sequence[str]) -> tuple[Vectors, list[Vectors | None]]:
+    """Each text's vector, and its passages' vectors (None for a single sentence), from one batch."""
+    split = [passages(t) for t in texts]
+    flat = [p for parts in split for p in parts]
+    vectors = embedder.embed_batch([*texts, *flat])
+    out: list[Vectors | None] = []
+    start = len(texts)
+    for parts in split:
+        out.append(np.ascontiguousarray(vectors[start : start + len(parts)]) if parts else None)
+        start += len(parts)
+    return np.ascontiguousarray(vectors[: len(texts)]), out
