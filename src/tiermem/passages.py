@@ -18,9 +18,12 @@ from tiermem.embed import Embedder, Vectors
 
 __all__ = ["MAX_PASSAGES", "embed_with_passages", "passages"]
 
-# A long text's sentences are grouped (consecutive ones together) into at most this many passages: it bounds
-# the vectors a record adds (the content limit allows ~1,500 sentences) while a turn's sentences stay single.
-MAX_PASSAGES = 16
+# A long text's sentences are grouped (consecutive ones together) into at most this many passages. The best of
+# n passages rises with n by chance alone, so a long answer's many sentences would outscore a short turn that
+# says what was asked: uncapped, LongMemEval's long assistant answers pushed users' own turns down (one
+# dev question lost its session from the top 5); at 8, conversational turns (nearly all 8 sentences or fewer)
+# keep every sentence and that bias stays small. It also bounds the vectors a record adds.
+MAX_PASSAGES = 8
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # "Name: " opening a transcript line: one to three words, so "Here are some tips: ..." is not a speaker.
 _LABEL = re.compile(r"\w[\w'.-]*(?: \w[\w'.-]*){0,2}: ")
