@@ -79,18 +79,19 @@ class Passages:
     def raise_scores(self, scores: npt.NDArray[np.float32], query: Vectors, rows: npt.NDArray[np.intp] | None) -> None:
         """Lift each record's score to its best passage's; ``scores[j]`` belongs to slot ``rows[j]`` (None: j)."""
         if rows is None:
-            live = np.flatnonzero(self.owner >= 0)
-            target = self.owner[live]
-        else:
-            if not rows.size:
-                return
-            where = np.full(int(rows.max()) + 1, -1, dtype=np.int64)  # slot -> its index in ``scores``
-            where[rows] = np.arange(rows.size)
-            known = np.flatnonzero((self.owner >= 0) & (self.owner < where.size))
-            target = where[self.owner[known]]
-            live, target = known[target >= 0], target[target >= 0]
-        if live.size:
-            np.maximum.at(scores, target, self.matrix[live] @ query)
+            # One scan of every passage row (replaced ones are few): gathering the live rows first copies them.
+            live = self.owner >= 0
+            np.maximum.at(scores, self.owner[live], (self.matrix @ query)[live])
+            return
+        if not rows.size:
+            return
+        where = np.full(int(rows.max()) + 1, -1, dtype=np.int64)  # slot -> its index in ``scores``
+        where[rows] = np.arange(rows.size)
+        known = np.flatnonzero((self.owner >= 0) & (self.owner < where.size))
+        target = where[self.owner[known]]
+        picked, target = known[target >= 0], target[target >= 0]
+        if picked.size:  # the shortlist's passages only: a small gather
+            np.maximum.at(scores, target, self.matrix[picked] @ query)
 
 
 class ScopeVectors:
