@@ -240,9 +240,12 @@ def write_many(
     todo = _dedupe(batch, dedupe, [i for i in range(len(items)) if i not in held])
     # Embed outside the transaction so a slow model never holds the write lock.
     texts = [batch.prepared[i].content for i in todo]
-    vectors, passages = embed_with_passages(embedder, texts) if embedder is not None and texts else (None, [])
+    vectors: Vectors | None = None
+    passages: list[Vectors | None] = [None] * len(texts)
+    if embedder is not None and texts:
+        vectors, passages = embed_with_passages(embedder, texts)
     vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
-    passages_of = dict(zip(todo, passages, strict=False))
+    passages_of = dict(zip(todo, passages, strict=True))
     with store.transaction():
         todo = _dedupe(batch, dedupe, todo)  # a racing writer may have stored the same text meanwhile
         for i in held:
@@ -254,7 +257,7 @@ def write_many(
             todo = _detect(batch, [i for i in todo if dedupe[i]], vector_of, fingerprint) + [
                 i for i in todo if not dedupe[i]
             ]
-        new_items = [StoredItem(batch.prepared[i], vector_of[i], passages=passages_of.get(i)) for i in sorted(todo)]
+        new_items = [StoredItem(batch.prepared[i], vector_of[i], passages=passages_of[i]) for i in sorted(todo)]
         kept = [StoredItem(r, None, keep_vector=True) for r in batch.changed.values()]
         store.put_many(kept + new_items)
         for i in sorted(todo):

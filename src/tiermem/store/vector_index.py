@@ -371,21 +371,10 @@ def rows_from_sql(rows: Sequence[tuple[Any, ...]]) -> list[IndexRow]:
     ``vec`` holds the record's vector, then its passages' (see passages.py).
     """
     out: list[IndexRow] = []
-    for r in rows:
-        stacked = np.frombuffer(r[9], dtype=np.float32).reshape(-1, r[10])
+    for rowid, rid, type_, kind, agent, session, valid_from, valid_to, expires_at, vec, dim in rows:
+        stacked = np.frombuffer(vec, dtype=np.float32).reshape(-1, dim)
+        extra = stacked[1:] if len(stacked) > 1 else None
         out.append(
-            IndexRow(
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                r[6],
-                r[7],
-                r[8],
-                stacked[0],
-                stacked[1:] if len(stacked) > 1 else None,
-            )
+            IndexRow(rowid, rid, type_, kind, agent, session, valid_from, valid_to, expires_at, stacked[0], extra)
         )
     return out
