@@ -577,7 +577,9 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
             ).fetchall()
             dim = int(rows[0][10]) if rows else 0
             built = ScopeVectors(gen, self._fingerprint_of(key) if rows else None, dim, capacity=len(rows) + 64)
-            built.upsert(rows_from_sql(rows))
+            indexed = rows_from_sql(rows)
+            built.reserve_passages(sum(len(r.passages) for r in indexed if r.passages is not None) + 64)
+            built.upsert(indexed)
             self._vectors[key] = built
             self._vectors.move_to_end(key)
             self._vectors.evict(self.cache_bytes, keep=key)

@@ -169,6 +169,13 @@ class ScopeVectors:
         if written and self.codes is not None:  # one pass: packing 100k rows one by one is slow
             self.codes[:, written] = sign_codes(self.matrix[written])
 
+    def reserve_passages(self, capacity: int) -> None:
+        """Room for ``capacity`` passage rows in all (a rebuild knows its total: one allocation, not many)."""
+        if capacity > len(self.part_owner):
+            matrix, owner = np.zeros((capacity, self.dim), dtype=np.float32), np.full(capacity, -1, dtype=np.int64)
+            matrix[: self.pn], owner[: self.pn] = self.part_matrix[: self.pn], self.part_owner[: self.pn]
+            self.part_matrix, self.part_owner = matrix, owner
+
     def _set_passages(self, slot: int, vectors: Vectors | None) -> None:
         old = self._parts.pop(slot, None)
         if old is not None:
@@ -177,10 +184,7 @@ class ScopeVectors:
             return
         count = len(vectors)
         if self.pn + count > len(self.part_owner):
-            capacity = max(64, math.ceil((self.pn + count) * 1.5))
-            matrix, owner = np.zeros((capacity, self.dim), dtype=np.float32), np.full(capacity, -1, dtype=np.int64)
-            matrix[: self.pn], owner[: self.pn] = self.part_matrix[: self.pn], self.part_owner[: self.pn]
-            self.part_matrix, self.part_owner = matrix, owner
+            self.reserve_passages(max(64, math.ceil((self.pn + count) * 1.5)))
         self.part_matrix[self.pn : self.pn + count] = vectors
         self.part_owner[self.pn : self.pn + count] = slot
         self._parts[slot] = (self.pn, count)
