@@ -71,9 +71,9 @@ NEGATION = re.compile(
     re.I,
 )
 # A hedged statement is a guess ("Ann might be active online"): any definite denial of its words overrides it.
-HEDGE = re.compile(r"\b(may|might|could|possibly|perhaps|probably|likely|maybe)\b", re.I)
-YET = re.compile(r"\byet\b", re.I)
 HEDGES = frozenset("may might could possibly perhaps probably likely maybe".split())
+HEDGE = re.compile(rf"\b({'|'.join(sorted(HEDGES))})\b", re.I)
+YET = re.compile(r"\byet\b", re.I)
 # "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
 CLAUSE = re.compile(
     r";|\b(?:while|whereas|but|instead|although|though)\b"
@@ -82,8 +82,9 @@ CLAUSE = re.compile(
 )
 # A negation with these denies every object of its verb ("does not play any instruments"), and "only" excludes
 # the rest ("only speaks English"): even accumulating likes or skills.
-ALL_OBJECTS = re.compile(r"\b(any|no|nothing|anything|only|exclusively|solely)\b", re.I)
-ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)
+_ONLY_WORDS = "only|exclusively|solely"
+ALL_OBJECTS = re.compile(rf"\b(any|no|nothing|anything|{_ONLY_WORDS})\b", re.I)
+ONLY = re.compile(rf"\b({_ONLY_WORDS})\b", re.I)
 # "Ann's brother", "my sister's husband": a relative of the subject is someone else, not Ann or the sister.
 _POSSESSIVE = re.compile(r"['\u2019]s\s+(\w+)")
 # A slot filled in the past tense: the filler was, and may have been replaced since.
