@@ -160,12 +160,13 @@ def _fuse(
     unlisted = {
         name: weight / (policy.rrf_k + depth + 1) if cands else 0.0 for name, (cands, weight) in signals.items()
     }
+    nowhere = sum(unlisted.values())  # a record's score before any list has placed it
     ranks: dict[str, dict[str, tuple[int, float]]] = {}
     fused: dict[str, float] = {}
     for name, (cands, weight) in signals.items():
         for rank, cand in enumerate(cands[:depth], start=1):
             ranks.setdefault(cand.id, {})[name] = (rank, cand.score)
-            start = fused.get(cand.id, sum(unlisted.values()))
+            start = fused.get(cand.id, nowhere)
             fused[cand.id] = start + weight / (policy.rrf_k + rank) - unlisted[name]
     if not fused:
         return []
