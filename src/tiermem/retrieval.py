@@ -13,9 +13,9 @@ from datetime import datetime
 from tiermem.current import current_versions
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
-from tiermem.statements import answered, asked, same_frame, same_subject
+from tiermem.statements import about_the_user, answered, asked, same_frame, same_subject
 from tiermem.store.base import Candidate, Store
-from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart
+from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, SourceKind
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
 
@@ -50,6 +50,13 @@ class RecallPolicy:
       ordered pairs against single words (0.10 / 0.85).
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
+    - First hand: a question about the user ("what did I buy", "my commute") is answered by what the user said.
+      Among events (episodic records), the user's own words are the first-hand account and anyone else's — the
+      agent's replies, which echo the user's words, a tool's output — is multiplied by ``first_hand_weight``
+      (score part ``first_hand``). Facts and procedures keep their score: an agent's note of the user's
+      preference is the memory written for that question. A question about what the agent said ("you
+      recommended", "our last chat") is left alone. 0.8 demotes like a tie-breaker, not a filter (LongMemEval
+      dev: any value from 0.6 to 0.9 gives the same figures).
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
       (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
       beyond names that the older one contains; the same subject, or the same statement about another person;
@@ -69,6 +76,7 @@ class RecallPolicy:
     recency_half_life_days: float = 30.0
     recency_weight: float = 0.1
     trust_floor: float = 0.5
+    first_hand_weight: float = 0.8
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
 
@@ -171,7 +179,8 @@ def _fuse(
     if not fused:
         return []
     best_possible = sum(w for _, w in signals.values()) / (policy.rrf_k + 1)
-    # Re-scoring can move a record by at most (1 + recency_weight) / trust_floor, so a short list suffices.
+    # Re-scoring moves a record by at most (1 + recency_weight) / (trust_floor * first_hand_weight): a short
+    # list suffices.
     shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[: max(3 * k, k + 20)]
     records = store.get_many(scope, shortlist)
     credited: set[str] = set()
@@ -179,6 +188,7 @@ def _fuse(
         shortlist, credited = _credit_current(store, scope, records, fused, ranks, filter_, now)
     hits: list[Hit] = []
     half_life = policy.recency_half_life_days * 86400.0
+    first_hand = about_the_user(query)
     for rid in shortlist:
         record = records.get(rid)
         if record is None:  # deleted between candidate and fetch
@@ -190,6 +200,7 @@ def _fuse(
         recency = math.pow(2.0, -age / half_life) if half_life > 0 else 0.0
         recency_factor = 1.0 + policy.recency_weight * recency
         trust_factor = policy.trust_floor + (1.0 - policy.trust_floor) * record.trust
+        hand_factor = _hand_factor(record, policy) if first_hand else 1.0
         parts = [
             ScorePart(
                 name,
@@ -204,10 +215,19 @@ def _fuse(
             parts.append(ScorePart("current_version", None, None, 1.0))
         parts.append(ScorePart("recency", None, recency, recency_factor))
         parts.append(ScorePart("trust", None, record.trust, trust_factor))
+        if first_hand:
+            parts.append(ScorePart("first_hand", None, None, hand_factor))
         flags = ("untrusted",) if record.source.untrusted else ()
-        hits.append(Hit(record, relevance * recency_factor * trust_factor, tuple(parts), flags))
+        hits.append(Hit(record, relevance * recency_factor * trust_factor * hand_factor, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
     return _newer_facts_first(store, scope, hits, policy, query)[:k]
+
+
+def _hand_factor(record: MemoryRecord, policy: RecallPolicy) -> float:
+    """For a question about the user: 1 for the user's own words, a fact or a procedure; else the demotion."""
+    if record.type is not MemoryType.EPISODIC or record.source.kind is SourceKind.USER:
+        return 1.0
+    return policy.first_hand_weight
 
 
 def _credit_current(

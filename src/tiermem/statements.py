@@ -21,6 +21,7 @@ __all__ = [
     "STOP_WORDS",
     "WORD",
     "YET",
+    "about_the_user",
     "accumulates",
     "after_relation",
     "answered",
@@ -93,6 +94,17 @@ FORMER = re.compile(r"\b(lived|worked|resided|used\s+to|formerly|previously)\b",
 _LEAD_IN = re.compile(
     r"^\s*(?:in|on|at|since|after|before|during|by|from|until|as\s+of|recently|currently|now|today|later)\b"
     r"[^,]{0,40},\s*",
+    re.I,
+)
+# A question about the user speaks in the first person; one about what the agent said, or about "our last chat",
+# asks for the other side of the conversation (or both).
+_USER = re.compile(r"\b(i|i'm|i\u2019m|i've|i\u2019ve|i'd|i\u2019d|my|me|mine|myself)\b", re.I)
+_AGENT_SAID = re.compile(
+    r"\byou\s+(?:\w+\s+)?(said|told|mentioned|recommended|suggested|gave|provided|listed|shared|explained|described"
+    r"|wrote|created|came\s+up|offered|proposed|answered|replied|responded)\b"
+    r"|\bdid\s+you\s+(say|tell|mention|recommend|suggest|give|provide|list|share|explain|describe|write|call)\b"
+    r"|\byour\s+(answer|reply|response|suggestion|recommendation|list|advice|explanation)s?\b"
+    r"|\b(our|the)\s+(previous|earlier|last|past)\s+(chat|conversation|discussion|talk|exchange)s?\b",
     re.I,
 )
 # Words that shape a question rather than say what it is about.
@@ -194,6 +206,11 @@ def same_subject(a: str, b: str) -> bool:
 def asked(question: str) -> frozenset[str]:
     """Stems of what a question asks about: its content words beyond the names in it (who, not what)."""
     return frozenset(stems(question, name_words(question) | _QUESTION))
+
+
+def about_the_user(question: str) -> bool:
+    """The question asks about the user ("what did I buy", "my commute"), not about what the agent said."""
+    return _USER.search(question) is not None and _AGENT_SAID.search(question) is None
 
 
 def answered(what: frozenset[str], statement: str) -> frozenset[str]:
