@@ -16,6 +16,7 @@ from tiermem.errors import ValidationError
 from tiermem.statements import about_the_user, answered, asked, same_frame, same_subject
 from tiermem.store.base import Candidate, Store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, SourceKind
+from tiermem.when import named_days
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
 
@@ -57,6 +58,11 @@ class RecallPolicy:
       preference is the memory written for that question. A question about what the agent said ("you
       recommended", "our last chat") is left alone. 0.8 demotes like a tie-breaker, not a filter (LongMemEval
       dev: any value from 0.6 to 0.9 gives the same figures).
+    - Named days: a question that names a day ("on 8 May, 2023", "May 8th", "between August 11 and August 15, 2023",
+      "in June 2023") is about what happened then, so a record's score is multiplied by
+      ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days`` its ``valid_from``'s distance from the days
+      named (0 within them): a record of that day counts double, one a day off 1.5 times (an event is often told
+      a day or two after it). Score part ``named_day``; the question's words still decide within the day.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
       (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
       beyond names that the older one contains; the same subject, or the same statement about another person;
@@ -77,6 +83,8 @@ class RecallPolicy:
     recency_weight: float = 0.1
     trust_floor: float = 0.5
     first_hand_weight: float = 0.8
+    date_weight: float = 1.0
+    date_half_life_days: float = 1.0
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
 
@@ -179,9 +187,11 @@ def _fuse(
     if not fused:
         return []
     best_possible = sum(w for _, w in signals.values()) / (policy.rrf_k + 1)
-    # Re-scoring moves a record by at most (1 + recency_weight) / (trust_floor * first_hand_weight): a short
-    # list suffices.
-    shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[: max(3 * k, k + 20)]
+    # Re-scoring moves a record by at most (1 + recency_weight) / (trust_floor * first_hand_weight), and by
+    # (1 + date_weight) more when the question names a day: a short list suffices, every candidate in that case.
+    days = named_days(query, now) if policy.date_weight > 0 else None
+    size = max(3 * k, k + 20, depth if days is not None else 0)
+    shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[:size]
     records = store.get_many(scope, shortlist)
     credited: set[str] = set()
     if filter_ is not None and filter_.with_closed:
@@ -201,6 +211,10 @@ def _fuse(
         recency_factor = 1.0 + policy.recency_weight * recency
         trust_factor = policy.trust_floor + (1.0 - policy.trust_floor) * record.trust
         hand_factor = _hand_factor(record, policy) if first_hand else 1.0
+        day_factor = 1.0
+        if days is not None:
+            distance = days.distance(record.valid_from)
+            day_factor = 1.0 + policy.date_weight * math.pow(2.0, -distance / max(policy.date_half_life_days, 1e-9))
         parts = [
             ScorePart(
                 name,
@@ -217,8 +231,11 @@ def _fuse(
         parts.append(ScorePart("trust", None, record.trust, trust_factor))
         if first_hand:
             parts.append(ScorePart("first_hand", None, None, hand_factor))
+        if days is not None:
+            parts.append(ScorePart("named_day", None, float(distance), day_factor))
         flags = ("untrusted",) if record.source.untrusted else ()
-        hits.append(Hit(record, relevance * recency_factor * trust_factor * hand_factor, tuple(parts), flags))
+        score = relevance * recency_factor * trust_factor * hand_factor * day_factor
+        hits.append(Hit(record, score, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
     return _newer_facts_first(store, scope, hits, policy, query)[:k]
 

@@ -1,0 +1,92 @@
+"""Named days: a question that names a day ranks the records of that day higher."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from tiermem import Memory, NewMemory, Scope
+from tiermem.retrieval import RecallPolicy
+from tiermem.types import MemoryType
+from tiermem.when import NamedDays, named_days
+
+ALICE = Scope("acme", "alice")
+NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("What did Joanna watch on 1 May, 2022?", date(2022, 5, 1), date(2022, 5, 1)),
+        ("What happened on October 13, 2023?", date(2023, 10, 13), date(2023, 10, 13)),
+        ("Who called on the 3rd of June 2023?", date(2023, 6, 3), date(2023, 6, 3)),
+        ("What did we plan on Sept. 9th, 2024?", date(2024, 9, 9), date(2024, 9, 9)),
+        ("Any notes from 2025-12-24?", date(2025, 12, 24), date(2025, 12, 24)),
+        ("Where was John between August 11 and August 15 2023?", date(2023, 8, 11), date(2023, 8, 15)),
+        ("Where was John between August 11 and 15, 2023?", date(2023, 8, 11), date(2023, 8, 11)),
+        ("What did I do in June 2023?", date(2023, 6, 1), date(2023, 6, 30)),
+        # No year: the latest such day not after now.
+        ("What did I eat on February 14?", date(2026, 2, 14), date(2026, 2, 14)),
+        ("What did I buy on 24 December?", date(2025, 12, 24), date(2025, 12, 24)),
+    ],
+)
+def test_named_days_reads_the_days_a_question_names(question: str, first: date, last: date) -> None:
+    assert named_days(question, NOW) == NamedDays(first, last)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What may I bring to the party?",  # the verb, not the month
+        "What did Caroline paint?",
+        "What happened on 31 February 2023?",  # no such day
+        "How many of the 12 books did I read?",
+    ],
+)
+def test_named_days_finds_none_where_no_day_is_named(question: str) -> None:
+    assert named_days(question, NOW) is None
+
+
+def test_distance_is_zero_within_the_days_and_counts_days_outside() -> None:
+    days = NamedDays(date(2023, 8, 11), date(2023, 8, 15))
+    assert days.distance(datetime(2023, 8, 13, 23, tzinfo=UTC)) == 0
+    assert days.distance(datetime(2023, 8, 9, tzinfo=UTC)) == 2
+    assert days.distance(datetime(2023, 8, 18, tzinfo=UTC)) == 3
+
+
+def _two_days(mem: Memory) -> tuple[str, str]:
+    may, june = mem.remember_many(
+        ALICE,
+        [
+            NewMemory(
+                "Ann: we went to the lake and swam",
+                type=MemoryType.EPISODIC,
+                valid_from=datetime(2023, 5, 8, tzinfo=UTC),
+            ),
+            NewMemory(
+                "Ann: we went to the lake and fished",
+                type=MemoryType.EPISODIC,
+                valid_from=datetime(2023, 6, 3, tzinfo=UTC),
+            ),
+        ],
+    )
+    return may.record.id, june.record.id
+
+
+@pytest.mark.parametrize(("day", "first"), [("8 May, 2023", 0), ("June 3, 2023", 1), ("June 4th, 2023", 1)])
+def test_a_question_naming_a_day_ranks_the_records_of_that_day_first(mem: Memory, day: str, first: int) -> None:
+    ids = _two_days(mem)
+    hits = mem.recall(ALICE, f"What did Ann do at the lake on {day}?", k=2, now=NOW)
+    assert hits[0].record.id == ids[first]
+    part = hits[0].part("named_day")
+    assert part is not None and part.contribution > hits[1].part("named_day").contribution  # type: ignore[union-attr]
+
+
+def test_without_the_prior_the_day_named_changes_nothing(mem: Memory) -> None:
+    _two_days(mem)
+    plain = Memory(mem.store, mem.embedder, policy=RecallPolicy(date_weight=0.0))
+    for day in ("8 May, 2023", "June 3, 2023"):
+        hits = plain.recall(ALICE, f"What did Ann do at the lake on {day}?", k=2, now=NOW)
+        assert all(h.part("named_day") is None for h in hits)
+    assert all(h.part("named_day") is None for h in mem.recall(ALICE, "What did Ann do at the lake?", k=2, now=NOW))
