@@ -35,6 +35,33 @@ def test_named_days_reads_the_days_a_question_names(question: str, first: date, 
     assert named_days(question, NOW) == NamedDays(first, last)
 
 
+WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "now", "first", "last"),
+    [
+        ("What did I do yesterday?", WEDNESDAY, date(2026, 3, 3), date(2026, 3, 3)),
+        ("What did I eat the day before yesterday?", WEDNESDAY, date(2026, 3, 2), date(2026, 3, 2)),
+        ("What did I buy today?", WEDNESDAY, date(2026, 3, 4), date(2026, 3, 4)),
+        ("Who called 3 days ago?", WEDNESDAY, date(2026, 3, 1), date(2026, 3, 1)),
+        ("Who called a week ago?", WEDNESDAY, date(2026, 2, 22), date(2026, 2, 28)),
+        ("What did we plan last week?", WEDNESDAY, date(2026, 2, 23), date(2026, 3, 1)),
+        ("Where did I go last Friday?", WEDNESDAY, date(2026, 2, 27), date(2026, 2, 27)),
+        ("Where did I go last Wednesday?", WEDNESDAY, date(2026, 2, 25), date(2026, 2, 25)),
+        ("What did I do this week?", WEDNESDAY, date(2026, 3, 2), date(2026, 3, 4)),
+        ("What did I read last month?", WEDNESDAY, date(2026, 2, 1), date(2026, 2, 28)),
+        ("Where did I travel last year?", WEDNESDAY, date(2025, 1, 1), date(2025, 12, 31)),
+        # The latest weekend that is over: on a Sunday, the one before; on a Monday, the one just past.
+        ("What did I do last weekend?", WEDNESDAY, date(2026, 2, 28), date(2026, 3, 1)),
+        ("What did I do last weekend?", datetime(2026, 3, 8, tzinfo=UTC), date(2026, 2, 28), date(2026, 3, 1)),
+        ("What did I do last weekend?", datetime(2026, 3, 9, tzinfo=UTC), date(2026, 3, 7), date(2026, 3, 8)),
+    ],
+)
+def test_named_days_counts_relative_days_back_from_now(question: str, now: datetime, first: date, last: date) -> None:
+    assert named_days(question, now) == NamedDays(first, last)
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -42,6 +69,9 @@ def test_named_days_reads_the_days_a_question_names(question: str, first: date, 
         "What did Caroline paint?",
         "What happened on 31 February 2023?",  # no such day
         "How many of the 12 books did I read?",
+        "How many days ago did I buy it?",  # asks for a distance, names no day
+        "What happened in May 0000?",  # no such year
+        "Any notes from 0000-05-01?",
     ],
 )
 def test_named_days_finds_none_where_no_day_is_named(question: str) -> None:
@@ -81,6 +111,12 @@ def test_a_question_naming_a_day_ranks_the_records_of_that_day_first(mem: Memory
     assert hits[0].record.id == ids[first]
     part = hits[0].part("named_day")
     assert part is not None and part.contribution > hits[1].part("named_day").contribution  # type: ignore[union-attr]
+
+
+def test_a_question_about_yesterday_ranks_yesterdays_record_first(mem: Memory) -> None:
+    ids = _two_days(mem)
+    hits = mem.recall(ALICE, "What did Ann do at the lake yesterday?", k=2, now=datetime(2023, 6, 4, 9, tzinfo=UTC))
+    assert hits[0].record.id == ids[1]
 
 
 def test_without_the_prior_the_day_named_changes_nothing(mem: Memory) -> None:

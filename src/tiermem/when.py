@@ -1,11 +1,14 @@
-"""The days a question names ("on 8 May, 2023", "May 8th", "in June 2023"): recall's time prior. English only."""
+"""The days a question names ("on 8 May, 2023", "in June 2023", "yesterday", "last Friday"): recall's time prior.
+
+English only. Relative days ("yesterday", "3 days ago", "last week") count back from the ``now`` of the search.
+"""
 
 from __future__ import annotations
 
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 __all__ = ["NamedDays", "named_days"]
 
@@ -21,6 +24,18 @@ _MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}\b(?:,?\s+(\d{{4}
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
 _YEAR = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b")
+_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())} | {
+    "a": 1,
+    "an": 1,
+}
+_AGO = re.compile(rf"\b(\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(day|week|month)s?\s+ago\b", re.I)
+_WEEKDAYS = [name.lower() for name in calendar.day_name]
+_LAST = re.compile(rf"\blast\s+(week|weekend|month|year|{'|'.join(_WEEKDAYS)})\b", re.I)
+_THIS = re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening|week|month))\b", re.I)
+_YESTERDAY = re.compile(r"\b(?:the\s+day\s+before\s+)?yesterday\b", re.I)
+# Half the width of the span "N weeks ago" and "N months ago" stand for.
+_AROUND = {"day": 0, "week": 3, "month": 15}
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +72,49 @@ def named_days(question: str, now: datetime) -> NamedDays | None:
     months = [m for m in _MONTH_YEAR.finditer(question) if not _overlaps(m.span(), taken)]
     for match in months:
         year, month = int(match[2]), _MONTH_NUMBER[match[1]]
-        days += [date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])]
+        if year >= 1:  # "May 0000" names no day
+            days += [date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])]
+    days += _relative(question, now.date())
     return NamedDays(min(days), max(days)) if days else None
+
+
+def _relative(question: str, today: date) -> list[date]:
+    """The first and last day of each span named relative to today."""
+    out: list[date] = []
+    for match in _YESTERDAY.finditer(question):
+        out.append(today - timedelta(days=2 if match[0].lower().startswith("the") else 1))
+    for match in _THIS.finditer(question):
+        word = match[1].lower().split()[-1]
+        start = {"week": today - timedelta(days=today.weekday()), "month": today.replace(day=1)}.get(word, today)
+        out += [start, today]
+    for match in _AGO.finditer(question):
+        count = int(match[1]) if match[1].isdigit() else _NUMBERS[match[1].lower()]
+        unit = match[2].lower()
+        centre = today - timedelta(days=count * _UNIT_DAYS[unit])
+        out += [centre - timedelta(days=_AROUND[unit]), centre + timedelta(days=_AROUND[unit])]
+    for match in _LAST.finditer(question):
+        out += _last(match[1].lower(), today)
+    return out
+
+
+def _last(unit: str, today: date) -> list[date]:
+    """The span "last <unit>" names: the previous calendar week, month or year, the latest weekend or weekday."""
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday() + 7)
+        return [monday, monday + timedelta(days=6)]
+    if unit == "weekend":
+        # The latest weekend that is over: on a Saturday or Sunday, the one before.
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+        if saturday + timedelta(days=1) >= today:
+            saturday -= timedelta(days=7)
+        return [saturday, saturday + timedelta(days=1)]
+    if unit == "month":
+        end = today.replace(day=1) - timedelta(days=1)
+        return [end.replace(day=1), end]
+    if unit == "year":
+        return [date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)]
+    back = (today.weekday() - _WEEKDAYS.index(unit)) % 7 or 7  # "last Friday" on a Friday: a week ago
+    return [today - timedelta(days=back)]
 
 
 def _year(text: str | None) -> int | None:
