@@ -56,6 +56,8 @@ WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
         ("What did I do last weekend?", WEDNESDAY, date(2026, 2, 28), date(2026, 3, 1)),
         ("What did I do last weekend?", datetime(2026, 3, 8, tzinfo=UTC), date(2026, 2, 28), date(2026, 3, 1)),
         ("What did I do last weekend?", datetime(2026, 3, 9, tzinfo=UTC), date(2026, 3, 7), date(2026, 3, 8)),
+        # Beside a date, a relative phrase does not count from now.
+        ("What did Maria do last weekend before April 10, 2023?", WEDNESDAY, date(2023, 4, 10), date(2023, 4, 10)),
     ],
 )
 def test_named_days_counts_relative_days_back_from_now(question: str, now: datetime, first: date, last: date) -> None:

@@ -74,7 +74,9 @@ def named_days(question: str, now: datetime) -> NamedDays | None:
         year, month = int(match[2]), _MONTH_NUMBER[match[1]]
         if year >= 1:  # "May 0000" names no day
             days += [date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])]
-    days += _relative(question, now.date())
+    # Beside a date ("the weekend before 10 April, 2023") a relative phrase is relative to it: the date says when.
+    if not days:
+        days = _relative(question, now.date())
     return NamedDays(min(days), max(days)) if days else None
 
 
