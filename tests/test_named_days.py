@@ -80,6 +80,11 @@ def test_named_days_finds_none_where_no_day_is_named(question: str) -> None:
     assert named_days(question, NOW) is None
 
 
+@pytest.mark.parametrize("question", ["What did I do last year?", "Who called 999 months ago?"])
+def test_named_days_counted_back_past_the_calendar_are_none(question: str) -> None:
+    assert named_days(question, datetime(1, 3, 1, tzinfo=UTC)) is None
+
+
 def test_distance_is_zero_within_the_days_and_counts_days_outside() -> None:
     days = NamedDays(date(2023, 8, 11), date(2023, 8, 15))
     assert days.distance(datetime(2023, 8, 13, 23, tzinfo=UTC)) == 0

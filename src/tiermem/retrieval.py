@@ -200,6 +200,7 @@ def _fuse(
     hits: list[Hit] = []
     half_life = policy.recency_half_life_days * 86400.0
     first_hand = about_the_user(query)
+    day_half_life = max(policy.date_half_life_days, 1e-9)
     for rid in shortlist:
         record = records.get(rid)
         if record is None:  # deleted between candidate and fetch
@@ -212,10 +213,8 @@ def _fuse(
         recency_factor = 1.0 + policy.recency_weight * recency
         trust_factor = policy.trust_floor + (1.0 - policy.trust_floor) * record.trust
         hand_factor = _hand_factor(record, policy) if first_hand else 1.0
-        day_factor = 1.0
-        if days is not None:
-            distance = days.distance(record.valid_from)
-            day_factor = 1.0 + policy.date_weight * math.pow(2.0, -distance / max(policy.date_half_life_days, 1e-9))
+        distance = days.distance(record.valid_from) if days is not None else None
+        day_factor = 1.0 if distance is None else 1.0 + policy.date_weight * math.pow(2.0, -distance / day_half_life)
         parts = [
             ScorePart(
                 name,
@@ -232,7 +231,7 @@ def _fuse(
         parts.append(ScorePart("trust", None, record.trust, trust_factor))
         if first_hand:
             parts.append(ScorePart("first_hand", None, None, hand_factor))
-        if days is not None:
+        if distance is not None:
             parts.append(ScorePart("named_day", None, float(distance), day_factor))
         flags = ("untrusted",) if record.source.untrusted else ()
         score = relevance * recency_factor * trust_factor * hand_factor * day_factor

@@ -76,7 +76,10 @@ def named_days(question: str, now: datetime) -> NamedDays | None:
             days += [date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])]
     # Beside a date ("the weekend before 10 April, 2023") a relative phrase is relative to it: the date says when.
     if not days:
-        days = _relative(question, now.date())
+        try:
+            days = _relative(question, now.date())
+        except (OverflowError, ValueError):  # counted back past the first year the calendar has
+            days = []
     return NamedDays(min(days), max(days)) if days else None
 
 
