@@ -1,4 +1,4 @@
-"""First hand: a question about the user ranks the user's own words above others' echo of them."""
+"""First hand: a question about the user ranks the user's own words above the agent's echo of them."""
 
 from __future__ import annotations
 
@@ -101,3 +101,9 @@ def test_recall_explains_the_first_hand_part(mem: Memory) -> None:
 )
 def test_about_the_user_reads_first_person_questions(question: str, expected: bool) -> None:
     assert about_the_user(question) is expected
+
+
+def test_a_tool_event_keeps_its_score(mem: Memory) -> None:
+    _, echo, _ = _setup(mem, EPISODIC, "tool:booking")
+    hit = next(h for h in mem.recall(ALICE, "How long is my bus commute?", k=5) if h.record.id == echo)
+    assert hit.part("first_hand").contribution == 1.0  # type: ignore[union-attr]

@@ -51,13 +51,14 @@ class RecallPolicy:
       ordered pairs against single words (0.10 / 0.85).
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``: a tie-breaker, not a ranker.
     - Trust multiplies by ``trust_floor + (1 - trust_floor) * trust``: a web note (0.3) keeps 65% of its score.
-    - First hand: a question about the user ("what did I buy", "my commute") is answered by what the user said.
-      Among events (episodic records), the user's own words are the first-hand account and anyone else's — the
-      agent's replies, which echo the user's words, a tool's output — is multiplied by ``first_hand_weight``
-      (score part ``first_hand``). Facts and procedures keep their score: an agent's note of the user's
-      preference is the memory written for that question. A question about what the agent said ("you
-      recommended", "our last chat") is left alone. 0.8 demotes like a tie-breaker, not a filter (LongMemEval
-      dev: any value from 0.6 to 0.9 gives the same figures).
+    - First hand: a question about the user ("what did I buy", "my commute") is answered by what the user said,
+      and the agent's replies echo the user's words ("With a 40-minute commute, podcasts..."): among events
+      (episodic records), the agent's are multiplied by ``first_hand_weight`` (score part ``first_hand``). Facts
+      and procedures keep their score (an agent's note of the user's preference is the memory written for that
+      question), and so do tool and web events (no echo; trust already ranks them, and a booking tool's output
+      may hold the answer). A question about what the agent said ("you recommended", "our last chat") is left
+      alone. 0.8 demotes like a tie-breaker, not a filter (LongMemEval dev: any value from 0.6 to 0.9 gives the
+      same figures).
     - Named days: a question that names a day ("on 8 May, 2023", "May 8th", "between August 11 and August 15,
       2023", "in June 2023", "yesterday", "last Friday", "3 days ago") is about what happened then, so a record's
       score is multiplied by ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days`` its ``valid_from``'s
@@ -241,10 +242,10 @@ def _fuse(
 
 
 def _hand_factor(record: MemoryRecord, policy: RecallPolicy) -> float:
-    """For a question about the user: 1 for the user's own words, a fact or a procedure; else the demotion."""
-    if record.type is not MemoryType.EPISODIC or record.source.kind is SourceKind.USER:
-        return 1.0
-    return policy.first_hand_weight
+    """For a question about the user: the demotion for an event the agent wrote, else 1."""
+    if record.type is MemoryType.EPISODIC and record.source.kind is SourceKind.AGENT:
+        return policy.first_hand_weight
+    return 1.0
 
 
 def _credit_current(
