@@ -97,6 +97,12 @@ def test_recall_explains_the_first_hand_part(mem: Memory) -> None:
         ("Where did you say I should go?", False),
         ("I'm checking our previous chat about the shift rotation. Who works on Sunday?", False),
         ("What was your suggestion for my trip?", False),
+        ("What was your earlier suggestion for my trip?", False),
+        ("What did the assistant tell me about my trip?", False),
+        ("Remind me what we discussed about my diet.", False),
+        ("Which podcast had you'd recommended for my commute?", False),
+        ("You were telling me about a hotel for my trip, which one?", False),
+        ("What did you advise me to do?", False),
     ],
 )
 def test_about_the_user_reads_first_person_questions(question: str, expected: bool) -> None:
@@ -107,3 +113,20 @@ def test_a_tool_event_keeps_its_score(mem: Memory) -> None:
     _, echo, _ = _setup(mem, EPISODIC, "tool:booking")
     hit = next(h for h in mem.recall(ALICE, "How long is my bus commute?", k=5) if h.record.id == echo)
     assert hit.part("first_hand").contribution == 1.0  # type: ignore[union-attr]
+
+
+def test_a_first_hand_lift_reaches_past_the_short_list(mem: Memory) -> None:
+    # The user's turn is 26th in both lists, below 25 of the agent's: first hand lifts it into the top 5, so the
+    # re-scored list must reach that far whatever k is.
+    own, *agents = mem.remember_many(
+        ALICE,
+        [
+            NewMemory("My commute is forty minutes by bus.", type=EPISODIC, source="user"),
+            *(NewMemory(f"agent reply number {i}", type=EPISODIC, source="agent", dedupe=False) for i in range(25)),
+        ],
+    )
+    listed = [r.record.id for r in agents] + [own.record.id]
+    cands = [Candidate(rid, 1.0 / rank) for rank, rid in enumerate(listed, start=1)]
+    for k in (5, 10):
+        hits = _fuse(mem.store, ALICE, cands, cands, k=k, now=NOW, policy=RecallPolicy(), query="my commute?")
+        assert own.record.id in _order(hits)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
+from tiermem.errors import ValidationError
 from tiermem.retrieval import RecallPolicy
 from tiermem.types import MemoryType
 from tiermem.when import NamedDays, named_days
@@ -29,10 +31,18 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
         # No year: the latest such day not after now.
         ("What did I eat on February 14?", date(2026, 2, 14), date(2026, 2, 14)),
         ("What did I buy on 24 December?", date(2025, 12, 24), date(2025, 12, 24)),
+        ("What did I do on May 8-10, 2023?", date(2023, 5, 8), date(2023, 5, 10)),
+        ("What did I do on 8-10 May 2023?", date(2023, 5, 8), date(2023, 5, 10)),
+        ("Where was I between December 28, 2022 and January 3?", date(2022, 12, 28), date(2023, 1, 3)),
+        ("What did I do from May 3 to May 9, 2023?", date(2023, 5, 3), date(2023, 5, 9)),
+        ("What did I do on May 8 last year?", date(2025, 5, 8), date(2025, 5, 8)),
+        # A quantity is not a year.
+        ("I ate 2500 calories on March 3, what else?", date(2025, 3, 3), date(2025, 3, 3)),
+        ("Where was the picture shared on December 1,2023 taken?", date(2023, 12, 1), date(2023, 12, 1)),
     ],
 )
 def test_named_days_reads_the_days_a_question_names(question: str, first: date, last: date) -> None:
-    assert named_days(question, NOW) == NamedDays(first, last)
+    assert named_days(question, NOW) == NamedDays(((first, last),))
 
 
 WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
@@ -56,12 +66,20 @@ WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
         ("What did I do last weekend?", WEDNESDAY, date(2026, 2, 28), date(2026, 3, 1)),
         ("What did I do last weekend?", datetime(2026, 3, 8, tzinfo=UTC), date(2026, 2, 28), date(2026, 3, 1)),
         ("What did I do last weekend?", datetime(2026, 3, 9, tzinfo=UTC), date(2026, 3, 7), date(2026, 3, 8)),
+        ("What did I do last night?", WEDNESDAY, date(2026, 3, 3), date(2026, 3, 3)),
+        ("What did I read this year?", WEDNESDAY, date(2026, 1, 1), date(2026, 3, 4)),
+        ("What happened a year ago?", WEDNESDAY, date(2024, 9, 3), date(2025, 9, 2)),
+        # "The last month" is the rolling span, not the previous calendar month.
+        ("What did I read in the last month?", WEDNESDAY, date(2026, 2, 2), date(2026, 3, 4)),
+        ("Who did I meet in the past 2 weeks?", WEDNESDAY, date(2026, 2, 18), date(2026, 3, 4)),
+        # A leap day without a year: the latest one.
+        ("What did I do on February 29?", datetime(2023, 3, 1, tzinfo=UTC), date(2020, 2, 29), date(2020, 2, 29)),
         # Beside a date, a relative phrase does not count from now.
         ("What did Maria do last weekend before April 10, 2023?", WEDNESDAY, date(2023, 4, 10), date(2023, 4, 10)),
     ],
 )
 def test_named_days_counts_relative_days_back_from_now(question: str, now: datetime, first: date, last: date) -> None:
-    assert named_days(question, now) == NamedDays(first, last)
+    assert named_days(question, now) == NamedDays(((first, last),))
 
 
 @pytest.mark.parametrize(
@@ -72,6 +90,7 @@ def test_named_days_counts_relative_days_back_from_now(question: str, now: datet
         "What happened on 31 February 2023?",  # no such day
         "How many of the 12 books did I read?",
         "How many days ago did I buy it?",  # asks for a distance, names no day
+        "What did I learn in my last week at Acme?",  # someone's last week, not the calendar's
         "What happened in May 0000?",  # no such year
         "Any notes from 0000-05-01?",
     ],
@@ -85,11 +104,21 @@ def test_named_days_counted_back_past_the_calendar_are_none(question: str) -> No
     assert named_days(question, datetime(1, 3, 1, tzinfo=UTC)) is None
 
 
+def test_named_days_keeps_separate_dates_apart() -> None:
+    # Two dates that are not a range name two days, not the months between them.
+    days = named_days("The concert on March 3 or the dinner on April 2?", datetime(2024, 3, 15, tzinfo=UTC))
+    assert days == NamedDays(((date(2024, 3, 3), date(2024, 3, 3)), (date(2023, 4, 2), date(2023, 4, 2))))
+    days = named_days("What did I do on 3 January 2023 or on 5 June 2023?", NOW)
+    assert days is not None and days.distance(date(2023, 3, 15)) > 60
+
+
 def test_distance_is_zero_within_the_days_and_counts_days_outside() -> None:
-    days = NamedDays(date(2023, 8, 11), date(2023, 8, 15))
-    assert days.distance(datetime(2023, 8, 13, 23, tzinfo=UTC)) == 0
-    assert days.distance(datetime(2023, 8, 9, tzinfo=UTC)) == 2
-    assert days.distance(datetime(2023, 8, 18, tzinfo=UTC)) == 3
+    days = NamedDays(((date(2023, 8, 11), date(2023, 8, 15)), (date(2023, 9, 1), date(2023, 9, 1))))
+    assert days.distance(date(2023, 8, 13)) == 0
+    assert days.distance(date(2023, 8, 9)) == 2
+    assert days.distance(date(2023, 8, 18)) == 3  # nearer the first span than the second
+    assert days.distance(date(2023, 8, 30)) == 2
+    assert days.distance(date(2021, 1, 1), date(2024, 1, 1)) == 0  # a validity covering the days
 
 
 def _two_days(mem: Memory) -> tuple[str, str]:
@@ -133,3 +162,31 @@ def test_without_the_prior_the_day_named_changes_nothing(mem: Memory) -> None:
         hits = plain.recall(ALICE, f"What did Ann do at the lake on {day}?", k=2, now=NOW)
         assert all(h.part("named_day") is None for h in hits)
     assert all(h.part("named_day") is None for h in mem.recall(ALICE, "What did Ann do at the lake?", k=2, now=NOW))
+
+
+def test_days_are_read_in_the_zone_of_now(mem: Memory) -> None:
+    evening = datetime(2023, 5, 8, 19, tzinfo=ZoneInfo("America/Los_Angeles"))  # 9 May in UTC
+    mem.remember_many(ALICE, [NewMemory("Ann: we went to the lake", type=MemoryType.EPISODIC, valid_from=evening)])
+    now = datetime(2023, 6, 1, tzinfo=ZoneInfo("America/Los_Angeles"))
+    hit = mem.recall(ALICE, "What did Ann do on 8 May, 2023?", k=1, now=now)[0]
+    assert hit.part("named_day").raw == 0.0  # type: ignore[union-attr]
+
+
+def test_a_fact_is_as_near_as_its_validity(mem: Memory) -> None:
+    fact, event = mem.remember_many(
+        ALICE,
+        [
+            NewMemory("I live in Porto", valid_from=datetime(2021, 1, 1, tzinfo=UTC)),
+            NewMemory("I went to a concert", type=MemoryType.EPISODIC, valid_from=datetime(2023, 6, 2, tzinfo=UTC)),
+        ],
+    )
+    hits = mem.recall(ALICE, "Where did I live in June 2023?", k=2, now=NOW)
+    parts = {h.record.id: h.part("named_day") for h in hits}
+    assert parts[fact.record.id].raw == 0.0  # type: ignore[union-attr]
+    assert parts[event.record.id].raw == 0.0  # type: ignore[union-attr]
+
+
+def test_a_naive_now_is_refused_with_a_clear_error(mem: Memory) -> None:
+    _two_days(mem)
+    with pytest.raises(ValidationError, match="now"):
+        mem.recall(ALICE, "What did Ann do on 8 May, 2023?", now=datetime(2023, 6, 1))

@@ -16,7 +16,7 @@ from tiermem.errors import ValidationError
 from tiermem.statements import about_the_user, answered, asked, same_frame, same_subject
 from tiermem.store.base import Candidate, Store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, SourceKind
-from tiermem.when import named_days
+from tiermem.when import NamedDays, named_days
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
 
@@ -63,8 +63,9 @@ class RecallPolicy:
       2023", "in June 2023", "yesterday", "last Friday", "3 days ago") is about what happened then, so a record's
       score is multiplied by ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days`` its ``valid_from``'s
       distance from the days named (0 within them): a record of that day counts double, one a day off 1.5 times
-      (an event is often told a day or two after it). Score part ``named_day``; the words still decide within
-      the day.
+      (an event is often told a day or two after it). A fact is as near as its validity (a fact true from 2021
+      until now was true in June 2023). Days are read in ``now``'s time zone. Score part ``named_day``; the
+      words still decide within the day.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
       (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
       beyond names that the older one contains; the same subject, or the same statement about another person;
@@ -122,6 +123,8 @@ def hybrid_recall(
 ) -> list[Hit]:
     """The k best records for ``query`` in ``scope``, each with its score parts."""
     _check(query, k)
+    if now.tzinfo is None:  # ages, validity and the days a question names are compared with stored UTC times
+        raise ValidationError("now", "must be timezone-aware", given=now.isoformat())
     if not query.strip():
         return []
     limit = max(policy.candidates, k)
@@ -189,10 +192,11 @@ def _fuse(
     if not fused:
         return []
     best_possible = sum(w for _, w in signals.values()) / (policy.rrf_k + 1)
-    # Re-scoring moves a record by at most (1 + recency_weight) / (trust_floor * first_hand_weight), and by
-    # (1 + date_weight) more when the question names a day: a short list suffices, every candidate in that case.
+    # Re-scoring moves a record by at most (1 + recency_weight) / trust_floor, so a short list suffices; a
+    # question about the user or naming a day can move it further: then every candidate is re-scored.
     days = named_days(query, now) if policy.date_weight > 0 else None
-    size = max(3 * k, k + 20, depth if days is not None else 0)
+    first_hand = about_the_user(query) and policy.first_hand_weight != 1.0
+    size = max(3 * k, k + 20, depth if days is not None or first_hand else 0)
     shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[:size]
     records = store.get_many(scope, shortlist)
     credited: set[str] = set()
@@ -200,7 +204,6 @@ def _fuse(
         shortlist, credited = _credit_current(store, scope, records, fused, ranks, filter_, now)
     hits: list[Hit] = []
     half_life = policy.recency_half_life_days * 86400.0
-    first_hand = about_the_user(query)
     day_half_life = max(policy.date_half_life_days, 1e-9)
     for rid in shortlist:
         record = records.get(rid)
@@ -214,7 +217,7 @@ def _fuse(
         recency_factor = 1.0 + policy.recency_weight * recency
         trust_factor = policy.trust_floor + (1.0 - policy.trust_floor) * record.trust
         hand_factor = _hand_factor(record, policy) if first_hand else 1.0
-        distance = days.distance(record.valid_from) if days is not None else None
+        distance = _days_apart(days, record, now) if days is not None else None
         day_factor = 1.0 if distance is None else 1.0 + policy.date_weight * math.pow(2.0, -distance / day_half_life)
         parts = [
             ScorePart(
@@ -239,6 +242,16 @@ def _fuse(
         hits.append(Hit(record, score, tuple(parts), flags))
     hits.sort(key=lambda h: h.score, reverse=True)
     return _newer_facts_first(store, scope, hits, policy, query)[:k]
+
+
+def _days_apart(days: NamedDays, record: MemoryRecord, now: datetime) -> int:
+    """Days between the named days and a record's: an event's day, a fact's whole validity; in now's zone."""
+    zone = now.tzinfo
+    first = record.valid_from.astimezone(zone).date()
+    if record.type is MemoryType.EPISODIC:
+        return days.distance(first)
+    until = record.valid_to if record.valid_to is not None and record.valid_to < now else now
+    return days.distance(first, until.astimezone(zone).date())
 
 
 def _hand_factor(record: MemoryRecord, policy: RecallPolicy) -> float:

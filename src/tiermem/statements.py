@@ -99,11 +99,18 @@ _LEAD_IN = re.compile(
 # A question about the user speaks in the first person; one about what the agent said, or about "our last chat",
 # asks for the other side of the conversation (or both).
 _USER = re.compile(r"\b(i|i'm|i\u2019m|i've|i\u2019ve|i'd|i\u2019d|my|me|mine|myself)\b", re.I)
+_SAYING = (
+    "said|told|telling|mentioned|recommended|suggested|gave|provided|listed|shared|explained|described|wrote"
+    "|created|came\\s+up|offered|proposed|answered|replied|responded|advised"
+)
+_AGENT = "(?:assistant|agent|bot|ai|chatbot)"
 _AGENT_SAID = re.compile(
-    r"\byou\s+(?:\w+\s+)?(said|told|mentioned|recommended|suggested|gave|provided|listed|shared|explained|described"
-    r"|wrote|created|came\s+up|offered|proposed|answered|replied|responded)\b"
-    r"|\bdid\s+you\s+(say|tell|mention|recommend|suggest|give|provide|list|share|explain|describe|write|call)\b"
-    r"|\byour\s+(answer|reply|response|suggestion|recommendation|list|advice|explanation)s?\b"
+    rf"\byou(?:['\u2019](?:d|ve))?\s+(?:\w+\s+)?({_SAYING})\b"
+    rf"|\bdid\s+(?:you|(?:the\s+)?{_AGENT})\s+(say|tell|mention|recommend|suggest|give|provide|list|share|explain"
+    r"|describe|write|call|advise)\b"
+    r"|\byour\s+(?:\w+\s+)?(answer|reply|response|suggestion|recommendation|list|advice|explanation)s?\b"
+    rf"|\b(?:the\s+)?{_AGENT}\s+(?:\w+\s+)?({_SAYING})\b"
+    r"|\bwe\s+(discussed|talked|spoke|chatted)\b"
     r"|\b(our|the)\s+(previous|earlier|last|past)\s+(chat|conversation|discussion|talk|exchange)s?\b",
     re.I,
 )

@@ -6,7 +6,9 @@ English only. Relative days ("yesterday", "3 days ago", "last week") count back 
 from __future__ import annotations
 
 import calendar
+import contextlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -19,129 +21,228 @@ _MONTH_NUMBER["Sept"] = 9
 # Capitalised only: "may" the verb is not May the month.
 _MONTH = "(" + "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True)) + r")\.?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
-_DAY_FIRST = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?{_MONTH},?(?:\s+(\d{{4}}))?\b")
-_MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}\b(?:,?\s+(\d{{4}})\b)?")
+_TO_DAY = rf"(?:\s*[-\u2013]\s*(\d{{1,2}}){_ORDINAL})?"  # "May 8-10", "8-10 May": a range of days
+_YEAR_AFTER = r"(?:(?:,\s*|\s+)(\d{4})\b)?"  # "May 8 2023", "May 8, 2023", "May 8,2023"
+_DAY_FIRST = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}{_TO_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR_AFTER}")
+_MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}{_TO_DAY}\b{_YEAR_AFTER}")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
-_YEAR = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b")
+# A bare year of this or the last century ("2500 calories" is a quantity).
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+# Two dates joined as a range: "between A and B", "from A to B".
+_RANGE_START = re.compile(r"\b(between|from)\s*$", re.I)
+_RANGE_JOIN = re.compile(r"^\s*(and|to|until|till|through|[-\u2013])\s*$", re.I)
 _NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())} | {
     "a": 1,
     "an": 1,
 }
-_AGO = re.compile(rf"\b(\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(day|week|month)s?\s+ago\b", re.I)
+_COUNT = rf"(\d{{1,3}}|{'|'.join(_NUMBERS)})"
+_AGO = re.compile(rf"\b{_COUNT}\s+(day|week|month|year)s?\s+ago\b", re.I)
+_PAST = re.compile(rf"\bthe\s+(?:last|past)\s+(?:{_COUNT}\s+)?(day|week|month|year)s?\b", re.I)
 _WEEKDAYS = [name.lower() for name in calendar.day_name]
-_LAST = re.compile(rf"\blast\s+(week|weekend|month|year|{'|'.join(_WEEKDAYS)})\b", re.I)
-_THIS = re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening|week|month))\b", re.I)
-_YESTERDAY = re.compile(r"\b(?:the\s+day\s+before\s+)?yesterday\b", re.I)
-# Half the width of the span "N weeks ago" and "N months ago" stand for.
-_AROUND = {"day": 0, "week": 3, "month": 15}
-_UNIT_DAYS = {"day": 1, "week": 7, "month": 30}
+# "my last week at Acme", "the last month" (a rolling span, read by _PAST) are not the previous calendar one.
+_NOT_CALENDAR = "".join(rf"(?<!\b{w} )" for w in ("the", "my", "our", "his", "her", "your", "their", "its"))
+_LAST = re.compile(rf"{_NOT_CALENDAR}\blast\s+(week|weekend|month|year|{'|'.join(_WEEKDAYS)})\b", re.I)
+_THIS = re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening|week|month|year))\b", re.I)
+_YESTERDAY = re.compile(r"\b(the\s+day\s+before\s+yesterday|yesterday|last\s+night)\b", re.I)
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_LEAP_SEARCH = 8  # a year-less 29 February: leap years can be 8 apart (1896, 1904)
 
 
 @dataclass(frozen=True, slots=True)
 class NamedDays:
-    """The span of days a question names, first to last (one day, a range, or a whole month)."""
+    """The spans of days a question names, each (first, last); a record is as near as its nearest span."""
 
-    first: date
-    last: date
+    spans: tuple[tuple[date, date], ...]
 
-    def distance(self, when: datetime) -> int:
-        """Days from ``when`` to the span: 0 inside it."""
-        day = when.date()
-        if day < self.first:
-            return (self.first - day).days
-        return max(0, (day - self.last).days)
+    def distance(self, first: date, last: date | None = None) -> int:
+        """Days between a record's days (``first``, or ``first`` to ``last``) and the nearest span: 0 on overlap."""
+        end = last if last is not None and last >= first else first
+        return min(max(0, (start - end).days, (first - stop).days) for start, stop in self.spans)
 
 
 def named_days(question: str, now: datetime) -> NamedDays | None:
-    """The days ``question`` names, if any; a date without a year takes the year the question names, else the
-    latest such date not after ``now``."""
-    found: list[tuple[int, int, int | None]] = []  # (month, day, year or None)
-    taken: list[tuple[int, int]] = []
-    for match in _DAY_FIRST.finditer(question):
-        found.append((_MONTH_NUMBER[match[2]], int(match[1]), _year(match[3])))
-        taken.append(match.span())
-    for match in _MONTH_FIRST.finditer(question):
-        if not _overlaps(match.span(), taken):
-            found.append((_MONTH_NUMBER[match[1]], int(match[2]), _year(match[3])))
-            taken.append(match.span())
-    for match in _ISO.finditer(question):
-        found.append((int(match[2]), int(match[3]), int(match[1])))
-        taken.append(match.span())
-    days = _resolve(found, [int(y) for y in _YEAR.findall(question)], now)
-    months = [m for m in _MONTH_YEAR.finditer(question) if not _overlaps(m.span(), taken)]
-    for match in months:
-        year, month = int(match[2]), _MONTH_NUMBER[match[1]]
-        if year >= 1:  # "May 0000" names no day
-            days += [date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])]
+    """The days ``question`` names, if any (calendar dates first; relative days only when it names none)."""
+    today = now.date()
+    spans = _calendar(question, today)
     # Beside a date ("the weekend before 10 April, 2023") a relative phrase is relative to it: the date says when.
-    if not days:
+    if not spans:
+        spans = _relative(question, today)
+    return NamedDays(tuple(spans)) if spans else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Mention:
+    start: int
+    end: int
+    month: int
+    day: int
+    last_day: int | None
+    year: int | None
+
+
+def _calendar(question: str, today: date) -> list[tuple[date, date]]:
+    """Spans of the calendar dates in ``question``, in the order it names them."""
+    mentions: list[_Mention] = []
+    for match in _DAY_FIRST.finditer(question):
+        day, to_day = int(match[1]), _int(match[2])
+        mentions.append(_Mention(*match.span(), _MONTH_NUMBER[match[3]], day, to_day, _int(match[4])))
+    for match in _MONTH_FIRST.finditer(question):
+        if not _overlaps(match.span(), mentions):
+            day, to_day = int(match[2]), _int(match[3])
+            mentions.append(_Mention(*match.span(), _MONTH_NUMBER[match[1]], day, to_day, _int(match[4])))
+    for match in _ISO.finditer(question):
+        mentions.append(_Mention(*match.span(), int(match[2]), int(match[3]), None, int(match[1])))
+    mentions.sort(key=lambda m: m.start)
+    spans: list[tuple[int, int, date, date]] = []
+    year = _named_year(question, mentions, today)
+    for mention in mentions:
+        resolved = _resolve(mention, year, today)
+        if resolved is not None:
+            spans.append((mention.start, mention.end, *resolved))
+    for match in _MONTH_YEAR.finditer(question):
+        month, named = _MONTH_NUMBER[match[1]], int(match[2])
+        if named >= 1 and not _overlaps(match.span(), mentions):  # "31 February 2023" names no month either
+            end = date(named, month, calendar.monthrange(named, month)[1])
+            spans.append((*match.span(), date(named, month, 1), end))
+    spans.sort()
+    return _join_ranges(question, spans)
+
+
+def _named_year(question: str, mentions: list[_Mention], today: date) -> int | None:
+    """The year a year-less date takes: one a date names, a bare year, or "this year" / "last year"."""
+    years = [m.year for m in mentions if m.year is not None] or [int(y) for y in _YEAR.findall(question)]
+    if years:
+        return years[-1]
+    if re.search(r"\blast\s+year\b", question, re.I):
+        return today.year - 1
+    if re.search(r"\bthis\s+year\b", question, re.I):
+        return today.year
+    return None
+
+
+def _resolve(mention: _Mention, year: int | None, today: date) -> tuple[date, date] | None:
+    """The span a mention names; a year-less one without a named year is the latest not after today."""
+    if mention.year is not None or year is not None:
+        candidates = [mention.year if mention.year is not None else year or 0]
+    else:
+        candidates = [today.year - back for back in range(_LEAP_SEARCH + 1)]
+    for y in candidates:
         try:
-            days = _relative(question, now.date())
-        except (OverflowError, ValueError):  # counted back past the first year the calendar has
-            days = []
-    return NamedDays(min(days), max(days)) if days else None
+            first = date(y, mention.month, mention.day)
+            last = date(y, mention.month, mention.last_day) if mention.last_day else first
+        except ValueError:  # 31 February, year 0, day 40
+            continue
+        if mention.year is None and year is None and first > today:
+            continue
+        return (first, last) if last >= first else (first, first)
+    return None
 
 
-def _relative(question: str, today: date) -> list[date]:
-    """The first and last day of each span named relative to today."""
-    out: list[date] = []
-    for match in _YESTERDAY.finditer(question):
-        out.append(today - timedelta(days=2 if match[0].lower().startswith("the") else 1))
-    for match in _THIS.finditer(question):
-        word = match[1].lower().split()[-1]
-        start = {"week": today - timedelta(days=today.weekday()), "month": today.replace(day=1)}.get(word, today)
-        out += [start, today]
-    for match in _AGO.finditer(question):
-        count = int(match[1]) if match[1].isdigit() else _NUMBERS[match[1].lower()]
-        unit = match[2].lower()
-        centre = today - timedelta(days=count * _UNIT_DAYS[unit])
-        out += [centre - timedelta(days=_AROUND[unit]), centre + timedelta(days=_AROUND[unit])]
-    for match in _LAST.finditer(question):
-        out += _last(match[1].lower(), today)
+def _join_ranges(question: str, spans: list[tuple[int, int, date, date]]) -> list[tuple[date, date]]:
+    """Merge "between A and B" / "from A to B" into one span; a year-less B before A is in the next year."""
+    out: list[tuple[date, date]] = []
+    i = 0
+    while i < len(spans):
+        start, end, first, last = spans[i]
+        if i + 1 < len(spans):
+            nxt_start, _, _, nxt_last = spans[i + 1]
+            if _RANGE_START.search(question[:start]) and _RANGE_JOIN.match(question[end:nxt_start]):
+                if nxt_last < first:
+                    nxt_last = _next_year(nxt_last)
+                out.append((first, max(last, nxt_last)))
+                i += 2
+                continue
+        out.append((first, last))
+        i += 1
     return out
 
 
-def _last(unit: str, today: date) -> list[date]:
+def _relative(question: str, today: date) -> list[tuple[date, date]]:
+    """The spans named relative to today; a phrase counting back past year 1 names nothing."""
+    spans: list[tuple[date, date]] = []
+    for pattern, span_of in _RELATIVE:
+        for match in pattern.finditer(question):
+            with contextlib.suppress(OverflowError, ValueError):  # before the first year the calendar has
+                spans.append(span_of(match, today))
+    return spans
+
+
+def _yesterday(match: re.Match[str], today: date) -> tuple[date, date]:
+    day = today - timedelta(days=2 if match[1].lower().startswith("the") else 1)
+    return day, day
+
+
+def _this(match: re.Match[str], today: date) -> tuple[date, date]:
+    """From the first day of "this week / month / year" to today; today alone for "today", "this morning"."""
+    word = match[1].lower().split()[-1]
+    if word == "week":
+        return today - timedelta(days=today.weekday()), today
+    if word == "month":
+        return today.replace(day=1), today
+    if word == "year":
+        return today.replace(month=1, day=1), today
+    return today, today
+
+
+def _ago(match: re.Match[str], today: date) -> tuple[date, date]:
+    """ "N units ago": the unit-long span centred on that day (a count of weeks or months is approximate)."""
+    unit = _UNIT_DAYS[match[2].lower()]
+    centre = today - timedelta(days=_count(match[1]) * unit)
+    return centre - timedelta(days=unit // 2), centre + timedelta(days=unit // 2)
+
+
+def _past(match: re.Match[str], today: date) -> tuple[date, date]:
+    """ "The last / past (N) units": the rolling span up to today."""
+    count = _count(match[1]) if match[1] else 1
+    return today - timedelta(days=count * _UNIT_DAYS[match[2].lower()]), today
+
+
+def _last(match: re.Match[str], today: date) -> tuple[date, date]:
     """The span "last <unit>" names: the previous calendar week, month or year, the latest weekend or weekday."""
+    unit = match[1].lower()
     if unit == "week":
         monday = today - timedelta(days=today.weekday() + 7)
-        return [monday, monday + timedelta(days=6)]
+        return monday, monday + timedelta(days=6)
     if unit == "weekend":
         # The latest weekend that is over: on a Saturday or Sunday, the one before.
         saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
         if saturday + timedelta(days=1) >= today:
             saturday -= timedelta(days=7)
-        return [saturday, saturday + timedelta(days=1)]
+        return saturday, saturday + timedelta(days=1)
     if unit == "month":
         end = today.replace(day=1) - timedelta(days=1)
-        return [end.replace(day=1), end]
+        return end.replace(day=1), end
     if unit == "year":
-        return [date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)]
+        return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
     back = (today.weekday() - _WEEKDAYS.index(unit)) % 7 or 7  # "last Friday" on a Friday: a week ago
-    return [today - timedelta(days=back)]
+    day = today - timedelta(days=back)
+    return day, day
 
 
-def _year(text: str | None) -> int | None:
+_RELATIVE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], date], tuple[date, date]]], ...] = (
+    (_YESTERDAY, _yesterday),
+    (_THIS, _this),
+    (_AGO, _ago),
+    (_PAST, _past),
+    (_LAST, _last),
+)
+
+
+def _next_year(day: date) -> date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February, or year 9999
+        return day
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+
+
+def _int(text: str | None) -> int | None:
     return int(text) if text else None
 
 
-def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in taken)
-
-
-def _resolve(found: list[tuple[int, int, int | None]], named_years: list[int], now: datetime) -> list[date]:
-    """Dates with their years filled in ("August 11 and 15, 2023": 2023); impossible dates (31 February) dropped."""
-    years = [year for _, _, year in found if year is not None] or named_years
-    out: list[date] = []
-    for month, day, year in found:
-        candidates = [year] if year is not None else [years[-1]] if years else [now.year, now.year - 1]
-        for y in candidates:
-            try:
-                when = date(y, month, day)
-            except ValueError:
-                continue
-            if year is not None or years or when <= now.date():
-                out.append(when)
-                break
-    return out
+def _overlaps(span: tuple[int, int], mentions: list[_Mention]) -> bool:
+    return any(span[0] < m.end and m.start < span[1] for m in mentions)
