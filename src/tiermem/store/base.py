@@ -32,10 +32,7 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class StoredItem:
-    """A record, its vector (None: no embedding) and its passages' vectors (rows; see passages.py).
-
-    ``keep_vector`` updates the record, not its vectors.
-    """
+    """A record, its vector (None: no embedding), its passages' vectors; ``keep_vector`` keeps the stored ones."""
 
     record: MemoryRecord
     vector: Vectors | None
@@ -108,10 +105,7 @@ class Store(Protocol):
     def vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> list[Candidate]:
-        """Nearest records by cosine similarity among vectors of ``fingerprint``, best first.
-
-        A record scores the best of its own vector and its passages' (``StoredItem.passages``).
-        """
+        """Nearest records by cosine among vectors of ``fingerprint``, best first (a record's best passage counts)."""
         ...
 
     def vector_search(
@@ -123,10 +117,7 @@ class Store(Protocol):
     def vector_candidates_many(
         self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> list[list[Candidate]]:
-        """For each row of ``vectors``, the nearest records by their own vectors only, in one pass over the scope.
-
-        The write path's duplicate and supersession checks compare whole statements, never one sentence.
-        """
+        """For each row of ``vectors``, the nearest records by their own vectors only (never one sentence)."""
         ...
 
     def append_audit(self, scope: Scope, entries: Sequence[AuditEntry]) -> None:

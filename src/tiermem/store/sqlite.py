@@ -32,7 +32,9 @@ from tiermem.store.vector_index import (
     VectorCache,
     best,
     nearest,
+    pack_vectors,
     rows_from_sql,
+    unpack_vectors,
 )
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
@@ -340,13 +342,10 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         if item.vector is None:
             self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
             return rowid
-        vec = np.ascontiguousarray(item.vector, dtype=np.float32).reshape(1, -1)
-        if item.passages is not None and len(item.passages):
-            # One row per record, its passages after its own vector: erase and sweep see one row, as before.
-            vec = np.vstack([vec, np.asarray(item.passages, dtype=np.float32).reshape(-1, vec.shape[1])])
+        dim, blob = pack_vectors(item.vector, item.passages)
         self._conn.execute(
             "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?, ?)",
-            (rowid, r.scope.tenant, r.scope.user or "", r.embedding_model, vec.shape[1], vec.tobytes()),
+            (rowid, r.scope.tenant, r.scope.user or "", r.embedding_model, dim, blob),
         )
         return rowid
 
@@ -426,8 +425,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
                     f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
                     chunk + params,
                 )
-                # The record's own vector: the first ``dim`` floats (its passages follow).
-                out.update((rid, np.frombuffer(vec, dtype=np.float32, count=dim)) for rid, vec, dim in rows)
+                out.update((rid, unpack_vectors(vec, dim)[0]) for rid, vec, dim in rows)
         return out
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:

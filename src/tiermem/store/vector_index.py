@@ -32,8 +32,10 @@ __all__ = [
     "VectorCache",
     "best",
     "nearest",
+    "pack_vectors",
     "sign_codes",
     "top_k",
+    "unpack_vectors",
 ]
 
 SHORTLIST_FROM = 20_000  # live records in a scope from which the sign-bit shortlist is used
@@ -318,11 +320,8 @@ def nearest(
     shortlist: int = SHORTLIST_MIN,
     passages: Passages | None = None,
 ) -> list[Candidate]:
-    """The k rows most similar to ``query`` where ``mask`` holds; with ``codes``, through a Hamming shortlist.
-
-    With ``passages`` a row scores the best of its own vector and its passages'. The shortlist is drawn by the
-    records' own vectors (their codes), then scored with their passages.
-    """
+    """The k rows most similar to ``query`` where ``mask`` holds (with ``passages``, a row's best passage counts)."""
+    # With ``codes`` a Hamming shortlist is drawn by the records' own vectors, then scored with their passages.
     if codes is None:
         scores = matrix @ query
         if passages is not None:
@@ -369,16 +368,27 @@ def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: Obj
     return best(scores[allowed], allowed, ids, k)
 
 
-def rows_from_sql(rows: Sequence[tuple[Any, ...]]) -> list[IndexRow]:
-    """IndexRows from (rowid, id, type, source_kind, agent, session, valid_from, valid_to, expires_at, vec, dim).
+# A record's stored vectors are one blob: its own vector, then its passages' (see passages.py), so erase, sweep
+# and the orphan checks see one row per record.
 
-    ``vec`` holds the record's vector, then its passages' (see passages.py).
-    """
-    out: list[IndexRow] = []
-    for rowid, rid, type_, kind, agent, session, valid_from, valid_to, expires_at, vec, dim in rows:
-        stacked = np.frombuffer(vec, dtype=np.float32).reshape(-1, dim)
-        extra = stacked[1:] if len(stacked) > 1 else None
-        out.append(
-            IndexRow(rowid, rid, type_, kind, agent, session, valid_from, valid_to, expires_at, stacked[0], extra)
-        )
-    return out
+
+def pack_vectors(vector: Vectors, passages: Vectors | None) -> tuple[int, bytes]:
+    """The stored blob of a record's vector and its passages', with the dimension that splits it."""
+    stacked = np.ascontiguousarray(vector, dtype=np.float32).reshape(1, -1)
+    if passages is not None and len(passages):
+        stacked = np.vstack([stacked, np.asarray(passages, dtype=np.float32).reshape(-1, stacked.shape[1])])
+    return stacked.shape[1], stacked.tobytes()
+
+
+def unpack_vectors(blob: bytes, dim: int) -> tuple[Vectors, Vectors | None]:
+    """A stored blob's record vector and its passages' vectors (None: none), as views."""
+    stacked = np.frombuffer(blob, dtype=np.float32).reshape(-1, dim)
+    return stacked[0], stacked[1:] if len(stacked) > 1 else None
+
+
+def rows_from_sql(rows: Sequence[tuple[Any, ...]]) -> list[IndexRow]:
+    """IndexRows from (rowid, id, type, source_kind, agent, session, valid_from, valid_to, expires_at, vec, dim)."""
+    return [
+        IndexRow(rowid, rid, type_, kind, agent, session, valid_from, valid_to, expires_at, *unpack_vectors(vec, dim))
+        for rowid, rid, type_, kind, agent, session, valid_from, valid_to, expires_at, vec, dim in rows
+    ]
