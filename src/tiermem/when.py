@@ -45,6 +45,7 @@ _NOT_CALENDAR = "".join(rf"(?<!\b{w} )" for w in ("the", "my", "our", "his", "he
 _LAST = re.compile(rf"{_NOT_CALENDAR}\blast\s+(week|weekend|month|year|{'|'.join(_WEEKDAYS)})\b", re.I)
 _THIS = re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening|week|month|year))\b", re.I)
 _YESTERDAY = re.compile(r"\b(the\s+day\s+before\s+yesterday|yesterday|last\s+night)\b", re.I)
+_WHICH_YEAR = re.compile(r"\b(last|this)\s+year\b", re.I)  # the year of "on May 8 last year"
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _LEAP_SEARCH = 8  # a year-less 29 February: leap years can be 8 apart (1896, 1904)
 
@@ -114,11 +115,10 @@ def _named_year(question: str, mentions: list[_Mention], today: date) -> int | N
     years = [m.year for m in mentions if m.year is not None] or [int(y) for y in _YEAR.findall(question)]
     if years:
         return years[-1]
-    if re.search(r"\blast\s+year\b", question, re.I):
-        return today.year - 1
-    if re.search(r"\bthis\s+year\b", question, re.I):
-        return today.year
-    return None
+    year = _WHICH_YEAR.search(question)
+    if year is None:
+        return None
+    return today.year - 1 if year[1].lower() == "last" else today.year
 
 
 def _resolve(mention: _Mention, year: int | None, today: date) -> tuple[date, date] | None:
