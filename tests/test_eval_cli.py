@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 
 from tiermem.cli_eval import eval_group
 from tiermem.embed import HashingEmbedder
+from tiermem.eval.locomo import load_locomo
 from tiermem.eval.longmemeval import _ingest, parse_question
 from tiermem.memory import Memory
 from tiermem.types import Scope
@@ -123,6 +125,25 @@ def test_locomo_conversations_selects_a_held_out_span(tmp_path: Path) -> None:
     for bad in ("2", "1-0", "x"):
         result = CliRunner().invoke(eval_group, ["locomo", str(path), "--conversations", bad])
         assert result.exit_code == 2 and "--conversations" in result.output, (bad, result.output)
+
+
+def test_locomo_asks_a_day_after_the_last_session_so_yesterday_is_that_session(tmp_path: Path) -> None:
+    # Ann speaks three turns in each session; the words tie them all, "yesterday" (9 May) picks session 2's.
+    qa = [{"question": "What did Ann say yesterday?", "category": 2, "evidence": ["D2:2", "D2:4", "D2:6"]}]
+    out = _json("locomo", str(_locomo(tmp_path, qa)), "--k", "3")
+    assert (out["recall@3"], out["all@3"]) == (1.0, 1.0)
+
+
+def test_a_conversation_is_asked_the_day_after_its_last_turn(tmp_path: Path) -> None:
+    (conversation,) = load_locomo(_locomo(tmp_path))
+    assert conversation.asked_at == datetime(2023, 5, 10, 14, 0, tzinfo=UTC)
+
+
+def test_a_longmemeval_question_is_asked_at_its_question_date_else_after_its_last_session() -> None:
+    entry = _lme_entry("q1", 2)
+    assert parse_question(entry).asked_at == datetime(2023, 5, 7, 10, 0, tzinfo=UTC)
+    dated = parse_question({**entry, "question_date": "2023/06/01 (Thu) 09:30"})
+    assert dated.asked_at == datetime(2023, 6, 1, 9, 30, tzinfo=UTC)
 
 
 def _lme_entry(qid: str, answer_topic: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import re
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from tiermem.eval.metrics import (
 )
 from tiermem.memory import Memory, NewMemory
 from tiermem.neighbours import with_neighbours
-from tiermem.types import MemoryType, Scope
+from tiermem.types import MemoryType, Scope, utcnow
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -87,6 +87,12 @@ class Conversation:
     repaired_ids: int = 0
     dropped_ids: int = 0
     skipped_questions: int = 0
+
+    @property
+    def asked_at(self) -> datetime:
+        """When its questions are asked: a day after the last session, as a user would ask the next day."""
+        last = max((turn.time for turn in self.turns), default=None)
+        return last + timedelta(days=1) if last is not None else utcnow()
 
     def session_of(self) -> dict[str, str]:
         """Map from dialogue id to session name."""
@@ -296,7 +302,7 @@ def run_locomo(
             if limit is not None and averager.count() >= limit:
                 break
             started = time.perf_counter()
-            hits = memory.recall(scope, question.question, k=depth)
+            hits = memory.recall(scope, question.question, k=depth, now=conversation.asked_at)
             query_ms.append((time.perf_counter() - started) * 1000)
             ranked = flatten_ranking(
                 turns_of.get(hit.record.id) or [str(hit.record.metadata.get("dia_id"))] for hit in hits

@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,7 +23,7 @@ from tiermem.eval.metrics import (
 )
 from tiermem.memory import Memory, NewMemory
 from tiermem.neighbours import neighbour_context
-from tiermem.types import MemoryType, Scope
+from tiermem.types import MemoryType, Scope, utcnow
 from tiermem.write import MAX_CONTENT_CHARS
 
 __all__ = [
@@ -66,6 +66,15 @@ class LmeQuestion:
     question: str
     answer_session_ids: tuple[str, ...]
     turns: tuple[LmeTurn, ...]
+    question_date: datetime | None = None
+
+    @property
+    def asked_at(self) -> datetime:
+        """When the user asked: its question_date, else a day after its last session ("yesterday" counts from it)."""
+        if self.question_date is not None:
+            return self.question_date
+        last = max((turn.time for turn in self.turns), default=None)
+        return last + timedelta(days=1) if last is not None else utcnow()
 
     @property
     def abstention(self) -> bool:
@@ -110,6 +119,7 @@ def parse_question(raw: Mapping[str, Any], where: str = "entry") -> LmeQuestion:
             question=str(raw["question"]),
             answer_session_ids=tuple(str(s) for s in raw.get("answer_session_ids") or ()),
             turns=tuple(turns),
+            question_date=parse_lme_date(raw["question_date"]) if raw.get("question_date") else None,
         )
     except (KeyError, TypeError) as exc:
         raise ValidationError(where, f"is not a LongMemEval entry (missing or malformed {exc})") from None
@@ -309,7 +319,7 @@ def run_longmemeval(
             ingest_seconds += time.perf_counter() - started
             turns_ingested += len(question.turns)
             started = time.perf_counter()
-            hits = memory.recall(scope, question.question, k=depth)
+            hits = memory.recall(scope, question.question, k=depth, now=question.asked_at)
             query_ms.append((time.perf_counter() - started) * 1000)
             ranked = flatten_ranking(
                 turns_of.get(hit.record.id) or [str(hit.record.metadata.get("turn"))] for hit in hits
