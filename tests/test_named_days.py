@@ -36,6 +36,16 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
         ("Where was I between December 28, 2022 and January 3?", date(2022, 12, 28), date(2023, 1, 3)),
         ("What did I do from May 3 to May 9, 2023?", date(2023, 5, 3), date(2023, 5, 9)),
         ("What did I do on May 8 last year?", date(2025, 5, 8), date(2025, 5, 8)),
+        # A month without a day, after "in", "during", "early / mid / late" or "the Nth week of": the named year,
+        # else the latest such month that has begun.
+        ("When did Melanie go camping in June?", date(2025, 6, 1), date(2025, 6, 30)),
+        ("What did I plan in March?", date(2026, 3, 1), date(2026, 3, 31)),
+        ("In July last year, where was I?", date(2025, 7, 1), date(2025, 7, 31)),
+        ("What did I do during August 2021?", date(2021, 8, 1), date(2021, 8, 31)),
+        ("Where was Tim in the second week of November?", date(2025, 11, 8), date(2025, 11, 14)),
+        ("Who visited in the last week of February?", date(2026, 2, 22), date(2026, 2, 28)),
+        ("What did I read in early May?", date(2025, 5, 1), date(2025, 5, 10)),
+        ("What did I read in late February 2024?", date(2024, 2, 21), date(2024, 2, 29)),
         # A quantity is not a year.
         ("I ate 2500 calories on March 3, what else?", date(2025, 3, 3), date(2025, 3, 3)),
         ("Where was the picture shared on December 1,2023 taken?", date(2023, 12, 1), date(2023, 12, 1)),
@@ -93,6 +103,10 @@ def test_named_days_counts_relative_days_back_from_now(question: str, now: datet
         "What did I learn in my last week at Acme?",  # someone's last week, not the calendar's
         "What happened in May 0000?",  # no such year
         "Any notes from 0000-05-01?",
+        "May I ask what Caroline paints?",  # a capitalised verb opening the question
+        "What did I do in Mayfair?",
+        "Which airlines did I fly with before today?",  # an open span up to now, not today alone
+        "Any film to watch tonight?",  # most often a plan, not a day to look back on
     ],
 )
 def test_named_days_finds_none_where_no_day_is_named(question: str) -> None:

@@ -64,12 +64,12 @@ class RecallPolicy:
       alone. 0.8 demotes like a tie-breaker, not a filter (LongMemEval dev: any value from 0.6 to 0.9 gives the
       same figures).
     - Named days: a question that names a day ("on 8 May, 2023", "May 8th", "between August 11 and August 15,
-      2023", "in June 2023", "yesterday", "last Friday", "3 days ago") is about what happened then, so a record's
-      score is multiplied by ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days`` its ``valid_from``'s
-      distance from the days named (0 within them): a record of that day counts double, one a day off 1.5 times
-      (an event is often told a day or two after it). A fact is as near as its validity (a fact true from 2021
-      until now was true in June 2023). Days are read in ``now``'s time zone. Score part ``named_day``; the
-      words still decide within the day.
+      2023", "in June 2023", "in late June", "yesterday", "last Friday", "3 days ago") is about what happened
+      then, so a record's score is multiplied by ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days``
+      its ``valid_from``'s distance from the days named (0 within them): a record of that day counts double, one
+      a day off 1.5 times (an event is often told a day or two after it). A fact is as near as its validity (a
+      fact true from 2021 until now was true in June 2023). Days are read in ``now``'s time zone. Score part
+      ``named_day``; the words still decide within the day.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
       (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
       beyond names that the older one contains; the same subject, or the same statement about another person;

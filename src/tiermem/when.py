@@ -1,4 +1,4 @@
-"""The days a question names ("on 8 May, 2023", "in June 2023", "yesterday", "last Friday"): recall's time prior.
+"""The days a question names ("on 8 May, 2023", "in June", "yesterday", "last Friday"): recall's time prior.
 
 English only. Relative days ("yesterday", "3 days ago", "last week") count back from the ``now`` of the search.
 """
@@ -27,6 +27,14 @@ _DAY_FIRST = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}{_TO_DAY}\s+(?:of\s+)?{_MONTH}
 _MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}{_TO_DAY}\b{_YEAR_AFTER}")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
+# A month without a day, after a word that makes it a time ("in June", "during May", "late August", "the second
+# week of November"): a capitalised "May I ..." opens a question and names nothing.
+_WEEK_OF = r"(?:(first|second|third|fourth|last)\s+week\s+of\s+)"
+_IN_MONTH = re.compile(
+    rf"\b(?i:(in|during|early|mid|late)\s+(?:the\s+)?{_WEEK_OF}?){_MONTH}(?:,?\s+(\d{{4}})\b|(?![\w-])(?!,?\s*\d))"
+)
+_WEEK_FIRST_DAY = {"first": 1, "second": 8, "third": 15, "fourth": 22}
+_PART_OF_MONTH = {"early": (1, 10), "mid": (11, 20), "late": (21, 31)}
 # A bare year of this or the last century ("2500 calories" is a quantity).
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # Two dates joined as a range: "between A and B", "from A to B".
@@ -43,7 +51,9 @@ _WEEKDAYS = [name.lower() for name in calendar.day_name]
 # "my last week at Acme", "the last month" (a rolling span, read by _PAST) are not the previous calendar one.
 _NOT_CALENDAR = "".join(rf"(?<!\b{w} )" for w in ("the", "my", "our", "his", "her", "your", "their", "its"))
 _LAST = re.compile(rf"{_NOT_CALENDAR}\blast\s+(week|weekend|month|year|{'|'.join(_WEEKDAYS)})\b", re.I)
-_THIS = re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening|week|month|year))\b", re.I)
+# "Before today" bounds an open span (everything so far), and "tonight" is most often a plan ("a film for tonight").
+_NOT_BOUND = "".join(rf"(?<!\b{w} )" for w in ("before", "until", "till", "to", "prior to", "up to"))
+_THIS = re.compile(rf"{_NOT_BOUND}\b(today|this\s+(?:morning|afternoon|evening|week|month|year))\b", re.I)
 _YESTERDAY = re.compile(r"\b(the\s+day\s+before\s+yesterday|yesterday|last\s+night)\b", re.I)
 _WHICH_YEAR = re.compile(r"\b(last|this)\s+year\b", re.I)  # the year of "on May 8 last year"
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
@@ -101,13 +111,37 @@ def _calendar(question: str, today: date) -> list[tuple[date, date]]:
         resolved = _resolve(mention, year, today)
         if resolved is not None:
             spans.append((mention.start, mention.end, *resolved))
+    for match in _IN_MONTH.finditer(question):
+        in_year = int(match[4]) if match[4] else _month_year(_MONTH_NUMBER[match[3]], year, today)
+        if in_year >= 1 and not _overlaps(match.span(), mentions):
+            spans.append((*match.span(), *_month_part(match, in_year)))
     for match in _MONTH_YEAR.finditer(question):
         month, named = _MONTH_NUMBER[match[1]], int(match[2])
-        if named >= 1 and not _overlaps(match.span(), mentions):  # "31 February 2023" names no month either
+        taken = any(match.start() < end and start < match.end() for start, end, _, _ in spans)
+        if named >= 1 and not taken and not _overlaps(match.span(), mentions):  # nor does "31 February 2023"
             end = date(named, month, calendar.monthrange(named, month)[1])
             spans.append((*match.span(), date(named, month, 1), end))
     spans.sort()
     return _join_ranges(question, spans)
+
+
+def _month_year(month: int, year: int | None, today: date) -> int:
+    """The year of a year-less month: the named year, else the latest such month that has begun."""
+    if year is not None:
+        return year
+    return today.year if month <= today.month else today.year - 1
+
+
+def _month_part(match: re.Match[str], year: int) -> tuple[date, date]:
+    """The days of "in June", "late June" or "the second week of June" in ``year``."""
+    month = _MONTH_NUMBER[match[3]]
+    days = calendar.monthrange(year, month)[1]
+    if match[2] is not None:  # a week of the month
+        week = match[2].lower()
+        first = days - 6 if week == "last" else _WEEK_FIRST_DAY[week]
+        return date(year, month, first), date(year, month, min(first + 6, days))
+    low, high = _PART_OF_MONTH.get(match[1].lower(), (1, days))
+    return date(year, month, low), date(year, month, min(high, days))
 
 
 def _named_year(question: str, mentions: list[_Mention], today: date) -> int | None:
