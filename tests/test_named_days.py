@@ -45,6 +45,7 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
         ("Where was Tim in the second week of November?", date(2025, 11, 8), date(2025, 11, 14)),
         ("Who visited in the last week of February?", date(2026, 2, 22), date(2026, 2, 28)),
         ("What did I read in early May?", date(2025, 5, 1), date(2025, 5, 10)),
+        ("Who came over mid-July?", date(2025, 7, 11), date(2025, 7, 20)),
         ("What did I read in late February 2024?", date(2024, 2, 21), date(2024, 2, 29)),
         # A quantity is not a year.
         ("I ate 2500 calories on March 3, what else?", date(2025, 3, 3), date(2025, 3, 3)),
@@ -64,6 +65,7 @@ WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
         ("What did I do yesterday?", WEDNESDAY, date(2026, 3, 3), date(2026, 3, 3)),
         ("What did I eat the day before yesterday?", WEDNESDAY, date(2026, 3, 2), date(2026, 3, 2)),
         ("What did I buy today?", WEDNESDAY, date(2026, 3, 4), date(2026, 3, 4)),
+        ("Which song did I listen to today?", WEDNESDAY, date(2026, 3, 4), date(2026, 3, 4)),
         ("Who called 3 days ago?", WEDNESDAY, date(2026, 3, 1), date(2026, 3, 1)),
         ("Who called a week ago?", WEDNESDAY, date(2026, 2, 22), date(2026, 2, 28)),
         ("What did we plan last week?", WEDNESDAY, date(2026, 2, 23), date(2026, 3, 1)),

@@ -31,7 +31,7 @@ _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
 # week of November"): a capitalised "May I ..." opens a question and names nothing.
 _WEEK_OF = r"(?:(first|second|third|fourth|last)\s+week\s+of\s+)"
 _IN_MONTH = re.compile(
-    rf"\b(?i:(in|during|early|mid|late)\s+(?:the\s+)?{_WEEK_OF}?){_MONTH}(?:,?\s+(\d{{4}})\b|(?![\w-])(?!,?\s*\d))"
+    rf"\b(?i:(in|during|early|mid|late)(?:\s+|-)(?:the\s+)?{_WEEK_OF}?){_MONTH}(?:,?\s+(\d{{4}})\b|(?![\w-])(?!,?\s*\d))"
 )
 _WEEK_FIRST_DAY = {"first": 1, "second": 8, "third": 15, "fourth": 22}
 _PART_OF_MONTH = {"early": (1, 10), "mid": (11, 20), "late": (21, 31)}
@@ -52,7 +52,7 @@ _WEEKDAYS = [name.lower() for name in calendar.day_name]
 _NOT_CALENDAR = "".join(rf"(?<!\b{w} )" for w in ("the", "my", "our", "his", "her", "your", "their", "its"))
 _LAST = re.compile(rf"{_NOT_CALENDAR}\blast\s+(week|weekend|month|year|{'|'.join(_WEEKDAYS)})\b", re.I)
 # "Before today" bounds an open span (everything so far), and "tonight" is most often a plan ("a film for tonight").
-_NOT_BOUND = "".join(rf"(?<!\b{w} )" for w in ("before", "until", "till", "to", "prior to", "up to"))
+_NOT_BOUND = "".join(rf"(?<!\b{w} )" for w in ("before", "until", "till", "prior to", "up to"))
 _THIS = re.compile(rf"{_NOT_BOUND}\b(today|this\s+(?:morning|afternoon|evening|week|month|year))\b", re.I)
 _YESTERDAY = re.compile(r"\b(the\s+day\s+before\s+yesterday|yesterday|last\s+night)\b", re.I)
 _WHICH_YEAR = re.compile(r"\b(last|this)\s+year\b", re.I)  # the year of "on May 8 last year"
@@ -117,8 +117,9 @@ def _calendar(question: str, today: date) -> list[tuple[date, date]]:
             spans.append((*match.span(), *_month_part(match, in_year)))
     for match in _MONTH_YEAR.finditer(question):
         month, named = _MONTH_NUMBER[match[1]], int(match[2])
-        taken = any(match.start() < end and start < match.end() for start, end, _, _ in spans)
-        if named >= 1 and not taken and not _overlaps(match.span(), mentions):  # nor does "31 February 2023"
+        # An unresolved mention ("31 February 2023") names no month either.
+        taken = _overlaps(match.span(), mentions) or any(match.start() < e and s < match.end() for s, e, *_ in spans)
+        if named >= 1 and not taken:
             end = date(named, month, calendar.monthrange(named, month)[1])
             spans.append((*match.span(), date(named, month, 1), end))
     spans.sort()
