@@ -99,7 +99,7 @@ def _calendar(question: str, today: date) -> list[tuple[date, date]]:
         day, to_day = int(match[1]), _int(match[2])
         mentions.append(_Mention(*match.span(), _MONTH_NUMBER[match[3]], day, to_day, _int(match[4])))
     for match in _MONTH_FIRST.finditer(question):
-        if not _overlaps(match.span(), mentions):
+        if not _overlaps(match.span(), [(m.start, m.end) for m in mentions]):
             day, to_day = int(match[2]), _int(match[3])
             mentions.append(_Mention(*match.span(), _MONTH_NUMBER[match[1]], day, to_day, _int(match[4])))
     for match in _ISO.finditer(question):
@@ -111,15 +111,16 @@ def _calendar(question: str, today: date) -> list[tuple[date, date]]:
         resolved = _resolve(mention, year, today)
         if resolved is not None:
             spans.append((mention.start, mention.end, *resolved))
+    # Text a date took, resolved or not ("31 February 2023" names no month either), is not read again.
+    taken = [(m.start, m.end) for m in mentions]
     for match in _IN_MONTH.finditer(question):
         in_year = int(match[4]) if match[4] else _month_year(_MONTH_NUMBER[match[3]], year, today)
-        if in_year >= 1 and not _overlaps(match.span(), mentions):
+        if in_year >= 1 and not _overlaps(match.span(), taken):
             spans.append((*match.span(), *_month_part(match, in_year)))
+            taken.append(match.span())
     for match in _MONTH_YEAR.finditer(question):
         month, named = _MONTH_NUMBER[match[1]], int(match[2])
-        # An unresolved mention ("31 February 2023") names no month either.
-        taken = _overlaps(match.span(), mentions) or any(match.start() < e and s < match.end() for s, e, *_ in spans)
-        if named >= 1 and not taken:
+        if named >= 1 and not _overlaps(match.span(), taken):
             end = date(named, month, calendar.monthrange(named, month)[1])
             spans.append((*match.span(), date(named, month, 1), end))
     spans.sort()
@@ -279,5 +280,5 @@ def _int(text: str | None) -> int | None:
     return int(text) if text else None
 
 
-def _overlaps(span: tuple[int, int], mentions: list[_Mention]) -> bool:
-    return any(span[0] < m.end and m.start < span[1] for m in mentions)
+def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in taken)
