@@ -10,7 +10,7 @@ import pytest
 from tiermem import Memory, NewMemory, Scope
 from tiermem.retrieval import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
-from tiermem.types import MemoryType
+from tiermem.types import Hit, MemoryType
 
 ALICE = Scope("acme", "alice")
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -29,10 +29,13 @@ def _old_and_new(mem: Memory) -> tuple[str, str]:
     return old.record.id, new.record.id
 
 
-def _order(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[str]:
+def _ranked(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[Hit]:
     cands = [Candidate(old, 2.0), Candidate(new, 1.0)]
-    hits = _fuse(mem.store, ALICE, cands, cands, k=2, now=NOW, policy=policy, query="walks with Sam")
-    return [h.record.id for h in hits]
+    return _fuse(mem.store, ALICE, cands, cands, k=2, now=NOW, policy=policy, query="walks with Sam")
+
+
+def _order(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[str]:
+    return [h.record.id for h in _ranked(mem, old, new, policy)]
 
 
 def test_recency_is_off_by_default_so_age_does_not_reorder(mem: Memory) -> None:
@@ -48,10 +51,8 @@ def test_recency_weight_ranks_the_newer_of_close_records_first_when_asked(mem: M
 
 def test_recency_part_explains_the_factor_used(mem: Memory) -> None:
     old, new = _old_and_new(mem)
-    cands = [Candidate(old, 2.0), Candidate(new, 1.0)]
     for weight in (0.0, 0.1):
-        policy = replace(RecallPolicy(), recency_weight=weight)
-        hits = _fuse(mem.store, ALICE, cands, cands, k=2, now=NOW, policy=policy, query="walks with Sam")
+        hits = _ranked(mem, old, new, replace(RecallPolicy(), recency_weight=weight))
         part = next(p for p in hits[0].parts if p.name == "recency")
         assert part.raw is not None and 0.0 < part.raw <= 1.0
         assert part.contribution == pytest.approx(1.0 + weight * part.raw)
