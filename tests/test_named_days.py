@@ -9,7 +9,8 @@ import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import ValidationError
-from tiermem.retrieval import RecallPolicy
+from tiermem.retrieval import RecallPolicy, _fuse
+from tiermem.store.base import Candidate
 from tiermem.types import MemoryType
 from tiermem.when import NamedDays, named_days
 
@@ -178,6 +179,22 @@ def test_without_the_prior_the_day_named_changes_nothing(mem: Memory) -> None:
         hits = plain.recall(ALICE, f"What did Ann do at the lake on {day}?", k=2, now=NOW)
         assert all(h.part("named_day") is None for h in hits)
     assert all(h.part("named_day") is None for h in mem.recall(ALICE, "What did Ann do at the lake?", k=2, now=NOW))
+
+
+def test_a_question_naming_a_day_rescores_every_candidate_not_only_the_first_fifty(mem: Memory) -> None:
+    # 40 records both lists rank, 19 each list alone, and the day's record last in one list: 60th when fused.
+    january, may = datetime(2023, 1, 10, tzinfo=UTC), datetime(2023, 5, 8, tzinfo=UTC)
+    written = mem.remember_many(
+        ALICE,
+        [NewMemory(f"Ann: lake note {i}", type=MemoryType.EPISODIC, valid_from=january) for i in range(59)]
+        + [NewMemory("Ann: we went to the lake", type=MemoryType.EPISODIC, valid_from=may)],
+    )
+    ids = [w.record.id for w in written]
+    both, keyword_only, vector_only, day = ids[:40], ids[40:49], ids[49:59], ids[59]
+    keyword = [Candidate(i, 1.0) for i in [*both, *keyword_only, day]]
+    vector = [Candidate(i, 0.5) for i in [*both, *vector_only]]
+    hits = _fuse(mem.store, ALICE, keyword, vector, k=10, now=NOW, policy=RecallPolicy(), query="lake on 8 May, 2023")
+    assert hits[0].record.id == day  # counted double for its day, it outranks records that both lists placed first
 
 
 def test_days_are_read_in_the_zone_of_now(mem: Memory) -> None:

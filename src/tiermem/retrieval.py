@@ -200,7 +200,7 @@ def _fuse(
     # question about the user or naming a day can move it further: then every candidate is re-scored.
     days = named_days(query, now) if policy.date_weight > 0 else None
     first_hand = about_the_user(query) and policy.first_hand_weight != 1.0
-    size = max(3 * k, k + 20, depth if days is not None or first_hand else 0)
+    size = len(fused) if days is not None or first_hand else max(3 * k, k + 20)
     shortlist = sorted(fused, key=fused.__getitem__, reverse=True)[:size]
     records = store.get_many(scope, shortlist)
     credited: set[str] = set()
