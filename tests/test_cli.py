@@ -14,6 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from fake_openai import FakeOpenAI
 from tiermem.cli import cli
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -62,6 +63,25 @@ def test_add_search_get_list_forget_round_trip(run) -> None:  # type: ignore[no-
     assert len(json.loads(run("list", "--user", "alice", "--json").output)["records"]) == 1
     assert run("forget", "--user", "alice", rid).exit_code == 0
     assert json.loads(run("search", "--user", "alice", "--json", "dog name").output) == []
+
+
+def test_a_model_served_over_the_openai_api_embeds_by_name(tmp_path: Path) -> None:
+    with FakeOpenAI(embedding_dim=16) as server:
+        env = {"TIERMEM_DB": str(tmp_path / "served.db"), "TIERMEM_EMBEDDER": "openai:toy-embed"}
+        env["TIERMEM_EMBED_URL"] = server.base_url
+
+        def invoke(*args: str) -> click.testing.Result:
+            return CliRunner().invoke(cli, list(args), env=env)
+
+        added = json.loads(invoke("add", "--user", "alice", "--json", "My dog is called Biscuit").output)
+        hits = json.loads(invoke("search", "--user", "alice", "--json", "dog name").output)
+        sent = [r.body["model"] for r in server.requests if r.path == "/v1/embeddings"]
+    assert added["record"]["embedding_model"] == "openai:toy-embed-16"
+    assert hits[0]["record"]["id"] == added["record"]["id"] and "vector" in hits[0]["parts"]
+    assert sent and set(sent) == {"toy-embed"}
+    unset: dict[str, str | None] = {**env, "TIERMEM_EMBED_URL": None}  # None: not set, even if the shell sets it
+    missing = CliRunner().invoke(cli, ["search", "--user", "alice", "dog"], env=unset)
+    assert missing.exit_code == 1 and "TIERMEM_EMBED_URL" in missing.output
 
 
 def test_other_user_sees_nothing_and_gets_not_found(run) -> None:  # type: ignore[no-untyped-def]

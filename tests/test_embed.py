@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-from tiermem.embed import HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
+from tiermem.embed import EMBED_URL_ENV, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
 from tiermem.errors import ConfigError, EmbeddingError
 
 
@@ -87,9 +87,10 @@ def test_hashing_embedder_is_deterministic_and_normalised() -> None:
     assert e.fingerprint == "hash-32"
 
 
-def test_get_embedder_names_the_choices() -> None:
-    with pytest.raises(ConfigError, match="minilm, hash"):
-        get_embedder("bert")
+@pytest.mark.parametrize("name", ["bert", "openai", "openai:", "openai: ", "minilm:x"])
+def test_get_embedder_names_the_choices(name: str) -> None:
+    with pytest.raises(ConfigError, match="minilm, hash, openai:<model>"):
+        get_embedder(name)
 
 
 class _FakeEmbeddings(BaseHTTPRequestHandler):
@@ -144,3 +145,21 @@ def test_openai_client_reports_server_errors_and_wrong_dims(server: str) -> None
         OpenAIEmbedder(server, "m", dim=4).embed_batch(["x"])
     with pytest.raises(EmbeddingError, match="failed"):
         OpenAIEmbedder("http://127.0.0.1:9/v1", "m", dim=3, timeout=2).embed_batch(["x"])
+
+
+def test_openai_embedder_by_name_reads_the_server_url_from_the_environment(server: str) -> None:
+    emb = get_embedder("openai:nomic", environ={EMBED_URL_ENV: server})
+    assert isinstance(emb, OpenAIEmbedder)
+    assert emb.fingerprint == "openai:nomic-3"  # the dimension learned from the server's first answer
+
+
+def test_openai_embedder_by_name_without_a_url_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match=EMBED_URL_ENV):
+        get_embedder("openai:nomic", environ={})
+
+
+def test_openai_client_learns_its_dimension_once_then_holds_the_server_to_it(server: str) -> None:
+    _FakeEmbeddings.seen.clear()
+    emb = OpenAIEmbedder(server, "m")
+    assert emb.dim == 3 and len(_FakeEmbeddings.seen) == 1
+    assert emb.embed_batch(["ab"]).shape == (1, 3) and emb.dim == 3 and len(_FakeEmbeddings.seen) == 2

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from fake_openai import FakeOpenAI
 from tiermem.cli_eval import eval_group
-from tiermem.embed import HashingEmbedder
+from tiermem.embed import EMBED_URL_ENV, HashingEmbedder
 from tiermem.eval.locomo import load_locomo
 from tiermem.eval.longmemeval import _ingest, parse_question
 from tiermem.memory import Memory
@@ -261,6 +262,30 @@ def test_malformed_data_is_a_clear_error(tmp_path: Path, command: str) -> None:
     result = CliRunner().invoke(eval_group, [command, str(path), "--embedder", "hash"])
     assert result.exit_code == 1
     assert "Error:" in result.output and "bad.json" in result.output
+
+
+def test_eval_measures_a_model_served_over_the_openai_embeddings_api(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeOpenAI(embedding_dim=16) as server:
+        monkeypatch.setenv(EMBED_URL_ENV, server.base_url)
+        result = _run("locomo", str(_locomo(tmp_path)), "--k", "1,5", "--json", "--embedder", "openai:toy-embed")
+        sent = [r.body for r in server.requests if r.path == "/v1/embeddings"]
+    out = json.loads(result.output)
+    assert out["n"] == 3 and out["recall@5"] == 1.0
+    assert sent and all(body["model"] == "toy-embed" for body in sent)
+    assert any("zebra stripes savanna" in text for body in sent for text in body["input"])
+
+
+def test_eval_with_a_served_model_but_no_url_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(EMBED_URL_ENV, raising=False)
+    result = CliRunner().invoke(eval_group, ["locomo", str(_locomo(tmp_path)), "--embedder", "openai:toy-embed"])
+    assert result.exit_code == 1 and EMBED_URL_ENV in result.output
+
+
+def test_an_unknown_embedder_is_a_usage_error_naming_the_choices(tmp_path: Path) -> None:
+    result = CliRunner().invoke(eval_group, ["locomo", str(_locomo(tmp_path)), "--embedder", "bert"])
+    assert result.exit_code == 2 and "minilm, hash, openai:<model>" in result.output
 
 
 def test_every_eval_command_has_help() -> None:

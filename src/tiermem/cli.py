@@ -22,6 +22,7 @@ import click
 from tiermem.cli_context import budget
 from tiermem.cli_eval import eval_group
 from tiermem.cli_lifecycle import erase_command, import_command, sweep_command
+from tiermem.cli_options import embedder_option
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
 if TYPE_CHECKING:
@@ -57,14 +58,7 @@ def cli() -> None:
 def store_options(func: F) -> F:
     """--db, --tenant, --user, --embedder, --json."""
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")(func)
-    func = click.option(
-        "--embedder",
-        type=click.Choice(["minilm", "hash"]),
-        default="minilm",
-        show_default=True,
-        envvar="TIERMEM_EMBEDDER",
-        help="Embedding model (hash: deterministic, for tests).",
-    )(func)
+    func = embedder_option("Embedding model.")(func)
     func = click.option("--user", required=True, help="User id (scope).")(func)
     func = click.option("--tenant", default="default", show_default=True, help="Tenant id (scope).")(func)
     func = click.option(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tiermem.cli_options import embedder_option
 from tiermem.errors import MemError
 
 if TYPE_CHECKING:
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
     from tiermem.memory import Memory
 
 __all__ = ["eval_group", "parse_ks"]
-
-EMBEDDERS = ("minilm", "hash")
 
 
 def parse_ks(text: str) -> tuple[int, ...]:
@@ -57,13 +56,7 @@ _KS = click.option(
     help="Cut-offs, comma-separated (each 1-100).",
 )
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-_EMBEDDER = click.option(
-    "--embedder",
-    type=click.Choice(EMBEDDERS),
-    default="minilm",
-    show_default=True,
-    help="minilm: the default ONNX model; hash: fast deterministic test embedder.",
-)
+_EMBEDDER = embedder_option("The model to measure.", envvar=None)
 _REPORT = click.option(
     "--report",
     "report_dir",

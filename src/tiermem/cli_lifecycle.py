@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tiermem.cli_options import embedder_option
 from tiermem.errors import StoreError, ValidationError
 
 if TYPE_CHECKING:
@@ -160,14 +161,7 @@ def erase_command(
 @click.command("import")
 @_db_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--embedder",
-    type=click.Choice(["minilm", "hash"]),
-    default="minilm",
-    show_default=True,
-    envvar="TIERMEM_EMBEDDER",
-    help="Embedding model for the restored records (hash: deterministic, for tests).",
-)
+@embedder_option("Embedding model for the restored records.")
 @_json_option
 def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> None:
     """Restore a `tiermem export` file into its (now empty) user; all or nothing."""

@@ -1,13 +1,17 @@
-"""Settings read from the environment: where data lives by default."""
+"""Settings read from the environment: where data lives by default, which embedders can be named."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["DB_ENV", "default_db_path", "default_db_url"]
+from tiermem.errors import ConfigError
+
+__all__ = ["DB_ENV", "EMBEDDERS", "EMBED_URL_ENV", "check_embedder_name", "default_db_path", "default_db_url"]
 
 DB_ENV = "TIERMEM_DB"
+EMBEDDERS = ("minilm", "hash", "openai:<model>")
+EMBED_URL_ENV = "TIERMEM_EMBED_URL"  # the base URL of the OpenAI-compatible server an `openai:<model>` runs on
 
 
 def default_db_path() -> Path:
@@ -22,3 +26,11 @@ def default_db_path() -> Path:
 def default_db_url() -> str:
     """The default store URL."""
     return f"sqlite:///{default_db_path()}"
+
+
+def check_embedder_name(name: str) -> None:
+    """A ConfigError unless ``name`` is one of EMBEDDERS (any model after ``openai:``)."""
+    kind, sep, model = name.partition(":")
+    if name in ("minilm", "hash") or (kind == "openai" and sep and model.strip()):
+        return
+    raise ConfigError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")

@@ -10,7 +10,7 @@ import threading
 import urllib.error
 import urllib.request
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -18,10 +18,12 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name
 from tiermem.errors import ConfigError, EmbeddingError
 
 __all__ = [
     "EMBEDDERS",
+    "EMBED_URL_ENV",
     "Embedder",
     "HashingEmbedder",
     "MiniLMEmbedder",
@@ -215,7 +217,7 @@ class OpenAIEmbedder:
         base_url: str,
         model: str,
         *,
-        dim: int,
+        dim: int | None = None,
         api_key: str | None = None,
         timeout: float = 30.0,
         batch_size: int = 64,
@@ -231,19 +233,25 @@ class OpenAIEmbedder:
 
     @property
     def dim(self) -> int:
+        if self._dim is None:  # not configured: learned from the server's first answer
+            return int(self.embed_batch(["dimension"]).shape[1])
         return self._dim
 
     @property
     def fingerprint(self) -> str:
-        return f"openai:{self._model}-{self._dim}"
+        return f"openai:{self._model}-{self.dim}"
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         rows: list[list[float]] = []
         for start in range(0, len(texts), self._batch_size):
             rows.extend(self._post(list(texts[start : start + self._batch_size])))
         if not rows:
-            return np.zeros((0, self._dim), dtype=np.float32)
+            return np.zeros((0, self.dim), dtype=np.float32)
         matrix = np.array(rows, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[1] == 0:
+            raise EmbeddingError(f"{self._url} returned no vectors of one dimension")
+        if self._dim is None:
+            self._dim = int(matrix.shape[1])
         if matrix.shape[1] != self._dim:
             raise EmbeddingError(f"{self._url} returned {matrix.shape[1]}-d vectors, configured dim is {self._dim}")
         return _normalise(matrix)
@@ -271,13 +279,16 @@ class OpenAIEmbedder:
         return vectors
 
 
-EMBEDDERS = ("minilm", "hash")
-
-
-def get_embedder(name: str = "minilm") -> Embedder:
-    """An embedder by short name: ``minilm`` (default, ONNX) or ``hash`` (deterministic, for tests)."""
+def get_embedder(name: str = "minilm", environ: Mapping[str, str] | None = None) -> Embedder:
+    """An embedder by name: ``minilm`` (default, ONNX), ``hash`` (for tests) or ``openai:<model>`` (a server)."""
+    check_embedder_name(name)
     if name == "minilm":
         return MiniLMEmbedder()
     if name == "hash":
         return HashingEmbedder()
-    raise ConfigError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+    # Any model an OpenAI-compatible server runs (Ollama, vLLM, llama.cpp, ...): a stronger one than the default
+    # can be measured with `tiermem eval` and used; vectors of two models never mix (see the fingerprint).
+    url = (os.environ if environ is None else environ).get(EMBED_URL_ENV, "")
+    if not url:
+        raise ConfigError(f"embedder {name!r} needs ${EMBED_URL_ENV}, the server's base URL (http://host:port/v1)")
+    return OpenAIEmbedder(url, name.partition(":")[2].strip())

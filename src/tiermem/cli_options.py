@@ -1,0 +1,37 @@
+"""Options more than one command group takes: the embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name
+from tiermem.errors import ConfigError
+
+__all__ = ["embedder_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _embedder_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        check_embedder_name(value)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc)) from exc
+    return value
+
+
+def embedder_option(purpose: str, *, envvar: str | None = "TIERMEM_EMBEDDER") -> Callable[[F], F]:
+    """``--embedder minilm|hash|openai:<model>``; ``purpose`` opens its help text."""
+    return click.option(
+        "--embedder",
+        default="minilm",
+        show_default=True,
+        envvar=envvar,
+        metavar="|".join(EMBEDDERS),
+        callback=_embedder_name,
+        help=f"{purpose} minilm: the default ONNX model; hash: deterministic, for tests; openai:<model>: that"
+        f" model on an OpenAI-compatible server at ${EMBED_URL_ENV}.",
+    )
