@@ -138,6 +138,15 @@ def test_every_appended_message_is_an_episodic_recall_record(store: StoreWithCon
     assert (str(assistant.source), assistant.metadata["role"]) == ("agent", "assistant")
 
 
+def test_a_named_speakers_message_is_recalled_with_their_name_as_its_source(store: StoreWithContext) -> None:
+    ctx = manager(store)
+    ctx.append(Message.user("I'll bring the tent", name="Ann", created_at=T0))
+    ctx.append(Message.user("I'll bring the stove", created_at=T0))
+    named, unnamed = (store.get(SCOPE, rid) for rid in ctx.record_ids)
+    assert named is not None and unnamed is not None
+    assert (str(named.source), named.source.speaker, str(unnamed.source)) == ("user:Ann", "Ann", "user")
+
+
 def test_repeated_messages_are_separate_records(store: StoreWithContext) -> None:
     ctx = manager(store)
     ctx.append(Message.user("ok"))

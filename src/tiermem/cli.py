@@ -124,7 +124,10 @@ def hit_json(h: Hit) -> dict[str, Any]:
 @click.argument("content")
 @click.option("--type", "type_", default="semantic", show_default=True, help="episodic, semantic or procedural.")
 @click.option(
-    "--source", default="user", show_default=True, help="user, agent, system, tool:<n>, web:<url>, import:<n>."
+    "--source",
+    default="user",
+    show_default=True,
+    help="user[:<name>], agent[:<name>], system, tool:<n>, web:<url>, import:<n>.",
 )
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--ttl", type=float, default=None, help="Seconds until the memory expires.")

@@ -141,12 +141,15 @@ _TRUST = {
     SourceKind.WEB: 0.3,
 }
 _NEEDS_DETAIL = {SourceKind.TOOL, SourceKind.WEB, SourceKind.IMPORT}
+# A person may be named: in a group chat or a transcript, ``user:Ann`` is what Ann said (OpenAI's message ``name``).
+_MAY_NAME = {SourceKind.USER, SourceKind.AGENT}
 MAX_SOURCE_DETAIL = 2048
+_NAME_PART = {k: ":<name>" for k in _NEEDS_DETAIL} | {k: "[:<name>]" for k in _MAY_NAME}
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A provenance: ``user``, ``agent``, ``system``, ``tool:<name>``, ``web:<url>``, ``import:<name>``."""
+    """Provenance: ``user[:<name>]``, ``agent[:<name>]``, ``system``, ``tool:<name>``, ``web:<url>``, ``import:<n>``."""
 
     kind: SourceKind
     detail: str | None = None
@@ -154,8 +157,10 @@ class Source:
     def __post_init__(self) -> None:
         if self.kind in _NEEDS_DETAIL and not self.detail:
             raise ValidationError("source", f"'{self.kind.value}' needs a name: '{self.kind.value}:<name>'")
-        if self.kind not in _NEEDS_DETAIL and self.detail:
+        if self.kind not in _NEEDS_DETAIL | _MAY_NAME and self.detail:
             raise ValidationError("source", f"'{self.kind.value}' takes no ':<name>' part", given=str(self))
+        if self.detail is not None and not self.detail.strip():
+            raise ValidationError("source", "the name after ':' is empty", given=str(self))
         if self.detail is not None and len(self.detail) > MAX_SOURCE_DETAIL:
             raise ValidationError("source", "name is too long", given=len(self.detail), limit=MAX_SOURCE_DETAIL)
 
@@ -170,7 +175,7 @@ class Source:
         try:
             kind = SourceKind(kind_text)
         except ValueError:
-            choices = ", ".join(k.value + (":<name>" if k in _NEEDS_DETAIL else "") for k in SourceKind)
+            choices = ", ".join(k.value + _NAME_PART.get(k, "") for k in SourceKind)
             raise ValidationError("source", f"must be one of {choices}", given=text) from None
         return cls(kind, detail if sep else None)
 
@@ -178,6 +183,11 @@ class Source:
     def trust(self) -> float:
         """Trust level in [0, 1] derived from the kind."""
         return _TRUST[self.kind]
+
+    @property
+    def speaker(self) -> str | None:
+        """The named person who said it (``user:Ann`` → ``Ann``), if any."""
+        return self.detail if self.kind in _MAY_NAME else None
 
     @property
     def untrusted(self) -> bool:

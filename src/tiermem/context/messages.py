@@ -112,11 +112,12 @@ class Message:
 
     @property
     def source(self) -> str:
-        """The provenance its recall record gets: user, agent, system or tool:<name>."""
+        """The provenance its recall record gets: user or agent (with the speaker's name), system, tool:<name>."""
+        named = f":{self.name}" if self.name and self.name.strip() else ""  # a group chat's speaker
         if self.role is Role.USER:
-            return "user"
+            return f"user{named}"
         if self.role is Role.ASSISTANT:
-            return "agent"
+            return f"agent{named}"
         if self.role is Role.TOOL:
             return f"tool:{self.name}"
         return "system"

@@ -284,7 +284,7 @@ def run_locomo(
             NewMemory(
                 content=turn.content,
                 type=MemoryType.EPISODIC,
-                source="user",
+                source=f"user:{turn.speaker}" if turn.speaker.strip() else "user",  # who said it, by name
                 valid_from=turn.time,
                 metadata={"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session},
             )

@@ -1,0 +1,101 @@
+"""Named speaker: a question naming one person of a group chat ranks what that person said first."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from tiermem import Memory, NewMemory, Scope
+from tiermem.errors import ValidationError
+from tiermem.retrieval import RecallPolicy, _fuse
+from tiermem.store.base import Candidate
+from tiermem.types import Hit, MemoryType, Source, SourceKind
+
+ROOM = Scope("acme", "room-7")
+NOW = datetime(2025, 1, 1, tzinfo=UTC)
+EPISODIC = MemoryType.EPISODIC
+
+
+def _chat(mem: Memory, bo_type: MemoryType = EPISODIC, bo_source: str = "user:Bo") -> tuple[str, str]:
+    """Bo asks Ann about her trip, Ann answers; returns (Bo's id, Ann's id)."""
+    bo, ann = mem.remember_many(
+        ROOM,
+        [
+            NewMemory("Bo: Ann, how was the trip to Lisbon with the kids?", type=bo_type, source=bo_source),
+            NewMemory("Ann: we loved the trams and the custard tarts", type=EPISODIC, source="user:Ann"),
+        ],
+    )
+    return bo.record.id, ann.record.id
+
+
+def _ranked(mem: Memory, query: str, bo: str, ann: str, policy: RecallPolicy | None = None) -> list[Hit]:
+    # Bo's question shares the words of the question, so both lists put it first; Ann's answer comes second.
+    cands = [Candidate(bo, 2.0), Candidate(ann, 1.0)]
+    return _fuse(mem.store, ROOM, cands, cands, k=2, now=NOW, policy=policy or RecallPolicy(), query=query)
+
+
+def _order(hits: list[Hit]) -> list[str]:
+    return [h.record.id for h in hits]
+
+
+@pytest.mark.parametrize("query", ["How was Ann's trip to Lisbon?", "What did Ann say about the trip?"])
+def test_a_question_naming_one_speaker_ranks_what_they_said_first(mem: Memory, query: str) -> None:
+    bo, ann = _chat(mem)
+    hits = _ranked(mem, query, bo, ann)
+    assert _order(hits) == [ann, bo]
+    assert hits[1].part("speaker").contribution == pytest.approx(0.9)  # type: ignore[union-attr]
+    assert hits[0].part("speaker").contribution == 1.0  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "How was the trip to Lisbon?",  # names nobody
+        "What did Ann tell Bo about the trip?",  # names both
+        "How was anne's trip?",  # a name is matched as a whole word, case kept
+        "How was Annika's trip?",
+    ],
+)
+def test_a_question_naming_no_single_speaker_changes_nothing(mem: Memory, query: str) -> None:
+    bo, ann = _chat(mem)
+    hits = _ranked(mem, query, bo, ann)
+    assert _order(hits) == [bo, ann]
+    assert all(h.part("speaker") is None for h in hits)
+
+
+@pytest.mark.parametrize(("bo_type", "bo_source"), [(MemoryType.SEMANTIC, "user:Bo"), (EPISODIC, "user")])
+def test_facts_and_unnamed_sources_keep_their_score(mem: Memory, bo_type: MemoryType, bo_source: str) -> None:
+    bo, ann = _chat(mem, bo_type, bo_source)
+    assert _order(_ranked(mem, "How was Ann's trip to Lisbon?", bo, ann)) == [bo, ann]
+
+
+def test_speaker_weight_one_turns_the_prior_off(mem: Memory) -> None:
+    bo, ann = _chat(mem)
+    hits = _ranked(mem, "How was Ann's trip to Lisbon?", bo, ann, RecallPolicy(speaker_weight=1.0))
+    assert _order(hits) == [bo, ann] and all(h.part("speaker") is None for h in hits)
+
+
+def test_recall_ranks_the_named_speakers_words_first_end_to_end(mem: Memory) -> None:
+    bo, ann = _chat(mem)
+    query = "What did Ann say about the trip to Lisbon?"
+    unweighted = Memory(mem.store, mem.embedder, policy=RecallPolicy(speaker_weight=1.0))
+    assert unweighted.recall(ROOM, query, k=2, now=NOW)[0].record.id == bo  # Bo's words match the question best
+    hits = mem.recall(ROOM, query, k=2, now=NOW)
+    assert hits[0].record.id == ann and hits[0].record.source.speaker == "Ann"
+
+
+def test_a_source_may_name_its_user_or_agent_and_round_trips() -> None:
+    for text, speaker in [("user:Ann", "Ann"), ("agent:planner", "planner"), ("user", None), ("tool:calendar", None)]:
+        source = Source.parse(text)
+        assert str(source) == text and source.speaker == speaker
+    assert (
+        Source.parse("user:Ann").kind is SourceKind.USER
+        and Source.parse("user:Ann").trust == Source.parse("user").trust
+    )
+
+
+@pytest.mark.parametrize(("text", "message"), [("user:", "empty"), ("user: ", "empty"), ("system:x", "takes no")])
+def test_a_bad_name_in_a_source_is_a_clear_error(text: str, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        Source.parse(text)
