@@ -85,6 +85,12 @@ WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
         # "The last month" is the rolling span, not the previous calendar month.
         ("What did I read in the last month?", WEDNESDAY, date(2026, 2, 2), date(2026, 3, 4)),
         ("Who did I meet in the past 2 weeks?", WEDNESDAY, date(2026, 2, 18), date(2026, 3, 4)),
+        # Approximate counts span what they may mean: "a couple" 1-3 units back, "a few" 2-4.
+        ("What did I cook a couple of days ago?", WEDNESDAY, date(2026, 3, 1), date(2026, 3, 3)),
+        ("What did I cook a couple days ago?", WEDNESDAY, date(2026, 3, 1), date(2026, 3, 3)),
+        ("Which car did I test a few weeks ago?", WEDNESDAY, date(2026, 2, 1), date(2026, 2, 21)),
+        ("Who did I meet the past few days?", WEDNESDAY, date(2026, 2, 28), date(2026, 3, 4)),
+        ("What did I buy in the last couple of days?", WEDNESDAY, date(2026, 3, 1), date(2026, 3, 4)),
         # A leap day without a year: the latest one.
         ("What did I do on February 29?", datetime(2023, 3, 1, tzinfo=UTC), date(2020, 2, 29), date(2020, 2, 29)),
         # Beside a date, a relative phrase does not count from now.
@@ -103,6 +109,7 @@ def test_named_days_counts_relative_days_back_from_now(question: str, now: datet
         "What happened on 31 February 2023?",  # no such day
         "How many of the 12 books did I read?",
         "How many days ago did I buy it?",  # asks for a distance, names no day
+        "I had a few questions about the days ago listed",
         "What did I learn in my last week at Acme?",  # someone's last week, not the calendar's
         "What happened in May 0000?",  # no such year
         "Any notes from 0000-05-01?",

@@ -44,7 +44,9 @@ _NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven e
     "a": 1,
     "an": 1,
 }
-_COUNT = rf"(\d{{1,3}}|{'|'.join(_NUMBERS)})"
+# "A couple of" and "a few" are approximate: as many units back as each may mean.
+_ABOUT = {"couple": (1, 3), "few": (2, 4)}
+_COUNT = rf"(\d{{1,3}}|{'|'.join(_NUMBERS)}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)"
 _AGO = re.compile(rf"\b{_COUNT}\s+(day|week|month|year)s?\s+ago\b", re.I)
 _PAST = re.compile(rf"\bthe\s+(?:last|past)\s+(?:{_COUNT}\s+)?(day|week|month|year)s?\b", re.I)
 _WEEKDAYS = [name.lower() for name in calendar.day_name]
@@ -224,14 +226,14 @@ def _this(match: re.Match[str], today: date) -> tuple[date, date]:
 def _ago(match: re.Match[str], today: date) -> tuple[date, date]:
     """ "N units ago": the unit-long span centred on that day (a count of weeks or months is approximate)."""
     unit = _UNIT_DAYS[match[2].lower()]
-    centre = today - timedelta(days=_count(match[1]) * unit)
-    return centre - timedelta(days=unit // 2), centre + timedelta(days=unit // 2)
+    fewest, most = _counts(match[1])
+    return today - timedelta(days=most * unit + unit // 2), today - timedelta(days=fewest * unit - unit // 2)
 
 
 def _past(match: re.Match[str], today: date) -> tuple[date, date]:
     """ "The last / past (N) units": the rolling span up to today."""
-    count = _count(match[1]) if match[1] else 1
-    return today - timedelta(days=count * _UNIT_DAYS[match[2].lower()]), today
+    most = _counts(match[1])[1] if match[1] else 1
+    return today - timedelta(days=most * _UNIT_DAYS[match[2].lower()]), today
 
 
 def _last(match: re.Match[str], today: date) -> tuple[date, date]:
@@ -272,8 +274,13 @@ def _next_year(day: date) -> date:
         return day
 
 
-def _count(word: str) -> int:
-    return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+def _counts(words: str) -> tuple[int, int]:
+    """The fewest and most units a count means: (3, 3) for "three", (1, 3) for "a couple of"."""
+    if words.isdigit():
+        return int(words), int(words)
+    word = words.lower()
+    about = next((span for key, span in _ABOUT.items() if key in word.split()), None)
+    return about or (_NUMBERS[word], _NUMBERS[word])
 
 
 def _int(text: str | None) -> int | None:
