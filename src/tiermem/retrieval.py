@@ -14,6 +14,7 @@ from datetime import datetime
 from tiermem.current import current_versions
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
+from tiermem.perspective import first_person
 from tiermem.statements import about_the_user, answered, asked, same_frame, same_subject
 from tiermem.store.base import Candidate, Store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, SourceKind
@@ -50,6 +51,13 @@ class RecallPolicy:
     - Phrases: adjacent query words (stop words dropped) found side by side in a record are a third, weaker
       list, as in Metzler & Croft's sequential dependence model; ``phrase_weight`` is that model's weight of
       ordered pairs against single words (0.10 / 0.85).
+    - Perspective: a transcript's turns are in their speakers' first person ("Ann: I got my boy a bike"), but a
+      question about one of them is in the third person ("What did Ann give her son?"), and its vector sits
+      nearer to talk *about* Ann. When the question names one speaker among its best full-text matches, it is
+      also asked as that speaker would ask it ("What did I give my son?", ``perspective.first_person``): a
+      fourth list at ``perspective_weight`` (1, another phrasing of the same question counts like the first).
+      LoCoMo: evidence recall@10 0.762 -> 0.782, session recall@5 0.843 -> 0.859, @10 0.927 -> 0.926; it costs
+      a second query vector, embedded in the same model call (p50 ~20 -> ~38 ms for such questions here).
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``; off (0) by default. Fused scores are
       close (ranks 1 and 10 differ by 13%), so even a factor of 1.1 is a ranker, not a tie-breaker: asked when
       its user would ask (a day after the last session), LoCoMo lost 0.014 evidence and 0.026 session
@@ -98,6 +106,7 @@ class RecallPolicy:
     trust_floor: float = 0.5
     first_hand_weight: float = 0.8
     speaker_weight: float = 0.9
+    perspective_weight: float = 1.0
     date_weight: float = 1.0
     date_half_life_days: float = 1.0
     update_cosine: float = 0.5
@@ -142,18 +151,59 @@ def hybrid_recall(
     limit = max(policy.candidates, k)
     # Facts a newer record closed are candidates too: their match is credited to it (see _fuse).
     wanted = filter_ if filter_.as_of is not None else replace(filter_, with_closed=True)
+    terms = query_terms(query)
+    keyword: list[Candidate] | None = None
+    asked_as: str | None = None  # the question in the first person of the speaker it names (see RecallPolicy)
+    vectors_usable = embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint
+    if vectors_usable and policy.perspective_weight > 0 and _may_name(query):
+        # The speaker's name is a full-text term, so the full-text list's best records show who is named; asked
+        # first, it lets both questions be embedded in one model call.
+        keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
+        asked_as = _asked_as_speaker(store, scope, query, keyword[:10])
     pending: Future[list[Candidate]] | None = None
-    if embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint:
-        qv = query_vector if query_vector is not None else embedder.embed_batch([query])[0]
+    pending_own: Future[list[Candidate]] | None = None
+    if embedder is not None and vectors_usable:
+        fingerprint = embedder.fingerprint
+        texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
+        embedded = list(embedder.embed_batch(texts)) if texts else []
+        qv = query_vector if query_vector is not None else embedded[0]
         # The vector scan is memory-bound numpy and the full-text query is SQLite C code; both release the
         # GIL, so running them side by side makes a search cost the slower of the two, not their sum.
-        pending = _pool().submit(store.vector_search(scope, qv, embedder.fingerprint, wanted, now=now, limit=limit))
-    terms = query_terms(query)
-    keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
+        pending = _pool().submit(store.vector_search(scope, qv, fingerprint, wanted, now=now, limit=limit))
+        if asked_as:
+            own = store.vector_search(scope, embedded[-1], fingerprint, wanted, now=now, limit=limit)
+            pending_own = _pool().submit(own)
+    if keyword is None:
+        keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(terms)] if policy.phrase_weight > 0 else []
     phrase = store.keyword_candidates(scope, pairs, wanted, now=now, limit=limit) if pairs else []
     vector = pending.result() if pending is not None else []
-    return _fuse(store, scope, keyword, vector, k=k, now=now, policy=policy, query=query, filter_=wanted, phrase=phrase)
+    perspective = pending_own.result() if pending_own is not None else []
+    return _fuse(
+        store,
+        scope,
+        keyword,
+        vector,
+        k=k,
+        now=now,
+        policy=policy,
+        query=query,
+        filter_=wanted,
+        phrase=phrase,
+        perspective=perspective,
+    )
+
+
+def _may_name(query: str) -> bool:
+    """Whether a word after the first is capitalised (a name), so looking for speakers may pay."""
+    return any(w[:1].isupper() and w != "I" for w in _WORD.findall(query)[1:])
+
+
+def _asked_as_speaker(store: Store, scope: Scope, query: str, best: list[Candidate]) -> str | None:
+    """The question in the first person of the one speaker among ``best`` it names, if it changes."""
+    speaker = _named_speaker(query, store.get_many(scope, [c.id for c in best]).values())
+    asked_as = first_person(query, speaker) if speaker is not None else None
+    return asked_as if asked_as != query else None
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -180,12 +230,15 @@ def _fuse(
     query: str = "",
     filter_: Filter | None = None,
     phrase: list[Candidate] | None = None,
+    perspective: list[Candidate] | None = None,
 ) -> list[Hit]:
     signals = {
         "keyword": (keyword, policy.keyword_weight),
         "vector": (vector, policy.vector_weight),
         "phrase": (phrase or [], policy.phrase_weight),
     }
+    if perspective:  # a list only a question naming a speaker has
+        signals["perspective"] = (perspective, policy.perspective_weight)
     # Each signal was asked for its top ``depth``: a record it did not list ranks below that, not nowhere, so it
     # counts at rank depth + 1 (see RecallPolicy: imputed ranks). A signal that listed nothing (no embedder)
     # tells nothing and adds nothing.
