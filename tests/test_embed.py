@@ -17,11 +17,6 @@ from tiermem.embed import EMBED_URL_ENV, HashingEmbedder, MiniLMEmbedder, OpenAI
 from tiermem.errors import ConfigError, EmbeddingError
 
 
-@pytest.fixture(scope="module")
-def minilm() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
 def test_minilm_puts_paraphrases_close_and_unrelated_far(minilm: MiniLMEmbedder) -> None:
     v = minilm.embed_batch(["A man is eating food.", "Someone is having a meal.", "The stock market crashed."])
     assert v.shape == (3, 384) and v.dtype == np.float32

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.embed import Embedder, MiniLMEmbedder, Vectors
+from tiermem.embed import Embedder, Vectors
 from tiermem.perspective import first_person
 from tiermem.retrieval import RecallPolicy
 from tiermem.types import MemoryType
@@ -82,17 +80,6 @@ def test_the_speakers_own_words_are_a_list_of_their_own(mem: Memory) -> None:
     plain = Memory(mem.store, mem.embedder, policy=RecallPolicy(perspective_weight=0.0))
     assert all(h.part("perspective") is None for h in plain.recall(ROOM, "What did Ann give her son?", k=2))
     assert all(h.part("perspective") is None for h in ask.recall(ROOM, "What did someone give a son?", k=2))
-
-
-@pytest.fixture(scope="module")
-def minilm() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
-@pytest.fixture
-def real(minilm: MiniLMEmbedder) -> Iterator[Memory]:
-    with Memory.open(":memory:", embedder=minilm) as memory:
-        yield memory
 
 
 @pytest.mark.slow

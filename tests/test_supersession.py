@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,17 +15,6 @@ from tiermem.write import WritePolicy, WriteStatus
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def minilm() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
-@pytest.fixture
-def real(minilm: MiniLMEmbedder) -> Iterator[Memory]:
-    with Memory.open(":memory:", embedder=minilm) as memory:
-        yield memory
 
 
 def test_paraphrase_duplicates_merge_and_record_the_new_source(real: Memory) -> None:

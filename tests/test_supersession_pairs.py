@@ -215,11 +215,6 @@ PARAPHRASE = [
 ]
 
 
-@pytest.fixture(scope="module")
-def minilm() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
-
-
 def _verdict(minilm: MiniLMEmbedder, old: str, new: str) -> Verdict:
     vectors = minilm.embed_batch([old, new])
     cosine = float(vectors[0] @ vectors[1])
