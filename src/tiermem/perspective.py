@@ -1,10 +1,10 @@
-"""A question about a named speaker, asked as that speaker would ask it: "What did Ann give her son?" → "What did I
-give my son?".
+"""A question about a named speaker, asked in their own first person ("What did I give my son?").
 
 A transcript's turns are written in their speakers' first person ("Ann: I gave my son a bike"), but a question
-about one of them is in the third person. Its words still find the turn, yet its vector sits nearer to turns that
-talk *about* Ann than to what Ann said. Asked in Ann's own words, it sits where her turns are. English only; a
-question it cannot turn (a name that is not a speaker, two speakers) is left alone by the caller.
+about one of them is in the third person ("What did Ann give her son?"). Its words still find the turn, yet its
+vector sits nearer to turns that talk *about* Ann than to what Ann said. Asked in Ann's own words, it sits where
+her turns are. English only; a question it cannot turn (a name that is not a speaker, two speakers) is left
+alone by the caller.
 """
 
 from __future__ import annotations
