@@ -7,7 +7,7 @@ import re
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from tiermem.errors import ValidationError
 from tiermem.eval.metrics import (
     Averager,
     all_at_k,
+    day_after_last,
     flatten_ranking,
     percentile,
     recall_at_k,
@@ -22,7 +23,7 @@ from tiermem.eval.metrics import (
 )
 from tiermem.memory import Memory, NewMemory
 from tiermem.neighbours import with_neighbours
-from tiermem.types import MemoryType, Scope, utcnow
+from tiermem.types import MemoryType, Scope
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -91,8 +92,7 @@ class Conversation:
     @property
     def asked_at(self) -> datetime:
         """When its questions are asked: a day after the last session, as a user would ask the next day."""
-        last = max((turn.time for turn in self.turns), default=None)
-        return last + timedelta(days=1) if last is not None else utcnow()
+        return day_after_last(turn.time for turn in self.turns)
 
     def session_of(self) -> dict[str, str]:
         """Map from dialogue id to session name."""

@@ -7,13 +7,14 @@ import json
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from tiermem.errors import ValidationError
 from tiermem.eval.metrics import (
     Averager,
+    day_after_last,
     flatten_ranking,
     ndcg_at_k,
     percentile,
@@ -23,7 +24,7 @@ from tiermem.eval.metrics import (
 )
 from tiermem.memory import Memory, NewMemory
 from tiermem.neighbours import neighbour_context
-from tiermem.types import MemoryType, Scope, utcnow
+from tiermem.types import MemoryType, Scope
 from tiermem.write import MAX_CONTENT_CHARS
 
 __all__ = [
@@ -73,8 +74,7 @@ class LmeQuestion:
         """When the user asked: its question_date, else a day after its last session ("yesterday" counts from it)."""
         if self.question_date is not None:
             return self.question_date
-        last = max((turn.time for turn in self.turns), default=None)
-        return last + timedelta(days=1) if last is not None else utcnow()
+        return day_after_last(turn.time for turn in self.turns)
 
     @property
     def abstention(self) -> bool:

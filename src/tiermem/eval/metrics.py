@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 
 from tiermem.errors import ValidationError
+from tiermem.types import utcnow
 
 __all__ = [
     "Averager",
     "all_at_k",
+    "day_after_last",
     "dcg",
     "flatten_ranking",
     "ndcg_at_k",
@@ -93,6 +96,12 @@ def flatten_ranking(groups: Iterable[Iterable[str]]) -> list[str]:
         for item in group:
             seen.setdefault(item, None)
     return list(seen)
+
+
+def day_after_last(times: Iterable[datetime]) -> datetime:
+    """When a user asks about a conversation: a day after its last turn ("yesterday" is that day), else now."""
+    last = max(times, default=None)
+    return last + timedelta(days=1) if last is not None else utcnow()
 
 
 def session_recall_at_k(
