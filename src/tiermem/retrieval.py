@@ -257,8 +257,8 @@ def _fuse(
     if not fused:
         return []
     best_possible = sum(w for _, w in signals.values()) / (policy.rrf_k + 1)
-    # Re-scoring moves a record by at most (1 + recency_weight) / trust_floor, so a short list suffices; a
-    # question about the user or naming a day can move it further: then every candidate is re-scored.
+    # Re-scoring moves a record by at most (1 + recency_weight) / (trust_floor * speaker_weight), so a short list
+    # suffices; a question about the user or naming a day can move it further: then every candidate is re-scored.
     days = named_days(query, now) if policy.date_weight > 0 else None
     first_hand = about_the_user(query) and policy.first_hand_weight != 1.0
     size = len(fused) if days is not None or first_hand else max(3 * k, k + 20)
