@@ -23,7 +23,7 @@ from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message, message_tokens
 from tiermem.context.window import ContextManager, StoreRecall
 from tiermem.embed import Embedder, HashingEmbedder
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.types import Hit, Scope
 

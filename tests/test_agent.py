@@ -10,15 +10,15 @@ import pytest
 
 import fake_openai
 from fake_openai import FakeOpenAI
-from tiermem.agent import STEP_LIMIT_MARKER, Agent, FunctionTool
+from tiermem.agent.loop import STEP_LIMIT_MARKER, Agent, FunctionTool
+from tiermem.agent.tools import TOOL_NAMES
 from tiermem.context.budget import ContextBudget
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError, ValidationError
 from tiermem.llm import ChatMessage, OpenAIChatClient, ScriptedClient, ToolCall
 from tiermem.memory import Memory
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
-from tiermem.tools import TOOL_NAMES
 from tiermem.types import Scope
 
 fake = fake_openai.fixture("fake")

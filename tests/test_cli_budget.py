@@ -11,7 +11,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from tiermem.cli_context import JSON_KEYS, budget
+from tiermem.cli.context_commands import JSON_KEYS, budget
 
 SMALL = "--window 8000 --system 600 --core 400 --output 1000 --reserve 500 --turn 250 --turns 60"
 LARGE = "--window 32000 --system 2500 --core 1500 --output 4000 --reserve 2000 --turn 400 --turns 60"
@@ -119,7 +119,7 @@ def test_help_documents_every_option() -> None:
 
 def test_importing_the_command_loads_no_heavy_modules() -> None:
     code = (
-        "import sys, tiermem.cli_context; "
+        "import sys, tiermem.cli.context_commands; "
         "print([m for m in ('rich', 'matplotlib', 'tiermem.context.budget') if m in sys.modules])"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.consolidate import ActionKind
 from tiermem.embed import MiniLMEmbedder
-from tiermem.write import WritePolicy
+from tiermem.write.consolidate import ActionKind
+from tiermem.write.path import WritePolicy
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

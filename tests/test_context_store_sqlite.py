@@ -7,7 +7,7 @@ from pathlib import Path
 from context_contract import ALICE_BOT, ALICE_BOT_S1, NOW, ContextStoreContract, save
 from tiermem.store.context_base import CoreBlock, StoreWithContext, WindowState
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 
 
 class TestSQLiteContextStore(ContextStoreContract):

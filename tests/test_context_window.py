@@ -31,7 +31,7 @@ from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError, ValidationError
 from tiermem.memory import Memory
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter, TokenCounter
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, Source, content_hash, new_id
 

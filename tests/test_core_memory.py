@@ -10,7 +10,7 @@ import pytest
 from tiermem.context.core import CoreMemory
 from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter, WordCounter
 from tiermem.types import Scope
 

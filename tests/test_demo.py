@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from tiermem.cli import cli
-from tiermem.demo import run_demo
+from tiermem.cli.demo import run_demo
 
 KEY_LINES = [
     "is the dog's name ('Pepper') in the compiled prompt? no",

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from click.testing import CliRunner
 
-from tiermem.cli_eval import eval_group
+from tiermem.cli.eval_commands import eval_group
 from tiermem.embed import HashingEmbedder, Vectors
 from tiermem.eval.embed_cache import CachedEmbedder, cache_key
 

@@ -12,12 +12,12 @@ from click.testing import CliRunner
 
 from tiermem.cli import cli
 from tiermem.embed import Embedder, HashingEmbedder, MiniLMEmbedder
-from tiermem.erase import erase, find_bytes, forget
 from tiermem.errors import NotFoundError, StoreError
+from tiermem.lifecycle.erase import erase, find_bytes, forget
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.types import Filter, MemoryType, Scope, new_id
-from tiermem.write import NewMemory, write_many
+from tiermem.write.path import NewMemory, write_many
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 ALICE = Scope("acme", "alice")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from fake_openai import FakeOpenAI
-from tiermem.cli_eval import eval_group
+from tiermem.cli.eval_commands import eval_group
 from tiermem.embed import EMBED_URL_ENV, HashingEmbedder
 from tiermem.eval.locomo import load_locomo
 from tiermem.eval.longmemeval import _ingest, parse_question

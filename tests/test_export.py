@@ -12,13 +12,13 @@ from click.testing import CliRunner
 
 from tiermem.cli import cli
 from tiermem.embed import HashingEmbedder
-from tiermem.erase import erase, scoped_tables
 from tiermem.errors import ConflictError, ValidationError
-from tiermem.export import FORMAT, NOT_EXPORTED, SECTIONS, export_user, import_user
+from tiermem.lifecycle.erase import erase, scoped_tables
+from tiermem.lifecycle.export import FORMAT, NOT_EXPORTED, SECTIONS, export_user, import_user
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.types import Filter, MemoryType, Scope, new_id
-from tiermem.write import NewMemory, write_many
+from tiermem.write.path import NewMemory, write_many
 
 EMB = HashingEmbedder()
 NOW = datetime(2026, 4, 1, 8, 30, 15, 123456, tzinfo=UTC)

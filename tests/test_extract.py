@@ -12,7 +12,10 @@ import fake_openai
 from fake_openai import FakeOpenAI
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.errors import ValidationError
-from tiermem.extract import (
+from tiermem.llm import LLMError, OpenAIChatClient
+from tiermem.memory import Memory
+from tiermem.types import MemoryType, Scope
+from tiermem.write.extract import (
     EXTRACTION_PROMPT,
     ExtractedFact,
     Extractor,
@@ -21,10 +24,7 @@ from tiermem.extract import (
     RuleExtractor,
     extract_and_remember,
 )
-from tiermem.llm import LLMError, OpenAIChatClient
-from tiermem.memory import Memory
-from tiermem.types import MemoryType, Scope
-from tiermem.write import NewMemory, WriteResult, WriteStatus
+from tiermem.write.path import NewMemory, WriteResult, WriteStatus
 
 fake = fake_openai.fixture("fake")
 DANA = Scope("acme", "dana")

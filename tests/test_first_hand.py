@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.retrieval import RecallPolicy, _fuse
-from tiermem.statements import about_the_user
+from tiermem.english.statements import about_the_user
+from tiermem.recall.search import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType
 

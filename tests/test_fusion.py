@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.retrieval import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
 
 ALICE = Scope("acme", "alice")

@@ -11,8 +11,8 @@ import pytest
 from tiermem import Filter, Memory, MemoryType, NewMemory, Scope
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import EmbeddingMismatchError, NotFoundError, ScopeError, ValidationError
-from tiermem.retrieval import MAX_K, query_terms
-from tiermem.write import MAX_CONTENT_CHARS, WriteStatus
+from tiermem.recall.search import MAX_K, query_terms
+from tiermem.write.path import MAX_CONTENT_CHARS, WriteStatus
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")

@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
+from tiermem.english.named_days import NamedDays, named_days
 from tiermem.errors import ValidationError
-from tiermem.retrieval import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
 from tiermem.types import MemoryType
-from tiermem.when import NamedDays, named_days
 
 ALICE = Scope("acme", "alice")
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)

@@ -8,7 +8,7 @@ import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import ValidationError
-from tiermem.retrieval import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType, Source, SourceKind
 

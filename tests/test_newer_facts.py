@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 
 from tiermem.embed import Vectors
-from tiermem.retrieval import RecallPolicy, _newer_facts_first
+from tiermem.recall.search import RecallPolicy, _newer_facts_first
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, Source, SourceKind
 
 SCOPE = Scope("acme", "alice")

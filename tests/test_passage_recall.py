@@ -10,7 +10,7 @@ import pytest
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
 from tiermem.store import StoredItem
-from tiermem.write import audit_entry
+from tiermem.write.path import audit_entry
 
 ALICE = Scope("acme", "alice")
 TURN = "John: We hiked all day with the dogs. I was in Chicago last week. The deep-dish pizza was great."

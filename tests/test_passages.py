@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tiermem.embed import HashingEmbedder
-from tiermem.passages import MAX_PASSAGES, embed_with_passages, passages
+from tiermem.recall.passages import MAX_PASSAGES, embed_with_passages, passages
 
 
 def test_a_single_sentence_has_no_passages() -> None:

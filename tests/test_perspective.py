@@ -6,8 +6,8 @@ import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import Embedder, Vectors
-from tiermem.perspective import first_person
-from tiermem.retrieval import RecallPolicy
+from tiermem.english.perspective import first_person
+from tiermem.recall.search import RecallPolicy
 from tiermem.types import MemoryType
 
 ROOM = Scope("acme", "room-7")

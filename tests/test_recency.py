@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.retrieval import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, _fuse
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from tiermem.embed import HashingEmbedder
-from tiermem.erase import find_bytes
 from tiermem.errors import ValidationError
+from tiermem.lifecycle.erase import find_bytes
 from tiermem.memory import Memory
-from tiermem.neighbours import neighbour_context, with_neighbours
 from tiermem.types import Filter, MemoryType, Scope
-from tiermem.write import MAX_CONTENT_CHARS, NewMemory
+from tiermem.write.neighbours import neighbour_context, with_neighbours
+from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory
 
 ALICE = Scope("acme", "alice")
 BOB = Scope("acme", "bob")

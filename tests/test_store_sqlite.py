@@ -136,7 +136,7 @@ def test_vector_cache_stays_within_its_byte_budget_and_keeps_results(tmp_path: P
 
 
 def test_big_scopes_rank_full_text_on_their_rarest_query_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tiermem.store.sqlite_fts as sqlite_module
+    import tiermem.store.sqlite.fts as sqlite_module
 
     monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 10)
     monkeypatch.setattr(sqlite_module, "POSTINGS_BUDGET", 5)
@@ -156,7 +156,7 @@ def test_big_scopes_rank_full_text_on_their_rarest_query_words(monkeypatch: pyte
 
 
 def test_pruning_counts_a_phrase_as_the_postings_of_all_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tiermem.store.sqlite_fts as sqlite_module
+    import tiermem.store.sqlite.fts as sqlite_module
 
     monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 10)
     monkeypatch.setattr(sqlite_module, "POSTINGS_BUDGET", 5)

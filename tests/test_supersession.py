@@ -8,10 +8,10 @@ import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
+from tiermem.english.statements import same_frame, slot_of, subject_of
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.statements import same_frame, slot_of, subject_of
-from tiermem.supersede import Verdict, decide
-from tiermem.write import WritePolicy, WriteStatus
+from tiermem.write.path import WritePolicy, WriteStatus
+from tiermem.write.supersede import Verdict, decide
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -122,7 +122,7 @@ def test_rollback_of_edited_text_reindexes_keywords_and_vectors(real: Memory) ->
     from dataclasses import replace
 
     from tiermem.store import StoredItem
-    from tiermem.write import audit_entry
+    from tiermem.write.path import audit_entry
 
     rec = real.remember(ALICE, "zebra crossing near the bakery").record
     edited = replace(rec, content="penguin parade at the harbour", content_hash="x", version=2)

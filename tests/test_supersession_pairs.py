@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tiermem.embed import MiniLMEmbedder
-from tiermem.supersede import Verdict, decide
+from tiermem.write.supersede import Verdict, decide
 
 _MIN_COSINE = 0.3  # the write path compares only neighbours this close
 

@@ -11,12 +11,12 @@ from click.testing import CliRunner
 
 from tiermem.cli import cli
 from tiermem.embed import HashingEmbedder
-from tiermem.erase import find_bytes
 from tiermem.errors import ValidationError
+from tiermem.lifecycle.erase import find_bytes
+from tiermem.lifecycle.retention import RetentionPolicy, parse_duration, sweep
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.sweep import RetentionPolicy, parse_duration, sweep
 from tiermem.types import Filter, MemoryType, Scope
-from tiermem.write import NewMemory, write_many
+from tiermem.write.path import NewMemory, write_many
 
 EMB = HashingEmbedder()
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -12,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tiermem.agent.tools import TOOL_NAMES, MemoryTools, archival_scope
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message, ToolCall
 from tiermem.context.window import ContextManager
 from tiermem.embed import HashingEmbedder
 from tiermem.memory import Memory
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import WordCounter
-from tiermem.tools import TOOL_NAMES, MemoryTools, archival_scope
-from tiermem.trust import QUARANTINE_TAG
+from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import Filter, Scope
 
 SCOPE = Scope("acme", "maya", "atlas", "s1")

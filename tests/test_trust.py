@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tiermem import trust
-from tiermem.trust import (
+from tiermem.trust import injection as trust
+from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
     QUARANTINE_FACTOR,
     QUARANTINE_TAG,

@@ -9,18 +9,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from tiermem import lifecycle
 from tiermem.config import default_db_url
-from tiermem.consolidate import Action, consolidate
 from tiermem.embed import Embedder, MiniLMEmbedder
-from tiermem.erase import EraseReport, erase, forget
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.export import ImportReport, export_user, import_user
-from tiermem.retrieval import RecallPolicy, hybrid_recall
+from tiermem.lifecycle import history as lifecycle
+from tiermem.lifecycle.erase import EraseReport, erase, forget
+from tiermem.lifecycle.export import ImportReport, export_user, import_user
+from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, sweep
+from tiermem.recall.search import RecallPolicy, hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
-from tiermem.sweep import RetentionPolicy, SweepReport, sweep
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
-from tiermem.write import NewMemory, WritePolicy, WriteResult, write_many
+from tiermem.write.consolidate import Action, consolidate
+from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
 
 __all__ = ["MAX_LIST", "Memory", "NewMemory", "WriteResult"]
 

@@ -31,13 +31,13 @@ from tiermem.context.messages import (
 from tiermem.context.summary import Summariser
 from tiermem.embed import Embedder
 from tiermem.errors import ConfigError, ValidationError
-from tiermem.neighbours import neighbour_context
-from tiermem.retrieval import MAX_K, RecallPolicy, hybrid_recall
+from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
 from tiermem.types import Filter, Hit, MemoryType, Scope, utcnow
-from tiermem.write import NewMemory, WriteResult, write_many
+from tiermem.write.neighbours import neighbour_context
+from tiermem.write.path import NewMemory, WriteResult, write_many
 
 __all__ = ["ContextManager", "RecallWriter", "StoreRecall"]
 

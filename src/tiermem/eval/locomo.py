@@ -22,8 +22,8 @@ from tiermem.eval.metrics import (
     session_recall_at_k,
 )
 from tiermem.memory import Memory, NewMemory
-from tiermem.neighbours import with_neighbours
 from tiermem.types import MemoryType, Scope
+from tiermem.write.neighbours import with_neighbours
 
 __all__ = [
     "CATEGORY_NAMES",

@@ -23,9 +23,9 @@ from tiermem.eval.metrics import (
     recall_any,
 )
 from tiermem.memory import Memory, NewMemory
-from tiermem.neighbours import neighbour_context
 from tiermem.types import MemoryType, Scope
-from tiermem.write import MAX_CONTENT_CHARS
+from tiermem.write.neighbours import neighbour_context
+from tiermem.write.path import MAX_CONTENT_CHARS
 
 __all__ = [
     "SESSION_DEPTH",

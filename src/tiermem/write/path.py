@@ -18,9 +18,8 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
-from tiermem.passages import embed_with_passages
+from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import AuditEntry, PendingWrite, Store, StoredItem
-from tiermem.supersede import Verdict, decide
 from tiermem.types import (
     Filter,
     MemoryRecord,
@@ -33,6 +32,7 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
+from tiermem.write.supersede import Verdict, decide
 
 __all__ = [
     "MAX_BATCH",

@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from tiermem.errors import ValidationError
 from tiermem.llm import ChatClient, LLMError, complete_json
 from tiermem.types import MemoryType, Scope, Source, normalise_text
-from tiermem.write import NewMemory, WriteResult
+from tiermem.write.path import NewMemory, WriteResult
 
 __all__ = [
     "EXTRACTION_PROMPT",

@@ -24,9 +24,9 @@ import numpy as np
 
 from tiermem.embed import Embedder
 from tiermem.store.base import AuditEntry, Store, StoredItem
-from tiermem.supersede import Verdict, decide
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
-from tiermem.write import absorb, audit_entry
+from tiermem.write.path import absorb, audit_entry
+from tiermem.write.supersede import Verdict, decide
 
 __all__ = ["Action", "ActionKind", "consolidate"]
 

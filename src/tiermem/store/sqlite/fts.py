@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from tiermem.store.base import Candidate
-from tiermem.store.sqlite_sql import filter_sql, scope_sql
+from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.types import Filter, Scope
 
 __all__ = ["CONTEXT_WEIGHT", "POSTINGS_BUDGET", "PRUNE_FROM_RECORDS", "SQLiteFullTextMixin", "fts_query"]

@@ -21,17 +21,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tiermem.agent import Agent, AgentTurn, FunctionTool
+from tiermem.agent.loop import Agent, AgentTurn, FunctionTool
+from tiermem.agent.tools import ARCHIVAL_TYPES, archival_scope
+from tiermem.cli.render import hits_table
 from tiermem.context.budget import ContextBudget, simulate
 from tiermem.context.messages import Role
 from tiermem.embed import MiniLMEmbedder, get_embedder
 from tiermem.llm import ChatMessage, ScriptedClient, ScriptedReply, ToolCall
 from tiermem.memory import Memory
-from tiermem.render import hits_table
-from tiermem.store.sqlite_context import open_sqlite_context_store
+from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
-from tiermem.tools import ARCHIVAL_TYPES, archival_scope
-from tiermem.trust import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUARANTINE_TAG, apply_quarantine
+from tiermem.trust.injection import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUARANTINE_TAG, apply_quarantine
 from tiermem.types import Filter, Scope
 
 __all__ = ["BUDGET", "run_demo"]

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
-from tiermem.erase import redact_audit, require_sqlite, run_sql, scrub, secure_delete
 from tiermem.errors import ValidationError
+from tiermem.lifecycle.erase import redact_audit, require_sqlite, run_sql, scrub, secure_delete
 from tiermem.store.base import AuditEntry, Store
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.types import MemoryType, Scope
-from tiermem.write import MAX_TTL
+from tiermem.write.path import MAX_TTL
 
 __all__ = ["KEEP_LAST_ENV", "TTL_ENV", "RetentionPolicy", "SweepReport", "parse_duration", "sweep"]
 

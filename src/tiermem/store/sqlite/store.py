@@ -19,10 +19,10 @@ import numpy as np
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Candidate, Page, StoredItem
-from tiermem.store.sqlite_audit import SQLiteAuditMixin
-from tiermem.store.sqlite_context import SQLiteContextMixin
-from tiermem.store.sqlite_fts import SQLiteFullTextMixin
-from tiermem.store.sqlite_sql import filter_sql, scope_sql
+from tiermem.store.sqlite.audit import SQLiteAuditMixin
+from tiermem.store.sqlite.context import SQLiteContextMixin
+from tiermem.store.sqlite.fts import SQLiteFullTextMixin
+from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.store.vector_index import (
     NEIGHBOUR_SHORTLIST,
     SHORTLIST_FROM,
@@ -152,7 +152,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
     # -- schema ---------------------------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        folder = resources.files("tiermem.store") / "migrations" / "sqlite"
+        folder = resources.files("tiermem.store.sqlite") / "migrations"
         scripts = sorted((f.name, f) for f in folder.iterdir() if f.name.endswith(".sql"))
         with self.transaction():
             self._conn.execute(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tiermem.cli_options import embedder_option
+from tiermem.cli.options import embedder_option
 from tiermem.errors import StoreError, ValidationError
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def _json_option(func: F) -> F:
 
 def _open_sqlite(db: str | None) -> SQLiteStore:
     from tiermem.config import default_db_url
-    from tiermem.erase import require_sqlite
+    from tiermem.lifecycle.erase import require_sqlite
     from tiermem.store import open_store
 
     return require_sqlite(open_store(db if db is not None else default_db_url()))
@@ -66,7 +66,7 @@ def _rows(counts: Mapping[str, int]) -> str:
 @_json_option
 def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -> None:
     """Delete expired records and records over the retention limits (text, full-text index and vectors)."""
-    from tiermem.sweep import RetentionPolicy, sweep
+    from tiermem.lifecycle.retention import RetentionPolicy, sweep
     from tiermem.types import utcnow
 
     policy = RetentionPolicy.parse(keep_last=keep_last)
@@ -120,7 +120,7 @@ def erase_command(
     db: str | None, tenant: str, user: str | None, yes: bool, verify: tuple[str, ...], as_json: bool
 ) -> None:
     """Erase every trace of a user or a whole tenant, redact the audit log, and scrub the database file."""
-    from tiermem.erase import erase, find_bytes
+    from tiermem.lifecycle.erase import erase, find_bytes
     from tiermem.types import Scope, utcnow
 
     Scope(tenant, user)  # a bad name is reported before the prompt
@@ -166,7 +166,7 @@ def erase_command(
 def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> None:
     """Restore a `tiermem export` file into its (now empty) user; all or nothing."""
     from tiermem.embed import get_embedder
-    from tiermem.export import import_user
+    from tiermem.lifecycle.export import import_user
 
     try:
         with open(file, encoding="utf-8") as fh:

@@ -19,10 +19,10 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors, get_embedder
 from tiermem.memory import Memory
-from tiermem.retrieval import hybrid_recall
+from tiermem.recall.search import hybrid_recall
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.types import Filter, Scope, utcnow
-from tiermem.write import NewMemory
+from tiermem.write.path import NewMemory
 
 __all__ = ["print_report", "run_bench", "synthetic_texts", "zipf_texts"]
 

@@ -19,10 +19,10 @@ from types import MappingProxyType
 from typing import Any
 
 from tiermem.embed import Embedder
-from tiermem.erase import require_sqlite, run_sql, scoped_tables
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.lifecycle import record_from_json
-from tiermem.passages import embed_with_passages
+from tiermem.lifecycle.erase import require_sqlite, run_sql, scoped_tables
+from tiermem.lifecycle.history import record_from_json
+from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.types import MemoryRecord, Scope

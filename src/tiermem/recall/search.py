@@ -11,14 +11,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from tiermem.current import current_versions
 from tiermem.embed import Embedder, Vectors
+from tiermem.english.named_days import NamedDays, named_days
+from tiermem.english.perspective import first_person
+from tiermem.english.statements import about_the_user, answered, asked, same_frame, same_subject
 from tiermem.errors import ValidationError
-from tiermem.perspective import first_person
-from tiermem.statements import about_the_user, answered, asked, same_frame, same_subject
+from tiermem.recall.current import current_versions
 from tiermem.store.base import Candidate, Store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, SourceKind
-from tiermem.when import NamedDays, named_days
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "RecallPolicy", "hybrid_recall", "query_terms"]
 

@@ -24,10 +24,10 @@ from tiermem.context.messages import RECALL_TAG, Role
 from tiermem.context.window import ContextManager
 from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.memory import Memory
-from tiermem.retrieval import MAX_QUERY_CHARS
-from tiermem.trust import QUARANTINE_TAG, apply_quarantine, injection_score
+from tiermem.recall.search import MAX_QUERY_CHARS
+from tiermem.trust.injection import QUARANTINE_TAG, apply_quarantine, injection_score
 from tiermem.types import Filter, Hit, MemoryType, MetaValue, Scope, normalise_text
-from tiermem.write import MAX_CONTENT_CHARS, WriteStatus
+from tiermem.write.path import MAX_CONTENT_CHARS, WriteStatus
 
 __all__ = ["ARCHIVAL_TYPES", "MAX_SEARCH_K", "TOOL_NAMES", "MemoryTools", "archival_scope"]
 

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tiermem.cli_context import budget
-from tiermem.cli_eval import eval_group
-from tiermem.cli_lifecycle import erase_command, import_command, sweep_command
-from tiermem.cli_options import embedder_option
+from tiermem.cli.context_commands import budget
+from tiermem.cli.eval_commands import eval_group
+from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
+from tiermem.cli.options import embedder_option
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
 if TYPE_CHECKING:
@@ -74,8 +74,8 @@ def _open(db: str | None, embedder: str) -> Memory:
     import os
 
     from tiermem.embed import get_embedder
+    from tiermem.lifecycle.retention import RetentionPolicy
     from tiermem.memory import Memory
-    from tiermem.sweep import RetentionPolicy
 
     # Default TTLs per type ($TIERMEM_TTL, e.g. episodic=30d) apply to writes that give no --ttl.
     return Memory.open(db, embedder=get_embedder(embedder), retention=RetentionPolicy.from_env(os.environ))
@@ -184,7 +184,7 @@ def search(
     if as_json:
         _emit_json([hit_json(h) for h in hits])
     else:
-        from tiermem.render import hits_table
+        from tiermem.cli.render import hits_table
 
         _print(hits_table(hits, f"{len(hits)} hits for {query!r}", show_ids=True))
 
@@ -199,7 +199,7 @@ def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, re
     if as_json:
         _emit_json(record.to_json())
     else:
-        from tiermem.render import records_table
+        from tiermem.cli.render import records_table
 
         _print(records_table([record], record.id))
 
@@ -215,7 +215,7 @@ def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, 
     if as_json:
         _emit_json({"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor})
     else:
-        from tiermem.render import records_table
+        from tiermem.cli.render import records_table
 
         _print(records_table(page.records, f"{len(page.records)} records"))
         if page.next_cursor:
@@ -277,7 +277,7 @@ def consolidate(db: str | None, tenant: str, user: str, embedder: str, as_json: 
 @click.option("--embedder", type=click.Choice(["minilm", "hash"]), default="minilm", show_default=True)
 def demo(embedder: str) -> None:
     """A short scripted session on a fresh temporary database."""
-    from tiermem.demo import run_demo
+    from tiermem.cli.demo import run_demo
 
     run_demo(embedder)
 
@@ -313,11 +313,11 @@ def bench(
 ) -> None:
     """Measure ingest rate, search latency and bytes per record (or, with --write-path, writes/s)."""
     if write_path:
-        from tiermem.bench_write import run_write_bench
+        from tiermem.bench.write import run_write_bench
 
         _emit_json(run_write_bench(sizes=tuple(sorted({min(10_000, records), records})), embedder=embedder))
         return
-    from tiermem.bench import run_bench
+    from tiermem.bench.recall import run_bench
 
     report = run_bench(
         records=records,
@@ -330,7 +330,7 @@ def bench(
     if as_json:
         _emit_json(report)
     else:
-        from tiermem.bench import print_report
+        from tiermem.bench.recall import print_report
 
         print_report(report)
 

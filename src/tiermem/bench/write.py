@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tiermem.bench import _RandomVectors, zipf_texts
+from tiermem.bench.recall import _RandomVectors, zipf_texts
 from tiermem.embed import Embedder, get_embedder
 from tiermem.memory import Memory
 from tiermem.types import Scope
-from tiermem.write import NewMemory, WritePolicy
+from tiermem.write.path import NewMemory, WritePolicy
 
 __all__ = ["run_write_bench"]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tiermem.cli_options import embedder_option
+from tiermem.cli.options import embedder_option
 from tiermem.errors import MemError
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ __all__ = ["eval_group", "parse_ks"]
 
 def parse_ks(text: str) -> tuple[int, ...]:
     """Parse '5,10' into sorted distinct cut-offs, each from 1 to 100; ValueError says what is wrong."""
-    from tiermem.retrieval import MAX_K
+    from tiermem.recall.search import MAX_K
 
     values: set[int] = set()
     for part in text.split(","):

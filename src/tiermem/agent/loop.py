@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
 from tiermem.context.messages import Message, ToolCall, message_tokens
@@ -23,7 +24,6 @@ from tiermem.llm import ChatClient
 from tiermem.memory import Memory
 from tiermem.store.context_base import StoreWithContext
 from tiermem.tokens import TokenCounter, counter_for_model
-from tiermem.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.types import Hit, Scope, new_id
 
 __all__ = ["STEP_LIMIT_MARKER", "Agent", "AgentTurn", "FunctionTool", "ToolRun"]
@@ -94,7 +94,7 @@ def _context_store(memory: Memory) -> StoreWithContext:
     if missing:
         raise ConfigError(
             f"the agent needs a store that also keeps the working context ({', '.join(missing)} missing on "
-            f"{type(store).__name__}); open it with tiermem.store.sqlite_context.open_sqlite_context_store"
+            f"{type(store).__name__}); open it with tiermem.store.sqlite.context.open_sqlite_context_store"
         )
     return cast(StoreWithContext, store)
 

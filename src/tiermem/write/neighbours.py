@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tiermem.write import NewMemory
+from tiermem.write.path import NewMemory
 
 __all__ = ["MAX_NEIGHBOUR_WORDS", "neighbour_context", "with_neighbours"]
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tiermem.statements import (
+from tiermem.english.statements import (
     ALL_OBJECTS,
     CLAUSE,
     FORMER,

@@ -8,10 +8,10 @@ from types import MappingProxyType
 
 from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.passages import embed_with_passages
+from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source, content_hash
-from tiermem.write import NewMemory, WriteResult, audit_entry, write_many
+from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
 
 __all__ = ["approve", "history", "record_from_json", "reject", "rollback"]
 

@@ -1,0 +1,1 @@
+"""Recall: hybrid candidates fused by reciprocal rank and re-scored by trust, time and speaker."""

@@ -1,0 +1,1 @@
+"""Trust: scoring text for prompt injection, and down-ranking quarantined notes."""

@@ -1,0 +1,1 @@
+"""The write path: duplicates, supersession, consolidation of stored facts, and fact extraction."""
