@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench install-check clean
 
-$(STAMP): pyproject.toml
+# constraints.txt pins the exact versions tested here; pyproject.toml only declares compatible ranges.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev,plot]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -22,6 +23,18 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/tiermem bench --records 100000 --scopes 1000
+
+# The library installs beside a project that holds another numpy: a clean venv with an older numpy minor,
+# then `pip install .` must keep that numpy and work (CI runs this after the tests).
+CHECK_VENV := build/install-check
+install-check:
+	rm -rf $(CHECK_VENV)
+	$(PYTHON) -m venv $(CHECK_VENV)
+	$(CHECK_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CHECK_VENV)/bin/python -m pip install --quiet 'numpy==2.3.5'
+	$(CHECK_VENV)/bin/python -m pip install --quiet .
+	$(CHECK_VENV)/bin/python scripts/install_check.py 2.3.5
+	rm -rf $(CHECK_VENV)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
