@@ -1,0 +1,88 @@
+"""The folder tree is the layer diagram: no module imports a higher layer, and no module outgrows 500 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tiermem"
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+# (layer, order within the layer): a module may import its own package, lower layers, and earlier peers.
+LAYERS: dict[str, tuple[int, int]] = {
+    "errors": (0, 0),
+    "types": (0, 1),
+    "config": (0, 2),
+    "tokens": (1, 0),
+    "embed": (1, 0),
+    "llm": (1, 0),
+    "english": (2, 0),
+    "store": (3, 0),
+    "trust": (4, 0),
+    "recall": (4, 1),
+    "write": (4, 2),
+    "lifecycle": (4, 3),
+    "context": (5, 0),
+    "memory": (6, 0),
+    "agent": (7, 0),
+    "eval": (8, 0),
+    "bench": (8, 0),
+    "cli": (8, 1),
+}
+MAX_LINES = 500
+
+
+def _component(path: Path) -> str:
+    """The top-level package or module of tiermem a file belongs to."""
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
+def _imported_components(tree: ast.AST) -> set[str]:
+    """The tiermem components a module imports, at any depth (function-level imports included)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "tiermem" and len(parts) > 1 and parts[1] in LAYERS:
+                found.add(parts[1])
+    return found
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "__init__.py")
+
+
+def test_every_component_has_a_layer() -> None:
+    components = {_component(p) for p in _modules()}
+    assert components <= set(LAYERS), f"add these to LAYERS and docs/architecture.md: {components - set(LAYERS)}"
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_imports_only_lower_layers(path: Path) -> None:
+    own = _component(path)
+    upward = [
+        other
+        for other in _imported_components(ast.parse(path.read_text(encoding="utf-8")))
+        if other != own and (LAYERS[other] > LAYERS[own] or (LAYERS[other] == LAYERS[own]))
+    ]
+    assert not upward, f"{path.relative_to(PACKAGE)} ({own}, layer {LAYERS[own]}) imports upward or sideways: {upward}"
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_stays_under_500_lines(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE)} has {lines} lines (limit {MAX_LINES}): split it"
+
+
+def test_architecture_doc_names_every_package() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    packages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    missing = [name for name in sorted(packages) if f"`{name}/`" not in text]
+    assert not missing, f"docs/architecture.md has no paragraph for {missing}"
