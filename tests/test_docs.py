@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import re
 import shlex
@@ -135,3 +136,12 @@ def test_every_dotted_name_in_the_docs_exists() -> None:
     names = {(path.name, m.group(1)) for path in DOCS for m in _DOTTED.finditer(path.read_text(encoding="utf-8"))}
     missing = sorted(f"{doc}: {name}" for doc, name in names if not _resolves(name))
     assert not missing, f"the docs name what the code does not have: {missing}"
+
+
+def test_cli_reference_is_current() -> None:
+    spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "scripts" / "cli_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    current = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert current == module.render(), "docs/cli.md is stale: run `.venv/bin/python scripts/cli_reference.py`"
