@@ -17,7 +17,7 @@ demo: $(STAMP)
 	$(BIN)/tiermem demo
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
