@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from fake_openai import FakeOpenAI
 from tiermem.cli import cli
+from tiermem.store.sqlite import SQLiteStore
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -23,6 +24,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 @pytest.fixture
 def run(tmp_path: Path) -> object:
     db = str(tmp_path / "cli.db")
+    SQLiteStore(db).close()  # an empty database: only add and import create one (tests/test_cli_errors.py)
 
     def invoke(*args: str) -> click.testing.Result:
         return CliRunner().invoke(cli, list(args), env={"TIERMEM_DB": db, "TIERMEM_EMBEDDER": "hash"})
