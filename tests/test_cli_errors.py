@@ -134,7 +134,9 @@ def test_a_database_whose_folder_cannot_be_created_is_an_operation_failure(
 
 def test_a_database_under_a_file_or_at_a_folder_is_an_operation_failure(run: Run, tmp_path: Path) -> None:
     (tmp_path / "plain").write_text("")
-    _check(run("add", "--db", "plain/x.db", "--user", "alice", "x"), 1, "cannot create the folder plain")
+    _check(
+        run("add", "--db", "plain/x.db", "--user", "alice", "x"), 1, "cannot create the folder plain", "plain is a file"
+    )
     _check(run("add", "--db", str(tmp_path), "--user", "alice", "x"), 1, "it is a folder, not a database file")
 
 

@@ -24,7 +24,9 @@ def connect(path: str, *, create: bool) -> sqlite3.Connection:
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the folder {file.parent} for the database: {exc.strerror or exc}") from exc
+            blocker = next((p for p in file.parents if p.exists() and not p.is_dir()), None)
+            why = f"{blocker} is a file" if blocker is not None else exc.strerror or str(exc)
+            raise StoreError(f"cannot create the folder {file.parent} for the database: {why}") from exc
     # mode=rw: SQLite itself refuses to create the file, should it vanish between the check and the open.
     target = path if create else file.absolute().as_uri() + "?mode=rw"
     try:
