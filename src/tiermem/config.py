@@ -24,7 +24,10 @@ def default_db_path() -> Path:
 
 
 def default_db_url() -> str:
-    """The default store URL."""
+    """The default store URL: ``$TIERMEM_DB`` as given if it is a URL, else ``sqlite:///`` and default_db_path."""
+    given = os.environ.get(DB_ENV, "")
+    if "://" in given:  # a URL kept whole: made a Path, sqlite:////srv/x.db would lose its slashes
+        return given
     return f"sqlite:///{default_db_path()}"
 
 

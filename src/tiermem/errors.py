@@ -3,7 +3,8 @@
     MemError
      ├── ValidationError          bad input: names the field, the limit and what was given
      │    └── ScopeError          a scope that is empty, too long or has forbidden characters
-     ├── NotFoundError            an id that does not exist in the caller's scope
+     ├── NotFoundError            an id that does not exist in the caller's scope, or a database file that
+     │                            does not exist where one is opened without being created
      ├── ConflictError            an optimistic-concurrency or state conflict
      ├── EmbeddingError           the embedder failed or is misconfigured
      │    └── EmbeddingMismatchError  a vector of another model/dimension than the scope holds
@@ -56,7 +57,7 @@ class ScopeError(ValidationError):
 
 
 class NotFoundError(MemError, KeyError):
-    """Nothing with that id exists in the caller's scope."""
+    """Nothing with that id exists in the caller's scope (or no database file where an existing one is opened)."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "not found"

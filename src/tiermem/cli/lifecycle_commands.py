@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from tiermem.cli.database import db_option, open_db, removed_if_failed
 from tiermem.cli.options import embedder_option
 from tiermem.errors import StoreError, ValidationError
 
@@ -23,25 +24,14 @@ __all__ = ["erase_command", "import_command", "sweep_command"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _db_option(func: F) -> F:
-    return click.option(
-        "--db",
-        envvar="TIERMEM_DB",
-        default=None,
-        help="Database file or sqlite:/// URL [default: memory.db in the user data dir, or $TIERMEM_DB].",
-    )(func)
-
-
 def _json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
 
 
-def _open_sqlite(db: str | None) -> SQLiteStore:
-    from tiermem.config import default_db_url
+def _open_sqlite(db: str | None, *, create: bool) -> SQLiteStore:
     from tiermem.lifecycle.erase import require_sqlite
-    from tiermem.store import open_store
 
-    return require_sqlite(open_store(db if db is not None else default_db_url()))
+    return require_sqlite(open_db(db, create=create))
 
 
 def _emit(data: Any) -> None:
@@ -54,7 +44,7 @@ def _rows(counts: Mapping[str, int]) -> str:
 
 
 @click.command("sweep")
-@_db_option
+@db_option
 @click.option(
     "--keep-last",
     default="",
@@ -70,7 +60,7 @@ def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -
     from tiermem.types import utcnow
 
     policy = RetentionPolicy.parse(keep_last=keep_last)
-    store = _open_sqlite(db)
+    store = _open_sqlite(db, create=False)
     try:
         report = sweep(store, policy, now=utcnow(), vacuum=vacuum)
     finally:
@@ -104,7 +94,7 @@ def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -
 
 
 @click.command("erase")
-@_db_option
+@db_option
 @click.option("--tenant", required=True, help="Tenant to erase (all of it unless --user is given).")
 @click.option("--user", default=None, help="Only this user of the tenant.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
@@ -123,12 +113,12 @@ def erase_command(
     from tiermem.lifecycle.erase import erase, find_bytes
     from tiermem.types import Scope, utcnow
 
-    Scope(tenant, user)  # a bad name is reported before the prompt
+    Scope(tenant, user)  # a bad name, or a missing database, is reported before the prompt
     whom = f"user {user!r} of tenant {tenant!r}" if user else f"the whole tenant {tenant!r} (every user)"
-    if not yes:
-        click.confirm(f"Erase everything held about {whom}? This cannot be undone", abort=True, err=True)
-    store = _open_sqlite(db)
+    store = _open_sqlite(db, create=False)
     try:
+        if not yes:
+            click.confirm(f"Erase everything held about {whom}? This cannot be undone", abort=True, err=True)
         report = erase(store, tenant, user, now=utcnow(), actor="cli")
         path = None if store.path == ":memory:" else store.path
     finally:
@@ -159,7 +149,7 @@ def erase_command(
 
 
 @click.command("import")
-@_db_option
+@db_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @embedder_option("Embedding model for the restored records.")
 @_json_option
@@ -173,11 +163,13 @@ def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> N
             data = json.load(fh)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValidationError("file", f"cannot be read as JSON: {exc}", given=file) from None
-    store = _open_sqlite(db)
-    try:
-        report = import_user(store, get_embedder(embedder), data)
-    finally:
-        store.close()
+    chosen = get_embedder(embedder)
+    with removed_if_failed(db):  # all or nothing: a failed import into a new file leaves no file
+        store = _open_sqlite(db, create=True)
+        try:
+            report = import_user(store, chosen, data)
+        finally:
+            store.close()
     if as_json:
         _emit({"tenant": report.tenant, "user": report.user, "restored": dict(report.restored)})
     else:

@@ -13,72 +13,54 @@ import sys
 # running beside it (measured on 2 cores: 15.6 ms with one thread, 19.6 ms with two, at 100k vectors).
 # Set before numpy is first imported; an explicit setting by the user wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from tiermem.cli.context_commands import budget
+from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
 from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
-from tiermem.cli.options import embedder_option
+from tiermem.cli.options import store_options
+from tiermem.cli.pending_commands import pending_group
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
 if TYPE_CHECKING:
-    from tiermem.memory import Memory
     from tiermem.types import Hit, Scope
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Group(click.Group):
-    """Maps tiermem errors to a one-line message and an exit code."""
+    """Maps errors to a one-line message and an exit code: a user never sees a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise  # click prints these itself (usage errors exit 2)
         except NotFoundError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(3)
+            _fail(ctx, 3, str(exc))
         except ValidationError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(2)
+            _fail(ctx, 2, str(exc))
         except MemError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(1)
+            _fail(ctx, 1, str(exc))
+        except OSError as exc:  # a file the command itself writes or reads (--output, an import file)
+            _fail(ctx, 1, f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
+        except Exception as exc:  # the last wall: a bug still ends in one line and exit 1
+            if os.environ.get("TIERMEM_DEBUG"):
+                raise
+            _fail(ctx, 1, f"unexpected {type(exc).__name__}: {exc} (a bug; TIERMEM_DEBUG=1 shows the traceback)")
+
+
+def _fail(ctx: click.Context, code: int, message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    ctx.exit(code)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tiermem")
 def cli() -> None:
     """tiermem: long-term memory for LLM agents, in one SQLite file."""
-
-
-def store_options(func: F) -> F:
-    """--db, --tenant, --user, --embedder, --json."""
-    func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")(func)
-    func = embedder_option("Embedding model.")(func)
-    func = click.option("--user", required=True, help="User id (scope).")(func)
-    func = click.option("--tenant", default="default", show_default=True, help="Tenant id (scope).")(func)
-    func = click.option(
-        "--db",
-        envvar="TIERMEM_DB",
-        default=None,
-        help="Database file or sqlite:/// URL [default: memory.db in the user data dir, or $TIERMEM_DB].",
-    )(func)
-    return func
-
-
-def _open(db: str | None, embedder: str) -> Memory:
-    import os
-
-    from tiermem.embed import get_embedder
-    from tiermem.lifecycle.retention import RetentionPolicy
-    from tiermem.memory import Memory
-
-    # Default TTLs per type ($TIERMEM_TTL, e.g. episodic=30d) apply to writes that give no --ttl.
-    return Memory.open(db, embedder=get_embedder(embedder), retention=RetentionPolicy.from_env(os.environ))
 
 
 def _scope(tenant: str, user: str) -> Scope:
@@ -145,16 +127,21 @@ def add(
     ttl: float | None,
     valid_from: str | None,
 ) -> None:
-    """Remember CONTENT for a user."""
+    """Remember CONTENT for a user; says which records it superseded and why, or the id of a held write."""
+    from tiermem.cli.render import write_json, write_lines
+
     scope = _scope(tenant, user)
-    with _open(db, embedder) as mem:
-        result = mem.remember(
-            scope, content, type=type_, source=source, tags=tags, ttl=ttl, valid_from=_time(valid_from, "valid_from")
-        )
+    when = _time(valid_from, "valid_from")
+    with removed_if_failed(db), open_memory(db, embedder, create=True) as mem:
+        result = mem.remember(scope, content, type=type_, source=source, tags=tags, ttl=ttl, valid_from=when)
     if as_json:
-        _emit_json({"status": result.status.value, "record": result.record.to_json()})
-    else:
-        click.echo(f"{result.status.value} {result.record.id}")
+        _emit_json(write_json(result))
+        return
+    for line in write_lines(result):
+        click.echo(line)
+    if result.pending_id is not None:
+        where = f"--tenant {tenant} --user {user}" if tenant != "default" else f"--user {user}"
+        click.echo(f"  held for approval: tiermem pending approve|reject {where} {result.pending_id}")
 
 
 @cli.command()
@@ -177,9 +164,11 @@ def search(
     """Hybrid search of a user's memories, with score parts."""
     from tiermem.types import Filter, MemoryType
 
+    if not query.strip():  # as `add ""` is refused: an empty query can only ever find nothing
+        raise ValidationError("query", "must not be empty", given=query)
     scope = _scope(tenant, user)
     filter_ = Filter(types=frozenset(MemoryType.parse(t) for t in types))
-    with _open(db, embedder) as mem:
+    with open_memory(db, embedder, create=False) as mem:
         hits = mem.recall(scope, query, k=k, filter=filter_, as_of=_time(as_of, "as_of"))
     if as_json:
         _emit_json([hit_json(h) for h in hits])
@@ -194,7 +183,7 @@ def search(
 @click.argument("record_id")
 def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, record_id: str) -> None:
     """Show one record of the user."""
-    with _open(db, embedder) as mem:
+    with open_memory(db, embedder, create=False) as mem:
         record = mem.get(_scope(tenant, user), record_id)
     if as_json:
         _emit_json(record.to_json())
@@ -210,7 +199,7 @@ def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, re
 @click.option("--cursor", default=None, help="The next_cursor of the previous page.")
 def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, limit: int, cursor: str | None) -> None:
     """List a user's live records, newest first."""
-    with _open(db, embedder) as mem:
+    with open_memory(db, embedder, create=False) as mem:
         page = mem.list(_scope(tenant, user), limit=limit, cursor=cursor)
     if as_json:
         _emit_json({"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor})
@@ -227,7 +216,7 @@ def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, 
 @click.argument("record_id")
 def forget(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, record_id: str) -> None:
     """Delete one record (text, full-text index and vector)."""
-    with _open(db, embedder) as mem:
+    with open_memory(db, embedder, create=False) as mem:
         mem.forget(_scope(tenant, user), record_id)
     if as_json:
         _emit_json({"forgotten": record_id})
@@ -246,7 +235,7 @@ def forget(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
 )
 def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, output: str | None) -> None:
     """Export everything held about a user as JSON (records with history, core blocks, audit log...)."""
-    with _open(db, embedder) as mem:
+    with open_memory(db, embedder, create=False) as mem:
         data = mem.export(_scope(tenant, user))
     text = json.dumps(data, ensure_ascii=False, indent=2)
     if output:
@@ -262,7 +251,7 @@ def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
 @click.option("--dry-run", is_flag=True, help="Show what would change without writing.")
 def consolidate(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, dry_run: bool) -> None:
     """Merge paraphrases and close superseded facts already stored for a user (safe to re-run)."""
-    with _open(db, embedder) as mem:
+    with open_memory(db, embedder, create=False) as mem:
         actions = mem.consolidate(_scope(tenant, user), dry_run=dry_run)
     if as_json:
         _emit_json([{"kind": a.kind.value, "keep": a.keep, "retire": a.retire, "reason": a.reason} for a in actions])
@@ -341,6 +330,7 @@ cli.add_command(budget)
 cli.add_command(sweep_command)
 cli.add_command(erase_command)
 cli.add_command(import_command)
+cli.add_command(pending_group)
 
 
 def main() -> None:

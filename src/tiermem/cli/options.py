@@ -1,4 +1,4 @@
-"""Options more than one command group takes: the embedder."""
+"""Options more than one command group takes: the embedder, and the store options of the record commands."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from typing import Any, TypeVar
 
 import click
 
+from tiermem.cli.database import db_option
 from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name
 from tiermem.errors import ConfigError
 
-__all__ = ["embedder_option"]
+__all__ = ["embedder_option", "store_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,3 +36,12 @@ def embedder_option(purpose: str, *, envvar: str | None = "TIERMEM_EMBEDDER") ->
         help=f"{purpose} minilm: the default ONNX model; hash: deterministic, for tests; openai:<model>: that"
         f" model on an OpenAI-compatible server at ${EMBED_URL_ENV}.",
     )
+
+
+def store_options(func: F) -> F:
+    """--db, --tenant, --user, --embedder, --json."""
+    func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")(func)
+    func = embedder_option("Embedding model.")(func)
+    func = click.option("--user", required=True, help="User id (scope).")(func)
+    func = click.option("--tenant", default="default", show_default=True, help="Tenant id (scope).")(func)
+    return db_option(func)

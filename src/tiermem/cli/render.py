@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from tiermem.store import PendingWrite
     from tiermem.types import Hit, MemoryRecord, ScorePart
+    from tiermem.write.path import WriteResult
 
-__all__ = ["hits_table", "records_table"]
+__all__ = ["hits_table", "pending_table", "records_table", "write_json", "write_lines"]
 
 
 def _rank(part: ScorePart | None) -> str:
@@ -41,3 +43,37 @@ def records_table(records: Iterable[MemoryRecord], title: str) -> Table:
     for r in records:
         table.add_row(r.id, r.type.value, str(r.source), r.valid_from.strftime("%Y-%m-%d %H:%M"), r.content)
     return table
+
+
+def pending_table(pending: Iterable[PendingWrite], title: str) -> Table:
+    """Held writes with their id, when they were made, the record's type and source, why held, and text."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("id", "held at", "type", "source", "why held", "content"):
+        table.add_column(col, overflow="fold")
+    for p in pending:
+        rec = p.record
+        held_at = p.created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(p.id, held_at, str(rec.get("type")), str(rec.get("source")), p.reason, str(rec.get("content")))
+    return table
+
+
+def write_lines(result: WriteResult) -> list[str]:
+    """What a write did, one line, then why: the ids it superseded and the reasons (held writes: the pending id)."""
+    shown = result.pending_id if result.pending_id is not None else result.record.id
+    lines = [f"{result.status.value} {shown}"]
+    lines += [f"  {reason}" for reason in result.reasons]
+    lines += [f"  supersedes {rid}" for rid in result.superseded if not any(rid in r for r in result.reasons)]
+    return lines
+
+
+def write_json(result: WriteResult) -> dict[str, Any]:
+    """A write's outcome as JSON: status, record, superseded ids, reasons and (if held) the pending id."""
+    return {
+        "status": result.status.value,
+        "record": result.record.to_json(),
+        "superseded": list(result.superseded),
+        "reasons": list(result.reasons),
+        "pending_id": result.pending_id,
+    }

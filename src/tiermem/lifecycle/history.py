@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from types import MappingProxyType
@@ -41,47 +42,86 @@ def history(store: Store, scope: Scope, record_id: str) -> list[MemoryRecord]:
         seen.add(forward.id)
 
 
-def record_from_json(data: dict[str, object]) -> MemoryRecord:
-    """A record from ``MemoryRecord.to_json()`` output (export files, audit snapshots, held writes)."""
+def record_from_json(data: Mapping[str, object]) -> MemoryRecord:
+    """A record from ``MemoryRecord.to_json()`` output (export files, audit snapshots, held writes).
 
-    def time(key: str) -> datetime | None:
-        value = data.get(key)
-        return None if value is None else datetime.fromisoformat(str(value))
-
-    def required_time(key: str) -> datetime:
-        value = time(key)
-        if value is None:
-            raise ValidationError(key, "is required in a record")
-        return value
-
+    Every field's type is checked (a missing required field is a KeyError), and the content hash is computed
+    from the content: a file's own hash may be stale or wrong.
+    """
+    content = _text(data, "content")
+    if not content.strip():
+        raise ValidationError("content", "must not be empty", given=content)
     tags = data.get("tags") or []
     metadata = data.get("metadata") or {}
-    if not isinstance(tags, list) or not isinstance(metadata, dict):
-        raise ValidationError("record", "tags must be a list and metadata an object", given=data.get("id"))
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ValidationError("tags", "must be a list of strings", given=tags)
+    if not isinstance(metadata, dict):
+        raise ValidationError("metadata", "must be an object", given=metadata)
     return MemoryRecord(
-        id=str(data["id"]),
-        scope=Scope(str(data["tenant"]), _opt(data.get("user")), _opt(data.get("agent")), _opt(data.get("session"))),
-        type=MemoryType.parse(str(data["type"])),
-        content=str(data["content"]),
-        source=Source.parse(str(data["source"])),
-        trust=float(str(data["trust"])),
-        created_at=required_time("created_at"),
-        updated_at=time("updated_at"),
-        valid_from=required_time("valid_from"),
-        valid_to=time("valid_to"),
-        expires_at=time("expires_at"),
-        content_hash=str(data["content_hash"]),
-        embedding_model=_opt(data.get("embedding_model")),
-        tags=tuple(str(t) for t in tags),
-        supersedes=_opt(data.get("supersedes")),
+        id=_text(data, "id"),
+        scope=Scope(_text(data, "tenant"), _opt(data, "user"), _opt(data, "agent"), _opt(data, "session")),
+        type=MemoryType.parse(_text(data, "type")),
+        content=content,
+        source=Source.parse(_text(data, "source")),
+        trust=_trust(data["trust"]),
+        created_at=_time(data, "created_at"),
+        updated_at=_opt_time(data, "updated_at"),
+        valid_from=_time(data, "valid_from"),
+        valid_to=_opt_time(data, "valid_to"),
+        expires_at=_opt_time(data, "expires_at"),
+        content_hash=content_hash(content),
+        embedding_model=_opt(data, "embedding_model"),
+        tags=tuple(tags),
+        supersedes=_opt(data, "supersedes"),
         metadata=MappingProxyType(dict(metadata)),
-        version=int(str(data.get("version", 1))),
-        context=_opt(data.get("context")),  # absent from exports made before search context existed
+        version=_version(data.get("version", 1)),
+        context=_opt(data, "context"),  # absent from exports made before search context existed
     )
 
 
-def _opt(value: object) -> str | None:
-    return None if value is None else str(value)
+def _text(data: Mapping[str, object], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise ValidationError(key, "must be a string", given=value)
+    return value
+
+
+def _opt(data: Mapping[str, object], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValidationError(key, "must be a string or null", given=value)
+    return value
+
+
+def _opt_time(data: Mapping[str, object], key: str) -> datetime | None:
+    return None if data.get(key) is None else _time(data, key)
+
+
+def _time(data: Mapping[str, object], key: str) -> datetime:
+    value = data.get(key)
+    if value is None:
+        raise ValidationError(key, "is required in a record")
+    if not isinstance(value, str):
+        raise ValidationError(key, "must be an ISO 8601 time string", given=value)
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValidationError(key, "must be an ISO 8601 time", given=value) from None
+    if parsed.tzinfo is None:
+        raise ValidationError(key, "must include a timezone offset", given=value)
+    return parsed
+
+
+def _trust(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+        raise ValidationError("trust", "must be a number from 0 to 1", given=value)
+    return float(value)
+
+
+def _version(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValidationError("version", "must be an integer of at least 1", given=value)
+    return value
 
 
 def rollback(

@@ -4,24 +4,42 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiermem.errors import ConfigError
+from tiermem.errors import ConfigError, NotFoundError
 from tiermem.store.base import AuditEntry, Candidate, Page, PendingWrite, Store, StoredItem
 
-__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "open_store"]
+__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "open_store", "sqlite_path"]
 
 
-def open_store(url: str | Path) -> Store:
-    """Open a store: ``sqlite:///relative.db``, ``sqlite:////abs/path.db``, ``:memory:`` or a plain path."""
+def sqlite_path(url: str | Path) -> str:
+    """The file (or ``:memory:``) that a plain path or a ``sqlite:///`` URL names.
+
+    As in SQLAlchemy, three slashes start a path relative to the current folder (``sqlite:///data/x.db``) and
+    a fourth makes it absolute (``sqlite:////srv/x.db``).
+    """
     text = str(url)
     if text.startswith(("postgresql://", "postgres://")):
         raise ConfigError("the PostgreSQL store is not available in this version; use sqlite:///path")
     if text.startswith("sqlite:///"):
-        # As in SQLAlchemy: sqlite:///relative.db, sqlite:////absolute/path.db, sqlite:///:memory:
         text = text.removeprefix("sqlite:///")
     elif "://" in text:
         raise ConfigError(f"unknown store URL {text!r}: use sqlite:///path/to/file.db or a file path")
     if not text:
         raise ConfigError("store URL has no path: use sqlite:///path/to/file.db")
+    return text
+
+
+def open_store(url: str | Path, *, create: bool = True) -> Store:
+    """Open a store: a plain path, ``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or ``:memory:``.
+
+    ``create=False`` opens an existing database only: a missing file is a NotFoundError and nothing is created.
+    """
+    path = sqlite_path(url)
     from tiermem.store.sqlite import SQLiteStore
 
-    return SQLiteStore(text)
+    try:
+        return SQLiteStore(path, create=create)
+    except NotFoundError as exc:
+        if not str(url).startswith("sqlite:///") or Path(path).is_absolute():
+            raise
+        hint = f"{url} is relative to the current folder; sqlite:////{path} would be the absolute path /{path}"
+        raise NotFoundError(f"{exc} ({hint})") from None

@@ -107,13 +107,18 @@ def _ttl(value: timedelta | float | None) -> timedelta | None:
         return None
     if isinstance(value, bool) or not isinstance(value, timedelta | int | float):
         raise ValidationError("ttl", "must be seconds or a timedelta", given=value)
-    ttl = value if isinstance(value, timedelta) else timedelta(seconds=float(value))
-    seconds = ttl.total_seconds()
-    if not math.isfinite(seconds) or seconds <= 0:
+    # Checked as a number first: timedelta() itself fails on NaN, infinity and ~1e14 seconds or more.
+    try:
+        seconds = value.total_seconds() if isinstance(value, timedelta) else float(value)
+    except OverflowError:  # an int beyond any float
+        raise ValidationError("ttl", "is too long", given=value, limit=f"{MAX_TTL.days} days") from None
+    if not math.isfinite(seconds):
+        raise ValidationError("ttl", "must be a finite number of seconds", given=seconds)
+    if seconds <= 0:
         raise ValidationError("ttl", "must be > 0 seconds", given=seconds)
-    if ttl > MAX_TTL:
-        raise ValidationError("ttl", "is too long", given=f"{seconds:.0f} s", limit=f"{MAX_TTL.days} days")
-    return ttl
+    if seconds > MAX_TTL.total_seconds():
+        raise ValidationError("ttl", "is too long", given=f"{seconds:.4g} s", limit=f"{MAX_TTL.days} days")
+    return value if isinstance(value, timedelta) else timedelta(seconds=seconds)
 
 
 def _metadata(value: Mapping[str, MetaValue]) -> Mapping[str, MetaValue]:

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError, StoreError
+from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError
 from tiermem.store.base import Candidate, Page, StoredItem
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
+from tiermem.store.sqlite.connect import connect, driver_error
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
@@ -120,6 +121,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         self,
         path: str | Path,
         *,
+        create: bool = True,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
         shortlist_from: int | None = SHORTLIST_FROM,
         shortlist_size: int = SHORTLIST_MIN,
@@ -132,22 +134,23 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         self.shortlist_from = shortlist_from
         self.shortlist_size = shortlist_size
         self.neighbour_shortlist = neighbour_shortlist  # the same for batched lookups (the write path's)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
+        self._conn = connect(self.path, create=create)
         self._lock = threading.RLock()
         self._depth = 0
         # Least recently searched last out: scopes' vectors in memory, bounded by ``cache_bytes``.
         self._vectors = VectorCache()
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA busy_timeout=5000")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
-        self._init_full_text()
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA busy_timeout=5000")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+            self._init_full_text()
+        except BaseException as exc:
+            self._conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise driver_error("open", self.path, exc) from exc
+            raise
 
     # -- schema ---------------------------------------------------------------------------------------------
 
@@ -187,22 +190,30 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         with self._lock:
             outer = self._depth == 0
             if outer:
-                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.Error as exc:
+                    raise driver_error("write to", self.path, exc) from exc
             self._depth += 1
             try:
                 yield
-            except BaseException:
+            except BaseException as exc:
                 self._depth -= 1
                 if outer:
-                    self._conn.execute("ROLLBACK")
+                    if self._conn.in_transaction:  # some driver errors (a full disk) have rolled back already
+                        self._conn.execute("ROLLBACK")
                     self._vectors.clear()  # a rolled-back write may have refreshed a cache entry
+                    # Driver errors leave the store here, at the outermost transaction: inner code may still
+                    # catch a specific one (an import's IntegrityError) and say what it means.
+                    if isinstance(exc, sqlite3.Error):
+                        raise driver_error("write to", self.path, exc) from exc
                 raise
             self._depth -= 1
             if outer:
                 try:
                     self._conn.execute("COMMIT")
                 except sqlite3.Error as exc:
-                    raise StoreError(f"commit failed: {exc}") from exc
+                    raise driver_error("commit to", self.path, exc) from exc
 
     def _bump(
         self,

@@ -1,0 +1,82 @@
+"""``tiermem pending list|approve|reject``: the writes held for approval (procedural notes from untrusted sources)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from tiermem.cli.database import open_memory
+from tiermem.cli.options import store_options
+
+if TYPE_CHECKING:
+    from tiermem.types import Scope
+
+__all__ = ["pending_group"]
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _scope(tenant: str, user: str) -> Scope:
+    from tiermem.types import Scope
+
+    return Scope(tenant, user)
+
+
+@click.group("pending")
+def pending_group() -> None:
+    """Review writes held for approval: list them, then approve (store) or reject (drop) each."""
+
+
+@pending_group.command("list")
+@store_options
+def list_pending(db: str | None, tenant: str, user: str, embedder: str, as_json: bool) -> None:
+    """List a user's held writes, oldest first, with why each was held."""
+    with open_memory(db, embedder, create=False) as mem:
+        pending = mem.pending(_scope(tenant, user))
+    if as_json:
+        _emit(
+            [
+                {"id": p.id, "created_at": p.created_at.isoformat(), "reason": p.reason, "record": p.record}
+                for p in pending
+            ]
+        )
+        return
+    from rich.console import Console
+
+    from tiermem.cli.render import pending_table
+
+    Console().print(pending_table(pending, f"{len(pending)} held writes"))
+
+
+@pending_group.command("approve")
+@store_options
+@click.argument("pending_id")
+def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, pending_id: str) -> None:
+    """Store a held write through the normal write path (as a system-sourced note that keeps its origin)."""
+    from tiermem.cli.render import write_json, write_lines
+
+    with open_memory(db, embedder, create=False) as mem:
+        result = mem.approve(_scope(tenant, user), pending_id)
+    if as_json:
+        _emit({"approved": pending_id, **write_json(result)})
+        return
+    click.echo(f"approved {pending_id}")
+    for line in write_lines(result):
+        click.echo(line)
+
+
+@pending_group.command("reject")
+@store_options
+@click.argument("pending_id")
+def reject(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, pending_id: str) -> None:
+    """Drop a held write; nothing is stored."""
+    with open_memory(db, embedder, create=False) as mem:
+        mem.reject(_scope(tenant, user), pending_id)
+    if as_json:
+        _emit({"rejected": pending_id})
+    else:
+        click.echo(f"rejected {pending_id}")

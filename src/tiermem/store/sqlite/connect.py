@@ -1,0 +1,53 @@
+"""Opening a SQLite file: never creating one unless asked, and driver errors turned into StoreError."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tiermem.errors import NotFoundError, StoreError
+
+__all__ = ["connect", "driver_error"]
+
+
+def connect(path: str, *, create: bool) -> sqlite3.Connection:
+    """A connection to ``path``; with ``create`` False the file must already exist (nothing is created)."""
+    if path == ":memory:":
+        return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    file = Path(path)
+    if file.is_dir():
+        raise StoreError(f"cannot open the database {path}: it is a folder, not a database file")
+    if not create and not file.exists():
+        where = f" ({file.absolute()})" if not file.is_absolute() else ""
+        raise NotFoundError(f"no database at {path}{where}: the file does not exist, and none was created")
+    if create:
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            blocker = next((p for p in file.parents if p.exists() and not p.is_dir()), None)
+            why = f"{blocker} is a file" if blocker is not None else exc.strerror or str(exc)
+            raise StoreError(f"cannot create the folder {file.parent} for the database: {why}") from exc
+    # mode=rw: SQLite itself refuses to create the file, should it vanish between the check and the open.
+    target = path if create else file.absolute().as_uri() + "?mode=rw"
+    try:
+        return sqlite3.connect(target, uri=not create, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise driver_error("open", path, exc) from exc
+
+
+def driver_error(action: str, path: str, exc: sqlite3.Error) -> StoreError:
+    """A StoreError that says what failed on which file, and what the driver's message means."""
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        meaning = "the database is read-only; check the permissions of the file and its folder"
+    elif "not a database" in text:
+        meaning = "the file is not a SQLite database"
+    elif "locked" in text or "busy" in text:
+        meaning = "another process holds the database locked"
+    elif "unable to open" in text:
+        meaning = "the file cannot be opened; check the path and its permissions"
+    elif "malformed" in text or "corrupt" in text:
+        meaning = "the database file is damaged"
+    else:
+        meaning = "the database driver failed"
+    return StoreError(f"cannot {action} {path}: {meaning} (SQLite: {text})")
