@@ -17,25 +17,20 @@ the field, the limit and what was given), 3 not found.
 """
 
 
-def _help(command: click.Command, path: list[str]) -> str:
-    with click.Context(command, info_name=" ".join(path), terminal_width=110, max_content_width=110) as ctx:
-        return command.get_help(ctx)
-
-
-def _walk(command: click.Command, path: list[str]) -> list[tuple[list[str], click.Command]]:
-    found = [(path, command)]
+def _sections(command: click.Command, ctx: click.Context) -> list[str]:
+    """Help of ``command`` and of every command below it, each in the context the real CLI gives it."""
+    found = [f"## `{ctx.command_path}`\n\n```text\n{command.get_help(ctx).rstrip()}\n```\n"]
     if isinstance(command, click.Group):
         for name in sorted(command.commands):
-            found += _walk(command.commands[name], [*path, name])
+            sub = command.commands[name]
+            found += _sections(sub, click.Context(sub, info_name=name, parent=ctx, **sub.context_settings))
     return found
 
 
 def render() -> str:
     """The whole page."""
-    sections = [HEADER]
-    for path, command in _walk(cli, ["tiermem"]):
-        sections.append(f"## `{' '.join(path)}`\n\n```text\n{_help(command, path).rstrip()}\n```\n")
-    return "\n".join(sections)
+    root = click.Context(cli, info_name="tiermem", terminal_width=110, max_content_width=110, **cli.context_settings)
+    return "\n".join([HEADER, *_sections(cli, root)])
 
 
 if __name__ == "__main__":
