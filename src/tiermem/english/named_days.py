@@ -27,8 +27,8 @@ _DAY_FIRST = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}{_TO_DAY}\s+(?:of\s+)?{_MONTH}
 _MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}{_TO_DAY}\b{_YEAR_AFTER}")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
-# A month without a day, after a word that makes it a time ("in June", "during May", "late August", "the second
-# week of November"): a capitalised "May I ..." opens a question and names nothing.
+# A month without a day, after a word that makes it a time ("in June", "during May", "late August", "the third
+# week of October"): a capitalised "May I ..." opens a question and names nothing.
 _WEEK_OF = r"(?:(first|second|third|fourth|last)\s+week\s+of\s+)"
 _IN_MONTH = re.compile(
     rf"\b(?i:(in|during|early|mid|late)(?:\s+|-)(?:the\s+)?{_WEEK_OF}?){_MONTH}(?:,?\s+(\d{{4}})\b|(?![\w-])(?!,?\s*\d))"
@@ -78,7 +78,7 @@ def named_days(question: str, now: datetime) -> NamedDays | None:
     """The days ``question`` names, if any (calendar dates first; relative days only when it names none)."""
     today = now.date()
     spans = _calendar(question, today)
-    # Beside a date ("the weekend before 10 April, 2023") a relative phrase is relative to it: the date says when.
+    # Beside a date ("the weekend before 12 June, 2023") a relative phrase is relative to it: the date says when.
     if not spans:
         spans = _relative(question, today)
     return NamedDays(tuple(spans)) if spans else None

@@ -64,18 +64,19 @@ STOP_WORDS = frozenset(
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
 # A negation marks a denial; clauses bound what it denies.
-# "rather than" / "instead of" deny what follows them: "features her own work, rather than Ann's"; "avoids",
+# "rather than" / "instead of" deny what follows them: "shows her own photos, rather than Ann's"; "avoids",
 # "dislikes" and "refuses" deny their object.
 NEGATION = re.compile(
     r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of|avoid(?:s|ed|ing)?|dislike[sd]?"
     r"|refuse[sd]?)\b|n['\u2019]t\b",
     re.I,
 )
-# A hedged statement is a guess ("Ann might be active online"): any definite denial of its words overrides it.
+# A hedged statement is a guess ("Ann might keep bees"): any definite denial of its words overrides it.
 HEDGES = frozenset("may might could possibly perhaps probably likely maybe".split())
 HEDGE = re.compile(rf"\b({'|'.join(sorted(HEDGES))})\b", re.I)
 YET = re.compile(r"\byet\b", re.I)
-# "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
+# "and" before an auxiliary starts another predicate: "keeps bees and has no licence to sell honey" denies only
+# the licence.
 CLAUSE = re.compile(
     r";|\b(?:while|whereas|but|instead|although|though)\b"
     r"|\band\s+(?=(?:has|have|had|is|are|was|were|do|does|did|never|not|can|will|would)\b)",
@@ -216,7 +217,7 @@ def asked(question: str) -> frozenset[str]:
 
 
 def about_the_user(question: str) -> bool:
-    """The question asks about the user ("what did I buy", "my commute"), not about what the agent said."""
+    """The question asks about the user ("what did I buy", "my garden"), not about what the agent said."""
     return _USER.search(question) is not None and _AGENT_SAID.search(question) is None
 
 
@@ -267,6 +268,6 @@ def stem(word: str) -> str:
 
 def negated_clauses(text: str) -> str:
     """The clauses of ``text`` that hold a negation, or all of it when none does."""
-    # "Ann is a photographer, while Ben has never exhibited": the negation denies only its own clause.
+    # "Ann is a carpenter, while Ben has never sold a table": the negation denies only its own clause.
     negated = [clause for clause in CLAUSE.split(text) if NEGATION.search(clause)]
     return " ".join(negated) if negated else text
