@@ -123,11 +123,15 @@ _ADDITIVE = frozenset(
     had own owns owned know knows knew play plays played read reads watch watches watched collect
     collects speak speaks tried try tries met meet meets""".split()
 )
-# Single-valued slots: a new filler replaces the old one.
+# Single-valued slots: a new filler replaces the old one. What lies between a verb and its object stops at the
+# next such verb, and an address is tried only where its run of characters starts: each character is then read a
+# bounded number of times, so a long text full of the verb costs linear time, not quadratic.
+_RESIDE = r"live[sd]?|living|moved|relocated|reside[sd]?|based"
+_PHONE = r"phone|mobile|cell"
 _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.I))
     for name, pattern in (
-        ("residence", r"\b(live[sd]?|living|moved|relocated|reside[sd]?|based)\b[^.]*?\b(in|to|at)\b"),
+        ("residence", rf"\b({_RESIDE})\b(?:(?!\b(?:{_RESIDE}|in|to|at)\b)[^.])*+\b(in|to|at)\b"),
         ("employer", r"\b(work(s|ed|ing)?\s+(at|for)|employed\s+(at|by)|job\s+at|joined)\b"),
         ("job", r"\b(work(s|ed|ing)?\s+as|job\s+is|profession|occupation)\b"),
         ("name", r"\b(my\s+name\s+is|call\s+me|name\s+is)\b"),
@@ -139,9 +143,9 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # Contact slots are filled by a value, not by any mention: "I check my email" keeps the address, and
         # "I dropped my phone" (the device) keeps the number.
-        ("phone_number", r"\b(phone|mobile|cell)\s+(number|no\b)|\b(phone|mobile|cell)\b.*\d{3}"),
+        ("phone_number", rf"\b({_PHONE})\s+(number|no\b)|\b({_PHONE})\b(?:(?!\b(?:{_PHONE})\b).)*?\d{{3}}"),
         ("phone", r"\b(phone|mobile|cell)\b"),
-        ("email", r"\be-?mail\s+(address|is|was)\b|[\w.+-]+@[\w-]+\.\w"),
+        ("email", r"\be-?mail\s+(address|is|was)\b|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w"),
         ("address", r"\baddress\s+(is|was|changed)\b"),
         ("home_airport", r"\b(home\s+airport|fly\s+(out\s+)?of|fly\s+from)\b"),
         ("seat", r"\b(aisle|window|middle)\s+seats?\b|\bseat\s+preference\b"),
