@@ -144,7 +144,7 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # Contact slots are filled by a value, not by any mention: "I check my email" keeps the address, and
         # "I dropped my phone" (the device) keeps the number.
         ("phone_number", rf"\b({_PHONE})\s+(number|no\b)|\b({_PHONE})\b(?:(?!\b(?:{_PHONE})\b).)*?\d{{3}}"),
-        ("phone", r"\b(phone|mobile|cell)\b"),
+        ("phone", rf"\b({_PHONE})\b"),
         ("email", r"\be-?mail\s+(address|is|was)\b|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w"),
         ("address", r"\baddress\s+(is|was|changed)\b"),
         ("home_airport", r"\b(home\s+airport|fly\s+(out\s+)?of|fly\s+from)\b"),
