@@ -1,4 +1,4 @@
-"""Shared fixtures: deterministic embedder, fresh in-memory stores."""
+"""Shared fixtures: deterministic embedder, fresh in-memory stores, the real model for tests marked slow."""
 
 from __future__ import annotations
 
@@ -14,6 +14,24 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI does; numpy is 
 
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.memory import Memory
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the real model (``minilm`` or ``real``) is slow: ``-m "not slow"`` leaves it out."""
+    for item in items:
+        if {"minilm", "real"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _real_model_only_when_marked_slow(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading the real model fails a test that is not marked slow, so the mark cannot go stale."""
+    if request.node.get_closest_marker("slow") is None:
+
+        def refuse(self: MiniLMEmbedder) -> None:
+            pytest.fail(f"{request.node.nodeid} loads the real model: mark it @pytest.mark.slow")
+
+        monkeypatch.setattr(MiniLMEmbedder, "_load", refuse)
 
 
 @pytest.fixture

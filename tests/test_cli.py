@@ -122,6 +122,7 @@ def test_export_writes_every_record_of_the_user(run, tmp_path: Path) -> None:  #
     assert sorted(r["content"] for r in data["records"]) == ["one", "two"]
 
 
+@pytest.mark.slow  # `tiermem demo` and `tiermem bench` run the real model
 def test_readme_shell_examples_run(tmp_path: Path) -> None:
     env = {**os.environ, "TIERMEM_DB": str(tmp_path / "readme.db"), "TIERMEM_EMBEDDER": "hash"}
     record_id = ""
@@ -148,6 +149,7 @@ def test_readme_shell_examples_run(tmp_path: Path) -> None:
             record_id = json.loads(listing.stdout)["records"][-1]["id"]
 
 
+@pytest.mark.slow  # the example opens a memory with the default embedder
 def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (example,) = _code_blocks("python")
     monkeypatch.chdir(tmp_path)

@@ -17,8 +17,8 @@ T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture
-def undetected() -> Iterator[Memory]:
-    with Memory.open(":memory:", embedder=MiniLMEmbedder(), write_policy=WritePolicy(detect=False)) as m:
+def undetected(minilm: MiniLMEmbedder) -> Iterator[Memory]:
+    with Memory.open(":memory:", embedder=minilm, write_policy=WritePolicy(detect=False)) as m:
         m.remember_many(
             ALICE,
             [

@@ -218,11 +218,11 @@ def test_recall_finds_every_evicted_message_by_text_and_by_time(store: StoreWith
 
 def test_a_paged_out_reply_is_found_by_the_message_it_answers(store: StoreWithContext) -> None:
     ctx = manager(store)
-    ctx.append(Message.assistant("Did you finish the pottery workshop?", created_at=T0))
+    ctx.append(Message.assistant("Did you finish the glassblowing workshop?", created_at=T0))
     ctx.append(Message.user("Yes, last Sunday!", created_at=T0 + timedelta(minutes=1)))
-    hits = ctx.conversation_search("pottery workshop", roles=["user"], k=1)
+    hits = ctx.conversation_search("glassblowing workshop", roles=["user"], k=1)
     assert [h.record.content for h in hits] == ["Yes, last Sunday!"]
-    assert hits[0].record.context == "Did you finish the pottery workshop?"
+    assert hits[0].record.context == "Did you finish the glassblowing workshop?"
 
 
 def test_conversation_search_filters_by_role_and_time_range(store: StoreWithContext) -> None:

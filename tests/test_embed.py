@@ -41,6 +41,7 @@ def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) ->
     assert spinning._session.get_session_options().get_session_config_entry(key) == "1"
 
 
+@pytest.mark.slow
 def test_minilm_repeats_a_single_text_from_its_lru_cache_without_running_the_model(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

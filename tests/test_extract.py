@@ -254,8 +254,8 @@ def test_reingesting_the_same_conversation_adds_zero_rows(memory: Memory) -> Non
     assert stored.metadata["extracted_kind"] == "identity"
 
 
-def test_moving_supersedes_the_earlier_residence_through_the_real_write_path() -> None:
-    with Memory.open(":memory:", embedder=MiniLMEmbedder()) as memory:
+def test_moving_supersedes_the_earlier_residence_through_the_real_write_path(minilm: MiniLMEmbedder) -> None:
+    with Memory.open(":memory:", embedder=minilm) as memory:
         before = {r.record.content: r.record for r in extract_and_remember(memory, DANA, TRIP_PLANNING)}
         [moved] = extract_and_remember(memory, DANA, MOVED)
         austin = before["I live in Austin."]

@@ -22,8 +22,8 @@ def _setup(mem: Memory, echo_type: MemoryType = EPISODIC, echo_source: str = "ag
     own, echo, *filler = mem.remember_many(
         ALICE,
         [
-            NewMemory("My commute is forty minutes by bus each way.", type=EPISODIC, source="user"),
-            NewMemory("With a forty-minute bus commute, podcasts fit well.", type=echo_type, source=echo_source),
+            NewMemory("My morning run is eight kilometres along the canal.", type=EPISODIC, source="user"),
+            NewMemory("With an eight-kilometre canal run, breakfast fits later.", type=echo_type, source=echo_source),
             *(NewMemory(f"filler note number {i}", type=EPISODIC, source="agent", dedupe=False) for i in range(20)),
         ],
     )
@@ -44,7 +44,7 @@ def _order(hits: list[Hit]) -> list[str]:
 
 def test_question_about_the_user_ranks_their_own_turn_above_the_agents_echo(mem: Memory) -> None:
     own, echo, filler = _setup(mem)
-    query = "How long is my commute?"
+    query = "How long is my morning run?"
     assert _order(_ranked(mem, query, own, echo, filler, RecallPolicy(first_hand_weight=1.0)))[0] == echo
     hits = _ranked(mem, query, own, echo, filler, RecallPolicy())
     assert _order(hits)[0] == own
@@ -56,9 +56,9 @@ def test_question_about_the_user_ranks_their_own_turn_above_the_agents_echo(mem:
 @pytest.mark.parametrize(
     "query",
     [
-        "How long is Ana's commute?",  # about someone else
-        "What did you recommend for my commute?",  # about what the agent said
-        "In our previous chat, which podcasts fit my commute?",  # about the conversation, both sides
+        "How long is Ana's morning run?",  # about someone else
+        "What did you recommend for my morning run?",  # about what the agent said
+        "In our previous chat, which breakfast fits after my morning run?",  # about the conversation, both sides
     ],
 )
 def test_question_not_about_the_user_alone_is_not_reordered(mem: Memory, query: str) -> None:
@@ -71,14 +71,14 @@ def test_question_not_about_the_user_alone_is_not_reordered(mem: Memory, query: 
 @pytest.mark.parametrize(("echo_type", "echo_source"), [(MemoryType.SEMANTIC, "agent"), (EPISODIC, "user")])
 def test_facts_and_the_users_own_records_keep_their_score(mem: Memory, echo_type: MemoryType, echo_source: str) -> None:
     own, echo, filler = _setup(mem, echo_type, echo_source)
-    hits = _ranked(mem, "How long is my commute?", own, echo, filler, RecallPolicy())
+    hits = _ranked(mem, "How long is my morning run?", own, echo, filler, RecallPolicy())
     assert _order(hits)[0] == echo
     assert hits[0].part("first_hand").contribution == 1.0  # type: ignore[union-attr]
 
 
 def test_recall_explains_the_first_hand_part(mem: Memory) -> None:
     _setup(mem)
-    hits = mem.recall(ALICE, "How long is my bus commute?", k=2)
+    hits = mem.recall(ALICE, "How long is my canal run?", k=2)
     assert {h.record.source.kind.value for h in hits} == {"user", "agent"}
     assert hits[0].record.source.kind.value == "user"
     assert all(h.part("first_hand") is not None for h in hits)
@@ -88,11 +88,11 @@ def test_recall_explains_the_first_hand_part(mem: Memory) -> None:
     ("question", "expected"),
     [
         ("How many music albums have I purchased?", True),
-        ("Can you suggest some activities I can do during my commute to work?", True),
-        ("I'm a bit anxious about getting around Tokyo. Any tips?", True),
+        ("Could you suggest a few stretches I can do at my desk?", True),
+        ("I'm a little nervous about my first sailing lesson. Any advice?", True),
         ("What is my dog's name?", True),
-        ("What did Caroline research?", False),
-        ("Can you remind me of the name of the restaurant you recommended?", False),
+        ("What did Marta study?", False),
+        ("Could you tell me again which bakery you suggested?", False),
         ("I remember you told me about a book, what was it?", False),
         ("Where did you say I should go?", False),
         ("I'm checking our previous chat about the shift rotation. Who works on Sunday?", False),
@@ -100,7 +100,7 @@ def test_recall_explains_the_first_hand_part(mem: Memory) -> None:
         ("What was your earlier suggestion for my trip?", False),
         ("What did the assistant tell me about my trip?", False),
         ("Remind me what we discussed about my diet.", False),
-        ("Which podcast had you'd recommended for my commute?", False),
+        ("Which shoes had you'd recommended for my morning run?", False),
         ("You were telling me about a hotel for my trip, which one?", False),
         ("What did you advise me to do?", False),
     ],
@@ -111,7 +111,7 @@ def test_about_the_user_reads_first_person_questions(question: str, expected: bo
 
 def test_a_tool_event_keeps_its_score(mem: Memory) -> None:
     _, echo, _ = _setup(mem, EPISODIC, "tool:booking")
-    hit = next(h for h in mem.recall(ALICE, "How long is my bus commute?", k=5) if h.record.id == echo)
+    hit = next(h for h in mem.recall(ALICE, "How long is my canal run?", k=5) if h.record.id == echo)
     assert hit.part("first_hand").contribution == 1.0  # type: ignore[union-attr]
 
 
@@ -121,12 +121,12 @@ def test_a_first_hand_lift_reaches_past_the_short_list(mem: Memory) -> None:
     own, *agents = mem.remember_many(
         ALICE,
         [
-            NewMemory("My commute is forty minutes by bus.", type=EPISODIC, source="user"),
+            NewMemory("My morning run is eight kilometres.", type=EPISODIC, source="user"),
             *(NewMemory(f"agent reply number {i}", type=EPISODIC, source="agent", dedupe=False) for i in range(25)),
         ],
     )
     listed = [r.record.id for r in agents] + [own.record.id]
     cands = [Candidate(rid, 1.0 / rank) for rank, rid in enumerate(listed, start=1)]
     for k in (5, 10):
-        hits = _fuse(mem.store, ALICE, cands, cands, k=k, now=NOW, policy=RecallPolicy(), query="my commute?")
+        hits = _fuse(mem.store, ALICE, cands, cands, k=k, now=NOW, policy=RecallPolicy(), query="my morning run?")
         assert own.record.id in _order(hits)

@@ -21,13 +21,13 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 @pytest.mark.parametrize(
     ("question", "first", "last"),
     [
-        ("What did Joanna watch on 1 May, 2022?", date(2022, 5, 1), date(2022, 5, 1)),
+        ("What did Lars cook on 1 May, 2022?", date(2022, 5, 1), date(2022, 5, 1)),
         ("What happened on October 13, 2023?", date(2023, 10, 13), date(2023, 10, 13)),
-        ("Who called on the 3rd of June 2023?", date(2023, 6, 3), date(2023, 6, 3)),
+        ("Who called on the 5th of June 2023?", date(2023, 6, 5), date(2023, 6, 5)),
         ("What did we plan on Sept. 9th, 2024?", date(2024, 9, 9), date(2024, 9, 9)),
         ("Any notes from 2025-12-24?", date(2025, 12, 24), date(2025, 12, 24)),
-        ("Where was John between August 11 and August 15 2023?", date(2023, 8, 11), date(2023, 8, 15)),
-        ("Where was John between August 11 and 15, 2023?", date(2023, 8, 11), date(2023, 8, 11)),
+        ("Where did Omar stay between July 4 and July 9 2023?", date(2023, 7, 4), date(2023, 7, 9)),
+        ("Where did Omar stay between July 4 and 9, 2023?", date(2023, 7, 4), date(2023, 7, 4)),
         ("What did I do in June 2023?", date(2023, 6, 1), date(2023, 6, 30)),
         # No year: the latest such day not after now.
         ("What did I eat on February 14?", date(2026, 2, 14), date(2026, 2, 14)),
@@ -39,18 +39,18 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
         ("What did I do on May 8 last year?", date(2025, 5, 8), date(2025, 5, 8)),
         # A month without a day, after "in", "during", "early / mid / late" or "the Nth week of": the named year,
         # else the latest such month that has begun.
-        ("When did Melanie go camping in June?", date(2025, 6, 1), date(2025, 6, 30)),
+        ("When did Nadia go sailing in June?", date(2025, 6, 1), date(2025, 6, 30)),
         ("What did I plan in March?", date(2026, 3, 1), date(2026, 3, 31)),
         ("In July last year, where was I?", date(2025, 7, 1), date(2025, 7, 31)),
         ("What did I do during August 2021?", date(2021, 8, 1), date(2021, 8, 31)),
-        ("Where was Tim in the second week of November?", date(2025, 11, 8), date(2025, 11, 14)),
+        ("Where was Omar in the third week of October?", date(2025, 10, 15), date(2025, 10, 21)),
         ("Who visited in the last week of February?", date(2026, 2, 22), date(2026, 2, 28)),
         ("What did I read in early May?", date(2025, 5, 1), date(2025, 5, 10)),
         ("Who came over mid-July?", date(2025, 7, 11), date(2025, 7, 20)),
         ("What did I read in late February 2024?", date(2024, 2, 21), date(2024, 2, 29)),
         # A quantity is not a year.
         ("I ate 2500 calories on March 3, what else?", date(2025, 3, 3), date(2025, 3, 3)),
-        ("Where was the picture shared on December 1,2023 taken?", date(2023, 12, 1), date(2023, 12, 1)),
+        ("Where was the photo posted on October 3,2023 taken?", date(2023, 10, 3), date(2023, 10, 3)),
     ],
 )
 def test_named_days_reads_the_days_a_question_names(question: str, first: date, last: date) -> None:
@@ -94,7 +94,7 @@ WEDNESDAY = datetime(2026, 3, 4, 12, tzinfo=UTC)
         # A leap day without a year: the latest one.
         ("What did I do on February 29?", datetime(2023, 3, 1, tzinfo=UTC), date(2020, 2, 29), date(2020, 2, 29)),
         # Beside a date, a relative phrase does not count from now.
-        ("What did Maria do last weekend before April 10, 2023?", WEDNESDAY, date(2023, 4, 10), date(2023, 4, 10)),
+        ("What did Petra do last weekend before June 12, 2023?", WEDNESDAY, date(2023, 6, 12), date(2023, 6, 12)),
     ],
 )
 def test_named_days_counts_relative_days_back_from_now(question: str, now: datetime, first: date, last: date) -> None:
@@ -105,7 +105,7 @@ def test_named_days_counts_relative_days_back_from_now(question: str, now: datet
     "question",
     [
         "What may I bring to the party?",  # the verb, not the month
-        "What did Caroline paint?",
+        "What did Marta paint?",
         "What happened on 31 February 2023?",  # no such day
         "How many of the 12 books did I read?",
         "How many days ago did I buy it?",  # asks for a distance, names no day
@@ -113,7 +113,7 @@ def test_named_days_counts_relative_days_back_from_now(question: str, now: datet
         "What did I learn in my last week at Acme?",  # someone's last week, not the calendar's
         "What happened in May 0000?",  # no such year
         "Any notes from 0000-05-01?",
-        "May I ask what Caroline paints?",  # a capitalised verb opening the question
+        "May I ask what Marta paints?",  # a capitalised verb opening the question
         "What did I do in Mayfair?",
         "Which airlines did I fly with before today?",  # an open span up to now, not today alone
         "Any film to watch tonight?",  # most often a plan, not a day to look back on

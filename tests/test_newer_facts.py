@@ -52,8 +52,8 @@ def test_a_lifted_fact_stays_below_a_newer_fact_tied_above_the_older_one() -> No
     # carry it past the newest (an equal score times 1 + 1e-6 used to).
     same = _unit(1, 0, 0)
     cases = [
-        ("new", "Bo Lind could be a professional in engineering.", 10, 0.94, same),
-        ("old", "Bo Lind could be a professional in design.", 1, 0.94, same),
-        ("mid", "Bo Lind could be a professional in teaching.", 9, 0.88, same),
+        ("new", "Bo Lind plans a career in engineering.", 10, 0.94, same),
+        ("old", "Bo Lind plans a career in design.", 1, 0.94, same),
+        ("mid", "Bo Lind plans a career in teaching.", 9, 0.88, same),
     ]
-    assert _rank(cases, "What field could Bo Lind be a professional in?") == ["new", "mid", "old"]
+    assert _rank(cases, "In which field does Bo Lind plan a career?") == ["new", "mid", "old"]

@@ -13,8 +13,8 @@ from tiermem.store import StoredItem
 from tiermem.write.path import audit_entry
 
 ALICE = Scope("acme", "alice")
-TURN = "John: We hiked all day with the dogs. I was in Chicago last week. The deep-dish pizza was great."
-SENTENCE = "John: I was in Chicago last week."
+TURN = "Ines: We cycled all morning along the coast. I was in Lisbon last week. The custard tarts were great."
+SENTENCE = "Ines: I was in Lisbon last week."
 
 
 def _vector_cosine(memory: Memory, query: str, record_id: str) -> float:
@@ -28,12 +28,12 @@ def test_recall_scores_a_record_by_its_best_sentence_after_write_rollback_and_im
     emb = HashingEmbedder(dim=256)
     with Memory.open(tmp_path / "a.db", embedder=emb) as memory:
         rec = memory.remember(ALICE, TURN, type="episodic").record
-        memory.remember(ALICE, "Mary: The weather in Boston was rainy.", type="episodic")
+        memory.remember(ALICE, "Omar: The weather in Bergen was rainy.", type="episodic")
         whole = float(emb.embed_batch([TURN])[0] @ emb.embed_batch([SENTENCE])[0])
         assert whole < 0.9
         assert _vector_cosine(memory, SENTENCE, rec.id) == pytest.approx(1.0, abs=1e-5)
 
-        edited = replace(rec, content="John: Nothing happened.", content_hash="x", version=2)
+        edited = replace(rec, content="Ines: Nothing happened.", content_hash="x", version=2)
         memory.store.put_many([StoredItem(edited, emb.embed_batch([edited.content])[0])])
         memory.store.append_audit(ALICE, [audit_entry("edit", "user", rec.created_at, rec, edited)])
         assert _vector_cosine(memory, SENTENCE, rec.id) < 0.9  # the edit dropped the old sentences

@@ -10,15 +10,15 @@ from tiermem.recall.passages import MAX_PASSAGES, embed_with_passages, passages
 
 def test_a_single_sentence_has_no_passages() -> None:
     assert passages("I moved to Denver last spring.") == []
-    assert passages("John: I was in Chicago") == []
+    assert passages("Ines: I was in Lisbon") == []
 
 
 def test_each_sentence_keeps_the_speaker_label() -> None:
-    text = "John: I was in Chicago, it was awesome! It had so much energy. Locals were friendly?"
+    text = "Ines: I was in Lisbon, it was lovely! The trams were so loud. Nobody minded?"
     assert passages(text) == [
-        "John: I was in Chicago, it was awesome!",
-        "John: It had so much energy.",
-        "John: Locals were friendly?",
+        "Ines: I was in Lisbon, it was lovely!",
+        "Ines: The trams were so loud.",
+        "Ines: Nobody minded?",
     ]
 
 

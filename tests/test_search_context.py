@@ -24,13 +24,13 @@ def test_context_is_indexed_for_full_text_but_never_returned_as_content(mem: Mem
     mem.remember_many(
         ALICE,
         [
-            NewMemory("Yes, last Sunday!", MemoryType.EPISODIC, context="Did you go to the pottery workshop?"),
+            NewMemory("Yes, last Sunday!", MemoryType.EPISODIC, context="Did you go to the glassblowing workshop?"),
             NewMemory("The weather was grey.", MemoryType.EPISODIC),
         ],
     )
-    hits = mem.recall(ALICE, "pottery workshop", k=1)
+    hits = mem.recall(ALICE, "glassblowing workshop", k=1)
     assert hits[0].record.content == "Yes, last Sunday!"
-    assert hits[0].record.context == "Did you go to the pottery workshop?"
+    assert hits[0].record.context == "Did you go to the glassblowing workshop?"
     assert hits[0].part("keyword") is not None and hits[0].part("keyword").rank == 1  # type: ignore[union-attr]
 
 
@@ -38,18 +38,18 @@ def test_a_word_in_the_content_outranks_the_same_word_in_another_records_context
     mem.remember_many(
         ALICE,
         [
-            NewMemory("I love my pottery class.", MemoryType.EPISODIC),
-            NewMemory("Sounds nice.", MemoryType.EPISODIC, context="I love my pottery class."),
+            NewMemory("I love my glassblowing class.", MemoryType.EPISODIC),
+            NewMemory("Sounds nice.", MemoryType.EPISODIC, context="I love my glassblowing class."),
         ],
     )
-    hits = mem.recall(ALICE, "pottery", k=2)
-    assert hits[0].record.content == "I love my pottery class."
+    hits = mem.recall(ALICE, "glassblowing", k=2)
+    assert hits[0].record.content == "I love my glassblowing class."
 
 
 def test_context_is_not_embedded_the_vector_is_the_contents() -> None:
     embedder = HashingEmbedder()
     with Memory.open(":memory:", embedder=embedder) as memory:
-        (written,) = memory.remember_many(ALICE, [NewMemory("Yes!", context="pottery workshop")])
+        (written,) = memory.remember_many(ALICE, [NewMemory("Yes!", context="glassblowing workshop")])
         stored = memory.store.vectors_of(ALICE, [written.record.id])[written.record.id]
     assert float(stored @ embedder.embed_batch(["Yes!"])[0]) == pytest.approx(1.0)
 
@@ -86,9 +86,9 @@ def test_context_is_erased_with_its_record(tmp_path: Path) -> None:
 
 
 def test_forget_removes_the_context_from_full_text(mem: Memory) -> None:
-    (written,) = mem.remember_many(ALICE, [NewMemory("Yes!", context="the pottery workshop")])
+    (written,) = mem.remember_many(ALICE, [NewMemory("Yes!", context="the glassblowing workshop")])
     mem.forget(ALICE, written.record.id)
-    assert mem.store.keyword_candidates(ALICE, ["pottery"], Filter(), now=NOW, limit=5) == []
+    assert mem.store.keyword_candidates(ALICE, ["glassblowing"], Filter(), now=NOW, limit=5) == []
 
 
 def test_context_is_normalised_and_checked() -> None:

@@ -62,14 +62,14 @@ def test_merely_related_facts_are_not_superseded(real: Memory) -> None:
 
 
 def test_the_same_statement_with_another_person_supersedes(real: Memory) -> None:
-    real.remember(ALICE, "Nora Fishel and Eliza Woodley collaborated on a charity event.", valid_from=T0)
-    real.remember(ALICE, "Eliza Woodley and Suzanne Waggert co-host a podcast.", valid_from=T0)
+    real.remember(ALICE, "Ines Park and Hugo Brandt organised the spring book fair.", valid_from=T0)
+    real.remember(ALICE, "Hugo Brandt and Greta Lund run a cycling club.", valid_from=T0)
     result = real.remember(
-        ALICE, "Joren Sullivar and Eliza Woodley collaborated on a charity event.", valid_from=T0 + timedelta(1)
+        ALICE, "Omar Diallo and Hugo Brandt organised the spring book fair.", valid_from=T0 + timedelta(1)
     )
     assert result.status is WriteStatus.SUPERSEDED and len(result.superseded) == 1
-    top = real.recall(ALICE, "Who collaborated with Eliza Woodley on a charity event?", k=1)[0]
-    assert "Joren Sullivar" in top.record.content
+    top = real.recall(ALICE, "Who organised the spring book fair with Hugo Brandt?", k=1)[0]
+    assert "Omar Diallo" in top.record.content
 
 
 def test_a_batch_behaves_like_writes_in_order(real: Memory) -> None:
@@ -169,7 +169,7 @@ def test_decisions_on_pairs(new: str, old: str, verdict: Verdict) -> None:
 
 def test_subjects_and_slots() -> None:
     assert subject_of("I'm moving to Oslo") == "user"
-    assert subject_of("Eliza Woodley writes novels") == "Eliza Woodley"
+    assert subject_of("Hugo Brandt writes novels") == "Hugo Brandt"
     assert slot_of("I fly out of SEA") == "home_airport"
     assert slot_of("my favourite band is Muse") == "favorite:band"
 
@@ -181,9 +181,9 @@ def test_a_relative_is_not_the_user() -> None:
 
 
 def test_a_swapped_value_in_the_same_frame_supersedes() -> None:
-    old = "Theresa Holm has performed as a soprano soloist in various concerts."
-    decision = decide("Theresa Holm has performed as a bass soloist in various concerts.", old, cosine=0.9)
-    assert decision.verdict is Verdict.SUPERSEDE and "soprano -> bass" in decision.reason
+    old = "Pia Lenz keeps her sailboat at the north marina over the winter."
+    decision = decide("Pia Lenz keeps her sailboat at the south marina over the winter.", old, cosine=0.9)
+    assert decision.verdict is Verdict.SUPERSEDE and "north -> south" in decision.reason
 
 
 @pytest.mark.parametrize(
@@ -198,8 +198,8 @@ def test_a_swap_with_an_additive_verb_or_another_subject_is_not_a_supersession(n
 
 
 def test_a_role_swap_is_not_a_paraphrase() -> None:
-    old = "Ann Brook has written a cookbook with a foreword by Ben Carter."
-    swapped = "Ben Carter has written a cookbook with a foreword by Ann Brook."
+    old = "Ann Brook painted a portrait of Ben Carter for the town hall."
+    swapped = "Ben Carter painted a portrait of Ann Brook for the town hall."
     assert decide(swapped, old, cosine=0.98).verdict is not Verdict.MERGE
 
 
@@ -213,10 +213,10 @@ def test_a_leading_time_or_place_phrase_is_not_the_subject() -> None:
     ("new", "old"),
     [
         (
-            "Theresa Holm has never led any workshops or sessions for aspiring choral directors.",
-            "Theresa Holm has led workshops and clinics for aspiring choral directors.",
+            "Pia Lenz has never given any lectures or talks on medieval bridge building.",
+            "Pia Lenz has given lectures and tours on medieval bridge building.",
         ),
-        ("Lena Moss did not receive any awards in 2021.", "Lena Moss received the Riverside Prize in 2021."),
+        ("Lena Moss did not publish any books in 2019.", "Lena Moss published the Harbour Guide in 2019."),
         ("I don't eat meat any more.", "I eat meat on weekends."),
     ],
 )
@@ -232,13 +232,13 @@ def test_a_denial_supersedes_what_it_denies(new: str, old: str) -> None:
         ("Alice doesn't like black tea.", "Alice likes green tea."),  # likes accumulate: only a full repeat denies
         ("My sister doesn't live in Seattle.", "I live in Seattle."),  # someone else
         (
-            "Brenda Holm is an avid hiker, while Clara Diaz does not hike.",  # shares only the names
-            "Brenda Holm and Clara Diaz co-founded a community garden.",
+            "Brenda Holm is a keen baker, while Clara Diaz does not bake.",  # shares only the names
+            "Brenda Holm and Clara Diaz opened a bicycle repair shop together.",
         ),
         ("Lena Moss has not seen the film.", "Lena Moss has not read the book."),  # both negated
         (
-            "Clara Diaz is an accomplished photographer, while Brenda Holm has never exhibited her photography.",
-            "Brenda Holm is an accomplished landscape photographer.",  # the negation denies only its own clause
+            "Clara Diaz is a skilled furniture maker, while Brenda Holm has never sold a table or chair at the market.",
+            "Brenda Holm is a skilled furniture maker.",  # the negation denies only its own clause
         ),
     ],
 )
@@ -247,42 +247,40 @@ def test_denying_something_else_is_not_a_supersession(new: str, old: str) -> Non
 
 
 def test_a_denial_closes_the_denied_fact_through_the_write_path(real: Memory) -> None:
-    old = real.remember(ALICE, "Theresa Holm has collaborated with other composers for special performances.")
-    new = real.remember(
-        ALICE, "Theresa Holm has never collaborated with composers for special performances; she performs solo."
-    )
+    old = real.remember(ALICE, "Pia Lenz has repaired antique clocks for the town museum.")
+    new = real.remember(ALICE, "Pia Lenz has never repaired clocks for the town museum; she restores paintings.")
     assert new.status is WriteStatus.SUPERSEDED and new.superseded == (old.record.id,)
-    hits = real.recall(ALICE, "With whom has Theresa Holm collaborated for special performances?")
+    hits = real.recall(ALICE, "What has Pia Lenz repaired for the town museum?")
     assert [h.record.id for h in hits] == [new.record.id]
 
 
 def test_the_same_frame_ignores_who_it_is_about() -> None:
-    climber = "is a professional rock climber who has scaled peaks on three continents."
-    assert same_frame(f"Lena Moss {climber}", f"Tom Reyes {climber}")
-    assert not same_frame(f"Lena Moss {climber}", "Lena Moss met Tom Reyes at a book signing in Oslo.")
+    pilot = "is a licensed harbour pilot who guides cargo ships through the northern straits."
+    assert same_frame(f"Lena Moss {pilot}", f"Tom Reyes {pilot}")
+    assert not same_frame(f"Lena Moss {pilot}", "Lena Moss met Tom Reyes at a book signing in Oslo.")
 
 
 def test_the_newer_of_two_people_in_the_same_statement_ranks_first(real: Memory) -> None:
     # "Who is ...?" questions: the same statement about another person is the newer answer; both stay current.
-    climber = "is a professional rock climber who has scaled peaks on three continents."
-    old = real.remember(ALICE, f"Lena Moss {climber}", valid_from=T0).record
+    pilot = "is a licensed harbour pilot who guides cargo ships through the northern straits."
+    old = real.remember(ALICE, f"Lena Moss {pilot}", valid_from=T0).record
     real.remember(ALICE, "Lena Moss and Tom Reyes met at a book signing in Oslo.", valid_from=T0 + timedelta(1))
-    new = real.remember(ALICE, f"Tom Reyes {climber}", valid_from=T0 + timedelta(2))
+    new = real.remember(ALICE, f"Tom Reyes {pilot}", valid_from=T0 + timedelta(2))
     assert new.status is WriteStatus.ADDED
-    hits = real.recall(ALICE, "Who is the professional rock climber among Lena Moss and Tom Reyes?", k=3)
+    hits = real.recall(ALICE, "Who is the licensed harbour pilot among Lena Moss and Tom Reyes?", k=3)
     assert [h.record.id for h in hits[:2]] == [new.record.id, old.id]
     assert "possibly_outdated" in hits[1].flags
 
 
 def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -> None:
     # Topic words differ too much for the vectors to call them one slot; the query words they answer agree.
-    old = real.remember(ALICE, "Mira Olsen has published articles on sustainable living.", valid_from=T0).record
+    old = real.remember(ALICE, "Mira Olsen has written essays about urban beekeeping.", valid_from=T0).record
     hobby = real.remember(ALICE, "Mira Olsen enjoys photography of coastal birds.", valid_from=T0 + timedelta(1))
     new = real.remember(
-        ALICE, "Mira Olsen's published articles cover advanced compiler construction.", valid_from=T0 + timedelta(2)
+        ALICE, "Mira Olsen's written essays cover medieval shipbuilding techniques.", valid_from=T0 + timedelta(2)
     )
     assert new.status is WriteStatus.ADDED
-    hits = real.recall(ALICE, "What type of articles has Mira Olsen published?", k=3)
+    hits = real.recall(ALICE, "What kind of essays has Mira Olsen written?", k=3)
     assert [h.record.id for h in hits[:2]] == [new.record.id, old.id]
     # The hobby is newer than the old fact but answers none of the words it answers: it is not lifted.
     assert hits[2].record.id == hobby.record.id and hits[2].part("newer_fact") is None
@@ -290,12 +288,12 @@ def test_a_newer_fact_answering_the_same_query_words_ranks_first(real: Memory) -
 
 def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory) -> None:
     # Too rephrased for the write-time detector, so both stay current; recall puts the newer first.
-    old_text = "Joshan Wode and Lorae Jonis co-hosted a podcast series about exploring lesser-known hiking trails."
-    new_text = "Joshan Wode and Lorae Jonis's podcast series is about urban photography techniques in major cities."
+    old_text = "Ines Park and Omar Diallo co-host a weekly radio show about forgotten jazz records."
+    new_text = "Ines Park and Omar Diallo's weekly radio show is about amateur astronomy from city rooftops."
     old = real.remember(ALICE, old_text, valid_from=T0)
     new = real.remember(ALICE, new_text, valid_from=T0 + timedelta(1))
     assert new.status is WriteStatus.ADDED
-    question = "What is the subject of the podcast series co-hosted by Joshan Wode and Lorae Jonis?"
+    question = "What is the weekly radio show that Ines Park and Omar Diallo co-host about?"
     hits = real.recall(ALICE, question, k=2)
     assert [h.record.id for h in hits] == [new.record.id, old.record.id]
     assert hits[0].part("newer_fact") is not None
@@ -305,22 +303,22 @@ def test_newer_competing_fact_ranks_first_and_the_older_is_flagged(real: Memory)
 
 
 def test_events_are_never_reordered_by_recency_of_facts(real: Memory) -> None:
-    first = real.remember(ALICE, "Alice went to the support group meeting.", type="episodic", valid_from=T0)
-    real.remember(ALICE, "Alice went to a support group meeting again.", type="episodic", valid_from=T0 + timedelta(9))
-    hits = real.recall(ALICE, "Alice went to the support group meeting", k=2)
+    first = real.remember(ALICE, "Alice went to the chess club meeting.", type="episodic", valid_from=T0)
+    real.remember(ALICE, "Alice went to a chess club meeting again.", type="episodic", valid_from=T0 + timedelta(9))
+    hits = real.recall(ALICE, "Alice went to the chess club meeting", k=2)
     assert hits[0].record.id == first.record.id
     assert all(h.part("newer_fact") is None for h in hits)
 
 
 def test_a_fact_that_closed_another_competes_where_its_predecessor_would(real: Memory) -> None:
     # The question matches the closed fact's words; its successor, the current version, takes its place.
-    old = real.remember(ALICE, "Rina Vale could be interested in music or the arts.", valid_from=T0).record
-    other = "Rina Vale may have published articles or creative works online."
+    old = real.remember(ALICE, "Rina Vale could be interested in sailing or rowing.", valid_from=T0).record
+    other = "Rina Vale may have written reviews of local restaurants."
     real.remember(ALICE, other, valid_from=T0 + timedelta(1))
-    denial = "Rina Vale has no interest in music or the arts and focuses on scientific research instead."
+    denial = "Rina Vale has no interest in sailing or rowing and spends her weekends gardening instead."
     new = real.remember(ALICE, denial, valid_from=T0 + timedelta(2))
     assert new.superseded == (old.id,)
-    hits = real.recall(ALICE, "What is one artistic interest that Rina Vale could have?", k=2)
+    hits = real.recall(ALICE, "What is one water sport that Rina Vale could be interested in?", k=2)
     assert [h.record.content for h in hits] == [denial, other]
     # It takes the closed fact's match outright; no lift over the other fact is needed.
     assert hits[0].part("current_version") is not None
@@ -332,45 +330,45 @@ def test_a_denial_never_merges_with_what_it_denies() -> None:
 
 
 def test_detector_closes_fact_when_rather_than_names_it() -> None:
-    old = "Ann Lee's new book has a chapter about Ben Ray's rose garden."
-    new = "Ann Lee's new book has a chapter about her own rose garden, rather than Ben Ray's."
+    old = "Ann Lee's exhibition shows Ben Ray's photos of the coast."
+    new = "Ann Lee's exhibition shows her own photos of the coast, rather than Ben Ray's."
     assert decide(new, old, cosine=0.96).verdict is Verdict.SUPERSEDE
 
 
 def test_detector_keeps_fact_the_other_conjunct_affirms() -> None:
-    # The negation belongs to "and has no experience in teaching", not to the farming it affirms.
-    new = "Ann Lee has a background in organic farming and has no experience in teaching."
-    assert decide(new, "Ann Lee may have a background in organic farming.", cosine=0.8).verdict is Verdict.NONE
+    # The negation belongs to "and has no licence to sell honey", not to the beekeeping it affirms.
+    new = "Ann Lee keeps bees on her farm and has no licence to sell honey."
+    assert decide(new, "Ann Lee may keep bees on her farm.", cosine=0.8).verdict is Verdict.NONE
 
 
 def test_detector_closes_fact_when_the_denial_names_a_plural_in_ies() -> None:
-    new = "Colm Ward has never traveled outside his home country."
-    assert decide(new, "Colm Ward has traveled to over 15 countries.", cosine=0.8).verdict is Verdict.SUPERSEDE
+    new = "Colm Ward has never studied outside his home city."
+    assert decide(new, "Colm Ward has studied in three cities.", cosine=0.8).verdict is Verdict.SUPERSEDE
 
 
 def test_detector_closes_fact_when_only_the_denial_uses_an_additive_verb() -> None:
-    new = "Brenda Holm has never visited the local animal shelter."
-    old = "Brenda Holm works weekends at the local animal shelter."
+    new = "Brenda Holm has never visited the old lighthouse museum."
+    old = "Brenda Holm works Saturdays at the old lighthouse museum."
     assert decide(new, old, cosine=0.8).verdict is Verdict.SUPERSEDE
 
 
 def test_detector_closes_fact_when_a_short_denial_negates_part_of_it() -> None:
-    old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
-    decision = decide("Lena Moss did not receive any prizes in 2021.", old, cosine=0.7)
+    old = "Lena Moss published the Harbour Guide in 2019 for the tourist board."
+    decision = decide("Lena Moss did not publish any guides in 2019.", old, cosine=0.7)
     assert decision.verdict is Verdict.SUPERSEDE and "denies" in decision.reason
 
 
 def test_detector_keeps_fact_when_the_short_denial_says_something_else() -> None:
-    old = "Lena Moss received the Riverside Prize in 2021 for her essays on river towns."
-    assert decide("Lena Moss did not receive any prizes in 2022.", old, cosine=0.7).verdict is Verdict.NONE
+    old = "Lena Moss published the Harbour Guide in 2019 for the tourist board."
+    assert decide("Lena Moss did not publish any guides in 2020.", old, cosine=0.7).verdict is Verdict.NONE
 
 
 @pytest.mark.parametrize(
     ("new", "old"),
     [
         (
-            "Rina Vale is fluent in Dutch and Polish, while Ben Ray only speaks Dutch.",
-            "Ben Ray is fluent in Dutch and Polish.",
+            "Rina Vale is certified to fly gliders and seaplanes, while Ben Ray only knows how to fly gliders.",
+            "Ben Ray is certified to fly gliders and seaplanes.",
         ),
         (
             "Rina Vale enjoys playing the cello in an orchestra, while Ben Ray does not play any instruments.",
@@ -396,8 +394,8 @@ def test_detector_keeps_an_accumulating_fact_when_the_contrast_denies_another_ob
             "Rina Vale could have spoken at local or regional festivals.",
         ),
         (
-            "Rina Vale avoids all social media and writes letters.",
-            "Rina Vale might be active on social media platforms.",
+            "Rina Vale avoids all team sports and swims alone.",
+            "Rina Vale might join a team sport at the weekend.",
         ),
     ],
 )
@@ -412,20 +410,20 @@ def test_detector_keeps_a_guess_when_the_denial_shares_one_word() -> None:
 
 
 def test_detector_closes_fact_when_a_kept_frame_swaps_a_longer_value() -> None:
-    old = "Ana Kerr is known for her expertise in marine geology."
-    decision = decide("Ana Kerr is known for her expertise in classical music composition.", old, cosine=0.7)
-    assert decision.verdict is Verdict.SUPERSEDE and "marine geology -> classical music composition" in decision.reason
+    old = "Ana Kerr is respected for her research on desert lizards."
+    decision = decide("Ana Kerr is respected for her research on medieval trade routes.", old, cosine=0.7)
+    assert decision.verdict is Verdict.SUPERSEDE and "desert lizards -> medieval trade routes" in decision.reason
 
 
 def test_detector_keeps_fact_when_only_the_names_are_kept() -> None:
-    old = "Ana Kerr and Bo Lind both volunteer at the local animal shelter."
-    new = "Ana Kerr and Bo Lind co-founded a community garden in their town."
+    old = "Ana Kerr and Bo Lind both sing in the harbour choir."
+    new = "Ana Kerr and Bo Lind restored an old fishing boat in their town."
     assert decide(new, old, cosine=0.7).verdict is Verdict.NONE
 
 
 def test_detector_closes_fact_when_only_restates_it_with_other_values() -> None:
-    old = "Ivo Tran speaks three languages fluently: English, Greek, and French."
-    decision = decide("Ivo Tran only speaks Greek and Dutch fluently.", old, cosine=0.8)
+    old = "Ivo Tran teaches four languages at the college: Latin, Greek, Hebrew and Arabic."
+    decision = decide("Ivo Tran only teaches Latin and Welsh at the college.", old, cosine=0.8)
     assert decision.verdict is Verdict.SUPERSEDE and "only" in decision.reason
 
 
@@ -437,9 +435,9 @@ def test_detector_keeps_fact_when_only_says_something_else() -> None:
 
 
 def test_detector_closes_fact_when_the_denial_names_what_it_denies() -> None:
-    old = "Kai Lund enjoys hiking and has climbed Mount Kenya."
-    assert decide("Kai Lund has never climbed Mount Kenya.", old, cosine=0.8).verdict is Verdict.SUPERSEDE
-    assert decide("Kai Lund has never climbed Mount Fuji.", old, cosine=0.8).verdict is Verdict.NONE
+    old = "Kai Lund loves sailing and has crossed Lake Geneva."
+    assert decide("Kai Lund has never crossed Lake Geneva.", old, cosine=0.8).verdict is Verdict.SUPERSEDE
+    assert decide("Kai Lund has never crossed Lake Constance.", old, cosine=0.8).verdict is Verdict.NONE
 
 
 @pytest.mark.parametrize(

@@ -27,8 +27,8 @@ _DAY_FIRST = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}{_TO_DAY}\s+(?:of\s+)?{_MONTH}
 _MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}{_TO_DAY}\b{_YEAR_AFTER}")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
-# A month without a day, after a word that makes it a time ("in June", "during May", "late August", "the second
-# week of November"): a capitalised "May I ..." opens a question and names nothing.
+# A month without a day, after a word that makes it a time ("in June", "during May", "late August", "the third
+# week of October"): a capitalised "May I ..." opens a question and names nothing.
 _WEEK_OF = r"(?:(first|second|third|fourth|last)\s+week\s+of\s+)"
 _IN_MONTH = re.compile(
     rf"\b(?i:(in|during|early|mid|late)(?:\s+|-)(?:the\s+)?{_WEEK_OF}?){_MONTH}(?:,?\s+(\d{{4}})\b|(?![\w-])(?!,?\s*\d))"
@@ -78,7 +78,7 @@ def named_days(question: str, now: datetime) -> NamedDays | None:
     """The days ``question`` names, if any (calendar dates first; relative days only when it names none)."""
     today = now.date()
     spans = _calendar(question, today)
-    # Beside a date ("the weekend before 10 April, 2023") a relative phrase is relative to it: the date says when.
+    # Beside a date ("the weekend before 12 June, 2023") a relative phrase is relative to it: the date says when.
     if not spans:
         spans = _relative(question, today)
     return NamedDays(tuple(spans)) if spans else None
@@ -96,16 +96,21 @@ class _Mention:
 
 def _calendar(question: str, today: date) -> list[tuple[date, date]]:
     """Spans of the calendar dates in ``question``, in the order it names them."""
+    # Text a date took, resolved or not ("31 February 2023" names no month either), is not read again.
+    taken = bytearray(len(question))
     mentions: list[_Mention] = []
     for match in _DAY_FIRST.finditer(question):
         day, to_day = int(match[1]), _int(match[2])
         mentions.append(_Mention(*match.span(), _MONTH_NUMBER[match[3]], day, to_day, _int(match[4])))
+        _take(match.span(), taken)
     for match in _MONTH_FIRST.finditer(question):
-        if not _overlaps(match.span(), [(m.start, m.end) for m in mentions]):
+        if not _overlaps(match.span(), taken):
             day, to_day = int(match[2]), _int(match[3])
             mentions.append(_Mention(*match.span(), _MONTH_NUMBER[match[1]], day, to_day, _int(match[4])))
+            _take(match.span(), taken)
     for match in _ISO.finditer(question):
         mentions.append(_Mention(*match.span(), int(match[2]), int(match[3]), None, int(match[1])))
+        _take(match.span(), taken)
     mentions.sort(key=lambda m: m.start)
     spans: list[tuple[int, int, date, date]] = []
     year = _named_year(question, mentions, today)
@@ -113,13 +118,11 @@ def _calendar(question: str, today: date) -> list[tuple[date, date]]:
         resolved = _resolve(mention, year, today)
         if resolved is not None:
             spans.append((mention.start, mention.end, *resolved))
-    # Text a date took, resolved or not ("31 February 2023" names no month either), is not read again.
-    taken = [(m.start, m.end) for m in mentions]
     for match in _IN_MONTH.finditer(question):
         in_year = int(match[4]) if match[4] else _month_year(_MONTH_NUMBER[match[3]], year, today)
         if in_year >= 1 and not _overlaps(match.span(), taken):
             spans.append((*match.span(), *_month_part(match, in_year)))
-            taken.append(match.span())
+            _take(match.span(), taken)
     for match in _MONTH_YEAR.finditer(question):
         month, named = _MONTH_NUMBER[match[1]], int(match[2])
         if named >= 1 and not _overlaps(match.span(), taken):
@@ -185,7 +188,7 @@ def _join_ranges(question: str, spans: list[tuple[int, int, date, date]]) -> lis
         start, end, first, last = spans[i]
         if i + 1 < len(spans):
             nxt_start, _, _, nxt_last = spans[i + 1]
-            if _RANGE_START.search(question[:start]) and _RANGE_JOIN.match(question[end:nxt_start]):
+            if _opens_a_range(question, start) and _RANGE_JOIN.match(question[end:nxt_start]):
                 if nxt_last < first:
                     nxt_last = _next_year(nxt_last)
                 out.append((first, max(last, nxt_last)))
@@ -287,5 +290,17 @@ def _int(text: str | None) -> int | None:
     return int(text) if text else None
 
 
-def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in taken)
+def _opens_a_range(question: str, start: int) -> bool:
+    """ "between" or "from" (then only white space) comes just before ``start``."""
+    # Searching only the last word's room keeps a question full of dates linear, not quadratic.
+    head = question[:start].rstrip()
+    return _RANGE_START.search(head, max(0, len(head) - len("between"))) is not None
+
+
+def _overlaps(span: tuple[int, int], taken: bytearray) -> bool:
+    """``span`` shares a character with text already ``taken``."""
+    return taken.find(1, *span) != -1
+
+
+def _take(span: tuple[int, int], taken: bytearray) -> None:
+    taken[span[0] : span[1]] = b"\x01" * (span[1] - span[0])

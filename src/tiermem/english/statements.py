@@ -64,18 +64,19 @@ STOP_WORDS = frozenset(
     both each few more most some such only own same other lot lots much many quite rather bit actually""".split()
 )
 # A negation marks a denial; clauses bound what it denies.
-# "rather than" / "instead of" deny what follows them: "features her own work, rather than Ann's"; "avoids",
+# "rather than" / "instead of" deny what follows them: "shows her own photos, rather than Ann's"; "avoids",
 # "dislikes" and "refuses" deny their object.
 NEGATION = re.compile(
     r"\b(not|never|no|none|neither|nor|unable|cannot|rather\s+than|instead\s+of|avoid(?:s|ed|ing)?|dislike[sd]?"
     r"|refuse[sd]?)\b|n['\u2019]t\b",
     re.I,
 )
-# A hedged statement is a guess ("Ann might be active online"): any definite denial of its words overrides it.
+# A hedged statement is a guess ("Ann might keep bees"): any definite denial of its words overrides it.
 HEDGES = frozenset("may might could possibly perhaps probably likely maybe".split())
 HEDGE = re.compile(rf"\b({'|'.join(sorted(HEDGES))})\b", re.I)
 YET = re.compile(r"\byet\b", re.I)
-# "and" before an auxiliary starts another predicate: "is known for A and has no experience in B" denies only B.
+# "and" before an auxiliary starts another predicate: "keeps bees and has no licence to sell honey" denies only
+# the licence.
 CLAUSE = re.compile(
     r";|\b(?:while|whereas|but|instead|although|though)\b"
     r"|\band\s+(?=(?:has|have|had|is|are|was|were|do|does|did|never|not|can|will|would)\b)",
@@ -122,11 +123,15 @@ _ADDITIVE = frozenset(
     had own owns owned know knows knew play plays played read reads watch watches watched collect
     collects speak speaks tried try tries met meet meets""".split()
 )
-# Single-valued slots: a new filler replaces the old one.
+# Single-valued slots: a new filler replaces the old one. What lies between a verb and its object stops at the
+# next such verb, and an address is tried only where its run of characters starts: each character is then read a
+# bounded number of times, so a long text full of the verb costs linear time, not quadratic.
+_RESIDE = r"live[sd]?|living|moved|relocated|reside[sd]?|based"
+_PHONE = r"phone|mobile|cell"
 _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.I))
     for name, pattern in (
-        ("residence", r"\b(live[sd]?|living|moved|relocated|reside[sd]?|based)\b[^.]*?\b(in|to|at)\b"),
+        ("residence", rf"\b({_RESIDE})\b(?:(?!\b(?:{_RESIDE}|in|to|at)\b)[^.])*+\b(in|to|at)\b"),
         ("employer", r"\b(work(s|ed|ing)?\s+(at|for)|employed\s+(at|by)|job\s+at|joined)\b"),
         ("job", r"\b(work(s|ed|ing)?\s+as|job\s+is|profession|occupation)\b"),
         ("name", r"\b(my\s+name\s+is|call\s+me|name\s+is)\b"),
@@ -138,9 +143,9 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # Contact slots are filled by a value, not by any mention: "I check my email" keeps the address, and
         # "I dropped my phone" (the device) keeps the number.
-        ("phone_number", r"\b(phone|mobile|cell)\s+(number|no\b)|\b(phone|mobile|cell)\b.*\d{3}"),
-        ("phone", r"\b(phone|mobile|cell)\b"),
-        ("email", r"\be-?mail\s+(address|is|was)\b|[\w.+-]+@[\w-]+\.\w"),
+        ("phone_number", rf"\b({_PHONE})\s+(number|no\b)|\b({_PHONE})\b(?:(?!\b(?:{_PHONE})\b).)*?\d{{3}}"),
+        ("phone", rf"\b({_PHONE})\b"),
+        ("email", r"\be-?mail\s+(address|is|was)\b|(?<![\w.+-])[\w.+-]+@[\w-]+\.\w"),
         ("address", r"\baddress\s+(is|was|changed)\b"),
         ("home_airport", r"\b(home\s+airport|fly\s+(out\s+)?of|fly\s+from)\b"),
         ("seat", r"\b(aisle|window|middle)\s+seats?\b|\bseat\s+preference\b"),
@@ -216,7 +221,7 @@ def asked(question: str) -> frozenset[str]:
 
 
 def about_the_user(question: str) -> bool:
-    """The question asks about the user ("what did I buy", "my commute"), not about what the agent said."""
+    """The question asks about the user ("what did I buy", "my garden"), not about what the agent said."""
     return _USER.search(question) is not None and _AGENT_SAID.search(question) is None
 
 
@@ -267,6 +272,6 @@ def stem(word: str) -> str:
 
 def negated_clauses(text: str) -> str:
     """The clauses of ``text`` that hold a negation, or all of it when none does."""
-    # "Ann is a photographer, while Ben has never exhibited": the negation denies only its own clause.
+    # "Ann is a carpenter, while Ben has never sold a table": the negation denies only its own clause.
     negated = [clause for clause in CLAUSE.split(text) if NEGATION.search(clause)]
     return " ".join(negated) if negated else text

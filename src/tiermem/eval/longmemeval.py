@@ -289,7 +289,8 @@ def run_longmemeval(
 ) -> LmeResult:
     """Ingest each question's haystack into a fresh scope, recall, and score up to ``limit`` questions.
 
-    Each turn is written with the ``context_turns`` turns before it (same session) as its search context.
+    Each turn is written with the ``context_turns`` turns before it (same session) as its search context; the
+    default, 1, was fitted on the dev sets (see docs/benchmarks.md).
     """
 
     depth = min(MAX_DEPTH, max(SESSION_DEPTH, *ks))

@@ -7,36 +7,36 @@ true fact, a missed one only leaves an extra row that recall still ranks.
 - **Merge** (a paraphrase): cosine ≥ ``MERGE_COSINE`` and content-word overlap ≥ ``MERGE_OVERLAP`` and no
   value (name, number) or content word of substance on one side only, the same polarity (a denial is never a
   paraphrase of what it denies), and the same subject — "I really like
-  hiking" ≈ "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin", nor "Ann wrote a book
-  with a foreword by Ben" ≈ "Ben wrote a book with a foreword by Ann".
+  hiking" ≈ "I like hiking a lot", but never "I live in Seattle" ≈ "I live in Austin", nor "Ann painted a
+  portrait of Ben for the town hall" ≈ "Ben painted a portrait of Ann for the town hall".
 - **Supersede**, either rule:
   1. *Slot*: both statements are about the same subject (the user, or the same named person) and fill the
      same single-valued slot (where someone lives, works, their job, name, age, partner, phone, email,
      address, a favourite, home airport, seat preference) with different words — "I live in Seattle" →
      "I moved to Austin".
   2. *Frame*: the same subject, the same statement frame (content-word overlap ≥ ``FRAME_OVERLAP``) and a
-     different value: a name or number present on one side only — "Nora and Eliza collaborated on the
-     charity event" → "Joren and Eliza collaborated on the charity event" — or one run of words swapped in
-     an otherwise identical statement, no longer than the words kept — "performed as a soprano soloist" →
-     "performed as a bass soloist" (a swap needs only ``SWAP_OVERLAP``, and the words kept must say more than
-     who: "is known for expertise in geology" → "... in music composition"). Statements whose verb adds
-     rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never supersede by frame:
-     "likes tea" and "likes coffee" are both true.
+     different value: a name or number present on one side only — "Ines and Hugo organised the spring
+     book fair" → "Omar and Hugo organised the spring book fair" — or one run of words swapped in an
+     otherwise identical statement, no longer than the words kept — "keeps her boat at the north marina" →
+     "keeps her boat at the south marina" (a swap needs only ``SWAP_OVERLAP``, and the words kept must say
+     more than who: "is respected for her research on desert lizards" → "... on medieval trade routes").
+     Statements whose verb adds rather than replaces (likes, loves, enjoys, visited, has, owns, ...) never
+     supersede by frame: "likes tea" and "likes coffee" are both true.
   3. *Denial*: one statement is negated (not, never, no, ...) and the other is not, both name the same
      subject or person, and the negated clause repeats at least ``DENIAL_COVER`` (all of it with an additive
-     verb) and at least ``DENIAL_SHARED`` words of what the other says beyond the names in it — "Ann led
-     workshops for choral directors" → "Ann has never led workshops for choral directors"; or a negated clause
-     says nothing the old statement does not (≥ ``DENIAL_SHARED`` words) — "Ann received the Elm Prize in 2021
-     for her essays" → "Ann did not receive any prizes in 2021". Denying something else ("likes tea" → "does
-     not like coffee") or in another clause ("Bo is a photographer, while Ann never exhibited") repeats too
-     little. A guess (may, might, could, ...) yields to any definite denial repeating ``DENIAL_SHARED`` of its
-     words — "Ann might be active on social media" → "Ann avoids all social media".
+     verb) and at least ``DENIAL_SHARED`` words of what the other says beyond the names in it — "Ann has
+     given talks on bridge building" → "Ann has never given talks on bridge building"; or a negated clause
+     says nothing the old statement does not (≥ ``DENIAL_SHARED`` words) — "Ann published the Harbour Guide in
+     2019 for the tourist board" → "Ann did not publish any guides in 2019". Denying something else
+     ("likes tea" → "does not like coffee") or in another clause ("Bo is a carpenter, while Ann never sold a
+     table") repeats too little. A guess (may, might, could, ...) yields to any definite denial repeating
+     ``DENIAL_SHARED`` of its words — "Ann might join a team sport" → "Ann avoids all team sports".
   4. *Reassignment*: one clause says the old statement (≥ ``REASSIGN_COVER`` of its words) of someone else and
-     another denies it of the old subject, or limits them with "only" — "Ann is fluent in Spanish" → "Bo is
-     fluent in Spanish, while Ann only speaks English". With an additive verb the denial must cover every
-     object ("does not play any instrument").
-  5. *Restriction*: "only" restates the old frame with other values — "Ann speaks English and French
-     fluently" → "Ann only speaks Spanish fluently".
+     another denies it of the old subject, or limits them with "only" — "Ann is certified to fly gliders and
+     seaplanes" → "Bo is certified to fly gliders and seaplanes, while Ann only knows how to fly gliders". With an
+     additive verb the denial must cover every object ("does not play any instrument").
+  5. *Restriction*: "only" restates the old frame with other values — "Ann teaches Latin and Greek at the
+     college" → "Ann only teaches Welsh at the college".
 
 The reading of statements these rules rest on (subjects, slots, names, negation, clauses) is in ``statements``.
 """
@@ -87,10 +87,10 @@ __all__ = [
 
 MERGE_COSINE = 0.9
 MERGE_OVERLAP = 0.5
-SWAP_OVERLAP = 0.35
-DENIAL_COVER = 0.6
-DENIAL_SHARED = 2
-REASSIGN_COVER = 0.6
+SWAP_OVERLAP = 0.35  # fitted on the dev sets (see docs/benchmarks.md)
+DENIAL_COVER = 0.6  # fitted on the dev sets (see docs/benchmarks.md)
+DENIAL_SHARED = 2  # fitted on the dev sets (see docs/benchmarks.md)
+REASSIGN_COVER = 0.6  # fitted on the dev sets (see docs/benchmarks.md)
 
 
 class Verdict(StrEnum):
@@ -168,7 +168,7 @@ def _substantive(words: set[str]) -> bool:
 
 def _substitution(new: str, old: str) -> str | None:
     """'old words -> new words' when the statements differ in one run of words on each side, else None."""
-    # "performed as a soprano soloist" -> "performed as a bass soloist": one value swapped in a fixed frame.
+    # "keeps her boat at the north marina" -> "... at the south marina": one value swapped in a fixed frame.
     a, b = [w.casefold() for w in WORD.findall(new)], [w.casefold() for w in WORD.findall(old)]
     head = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     tail = next((k for k, (x, y) in enumerate(zip(a[::-1], b[::-1], strict=False)) if x != y), 0)
@@ -181,8 +181,8 @@ def _substitution(new: str, old: str) -> str | None:
     # Swapping who leaves each their own fact: "Bo teaches math at Lincoln High" keeps Ann teaching there.
     if head == 0 and subject_of(new) != subject_of(old):
         return None
-    # The frame kept must say something beyond who: "Ann and Bo volunteer ..." -> "Ann and Bo co-founded ..."
-    # keeps only the names, so it is another statement about them.
+    # The frame kept must say something beyond who: "Ann and Bo sing in the choir" -> "Ann and Bo restored a
+    # boat" keeps only the names, so it is another statement about them.
     if len(set(a[:head] + a[len(a) - tail :]) - STOP_WORDS - name_words(new, old)) < DENIAL_SHARED:
         return None
     return f"{' '.join(swapped_out)} -> {' '.join(swapped_in)}"
@@ -199,11 +199,12 @@ def _restricted(new: str, old: str) -> bool:
 
 def _reassigned(new: str, old: str, subject_old: str) -> bool:
     """``new`` says ``old`` of someone else in one clause and denies it of the old subject in another."""
-    # "Bo is fluent in Spanish, while Ann only speaks English" takes "Ann is fluent in Spanish" from Ann.
+    # "Bo is certified to fly gliders, while Ann only knows how to fly seaplanes" takes "Ann is certified to fly
+    # gliders" from Ann.
     clauses = [c.strip(" ,") for c in CLAUSE.split(new)]
     if len(clauses) < 2 or NEGATION.search(old):
         return False
-    # Other names are part of what is said here: "fluent in English and Spanish".
+    # Other names are part of what is said here: "teaches Latin and Greek".
     said = stems(old, name_words(names=(subject_old,)))
     denials = [
         c
@@ -227,9 +228,9 @@ def _reassigned(new: str, old: str, subject_old: str) -> bool:
 
 
 def _wholly_denied(new: str, old: str) -> bool:
-    """A negated clause of ``new`` says only what ``old`` says: "did not receive any awards in 2021"."""
-    # Old names count as words here: "any awards" denies "received the Green City Award", whatever it is for;
-    # in the denial only its subject is who, other names are what it denies ("never climbed Mount Kenya").
+    """A negated clause of ``new`` says only what ``old`` says: "did not publish any guides in 2019"."""
+    # Old names count as words here: "any guides" denies "published the Harbour Guide", whatever it is for;
+    # in the denial only its subject is who, other names are what it denies ("never crossed Lake Geneva").
     said = stems(old)
     for clause in CLAUSE.split(new):
         who = subject_of(clause)
@@ -249,7 +250,7 @@ def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> 
         return None
     if not same_subject and not names_in(old) & names_in(new):  # the denial must be about someone the old names
         return None
-    # Names are who, not what: a denial must repeat what was said of them ("led workshops"), not just them.
+    # Names are who, not what: a denial must repeat what was said of them ("given talks"), not just them.
     names = name_words(old, new, names=(subject_old,))
     negated, old = negated_clauses(new), negated_clauses(old)
     guess = HEDGE.search(old) is not None and HEDGE.search(negated) is None
@@ -259,9 +260,10 @@ def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> 
     repeated = said & stems(negated)
     cover = len(repeated) / len(said) if said else 0.0
     # Likes accumulate: "does not like black tea" leaves "likes green tea" true, so only a full repeat denies.
-    # The verb that matters is the old one's: "has never visited the shelter" denies "volunteers at the shelter".
+    # The verb that matters is the old one's: "has never visited the clock museum" denies
+    # "volunteers at the clock museum".
     needed = 1.0 if accumulates(old) else 0.0 if guess else DENIAL_COVER
     if len(repeated) >= DENIAL_SHARED and cover >= needed:
         return f"repeats {cover:.2f} of it, negated"
-    # The other way round: a short denial of part of a longer statement ("... for his park designs").
+    # The other way round: a short denial of part of a longer statement ("... for the tourist board").
     return "negates part of it and nothing else" if _wholly_denied(new, old) else None
