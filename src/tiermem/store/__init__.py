@@ -6,8 +6,23 @@ from pathlib import Path
 
 from tiermem.errors import ConfigError
 from tiermem.store.base import AuditEntry, Candidate, Page, PendingWrite, Store, StoredItem
+from tiermem.store.maintenance_base import ErasedScope, FieldKind, MaintenanceStore, Orphans, RecordRef, RowField
 
-__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "open_store"]
+__all__ = [
+    "AuditEntry",
+    "Candidate",
+    "ErasedScope",
+    "FieldKind",
+    "MaintenanceStore",
+    "Orphans",
+    "Page",
+    "PendingWrite",
+    "RecordRef",
+    "RowField",
+    "Store",
+    "StoredItem",
+    "open_store",
+]
 
 
 def open_store(url: str | Path) -> Store:
