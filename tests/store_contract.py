@@ -230,6 +230,19 @@ class StoreContract(MaintenanceContract, StoreFixture):
         self.put(store, second)
         assert set(self.vector(store, ALICE, "apple")) == {first.id, second.id}
 
+    def test_a_started_vector_search_equals_the_direct_one_also_inside_a_transaction(self, store: Store) -> None:
+        first = make_record(ALICE, "apple pie")
+        self.put(store, first)
+        q = EMB.embed_batch(["apple"])[0]
+        direct = store.vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5)
+        assert store.start_vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5).result(30) == direct
+        with store.transaction():  # the caller holds the write lock: the search must neither block nor miss a write
+            second = make_record(ALICE, "apple tart")
+            self.put(store, second)
+            started = store.start_vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5)
+            keyword = self.keyword(store, ALICE, "apple")  # the caller goes on while the scan runs
+            assert {c.id for c in started.result(30)} == set(keyword) == {first.id, second.id}
+
     def test_keyword_terms_with_fts_syntax_are_plain_words(self, store: Store) -> None:
         rec = make_record(ALICE, 'he said "NEAR" and AND or NOT content:x')
         self.put(store, rec)
