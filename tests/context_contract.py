@@ -144,3 +144,36 @@ class ContextStoreContract:
         assert store.delete_context(ALICE_BOT_S1) == 1
         assert store.load_context_window(ALICE_BOT_S2) is not None
         assert len(store.load_core_blocks(ALICE_BOT)) == 1
+
+    # -- erase and export ----------------------------------------------------------------------------------
+
+    def test_erase_scope_removes_the_users_blocks_edits_and_windows_only(self, store: StoreWithContext) -> None:
+        save(store, ALICE_BOT, CoreBlock("human", 100, "Name: Zorblax", version=1, updated_at=NOW), 0)
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a", "b"), "a", NOW))
+        save(store, BOB_BOT, CoreBlock("human", 100, "bob", version=1, updated_at=NOW), 0)
+        store.save_context_window(Scope("acme", "bob", "bot", "s1"), WindowState(("c",), None, NOW))
+
+        erased = store.erase_scope("acme", "alice", audit_detail="redacted by erase")
+
+        tables = ("core_blocks", "core_block_edits", "context_windows")
+        assert {t: erased.removed[t] for t in tables} == dict.fromkeys(tables, 1)
+        assert store.load_core_blocks(ALICE_BOT) == [] and store.core_block_edits(ALICE_BOT, "human") == []
+        assert store.load_context_window(ALICE_BOT_S1) is None
+        assert [b.value for b in store.load_core_blocks(BOB_BOT)] == ["bob"]
+        assert store.load_context_window(Scope("acme", "bob", "bot", "s1")) is not None
+
+    def test_context_rows_export_and_import_into_an_empty_store(self, store: StoreWithContext) -> None:
+        save(store, ALICE_BOT, CoreBlock("human", 100, "Name: Ann", "who", True, version=1, updated_at=NOW), 0)
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a", 'q"d'), "a", NOW))
+        target = self.make_store()
+        try:
+            for table in ("core_blocks", "core_block_edits", "context_windows"):
+                rows = store.export_rows(Scope("acme", "alice"), table)
+                assert len(rows) == 1
+                target.import_rows(Scope("acme", "alice"), table, rows)
+                assert target.export_rows(Scope("acme", "alice"), table) == rows
+            assert target.load_core_blocks(ALICE_BOT) == store.load_core_blocks(ALICE_BOT)
+            assert target.load_context_window(ALICE_BOT_S1) == store.load_context_window(ALICE_BOT_S1)
+            assert target.core_block_edits(ALICE_BOT, "human") == store.core_block_edits(ALICE_BOT, "human")
+        finally:
+            target.close()

@@ -1,72 +1,39 @@
-"""The conformance suite every Store backend must pass; subclass StoreContract and provide ``make_store``."""
+"""The conformance suite every Store backend must pass: subclass StoreContract and provide ``make_store``.
+
+The records, indexes and search are checked here; the audit log, held writes and the maintenance methods
+(erase, retention, compaction, export rows) in ``maintenance_contract.py``, which StoreContract includes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import numpy as np
 import pytest
 
+from maintenance_contract import MaintenanceContract
+from store_fixtures import (
+    ALICE,
+    ANY,
+    BOB,
+    EMB,
+    NOW,
+    OTHER_TENANT_ALICE,
+    StoreFixture,
+    item,
+    make_record,
+)
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConflictError, EmbeddingMismatchError
-from tiermem.store import Store, StoredItem
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source, SourceKind, content_hash, new_id
+from tiermem.store import AuditEntry, PendingWrite, Store, StoredItem
+from tiermem.types import Filter, MemoryType, Scope, Source, SourceKind, content_hash
 
-NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
-ANY = Filter()
-EMB = HashingEmbedder(dim=64)
-ALICE = Scope("acme", "alice")
-BOB = Scope("acme", "bob")
-OTHER_TENANT_ALICE = Scope("globex", "alice")
+__all__ = ["ALICE", "BOB", "EMB", "NOW", "StoreContract", "StoreFixture", "item", "make_record"]
 
 
-def make_record(scope: Scope, text: str, **changes: object) -> MemoryRecord:
-    record = MemoryRecord(
-        id=new_id(),
-        scope=scope,
-        type=MemoryType.SEMANTIC,
-        content=text,
-        source=Source.parse("user"),
-        trust=0.9,
-        created_at=NOW,
-        valid_from=NOW - timedelta(days=1),
-        content_hash=content_hash(text),
-        embedding_model=EMB.fingerprint,
-    )
-    return replace(record, **changes)  # type: ignore[arg-type]
-
-
-def item(record: MemoryRecord) -> StoredItem:
-    return StoredItem(record, EMB.embed_batch([record.content])[0])
-
-
-def ids(cands: list[object]) -> list[str]:
-    return [c.id for c in cands]  # type: ignore[attr-defined]
-
-
-class StoreContract:
+class StoreContract(MaintenanceContract, StoreFixture):
     """Behaviour shared by all stores."""
-
-    @pytest.fixture
-    def store(self) -> Iterator[Store]:
-        store = self.make_store()
-        yield store
-        store.close()
-
-    def make_store(self) -> Store:
-        raise NotImplementedError
-
-    def put(self, store: Store, *records: MemoryRecord) -> None:
-        store.put_many([item(r) for r in records])
-
-    def keyword(self, store: Store, scope: Scope, *terms: str, f: Filter = ANY) -> list[str]:
-        return ids(store.keyword_candidates(scope, list(terms), f, now=NOW, limit=50))
-
-    def vector(self, store: Store, scope: Scope, text: str, f: Filter = ANY) -> list[str]:
-        q = EMB.embed_batch([text])[0]
-        return ids(store.vector_candidates(scope, q, EMB.fingerprint, f, now=NOW, limit=50))
 
     def test_put_then_get_round_trips_every_field(self, store: Store) -> None:
         rec = make_record(
@@ -263,6 +230,19 @@ class StoreContract:
         self.put(store, second)
         assert set(self.vector(store, ALICE, "apple")) == {first.id, second.id}
 
+    def test_a_started_vector_search_equals_the_direct_one_also_inside_a_transaction(self, store: Store) -> None:
+        first = make_record(ALICE, "apple pie")
+        self.put(store, first)
+        q = EMB.embed_batch(["apple"])[0]
+        direct = store.vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5)
+        assert store.start_vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5).result(30) == direct
+        with store.transaction():  # the caller holds the write lock: the search must neither block nor miss a write
+            second = make_record(ALICE, "apple tart")
+            self.put(store, second)
+            started = store.start_vector_candidates(ALICE, q, EMB.fingerprint, ANY, now=NOW, limit=5)
+            keyword = self.keyword(store, ALICE, "apple")  # the caller goes on while the scan runs
+            assert {c.id for c in started.result(30)} == set(keyword) == {first.id, second.id}
+
     def test_keyword_terms_with_fts_syntax_are_plain_words(self, store: Store) -> None:
         rec = make_record(ALICE, 'he said "NEAR" and AND or NOT content:x')
         self.put(store, rec)
@@ -300,3 +280,70 @@ class StoreContract:
         vector = EMB.embed_batch([moved.content])[0]
         store.put_many([StoredItem(moved, vector)])
         assert top_score() == pytest.approx(float(vector @ q), abs=1e-5) and top_score() < 0.99
+
+    # -- the audit log -------------------------------------------------------------------------------------
+
+    def test_audit_reads_back_oldest_first_per_scope_and_per_record(self, store: Store) -> None:
+        first = AuditEntry("r1", NOW, "user", "add", 1, None, {"content": "tea"}, "new")
+        second = AuditEntry("r2", NOW + timedelta(seconds=1), "tool:calc", "add", 1, None, {"n": [1, 2]})
+        third = AuditEntry("r1", NOW + timedelta(seconds=2), "user", "update", 2, {"content": "tea"}, {"x": None})
+        store.append_audit(ALICE, [first, second])
+        store.append_audit(BOB, [AuditEntry("r1", NOW, "user", "add", 1, None, {"content": "bob's"})])
+        store.append_audit(ALICE, [third])
+        got = store.audit(ALICE)
+        assert [replace(e, seq=0) for e in got] == [first, second, third]
+        assert got[0].seq < got[1].seq < got[2].seq
+        assert [replace(e, seq=0) for e in store.audit(ALICE, "r1")] == [first, third]
+        assert [e.after for e in store.audit(BOB)] == [{"content": "bob's"}]
+        assert store.audit(OTHER_TENANT_ALICE) == [] and store.audit(ALICE, "nope") == []
+
+    def test_audit_limit_keeps_the_oldest_entries(self, store: Store) -> None:
+        entries = [AuditEntry(f"r{i}", NOW + timedelta(seconds=i), "user", "add", 1, None, None) for i in range(5)]
+        store.append_audit(ALICE, entries)
+        assert [e.record_id for e in store.audit(ALICE, limit=2)] == ["r0", "r1"]
+        assert len(store.audit(ALICE, "r3", limit=10)) == 1
+
+    def test_audit_appends_roll_back_with_the_transaction(self, store: Store) -> None:
+        with pytest.raises(RuntimeError), store.transaction():
+            store.append_audit(ALICE, [AuditEntry("r1", NOW, "user", "add", 1, None, None)])
+            raise RuntimeError("boom")
+        assert store.audit(ALICE) == []
+
+    # -- writes held for approval --------------------------------------------------------------------------
+
+    def test_pending_writes_list_oldest_first_and_are_taken_once(self, store: Store) -> None:
+        later = PendingWrite("p2", NOW + timedelta(minutes=1), {"content": "second", "tags": ["a"]}, "untrusted")
+        earlier = PendingWrite("p1", NOW, {"content": "first", "n": 1.5}, "untrusted source")
+        store.put_pending(ALICE, later)
+        store.put_pending(ALICE, earlier)
+        assert store.list_pending(ALICE) == [earlier, later]
+        assert store.take_pending(ALICE, "p1") == earlier
+        assert store.take_pending(ALICE, "p1") is None  # taken twice: the second finds nothing
+        assert store.list_pending(ALICE) == [later]
+
+    def test_pending_writes_never_cross_user_or_tenant(self, store: Store) -> None:
+        held = PendingWrite("p1", NOW, {"content": "alice's"}, "untrusted")
+        store.put_pending(ALICE, held)
+        for other in (BOB, OTHER_TENANT_ALICE, Scope("acme", None)):
+            assert store.list_pending(other) == []
+            assert store.take_pending(other, "p1") is None
+        assert store.list_pending(ALICE) == [held]
+
+    # -- scopes ----------------------------------------------------------------------------------------------
+
+    def test_iter_scopes_names_each_tenant_and_user_holding_records_once(self, store: Store) -> None:
+        shared = Scope("acme", None)
+        self.put(
+            store,
+            make_record(ALICE, "one"),
+            make_record(Scope("acme", "alice", "bot", "s1"), "two"),
+            make_record(BOB, "three"),
+            make_record(shared, "four"),
+            make_record(OTHER_TENANT_ALICE, "five"),
+        )
+        store.put_pending(Scope("acme", "carol"), PendingWrite("p1", NOW, {}, "held"))  # holds no record
+        found = list(store.iter_scopes())
+        assert len(found) == len(set(found)) == 4
+        assert set(found) == {ALICE, BOB, shared, OTHER_TENANT_ALICE}
+        store.delete(BOB, [r.id for r in store.list_records(BOB, ANY, now=NOW, limit=10, cursor=None).records])
+        assert set(store.iter_scopes()) == {ALICE, shared, OTHER_TENANT_ALICE}

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -30,10 +27,6 @@ def run(tmp_path: Path) -> object:
         return CliRunner().invoke(cli, list(args), env={"TIERMEM_DB": db, "TIERMEM_EMBEDDER": "hash"})
 
     return invoke
-
-
-def _code_blocks(lang: str) -> list[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", README.read_text(), flags=re.S)
 
 
 def test_every_command_has_help_and_is_in_the_cli_reference() -> None:
@@ -122,36 +115,3 @@ def test_export_writes_every_record_of_the_user(run, tmp_path: Path) -> None:  #
     assert sorted(r["content"] for r in data["records"]) == ["one", "two"]
 
 
-@pytest.mark.slow  # `tiermem demo` and `tiermem bench` run the real model
-def test_readme_shell_examples_run(tmp_path: Path) -> None:
-    env = {**os.environ, "TIERMEM_DB": str(tmp_path / "readme.db"), "TIERMEM_EMBEDDER": "hash"}
-    record_id = ""
-    exe = str(Path(sys.executable).parent / "tiermem")
-    lines = [ln for block in _code_blocks("bash") for ln in block.splitlines() if ln.startswith("tiermem ")]
-    assert len(lines) >= 8
-    for line in lines:
-        args = shlex.split(line.split("  #")[0])[1:]
-        if args[0] == "bench":  # the full-size run takes minutes; the same command on small numbers
-            small = ["--records", "300", "--scopes", "3", "--queries", "10", "--embed-sample", "32"]
-            args = ["bench", *small, *(["--write-path"] if "--write-path" in args else [])]
-        args = [record_id if a == "RECORD_ID" else a for a in args]
-        cwd = tmp_path
-        if args[0] == "eval":  # data paths are relative to the repository; a few cases keep it quick
-            cwd = README.parent
-            if not (cwd / args[2]).exists():
-                pytest.skip(f"evaluation data not present: {args[2]}")
-            report = ["--report", str(tmp_path / "reports")] if "--report" in args else []
-            args = [*args[:3], "--limit", "2", "--embedder", "hash", *report]
-        proc = subprocess.run([exe, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
-        assert proc.returncode == 0, f"{line}\n{proc.stdout}\n{proc.stderr}"
-        if args[0] == "list":
-            listing = subprocess.run([exe, *args, "--json"], capture_output=True, text=True, env=env, check=True)
-            record_id = json.loads(listing.stdout)["records"][-1]["id"]
-
-
-@pytest.mark.slow  # the example opens a memory with the default embedder
-def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (example,) = _code_blocks("python")
-    monkeypatch.chdir(tmp_path)
-    exec(compile(example, "README.md", "exec"), {})
-    assert (tmp_path / "memory.db").exists()

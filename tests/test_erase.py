@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from tiermem.cli import cli
 from tiermem.embed import Embedder, HashingEmbedder, MiniLMEmbedder
 from tiermem.errors import NotFoundError, StoreError
-from tiermem.lifecycle.erase import erase, find_bytes, forget
+from tiermem.lifecycle.erase import erase, forget
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
+from tiermem.store.sqlite import find_bytes
 from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.types import Filter, MemoryType, Scope, new_id
 from tiermem.write.path import NewMemory, write_many

@@ -13,10 +13,11 @@ from click.testing import CliRunner
 from tiermem.cli import cli
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConflictError, ValidationError
-from tiermem.lifecycle.erase import erase, scoped_tables
+from tiermem.lifecycle.erase import erase
 from tiermem.lifecycle.export import FORMAT, NOT_EXPORTED, SECTIONS, export_user, import_user
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
 from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store.sqlite.maintenance import scoped_tables
 from tiermem.types import Filter, MemoryType, Scope, new_id
 from tiermem.write.path import NewMemory, write_many
 

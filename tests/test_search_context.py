@@ -9,8 +9,8 @@ import pytest
 
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ValidationError
-from tiermem.lifecycle.erase import find_bytes
 from tiermem.memory import Memory
+from tiermem.store.sqlite import find_bytes
 from tiermem.types import Filter, MemoryType, Scope
 from tiermem.write.neighbours import neighbour_context, with_neighbours
 from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory

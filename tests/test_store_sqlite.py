@@ -186,7 +186,7 @@ def _fill_vectors(path: Path, vecs: np.ndarray) -> list[MemoryRecord]:
 
 
 def _nearest_ids(store: SQLiteStore, query: np.ndarray, limit: int = 10, filter_: Filter | None = None) -> list[str]:
-    found = store.vector_search(ALICE, query, EMB.fingerprint, filter_ or Filter(), now=NOW, limit=limit)()
+    found = store.vector_candidates(ALICE, query, EMB.fingerprint, filter_ or Filter(), now=NOW, limit=limit)
     return [c.id for c in found]
 
 
@@ -202,7 +202,7 @@ def test_shortlist_search_keeps_the_exact_nearest_neighbours(tmp_path: Path) -> 
     assert sum(overlap) / len(overlap) >= 0.95
     # A stored vector always finds itself first, and the scores are exact cosines.
     for i in (0, 1234, 2999):
-        found = short.vector_search(ALICE, vecs[i], EMB.fingerprint, Filter(), now=NOW, limit=3)()
+        found = short.vector_candidates(ALICE, vecs[i], EMB.fingerprint, Filter(), now=NOW, limit=3)
         assert found[0].id == recs[i].id and found[0].score == pytest.approx(1.0, abs=1e-5)
     exact.close()
     short.close()
@@ -300,7 +300,7 @@ def test_passages_survive_a_reopen_and_count_in_a_shortlisted_search(tmp_path: P
     exact = SQLiteStore(tmp_path / "p.db")
     short = SQLiteStore(tmp_path / "p.db", shortlist_from=1000, shortlist_size=100)
     for store in (exact, short):
-        found = store.vector_search(ALICE, query, EMB.fingerprint, Filter(), now=NOW, limit=3)()
+        found = store.vector_candidates(ALICE, query, EMB.fingerprint, Filter(), now=NOW, limit=3)
         assert found[0].id == near.id and found[0].score == pytest.approx(1.0, abs=1e-5)
         assert found[1].score < 0.99
         assert np.allclose(store.vectors_of(ALICE, [near.id])[near.id], vecs[5])

@@ -12,9 +12,8 @@ from click.testing import CliRunner
 from tiermem.cli import cli
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ValidationError
-from tiermem.lifecycle.erase import find_bytes
 from tiermem.lifecycle.retention import RetentionPolicy, parse_duration, sweep
-from tiermem.store.sqlite import SQLiteStore
+from tiermem.store.sqlite import SQLiteStore, find_bytes
 from tiermem.types import Filter, MemoryType, Scope
 from tiermem.write.path import NewMemory, write_many
 

@@ -29,7 +29,7 @@ def _json_option(func: F) -> F:
 
 
 def _open_sqlite(db: str | None, *, create: bool) -> SQLiteStore:
-    from tiermem.lifecycle.erase import require_sqlite
+    from tiermem.store.sqlite import require_sqlite
 
     return require_sqlite(open_db(db, create=create))
 
@@ -110,7 +110,8 @@ def erase_command(
     db: str | None, tenant: str, user: str | None, yes: bool, verify: tuple[str, ...], as_json: bool
 ) -> None:
     """Erase every trace of a user or a whole tenant, redact the audit log, and scrub the database file."""
-    from tiermem.lifecycle.erase import erase, find_bytes
+    from tiermem.lifecycle.erase import erase
+    from tiermem.store.sqlite import find_bytes
     from tiermem.types import Scope, utcnow
 
     Scope(tenant, user)  # a bad name, or a missing database, is reported before the prompt

@@ -1,17 +1,15 @@
 """Export everything held about a user as JSON, and import such a file into an empty scope.
 
 Records go through ``MemoryRecord.to_json`` (every record: live, expired and superseded). The other tables of
-the scope are exported row by row with every column but ``tenant``, ``user_key`` and a rowid alias, so a
-column added by a later migration travels without a change here. Times become ISO 8601 strings and JSON
-columns nested JSON. Vectors are not exported: import embeds the records again with the importing store's
-embedder, so an export, an import with the same embedder and a second export are equal but for
-``exported_at``.
+the scope travel row by row with the fields the store names for them (``Store.row_fields``: every column but
+the scope and a store-assigned key), so a column added by a later migration travels without a change here.
+Times become ISO 8601 strings and JSON fields nested JSON. Vectors are not exported: import embeds the records
+again with the importing store's embedder, so an export, an import with the same embedder and a second export
+are equal but for ``exported_at``.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -19,12 +17,11 @@ from types import MappingProxyType
 from typing import Any
 
 from tiermem.embed import Embedder
-from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.lifecycle.erase import require_sqlite, run_sql, scoped_tables
+from tiermem.errors import ConflictError, ValidationError
 from tiermem.lifecycle.history import record_from_json
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
-from tiermem.store.sqlite import SQLiteStore
+from tiermem.store.maintenance_base import FieldKind, RowField
 from tiermem.types import MemoryRecord, Scope
 
 __all__ = ["FORMAT", "NOT_EXPORTED", "SECTIONS", "ImportReport", "export_user", "import_user"]
@@ -44,9 +41,9 @@ SECTIONS = MappingProxyType(
 NOT_EXPORTED = MappingProxyType(
     {"vectors": "made again from the records by the importing store", "scope_generations": "cache bookkeeping"}
 )
-_JSON_COLUMNS = {("audit_log", "before"), ("audit_log", "after"), ("pending_writes", "record")}
-_JSON_COLUMNS |= {("context_windows", "message_ids")}
-_SCOPE_COLUMNS = ("tenant", "user_key")
+# What ``held_rows`` counts that says nothing about whether a scope is empty: the audit log may hold entries
+# of an earlier erase (history is append-only), and index rows go with their records.
+_NOT_DATA = frozenset({"audit_log", "records_fts", *NOT_EXPORTED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,20 +55,10 @@ class ImportReport:
     restored: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
 
-@dataclass(frozen=True, slots=True)
-class _Column:
-    name: str
-    is_time: bool
-    is_json: bool
-
-
 def export_user(store: Store, scope: Scope, *, now: datetime) -> dict[str, Any]:
     """Everything held about ``scope``'s (tenant, user) as JSON-ready data; agent and session are ignored."""
-    sqlite = require_sqlite(store)
     whole = Scope(scope.tenant, scope.user)
-    key = [scope.tenant, scope.user or ""]
-    ids = [rid for (rid,) in run_sql(sqlite, "SELECT id FROM records WHERE tenant = ? AND user_key = ?", key)]
-    records = sorted(sqlite.get_many(whole, ids).values(), key=lambda r: (r.created_at, r.id))
+    records = sorted(store.scope_records(whole), key=lambda r: (r.created_at, r.id))
     data: dict[str, Any] = {
         "format": FORMAT,
         "tenant": scope.tenant,
@@ -80,7 +67,7 @@ def export_user(store: Store, scope: Scope, *, now: datetime) -> dict[str, Any]:
         "records": [r.to_json() for r in records],
     }
     for section, table in SECTIONS.items():
-        data[section] = _export_rows(sqlite, table, key)
+        data[section] = [{k: _out(v) for k, v in row.items()} for row in store.export_rows(whole, table)]
     return data
 
 
@@ -89,62 +76,33 @@ def import_user(store: Store, embedder: Embedder | None, data: Mapping[str, Any]
 
     Records are embedded again with ``embedder`` (and take its fingerprint); without one they get no vector.
     """
-    sqlite = require_sqlite(store)
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         given = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise ValidationError("format", f"must be '{FORMAT}' (a file written by tiermem export)", given=given)
     scope = _scope_of(data)
     records = _records(data, scope)
     sections = {s: _list(data, s) for s in SECTIONS}
-    _require_empty(sqlite, scope)  # before embedding, which may take a while
+    _require_empty(store, scope)  # before embedding, which may take a while
+    rows = {s: _rows_in(store.row_fields(SECTIONS[s]), s, r) for s, r in sections.items()}
     items = _embedded(records, embedder)
     restored = {"records": len(records)}
-    with sqlite.transaction():
-        _require_empty(sqlite, scope)  # again under the write lock: another writer may have come first
-        sqlite.put_many(items)
-        for section, rows in sections.items():
-            restored[section] = _import_rows(sqlite, SECTIONS[section], section, rows, scope)
+    with store.transaction():
+        _require_empty(store, scope)  # again under the write lock: another writer may have come first
+        store.put_many(items)
+        for section, section_rows in rows.items():
+            try:
+                restored[section] = store.import_rows(scope, SECTIONS[section], section_rows)
+            except ConflictError as exc:
+                # The transaction rolls back: a failed import writes nothing.
+                raise ConflictError(f"cannot restore {section}: {exc}; nothing was written") from exc
     return ImportReport(scope.tenant, scope.user, MappingProxyType(restored))
 
 
 # -- export ---------------------------------------------------------------------------------------------------
 
 
-def _columns(store: SQLiteStore, table: str) -> tuple[list[_Column], str]:
-    """The columns that travel (not the scope, not an INTEGER PRIMARY KEY: the target assigns that rowid),
-    and the primary key to order rows by, so an export does not depend on insertion order."""
-    info = run_sql(store, f"PRAGMA table_info({table})")  # cid, name, type, notnull, default, pk
-    pks = sorted((row for row in info if row[5]), key=lambda row: int(row[5]))
-    rowid_alias = pks[0][1] if len(pks) == 1 and str(pks[0][2]).upper() == "INTEGER" else None
-    columns = [
-        _Column(name, name == "at" or name.endswith("_at"), (table, name) in _JSON_COLUMNS)
-        for _, name, *_ in info
-        if name not in _SCOPE_COLUMNS and name != rowid_alias
-    ]
-    return columns, ", ".join(row[1] for row in pks) or "rowid"
-
-
-def _export_rows(store: SQLiteStore, table: str, key: list[str]) -> list[dict[str, Any]]:
-    columns, order = _columns(store, table)
-    rows = run_sql(
-        store,
-        f"SELECT {', '.join(c.name for c in columns)} FROM {table} WHERE tenant = ? AND user_key = ? ORDER BY {order}",
-        key,
-    )
-    return [{c.name: _out(table, c, v) for c, v in zip(columns, row, strict=True)} for row in rows]
-
-
-def _out(table: str, column: _Column, value: Any) -> Any:
-    if value is None:
-        return None
-    if column.is_time and isinstance(value, int | float):
-        return datetime.fromtimestamp(value, UTC).isoformat()
-    if column.is_json:
-        try:
-            return json.loads(value)
-        except ValueError as exc:
-            raise StoreError(f"{table}.{column.name} holds text that is not JSON: {exc}") from exc
-    return value
+def _out(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 # -- import ---------------------------------------------------------------------------------------------------
@@ -179,16 +137,8 @@ def _records(data: Mapping[str, Any], scope: Scope) -> list[MemoryRecord]:
     return out
 
 
-def _require_empty(store: SQLiteStore, scope: Scope) -> None:
-    # The audit log may hold entries of an earlier erase; history is append-only, so it does not count.
-    held = {}
-    for table in scoped_tables(store):
-        if table in ("audit_log", *NOT_EXPORTED):
-            continue
-        sql = f"SELECT COUNT(*) FROM {table} WHERE tenant = ? AND user_key = ?"
-        n = int(run_sql(store, sql, [scope.tenant, scope.user or ""])[0][0])
-        if n:
-            held[table] = n
+def _require_empty(store: Store, scope: Scope) -> None:
+    held = {t: n for t, n in store.held_rows(scope).items() if n and t not in _NOT_DATA}
     if held:
         counts = ", ".join(f"{t} {n}" for t, n in held.items())
         raise ConflictError(f"scope {scope} is not empty ({counts}); import restores into an empty scope only")
@@ -206,43 +156,34 @@ def _embedded(records: Sequence[MemoryRecord], embedder: Embedder | None) -> lis
     return items
 
 
-def _import_rows(store: SQLiteStore, table: str, section: str, rows: Sequence[dict[str, Any]], scope: Scope) -> int:
-    columns = {c.name: c for c in _columns(store, table)[0]}
+def _rows_in(fields: Sequence[RowField], section: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of a section as the store takes them, checked against its fields; errors name the row."""
+    known = {f.name: f for f in fields}
+    out: list[dict[str, Any]] = []
     for i, row in enumerate(rows):
-        unknown = sorted(set(row) - set(columns))
+        unknown = sorted(set(row) - set(known))
         if unknown:
             raise ValidationError(f"{section}[{i}]", f"has fields this store does not know: {', '.join(unknown)}")
-        names = list(row)
-        values = [_in(columns[n], row[n], f"{section}[{i}].{n}") for n in names]
-        cols = ", ".join([*_SCOPE_COLUMNS, *names])
-        try:
-            store.execute(
-                f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * (len(names) + 2))})",
-                [scope.tenant, scope.user or "", *values],
-            )
-        except sqlite3.IntegrityError as exc:
-            # The transaction rolls back: a failed import writes nothing.
-            if "NOT NULL" in str(exc):
-                raise ValidationError(f"{section}[{i}]", f"misses a required field ({exc})") from None
-            raise ConflictError(f"cannot restore {section}[{i}]: {exc}; nothing was written") from exc
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot restore {section}[{i}]: {exc}") from exc
-    return len(rows)
+        missing = [f.name for f in fields if f.required and row.get(f.name) is None]
+        if missing:
+            raise ValidationError(f"{section}[{i}]", f"misses a required field ({', '.join(missing)})")
+        out.append({name: _in(known[name], value, f"{section}[{i}].{name}") for name, value in row.items()})
+    return out
 
 
-def _in(column: _Column, value: Any, where: str) -> Any:
-    if value is None:
-        return None
-    if column.is_json:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    if column.is_time and isinstance(value, str):
+def _in(field: RowField, value: Any, where: str) -> Any:
+    if value is None or field.kind is FieldKind.JSON:
+        return value
+    if field.kind is FieldKind.TIME and isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value)
         except ValueError:
             raise ValidationError(where, "must be an ISO 8601 time", given=value) from None
         if parsed.tzinfo is None:
             raise ValidationError(where, "must include a timezone offset", given=value)
-        return parsed.timestamp()
+        return parsed
     if not isinstance(value, str | int | float):
         raise ValidationError(where, "must be a string, a number or null", given=value)
+    if field.kind is FieldKind.TIME and not isinstance(value, str):  # epoch seconds
+        return datetime.fromtimestamp(value, UTC)
     return value

@@ -15,9 +15,8 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from tiermem.errors import ValidationError
-from tiermem.lifecycle.erase import redact_audit, require_sqlite, run_sql, scrub, secure_delete
+from tiermem.lifecycle.erase import MENTION_REDACTED
 from tiermem.store.base import AuditEntry, Store
-from tiermem.store.sqlite import SQLiteStore
 from tiermem.types import MemoryType, Scope
 from tiermem.write.path import MAX_TTL
 
@@ -25,7 +24,6 @@ __all__ = ["KEEP_LAST_ENV", "TTL_ENV", "RetentionPolicy", "SweepReport", "parse_
 
 TTL_ENV = "TIERMEM_TTL"
 KEEP_LAST_ENV = "TIERMEM_KEEP_LAST"
-COUNTED = ("records", "records_fts", "vectors", "audit_log")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw]?)")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
@@ -120,81 +118,47 @@ def sweep(
     store: Store, policy: RetentionPolicy, *, now: datetime, actor: str = "sweep", vacuum: bool = False
 ) -> SweepReport:
     """Delete expired records and records over ``policy.keep_last``, one transaction per (tenant, user)."""
-    sqlite = require_sqlite(store)
-    at = now.timestamp()
-    before = _counts(sqlite)
+    before = store.row_counts()
     expired = over_limit = 0
-    with secure_delete(sqlite):
-        for tenant, user_key in _scopes_with_work(sqlite, policy, at):
-            scope = Scope(tenant, user_key or None)
-            with sqlite.transaction():
-                doomed = _expired(sqlite, scope, now, actor) + _over_limit(sqlite, scope, policy, now, actor)
-                ids = [e.record_id for e in doomed]
-                sqlite.delete(scope, ids)
-                redact_audit(sqlite, scope, ids, "redacted by sweep")  # before appending: the new entries stay
-                sqlite.append_audit(scope, doomed)
-            expired += sum(e.op == "expire" for e in doomed)
-            over_limit += sum(e.op == "retention" for e in doomed)
-        # Always merged and checkpointed: this also clears what earlier forgets left in the index and WAL.
-        scrubbed = scrub(sqlite, full=vacuum)
-    fts_orphans, vector_orphans = _orphans(sqlite)
-    return SweepReport(now, expired, over_limit, before, _counts(sqlite), fts_orphans, vector_orphans, scrubbed)
+    for scope in _scopes_with_work(store, policy, now):
+        with store.transaction():
+            # Re-read inside the transaction: another writer may have changed the scope since.
+            doomed = _expired(store, scope, now, actor) + _over_limit(store, scope, policy, now, actor)
+            ids = [e.record_id for e in doomed]
+            store.purge(scope, ids)
+            # Before appending: the new entries stay.
+            store.redact_audit(scope, ids, detail="redacted by sweep", mention_detail=MENTION_REDACTED)
+            store.append_audit(scope, doomed)
+        expired += sum(e.op == "expire" for e in doomed)
+        over_limit += sum(e.op == "retention" for e in doomed)
+    # Always compacted: this also clears what earlier forgets left in the index and WAL.
+    scrubbed = store.compact(full=vacuum)
+    orphans = store.orphans()
+    after = store.row_counts()
+    return SweepReport(now, expired, over_limit, before, after, orphans.full_text, orphans.vectors, scrubbed)
 
 
-def _scopes_with_work(store: SQLiteStore, policy: RetentionPolicy, at: float) -> list[tuple[str, str]]:
-    expiring = "SELECT DISTINCT tenant, user_key FROM records WHERE expires_at <= ?"
-    keys = {(t, u) for t, u in run_sql(store, expiring, [at])}
+def _scopes_with_work(store: Store, policy: RetentionPolicy, now: datetime) -> list[Scope]:
+    refs = store.expired_records(now)
     for type_, n in policy.keep_last.items():
         if n is not None:
-            rows = run_sql(
-                store,
-                "SELECT tenant, user_key FROM records WHERE type = ? AND (expires_at IS NULL OR expires_at > ?)"
-                " GROUP BY tenant, user_key HAVING COUNT(*) > ?",
-                [type_.value, at, n],
-            )
-            keys.update((t, u) for t, u in rows)
-    return sorted(keys)
+            refs += store.over_limit_records(type_, n, now)
+    return sorted({r.scope for r in refs}, key=lambda s: (s.tenant, s.user or ""))
 
 
-def _expired(store: SQLiteStore, scope: Scope, now: datetime, actor: str) -> list[AuditEntry]:
-    """Audit entries (op ``expire``) for the scope's expired records, re-read inside the transaction."""
-    rows = run_sql(
-        store,
-        "SELECT id, version FROM records WHERE tenant = ? AND user_key = ? AND expires_at <= ?",
-        [scope.tenant, scope.user or "", now.timestamp()],
-    )
-    return [AuditEntry(rid, now, actor, "expire", version, None, None, "expired") for rid, version in rows]
+def _expired(store: Store, scope: Scope, now: datetime, actor: str) -> list[AuditEntry]:
+    """Audit entries (op ``expire``) for the scope's expired records."""
+    refs = store.expired_records(now, scope)
+    return [AuditEntry(r.id, now, actor, "expire", r.version, None, None, "expired") for r in refs]
 
 
-def _over_limit(
-    store: SQLiteStore, scope: Scope, policy: RetentionPolicy, now: datetime, actor: str
-) -> list[AuditEntry]:
+def _over_limit(store: Store, scope: Scope, policy: RetentionPolicy, now: datetime, actor: str) -> list[AuditEntry]:
     """Audit entries (op ``retention``) for the scope's unexpired records beyond each type's newest N."""
     out: list[AuditEntry] = []
     for type_, n in policy.keep_last.items():
         if n is None:
             continue
-        rows = run_sql(
-            store,
-            "SELECT id, version FROM (SELECT id, version, ROW_NUMBER() OVER (ORDER BY valid_from DESC, rowid DESC)"
-            " AS rank FROM records WHERE tenant = ? AND user_key = ? AND type = ?"
-            " AND (expires_at IS NULL OR expires_at > ?)) WHERE rank > ?",
-            [scope.tenant, scope.user or "", type_.value, now.timestamp(), n],
-        )
         why = f"over the limit of the newest {n} {type_.value} records"
-        out += [AuditEntry(rid, now, actor, "retention", version, None, None, why) for rid, version in rows]
+        refs = store.over_limit_records(type_, n, now, scope)
+        out += [AuditEntry(r.id, now, actor, "retention", r.version, None, None, why) for r in refs]
     return out
-
-
-def _counts(store: SQLiteStore) -> Mapping[str, int]:
-    # records_fts itself reads through to the content table; its docsize table has one row per indexed record.
-    sources = {"records_fts": "records_fts_docsize"}
-    return MappingProxyType(
-        {name: int(run_sql(store, f"SELECT COUNT(*) FROM {sources.get(name, name)}")[0][0]) for name in COUNTED}
-    )
-
-
-def _orphans(store: SQLiteStore) -> tuple[int, int]:
-    (fts,) = run_sql(store, "SELECT COUNT(*) FROM records_fts_docsize WHERE id NOT IN (SELECT rowid FROM records)")[0]
-    (vec,) = run_sql(store, "SELECT COUNT(*) FROM vectors WHERE record_rowid NOT IN (SELECT rowid FROM records)")[0]
-    return int(fts), int(vec)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import threading
 from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -167,12 +166,11 @@ def hybrid_recall(
         texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
         embedded = list(embedder.embed_batch(texts)) if texts else []
         qv = query_vector if query_vector is not None else embedded[0]
-        # The vector scan is memory-bound numpy and the full-text query is SQLite C code; both release the
-        # GIL, so running them side by side makes a search cost the slower of the two, not their sum.
-        pending = _pool().submit(store.vector_search(scope, qv, fingerprint, wanted, now=now, limit=limit))
+        # Started before the keyword queries below: a store may scan vectors while they run.
+        pending = store.start_vector_candidates(scope, qv, fingerprint, wanted, now=now, limit=limit)
         if asked_as:
-            own = store.vector_search(scope, embedded[-1], fingerprint, wanted, now=now, limit=limit)
-            pending_own = _pool().submit(own)
+            own = embedded[-1]
+            pending_own = store.start_vector_candidates(scope, own, fingerprint, wanted, now=now, limit=limit)
     if keyword is None:
         keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(terms)] if policy.phrase_weight > 0 else []
@@ -204,18 +202,6 @@ def _asked_as_speaker(store: Store, scope: Scope, query: str, best: list[Candida
     speaker = _named_speaker(query, store.get_many(scope, [c.id for c in best]).values())
     asked_as = first_person(query, speaker) if speaker is not None else None
     return asked_as if asked_as != query else None
-
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-vector")
-        return _POOL
 
 
 def _fuse(

@@ -6,8 +6,24 @@ from pathlib import Path
 
 from tiermem.errors import ConfigError, NotFoundError
 from tiermem.store.base import AuditEntry, Candidate, Page, PendingWrite, Store, StoredItem
+from tiermem.store.maintenance_base import ErasedScope, FieldKind, MaintenanceStore, Orphans, RecordRef, RowField
 
-__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "open_store", "sqlite_path"]
+__all__ = [
+    "AuditEntry",
+    "Candidate",
+    "ErasedScope",
+    "FieldKind",
+    "MaintenanceStore",
+    "Orphans",
+    "Page",
+    "PendingWrite",
+    "RecordRef",
+    "RowField",
+    "Store",
+    "StoredItem",
+    "open_store",
+    "sqlite_path",
+]
 
 
 def sqlite_path(url: str | Path) -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from tiermem.embed import Vectors
+from tiermem.store.maintenance_base import MaintenanceStore
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem"]
@@ -65,11 +67,12 @@ class PendingWrite:
     reason: str
 
 
-class Store(Protocol):
+class Store(MaintenanceStore, Protocol):
     """Scoped persistence. Every read and write is confined to the scope passed in, inside the query.
 
     Scope matching: tenant and user match exactly (user None = the tenant's shared memory); agent and
-    session match exactly when given and match any value when None.
+    session match exactly when given and match any value when None. The maintenance methods (erase, retention,
+    scrubbing, export rows) are in ``MaintenanceStore``.
     """
 
     def put_many(self, items: Sequence[StoredItem]) -> None:
@@ -108,10 +111,10 @@ class Store(Protocol):
         """Nearest records by cosine among vectors of ``fingerprint``, best first (a record's best passage counts)."""
         ...
 
-    def vector_search(
+    def start_vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
-    ) -> Callable[[], list[Candidate]]:
-        """Prepare ``vector_candidates`` in this thread; the returned call does the scan on any thread."""
+    ) -> Future[list[Candidate]]:
+        """``vector_candidates``, which a backend may compute while the caller goes on (with a keyword query)."""
         ...
 
     def vector_candidates_many(

@@ -2,119 +2,52 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
-
-import numpy as np
 
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError
-from tiermem.store.base import Candidate, Page, StoredItem
+from tiermem.store.base import Page, StoredItem
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
+from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
+from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.store.sqlite.transfer import SQLiteTransferMixin
+from tiermem.store.sqlite.vectors import SQLiteVectorMixin, index_row
 from tiermem.store.vector_index import (
     NEIGHBOUR_SHORTLIST,
     SHORTLIST_FROM,
     SHORTLIST_MIN,
     IndexRow,
-    ScopeVectors,
     VectorCache,
-    best,
-    nearest,
     pack_vectors,
-    rows_from_sql,
     unpack_vectors,
 )
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
 
 DEFAULT_CACHE_BYTES = 1 << 30  # 1 GiB of cached vectors: ~680k 384-d records
 
-_COLUMNS = (
-    "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
-    "valid_from, valid_to, expires_at, content_hash, embedding_model, tags, supersedes, metadata, version, context"
-)
-_SQL_VARS = 900  # stay under SQLite's host-parameter limit when expanding IN (...)
 
-
-def _ts(t: datetime | None) -> float | None:
-    return None if t is None else t.timestamp()
-
-
-def _dt(x: float | None) -> datetime | None:
-    return None if x is None else datetime.fromtimestamp(x, UTC)
-
-
-@functools.lru_cache(maxsize=4096)
-def _scope(tenant: str, user_key: str, agent: str, session: str) -> Scope:
-    return Scope(tenant, user_key or None, agent or None, session or None)
-
-
-@functools.lru_cache(maxsize=4096)
-def _source(text: str) -> Source:
-    return Source.parse(text)
-
-
-def _row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
-    (
-        rid,
-        tenant,
-        user_key,
-        agent,
-        session,
-        type_,
-        content,
-        source,
-        trust,
-        created,
-        updated,
-        vfrom,
-        vto,
-        expires,
-        chash,
-        model,
-        tags,
-        supersedes,
-        metadata,
-        version,
-        context,
-    ) = row
-    return MemoryRecord(
-        id=rid,
-        scope=_scope(tenant, user_key, agent, session),
-        type=MemoryType(type_),
-        content=content,
-        source=_source(source),
-        trust=trust,
-        created_at=datetime.fromtimestamp(created, UTC),
-        updated_at=_dt(updated),
-        valid_from=datetime.fromtimestamp(vfrom, UTC),
-        valid_to=_dt(vto),
-        expires_at=_dt(expires),
-        content_hash=chash,
-        embedding_model=model,
-        tags=tuple(json.loads(tags)),
-        supersedes=supersedes,
-        metadata=MappingProxyType(json.loads(metadata)),
-        version=version,
-        context=context,
-    )
-
-
-class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
+class SQLiteStore(
+    SQLiteFullTextMixin,
+    SQLiteVectorMixin,
+    SQLiteAuditMixin,
+    SQLiteContextMixin,
+    SQLiteMaintenanceMixin,
+    SQLiteTransferMixin,
+):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
     def __init__(
@@ -215,39 +148,6 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
                 except sqlite3.Error as exc:
                     raise driver_error("commit to", self.path, exc) from exc
 
-    def _bump(
-        self,
-        deltas: dict[tuple[str, str], int],
-        upserts: dict[tuple[str, str], list[IndexRow]],
-        removals: dict[tuple[str, str], list[int]],
-    ) -> None:
-        """Mark scopes changed, adjust their record counts, and carry the change into cached vector indexes."""
-        for key, delta in deltas.items():
-            (gen,) = self._conn.execute(
-                "INSERT INTO scope_generations VALUES (?, ?, 1, ?) "
-                "ON CONFLICT (tenant, user_key) DO UPDATE SET gen = gen + 1, n = n + excluded.n RETURNING gen",
-                (*key, delta),
-            ).fetchone()
-            cached = self._vectors.get(key)
-            if cached is None:
-                continue
-            if cached.gen != gen - 1:  # another process wrote in between: rebuild on the next search
-                del self._vectors[key]
-                continue
-            cached.remove(removals.get(key, ()))
-            fresh = upserts.get(key, [])
-            new_vec = next((r.vector for r in fresh if r.vector is not None), None)
-            if new_vec is not None and (cached.dim != len(new_vec) or cached.fingerprint is None):
-                if len(cached):
-                    del self._vectors[key]
-                    continue
-                cached = self._vectors[key] = ScopeVectors(cached.gen, None, len(new_vec))
-            cached.upsert(fresh)
-            self._vectors.resized(key)
-            if new_vec is not None:
-                cached.fingerprint = cached.fingerprint or self._fingerprint_of(key)
-            cached.gen = gen
-
     # -- writes -------------------------------------------------------------------------------------------
 
     def put_many(self, items: Sequence[StoredItem]) -> None:
@@ -265,11 +165,11 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
                 deltas[key] = deltas.get(key, 0) + (item.record.id not in existing)
                 existing.add(item.record.id)
                 if item.keep_vector:
-                    upserts.setdefault(key, []).append(_index_row(rowid, item))
+                    upserts.setdefault(key, []).append(index_row(rowid, item))
                 elif item.vector is None:
                     removals.setdefault(key, []).append(rowid)
                 else:
-                    upserts.setdefault(key, []).append(_index_row(rowid, item))
+                    upserts.setdefault(key, []).append(index_row(rowid, item))
             self._bump(deltas, upserts, removals)
 
     def _check_ids(self, items: Sequence[StoredItem]) -> set[str]:
@@ -277,7 +177,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         ids = [i.record.id for i in items]
         wanted = {i.record.id: (i.record.scope.tenant, i.record.scope.user or "") for i in items}
         found: set[str] = set()
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             rows = self._conn.execute(
                 f"SELECT id, tenant, user_key FROM records WHERE id IN ({','.join('?' * len(chunk))})", chunk
             )
@@ -322,11 +222,11 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
             str(r.source),
             r.source.kind.value,
             r.trust,
-            _ts(r.created_at),
-            _ts(r.updated_at),
-            _ts(r.valid_from),
-            _ts(r.valid_to),
-            _ts(r.expires_at),
+            ts(r.created_at),
+            ts(r.updated_at),
+            ts(r.valid_from),
+            ts(r.valid_to),
+            ts(r.expires_at),
             r.content_hash,
             r.embedding_model,
             json.dumps(list(r.tags)),
@@ -364,7 +264,7 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         where, params = scope_sql(scope, "records", by_key=True)
         rowids: list[int] = []
         with self.transaction():
-            for chunk in _chunks(list(record_ids)):
+            for chunk in chunks(list(record_ids)):
                 rows = self._conn.execute(
                     f"DELETE FROM records WHERE id IN ({','.join('?' * len(chunk))}) AND {where} RETURNING rowid",
                     chunk + params,
@@ -384,27 +284,27 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         where, params = scope_sql(scope, by_key=True)
         out: dict[str, MemoryRecord] = {}
         with self._lock:
-            for chunk in _chunks(list(record_ids)):
+            for chunk in chunks(list(record_ids)):
                 rows = self._conn.execute(
-                    f"SELECT {_COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
+                    f"SELECT {COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
                     chunk + params,
                 )
-                out.update((row[0], _row_to_record(row)) for row in rows)
+                out.update((row[0], row_to_record(row)) for row in rows)
         return out
 
     def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
         out: dict[str, MemoryRecord] = {}
         params0: list[Any] = [scope.tenant, scope.user or "", scope.agent or "", scope.session or "", type_.value]
         with self._lock:
-            for chunk in _chunks(list(hashes)):
+            for chunk in chunks(list(hashes)):
                 rows = self._conn.execute(
-                    f"SELECT {_COLUMNS} FROM records r WHERE r.tenant = ? AND r.user_key = ? AND r.agent = ?"
+                    f"SELECT {COLUMNS} FROM records r WHERE r.tenant = ? AND r.user_key = ? AND r.agent = ?"
                     f" AND r.session = ? AND r.type = ? AND r.content_hash IN ({','.join('?' * len(chunk))})"
                     " ORDER BY r.rowid",
                     params0 + chunk,
                 )
                 for row in rows:
-                    rec = _row_to_record(row)
+                    rec = row_to_record(row)
                     out.setdefault(rec.content_hash, rec)
         return out
 
@@ -417,20 +317,20 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
             fparams = [*fparams, int(cursor)]
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT {_COLUMNS}, r.rowid FROM records r WHERE {where} AND {fwhere}{after}"
+                f"SELECT {COLUMNS}, r.rowid FROM records r WHERE {where} AND {fwhere}{after}"
                 " ORDER BY r.rowid DESC LIMIT ?",
                 [*params, *fparams, limit + 1],
             ).fetchall()
         more = len(rows) > limit
         rows = rows[:limit]
-        records = tuple(_row_to_record(row[:-1]) for row in rows)
+        records = tuple(row_to_record(row[:-1]) for row in rows)
         return Page(records, str(rows[-1][-1]) if more and rows else None)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         where, params = scope_sql(scope, by_key=True)
         out: dict[str, Vectors] = {}
         with self._lock:
-            for chunk in _chunks(list(record_ids)):
+            for chunk in chunks(list(record_ids)):
                 rows = self._conn.execute(
                     f"SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
                     f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
@@ -443,14 +343,14 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         where, params = scope_sql(scope)
         out: dict[str, list[MemoryRecord]] = {}
         with self._lock:
-            for chunk in _chunks(list(record_ids)):
+            for chunk in chunks(list(record_ids)):
                 rows = self._conn.execute(
-                    f"SELECT {_COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
+                    f"SELECT {COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
                     f" AND {where} ORDER BY r.valid_from, r.rowid",
                     chunk + params,
                 ).fetchall()
                 for row in rows:
-                    record = _row_to_record(row)
+                    record = row_to_record(row)
                     out.setdefault(str(record.supersedes), []).append(record)
         return out
 
@@ -469,173 +369,16 @@ class SQLiteStore(SQLiteFullTextMixin, SQLiteAuditMixin, SQLiteContextMixin):
         for tenant, user_key in rows:
             yield Scope(tenant, user_key or None)
 
-    def vector_fingerprint(self, scope: Scope) -> str | None:
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", (scope.tenant, scope.user or "")
-            ).fetchone()
-        return None if row is None else str(row[0])
-
-    def vector_candidates(
-        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
-    ) -> list[Candidate]:
-        return self.vector_search(scope, vector, fingerprint, filter_, now=now, limit=limit)()
-
-    def vector_candidates_many(
-        self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
-    ) -> list[list[Candidate]]:
-        with self._lock:
-            index = self._scope_vectors(scope)
-            if not len(index) or index.fingerprint != fingerprint or not len(vectors):
-                return [[] for _ in range(len(vectors))]
-            mask = self._mask(index, scope, filter_, now)
-            matrix, ids = index.view("matrix"), index.view("ids")
-            codes = self._codes(scope, index)
-        queries = np.asarray(vectors, dtype=np.float32)
-        allowed = np.flatnonzero(mask)
-        size = self.neighbour_shortlist
-        if codes is not None and allowed.size > size:
-            return [nearest(matrix, codes, q, mask, ids, limit, shortlist=size) for q in queries]
-        # One matrix-matrix product over the allowed rows: compute-bound BLAS, not one memory-bound scan each.
-        scores = queries @ (matrix if allowed.size == len(mask) else matrix[allowed]).T
-        return [best(row, allowed, ids, limit) for row in scores]
-
-    def vector_search(
-        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
-    ) -> Callable[[], list[Candidate]]:
-        # Everything touching the database happens here, in the caller's thread (which may hold the write
-        # lock); the returned scan is pure numpy and may run on any thread.
-        with self._lock:
-            index = self._scope_vectors(scope)
-            if not len(index) or index.fingerprint != fingerprint:
-                return list
-            query = np.asarray(vector, dtype=np.float32).reshape(-1)
-            if query.shape[0] != index.dim:
-                raise EmbeddingMismatchError(
-                    f"query vector has {query.shape[0]} dimensions, the scope's vectors {index.dim}"
-                )
-            mask = self._mask(index, scope, filter_, now)
-            # Views taken now: later in-place writes grow or overwrite, never invalidate them.
-            matrix, ids, passages = index.view("matrix"), index.view("ids"), index.passages()
-            codes = self._codes(scope, index)
-            size = self.shortlist_size
-        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size, passages=passages)
-
-    def _codes(self, scope: Scope, index: ScopeVectors) -> Any:
-        """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""
-        if self.shortlist_from is None or len(index) < self.shortlist_from:
-            return None
-        made = index.codes is None
-        codes = index.code_view()
-        key = (scope.tenant, scope.user or "")
-        if made and key in self._vectors:
-            self._vectors.resized(key)  # the codes are new bytes in the cache
-        return codes
-
-    def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
-        at = (filter_.as_of or now).timestamp()
-        valid_from = ix.view("valid_from")
-        with np.errstate(invalid="ignore"):
-            mask = ix.view("alive") & ~(ix.view("expires_at") <= at)
-            if not filter_.with_closed:
-                mask &= ~(ix.view("valid_to") <= at)
-            if filter_.as_of is not None:
-                mask &= valid_from <= at
-        if scope.agent is not None:
-            mask &= ix.matches("agents", [scope.agent])
-        if scope.session is not None:
-            mask &= ix.matches("sessions", [scope.session])
-        if filter_.types:
-            mask &= ix.matches("types", [t.value for t in filter_.types])
-        if filter_.sources:
-            mask &= ix.matches("source_kinds", [s.value for s in filter_.sources])
-        if filter_.time_from is not None:
-            mask &= valid_from >= filter_.time_from.timestamp()
-        if filter_.time_to is not None:
-            mask &= valid_from <= filter_.time_to.timestamp()
-        if filter_.tags:
-            rowids = [
-                rowid
-                for (rowid,) in self._conn.execute(
-                    "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
-                    f" json_each(r.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))",
-                    [scope.tenant, scope.user or "", *sorted(filter_.tags)],
-                )
-            ]
-            tagged = np.zeros(ix.n, dtype=bool)
-            tagged[ix.positions(rowids)] = True
-            mask &= tagged
-        return mask
-
-    def _scope_vectors(self, scope: Scope) -> ScopeVectors:
-        key = (scope.tenant, scope.user or "")
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
-            ).fetchone()
-            gen = int(row[0]) if row else 0
-            cached = self._vectors.get(key)
-            if cached is not None and cached.gen == gen:
-                self._vectors.move_to_end(key)
-                return cached
-            rows = self._conn.execute(
-                "SELECT r.rowid, r.id, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
-                " r.expires_at, v.vec, v.dim FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
-                " WHERE v.tenant = ? AND v.user_key = ? ORDER BY v.record_rowid",
-                key,
-            ).fetchall()
-            dim = int(rows[0][10]) if rows else 0
-            built = ScopeVectors(gen, self._fingerprint_of(key) if rows else None, dim, capacity=len(rows) + 64)
-            indexed = rows_from_sql(rows)
-            built.reserve_passages(sum(len(r.passages) for r in indexed if r.passages is not None) + 64)
-            built.upsert(indexed)
-            self._vectors[key] = built
-            self._vectors.move_to_end(key)
-            self._vectors.evict(self.cache_bytes, keep=key)
-            return built
-
-    def _fingerprint_of(self, key: tuple[str, str]) -> str | None:
-        row = self._conn.execute("SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key).fetchone()
-        return None if row is None else str(row[0])
-
-    def drop_cached_vectors(self, tenant: str, user_key: str | None = None) -> None:
-        """Forget the in-memory vectors of a tenant (or of one user of it); the next search reloads them."""
-        with self._lock:
-            for key in [k for k in self._vectors if k[0] == tenant and (user_key is None or k[1] == user_key)]:
-                del self._vectors[key]
-
     def close(self) -> None:
         with self._lock:
             self._vectors.clear()
             self._conn.close()
 
-    # For lifecycle jobs and tests that need raw SQL (sweep, erase, verification).
+    # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement and return its rows."""
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
-
-
-def _index_row(rowid: int, item: StoredItem) -> IndexRow:
-    r = item.record
-    return IndexRow(
-        rowid,
-        r.id,
-        r.type.value,
-        r.source.kind.value,
-        r.scope.agent or "",
-        r.scope.session or "",
-        r.valid_from.timestamp(),
-        _ts(r.valid_to),
-        _ts(r.expires_at),
-        None if item.vector is None else np.asarray(item.vector, dtype=np.float32),
-        None if item.vector is None or item.passages is None else np.asarray(item.passages, dtype=np.float32),
-    )
-
-
-def _chunks(values: list[str]) -> Iterator[list[str]]:
-    for start in range(0, len(values), _SQL_VARS):
-        yield values[start : start + _SQL_VARS]
 
 
 def _split_sql(script: str) -> list[str]:

@@ -1,0 +1,94 @@
+"""Record rows of the SQLite store: the column list, times as epoch seconds, a row back to a MemoryRecord."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from types import MappingProxyType
+from typing import Any
+
+from tiermem.types import MemoryRecord, MemoryType, Scope, Source
+
+__all__ = ["COLUMNS", "SQL_VARS", "chunks", "dt", "row_to_record", "ts"]
+
+COLUMNS = (
+    "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
+    "valid_from, valid_to, expires_at, content_hash, embedding_model, tags, supersedes, metadata, version, context"
+)
+SQL_VARS = 900  # stay under SQLite's host-parameter limit when expanding IN (...)
+
+
+def ts(t: datetime | None) -> float | None:
+    """A moment as the epoch seconds the tables hold."""
+    return None if t is None else t.timestamp()
+
+
+def dt(x: float | None) -> datetime | None:
+    """Epoch seconds as an aware UTC moment."""
+    return None if x is None else datetime.fromtimestamp(x, UTC)
+
+
+def chunks(values: list[str]) -> Iterator[list[str]]:
+    """``values`` in slices that fit an ``IN (...)`` list."""
+    for start in range(0, len(values), SQL_VARS):
+        yield values[start : start + SQL_VARS]
+
+
+@functools.lru_cache(maxsize=4096)
+def _scope(tenant: str, user_key: str, agent: str, session: str) -> Scope:
+    return Scope(tenant, user_key or None, agent or None, session or None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _source(text: str) -> Source:
+    return Source.parse(text)
+
+
+def row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
+    """A row selected as ``COLUMNS`` as a record."""
+    (
+        rid,
+        tenant,
+        user_key,
+        agent,
+        session,
+        type_,
+        content,
+        source,
+        trust,
+        created,
+        updated,
+        vfrom,
+        vto,
+        expires,
+        chash,
+        model,
+        tags,
+        supersedes,
+        metadata,
+        version,
+        context,
+    ) = row
+    return MemoryRecord(
+        id=rid,
+        scope=_scope(tenant, user_key, agent, session),
+        type=MemoryType(type_),
+        content=content,
+        source=_source(source),
+        trust=trust,
+        created_at=datetime.fromtimestamp(created, UTC),
+        updated_at=dt(updated),
+        valid_from=datetime.fromtimestamp(vfrom, UTC),
+        valid_to=dt(vto),
+        expires_at=dt(expires),
+        content_hash=chash,
+        embedding_model=model,
+        tags=tuple(json.loads(tags)),
+        supersedes=supersedes,
+        metadata=MappingProxyType(json.loads(metadata)),
+        version=version,
+        context=context,
+    )

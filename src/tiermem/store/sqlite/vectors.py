@@ -1,0 +1,248 @@
+"""Vector search for the SQLite store: per-scope vectors cached in memory, kept fresh by generation numbers.
+
+Every write bumps its (tenant, user)'s generation in ``scope_generations`` and carries the change into the
+cached index in place; a cache whose generation another process moved on is rebuilt on its next search.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from tiermem.embed import Vectors
+from tiermem.errors import EmbeddingMismatchError
+from tiermem.store.base import Candidate, StoredItem
+from tiermem.store.sqlite.rows import ts
+from tiermem.store.vector_index import (
+    IndexRow,
+    ScopeVectors,
+    VectorCache,
+    best,
+    nearest,
+    rows_from_sql,
+)
+from tiermem.types import Filter, Scope
+
+__all__ = ["SQLiteVectorMixin", "index_row"]
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-vector")
+        return _POOL
+
+
+class SQLiteVectorMixin:
+    """Vector candidates and the in-memory vector cache on the store's connection."""
+
+    _conn: sqlite3.Connection
+    _lock: threading.RLock
+    _vectors: VectorCache
+    cache_bytes: int
+    shortlist_from: int | None
+    shortlist_size: int
+    neighbour_shortlist: int
+
+    def _bump(
+        self,
+        deltas: dict[tuple[str, str], int],
+        upserts: dict[tuple[str, str], list[IndexRow]],
+        removals: dict[tuple[str, str], list[int]],
+    ) -> None:
+        """Mark scopes changed, adjust their record counts, and carry the change into cached vector indexes."""
+        for key, delta in deltas.items():
+            (gen,) = self._conn.execute(
+                "INSERT INTO scope_generations VALUES (?, ?, 1, ?) "
+                "ON CONFLICT (tenant, user_key) DO UPDATE SET gen = gen + 1, n = n + excluded.n RETURNING gen",
+                (*key, delta),
+            ).fetchone()
+            cached = self._vectors.get(key)
+            if cached is None:
+                continue
+            if cached.gen != gen - 1:  # another process wrote in between: rebuild on the next search
+                del self._vectors[key]
+                continue
+            cached.remove(removals.get(key, ()))
+            fresh = upserts.get(key, [])
+            new_vec = next((r.vector for r in fresh if r.vector is not None), None)
+            if new_vec is not None and (cached.dim != len(new_vec) or cached.fingerprint is None):
+                if len(cached):
+                    del self._vectors[key]
+                    continue
+                cached = self._vectors[key] = ScopeVectors(cached.gen, None, len(new_vec))
+            cached.upsert(fresh)
+            self._vectors.resized(key)
+            if new_vec is not None:
+                cached.fingerprint = cached.fingerprint or self._fingerprint_of(key)
+            cached.gen = gen
+
+    def vector_fingerprint(self, scope: Scope) -> str | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", (scope.tenant, scope.user or "")
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def vector_candidates(
+        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> list[Candidate]:
+        return self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit)()
+
+    def start_vector_candidates(
+        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> Future[list[Candidate]]:
+        # The scan is memory-bound numpy and a keyword query is SQLite C code; both release the GIL, so a caller
+        # that runs its keyword query meanwhile pays for the slower of the two, not their sum.
+        return _pool().submit(self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit))
+
+    def vector_candidates_many(
+        self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> list[list[Candidate]]:
+        with self._lock:
+            index = self._scope_vectors(scope)
+            if not len(index) or index.fingerprint != fingerprint or not len(vectors):
+                return [[] for _ in range(len(vectors))]
+            mask = self._mask(index, scope, filter_, now)
+            matrix, ids = index.view("matrix"), index.view("ids")
+            codes = self._codes(scope, index)
+        queries = np.asarray(vectors, dtype=np.float32)
+        allowed = np.flatnonzero(mask)
+        size = self.neighbour_shortlist
+        if codes is not None and allowed.size > size:
+            return [nearest(matrix, codes, q, mask, ids, limit, shortlist=size) for q in queries]
+        # One matrix-matrix product over the allowed rows: compute-bound BLAS, not one memory-bound scan each.
+        scores = queries @ (matrix if allowed.size == len(mask) else matrix[allowed]).T
+        return [best(row, allowed, ids, limit) for row in scores]
+
+    def _prepare_scan(
+        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> Callable[[], list[Candidate]]:
+        """Everything touching the database, in the caller's thread (which may hold the write lock inside a
+        transaction, so another thread could not); the returned scan is pure numpy and may run on any thread."""
+        with self._lock:
+            index = self._scope_vectors(scope)
+            if not len(index) or index.fingerprint != fingerprint:
+                return list
+            query = np.asarray(vector, dtype=np.float32).reshape(-1)
+            if query.shape[0] != index.dim:
+                raise EmbeddingMismatchError(
+                    f"query vector has {query.shape[0]} dimensions, the scope's vectors {index.dim}"
+                )
+            mask = self._mask(index, scope, filter_, now)
+            # Views taken now: later in-place writes grow or overwrite, never invalidate them.
+            matrix, ids, passages = index.view("matrix"), index.view("ids"), index.passages()
+            codes = self._codes(scope, index)
+            size = self.shortlist_size
+        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size, passages=passages)
+
+    def _codes(self, scope: Scope, index: ScopeVectors) -> Any:
+        """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""
+        if self.shortlist_from is None or len(index) < self.shortlist_from:
+            return None
+        made = index.codes is None
+        codes = index.code_view()
+        key = (scope.tenant, scope.user or "")
+        if made and key in self._vectors:
+            self._vectors.resized(key)  # the codes are new bytes in the cache
+        return codes
+
+    def _mask(self, ix: ScopeVectors, scope: Scope, filter_: Filter, now: datetime) -> Any:
+        at = (filter_.as_of or now).timestamp()
+        valid_from = ix.view("valid_from")
+        with np.errstate(invalid="ignore"):
+            mask = ix.view("alive") & ~(ix.view("expires_at") <= at)
+            if not filter_.with_closed:
+                mask &= ~(ix.view("valid_to") <= at)
+            if filter_.as_of is not None:
+                mask &= valid_from <= at
+        if scope.agent is not None:
+            mask &= ix.matches("agents", [scope.agent])
+        if scope.session is not None:
+            mask &= ix.matches("sessions", [scope.session])
+        if filter_.types:
+            mask &= ix.matches("types", [t.value for t in filter_.types])
+        if filter_.sources:
+            mask &= ix.matches("source_kinds", [s.value for s in filter_.sources])
+        if filter_.time_from is not None:
+            mask &= valid_from >= filter_.time_from.timestamp()
+        if filter_.time_to is not None:
+            mask &= valid_from <= filter_.time_to.timestamp()
+        if filter_.tags:
+            rowids = [
+                rowid
+                for (rowid,) in self._conn.execute(
+                    "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
+                    f" json_each(r.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))",
+                    [scope.tenant, scope.user or "", *sorted(filter_.tags)],
+                )
+            ]
+            tagged = np.zeros(ix.n, dtype=bool)
+            tagged[ix.positions(rowids)] = True
+            mask &= tagged
+        return mask
+
+    def _scope_vectors(self, scope: Scope) -> ScopeVectors:
+        key = (scope.tenant, scope.user or "")
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
+            ).fetchone()
+            gen = int(row[0]) if row else 0
+            cached = self._vectors.get(key)
+            if cached is not None and cached.gen == gen:
+                self._vectors.move_to_end(key)
+                return cached
+            rows = self._conn.execute(
+                "SELECT r.rowid, r.id, r.type, r.source_kind, r.agent, r.session, r.valid_from, r.valid_to,"
+                " r.expires_at, v.vec, v.dim FROM vectors v JOIN records r ON r.rowid = v.record_rowid"
+                " WHERE v.tenant = ? AND v.user_key = ? ORDER BY v.record_rowid",
+                key,
+            ).fetchall()
+            dim = int(rows[0][10]) if rows else 0
+            built = ScopeVectors(gen, self._fingerprint_of(key) if rows else None, dim, capacity=len(rows) + 64)
+            indexed = rows_from_sql(rows)
+            built.reserve_passages(sum(len(r.passages) for r in indexed if r.passages is not None) + 64)
+            built.upsert(indexed)
+            self._vectors[key] = built
+            self._vectors.move_to_end(key)
+            self._vectors.evict(self.cache_bytes, keep=key)
+            return built
+
+    def _fingerprint_of(self, key: tuple[str, str]) -> str | None:
+        row = self._conn.execute("SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key).fetchone()
+        return None if row is None else str(row[0])
+
+    def drop_cached_vectors(self, tenant: str, user_key: str | None = None) -> None:
+        """Forget the in-memory vectors of a tenant (or of one user of it); the next search reloads them."""
+        with self._lock:
+            for key in [k for k in self._vectors if k[0] == tenant and (user_key is None or k[1] == user_key)]:
+                del self._vectors[key]
+
+
+def index_row(rowid: int, item: StoredItem) -> IndexRow:
+    """What the cached index keeps of a stored item."""
+    r = item.record
+    return IndexRow(
+        rowid,
+        r.id,
+        r.type.value,
+        r.source.kind.value,
+        r.scope.agent or "",
+        r.scope.session or "",
+        r.valid_from.timestamp(),
+        ts(r.valid_to),
+        ts(r.expires_at),
+        None if item.vector is None else np.asarray(item.vector, dtype=np.float32),
+        None if item.vector is None or item.passages is None else np.asarray(item.passages, dtype=np.float32),
+    )
