@@ -171,4 +171,6 @@ class Memory:
 
     def consolidate(self, scope: Scope, *, dry_run: bool = False) -> builtins.list[Action]:
         """Merge paraphrases and close superseded facts already stored in the scope (idempotent)."""
-        return consolidate(self.store, self.embedder, scope, now=utcnow(), dry_run=dry_run)
+        return consolidate(
+            self.store, self.embedder, scope, now=utcnow(), dry_run=dry_run, policy=self.write_policy.detection
+        )
