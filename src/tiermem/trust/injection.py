@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tiermem.types import Hit, ScorePart
+from tiermem.types import Hit, MemoryRecord, ScorePart
 
 __all__ = [
     "INJECTION_THRESHOLD",
@@ -27,6 +27,7 @@ __all__ = [
     "apply_quarantine",
     "injection_score",
     "is_quarantined",
+    "quarantined",
 ]
 
 INJECTION_THRESHOLD = 0.5
@@ -265,19 +266,25 @@ def injection_score(text: str) -> InjectionVerdict:
     return InjectionVerdict(round(1.0 - remaining, 4), tuple(reasons))
 
 
-def is_quarantined(hit: Hit) -> bool:
+def quarantined(record: MemoryRecord) -> bool:
     """Quarantined at write time (tagged) or directive-shaped when read now."""
-    return QUARANTINE_TAG in hit.record.tags or injection_score(hit.record.content).flagged
+    return QUARANTINE_TAG in record.tags or injection_score(record.content).flagged
+
+
+def is_quarantined(hit: Hit) -> bool:
+    """The hit's record is quarantined (see ``quarantined``)."""
+    return quarantined(hit.record)
 
 
 def apply_quarantine(hits: Iterable[Hit], *, factor: float = QUARANTINE_FACTOR) -> list[Hit]:
     """Hits with quarantined ones flagged and their score times ``factor``, re-sorted best first.
 
-    The read-time check also catches notes written before the scorer existed or around the tools.
+    The read-time check also catches notes written before the scorer existed or around the tools. A hit that
+    recall already down-ranked (it has a ``quarantine`` part) is not down-ranked twice.
     """
     out: list[Hit] = []
     for hit in hits:
-        if is_quarantined(hit):
+        if hit.part("quarantine") is None and is_quarantined(hit):
             flags = hit.flags if QUARANTINE_TAG in hit.flags else (*hit.flags, QUARANTINE_TAG)
             part = ScorePart("quarantine", None, None, factor)
             hit = Hit(hit.record, hit.score * factor, (*hit.parts, part), flags)
