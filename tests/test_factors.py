@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import ValidationError
-from tiermem.recall.factors import DEFAULT_FACTORS, Question, Trust
+from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, Question, Trust
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import rank
 from tiermem.store.base import Candidate
@@ -54,10 +54,10 @@ def _two(mem: Memory) -> tuple[str, str]:
     return best.record.id, pinned.record.id
 
 
-def test_the_default_factors_multiply_in_the_documented_order() -> None:
-    names = [f.name for f in RecallPolicy().factors]
-    assert names == ["recency", "trust", "first_hand", "speaker", "named_day", "quarantine"]
-    assert RecallPolicy().factors == DEFAULT_FACTORS
+def test_the_default_factors_multiply_in_the_documented_order_and_quarantine_guards_last() -> None:
+    assert [f.name for f in RecallPolicy().factors] == ["recency", "trust", "first_hand", "speaker", "named_day"]
+    assert [f.name for f in RecallPolicy().guards] == ["quarantine"]
+    assert (RecallPolicy().factors, RecallPolicy().guards) == (DEFAULT_FACTORS, DEFAULT_GUARDS)
 
 
 def test_a_user_added_factor_changes_the_order_and_appears_as_a_part(mem: Memory) -> None:
@@ -111,6 +111,7 @@ def test_memory_recall_down_ranks_a_quarantined_note_exactly_as_the_tools_do(mem
     assert QUARANTINE_TAG in down.flags
     # The tools' pass over recall's hits leaves them as they are: nothing is down-ranked twice.
     assert apply_quarantine(hits) == hits
+    assert _ids(mem.recall(ALICE, query, k=1)) == [plain.record.id]  # the next note takes its place
 
 
 def test_a_note_tagged_quarantined_at_write_time_is_down_ranked_by_recall(mem: Memory) -> None:
@@ -136,3 +137,34 @@ def test_a_factor_that_can_lift_a_record_from_far_down_has_every_candidate_re_sc
     policy = RecallPolicy().with_factor(Pinned(lift=100.0, reach=reach))
     hits = rank(mem.store, ALICE, policy.weighted(keyword=cands, vector=cands), k=5, now=NOW, policy=policy)
     assert (written[-1].record.id in _ids(hits)) is found
+
+
+@dataclass(slots=True)
+class Counting:
+    """A guard that demotes nothing and counts the records it was asked to judge."""
+
+    judged: int = 0
+    name = "counting"
+    flag = None
+
+    def span(self, question: Question) -> float:
+        return 1.0
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        self.judged += len(records)
+        return {}
+
+
+def test_a_guard_judges_only_the_records_that_can_reach_the_k_best(mem: Memory) -> None:
+    mem.remember_many(ALICE, [NewMemory(f"harbour note {i}", type=EVENT) for i in range(40)])
+    counting = Counting()
+    policy = replace(RecallPolicy(), guards=(counting,))
+    hits = Memory(mem.store, mem.embedder, policy).recall(ALICE, "harbour note", k=5)
+    assert len(hits) == 5 and counting.judged <= 6  # of the 25 re-scored: ties with the 5th may be judged too
+
+
+def test_a_guard_that_would_raise_a_score_is_an_error(mem: Memory) -> None:
+    mem.remember_many(ALICE, [NewMemory("harbour note pinned", type=EVENT, tags=["pinned"])])
+    policy = replace(RecallPolicy(), guards=(Pinned(),))
+    with pytest.raises(ValidationError, match=r"guards: pinned may only demote; limit 1\.0; given 3\.0"):
+        Memory(mem.store, mem.embedder, policy).recall(ALICE, "harbour note", k=1)

@@ -1,9 +1,10 @@
 """Re-scoring factors: each multiplies a fused score by the contribution of its own score part.
 
 A factor is any object with a ``name``, a ``flag``, ``span`` and ``parts`` (the ``ScoreFactor`` protocol).
-``RecallPolicy.factors`` lists the ones a search applies, in order; the defaults (``DEFAULT_FACTORS``) are
-recency, trust, first hand, named speaker, named day and quarantine. Add one with
-``policy.with_factor(MyFactor())``, drop one with ``policy.without_factor("recency")``.
+``RecallPolicy.factors`` lists the ones that rank the fused list, in order (``DEFAULT_FACTORS``: recency, trust,
+first hand, named speaker, named day); ``RecallPolicy.guards`` the ones that may only demote, applied to the
+finished ranking from the top down as far as the k best need (``DEFAULT_GUARDS``: quarantine). Add a factor with
+``policy.with_factor(MyFactor())``, drop one of either kind with ``policy.without_factor("recency")``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_FACTORS",
+    "DEFAULT_GUARDS",
     "FirstHand",
     "NamedDay",
     "Quarantine",
@@ -213,7 +215,11 @@ def _days_apart(days: NamedDays, record: MemoryRecord, now: datetime) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Quarantine:
-    """A note tagged ``quarantined`` or directive-shaped when read keeps ``factor`` of its score (flagged)."""
+    """A guard: a note tagged ``quarantined`` or directive-shaped when read keeps ``factor`` of its score (flagged).
+
+    As a guard it judges only the records that can reach the k best, which bounds the cost of reading each
+    one for directive shape (about a millisecond for a long text).
+    """
 
     factor: float = QUARANTINE_FACTOR
     name = "quarantine"
@@ -228,5 +234,8 @@ class Quarantine:
         return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if quarantined(r)}
 
 
-DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay(), Quarantine())
+DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay())
 """The factors of ``RecallPolicy()``, in the order their contributions multiply the score."""
+
+DEFAULT_GUARDS: tuple[ScoreFactor, ...] = (Quarantine(),)
+"""The guards of ``RecallPolicy()``: applied after ranking, as the agent's tools applied quarantine."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from tiermem.errors import ValidationError
-from tiermem.recall.factors import DEFAULT_FACTORS, ScoreFactor
+from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, ScoreFactor
 from tiermem.store.base import Candidate
 
 __all__ = ["RecallPolicy"]
@@ -30,7 +30,9 @@ class RecallPolicy:
       fourth list at ``perspective_weight`` (1: another phrasing of the same question counts like the first).
       It costs a second query vector, embedded in the same model call.
     - ``factors`` re-score the fused list, each multiplying a record's score by its part's contribution, in
-      order (see ``recall.factors``; add or drop one with ``with_factor`` / ``without_factor``). The defaults:
+      order; ``guards`` then demote records of the finished ranking (after newer facts first, below), from the
+      top down as far as the k best need (see ``recall.factors``; add or drop one with ``with_factor`` /
+      ``without_factor``). The defaults:
     - Recency multiplies by ``1 + recency_weight * 2^(-age / half_life)``; off (0) by default, a choice made on
       the dev sets (it lost recall there and gained nowhere): fused scores are close (ranks 1 and 10 differ by
       13%), so even a factor of 1.1 is a ranker, not a tie-breaker. What is current comes first by other means:
@@ -55,9 +57,9 @@ class RecallPolicy:
       a day off 1.5 times (an event is often told a day or two after it); both values were checked on the dev
       sets. A fact is as near as its validity (a fact true from 2021 until now was true in June 2024). Days are
       read in ``now``'s time zone. Score part ``named_day``; the words still decide within the day.
-    - Quarantine: a note tagged ``quarantined`` at write time, or directive-shaped when read
+    - Quarantine (the default guard): a note tagged ``quarantined`` at write time, or directive-shaped when read
       (``trust.injection_score``), keeps ``trust.QUARANTINE_FACTOR`` of its score (score part ``quarantine``, flag
-      ``quarantined``), in ``Memory.recall`` as in the agent's tools.
+      ``quarantined``), in ``Memory.recall`` exactly as the agent's tools applied it to recall's hits.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
       (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
       beyond names that the older one contains; the same subject, or the same statement about another person;
@@ -85,23 +87,28 @@ class RecallPolicy:
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
     factors: tuple[ScoreFactor, ...] = DEFAULT_FACTORS
+    guards: tuple[ScoreFactor, ...] = DEFAULT_GUARDS
 
     def __post_init__(self) -> None:
-        names = [f.name for f in self.factors]
+        names = [f.name for f in (*self.factors, *self.guards)]
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:
             raise ValidationError("factors", "each factor name may appear once", given=", ".join(doubled))
 
     def with_factor(self, factor: ScoreFactor) -> RecallPolicy:
-        """This policy with ``factor`` applied after the others."""
+        """This policy with ``factor`` applied after the other factors (before the guards)."""
         return replace(self, factors=(*self.factors, factor))
 
     def without_factor(self, name: str) -> RecallPolicy:
-        """This policy without the factor called ``name`` (its part no longer appears)."""
-        if name not in {f.name for f in self.factors}:
-            known = ", ".join(f.name for f in self.factors)
-            raise ValidationError("factor", f"is not one of this policy's factors ({known})", given=name)
-        return replace(self, factors=tuple(f for f in self.factors if f.name != name))
+        """This policy without the factor or guard called ``name`` (its part no longer appears)."""
+        known = [f.name for f in (*self.factors, *self.guards)]
+        if name not in known:
+            raise ValidationError("factor", f"is not one of this policy's factors ({', '.join(known)})", given=name)
+        return replace(
+            self,
+            factors=tuple(f for f in self.factors if f.name != name),
+            guards=tuple(f for f in self.guards if f.name != name),
+        )
 
     def weighted(
         self,

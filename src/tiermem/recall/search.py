@@ -7,6 +7,7 @@ closed fact's rank to its current version.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import re
@@ -162,7 +163,7 @@ def rank(
     if not fused.scores:
         return []
     question = Question(query, now, policy)
-    reach = math.prod(factor.span(question) for factor in policy.factors)
+    reach = math.prod(factor.span(question) for factor in (*policy.factors, *policy.guards))
     size = len(fused.scores) if reach > SHORTLIST_SPAN else max(3 * k, k + 20)
     shortlist = fused.best(size)
     records = store.get_many(scope, shortlist)
@@ -182,7 +183,7 @@ def rank(
         if rid in credited:
             parts.append(ScorePart("current_version", None, None, 1.0))
         flags = ["untrusted"] if record.source.untrusted else []
-        for flag, by_id in factored:  # in the policy's order: the product is the same in every run
+        for flag, by_id in factored:  # in the policy's order, which fixes the product to the last bit
             part = by_id.get(rid)
             if part is not None:
                 parts.append(part)
@@ -191,7 +192,42 @@ def rank(
                     flags.append(flag)
         hits.append(Hit(record, score, tuple(parts), tuple(flags)))
     hits.sort(key=lambda h: h.score, reverse=True)
-    return newer_facts_first(store, scope, hits, policy, query)[:k]
+    return _guarded(newer_facts_first(store, scope, hits, policy, query), question, k)
+
+
+def _guarded(ranked: list[Hit], question: Question, k: int) -> list[Hit]:
+    """The k best of ``ranked`` (best first) once the policy's guards have demoted what they judge.
+
+    Exactly what applying the guards to every hit and sorting again (stable) would give, but a hit is judged
+    only while it can still reach the k best: a guard never raises a score, so once a hit's score is below the
+    k-th best judged so far, no later hit can get in.
+    """
+    guards = question.policy.guards
+    if not guards:
+        return ranked[:k]
+    judged: list[Hit] = []
+    best: list[float] = []  # a min-heap of the k best judged scores
+    for hit in ranked:
+        if len(best) == k and hit.score < best[0]:
+            break
+        parts, flags, score = list(hit.parts), list(hit.flags), hit.score
+        for guard in guards:
+            part = guard.parts(question, {hit.record.id: hit.record}).get(hit.record.id)
+            if part is None:
+                continue
+            if not part.contribution <= 1.0:
+                raise ValidationError("guards", f"{guard.name} may only demote", given=part.contribution, limit=1.0)
+            parts.append(part)
+            score *= part.contribution
+            if guard.flag is not None and guard.flag not in flags:
+                flags.append(guard.flag)
+        judged.append(Hit(hit.record, score, tuple(parts), tuple(flags)) if len(parts) > len(hit.parts) else hit)
+        if len(best) < k:
+            heapq.heappush(best, score)
+        else:
+            heapq.heappushpop(best, score)
+    judged.sort(key=lambda h: h.score, reverse=True)  # stable: equal scores keep the ranking's order
+    return judged[:k]
 
 
 def _credit_current(

@@ -12,8 +12,11 @@ weak signal: they hide text from a human reader), whitespace collapsed, case fol
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -268,7 +271,30 @@ def injection_score(text: str) -> InjectionVerdict:
 
 def quarantined(record: MemoryRecord) -> bool:
     """Quarantined at write time (tagged) or directive-shaped when read now."""
-    return QUARANTINE_TAG in record.tags or injection_score(record.content).flagged
+    return QUARANTINE_TAG in record.tags or _reads_as_directive(record.content)
+
+
+# Recall reads the same notes again and again, and scoring a long one takes about a millisecond: verdicts are
+# remembered by a digest of the exact text (not the text itself, which may be 16,000 characters).
+_VERDICTS_KEPT = 4096
+_verdicts: OrderedDict[bytes, bool] = OrderedDict()
+_verdicts_lock = threading.Lock()
+
+
+def _reads_as_directive(text: str) -> bool:
+    """``injection_score(text).flagged``, remembered for the last few thousand texts."""
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    with _verdicts_lock:
+        known = _verdicts.get(key)
+        if known is not None:
+            _verdicts.move_to_end(key)
+            return known
+    flagged = injection_score(text).flagged
+    with _verdicts_lock:
+        _verdicts[key] = flagged
+        if len(_verdicts) > _VERDICTS_KEPT:
+            _verdicts.popitem(last=False)
+    return flagged
 
 
 def is_quarantined(hit: Hit) -> bool:
