@@ -90,8 +90,8 @@ class DetectionPolicy:
     - ``neighbours``: a new fact is compared with its nearest current facts, this many (5). Consolidation
       compares each stored fact with the same number of its nearest earlier current facts: it replays the
       write path on what is stored. Each comparison runs ``supersede.decide`` (word rules), so this bounds a
-      write's cost; a paraphrase or an update is, in practice, the nearest or nearly so.
-    - ``min_cosine``: below this cosine two statements share no topic and nothing is decided (0.3, set by hand).
+      write's cost.
+    - ``min_cosine``: below this cosine two statements share no topic and nothing is decided (0.3).
     Facts of the same batch are compared with every earlier fact of that batch above ``min_cosine`` (a batch
     behaves like writes in order). The thresholds of the decision itself (merge cosine, word overlap...) are
     the named constants of ``write.supersede``.
@@ -238,7 +238,7 @@ class _Batch:
     closed_by: dict[str, list[str]] = field(default_factory=dict)  # new record id -> ids it superseded
     audit: list[AuditEntry] = field(default_factory=list)
     # Record id -> position in ``prepared``; a prepared record is replaced only by versions with the same id.
-    positions: dict[str, int] = field(default_factory=dict)
+    positions: dict[str, int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.positions = {record.id: k for k, record in enumerate(self.prepared)}
