@@ -181,6 +181,7 @@ _IMPERATIVE_OPENING = re.compile(
     r"repeat|respond|reply|always|never)\b"
 )
 _INVISIBLE = {"Cf"}  # format characters: zero-width spaces and joiners, bidi overrides, tag characters
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 Finding = tuple[float, str]  # (weight, the text that fired)
 
@@ -238,10 +239,11 @@ _INVISIBLE_WEIGHT = 0.2
 def _normalise(text: str) -> tuple[str, int]:
     """The text to scan and how many invisible format characters were removed from it."""
     folded = unicodedata.normalize("NFKC", text)
-    kept = [c for c in folded if unicodedata.category(c) not in _INVISIBLE]
+    # No ASCII character is a format character: only the others need looking up, one by one.
+    kept = _NON_ASCII.sub(lambda m: "" if unicodedata.category(m.group()) in _INVISIBLE else m.group(), folded)
     hidden = len(folded) - len(kept)
     # Keep line breaks: the template detector looks for "system:" at the start of a line.
-    lines = ("".join(kept)).casefold().splitlines()
+    lines = kept.casefold().splitlines()
     return "\n".join(" ".join(line.split()) for line in lines), hidden
 
 
