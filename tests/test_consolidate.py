@@ -10,7 +10,7 @@ import pytest
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.write.consolidate import ActionKind
-from tiermem.write.path import WritePolicy
+from tiermem.write.path import DetectionPolicy, WritePolicy
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -63,3 +63,27 @@ def test_consolidation_is_idempotent(undetected: Memory) -> None:
     snapshot = [r.to_json() for r in undetected.list(ALICE).records]
     assert undetected.consolidate(ALICE) == []
     assert [r.to_json() for r in undetected.list(ALICE).records] == snapshot
+
+
+def test_consolidation_compares_with_the_nearest_facts_still_current(minilm: MiniLMEmbedder) -> None:
+    # The third paraphrase is nearest to the second, which the run already folded into the first: like the
+    # write path's store search, consolidation skips it and compares with the nearest current fact instead.
+    texts = [
+        "I really like hiking in the mountains.",
+        "I like hiking in the mountains a lot.",
+        "I really like hiking in the mountains a lot.",
+    ]
+    one = WritePolicy(detect=False, detection=DetectionPolicy(neighbours=1))
+    with Memory.open(":memory:", embedder=minilm, write_policy=one) as m:
+        first, *_ = m.remember_many(
+            ALICE, [NewMemory(t, valid_from=T0 + timedelta(days=i)) for i, t in enumerate(texts)]
+        )
+        actions = m.consolidate(ALICE, dry_run=True)
+    assert [(a.kind, a.keep) for a in actions] == [(ActionKind.MERGE, first.record.id)] * 2
+
+
+def test_consolidation_uses_the_write_policys_detection(minilm: MiniLMEmbedder) -> None:
+    strict = WritePolicy(detect=False, detection=DetectionPolicy(min_cosine=0.999))
+    with Memory.open(":memory:", embedder=minilm, write_policy=strict) as m:
+        m.remember_many(ALICE, [NewMemory("I live in Seattle.", valid_from=T0), NewMemory("I moved to Austin.")])
+        assert m.consolidate(ALICE) == []

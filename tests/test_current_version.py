@@ -9,7 +9,7 @@ import pytest
 
 from tiermem import Filter, Memory, Scope
 from tiermem.embed import HashingEmbedder
-from tiermem.types import utcnow
+from tiermem.types import including_closed, utcnow
 
 ALICE = Scope("acme", "alice")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -75,7 +75,7 @@ def test_the_store_returns_closed_but_never_expired_records_when_asked(memory: M
     vector = embedder.embed_batch(["Alice plays the cello"])[0]
     later = utcnow() + timedelta(minutes=5)  # the time-to-live counts from the write's wall clock
     for with_closed, expected in ((False, set()), (True, {old})):
-        wanted = Filter(with_closed=with_closed)
+        wanted = including_closed(Filter()) if with_closed else Filter()
         words = memory.store.keyword_candidates(ALICE, ["cello"], wanted, now=later, limit=10)
         near = memory.store.vector_candidates(ALICE, vector, embedder.fingerprint, wanted, now=later, limit=10)
         assert {c.id for c in words} == expected and expected <= {c.id for c in near}

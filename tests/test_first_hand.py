@@ -8,7 +8,7 @@ import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.english.statements import about_the_user
-from tiermem.recall.search import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, rank
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType
 
@@ -34,8 +34,9 @@ def _ranked(mem: Memory, query: str, own: str, echo: str, filler: list[str], pol
     # The echo leads both lists and the user's own turn is 15th in each (below the agent's filler): far enough
     # apart that trust (user 0.9, agent 0.7) alone keeps the echo first.
     listed = [echo, *filler[:13], own, *filler[13:]]
-    cands = [Candidate(rid, 1.0 / rank) for rank, rid in enumerate(listed, start=1)]
-    return _fuse(mem.store, ALICE, cands, cands, k=5, now=NOW, policy=policy, query=query)
+    cands = [Candidate(rid, 1.0 / place) for place, rid in enumerate(listed, start=1)]
+    lists = policy.weighted(keyword=cands, vector=cands)
+    return rank(mem.store, ALICE, lists, k=5, now=NOW, policy=policy, query=query)
 
 
 def _order(hits: list[Hit]) -> list[str]:
@@ -126,7 +127,8 @@ def test_a_first_hand_lift_reaches_past_the_short_list(mem: Memory) -> None:
         ],
     )
     listed = [r.record.id for r in agents] + [own.record.id]
-    cands = [Candidate(rid, 1.0 / rank) for rank, rid in enumerate(listed, start=1)]
+    cands = [Candidate(rid, 1.0 / place) for place, rid in enumerate(listed, start=1)]
     for k in (5, 10):
-        hits = _fuse(mem.store, ALICE, cands, cands, k=k, now=NOW, policy=RecallPolicy(), query="my morning run?")
+        lists = RecallPolicy().weighted(keyword=cands, vector=cands)
+        hits = rank(mem.store, ALICE, lists, k=k, now=NOW, query="my morning run?")
         assert own.record.id in _order(hits)

@@ -1,4 +1,4 @@
-"""Rank fusion of the keyword and vector signals (retrieval._fuse), on hand-made candidate lists."""
+"""Rank fusion of the keyword and vector signals (recall.search.rank), on hand-made candidate lists."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.recall.search import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, rank
 from tiermem.store.base import Candidate
 
 ALICE = Scope("acme", "alice")
@@ -23,15 +23,12 @@ def _ids(mem: Memory, n: int) -> list[str]:
 
 
 def _fused(mem: Memory, keyword: list[str], vector: list[str], k: int = 100) -> list[str]:
-    hits = _fuse(
-        mem.store,
-        ALICE,
-        [Candidate(i, 1.0 / r) for r, i in enumerate(keyword, start=1)],
-        [Candidate(i, 1.0 / r) for r, i in enumerate(vector, start=1)],
-        k=k,
-        now=NOW,
-        policy=RecallPolicy(),
+    policy = RecallPolicy()
+    lists = policy.weighted(
+        keyword=[Candidate(i, 1.0 / r) for r, i in enumerate(keyword, start=1)],
+        vector=[Candidate(i, 1.0 / r) for r, i in enumerate(vector, start=1)],
     )
+    hits = rank(mem.store, ALICE, lists, k=k, now=NOW, policy=policy)
     return [h.record.id for h in hits]
 
 
@@ -48,7 +45,8 @@ def test_fusion_ranks_one_first_place_above_two_middling_ranks(mem: Memory) -> N
 def test_fusion_credits_an_unlisted_signal_at_the_rank_below_its_list(mem: Memory) -> None:
     ids = _ids(mem, 2)
     policy = RecallPolicy()
-    hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [Candidate(ids[1], 0.9)], k=5, now=NOW, policy=policy)
+    lists = policy.weighted(keyword=[Candidate(ids[0], 3.0)], vector=[Candidate(ids[1], 0.9)])
+    hits = rank(mem.store, ALICE, lists, k=5, now=NOW, policy=policy)
     vector = next(h for h in hits if h.record.id == ids[0]).part("vector")
     assert vector is not None and vector.rank is None
     weights = policy.keyword_weight + policy.vector_weight + policy.phrase_weight
@@ -60,7 +58,8 @@ def test_fusion_credits_an_unlisted_signal_at_the_rank_below_its_list(mem: Memor
 def test_fusion_takes_nothing_from_a_signal_that_listed_nothing(mem: Memory) -> None:
     ids = _ids(mem, 1)
     policy = RecallPolicy()
-    hits = _fuse(mem.store, ALICE, [Candidate(ids[0], 3.0)], [], k=5, now=NOW, policy=policy)
+    lists = policy.weighted(keyword=[Candidate(ids[0], 3.0)], vector=[])
+    hits = rank(mem.store, ALICE, lists, k=5, now=NOW, policy=policy)
     vector = hits[0].part("vector")
     assert vector is not None and vector.contribution == 0.0
     weights = policy.keyword_weight + policy.vector_weight + policy.phrase_weight

@@ -8,7 +8,7 @@ import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import ValidationError
-from tiermem.recall.search import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, rank
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType, Source, SourceKind
 
@@ -32,7 +32,8 @@ def _chat(mem: Memory, bo_type: MemoryType = EPISODIC, bo_source: str = "user:Bo
 def _ranked(mem: Memory, query: str, bo: str, ann: str, policy: RecallPolicy | None = None) -> list[Hit]:
     # Bo's question shares the words of the question, so both lists put it first; Ann's answer comes second.
     cands = [Candidate(bo, 2.0), Candidate(ann, 1.0)]
-    return _fuse(mem.store, ROOM, cands, cands, k=2, now=NOW, policy=policy or RecallPolicy(), query=query)
+    policy = policy or RecallPolicy()
+    return rank(mem.store, ROOM, policy.weighted(keyword=cands, vector=cands), k=2, now=NOW, policy=policy, query=query)
 
 
 def _order(hits: list[Hit]) -> list[str]:

@@ -127,16 +127,11 @@ def copies() -> list[tuple[str, str]]:
     ]
 
 
-# Each part of the repository is checked on its own, so a part still being cleaned cannot hide a new copy elsewhere;
-# its xfail is strict, so the mark must go once the part is clean.
+# Each part of the repository is checked on its own, so a failure names the part that holds the copy.
 AREAS = ("README.md", "docs/", "benchmarks/", "tests/", "src/tiermem/recall/", "src/")
-_QUOTING = pytest.mark.xfail(reason="quotes a LoCoMo turn and question (passages, named days) until they are replaced")
 
 
-@pytest.mark.parametrize(
-    "area",
-    [pytest.param(area, marks=_QUOTING) if area in ("src/tiermem/recall/",) else area for area in AREAS],
-)
+@pytest.mark.parametrize("area", AREAS)
 def test_no_dev_set_text_in_code_tests_or_docs(copies: list[tuple[str, str]], area: str) -> None:
     found = [f"{file}: {words}" for file, words in copies if next(a for a in AREAS if file.startswith(a)) == area]
     assert not found, "dev-set text in the product; write a neutral example instead:\n" + "\n".join(found)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
-from tiermem.recall.search import RecallPolicy, _fuse
+from tiermem.recall.search import RecallPolicy, rank
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType
 
@@ -31,7 +31,8 @@ def _old_and_new(mem: Memory) -> tuple[str, str]:
 
 def _ranked(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[Hit]:
     cands = [Candidate(old, 2.0), Candidate(new, 1.0)]
-    return _fuse(mem.store, ALICE, cands, cands, k=2, now=NOW, policy=policy, query="walks with Sam")
+    lists = policy.weighted(keyword=cands, vector=cands)
+    return rank(mem.store, ALICE, lists, k=2, now=NOW, policy=policy, query="walks with Sam")
 
 
 def _order(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[str]:

@@ -10,7 +10,7 @@ from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.english.statements import same_frame, slot_of, subject_of
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.write.path import WritePolicy, WriteStatus
+from tiermem.write.path import DetectionPolicy, WritePolicy, WriteStatus
 from tiermem.write.supersede import Verdict, decide
 
 ALICE = Scope("acme", "alice")
@@ -503,3 +503,17 @@ def test_detector_keeps_a_guess_when_the_denial_says_not_yet() -> None:
 )
 def test_detector_keeps_the_new_statement_apart_when_the_same_words_swap_roles(new: str, old: str) -> None:
     assert decide(new, old, cosine=0.99).verdict is not Verdict.MERGE
+
+
+def test_a_min_cosine_above_every_pair_leaves_updates_unclosed(minilm: MiniLMEmbedder) -> None:
+    strict = WritePolicy(detection=DetectionPolicy(min_cosine=0.999))
+    with Memory.open(":memory:", embedder=minilm, write_policy=strict) as memory:
+        memory.remember(ALICE, "I live in Seattle.", valid_from=T0)
+        moved = memory.remember(ALICE, "I moved to Austin.", valid_from=T0 + timedelta(days=200))
+    assert moved.status is WriteStatus.ADDED and moved.superseded == ()
+
+
+@pytest.mark.parametrize(("field", "value"), [("neighbours", 0), ("neighbours", True), ("min_cosine", 1.5)])
+def test_detection_policy_rejects_values_it_cannot_use(field: str, value: object) -> None:
+    with pytest.raises(ValidationError, match=f"^{field}: "):
+        DetectionPolicy(**{field: value})  # type: ignore[arg-type]

@@ -1,4 +1,8 @@
-"""tiermem: long-term memory for LLM agents, embedded in one SQLite file."""
+"""tiermem: long-term memory for LLM agents, embedded in one SQLite file.
+
+Every type a caller of ``Memory`` meets is importable from here. Ranking's seams live in
+``tiermem.recall.factors`` (the built-in factors, ``Question``, ``DEFAULT_FACTORS``) and ``tiermem.recall.fusion``.
+"""
 
 from __future__ import annotations
 
@@ -6,40 +10,85 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tiermem.embed import Embedder
     from tiermem.errors import MemError, NotFoundError, ValidationError
+    from tiermem.lifecycle.erase import EraseReport
+    from tiermem.lifecycle.export import ImportReport
+    from tiermem.lifecycle.retention import RetentionPolicy, SweepReport
     from tiermem.memory import Memory, NewMemory, WriteResult
-    from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, Source
+    from tiermem.recall.factors import ScoreFactor
+    from tiermem.recall.policy import RecallPolicy
+    from tiermem.store.base import AuditEntry, Page, PendingWrite, Store
+    from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, Source, SourceKind
+    from tiermem.write.consolidate import Action, ActionKind
+    from tiermem.write.path import DetectionPolicy, WritePolicy, WriteStatus
 
 __all__ = [
+    "Action",
+    "ActionKind",
+    "AuditEntry",
+    "DetectionPolicy",
+    "Embedder",
+    "EraseReport",
     "Filter",
     "Hit",
+    "ImportReport",
     "MemError",
     "Memory",
     "MemoryRecord",
     "MemoryType",
     "NewMemory",
     "NotFoundError",
+    "Page",
+    "PendingWrite",
+    "RecallPolicy",
+    "RetentionPolicy",
     "Scope",
+    "ScoreFactor",
+    "ScorePart",
     "Source",
+    "SourceKind",
+    "Store",
+    "SweepReport",
     "ValidationError",
+    "WritePolicy",
     "WriteResult",
+    "WriteStatus",
 ]
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tiermem.cli` (and `tiermem --help`) loads neither numpy nor the model.
 _HOMES = {
+    "Embedder": "tiermem.embed",
     "MemError": "tiermem.errors",
     "NotFoundError": "tiermem.errors",
     "ValidationError": "tiermem.errors",
+    "EraseReport": "tiermem.lifecycle.erase",
+    "ImportReport": "tiermem.lifecycle.export",
+    "RetentionPolicy": "tiermem.lifecycle.retention",
+    "SweepReport": "tiermem.lifecycle.retention",
     "Memory": "tiermem.memory",
     "NewMemory": "tiermem.memory",
     "WriteResult": "tiermem.memory",
+    "ScoreFactor": "tiermem.recall.factors",
+    "RecallPolicy": "tiermem.recall.policy",
+    "AuditEntry": "tiermem.store.base",
+    "Page": "tiermem.store.base",
+    "PendingWrite": "tiermem.store.base",
+    "Store": "tiermem.store.base",
     "Filter": "tiermem.types",
     "Hit": "tiermem.types",
     "MemoryRecord": "tiermem.types",
     "MemoryType": "tiermem.types",
     "Scope": "tiermem.types",
+    "ScorePart": "tiermem.types",
     "Source": "tiermem.types",
+    "SourceKind": "tiermem.types",
+    "Action": "tiermem.write.consolidate",
+    "ActionKind": "tiermem.write.consolidate",
+    "DetectionPolicy": "tiermem.write.path",
+    "WritePolicy": "tiermem.write.path",
+    "WriteStatus": "tiermem.write.path",
 }
 
 
@@ -47,3 +96,7 @@ def __getattr__(name: str) -> Any:
     if name in _HOMES:
         return getattr(importlib.import_module(_HOMES[name]), name)
     raise AttributeError(f"module 'tiermem' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

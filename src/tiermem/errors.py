@@ -10,6 +10,7 @@
      │    └── EmbeddingMismatchError  a vector of another model/dimension than the scope holds
      ├── StoreError               the storage backend failed (driver errors are converted to this)
      │    └── MigrationError      the schema could not be brought up to date
+     ├── LLMError                 a chat endpoint failed: transport, HTTP status, timeout or an unusable reply
      └── ConfigError              a setting or URL that cannot be used
 
 Backends convert foreign exceptions at their boundary (``raise StoreError(...) from exc``); only the CLI
@@ -23,6 +24,7 @@ __all__ = [
     "ConflictError",
     "EmbeddingError",
     "EmbeddingMismatchError",
+    "LLMError",
     "MemError",
     "MigrationError",
     "NotFoundError",
@@ -81,6 +83,16 @@ class StoreError(MemError):
 
 class MigrationError(StoreError):
     """The schema could not be migrated."""
+
+
+class LLMError(MemError):
+    """The chat endpoint failed or answered something unusable; names the URL, the status and a body excerpt."""
+
+    def __init__(self, message: str, *, url: str | None = None, status: int | None = None, excerpt: str = "") -> None:
+        self.url = url
+        self.status = status
+        self.excerpt = excerpt
+        super().__init__(message)
 
 
 class ConfigError(MemError):

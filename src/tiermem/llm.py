@@ -1,8 +1,8 @@
 """Chat-model plumbing: message values, the ChatClient protocol, a scripted client and an OpenAI-compatible one.
 
-    MemError
-     ├── ConfigError   a client that cannot be used as configured (bad URL, timeout, exhausted script)
-     └── LLMError      the endpoint failed: transport, HTTP status, timeout or a reply of the wrong shape
+Errors (from the one tree in ``tiermem.errors``): ``ConfigError`` for a client that cannot be used as configured
+(bad URL, timeout, exhausted script), ``LLMError`` when the endpoint fails (transport, HTTP status, timeout) or
+replies with the wrong shape.
 
 No LLM is needed by the core; this module is only used where a model helps (extraction, summaries, the agent).
 """
@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from tiermem.errors import ConfigError, MemError, ValidationError
+from tiermem.errors import ConfigError, LLMError, ValidationError
 
 __all__ = [
     "ChatClient",
@@ -43,16 +43,6 @@ _MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # a chat reply is text; anything larger 
 
 # Indirection so tests can observe the backoff without waiting for it.
 _sleep: Callable[[float], None] = time.sleep
-
-
-class LLMError(MemError):
-    """The chat endpoint failed or answered something unusable; names the URL, the status and a body excerpt."""
-
-    def __init__(self, message: str, *, url: str | None = None, status: int | None = None, excerpt: str = "") -> None:
-        self.url = url
-        self.status = status
-        self.excerpt = excerpt
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)

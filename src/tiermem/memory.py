@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from tiermem.config import default_db_url
-from tiermem.embed import Embedder, MiniLMEmbedder
+from tiermem.embed import Embedder, get_embedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.lifecycle import history as lifecycle
 from tiermem.lifecycle.erase import EraseReport, erase, forget
 from tiermem.lifecycle.export import ImportReport, export_user, import_user
 from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, sweep
-from tiermem.recall.search import RecallPolicy, hybrid_recall
+from tiermem.recall.policy import RecallPolicy
+from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
 from tiermem.write.consolidate import Action, consolidate
@@ -49,15 +51,20 @@ class Memory:
         cls,
         url: str | Path | None = None,
         *,
-        embedder: Embedder | str | None = "default",
+        embedder: Embedder | str | None = "minilm",
         policy: RecallPolicy | None = None,
         write_policy: WritePolicy | None = None,
         retention: RetentionPolicy | None = None,
     ) -> Memory:
-        """Open (creating and migrating if needed) the store at ``url``; the default embedder loads lazily."""
+        """Open (creating and migrating if needed) the store at ``url``.
+
+        ``embedder`` is an Embedder, None (full-text only), or a name: ``minilm`` (the default, loaded on first
+        use), ``hash`` (tests) or ``openai:<model>`` (see ``embed.get_embedder``); ``default`` means ``minilm``.
+        """
+        if isinstance(embedder, str):
+            embedder = get_embedder("minilm" if embedder == "default" else embedder)
         store = open_store(url if url is not None else default_db_url())
-        chosen: Embedder | None = MiniLMEmbedder() if embedder == "default" else embedder  # type: ignore[assignment]
-        return cls(store, chosen, policy, write_policy, retention)
+        return cls(store, embedder, policy, write_policy, retention)
 
     def __enter__(self) -> Memory:
         return self
@@ -102,10 +109,14 @@ class Memory:
         as_of: datetime | None = None,
         now: datetime | None = None,
     ) -> list[Hit]:
-        """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time)."""
+        """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time).
+
+        Ranked by the policy's factors (``RecallPolicy.factors``), which by default down-rank quarantined notes
+        (tagged, or directive-shaped when read) as the agent's tools do.
+        """
         filter_ = filter or Filter()
         if as_of is not None:
-            filter_ = Filter(filter_.types, filter_.sources, filter_.tags, filter_.time_from, filter_.time_to, as_of)
+            filter_ = replace(filter_, as_of=as_of)
         return hybrid_recall(
             self.store, self.embedder, scope, query, k=k, filter_=filter_, now=now or utcnow(), policy=self.policy
         )
@@ -171,4 +182,6 @@ class Memory:
 
     def consolidate(self, scope: Scope, *, dry_run: bool = False) -> builtins.list[Action]:
         """Merge paraphrases and close superseded facts already stored in the scope (idempotent)."""
-        return consolidate(self.store, self.embedder, scope, now=utcnow(), dry_run=dry_run)
+        return consolidate(
+            self.store, self.embedder, scope, now=utcnow(), dry_run=dry_run, policy=self.write_policy.detection
+        )

@@ -7,7 +7,7 @@ import re
 import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from types import MappingProxyType
@@ -308,8 +308,9 @@ class Filter:
     time_from: datetime | None = None
     time_to: datetime | None = None
     as_of: datetime | None = None
-    # Also records whose validity a newer record closed: recall credits their match to that record.
-    with_closed: bool = False
+    # Internal, set only by ``including_closed``: also records whose validity a newer record closed (recall
+    # credits their match to that record). Not a constructor argument, and ``replace`` resets it.
+    with_closed: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("time_from", "time_to", "as_of"):
@@ -329,3 +330,10 @@ class Filter:
             and (self.time_from is None or record.valid_from >= self.time_from)
             and (self.time_to is None or record.valid_from <= self.time_to)
         )
+
+
+def including_closed(filter_: Filter) -> Filter:
+    """``filter_`` that also admits records a newer one closed (internal: for recall and store tests)."""
+    out = replace(filter_)
+    object.__setattr__(out, "with_closed", True)  # frozen, and deliberately not an __init__ argument
+    return out

@@ -1,10 +1,10 @@
 """Passages: a record's sentences, embedded beside its whole text, so a question finds the one sentence it asks.
 
-One vector for a whole turn averages its sentences: "I was in Chicago, it was awesome! It had so much energy
-and the locals were friendly." answers "Which cities has John been to?" with its first sentence only, and the
-rest of the turn pulls its vector away. Vector search scores a record by the best of its whole text and its
-sentences (max-sim, as passage retrieval scores a document by its best passage). A speaker label
-("John: ...") is kept on every sentence: questions name the person, and the sentence alone no longer does.
+One vector for a whole turn averages its sentences: "We spent a week in Porto. The food was great and the
+weather kind to us." answers "Where did Mira travel?" with its first sentence only, and the rest of the turn
+pulls its vector away. Vector search scores a record by the best of its whole text and its sentences (max-sim,
+as passage retrieval scores a document by its best passage). A speaker label ("Mira: ...") is kept on every
+sentence: questions name the person, and the sentence alone no longer does.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ __all__ = ["MAX_PASSAGES", "embed_with_passages", "passages"]
 
 # A long text's sentences are grouped (consecutive ones together) into at most this many passages. The best of
 # n passages rises with n by chance alone, so a long answer's many sentences would outscore a short turn that
-# says what was asked: uncapped, LongMemEval's long assistant answers pushed users' own turns down (one
-# dev question lost its session from the top 5); at 8, conversational turns (nearly all 8 sentences or fewer)
-# keep every sentence and that bias stays small. It also bounds the vectors a record adds.
+# says what was asked (uncapped, long assistant answers pushed users' own turns down on the dev sets, which is
+# why the cap exists); at 8, conversational turns (nearly all 8 sentences or fewer) keep every sentence and that
+# bias stays small. It also bounds the vectors a record adds.
 MAX_PASSAGES = 8
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # "Name: " opening a transcript line: one to three words, so "Here are some tips: ..." is not a speaker.

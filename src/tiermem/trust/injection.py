@@ -12,12 +12,15 @@ weak signal: they hide text from a human reader), whitespace collapsed, case fol
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tiermem.types import Hit, ScorePart
+from tiermem.types import Hit, MemoryRecord, ScorePart
 
 __all__ = [
     "INJECTION_THRESHOLD",
@@ -27,6 +30,7 @@ __all__ = [
     "apply_quarantine",
     "injection_score",
     "is_quarantined",
+    "quarantined",
 ]
 
 INJECTION_THRESHOLD = 0.5
@@ -177,6 +181,7 @@ _IMPERATIVE_OPENING = re.compile(
     r"repeat|respond|reply|always|never)\b"
 )
 _INVISIBLE = {"Cf"}  # format characters: zero-width spaces and joiners, bidi overrides, tag characters
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 Finding = tuple[float, str]  # (weight, the text that fired)
 
@@ -234,10 +239,11 @@ _INVISIBLE_WEIGHT = 0.2
 def _normalise(text: str) -> tuple[str, int]:
     """The text to scan and how many invisible format characters were removed from it."""
     folded = unicodedata.normalize("NFKC", text)
-    kept = [c for c in folded if unicodedata.category(c) not in _INVISIBLE]
+    # No ASCII character is a format character: only the others need looking up, one by one.
+    kept = _NON_ASCII.sub(lambda m: "" if unicodedata.category(m.group()) in _INVISIBLE else m.group(), folded)
     hidden = len(folded) - len(kept)
     # Keep line breaks: the template detector looks for "system:" at the start of a line.
-    lines = ("".join(kept)).casefold().splitlines()
+    lines = kept.casefold().splitlines()
     return "\n".join(" ".join(line.split()) for line in lines), hidden
 
 
@@ -265,19 +271,48 @@ def injection_score(text: str) -> InjectionVerdict:
     return InjectionVerdict(round(1.0 - remaining, 4), tuple(reasons))
 
 
-def is_quarantined(hit: Hit) -> bool:
+def quarantined(record: MemoryRecord) -> bool:
     """Quarantined at write time (tagged) or directive-shaped when read now."""
-    return QUARANTINE_TAG in hit.record.tags or injection_score(hit.record.content).flagged
+    return QUARANTINE_TAG in record.tags or _reads_as_directive(record.content)
+
+
+# Recall reads the same notes again and again, and scoring a long one takes about a millisecond: verdicts are
+# remembered by a digest of the exact text (not the text itself, which may be 16,000 characters).
+_VERDICTS_KEPT = 4096
+_verdicts: OrderedDict[bytes, bool] = OrderedDict()
+_verdicts_lock = threading.Lock()
+
+
+def _reads_as_directive(text: str) -> bool:
+    """``injection_score(text).flagged``, remembered for the last few thousand texts."""
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    with _verdicts_lock:
+        known = _verdicts.get(key)
+        if known is not None:
+            _verdicts.move_to_end(key)
+            return known
+    flagged = injection_score(text).flagged
+    with _verdicts_lock:
+        _verdicts[key] = flagged
+        if len(_verdicts) > _VERDICTS_KEPT:
+            _verdicts.popitem(last=False)
+    return flagged
+
+
+def is_quarantined(hit: Hit) -> bool:
+    """The hit's record is quarantined (see ``quarantined``)."""
+    return quarantined(hit.record)
 
 
 def apply_quarantine(hits: Iterable[Hit], *, factor: float = QUARANTINE_FACTOR) -> list[Hit]:
     """Hits with quarantined ones flagged and their score times ``factor``, re-sorted best first.
 
-    The read-time check also catches notes written before the scorer existed or around the tools.
+    The read-time check also catches notes written before the scorer existed or around the tools. A hit that
+    recall already down-ranked (it has a ``quarantine`` part) is not down-ranked twice.
     """
     out: list[Hit] = []
     for hit in hits:
-        if is_quarantined(hit):
+        if hit.part("quarantine") is None and is_quarantined(hit):
             flags = hit.flags if QUARANTINE_TAG in hit.flags else (*hit.flags, QUARANTINE_TAG)
             part = ScorePart("quarantine", None, None, factor)
             hit = Hit(hit.record, hit.score * factor, (*hit.parts, part), flags)

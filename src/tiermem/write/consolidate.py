@@ -2,7 +2,8 @@
 
 Facts written with detection off, imported, or stored before a better detector existed can hold paraphrases
 and stale values side by side. ``consolidate`` walks a scope's current facts from oldest to newest, compares
-each with its nearest current neighbours using the same ``supersede.decide`` as the write path, and:
+each with its nearest earlier facts still current (``DetectionPolicy``: as many, and as near, as the write path
+compares a new fact with) using the same ``supersede.decide`` as the write path, and:
 
 - *merge*: a later paraphrase is retired into the earlier record (which keeps its id, gains the later
   source in ``merged_sources`` and the retired id in ``consolidated_from``); the paraphrase's validity
@@ -15,6 +16,7 @@ compared, and each action leaves one current record per cluster). ``dry_run`` re
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -25,13 +27,11 @@ import numpy as np
 from tiermem.embed import Embedder
 from tiermem.store.base import AuditEntry, Store, StoredItem
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
-from tiermem.write.path import absorb, audit_entry
+from tiermem.write.path import DetectionPolicy, absorb, audit_entry
 from tiermem.write.supersede import Verdict, decide
 
 __all__ = ["Action", "ActionKind", "consolidate"]
 
-_NEIGHBOURS = 8
-_MIN_COSINE = 0.3
 _PAGE = 1000
 
 
@@ -65,9 +65,16 @@ def _current_facts(store: Store, scope: Scope, now: datetime) -> list[MemoryReco
 
 
 def consolidate(
-    store: Store, embedder: Embedder | None, scope: Scope, *, now: datetime, dry_run: bool = False
+    store: Store,
+    embedder: Embedder | None,
+    scope: Scope,
+    *,
+    now: datetime,
+    dry_run: bool = False,
+    policy: DetectionPolicy | None = None,
 ) -> list[Action]:
     """Merge paraphrases and close superseded facts among the scope's current facts."""
+    policy = policy or DetectionPolicy()
     if embedder is None:
         return []
     facts = _current_facts(store, scope, now)
@@ -81,10 +88,12 @@ def consolidate(
     actions: list[Action] = []
     for j in range(1, len(facts)):
         newer = facts[j]
-        earlier = [i for i in np.argsort(-similarity[j, :j])[:_NEIGHBOURS] if facts[i].id not in retired]
+        # Facts this run retired are no longer current: the write path's store search would not return them.
+        current = (i for i in np.argsort(-similarity[j, :j]) if facts[i].id not in retired)
+        earlier = list(itertools.islice(current, policy.neighbours))
         for i in earlier:
             cosine = float(similarity[j, i])
-            if cosine < _MIN_COSINE:
+            if cosine < policy.min_cosine:
                 break
             verdict = decide(newer.content, facts[i].content, cosine)
             if verdict.verdict is Verdict.MERGE:

@@ -38,6 +38,7 @@ __all__ = [
     "MAX_BATCH",
     "MAX_CONTENT_CHARS",
     "MAX_METADATA_BYTES",
+    "DetectionPolicy",
     "NewMemory",
     "WritePolicy",
     "WriteResult",
@@ -51,8 +52,6 @@ MAX_CONTENT_CHARS = 16_000
 MAX_METADATA_BYTES = 8_192
 MAX_BATCH = 10_000
 MAX_TTL = timedelta(days=365 * 100)
-_NEIGHBOURS = 5  # stored facts compared with each new one
-_MIN_COSINE = 0.3  # below this two statements share no topic; nothing to decide
 
 
 class WriteStatus(StrEnum):
@@ -85,10 +84,35 @@ class NewMemory:
 
 
 @dataclass(frozen=True, slots=True)
+class DetectionPolicy:
+    """Which stored facts a new fact is compared with, in the write path and in consolidation alike.
+
+    - ``neighbours``: a new fact is compared with its nearest current facts, this many (5). Consolidation
+      compares each stored fact with the same number of its nearest earlier current facts: it replays the
+      write path on what is stored. Each comparison runs ``supersede.decide`` (word rules), so this bounds a
+      write's cost.
+    - ``min_cosine``: below this cosine two statements share no topic and nothing is decided (0.3).
+    Facts of the same batch are compared with every earlier fact of that batch above ``min_cosine`` (a batch
+    behaves like writes in order). The thresholds of the decision itself (merge cosine, word overlap...) are
+    the named constants of ``write.supersede``.
+    """
+
+    neighbours: int = 5
+    min_cosine: float = 0.3
+
+    def __post_init__(self) -> None:
+        if isinstance(self.neighbours, bool) or not isinstance(self.neighbours, int) or self.neighbours < 1:
+            raise ValidationError("neighbours", "must be an integer of at least 1", given=self.neighbours)
+        if not -1.0 <= self.min_cosine <= 1.0:
+            raise ValidationError("min_cosine", "must be a cosine, from -1 to 1", given=self.min_cosine)
+
+
+@dataclass(frozen=True, slots=True)
 class WritePolicy:
-    """Switches of the write path; ``detect`` turns automatic merge and supersession on."""
+    """Switches of the write path; ``detect`` turns automatic merge and supersession on, ``detection`` tunes it."""
 
     detect: bool = True
+    detection: DetectionPolicy = DetectionPolicy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +242,15 @@ class _Batch:
     changed: dict[str, MemoryRecord] = field(default_factory=dict)  # stored records this batch modifies
     closed_by: dict[str, list[str]] = field(default_factory=dict)  # new record id -> ids it superseded
     audit: list[AuditEntry] = field(default_factory=list)
+    # Record id -> position in ``prepared``; a prepared record is replaced only by versions with the same id.
+    positions: dict[str, int] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.positions = {record.id: k for k, record in enumerate(self.prepared)}
 
     def index_of(self, record_id: str) -> int | None:
         """Position in the batch of a record added by this batch."""
-        return next((k for k, p in enumerate(self.prepared) if p.id == record_id), None)
+        return self.positions.get(record_id)
 
 
 def write_many(
@@ -259,7 +288,8 @@ def write_many(
             if i in todo:
                 _close(batch, target, batch.prepared[i], f"explicitly superseded by {batch.prepared[i].id}")
         if policy.detect and fingerprint is not None:
-            todo = _detect(batch, [i for i in todo if dedupe[i]], vector_of, fingerprint) + [
+            checked = [i for i in todo if dedupe[i]]
+            todo = _detect(batch, checked, vector_of, fingerprint, policy.detection) + [
                 i for i in todo if not dedupe[i]
             ]
         new_items = [StoredItem(batch.prepared[i], vector_of[i], passages=passages_of[i]) for i in sorted(todo)]
@@ -306,7 +336,9 @@ def _close(batch: _Batch, old: MemoryRecord, new: MemoryRecord, reason: str) -> 
     batch.audit.append(audit_entry("supersede", str(new.source), batch.now, current, closed, f"{reason}; by {new.id}"))
 
 
-def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None], fingerprint: str) -> list[int]:
+def _detect(
+    batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None], fingerprint: str, policy: DetectionPolicy
+) -> list[int]:
     """Merge paraphrases into stored facts and close the facts new ones replace; returns indexes to add."""
     semantic = [i for i in todo if batch.prepared[i].type is MemoryType.SEMANTIC and vector_of[i] is not None]
     if not semantic:
@@ -314,10 +346,10 @@ def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None]
     matrix = np.stack([vector_of[i] for i in semantic])  # type: ignore[misc]
     only_facts = Filter(types=frozenset({MemoryType.SEMANTIC}))
     neighbours = batch.store.vector_candidates_many(
-        batch.scope, matrix, fingerprint, only_facts, now=batch.now, limit=_NEIGHBOURS
+        batch.scope, matrix, fingerprint, only_facts, now=batch.now, limit=policy.neighbours
     )
     # Only neighbours that share a topic can be merged or closed: fetch just those records.
-    neighbours = [[c for c in cands if c.score >= _MIN_COSINE] for cands in neighbours]
+    neighbours = [[c for c in cands if c.score >= policy.min_cosine] for cands in neighbours]
     stored = batch.store.get_many(batch.scope, list({c.id for cands in neighbours for c in cands}))
     within = matrix @ matrix.T
     keep = set(todo)
@@ -325,7 +357,7 @@ def _detect(batch: _Batch, todo: list[int], vector_of: dict[int, Vectors | None]
         new = batch.prepared[i]
         pairs = [(c.score, stored[c.id]) for c in neighbours[row] if c.id in stored]
         # Earlier facts of the same batch count as stored ones: a batch behaves like writes in order.
-        near = np.flatnonzero(within[row, :row] >= _MIN_COSINE)
+        near = np.flatnonzero(within[row, :row] >= policy.min_cosine)
         pairs += [(float(within[row, r]), batch.prepared[semantic[r]]) for r in near if semantic[r] in keep]
         pairs.sort(key=lambda p: p[0], reverse=True)
         reasons: list[str] = []

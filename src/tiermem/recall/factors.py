@@ -1,0 +1,241 @@
+"""Re-scoring factors: each multiplies a fused score by the contribution of its own score part.
+
+A factor is any object with a ``name``, a ``flag``, ``span`` and ``parts`` (the ``ScoreFactor`` protocol).
+``RecallPolicy.factors`` lists the ones that rank the fused list, in order (``DEFAULT_FACTORS``: recency, trust,
+first hand, named speaker, named day); ``RecallPolicy.guards`` the ones that may only demote, applied to the
+finished ranking from the top down as far as the k best need (``DEFAULT_GUARDS``: quarantine). Add a factor with
+``policy.with_factor(MyFactor())``, drop one of either kind with ``policy.without_factor("recency")``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from tiermem.english.named_days import NamedDays, named_days
+from tiermem.english.statements import about_the_user
+from tiermem.trust.injection import QUARANTINE_FACTOR, QUARANTINE_TAG, quarantined
+from tiermem.types import MemoryRecord, MemoryType, ScorePart, SourceKind
+
+if TYPE_CHECKING:
+    from tiermem.recall.policy import RecallPolicy
+
+__all__ = [
+    "DEFAULT_FACTORS",
+    "DEFAULT_GUARDS",
+    "FirstHand",
+    "NamedDay",
+    "Quarantine",
+    "Question",
+    "Recency",
+    "ScoreFactor",
+    "Speaker",
+    "Trust",
+    "named_speaker",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a factor knows of a search: the question, when it is asked (timezone-aware), the policy."""
+
+    text: str
+    now: datetime
+    policy: RecallPolicy
+
+
+class ScoreFactor(Protocol):
+    """One re-scoring factor.
+
+    ``parts`` gives records a part whose ``contribution`` multiplies their score (a record without a part keeps
+    its score) and is shown on the hit; a hit given a part also gets the factor's ``flag``, if any. ``span`` is
+    how many times the factor can move one record's score against another's for this question (1: it does not
+    apply): the search re-scores a short list of the best fused records while the spans' product stays small,
+    every candidate otherwise (see ``recall.search.SHORTLIST_SPAN``). When unsure, return ``math.inf``.
+    """
+
+    @property
+    def name(self) -> str:
+        """Names the factor and its score part."""
+        ...
+
+    @property
+    def flag(self) -> str | None:
+        """A flag for every hit this factor gives a part, or None."""
+        ...
+
+    def span(self, question: Question) -> float:
+        """How far, at most, this factor moves one record's score against another's (≥ 1)."""
+        ...
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        """The part of each record (by id) this factor re-scores; ``records`` are all the search re-scores."""
+        ...
+
+
+def _span(a: float, b: float) -> float:
+    """How many times the larger of two multipliers is the smaller (inf when one is not positive)."""
+    low, high = min(a, b), max(a, b)
+    return high / low if low > 0 else math.inf
+
+
+@dataclass(frozen=True, slots=True)
+class Recency:
+    """``1 + recency_weight * 2^(-age / recency_half_life_days)``; age from ``valid_from`` (off at weight 0)."""
+
+    name = "recency"
+    flag = None
+
+    def span(self, question: Question) -> float:
+        return _span(1.0, 1.0 + question.policy.recency_weight)
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        weight = question.policy.recency_weight
+        half_life = question.policy.recency_half_life_days * 86400.0
+        out: dict[str, ScorePart] = {}
+        for rid, record in records.items():
+            age = max(0.0, (question.now - record.valid_from).total_seconds())
+            recency = math.pow(2.0, -age / half_life) if half_life > 0 else 0.0
+            out[rid] = ScorePart(self.name, None, recency, 1.0 + weight * recency)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Trust:
+    """``trust_floor + (1 - trust_floor) * trust``: third-party text counts less than first-party speech."""
+
+    name = "trust"
+    flag = None
+
+    def span(self, question: Question) -> float:
+        return _span(question.policy.trust_floor, 1.0)
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        floor = question.policy.trust_floor
+        return {rid: ScorePart(self.name, None, r.trust, floor + (1.0 - floor) * r.trust) for rid, r in records.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class FirstHand:
+    """For a question about the user: the agent's events times ``first_hand_weight``, every other record 1."""
+
+    name = "first_hand"
+    flag = None
+
+    def span(self, question: Question) -> float:
+        return _span(question.policy.first_hand_weight, 1.0) if self._applies(question) else 1.0
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        if not self._applies(question):
+            return {}
+        weight = question.policy.first_hand_weight
+        return {
+            rid: ScorePart(self.name, None, None, weight if _agents_event(r) else 1.0) for rid, r in records.items()
+        }
+
+    @staticmethod
+    def _applies(question: Question) -> bool:
+        return question.policy.first_hand_weight != 1.0 and about_the_user(question.text)
+
+
+def _agents_event(record: MemoryRecord) -> bool:
+    return record.type is MemoryType.EPISODIC and record.source.kind is SourceKind.AGENT
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """For a question naming one of the records' speakers: other named speakers' events times ``speaker_weight``."""
+
+    name = "speaker"
+    flag = None
+
+    def span(self, question: Question) -> float:
+        # Whether the question names a speaker is known only from the records, so the span is what it may be.
+        return _span(question.policy.speaker_weight, 1.0)
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        weight = question.policy.speaker_weight
+        speaker = named_speaker(question.text, records.values()) if weight != 1.0 else None
+        if speaker is None:
+            return {}
+        out: dict[str, ScorePart] = {}
+        for rid, record in records.items():
+            other = record.type is MemoryType.EPISODIC and record.source.speaker not in (None, speaker)
+            out[rid] = ScorePart(self.name, None, None, weight if other else 1.0)
+        return out
+
+
+def named_speaker(query: str, records: Iterable[MemoryRecord]) -> str | None:
+    """The one speaker of these records whom the question names as a whole word (case kept), else None."""
+    names = {name for r in records if (name := r.source.speaker)}
+    named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", query)]
+    return named[0] if len(named) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedDay:
+    """For a question naming days: ``1 + date_weight * 2^(-days / date_half_life_days)``, days from them."""
+
+    name = "named_day"
+    flag = None
+
+    def span(self, question: Question) -> float:
+        return 1.0 if _days(question) is None else _span(1.0, 1.0 + question.policy.date_weight)
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        days = _days(question)
+        if days is None:
+            return {}
+        weight = question.policy.date_weight
+        half_life = max(question.policy.date_half_life_days, 1e-9)
+        out: dict[str, ScorePart] = {}
+        for rid, record in records.items():
+            distance = _days_apart(days, record, question.now)
+            out[rid] = ScorePart(self.name, None, float(distance), 1.0 + weight * math.pow(2.0, -distance / half_life))
+        return out
+
+
+def _days(question: Question) -> NamedDays | None:
+    return named_days(question.text, question.now) if question.policy.date_weight > 0 else None
+
+
+def _days_apart(days: NamedDays, record: MemoryRecord, now: datetime) -> int:
+    """Days between the named days and a record's: an event's day, a fact's whole validity; in now's zone."""
+    zone = now.tzinfo
+    first = record.valid_from.astimezone(zone).date()
+    if record.type is MemoryType.EPISODIC:
+        return days.distance(first)
+    until = record.valid_to if record.valid_to is not None and record.valid_to < now else now
+    return days.distance(first, until.astimezone(zone).date())
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantine:
+    """A guard: a note tagged ``quarantined`` or directive-shaped when read keeps ``factor`` of its score (flagged).
+
+    As a guard it judges only the records that can reach the k best, which bounds the cost of reading each
+    one for directive shape (about a millisecond for a long text).
+    """
+
+    factor: float = QUARANTINE_FACTOR
+    name = "quarantine"
+    flag = QUARANTINE_TAG
+
+    def span(self, question: Question) -> float:
+        # It demotes only the rare flagged note, and the short list keeps at least 2k records beyond the k
+        # asked for to take its place (as the agent's tools fetched 2k hits for the same reason).
+        return 1.0
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if quarantined(r)}
+
+
+DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay())
+"""The factors of ``RecallPolicy()``, in the order their contributions multiply the score."""
+
+DEFAULT_GUARDS: tuple[ScoreFactor, ...] = (Quarantine(),)
+"""The guards of ``RecallPolicy()``: applied after ranking, as the agent's tools applied quarantine."""

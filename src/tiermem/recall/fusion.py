@@ -1,0 +1,72 @@
+"""Reciprocal-rank fusion of named candidate lists, with imputed ranks for records a list did not return."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tiermem.store.base import Candidate
+from tiermem.types import ScorePart
+
+__all__ = ["FusedList", "Lists", "fuse"]
+
+Lists = Mapping[str, tuple[Sequence[Candidate], float]]
+"""Named candidate lists, best first, each with its weight: ``{"keyword": (candidates, 1.0), ...}``."""
+
+
+@dataclass(slots=True)
+class FusedList:
+    """Each record's fused score and where each list placed it (mutable: recall hands closed facts' ranks on)."""
+
+    rrf_k: int
+    weights: dict[str, float]  # each list's weight, in the lists' order
+    unlisted: dict[str, float]  # what a list adds for a record it did not return (0 for an empty list)
+    best_possible: float  # the score of a record first in every list
+    scores: dict[str, float]
+    placed: dict[str, dict[str, tuple[int, float]]]  # record id -> list name -> (rank, the list's raw score)
+
+    def best(self, n: int) -> list[str]:
+        """The ids of the ``n`` best fused records, best first (ties keep the order the lists gave)."""
+        return sorted(self.scores, key=self.scores.__getitem__, reverse=True)[:n]
+
+    def raw(self, record_id: str, name: str) -> float | None:
+        """The raw score list ``name`` gave the record, None if it did not return it."""
+        place = self.placed.get(record_id, {}).get(name)
+        return None if place is None else place[1]
+
+    def parts(self, record_id: str) -> list[ScorePart]:
+        """One part per list: its rank (None: not returned), raw score and share of the best possible score."""
+        placed = self.placed[record_id]
+        out: list[ScorePart] = []
+        for name, weight in self.weights.items():
+            if name in placed:
+                rank, raw = placed[name]
+                out.append(ScorePart(name, rank, raw, (weight / (self.rrf_k + rank)) / self.best_possible))
+            else:
+                out.append(ScorePart(name, None, None, self.unlisted[name] / self.best_possible))
+        return out
+
+    def hand_over(self, old: str, new: str) -> bool:
+        """Give ``new`` the score and places of ``old`` if they are better than its own; whether it gained."""
+        if self.scores[old] > self.scores.get(new, 0.0):
+            self.scores[new], self.placed[new] = self.scores[old], self.placed[old]
+            return True
+        return False
+
+
+def fuse(lists: Lists, *, depth: int, rrf_k: int) -> FusedList:
+    """Reciprocal-rank fusion of ``lists``, each asked for its top ``depth`` (see ``RecallPolicy``)."""
+    # A record a list did not return ranks below that list's top ``depth``, not nowhere, so it counts at rank
+    # depth + 1 (imputed ranks). A list that returned nothing (no embedder) tells nothing and adds nothing.
+    unlisted = {name: weight / (rrf_k + depth + 1) if cands else 0.0 for name, (cands, weight) in lists.items()}
+    nowhere = sum(unlisted.values())  # a record's score before any list has placed it
+    placed: dict[str, dict[str, tuple[int, float]]] = {}
+    scores: dict[str, float] = {}
+    for name, (cands, weight) in lists.items():
+        for rank, cand in enumerate(cands[:depth], start=1):
+            placed.setdefault(cand.id, {})[name] = (rank, cand.score)
+            start = scores.get(cand.id, nowhere)
+            scores[cand.id] = start + weight / (rrf_k + rank) - unlisted[name]
+    best_possible = sum(w for _, w in lists.values()) / (rrf_k + 1)
+    weights = {name: weight for name, (_, weight) in lists.items()}
+    return FusedList(rrf_k, weights, unlisted, best_possible, scores, placed)
