@@ -86,3 +86,23 @@ def test_architecture_doc_names_every_package() -> None:
     packages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     missing = [name for name in sorted(packages) if f"`{name}/`" not in text]
     assert not missing, f"docs/architecture.md has no paragraph for {missing}"
+
+
+# Modules a user may import from; every other module says "(internal)" at the start of its docstring.
+PUBLIC = {
+    "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py",
+    "store/base.py", "store/context_base.py", "store/maintenance_base.py",
+    "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py",
+    "write/path.py", "write/extract.py", "write/neighbours.py", "trust/injection.py",
+    "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
+    "context/window.py", "agent/loop.py", "agent/tools.py",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_is_public_or_says_it_is_internal(path: Path) -> None:
+    name = path.relative_to(PACKAGE).as_posix()
+    if name in PUBLIC or path.name == "__init__.py":
+        return
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    assert doc.startswith("(internal)"), f"{name}: add it to PUBLIC or start its docstring with '(internal)'"

@@ -1,4 +1,4 @@
-"""``tiermem bench``: ingest rate, search latency and bytes per record on synthetic memories.
+"""(internal) ``tiermem bench``: ingest rate, search latency and bytes per record on synthetic memories.
 
 Search latency does not depend on the values in the vectors, only on their count and dimension, so the large
 scopes are filled through the real write path with random unit vectors under the default model's fingerprint;

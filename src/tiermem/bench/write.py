@@ -1,4 +1,4 @@
-"""``tiermem bench --write-path``: writes/s through the full write path at a given scope size.
+"""(internal) ``tiermem bench --write-path``: writes/s through the full write path at a given scope size.
 
 Each write is validated, hashed against exact duplicates, embedded, compared with its nearest stored facts
 (merge and supersession decisions), stored with its index rows and audited. The scope is first filled with

@@ -1,4 +1,4 @@
-"""``tiermem budget``: the budget arithmetic of the main context, as a table, JSON or a two-panel plot.
+"""(internal) ``tiermem budget``: the budget arithmetic of the main context, as a table, JSON or a two-panel plot.
 
 rich, matplotlib and the budget module are imported inside the command so ``tiermem --help`` stays fast.
 Bad numbers raise tiermem.errors.ValidationError, which the main CLI maps to exit code 2.

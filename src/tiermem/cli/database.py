@@ -1,4 +1,4 @@
-"""``--db`` for every command: what it accepts, and opening it without leaving files a command should not make.
+"""(internal) ``--db`` for every command: what it accepts, and opening it without leaving stray files.
 
 Reading commands open an existing database only (a missing file is exit 3 and nothing is created); writing
 commands that create the file remove it again when they fail, so a failed first write leaves nothing behind.

@@ -1,4 +1,4 @@
-"""``tiermem demo``: a scripted agent story on a fresh temporary database, checking its own claims as it goes.
+"""(internal) ``tiermem demo``: a scripted agent story on a fresh temporary database that checks its claims.
 
 A user tells a travel agent several facts over many turns; the small window pages the early ones out to
 recall; a web page tries to plant an instruction in archival memory and is quarantined; asked about the dog,

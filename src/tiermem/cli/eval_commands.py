@@ -1,4 +1,4 @@
-"""``tiermem eval``: retrieval quality on LoCoMo, LongMemEval and knowledge-update data.
+"""(internal) ``tiermem eval``: retrieval quality on LoCoMo, LongMemEval and knowledge-update data.
 
 Heavy imports (the eval package, the store, the embedder, rich) happen inside the commands so that
 ``tiermem --help`` stays fast.

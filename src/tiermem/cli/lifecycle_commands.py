@@ -1,4 +1,4 @@
-"""``tiermem sweep``, ``tiermem erase`` and ``tiermem import``: retention, erasure and restore at the command line.
+"""(internal) ``tiermem sweep``, ``erase`` and ``import``: retention, erasure and restore at the command line.
 
 The store and the embedder are imported inside the commands so ``tiermem --help`` stays fast; tiermem errors
 reach the main group, which maps them to a one-line message and an exit code.

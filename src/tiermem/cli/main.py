@@ -1,4 +1,4 @@
-"""The ``tiermem`` command line. Heavy modules are imported inside commands so ``--help`` stays instant.
+"""(internal) The ``tiermem`` command line. Heavy modules are imported inside commands so ``--help`` stays instant.
 
 Exit codes: 0 ok, 1 an operation failed, 2 bad input (usage or validation), 3 not found.
 """

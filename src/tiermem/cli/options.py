@@ -1,4 +1,4 @@
-"""Options more than one command group takes: the embedder, and the store options of the record commands."""
+"""(internal) Options more than one command group takes: the embedder, and the store options of the record commands."""
 
 from __future__ import annotations
 

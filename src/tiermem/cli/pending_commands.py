@@ -1,4 +1,4 @@
-"""``tiermem pending list|approve|reject``: the writes held for approval (procedural notes from untrusted sources)."""
+"""(internal) ``tiermem pending list|approve|reject``: writes held for approval (procedural notes from tools, web)."""
 
 from __future__ import annotations
 

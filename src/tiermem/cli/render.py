@@ -1,4 +1,4 @@
-"""Rich renderings shared by the command line and the demo (edge layer: the only place that formats)."""
+"""(internal) Rich renderings shared by the command line and the demo (edge layer: the only place that formats)."""
 
 from __future__ import annotations
 

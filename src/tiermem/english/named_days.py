@@ -1,4 +1,4 @@
-"""The days a question names ("on 8 May, 2023", "in June", "yesterday", "last Friday"): recall's time prior.
+"""(internal) The days a question names ("on 8 May, 2023", "in June", "yesterday", "last Friday"): recall's time prior.
 
 English only. Relative days ("yesterday", "3 days ago", "last week") count back from the ``now`` of the search.
 """

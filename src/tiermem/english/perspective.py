@@ -1,4 +1,4 @@
-"""A question about a named speaker, asked in their own first person ("What did I give my son?").
+"""(internal) A question about a named speaker, asked in their own first person ("What did I give my son?").
 
 A transcript's turns are written in their speakers' first person ("Ann: I gave my son a bike"), but a question
 about one of them is in the third person ("What did Ann give her son?"). Its words still find the turn, yet its

@@ -1,4 +1,4 @@
-"""Reading English statements without a model: words, names, values, subjects, single-valued slots, negation.
+"""(internal) Reading English statements without a model: words, names, values, subjects, single-valued slots, negation.
 
 The write path's merge and supersession rules (``supersede``) and recall's test of which retrieved facts compete
 for a question (``same_frame``, ``asked``, ``answered``) rest on these. English only.

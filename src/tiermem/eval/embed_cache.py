@@ -1,4 +1,4 @@
-"""An on-disk cache of embeddings for eval runs: variants that embed the same texts re-run in seconds."""
+"""(internal) An on-disk cache of embeddings for eval runs: variants that embed the same texts re-run in seconds."""
 
 from __future__ import annotations
 

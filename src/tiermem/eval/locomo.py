@@ -1,4 +1,4 @@
-"""LoCoMo: load conversations (repairing evidence ids), ingest every turn, score evidence recall@k."""
+"""(internal) LoCoMo: load conversations (repairing evidence ids), ingest every turn, score evidence recall@k."""
 
 from __future__ import annotations
 

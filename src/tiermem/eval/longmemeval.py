@@ -1,4 +1,4 @@
-"""LongMemEval: stream questions, ingest each haystack, score session- and turn-level retrieval."""
+"""(internal) LongMemEval: stream questions, ingest each haystack, score session- and turn-level retrieval."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Retrieval metrics as pure functions over ranked id lists, plus a per-group averager.
+"""(internal) Retrieval metrics as pure functions over ranked id lists, plus a per-group averager.
 
 Every function takes ``ranked`` (ids best first, no repeats) and ``gold`` (the relevant ids). nDCG follows
 LongMemEval's own retrieval script (``src/retrieval/eval_utils.py``): binary relevance, DCG = rel_1 +

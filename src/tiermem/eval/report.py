@@ -1,4 +1,4 @@
-"""Markdown reports of eval results, with a per-group bar chart when matplotlib is installed."""
+"""(internal) Markdown reports of eval results, with a per-group bar chart when matplotlib is installed."""
 
 from __future__ import annotations
 

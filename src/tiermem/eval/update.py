@@ -1,4 +1,4 @@
-"""Knowledge update: facts, then a newer contradicting fact; the top answer must be the newer one.
+"""(internal) Knowledge update: facts, then a newer contradicting fact; the top answer must be the newer one.
 
 Each item's ten facts are written in order, then the contradicting fact as a later write through the real
 write path (so the detector may close the facts it replaces), then the question is recalled. Metrics:

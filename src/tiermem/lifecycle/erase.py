@@ -1,4 +1,4 @@
-"""Forget one record, erase a user or a tenant, and compact the store so deleted text is really gone.
+"""(internal) Forget one record, erase a user or a tenant, and compact the store so deleted text is really gone.
 
 Deleting a row is not always enough to remove its text from storage: a database file keeps freed pages, logs
 keep earlier page images, a full-text index keeps tokens in older segments, and the audit log keeps every

@@ -1,4 +1,4 @@
-"""Export everything held about a user as JSON, and import such a file into an empty scope.
+"""(internal) Export everything held about a user as JSON, and import such a file into an empty scope.
 
 Records go through ``MemoryRecord.to_json`` (every record: live, expired and superseded). The other tables of
 the scope travel row by row with the fields the store names for them (``Store.row_fields``: every column but

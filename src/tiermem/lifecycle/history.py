@@ -1,4 +1,4 @@
-"""Record lifecycle beyond the write path: supersession history, rollback, and approval of held writes."""
+"""(internal) Record lifecycle beyond the write path: supersession history, rollback, and approval of held writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Retention: per-type default TTLs (applied at write time) and a sweep that deletes what expired or is over
+"""(internal) Retention: per-type default TTLs (applied at write time) and a sweep that deletes what expired or is over
 a per-type limit, with its full-text and vector rows, then checks that the indexes still agree with the records.
 
 Retention counts every record of the type in a (tenant, user), live or superseded: superseded facts are

@@ -1,4 +1,4 @@
-"""A closed record's current version: the live record that replaced it, found through ``supersedes`` links."""
+"""(internal) A closed record's current version: the live record that replaced it, through ``supersedes`` links."""
 
 from __future__ import annotations
 

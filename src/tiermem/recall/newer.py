@@ -1,4 +1,4 @@
-"""Newer facts first: of two retrieved facts that compete to answer a question, the newer ranks just above."""
+"""(internal) Newer facts first: of two retrieved facts that compete to answer a question, the newer ranks above."""
 
 from __future__ import annotations
 

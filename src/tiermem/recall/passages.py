@@ -1,4 +1,4 @@
-"""Passages: a record's sentences, embedded beside its whole text, so a question finds the one sentence it asks.
+"""(internal) Passages: a record's sentences, embedded beside its whole text, so a question finds its one sentence.
 
 One vector for a whole turn averages its sentences: "We spent a week in Porto. The food was great and the
 weather kind to us." answers "Where did Mira travel?" with its first sentence only, and the rest of the turn

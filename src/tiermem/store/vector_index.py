@@ -1,4 +1,4 @@
-"""Cosine search over one scope's vectors, held in growable numpy arrays and updated in place.
+"""(internal) Cosine search over one scope's vectors, held in growable numpy arrays and updated in place.
 
 Scopes below ``SHORTLIST_FROM`` live records are scanned exactly. Above it, each vector also carries a
 SimHash code (the signs of its projections on 2 x dim fixed random directions; two codes differ in a share of

@@ -1,4 +1,4 @@
-"""Consolidation: apply the write path's merge and supersession decisions to facts already stored.
+"""(internal) Consolidation: apply the write path's merge and supersession decisions to facts already stored.
 
 Facts written with detection off, imported, or stored before a better detector existed can hold paraphrases
 and stale values side by side. ``consolidate`` walks a scope's current facts from oldest to newest, compares

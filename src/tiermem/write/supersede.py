@@ -1,4 +1,4 @@
-"""Deciding, without an LLM, whether a new fact repeats an old one (merge) or replaces it (supersede).
+"""(internal) Deciding, without an LLM, whether a new fact repeats an old one (merge) or replaces it (supersede).
 
 Both decisions look at one new fact and one stored fact of the same scope and type, with the cosine
 similarity of their embeddings. They are deliberately conservative: a wrong merge or supersession hides a

@@ -1,4 +1,4 @@
-"""SQLite tables of the audit log and of writes held for approval (a mixin of SQLiteStore)."""
+"""(internal) SQLite tables of the audit log and of writes held for approval (a mixin of SQLiteStore)."""
 
 from __future__ import annotations
 

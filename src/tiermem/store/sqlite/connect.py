@@ -1,4 +1,4 @@
-"""Opening a SQLite file: never creating one unless asked, and driver errors turned into StoreError."""
+"""(internal) Opening a SQLite file: never creating one unless asked, and driver errors turned into StoreError."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""ContextStore on SQLite: a mixin for SQLiteStore over the tables of migration 0002_context.sql."""
+"""(internal) ContextStore on SQLite: a mixin for SQLiteStore over the tables of migration 0002_context.sql."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The SQLite database as files: find a string in their bytes (the check that an erase left nothing behind).
+"""(internal) The SQLite database as files: find a string in their bytes (the check that an erase left nothing behind).
 
 This is what only a file-backed store can offer. A server store (PostgreSQL) cannot be read byte by byte by its
 client; there the equivalent check is on the server: no row of the scope left in any table (``held_rows``) and

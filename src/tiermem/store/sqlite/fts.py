@@ -1,4 +1,4 @@
-"""Full-text candidates for the SQLite store: FTS5 BM25, bounded work in big scopes."""
+"""(internal) Full-text candidates for the SQLite store: FTS5 BM25, bounded work in big scopes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Erasure, retention queries and scrubbing on the SQLite file (the maintenance part of SQLiteStore).
+"""(internal) Erasure, retention queries and scrubbing on the SQLite file (the maintenance part of SQLiteStore).
 
 Deleting a row is not enough to remove its text from a SQLite file: the freed page keeps the bytes, the WAL
 keeps earlier page images, the full-text index keeps the tokens in older segments until they are merged, and

@@ -1,4 +1,4 @@
-"""Record rows of the SQLite store: the column list, times as epoch seconds, a row back to a MemoryRecord."""
+"""(internal) Record rows of the SQLite store: the column list, times as epoch seconds, a row back to a MemoryRecord."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SQL conditions shared by the SQLite store's parts: a scope, a filter at a moment."""
+"""(internal) SQL conditions shared by the SQLite store's parts: a scope, a filter at a moment."""
 
 from __future__ import annotations
 

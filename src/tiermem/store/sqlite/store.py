@@ -1,4 +1,4 @@
-"""The embedded default store: one SQLite file, WAL, FTS5 full text, float32 vectors searched in numpy."""
+"""(internal) The embedded default store: one SQLite file, WAL, FTS5 full text, float32 vectors searched in numpy."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rows of an export and an import on SQLite: every record of a user, and the other scoped tables' rows.
+"""(internal) The rows of an export and an import on SQLite: every record of a user, and the other scoped tables' rows.
 
 Fields are read from the table definitions (PRAGMA table_info), so a column added by a later migration travels
 without a change here: every column but ``tenant``, ``user_key`` and a rowid alias (the target assigns that).

@@ -1,4 +1,4 @@
-"""Vector search for the SQLite store: per-scope vectors cached in memory, kept fresh by generation numbers.
+"""(internal) Vector search for the SQLite store: per-scope vectors cached in memory, kept fresh by generation numbers.
 
 Every write bumps its (tenant, user)'s generation in ``scope_generations`` and carries the change into the
 cached index in place; a cache whose generation another process moved on is rebuilt on its next search.
