@@ -43,6 +43,17 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def aware_time(field: str, value: str) -> datetime:
+    """``value`` read as an ISO 8601 time with a UTC offset; a ValidationError naming ``field`` otherwise."""
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValidationError(field, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00", given=value) from None
+    if parsed.tzinfo is None:
+        raise ValidationError(field, "must include a timezone offset (e.g. +00:00 or Z)", given=value)
+    return parsed
+
+
 def new_id() -> str:
     """A new record id: time-ordered (UUIDv7 layout) so ids sort by creation."""
     ms = int(utcnow().timestamp() * 1000)

@@ -70,15 +70,9 @@ def _scope(tenant: str, user: str) -> Scope:
 
 
 def _time(value: str | None, field: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise ValidationError(field, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00", given=value) from None
-    if parsed.tzinfo is None:
-        raise ValidationError(field, "must include a timezone offset (e.g. +00:00 or Z)", given=value)
-    return parsed
+    from tiermem.types import aware_time
+
+    return None if value is None else aware_time(field, value)
 
 
 def _emit_json(data: Any) -> None:

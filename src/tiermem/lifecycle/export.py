@@ -22,7 +22,7 @@ from tiermem.lifecycle.history import record_from_json
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.store.maintenance_base import FieldKind, RowField
-from tiermem.types import MemoryRecord, Scope
+from tiermem.types import MemoryRecord, Scope, aware_time
 
 __all__ = ["FORMAT", "NOT_EXPORTED", "SECTIONS", "ImportReport", "export_user", "import_user"]
 
@@ -175,13 +175,7 @@ def _in(field: RowField, value: Any, where: str) -> Any:
     if value is None or field.kind is FieldKind.JSON:
         return value
     if field.kind is FieldKind.TIME and isinstance(value, str):
-        try:
-            parsed = datetime.fromisoformat(value)
-        except ValueError:
-            raise ValidationError(where, "must be an ISO 8601 time", given=value) from None
-        if parsed.tzinfo is None:
-            raise ValidationError(where, "must include a timezone offset", given=value)
-        return parsed
+        return aware_time(where, value)
     if not isinstance(value, str | int | float):
         raise ValidationError(where, "must be a string, a number or null", given=value)
     if field.kind is FieldKind.TIME and not isinstance(value, str):  # epoch seconds

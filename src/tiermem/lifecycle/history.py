@@ -11,7 +11,7 @@ from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
-from tiermem.types import MemoryRecord, MemoryType, Scope, Source, content_hash
+from tiermem.types import MemoryRecord, MemoryType, Scope, Source, aware_time, content_hash
 from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
 
 __all__ = ["approve", "history", "record_from_json", "reject", "rollback"]
@@ -103,13 +103,7 @@ def _time(data: Mapping[str, object], key: str) -> datetime:
         raise ValidationError(key, "is required in a record")
     if not isinstance(value, str):
         raise ValidationError(key, "must be an ISO 8601 time string", given=value)
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise ValidationError(key, "must be an ISO 8601 time", given=value) from None
-    if parsed.tzinfo is None:
-        raise ValidationError(key, "must include a timezone offset", given=value)
-    return parsed
+    return aware_time(key, value)
 
 
 def _trust(value: object) -> float:
