@@ -9,6 +9,7 @@ finished ranking from the top down as far as the k best need (``DEFAULT_GUARDS``
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -200,7 +201,13 @@ class NamedDay:
 
 
 def _days(question: Question) -> NamedDays | None:
-    return named_days(question.text, question.now) if question.policy.date_weight > 0 else None
+    return _named_days(question.text, question.now) if question.policy.date_weight > 0 else None
+
+
+@functools.lru_cache(maxsize=64)
+def _named_days(text: str, now: datetime) -> NamedDays | None:
+    """``named_days``, read once per search: both ``span`` and ``parts`` ask for it."""
+    return named_days(text, now)
 
 
 def _days_apart(days: NamedDays, record: MemoryRecord, now: datetime) -> int:
