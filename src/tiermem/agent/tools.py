@@ -315,10 +315,10 @@ class MemoryTools:
 
     def search_archival(self, query: str, k: int) -> list[Hit]:
         """The k best archival hits, quarantined ones down-ranked (what archival_memory_search shows)."""
-        # Fetch extra: a quarantined hit that drops out of the top k leaves room for the next one.
-        wanted = min(2 * k, 100)
-        hits = self.memory.recall(self._archive, query, k=wanted, filter=Filter(types=ARCHIVAL_TYPES))
-        return apply_quarantine(hits)[:k]
+        # Recall's quarantine guard already demotes them and lets the next hits in; apply_quarantine keeps the
+        # agent protected when the memory's policy dropped that guard (it never demotes a hit twice).
+        hits = self.memory.recall(self._archive, query, k=k, filter=Filter(types=ARCHIVAL_TYPES))
+        return apply_quarantine(hits)
 
     def _search(self, args: dict[str, Any]) -> str:
         query = args["query"]

@@ -31,7 +31,7 @@ from tiermem.llm import ChatMessage, ScriptedClient, ScriptedReply, ToolCall
 from tiermem.memory import Memory
 from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
-from tiermem.trust.injection import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUARANTINE_TAG, apply_quarantine
+from tiermem.trust.injection import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUARANTINE_TAG
 from tiermem.types import Filter, Scope
 
 __all__ = ["BUDGET", "run_demo"]
@@ -252,12 +252,12 @@ def _planted(console: Console, mem: Memory, agent: Agent, scope: Scope) -> None:
         highlight=False,
     )
     query = "which class should I book for my flights?"
-    raw = mem.recall(archive, query, k=5, filter=Filter(types=ARCHIVAL_TYPES))
-    ranked = apply_quarantine(raw)
-    console.print(hits_table(raw, f"{query!r} before quarantine (trust already down-ranks the tool's text)"))
-    console.print(
-        hits_table(ranked, f"after apply_quarantine: the flagged note keeps x{QUARANTINE_FACTOR} of its score")
-    )
+    # The same store and model, without recall's quarantine guard: what the ranking would be with no defence.
+    unguarded = Memory(mem.store, mem.embedder, policy=mem.policy.without_factor("quarantine"))
+    raw = unguarded.recall(archive, query, k=5, filter=Filter(types=ARCHIVAL_TYPES))
+    ranked = mem.recall(archive, query, k=5, filter=Filter(types=ARCHIVAL_TYPES))
+    console.print(hits_table(raw, f"{query!r} without quarantine (trust already down-ranks the tool's text)"))
+    console.print(hits_table(ranked, f"with recall's quarantine guard: the flagged note keeps x{QUARANTINE_FACTOR}"))
     _expect(ranked[0].record.id != note.id, "the quarantined note is not the top answer")
     _expect(QUARANTINE_TAG in next(h for h in ranked if h.record.id == note.id).flags, "the note is flagged on read")
     shown = agent.memory_tools.dispatch("archival_memory_search", json.dumps({"query": query, "k": 5}))
