@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev,plot]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev,plot,server,postgres,multilingual,langgraph,openai-agents]'
 	touch $(STAMP)
 
 demo: $(STAMP)
