@@ -25,10 +25,13 @@ LAYERS: dict[str, tuple[int, int]] = {
     "write": (4, 2),
     "lifecycle": (4, 3),
     "context": (5, 0),
+    "remote": (5, 1),  # the HTTP client behind Memory.open("http://..."): below the facade that returns it
     "memory": (6, 0),
     "agent": (7, 0),
     "eval": (8, 0),
     "bench": (8, 0),
+    "server": (8, 0),  # REST, MCP and the web inspector
+    "integrations": (8, 0),  # LangGraph, OpenAI Agents SDK
     "cli": (8, 1),
 }
 MAX_LINES = 500
