@@ -18,6 +18,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from tiermem.agent.tools import MemoryTools
+from tiermem.context.budget import ContextBudget
+from tiermem.context.messages import Message
 from tiermem.context.window import ContextManager
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, build_mcp_server, define_blocks
@@ -158,6 +160,28 @@ def test_define_blocks_leaves_an_existing_block_as_it_is(mem: Memory) -> None:
     define_blocks(mem, ALICE, {"human": 60})
     (block,) = mem.store.load_core_blocks(ALICE)  # type: ignore[attr-defined]
     assert (block.limit, block.value) == (120, "Walks to work.")
+
+
+def test_a_saved_message_window_of_the_scope_is_neither_loaded_nor_rewritten(mem: Memory) -> None:
+    scope = Scope("acme", "alice", agent="atlas", session="s1")
+    chat = ContextManager(
+        cast(StoreWithContext, mem.store), mem, scope, budget=DEFAULT_BUDGET, counter=counter_for_model("gpt-4o")
+    )
+    for i in range(12):
+        chat.append(Message.user(f"Day {i}: the fence by the vegetable patch needs another coat of green paint."))
+    before = mem.store.load_context_window(scope)  # type: ignore[attr-defined]
+    # A budget whose message part holds a few of those messages: loading the window would page most out.
+    small = ContextBudget(window=400, system=20, core=80, output_reserve=100, retrieval_reserve=0)
+    server = build_mcp_server(mem, lambda _request: scope, budget=small)
+
+    async def body() -> Any:
+        async with Client(server) as client:
+            await client.list_tools()
+            return await client.call_tool("conversation_search", {"query": "fence paint", "k": 3})
+
+    found = run(body)
+    assert "green paint" in text(found) and "paged out" in text(found)  # recall, not a window, answers
+    assert mem.store.load_context_window(scope).message_ids == before.message_ids  # type: ignore[attr-defined]
 
 
 # -- over stdio: `tiermem mcp` as the client's subprocess ----------------------------------------------------

@@ -49,7 +49,7 @@ from tiermem.context.core import CoreMemory
 from tiermem.context.window import ContextManager
 from tiermem.errors import ConfigError, MemError
 from tiermem.memory import Memory
-from tiermem.store.context_base import CoreBlock, StoreWithContext
+from tiermem.store.context_base import CoreBlock, StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter, counter_for_model
 from tiermem.types import Scope
 
@@ -92,6 +92,28 @@ def _context_store(memory: Memory) -> StoreWithContext:
     return cast(StoreWithContext, memory.store)
 
 
+class _WithoutWindow:
+    """The store as the MCP server's contexts see it: core blocks and records, but no message window.
+
+    The conversation lives in the MCP client, so the server keeps no window of its own; loading one (and
+    re-saving it under this server's budget) could page out messages of an agent that does keep a window
+    for the same scope.
+    """
+
+    def __init__(self, store: StoreWithContext) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def load_context_window(self, scope: Scope) -> None:
+        """No saved window: every request starts with an empty message queue."""
+        return None
+
+    def save_context_window(self, scope: Scope, state: WindowState) -> None:
+        """Nothing to save (the memory tools never append messages)."""
+
+
 def _request(ctx: ServerRequestContext[Any, Any]) -> Request | None:
     """The HTTP request that carried this message (None over stdio)."""
     return ctx.request if isinstance(ctx.request, Request) else None
@@ -116,7 +138,8 @@ class _MemoryHandlers:
     def _tools(self, scope: Scope) -> MemoryTools:
         # A fresh context per request: it reads the core blocks as stored now, so edits made through REST, the
         # agent loop or another MCP session are seen, and no state is shared between callers.
-        context = ContextManager(self.store, self.memory, scope, budget=self.budget, counter=self.counter)
+        store = cast(StoreWithContext, _WithoutWindow(self.store))
+        context = ContextManager(store, self.memory, scope, budget=self.budget, counter=self.counter)
         return MemoryTools(self.memory, scope, context)
 
     def _definitions(self, scope: Scope) -> list[dict[str, Any]]:
