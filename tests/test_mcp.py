@@ -184,6 +184,29 @@ def test_a_saved_message_window_of_the_scope_is_neither_loaded_nor_rewritten(mem
     assert mem.store.load_context_window(scope).message_ids == before.message_ids  # type: ignore[attr-defined]
 
 
+def test_core_blocks_over_the_servers_core_budget_are_reported_not_hidden(mem: Memory) -> None:
+    define_blocks(mem, ALICE, {"human": 300})
+    server = build_mcp_server(mem, lambda _request: ALICE)
+
+    async def fill() -> None:
+        async with Client(server) as client:
+            result = await client.call_tool("core_memory_append", {"block": "human", "text": "word " * 200})
+            assert not result.is_error, text(result)
+
+    run(fill)
+    small = ContextBudget(window=8000, system=600, core=100, output_reserve=1000, retrieval_reserve=500)
+    narrow = build_mcp_server(mem, lambda _request: ALICE, budget=small)
+
+    async def body() -> Any:
+        async with Client(narrow) as client:
+            with pytest.raises(MCPError, match="over the core budget 100"):
+                await client.list_tools()
+            return await client.call_tool("archival_memory_search", {"query": "anything"})
+
+    result = run(body)
+    assert result.is_error and "over the core budget 100" in text(result)
+
+
 # -- over stdio: `tiermem mcp` as the client's subprocess ----------------------------------------------------
 
 

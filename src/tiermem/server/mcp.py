@@ -47,7 +47,7 @@ from tiermem.agent.tools import MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.core import CoreMemory
 from tiermem.context.window import ContextManager
-from tiermem.errors import ConfigError, MemError
+from tiermem.errors import ConfigError, MemError, ValidationError
 from tiermem.memory import Memory
 from tiermem.store.context_base import CoreBlock, StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter, counter_for_model
@@ -145,13 +145,19 @@ class _MemoryHandlers:
     def _definitions(self, scope: Scope) -> list[dict[str, Any]]:
         try:
             return self._tools(scope).definitions()
+        except ValidationError as exc:  # the stored core blocks outgrew this server's core budget
+            raise MCPError(INTERNAL_ERROR, f"this memory cannot be served with this budget: {exc}") from None
         except MemError as exc:
             log.warning("tools/list failed for %s: %s", scope, exc)
             raise MCPError(INTERNAL_ERROR, f"the memory could not be opened ({type(exc).__name__})") from None
 
     def _call(self, scope: Scope, name: str, arguments_json: str) -> str:
         try:
-            return self._tools(scope).dispatch(name, arguments_json)
+            tools = self._tools(scope)
+        except ValidationError as exc:
+            return f"error: {name}: this memory cannot be served with this budget: {exc}"
+        try:
+            return tools.dispatch(name, arguments_json)
         except MemError as exc:
             # The store or the embedder failed: not the model's doing, and its text (file paths, URLs) is the
             # operator's business, so the caller gets the kind of failure and the log gets the details.
