@@ -300,3 +300,22 @@ def test_documented_client_config_starts_the_stdio_server(tmp_path: Path) -> Non
     assert names == [d["function"]["name"] for d in expected_definitions(Memory.open(":memory:", embedder=None), ALICE)]
     assert json.dumps(NOTE) in found
     assert (tmp_path / "memory.db").exists()
+
+
+@pytest.mark.slow
+def test_documented_config_with_the_default_model_finds_a_paraphrase(tmp_path: Path) -> None:
+    (entry,) = [e for e in documented_servers() if "command" in e]
+    command = shutil.which("tiermem", path=str(Path(sys.executable).parent))
+    assert command is not None
+    env = {**entry.get("env", {}), "TIERMEM_DB": str(tmp_path / "memory.db"), "PYTHONPATH": SRC}
+    params = StdioServerParameters(command=command, args=entry["args"], env=env)  # the real model, as documented
+
+    async def body() -> str:
+        async with Client(params) as client:
+            await client.call_tool("archival_memory_insert", {"content": "My sister's cat is named Pickles."})
+            await client.call_tool("archival_memory_insert", {"content": "The quarterly report is due in March."})
+            return text(
+                await client.call_tool("archival_memory_search", {"query": "what is the kitten called?", "k": 1})
+            )
+
+    assert "Pickles" in run(body)
