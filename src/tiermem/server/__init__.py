@@ -1,0 +1,1 @@
+"""The service edge: REST, MCP and the web inspector over one Memory."""
