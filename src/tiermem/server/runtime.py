@@ -1,0 +1,101 @@
+"""(internal) What one server process holds: one Memory (the model loaded at start and kept warm), its store's
+access tables, the metrics, the rate limiter and the JWT verifier."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from tiermem.embed import get_embedder
+from tiermem.errors import ConfigError, MemError
+from tiermem.lifecycle.retention import RetentionPolicy
+from tiermem.memory import Memory
+from tiermem.server.auth import JWTVerifier
+from tiermem.server.limits import RateLimiter
+from tiermem.server.metrics import Metrics, TimedEmbedder
+from tiermem.server.settings import ServerSettings
+from tiermem.store import Store, open_store
+from tiermem.store.access_base import AccessStore
+from tiermem.store.sqlite import SQLiteStore
+from tiermem.tokens import TokenCounter, counter_for_model
+
+__all__ = ["Runtime", "open_runtime"]
+
+
+@dataclass(slots=True)
+class Runtime:
+    """The process-wide state every request shares."""
+
+    settings: ServerSettings
+    memory: Memory
+    access: AccessStore
+    metrics: Metrics
+    limiter: RateLimiter
+    jwt: JWTVerifier | None
+    counter: TokenCounter
+    model_ready: bool = False
+
+    def store_bytes(self) -> int | None:
+        """Bytes of the database files, when the store is a file."""
+        store = self.memory.store
+        if not isinstance(store, SQLiteStore) or store.path == ":memory:":
+            return None
+        base = Path(store.path)
+        return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
+
+    def store_ok(self) -> bool:
+        """The store answers a query."""
+        try:
+            self.memory.store.count(None)
+        except MemError:
+            return False
+        return True
+
+    def close(self) -> None:
+        """Release the store."""
+        self.memory.close()
+
+
+def _access(store: Store) -> AccessStore:
+    needed = ("add_key", "find_key", "list_keys", "revoke_key", "bind_session")
+    if not all(callable(getattr(store, name, None)) for name in needed):
+        raise ConfigError(f"{type(store).__name__} keeps no API keys or sessions (it is no AccessStore)")
+    return store  # type: ignore[return-value]  # checked structurally above
+
+
+def open_access(url: str, *, create: bool = True) -> tuple[Store, AccessStore]:
+    """The store at ``url`` and the same store as an AccessStore (``tiermem keys`` uses this too)."""
+    store = open_store(url, create=create)
+    try:
+        return store, _access(store)
+    except ConfigError:
+        store.close()
+        raise
+
+
+def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Runtime:
+    """Open the store, load the model and run it once, so the first request pays for neither."""
+    metrics = metrics or Metrics()
+    embedder = TimedEmbedder(get_embedder(settings.embedder), metrics)
+    store, access = open_access(settings.db_url)
+    try:
+        if isinstance(store, SQLiteStore):
+            store.set_synchronous(settings.synchronous)
+        memory = Memory(store, embedder, retention=RetentionPolicy.from_env(os.environ))
+        jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None
+        runtime = Runtime(
+            settings,
+            memory,
+            access,
+            metrics,
+            RateLimiter(settings.rate.per_second, settings.rate.burst),
+            jwt,
+            counter_for_model(settings.token_model),
+        )
+        embedder.embed_batch(["warm up the model"])
+        runtime.model_ready = True
+        return runtime
+    except BaseException:
+        store.close()
+        raise
