@@ -17,6 +17,7 @@ from tiermem.server.models import (
     BatchOut,
     HitsOut,
     MemoryIn,
+    Moment,
     PageOut,
     RecallIn,
     RecordOut,
@@ -95,9 +96,19 @@ def list_memories(
     type: Annotated[list[MemoryType] | None, Query(max_length=3)] = None,
     source: Annotated[list[SourceKind] | None, Query(max_length=6)] = None,
     tag: Annotated[list[Annotated[str, Query(pattern=TAG_PATTERN)]] | None, Query(max_length=32)] = None,
+    time_from: Annotated[Moment | None, Query()] = None,
+    time_to: Annotated[Moment | None, Query()] = None,
+    as_of: Annotated[Moment | None, Query(description="what was valid at this time")] = None,
 ) -> dict[str, Any]:
     """Live records; pass ``next_cursor`` back as ``cursor`` for the next page."""
-    filter_ = Filter(types=frozenset(type or ()), sources=frozenset(source or ()), tags=frozenset(tag or ()))
+    filter_ = Filter(
+        types=frozenset(type or ()),
+        sources=frozenset(source or ()),
+        tags=frozenset(tag or ()),
+        time_from=time_from,
+        time_to=time_to,
+        as_of=as_of,
+    )
     page = runtime.memory.list(scope, filter=filter_, limit=limit, cursor=cursor)
     return {"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor}
 
