@@ -107,8 +107,13 @@ def _short(value: Any) -> Any:
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    text = value if isinstance(value, str) else repr(value)
+    text = _safe(value if isinstance(value, str) else repr(value))
     return text if len(text) <= _GIVEN_CHARS else text[: _GIVEN_CHARS - 3] + "..."
+
+
+def _safe(text: str) -> str:
+    """``text`` as UTF-8 can carry it (a lone surrogate the caller sent is shown escaped)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def problem(
@@ -124,7 +129,7 @@ def problem(
         "type": TYPE_PREFIX + slug_for(status),
         "title": _TITLES.get(status, "Error"),
         "status": status,
-        "detail": detail,
+        "detail": _safe(detail),
     }
     for name, value in members.items():
         if value is not None:
