@@ -47,7 +47,12 @@ def test_remember_then_get_round_trips_and_duplicates_are_unchanged(api: tuple[A
     assert made.status is WriteStatus.ADDED
     got = mem.get(scope, made.record.id)
     assert got == made.record
-    assert (got.content, got.tags, got.valid_from, dict(got.metadata)) == ("I keep my bike in the shed", ("home",), when, {"n": 1})
+    assert (got.content, got.tags, got.valid_from, dict(got.metadata)) == (
+        "I keep my bike in the shed",
+        ("home",),
+        when,
+        {"n": 1},
+    )
     again = mem.remember(scope, "I keep my bike in the shed")
     assert again.status is WriteStatus.UNCHANGED and again.record.id == made.record.id
 

@@ -202,17 +202,16 @@ def test_openapi_is_generated_and_its_schemas_are_valid(server: LiveServer) -> N
 
 
 def test_a_full_disk_is_507_and_the_server_recovers(tmp_path: Path) -> None:
-    with live_server(tmp_path / "full.db") as server:
-        with server.client(server.key("acme", "alice")) as c:
-            assert c.post("/v1/memories", json={"content": "before the disk filled"}).status_code == 201
-            store = server.runtime.memory.store
-            (pages,) = store.execute("PRAGMA page_count")[0]
-            store.execute(f"PRAGMA max_page_count = {pages}")  # what a full disk looks like to SQLite
-            full = c.post("/v1/memories/batch", json={"items": [{"content": f"{i} " + "z" * 3000} for i in range(5)]})
-            _problem(full, 507)
-            assert c.get("/v1/memories").json()["records"][0]["content"] == "before the disk filled"
-            store.execute("PRAGMA max_page_count = 1073741823")
-            assert c.post("/v1/memories", json={"content": "after space returned"}).status_code == 201
+    with live_server(tmp_path / "full.db") as server, server.client(server.key("acme", "alice")) as c:
+        assert c.post("/v1/memories", json={"content": "before the disk filled"}).status_code == 201
+        store = server.runtime.memory.store
+        (pages,) = store.execute("PRAGMA page_count")[0]
+        store.execute(f"PRAGMA max_page_count = {pages}")  # what a full disk looks like to SQLite
+        full = c.post("/v1/memories/batch", json={"items": [{"content": f"{i} " + "z" * 3000} for i in range(5)]})
+        _problem(full, 507)
+        assert c.get("/v1/memories").json()["records"][0]["content"] == "before the disk filled"
+        store.execute("PRAGMA max_page_count = 1073741823")
+        assert c.post("/v1/memories", json={"content": "after space returned"}).status_code == 201
 
 
 def test_concurrent_writers_and_readers_never_see_a_locked_database(server: LiveServer) -> None:
