@@ -125,13 +125,15 @@ def test_body_over_the_limit_is_413_by_length_and_by_stream(tmp_path: Path) -> N
 
 def test_over_the_rate_is_429_with_retry_after(tmp_path: Path) -> None:
     with live_server(tmp_path / "r.db", rate=RateLimit(per_second=0.5, burst=3)) as server:
-        with server.client(server.key("acme", "alice")) as c, server.client(server.key("acme", "bob")) as other:
-            codes = [c.get("/v1/whoami").status_code for _ in range(4)]
-            assert codes == [200, 200, 200, 429]
-            r = c.get("/v1/whoami")
-            _problem(r, 429)
-            assert int(r.headers["retry-after"]) >= 1
-            assert other.get("/v1/whoami").status_code == 200  # per credential
+        c, other = server.client(server.key("acme", "alice")), server.client(server.key("acme", "bob"))
+        codes = [c.get("/v1/whoami").status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        r = c.get("/v1/whoami")
+        _problem(r, 429)
+        assert int(r.headers["retry-after"]) >= 1
+        assert other.get("/v1/whoami").status_code == 200  # per credential
+        c.close()
+        other.close()
 
 
 def test_unknown_route_and_method_are_problems(alice: httpx.Client) -> None:
