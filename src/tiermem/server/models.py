@@ -53,6 +53,7 @@ SCOPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@+\-]*$"
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@+\-]{0,127}$"
 TAG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@+\-]{0,63}$"
 BLOCK_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
+SOURCE_PATTERN = r"^(system|(user|agent)(:.*\S.*)?|(tool|web|import):.*\S.*)$"
 
 
 def _encodable(value: str) -> str:
@@ -86,7 +87,7 @@ class MemoryIn(_In):
 
     content: Annotated[Text, Field(min_length=1, max_length=MAX_CONTENT_CHARS)]
     type: MemoryType = MemoryType.SEMANTIC
-    source: Annotated[Text, Field(min_length=1, max_length=2100)] = Field(
+    source: Annotated[Text, Field(min_length=1, max_length=2100, pattern=SOURCE_PATTERN)] = Field(
         "user", description="user[:<name>], agent[:<name>], system, tool:<name>, web:<url>, import:<name>"
     )
     tags: list[Tag] = Field(default_factory=list, max_length=32)

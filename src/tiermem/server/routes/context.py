@@ -38,6 +38,10 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1")
 PendingId = Annotated[str, Path(pattern=ID_PATTERN)]
 BlockName = Annotated[str, Path(pattern=BLOCK_PATTERN, description="A core block's name.")]
+_PRECONDITIONS: dict[int | str, dict[str, Any]] = {
+    412: {"description": "If-Match names a version that is no longer current"},
+    428: {"description": "If-Match is missing"},
+}
 IfMatch = Annotated[str | None, Header(max_length=100, description='The block version read, as its ETag ("3").')]
 
 
@@ -106,7 +110,9 @@ def block(name: BlockName, runtime: Rt, scope: ScopeAgent, response: Response) -
     return _with_etag(response, _core(runtime, scope).get(name))
 
 
-@router.put("/core/{name}", response_model=BlockOut, tags=["core"], summary="Define a core block")
+@router.put(
+    "/core/{name}", response_model=BlockOut, tags=["core"], summary="Define a core block", responses=_PRECONDITIONS
+)
 def define(
     name: BlockName,
     body: BlockIn,
@@ -130,7 +136,13 @@ def define(
     return _with_etag(response, saved)
 
 
-@router.post("/core/{name}/append", response_model=BlockOut, tags=["core"], summary="Append to a core block")
+@router.post(
+    "/core/{name}/append",
+    response_model=BlockOut,
+    tags=["core"],
+    summary="Append to a core block",
+    responses=_PRECONDITIONS,
+)
 def append(
     name: BlockName,
     body: AppendIn,
@@ -146,7 +158,13 @@ def append(
     return _with_etag(response, core.append(name, body.text, actor=principal.credential))
 
 
-@router.post("/core/{name}/replace", response_model=BlockOut, tags=["core"], summary="Replace text in a core block")
+@router.post(
+    "/core/{name}/replace",
+    response_model=BlockOut,
+    tags=["core"],
+    summary="Replace text in a core block",
+    responses=_PRECONDITIONS,
+)
 def replace(
     name: BlockName,
     body: ReplaceIn,
