@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from live_server import LiveServer, live_server
-from tiermem.errors import AccessError, ConfigError, NotFoundError, ValidationError
+from tiermem.errors import AccessError, ConfigError, NotFoundError, StoreError, ValidationError
 from tiermem.memory import Memory
 from tiermem.remote import RemoteMemory
 from tiermem.types import Filter, MemoryType, Scope
@@ -186,3 +186,13 @@ def test_open_needs_a_key_for_a_server_and_none_for_a_file(tmp_path: Path) -> No
         Memory.open("http://127.0.0.1:9")  # type: ignore[call-overload]
     with pytest.raises(ConfigError, match="api_key"):
         Memory.open(tmp_path / "x.db", api_key="tmk_x")  # type: ignore[call-overload]
+
+
+def test_an_unreachable_server_is_a_store_error() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nobody listens there
+    with Memory.open(f"http://127.0.0.1:{port}", api_key="tmk_x", timeout=2) as mem, pytest.raises(StoreError):
+        mem.get(Scope("acme", "alice"), "01a00000-0000-7000-8000-000000000000")

@@ -13,7 +13,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from live_server import LiveServer, live_server
+from tiermem.errors import MemError
+from tiermem.server.keys import create_key
 from tiermem.server.settings import Limits, RateLimit
+from tiermem.store.sqlite import SQLiteStore
 
 PROBLEM = "application/problem+json"
 
@@ -235,7 +238,18 @@ def test_concurrent_writers_and_readers_never_see_a_locked_database(server: Live
                     failures.append(s.text)
             written[i] = ids
 
+    def other_process_writes() -> None:  # another connection on the same file, as `tiermem keys create` is
+        other = SQLiteStore(server.runtime.memory.store.path)
+        try:
+            for _ in range(20):
+                create_key(other, "acme", "side")
+        except MemError as exc:
+            failures.append(str(exc))
+        finally:
+            other.close()
+
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    threads.append(threading.Thread(target=other_process_writes))
     for t in threads:
         t.start()
     for t in threads:
