@@ -86,7 +86,12 @@ class Memory:
         same methods over HTTP, the embedder being the server's.
         """
         if isinstance(url, str) and url.startswith(("http://", "https://")):
-            from tiermem.remote import RemoteMemory
+            try:
+                from tiermem.remote import RemoteMemory
+            except ModuleNotFoundError as exc:
+                raise ConfigError(
+                    f"a server URL needs httpx ({exc.name} is missing): pip install 'tiermem[server]'"
+                ) from None
 
             if api_key is None:
                 raise ConfigError(f"{url} is a tiermem server: pass api_key= (an API key or a JWT)")

@@ -11,6 +11,7 @@ import click
 
 from tiermem.cli.database import db_option, db_url
 from tiermem.cli.options import embedder_option
+from tiermem.errors import ConfigError
 
 __all__ = ["keys_group", "serve_command"]
 
@@ -50,7 +51,11 @@ def serve_command(
     Credentials: API keys from `tiermem keys create`, or JWTs when $TIERMEM_JWT_ISSUER, $TIERMEM_JWT_AUDIENCE and
     $TIERMEM_JWT_JWKS_FILE (or $TIERMEM_JWT_JWKS_URL) are set; see docs/service.md.
     """
-    from tiermem.server.serve import serve
+    try:
+        from tiermem.server.serve import serve
+    except ModuleNotFoundError as exc:
+        hint = "pip install 'tiermem[server]'"
+        raise ConfigError(f"tiermem serve needs the server extra ({exc.name} is missing): {hint}") from None
     from tiermem.server.settings import Limits, RateLimit, ServerSettings
 
     settings = ServerSettings(
@@ -81,8 +86,7 @@ def keys_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create_key_command(db: str | None, tenant: str, user: str | None, role: str, label: str, as_json: bool) -> None:
     """Create a key and print its secret: it is shown only now (the database keeps a hash)."""
-    from tiermem.server.keys import create_key
-    from tiermem.server.runtime import open_access
+    from tiermem.server.keys import create_key, open_access
 
     store, access = open_access(db_url(db), create=True)
     try:
@@ -104,7 +108,7 @@ def create_key_command(db: str | None, tenant: str, user: str | None, role: str,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None:
     """List keys (never their secrets), oldest first."""
-    from tiermem.server.runtime import open_access
+    from tiermem.server.keys import open_access
 
     store, access = open_access(db_url(db), create=False)
     try:
@@ -126,7 +130,7 @@ def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None
 def revoke_key_command(db: str | None, key_id: str) -> None:
     """Revoke a key: every request with it gets 401 from now on."""
     from tiermem.errors import NotFoundError
-    from tiermem.server.runtime import open_access
+    from tiermem.server.keys import open_access
     from tiermem.types import utcnow
 
     store, access = open_access(db_url(db), create=False)

@@ -14,11 +14,12 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from tiermem.errors import ValidationError
+from tiermem.errors import ConfigError, ValidationError
+from tiermem.store import Store, open_store
 from tiermem.store.access_base import AccessStore, ApiKey, KeyRole
 from tiermem.types import Scope, utcnow
 
-__all__ = ["PREFIX", "NewKey", "check_key", "create_key", "hash_key", "looks_like_key"]
+__all__ = ["PREFIX", "NewKey", "check_key", "create_key", "hash_key", "looks_like_key", "open_access"]
 
 PREFIX = "tmk_"
 _SHAPE = re.compile(r"tmk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")
@@ -70,3 +71,20 @@ def check_key(store: AccessStore, token: str) -> ApiKey | None:
     stored = key.secret_hash if key is not None else "0" * 64
     same = hmac.compare_digest(stored, hash_key(token))
     return key if key is not None and same and key.active else None
+
+
+def _access(store: Store) -> AccessStore:
+    needed = ("add_key", "find_key", "list_keys", "revoke_key", "bind_session")
+    if not all(callable(getattr(store, name, None)) for name in needed):
+        raise ConfigError(f"{type(store).__name__} keeps no API keys or sessions (it is no AccessStore)")
+    return store  # type: ignore[return-value]  # checked structurally above
+
+
+def open_access(url: str, *, create: bool = True) -> tuple[Store, AccessStore]:
+    """The store at ``url`` and the same store as an AccessStore (``tiermem keys`` uses this too)."""
+    store = open_store(url, create=create)
+    try:
+        return store, _access(store)
+    except ConfigError:
+        store.close()
+        raise

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tiermem.embed import get_embedder
-from tiermem.errors import ConfigError, MemError
+from tiermem.errors import MemError
 from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
 from tiermem.server.auth import JWTVerifier
+from tiermem.server.keys import open_access
 from tiermem.server.limits import RateLimiter
 from tiermem.server.metrics import Metrics, TimedEmbedder
 from tiermem.server.settings import ServerSettings
-from tiermem.store import Store, open_store
 from tiermem.store.access_base import AccessStore
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.tokens import TokenCounter, counter_for_model
@@ -55,23 +55,6 @@ class Runtime:
     def close(self) -> None:
         """Release the store."""
         self.memory.close()
-
-
-def _access(store: Store) -> AccessStore:
-    needed = ("add_key", "find_key", "list_keys", "revoke_key", "bind_session")
-    if not all(callable(getattr(store, name, None)) for name in needed):
-        raise ConfigError(f"{type(store).__name__} keeps no API keys or sessions (it is no AccessStore)")
-    return store  # type: ignore[return-value]  # checked structurally above
-
-
-def open_access(url: str, *, create: bool = True) -> tuple[Store, AccessStore]:
-    """The store at ``url`` and the same store as an AccessStore (``tiermem keys`` uses this too)."""
-    store = open_store(url, create=create)
-    try:
-        return store, _access(store)
-    except ConfigError:
-        store.close()
-        raise
 
 
 def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Runtime:
