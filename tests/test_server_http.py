@@ -23,7 +23,8 @@ PROBLEM = "application/problem+json"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("http") / "http.db", limits=Limits(max_batch=5, max_k=20)) as s:
+    limits = Limits(max_batch=5, max_k=20, max_text_chars=500)
+    with live_server(tmp_path_factory.mktemp("http") / "http.db", limits=limits) as s:
         yield s
 
 
@@ -106,6 +107,14 @@ def test_k_and_batch_over_the_servers_limits_are_422_with_the_limit(alice: httpx
     items = [{"content": f"note {i}"} for i in range(6)]
     batch = _problem(alice.post("/v1/memories/batch", json={"items": items}), 422)
     assert (batch["field"], batch["limit"], batch["given"]) == ("items", 5, 6)
+
+
+def test_text_over_the_servers_limit_is_422_naming_the_item(alice: httpx.Client) -> None:
+    one = _problem(alice.post("/v1/memories", json={"content": "w" * 501}), 422)
+    assert (one["field"], one["limit"], one["given"]) == ("content", 500, 501)
+    items = [{"content": "short"}, {"content": "fine", "context": "c" * 600}]
+    batch = _problem(alice.post("/v1/memories/batch", json={"items": items}), 422)
+    assert (batch["field"], batch["limit"]) == ("items[1].context", 500)
 
 
 def test_body_over_the_limit_is_413_by_length_and_by_stream(tmp_path: Path) -> None:

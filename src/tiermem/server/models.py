@@ -70,6 +70,7 @@ def _moment(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+Instant = datetime  # a moment in a response (stored data: no range check on the way out)
 Text = Annotated[str, AfterValidator(_encodable)]
 Moment = Annotated[AwareDatetime, AfterValidator(_moment)]
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
@@ -165,11 +166,11 @@ class RecordOut(BaseModel):
     content: str
     source: str
     trust: float
-    created_at: datetime
-    updated_at: datetime | None
-    valid_from: datetime
-    valid_to: datetime | None
-    expires_at: datetime | None
+    created_at: Instant
+    updated_at: Instant | None
+    valid_from: Instant
+    valid_to: Instant | None
+    expires_at: Instant | None
     content_hash: str
     embedding_model: str | None
     tags: list[str]
@@ -236,7 +237,7 @@ class AuditEntryOut(BaseModel):
     """One recorded change."""
 
     record_id: str
-    at: datetime
+    at: Instant
     actor: str
     op: str
     version: int
@@ -256,7 +257,7 @@ class PendingOut(BaseModel):
     """A write held for approval."""
 
     id: str
-    created_at: datetime
+    created_at: Instant
     record: dict[str, Any]
     reason: str
 
@@ -276,7 +277,7 @@ class BlockOut(BaseModel):
     description: str
     read_only: bool
     version: int
-    updated_at: datetime | None
+    updated_at: Instant | None
 
 
 class BlocksOut(BaseModel):
@@ -301,7 +302,7 @@ class MessageOut(BaseModel):
     role: str
     content: str
     name: str | None
-    created_at: datetime
+    created_at: Instant
     tool_call_id: str | None
     tool_calls: list[ToolCallOut]
 
