@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,8 +15,10 @@ from jsonschema import Draft202012Validator
 
 from live_server import LiveServer, live_server
 from tiermem.errors import MemError
+from tiermem.server.auth import CredentialCache, Principal
 from tiermem.server.keys import create_key
 from tiermem.server.settings import Limits, RateLimit
+from tiermem.store.access_base import KeyRole
 from tiermem.store.sqlite import SQLiteStore
 
 PROBLEM = "application/problem+json"
@@ -60,7 +63,22 @@ def test_a_key_with_a_wrong_secret_or_revoked_is_401(server: LiveServer) -> None
     assert httpx.get(f"{server.url}/v1/whoami", headers={"Authorization": f"Bearer {tampered}"}).status_code == 401
     key_id = secret.split("_")[1]
     assert server.runtime.access.revoke_key(key_id, at=server.runtime.access.find_key(key_id).created_at)
+    time.sleep(server.settings.credential_cache_seconds + 0.05)  # a verified key is trusted this long
     assert httpx.get(f"{server.url}/v1/whoami", headers={"Authorization": f"Bearer {secret}"}).status_code == 401
+
+
+def test_a_verified_credential_is_remembered_only_for_its_window() -> None:
+    now = [100.0]
+    cache = CredentialCache(1.0, clock=lambda: now[0])
+    alice = Principal("acme", "alice", KeyRole.USER, "key:abc")
+    cache.put("Bearer s3cret", alice)
+    assert cache.get("Bearer s3cret") == alice and cache.get("Bearer other") is None
+    assert "s3cret" not in repr(cache._seen)  # kept by hash
+    now[0] += 1.01
+    assert cache.get("Bearer s3cret") is None
+    off = CredentialCache(0)
+    off.put("Bearer s3cret", alice)
+    assert off.get("Bearer s3cret") is None
 
 
 def test_whoami_names_the_credentials_scope(alice: httpx.Client) -> None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,7 @@ from tiermem.server.settings import JWTConfig
 from tiermem.store.access_base import AccessStore, KeyRole
 from tiermem.types import Scope, utcnow
 
-__all__ = ["JWTVerifier", "Principal", "authenticate", "scope_for"]
+__all__ = ["CredentialCache", "JWTVerifier", "Principal", "authenticate", "scope_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,49 @@ class JWTVerifier:
             return None
         subject = f"{claims.get('iss')}\0{claims.get('sub')}".encode()
         return Principal(tenant, user, kind, "jwt:" + hashlib.sha256(subject).hexdigest()[:12])
+
+
+class CredentialCache:
+    """Principals of credentials verified in the last ``seconds``, by a hash of the header (never the secret).
+
+    A request with a credential seen moments ago skips the database and the signature check; so a revoked key
+    keeps working for at most ``seconds`` (0 turns the cache off). Only verified credentials are kept.
+    """
+
+    def __init__(self, seconds: float, *, size: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.size = size
+        self._clock = clock
+        self._seen: dict[str, tuple[Principal, float]] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(header: str) -> str:
+        return hashlib.sha256(header.encode("utf-8", "surrogateescape")).hexdigest()
+
+    def get(self, header: str | None) -> Principal | None:
+        """The principal of ``header`` if it was verified less than ``seconds`` ago."""
+        if self.seconds <= 0 or not header:
+            return None
+        with self._lock:
+            found = self._seen.get(self._key(header))
+        if found is None or found[1] < self._clock():
+            return None
+        return found[0]
+
+    def clear(self) -> None:
+        """Forget every credential (after an erase removed some keys)."""
+        with self._lock:
+            self._seen.clear()
+
+    def put(self, header: str | None, principal: Principal) -> None:
+        """Remember a verified credential."""
+        if self.seconds <= 0 or not header:
+            return
+        with self._lock:
+            if len(self._seen) >= self.size:
+                self._seen.clear()  # simpler than LRU, and cheap: the next requests verify once more
+            self._seen[self._key(header)] = (principal, self._clock() + self.seconds)
 
 
 def authenticate(access: AccessStore, verifier: JWTVerifier | None, authorization: str | None) -> Principal:

@@ -1,6 +1,8 @@
 """(internal) The dependencies every route declares: the runtime, the caller (authenticated, rate limited), its scope.
 
-Authentication is one dependency, so no route can forget it; the scope is built from the caller only.
+Authentication is one dependency, so no route can forget it; the scope is built from the caller only. The
+dependencies are async and touch the database only when they must (a credential not seen in the last second,
+a session to bind), through the thread pool: a sync dependency would cost every request a thread hop each.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from typing import Annotated
 
 from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from tiermem.errors import ValidationError
 from tiermem.server.auth import Principal, authenticate, scope_for
@@ -25,7 +28,7 @@ _bearer = HTTPBearer(
 )
 
 
-def get_runtime(request: Request) -> Runtime:
+async def get_runtime(request: Request) -> Runtime:
     """The process's runtime."""
     runtime: Runtime = request.app.state.runtime
     return runtime
@@ -34,13 +37,17 @@ def get_runtime(request: Request) -> Runtime:
 Rt = Annotated[Runtime, Depends(get_runtime)]
 
 
-def caller(
+async def caller(
     request: Request,
     runtime: Rt,
     _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
     """The authenticated caller; 401 without a valid credential, 429 over its rate."""
-    principal = authenticate(runtime.access, runtime.jwt, request.headers.get("authorization"))
+    header = request.headers.get("authorization")
+    principal = runtime.credentials.get(header)
+    if principal is None:
+        principal = await run_in_threadpool(authenticate, runtime.access, runtime.jwt, header)
+        runtime.credentials.put(header, principal)
     request.state.credential = principal.credential
     runtime.limiter.take(principal.credential)
     return principal
@@ -56,14 +63,16 @@ SessionQ = Annotated[
 ]
 
 
-def scope_full(
+async def scope_full(
     runtime: Rt, principal: Caller, user: UserQ = None, agent: AgentQ = None, session: SessionQ = None
 ) -> Scope:
     """The caller's scope, narrowed by agent and session."""
-    return scope_for(runtime.access, principal, user=user, agent=agent, session=session)
+    if session is None:  # nothing to bind: no database, no thread
+        return scope_for(runtime.access, principal, user=user, agent=agent)
+    return await run_in_threadpool(scope_for, runtime.access, principal, user=user, agent=agent, session=session)
 
 
-def scope_agent(runtime: Rt, principal: Caller, user: UserQ = None, agent: AgentQ = None) -> Scope:
+async def scope_agent(runtime: Rt, principal: Caller, user: UserQ = None, agent: AgentQ = None) -> Scope:
     """The caller's (tenant, user, agent): where core blocks live."""
     return scope_for(runtime.access, principal, user=user, agent=agent)
 

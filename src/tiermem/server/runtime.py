@@ -11,7 +11,7 @@ from tiermem.embed import get_embedder
 from tiermem.errors import MemError
 from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
-from tiermem.server.auth import JWTVerifier
+from tiermem.server.auth import CredentialCache, JWTVerifier
 from tiermem.server.keys import open_access
 from tiermem.server.limits import RateLimiter
 from tiermem.server.metrics import Metrics, TimedEmbedder
@@ -34,6 +34,7 @@ class Runtime:
     limiter: RateLimiter
     jwt: JWTVerifier | None
     counter: TokenCounter
+    credentials: CredentialCache
     model_ready: bool = False
 
     def store_bytes(self) -> int | None:
@@ -75,6 +76,7 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
             RateLimiter(settings.rate.per_second, settings.rate.burst),
             jwt,
             counter_for_model(settings.token_model),
+            CredentialCache(settings.credential_cache_seconds),
         )
         embedder.embed_batch(["warm up the model"])
         runtime.model_ready = True

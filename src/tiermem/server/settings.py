@@ -89,6 +89,7 @@ class ServerSettings:
     synchronous: str = "FULL"  # SQLite: each acknowledged write is on disk before the reply
     core_budget: int = 400  # K, the tokens all core blocks of an agent may cost together
     token_model: str = "gpt-4o"  # whose tokenizer counts core-block tokens
+    credential_cache_seconds: float = 1.0  # a verified credential is trusted this long (a revoked key: this late)
 
     def __post_init__(self) -> None:
         check_embedder_name(self.embedder)

@@ -42,7 +42,9 @@ def export(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
 def erase(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
     """Remove every trace of a user of the admin's tenant (its API keys and sessions too), and scrub the store."""
     require_admin(principal)
-    return erase_out(runtime.memory.erase(principal.tenant, user, actor=principal.credential))
+    report = runtime.memory.erase(principal.tenant, user, actor=principal.credential)
+    runtime.credentials.clear()  # the user's keys are gone: no cached credential may outlive them
+    return erase_out(report)
 
 
 @health.get("/healthz", summary="Liveness")
