@@ -94,11 +94,11 @@ def test_architecture_doc_names_every_package() -> None:
 # Modules a user may import from; every other module says "(internal)" at the start of its docstring.
 PUBLIC = {
     "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py",
-    "store/base.py", "store/context_base.py", "store/maintenance_base.py",
+    "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "trust/injection.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
-    "context/window.py", "agent/loop.py", "agent/tools.py",
+    "context/window.py", "agent/loop.py", "agent/tools.py", "remote/client.py",
 }  # fmt: skip
 
 

@@ -6,10 +6,13 @@
      ├── NotFoundError            an id that does not exist in the caller's scope, or a database file that
      │                            does not exist where one is opened without being created
      ├── ConflictError            an optimistic-concurrency or state conflict
+     ├── AccessError              a missing or wrong credential, or one that does not allow the operation
+     ├── RateLimitError           a caller over its request rate; says when to retry
      ├── EmbeddingError           the embedder failed or is misconfigured
      │    └── EmbeddingMismatchError  a vector of another model/dimension than the scope holds
      ├── StoreError               the storage backend failed (driver errors are converted to this)
-     │    └── MigrationError      the schema could not be brought up to date
+     │    ├── MigrationError      the schema could not be brought up to date
+     │    └── StorageFullError    the disk (or the database's size limit) is full
      ├── LLMError                 a chat endpoint failed: transport, HTTP status, timeout or an unusable reply
      └── ConfigError              a setting or URL that cannot be used
 
@@ -20,6 +23,7 @@ and the server map these to exit codes and HTTP statuses.
 from __future__ import annotations
 
 __all__ = [
+    "AccessError",
     "ConfigError",
     "ConflictError",
     "EmbeddingError",
@@ -28,7 +32,9 @@ __all__ = [
     "MemError",
     "MigrationError",
     "NotFoundError",
+    "RateLimitError",
     "ScopeError",
+    "StorageFullError",
     "StoreError",
     "ValidationError",
 ]
@@ -69,6 +75,22 @@ class ConflictError(MemError):
     """The stored state changed under the caller or forbids the operation."""
 
 
+class AccessError(MemError):
+    """No credential, a wrong one, or one whose tenant, user or role does not allow the operation."""
+
+    def __init__(self, message: str, *, authenticated: bool = False) -> None:
+        self.authenticated = authenticated  # True: the caller is known but not allowed (HTTP 403, not 401)
+        super().__init__(message)
+
+
+class RateLimitError(MemError):
+    """The caller sent more requests than its rate allows; ``retry_after`` is in seconds."""
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        self.retry_after = retry_after
+        super().__init__(message)
+
+
 class EmbeddingError(MemError):
     """The embedder could not produce vectors."""
 
@@ -83,6 +105,10 @@ class StoreError(MemError):
 
 class MigrationError(StoreError):
     """The schema could not be migrated."""
+
+
+class StorageFullError(StoreError):
+    """The disk or the database's size limit is full: nothing was written; retry when space returns."""
 
 
 class LLMError(MemError):

@@ -8,11 +8,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from tiermem.config import default_db_url
 from tiermem.embed import Embedder, get_embedder
-from tiermem.errors import NotFoundError, ValidationError
+from tiermem.errors import ConfigError, NotFoundError, ValidationError
 from tiermem.lifecycle import history as lifecycle
 from tiermem.lifecycle.erase import EraseReport, erase, forget
 from tiermem.lifecycle.export import ImportReport, export_user, import_user
@@ -23,6 +23,9 @@ from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
 from tiermem.write.consolidate import Action, consolidate
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
+
+if TYPE_CHECKING:
+    from tiermem.remote import RemoteMemory
 
 __all__ = ["MAX_LIST", "Memory", "NewMemory", "WriteResult"]
 
@@ -46,6 +49,7 @@ class Memory:
         self.write_policy = write_policy or WritePolicy()
         self.retention = retention or RetentionPolicy()
 
+    @overload
     @classmethod
     def open(
         cls,
@@ -55,12 +59,45 @@ class Memory:
         policy: RecallPolicy | None = None,
         write_policy: WritePolicy | None = None,
         retention: RetentionPolicy | None = None,
-    ) -> Memory:
-        """Open (creating and migrating if needed) the store at ``url``.
+        api_key: None = None,
+    ) -> Memory: ...
+
+    @overload
+    @classmethod
+    def open(cls, url: str, *, api_key: str, timeout: float = 30.0) -> RemoteMemory: ...
+
+    @classmethod
+    def open(
+        cls,
+        url: str | Path | None = None,
+        *,
+        embedder: Embedder | str | None = "minilm",
+        policy: RecallPolicy | None = None,
+        write_policy: WritePolicy | None = None,
+        retention: RetentionPolicy | None = None,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+    ) -> Memory | RemoteMemory:
+        """Open (creating and migrating if needed) the store at ``url``, or a tiermem server's memory.
 
         ``embedder`` is an Embedder, None (full-text only), or a name: ``minilm`` (the default, loaded on first
         use), ``hash`` (tests) or ``openai:<model>`` (see ``embed.get_embedder``); ``default`` means ``minilm``.
+        An ``http://`` or ``https://`` URL with ``api_key`` (an API key or a JWT) returns a ``RemoteMemory``: the
+        same methods over HTTP, the embedder being the server's.
         """
+        if isinstance(url, str) and url.startswith(("http://", "https://")):
+            try:
+                from tiermem.remote import RemoteMemory
+            except ModuleNotFoundError as exc:
+                raise ConfigError(
+                    f"a server URL needs httpx ({exc.name} is missing): pip install 'tiermem[server]'"
+                ) from None
+
+            if api_key is None:
+                raise ConfigError(f"{url} is a tiermem server: pass api_key= (an API key or a JWT)")
+            return RemoteMemory(url, api_key=api_key, timeout=timeout)
+        if api_key is not None:
+            raise ConfigError("api_key is for a tiermem server URL (http:// or https://), not a database")
         if isinstance(embedder, str):
             embedder = get_embedder("minilm" if embedder == "default" else embedder)
         store = open_store(url if url is not None else default_db_url())

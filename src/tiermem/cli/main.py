@@ -25,6 +25,7 @@ from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_
 from tiermem.cli.mcp_command import mcp_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
+from tiermem.cli.serve_commands import keys_group, serve_command
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
 if TYPE_CHECKING:
@@ -326,6 +327,8 @@ cli.add_command(sweep_command)
 cli.add_command(erase_command)
 cli.add_command(import_command)
 cli.add_command(pending_group)
+cli.add_command(serve_command)
+cli.add_command(keys_group)
 cli.add_command(mcp_command)
 
 

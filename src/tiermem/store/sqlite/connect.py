@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tiermem.errors import NotFoundError, StoreError
+from tiermem.errors import NotFoundError, StorageFullError, StoreError
 
 __all__ = ["connect", "driver_error"]
 
@@ -38,6 +38,8 @@ def connect(path: str, *, create: bool) -> sqlite3.Connection:
 def driver_error(action: str, path: str, exc: sqlite3.Error) -> StoreError:
     """A StoreError that says what failed on which file, and what the driver's message means."""
     text = str(exc)
+    if "full" in text:  # SQLITE_FULL: "database or disk is full" (also a max_page_count limit reached)
+        return StorageFullError(f"cannot {action} {path}: the disk or the database's size limit is full ({text})")
     if "readonly" in text or "read-only" in text:
         meaning = "the database is read-only; check the permissions of the file and its folder"
     elif "not a database" in text:

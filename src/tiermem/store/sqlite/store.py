@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConflictError, EmbeddingMismatchError, MigrationError
+from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError
 from tiermem.store.base import Page, StoredItem
+from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error
 from tiermem.store.sqlite.context import SQLiteContextMixin
@@ -47,6 +48,7 @@ class SQLiteStore(
     SQLiteContextMixin,
     SQLiteMaintenanceMixin,
     SQLiteTransferMixin,
+    SQLiteAccessMixin,
 ):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
@@ -109,6 +111,13 @@ class SQLiteStore(
                     "INSERT INTO schema_migrations VALUES (?, ?, ?)",
                     (version, name, datetime.now(UTC).timestamp()),
                 )
+
+    def set_synchronous(self, level: str) -> None:
+        """``PRAGMA synchronous``: NORMAL (the library default) or FULL (each commit synced to disk; the server's)."""
+        if level.upper() not in ("NORMAL", "FULL", "EXTRA"):
+            raise ConfigError(f"synchronous must be NORMAL, FULL or EXTRA, not {level!r}")
+        with self._lock:
+            self._conn.execute(f"PRAGMA synchronous={level.upper()}")
 
     def schema_version(self) -> int:
         """The highest applied migration."""

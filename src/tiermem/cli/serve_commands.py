@@ -1,0 +1,157 @@
+"""(internal) ``tiermem serve`` (the REST service) and ``tiermem keys create|list|revoke`` (its API keys).
+
+Both need the ``server`` extra only when they run: FastAPI and uvicorn are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tiermem.cli.database import db_option, db_url
+from tiermem.cli.options import embedder_option
+from tiermem.errors import ConfigError
+
+__all__ = ["keys_group", "serve_command"]
+
+
+@click.command("serve")
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port to listen on.")
+@embedder_option("Embedding model, loaded once at start and kept warm.")
+@click.option("--max-body", type=click.IntRange(1024), default=1 << 20, show_default=True, help="Largest body, bytes.")
+@click.option("--max-batch", type=click.IntRange(1, 10_000), default=256, show_default=True, help="Items per batch.")
+@click.option("--rate", type=click.FloatRange(0), default=50.0, show_default=True, help="Requests/s per credential.")
+@click.option(
+    "--burst", type=click.IntRange(1), default=100, show_default=True, help="Requests at once per credential."
+)
+@click.option(
+    "--sync",
+    type=click.Choice(["full", "normal"]),
+    default="full",
+    show_default=True,
+    help="SQLite synchronous: full syncs every commit to disk before the reply; normal may lose the last"
+    " commits on power loss (never on a crash of the process).",
+)
+def serve_command(
+    db: str | None,
+    host: str,
+    port: int,
+    embedder: str,
+    max_body: int,
+    max_batch: int,
+    rate: float,
+    burst: int,
+    sync: str,
+) -> None:
+    """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
+
+    Credentials: API keys from `tiermem keys create`, or JWTs when $TIERMEM_JWT_ISSUER, $TIERMEM_JWT_AUDIENCE and
+    $TIERMEM_JWT_JWKS_FILE (or $TIERMEM_JWT_JWKS_URL) are set; see docs/service.md.
+    """
+    try:
+        from tiermem.server.serve import serve
+    except ModuleNotFoundError as exc:
+        hint = "pip install 'tiermem[server]'"
+        raise ConfigError(f"tiermem serve needs the server extra ({exc.name} is missing): {hint}") from None
+    from tiermem.server.settings import Limits, RateLimit, ServerSettings
+
+    settings = ServerSettings(
+        db_url=db_url(db),
+        embedder=embedder,
+        host=host,
+        port=port,
+        limits=Limits(max_body_bytes=max_body, max_batch=max_batch),
+        rate=RateLimit(per_second=rate, burst=burst),
+        jwt=ServerSettings.jwt_from_env(),
+        synchronous=sync.upper(),
+    )
+    click.echo(f"tiermem serving {settings.db_url} on http://{host}:{port} (Ctrl-C stops)", err=True)
+    serve(settings)
+
+
+@click.group("keys")
+def keys_group() -> None:
+    """API keys of the service: create (the secret is shown once), list, revoke."""
+
+
+@keys_group.command("create")
+@db_option
+@click.option("--tenant", required=True, help="The tenant the key acts for.")
+@click.option("--user", default=None, help="The user it acts for (none: the tenant's shared memory).")
+@click.option("--role", type=click.Choice(["user", "admin"]), default="user", show_default=True)
+@click.option("--label", default="", help="A note to recognise the key by (shown in listings).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def create_key_command(db: str | None, tenant: str, user: str | None, role: str, label: str, as_json: bool) -> None:
+    """Create a key and print its secret: it is shown only now (the database keeps a hash)."""
+    from tiermem.server.keys import create_key, open_access
+
+    store, access = open_access(db_url(db), create=True)
+    try:
+        made = create_key(access, tenant, user, role, label)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps({**_key_json(made.key), "secret": made.secret}, indent=2))
+        return
+    click.echo(made.secret)
+    click.echo(
+        f"key {made.key.id} for tenant {tenant}, user {user or '(none)'}, role {role}: store the secret now", err=True
+    )
+
+
+@keys_group.command("list")
+@db_option
+@click.option("--tenant", default=None, help="Only this tenant's keys.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None:
+    """List keys (never their secrets), oldest first."""
+    from tiermem.server.keys import open_access
+
+    store, access = open_access(db_url(db), create=False)
+    try:
+        keys = access.list_keys(tenant)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps([_key_json(k) for k in keys], indent=2))
+        return
+    for k in keys:
+        state = "revoked " + k.revoked_at.isoformat(timespec="seconds") if k.revoked_at else "active"
+        who = f"{k.tenant}/{k.user or '-'}"
+        click.echo(f"{k.id}  {who:<30} {k.role.value:<5}  {k.created_at:%Y-%m-%d %H:%M}  {state}  {k.label}")
+
+
+@keys_group.command("revoke")
+@db_option
+@click.argument("key_id")
+def revoke_key_command(db: str | None, key_id: str) -> None:
+    """Revoke a key: every request with it gets 401 from now on."""
+    from tiermem.errors import NotFoundError
+    from tiermem.server.keys import open_access
+    from tiermem.types import utcnow
+
+    store, access = open_access(db_url(db), create=False)
+    try:
+        if not access.revoke_key(key_id, at=utcnow()):
+            raise NotFoundError(f"no API key {key_id}")
+    finally:
+        store.close()
+    click.echo(f"revoked {key_id}")
+
+
+def _key_json(key: object) -> dict[str, object]:
+    from tiermem.store.access_base import ApiKey
+
+    assert isinstance(key, ApiKey)
+    return {
+        "id": key.id,
+        "tenant": key.tenant,
+        "user": key.user,
+        "role": key.role.value,
+        "label": key.label,
+        "created_at": key.created_at.isoformat(),
+        "revoked_at": None if key.revoked_at is None else key.revoked_at.isoformat(),
+    }

@@ -1,0 +1,81 @@
+"""(internal) The FastAPI app factory: ``create_app(settings)`` wires the runtime, middleware, errors and routes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from tiermem.server.limits import BodyLimit
+from tiermem.server.metrics import Metrics
+from tiermem.server.models import Problem
+from tiermem.server.observe import Observe
+from tiermem.server.problems import MEDIA_TYPE, install
+from tiermem.server.routes import admin, context, memories
+from tiermem.server.runtime import Runtime, open_runtime
+from tiermem.server.settings import ServerSettings
+
+__all__ = ["create_app"]
+
+_ERRORS = {
+    400: "Malformed JSON",
+    401: "No valid credential",
+    403: "The credential does not allow this",
+    404: "Not found (also what another tenant's or user's ids get)",
+    409: "Conflict",
+    413: "Request body too large",
+    422: "Invalid input: names the field, the limit and what was given",
+    429: "Over the credential's rate (Retry-After)",
+    503: "Store or model unavailable (Retry-After)",
+    507: "Storage full",
+}
+
+
+def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> FastAPI:
+    """The service as an ASGI app; the store and the model are opened at startup (or ``runtime`` is used)."""
+
+    metrics = runtime.metrics if runtime is not None else Metrics()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own = runtime is None
+        app.state.runtime = open_runtime(settings, metrics) if own else runtime
+        try:
+            yield
+        finally:
+            if own:
+                app.state.runtime.close()
+
+    from tiermem import __version__
+
+    problem_ref = {"content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    app = FastAPI(
+        title="tiermem",
+        version=__version__,
+        summary="Long-term memory for LLM agents: scoped by the caller's credential, auditable.",
+        lifespan=lifespan,
+        responses={code: {"description": text, **problem_ref} for code, text in _ERRORS.items()},
+    )
+    install(app)
+    app.include_router(memories.router)
+    app.include_router(context.router)
+    app.include_router(admin.router)
+    app.include_router(admin.health)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+            schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = Problem.model_json_schema(
+                ref_template="#/components/schemas/{model}"
+            )
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    # Outermost first: observe (request id, log line, metrics) sees even a refused body.
+    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    app.add_middleware(Observe, metrics=metrics, stream=settings.log)
+    return app

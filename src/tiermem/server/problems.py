@@ -1,0 +1,241 @@
+"""(internal) Every error as ``application/problem+json`` (RFC 9457): the one place errors become HTTP statuses.
+
+ValidationError, ScopeError, bad request bodies  422  (field, limit, given)
+malformed JSON                                   400
+AccessError                                      401 (WWW-Authenticate) / 403 once the caller is known
+NotFoundError                                    404  (another tenant's id reads exactly like a missing one)
+ConflictError, EmbeddingMismatchError            409
+a stale If-Match / a missing one                 412 / 428
+a body over the size limit                       413
+RateLimitError                                   429  (Retry-After)
+LLMError                                         502
+StorageFullError                                 507
+StoreError, EmbeddingError                       503  (Retry-After)
+anything else                                    500  (no detail: it is logged, not shown)
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tiermem.errors import (
+    AccessError,
+    ConfigError,
+    ConflictError,
+    EmbeddingError,
+    EmbeddingMismatchError,
+    LLMError,
+    MemError,
+    MigrationError,
+    NotFoundError,
+    RateLimitError,
+    StorageFullError,
+    StoreError,
+    ValidationError,
+)
+
+__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "slug_for"]
+
+MEDIA_TYPE = "application/problem+json"
+TYPE_PREFIX = "urn:tiermem:problem:"
+_GIVEN_CHARS = 200
+_log = logging.getLogger("tiermem.server")
+
+_TITLES = {
+    400: "Malformed request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    412: "Precondition failed",
+    413: "Request body too large",
+    415: "Unsupported media type",
+    422: "Invalid input",
+    428: "Precondition required",
+    429: "Too many requests",
+    500: "Internal error",
+    502: "Bad gateway",
+    503: "Service unavailable",
+    507: "Insufficient storage",
+}
+_SLUGS = {
+    400: "malformed",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    409: "conflict",
+    412: "precondition-failed",
+    413: "too-large",
+    415: "unsupported-media-type",
+    422: "validation",
+    428: "precondition-required",
+    429: "rate-limited",
+    500: "internal",
+    502: "upstream",
+    503: "unavailable",
+    507: "storage-full",
+}
+
+
+class PreconditionError(MemError):
+    """An If-Match that is missing (428) or names a version that is no longer current (412)."""
+
+    def __init__(self, message: str, *, status: int, given: str | None, current: int | None) -> None:
+        self.status = status
+        self.given = given
+        self.current = current
+        super().__init__(message)
+
+
+def slug_for(status: int) -> str:
+    """The problem type's last part for a status."""
+    return _SLUGS.get(status, "error")
+
+
+def _short(value: Any) -> Any:
+    """``value`` as JSON can carry it, long text cut (a problem never echoes a whole body back)."""
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    text = _safe(value if isinstance(value, str) else repr(value))
+    return text if len(text) <= _GIVEN_CHARS else text[: _GIVEN_CHARS - 3] + "..."
+
+
+def _safe(text: str) -> str:
+    """``text`` as UTF-8 can carry it (a lone surrogate the caller sent is shown escaped)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def problem(
+    status: int,
+    detail: str,
+    *,
+    request: Request | None = None,
+    headers: dict[str, str] | None = None,
+    **members: Any,
+) -> Response:
+    """A problem+json response; ``members`` (field, limit, given, errors) are added when not None."""
+    body: dict[str, Any] = {
+        "type": TYPE_PREFIX + slug_for(status),
+        "title": _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": _safe(detail),
+    }
+    for name, value in members.items():
+        if value is not None:
+            body[name] = value if name == "errors" else _short(value)
+    request_id = getattr(request.state, "request_id", None) if request is not None else None
+    if request_id:
+        body["request_id"] = request_id
+    return JSONResponse(body, status_code=status, headers=headers, media_type=MEDIA_TYPE)
+
+
+def _status(exc: MemError) -> int:
+    if isinstance(exc, ValidationError):
+        return 422
+    if isinstance(exc, AccessError):
+        return 403 if exc.authenticated else 401
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, ConflictError | EmbeddingMismatchError):
+        return 409
+    if isinstance(exc, PreconditionError):
+        return exc.status
+    if isinstance(exc, RateLimitError):
+        return 429
+    if isinstance(exc, LLMError):
+        return 502
+    if isinstance(exc, StorageFullError):
+        return 507
+    if isinstance(exc, MigrationError | ConfigError):
+        return 500
+    if isinstance(exc, StoreError | EmbeddingError):
+        return 503
+    return 500
+
+
+async def _mem_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, MemError)
+    status = _status(exc)
+    headers: dict[str, str] = {}
+    members: dict[str, Any] = {}
+    detail = str(exc)
+    if isinstance(exc, ValidationError):
+        members = {"field": exc.field, "limit": exc.limit, "given": exc.given}
+    elif isinstance(exc, AccessError) and status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="tiermem"'
+    elif isinstance(exc, RateLimitError):
+        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        members = {"limit": "requests per credential", "given": None}
+    elif isinstance(exc, PreconditionError):
+        members = {"field": "If-Match", "given": exc.given, "limit": exc.current}
+    elif isinstance(exc, StoreError | EmbeddingError) and status == 503:
+        headers["Retry-After"] = "1"
+    if status >= 500 and status not in (502, 503, 507):
+        _log.error("request failed: %s", exc, exc_info=exc)
+        detail = "the server failed; the request id names it in the server's log"
+    return problem(status, detail, request=request, headers=headers, **members)
+
+
+def _field(loc: tuple[Any, ...]) -> str:
+    parts = list(loc)
+    if parts and parts[0] in ("body", "query", "path", "header"):
+        parts = parts[1:]
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "body"
+
+
+_LIMIT_KEYS = ("max_length", "min_length", "le", "lt", "ge", "gt", "pattern", "expected")
+
+
+async def _request_invalid(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    if any(e.get("type") == "json_invalid" for e in errors):
+        first = next(e for e in errors if e.get("type") == "json_invalid")
+        why = (first.get("ctx") or {}).get("error", "not JSON")
+        return problem(400, f"the body is not valid JSON: {why}", request=request, field="body")
+    listed = [{"field": _field(tuple(e.get("loc", ()))), "problem": str(e.get("msg", ""))} for e in errors[:20]]
+    first = errors[0] if errors else {}
+    ctx = first.get("ctx") or {}
+    limit = next((ctx[k] for k in _LIMIT_KEYS if k in ctx), None)
+    field = listed[0]["field"] if listed else "body"
+    kind = first.get("type")
+    message = "unknown field" if kind == "extra_forbidden" else str(first.get("msg", "invalid"))
+    given = None if kind == "missing" else first.get("input")
+    if isinstance(given, dict | list):
+        given = f"{type(given).__name__} of {len(given)}"
+    return problem(422, f"{field}: {message}", request=request, field=field, limit=limit, given=given, errors=listed)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "error")
+    if exc.status_code == 404:
+        detail = f"no route {request.url.path}"
+    return problem(exc.status_code, detail, request=request, headers=dict(exc.headers or {}))
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    _log.error("request failed: %s", exc, exc_info=exc)
+    return problem(500, "the server failed; the request id names it in the server's log", request=request)
+
+
+def install(app: Any) -> None:
+    """Register the handlers on a FastAPI app."""
+    app.add_exception_handler(MemError, _mem_error)
+    app.add_exception_handler(RequestValidationError, _request_invalid)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

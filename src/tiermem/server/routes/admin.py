@@ -1,0 +1,71 @@
+"""(internal) /v1/whoami, the admin routes (export and erase a user of the admin's own tenant), health and metrics."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Response
+
+from tiermem.server.auth import require_admin
+from tiermem.server.convert import erase_out
+from tiermem.server.deps import Caller, Rt
+from tiermem.server.models import SCOPE_PATTERN, EraseOut, WhoAmI
+from tiermem.server.problems import problem
+from tiermem.types import MAX_SCOPE_PART, Scope
+
+__all__ = ["health", "router"]
+
+router = APIRouter(prefix="/v1")
+health = APIRouter(tags=["operations"])
+UserName = Annotated[str, Path(pattern=SCOPE_PATTERN, max_length=MAX_SCOPE_PART, description="A user of the tenant.")]
+
+
+@router.get("/whoami", response_model=WhoAmI, tags=["identity"], summary="The caller's identity")
+def whoami(principal: Caller) -> dict[str, Any]:
+    """The tenant, user and role the credential carries (what every request is scoped to)."""
+    return {
+        "tenant": principal.tenant,
+        "user": principal.user,
+        "role": principal.role.value,
+        "credential": principal.credential,
+    }
+
+
+@router.get("/admin/users/{user}/export", tags=["admin"], summary="Export a user")
+def export(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
+    """Everything held about a user of the admin's tenant (records with history, core blocks, audit...)."""
+    require_admin(principal)
+    return runtime.memory.export(Scope(principal.tenant, user))
+
+
+@router.delete("/admin/users/{user}", response_model=EraseOut, tags=["admin"], summary="Erase a user")
+def erase(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
+    """Remove every trace of a user of the admin's tenant (its API keys and sessions too), and scrub the store."""
+    require_admin(principal)
+    report = runtime.memory.erase(principal.tenant, user, actor=principal.credential)
+    runtime.credentials.clear()  # the user's keys are gone: no cached credential may outlive them
+    return erase_out(report)
+
+
+@health.get("/healthz", summary="Liveness")
+def healthz() -> dict[str, str]:
+    """The process answers."""
+    return {"status": "ok"}
+
+
+@health.get("/readyz", summary="Readiness", responses={503: {"description": "store or model not ready"}})
+def readyz(runtime: Rt) -> Any:
+    """The store answers and the model is loaded."""
+    store, model = runtime.store_ok(), runtime.model_ready
+    if store and model:
+        return {"status": "ready", "store": True, "model": True}
+    missing = " and ".join(n for n, ok in (("the store", store), ("the model", model)) if not ok)
+    return problem(503, f"{missing} not ready", headers={"Retry-After": "1"})
+
+
+@health.get("/metrics", summary="Prometheus metrics", response_class=Response)
+def metrics(runtime: Rt) -> Response:
+    """Requests by route and status, latency histograms, records, store bytes, model time (text format 0.0.4)."""
+    records = runtime.memory.store.count(None) if runtime.store_ok() else None
+    text = runtime.metrics.render(records=records, store_bytes=runtime.store_bytes(), model_loaded=runtime.model_ready)
+    return Response(text, media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -1,0 +1,196 @@
+"""(internal) Held writes (/v1/pending), core blocks (/v1/core) and a session's messages (/v1/sessions).
+
+Core blocks carry their version as a strong ETag. A replace must send ``If-Match`` with the version it read
+(428 without one, 412 when another edit got there first); define and append accept one and check it when
+given. A race between the check and the save is still caught by the store (``expected_version``) as a 409.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, cast
+
+from fastapi import APIRouter, Header, Path, Response
+
+from tiermem.context.core import CoreMemory
+from tiermem.server.auth import scope_for
+from tiermem.server.convert import block_out, message_out, pending_out, write_out
+from tiermem.server.deps import Caller, Rt, ScopeAgent, ScopeFull
+from tiermem.server.models import (
+    BLOCK_PATTERN,
+    ID_PATTERN,
+    SCOPE_PATTERN,
+    AppendIn,
+    BlockIn,
+    BlockOut,
+    BlocksOut,
+    MessagesOut,
+    PendingsOut,
+    ReplaceIn,
+    WriteOut,
+)
+from tiermem.server.problems import PreconditionError
+from tiermem.server.runtime import Runtime
+from tiermem.store.context_base import ContextStore, CoreBlock
+from tiermem.types import MAX_SCOPE_PART, Scope
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1")
+PendingId = Annotated[str, Path(pattern=ID_PATTERN)]
+BlockName = Annotated[str, Path(pattern=BLOCK_PATTERN, description="A core block's name.")]
+_PRECONDITIONS: dict[int | str, dict[str, Any]] = {
+    412: {"description": "If-Match names a version that is no longer current"},
+    428: {"description": "If-Match is missing"},
+}
+IfMatch = Annotated[str | None, Header(max_length=100, description='The block version read, as its ETag ("3").')]
+
+
+@router.get("/pending", response_model=PendingsOut, tags=["pending"], summary="Writes held for approval")
+def pending(runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
+    """Procedural notes from untrusted sources wait here until approved or rejected."""
+    return {"pending": [pending_out(p) for p in runtime.memory.pending(scope)]}
+
+
+@router.post("/pending/{pending_id}/approve", response_model=WriteOut, tags=["pending"], summary="Approve")
+def approve(pending_id: PendingId, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
+    """Store the held write through the normal write path."""
+    return write_out(runtime.memory.approve(scope, pending_id))
+
+
+@router.post("/pending/{pending_id}/reject", status_code=204, tags=["pending"], summary="Reject")
+def reject(pending_id: PendingId, runtime: Rt, scope: ScopeFull) -> Response:
+    """Drop the held write."""
+    runtime.memory.reject(scope, pending_id)
+    return Response(status_code=204)
+
+
+def _core(runtime: Runtime, scope: Scope) -> CoreMemory:
+    store = cast(ContextStore, runtime.memory.store)
+    return CoreMemory(store, scope, counter=runtime.counter, budget=runtime.settings.core_budget)
+
+
+def _etag(block: CoreBlock) -> str:
+    return f'"{block.version}"'
+
+
+def _check_match(block: CoreBlock | None, if_match: str | None, *, required: bool) -> None:
+    if if_match is None:
+        if required:
+            raise PreconditionError(
+                "If-Match is required: send the ETag of the block as read", status=428, given=None, current=None
+            )
+        return
+    current = 0 if block is None else block.version
+    wanted = [v.strip().removeprefix("W/").strip('"') for v in if_match.split(",")]
+    if "*" in wanted and block is not None:
+        return
+    if str(current) not in wanted:
+        raise PreconditionError(
+            f"the block is at version {current}, not {if_match}: read it again",
+            status=412,
+            given=if_match,
+            current=current,
+        )
+
+
+def _with_etag(response: Response, block: CoreBlock) -> dict[str, Any]:
+    response.headers["ETag"] = _etag(block)
+    return block_out(block)
+
+
+@router.get("/core", response_model=BlocksOut, tags=["core"], summary="Core blocks of an agent")
+def blocks(runtime: Rt, scope: ScopeAgent) -> dict[str, Any]:
+    """Every block of the caller's (tenant, user, agent), by name."""
+    return {"blocks": [block_out(b) for b in _core(runtime, scope).blocks]}
+
+
+@router.get("/core/{name}", response_model=BlockOut, tags=["core"], summary="One core block")
+def block(name: BlockName, runtime: Rt, scope: ScopeAgent, response: Response) -> dict[str, Any]:
+    """The block, with its version as the ETag."""
+    return _with_etag(response, _core(runtime, scope).get(name))
+
+
+@router.put(
+    "/core/{name}", response_model=BlockOut, tags=["core"], summary="Define a core block", responses=_PRECONDITIONS
+)
+def define(
+    name: BlockName,
+    body: BlockIn,
+    runtime: Rt,
+    scope: ScopeAgent,
+    principal: Caller,
+    response: Response,
+    if_match: IfMatch = None,
+) -> dict[str, Any]:
+    """Create the block, or change its cap, description and read-only flag (an existing value is kept)."""
+    core = _core(runtime, scope)
+    _check_match(core.get(name) if name in core else None, if_match, required=False)
+    saved = core.define(
+        name,
+        limit=body.limit,
+        description=body.description,
+        read_only=body.read_only,
+        value=body.value,
+        actor=principal.credential,
+    )
+    return _with_etag(response, saved)
+
+
+@router.post(
+    "/core/{name}/append",
+    response_model=BlockOut,
+    tags=["core"],
+    summary="Append to a core block",
+    responses=_PRECONDITIONS,
+)
+def append(
+    name: BlockName,
+    body: AppendIn,
+    runtime: Rt,
+    scope: ScopeAgent,
+    principal: Caller,
+    response: Response,
+    if_match: IfMatch = None,
+) -> dict[str, Any]:
+    """Add a line at the end of the block."""
+    core = _core(runtime, scope)
+    _check_match(core.get(name), if_match, required=False)
+    return _with_etag(response, core.append(name, body.text, actor=principal.credential))
+
+
+@router.post(
+    "/core/{name}/replace",
+    response_model=BlockOut,
+    tags=["core"],
+    summary="Replace text in a core block",
+    responses=_PRECONDITIONS,
+)
+def replace(
+    name: BlockName,
+    body: ReplaceIn,
+    runtime: Rt,
+    scope: ScopeAgent,
+    principal: Caller,
+    response: Response,
+    if_match: IfMatch = None,
+) -> dict[str, Any]:
+    """Replace every occurrence of ``old`` by ``new``; needs ``If-Match`` with the version read."""
+    core = _core(runtime, scope)
+    _check_match(core.get(name), if_match, required=True)
+    return _with_etag(response, core.replace(name, body.old, body.new, actor=principal.credential))
+
+
+SessionId = Annotated[str, Path(pattern=SCOPE_PATTERN, max_length=MAX_SCOPE_PART)]
+
+
+@router.get("/sessions/{session}/messages", response_model=MessagesOut, tags=["sessions"], summary="Messages")
+def messages(session: SessionId, runtime: Rt, principal: Caller, scope: ScopeAgent) -> dict[str, Any]:
+    """The messages in the session's context window, oldest first (older ones are in recall: search them)."""
+    full = scope_for(runtime.access, principal, user=scope.user, agent=scope.agent, session=session)
+    store = cast(ContextStore, runtime.memory.store)
+    state = store.load_context_window(full)
+    if state is None:
+        return {"session": session, "messages": [], "summary_through": None}
+    records = runtime.memory.store.get_many(full, list(state.message_ids))
+    out = [message_out(records[i]) for i in state.message_ids if i in records]
+    return {"session": session, "messages": out, "summary_through": state.summary_through}

@@ -1,0 +1,86 @@
+"""(internal) What one server process holds: one Memory (the model loaded at start and kept warm), its store's
+access tables, the metrics, the rate limiter and the JWT verifier."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from tiermem.embed import get_embedder
+from tiermem.errors import MemError
+from tiermem.lifecycle.retention import RetentionPolicy
+from tiermem.memory import Memory
+from tiermem.server.auth import CredentialCache, JWTVerifier
+from tiermem.server.keys import open_access
+from tiermem.server.limits import RateLimiter
+from tiermem.server.metrics import Metrics, TimedEmbedder
+from tiermem.server.settings import ServerSettings
+from tiermem.store.access_base import AccessStore
+from tiermem.store.sqlite import SQLiteStore
+from tiermem.tokens import TokenCounter, counter_for_model
+
+__all__ = ["Runtime", "open_runtime"]
+
+
+@dataclass(slots=True)
+class Runtime:
+    """The process-wide state every request shares."""
+
+    settings: ServerSettings
+    memory: Memory
+    access: AccessStore
+    metrics: Metrics
+    limiter: RateLimiter
+    jwt: JWTVerifier | None
+    counter: TokenCounter
+    credentials: CredentialCache
+    model_ready: bool = False
+
+    def store_bytes(self) -> int | None:
+        """Bytes of the database files, when the store is a file."""
+        store = self.memory.store
+        if not isinstance(store, SQLiteStore) or store.path == ":memory:":
+            return None
+        base = Path(store.path)
+        return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
+
+    def store_ok(self) -> bool:
+        """The store answers a query."""
+        try:
+            self.memory.store.count(None)
+        except MemError:
+            return False
+        return True
+
+    def close(self) -> None:
+        """Release the store."""
+        self.memory.close()
+
+
+def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Runtime:
+    """Open the store, load the model and run it once, so the first request pays for neither."""
+    metrics = metrics or Metrics()
+    embedder = TimedEmbedder(get_embedder(settings.embedder), metrics)
+    store, access = open_access(settings.db_url)
+    try:
+        if isinstance(store, SQLiteStore):
+            store.set_synchronous(settings.synchronous)
+        memory = Memory(store, embedder, retention=RetentionPolicy.from_env(os.environ))
+        jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None
+        runtime = Runtime(
+            settings,
+            memory,
+            access,
+            metrics,
+            RateLimiter(settings.rate.per_second, settings.rate.burst),
+            jwt,
+            counter_for_model(settings.token_model),
+            CredentialCache(settings.credential_cache_seconds),
+        )
+        embedder.embed_batch(["warm up the model"])
+        runtime.model_ready = True
+        return runtime
+    except BaseException:
+        store.close()
+        raise

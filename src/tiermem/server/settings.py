@@ -1,0 +1,120 @@
+"""(internal) The service's settings: one frozen value built from the command line and the environment."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from tiermem.config import DB_ENV, check_embedder_name
+from tiermem.errors import ConfigError
+from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
+from tiermem.write.path import MAX_CONTENT_CHARS
+
+__all__ = ["JWTConfig", "Limits", "RateLimit", "ServerSettings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Request limits; each may only be lowered below the library's own maximum."""
+
+    max_body_bytes: int = 1 << 20  # 1 MiB: a batch of 64 notes of 16,000 characters
+    max_k: int = MAX_K
+    max_batch: int = 256
+    max_text_chars: int = MAX_CONTENT_CHARS
+    max_query_chars: int = MAX_QUERY_CHARS
+
+    def __post_init__(self) -> None:
+        for name, top in (
+            ("max_k", MAX_K),
+            ("max_text_chars", MAX_CONTENT_CHARS),
+            ("max_query_chars", MAX_QUERY_CHARS),
+        ):
+            value = getattr(self, name)
+            if not 1 <= value <= top:
+                raise ConfigError(f"limits.{name} must be from 1 to {top}, not {value}")
+        if self.max_body_bytes < 1024 or self.max_batch < 1:
+            raise ConfigError("limits.max_body_bytes must be >= 1024 and limits.max_batch >= 1")
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """A token bucket per credential: ``per_second`` refill, ``burst`` capacity; 0 per second turns it off."""
+
+    per_second: float = 50.0
+    burst: int = 100
+
+    def __post_init__(self) -> None:
+        if self.per_second < 0 or self.burst < 1:
+            raise ConfigError(f"rate limit needs per_second >= 0 and burst >= 1, not {self.per_second}/{self.burst}")
+
+
+@dataclass(frozen=True, slots=True)
+class JWTConfig:
+    """Bearer JWTs from an identity provider: who issues them, for whom, where its keys are, which claims say what."""
+
+    issuer: str
+    audience: str
+    jwks_file: str | None = None
+    jwks_url: str | None = None
+    tenant_claim: str = "tenant"
+    user_claim: str = "sub"
+    role_claim: str = "role"
+    algorithms: tuple[str, ...] = ("RS256", "ES256")
+    leeway_seconds: int = 30
+
+    def __post_init__(self) -> None:
+        if (self.jwks_file is None) == (self.jwks_url is None):
+            raise ConfigError("JWT: give exactly one of a JWKS file and a JWKS URL")
+        if not self.issuer or not self.audience:
+            raise ConfigError("JWT: the issuer and the audience are required")
+        if any(a.upper().startswith("HS") or a.lower() == "none" for a in self.algorithms):
+            raise ConfigError(f"JWT: only public-key algorithms are accepted, not {', '.join(self.algorithms)}")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Everything ``create_app`` needs; ``from_env`` fills what the command line left out."""
+
+    db_url: str
+    embedder: str = "minilm"
+    host: str = "127.0.0.1"
+    port: int = 8765
+    limits: Limits = field(default_factory=Limits)
+    rate: RateLimit = field(default_factory=RateLimit)
+    jwt: JWTConfig | None = None
+    log_stream: TextIO | None = None  # one JSON line per request; None: standard error
+    synchronous: str = "FULL"  # SQLite: each acknowledged write is on disk before the reply
+    core_budget: int = 400  # K, the tokens all core blocks of an agent may cost together
+    token_model: str = "gpt-4o"  # whose tokenizer counts core-block tokens
+    credential_cache_seconds: float = 1.0  # a verified credential is trusted this long (a revoked key: this late)
+
+    def __post_init__(self) -> None:
+        check_embedder_name(self.embedder)
+        if not self.db_url:
+            raise ConfigError(f"no database: give --db or set ${DB_ENV}")
+        if self.synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
+            raise ConfigError(f"synchronous must be NORMAL, FULL or EXTRA, not {self.synchronous!r}")
+
+    @property
+    def log(self) -> TextIO:
+        """Where request lines go."""
+        return self.log_stream if self.log_stream is not None else sys.stderr
+
+    @staticmethod
+    def jwt_from_env(environ: Mapping[str, str] | None = None) -> JWTConfig | None:
+        """A JWTConfig from ``TIERMEM_JWT_*`` variables, or None when ``TIERMEM_JWT_ISSUER`` is not set."""
+        env = os.environ if environ is None else environ
+        if not env.get("TIERMEM_JWT_ISSUER"):
+            return None
+        return JWTConfig(
+            issuer=env["TIERMEM_JWT_ISSUER"],
+            audience=env.get("TIERMEM_JWT_AUDIENCE", ""),
+            jwks_file=env.get("TIERMEM_JWT_JWKS_FILE") or None,
+            jwks_url=env.get("TIERMEM_JWT_JWKS_URL") or None,
+            tenant_claim=env.get("TIERMEM_JWT_TENANT_CLAIM") or "tenant",
+            user_claim=env.get("TIERMEM_JWT_USER_CLAIM") or "sub",
+            role_claim=env.get("TIERMEM_JWT_ROLE_CLAIM") or "role",
+        )

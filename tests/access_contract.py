@@ -1,0 +1,109 @@
+"""The conformance suite of AccessStore (API keys, session bindings): subclass AccessContract, give ``make_store``.
+
+The store must also be a Store: erasing a user has to take that user's keys and session bindings with it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from tiermem.errors import ConflictError
+from tiermem.store.access_base import ApiKey, KeyRole
+
+T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+
+def key(key_id: str, tenant: str = "acme", user: str | None = "alice", **changes: Any) -> ApiKey:
+    fields: dict[str, Any] = {
+        "id": key_id,
+        "tenant": tenant,
+        "user": user,
+        "role": KeyRole.USER,
+        "secret_hash": "0" * 64,
+        "created_at": T0,
+        "label": "",
+        "revoked_at": None,
+    }
+    fields.update(changes)
+    return ApiKey(**fields)
+
+
+class AccessContract:
+    """Behaviour every AccessStore shares."""
+
+    def make_store(self) -> Any:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def access(self) -> Iterator[Any]:
+        store = self.make_store()
+        yield store
+        store.close()
+
+    def test_added_key_is_found_with_every_field(self, access: Any) -> None:
+        stored = key("k1", user=None, role=KeyRole.ADMIN, secret_hash="ab" * 32, label="ops laptop")
+        access.add_key(stored)
+        assert access.find_key("k1") == stored
+        assert access.find_key("k2") is None
+
+    def test_key_id_is_unique(self, access: Any) -> None:
+        access.add_key(key("k1"))
+        with pytest.raises(ConflictError, match="k1"):
+            access.add_key(key("k1", user="bob"))
+        assert access.find_key("k1").user == "alice"
+
+    def test_list_keys_of_one_tenant_oldest_first(self, access: Any) -> None:
+        access.add_key(key("k2", created_at=T0 + timedelta(seconds=2)))
+        access.add_key(key("k1", created_at=T0 + timedelta(seconds=1)))
+        access.add_key(key("k3", tenant="globex"))
+        assert [k.id for k in access.list_keys("acme")] == ["k1", "k2"]
+        assert {k.id for k in access.list_keys()} == {"k1", "k2", "k3"}
+        assert access.list_keys("nobody") == []
+
+    def test_revoke_keeps_the_first_time_and_says_whether_the_key_exists(self, access: Any) -> None:
+        access.add_key(key("k1"))
+        assert access.revoke_key("k1", at=T0 + timedelta(hours=1))
+        assert access.revoke_key("k1", at=T0 + timedelta(hours=2))
+        found = access.find_key("k1")
+        assert found.revoked_at == T0 + timedelta(hours=1)
+        assert not found.active
+        assert not access.revoke_key("missing", at=T0)
+
+    def test_session_belongs_to_its_first_user(self, access: Any) -> None:
+        assert access.bind_session("acme", "s1", "alice", at=T0) == "alice"
+        assert access.bind_session("acme", "s1", "bob", at=T0) == "alice"
+        assert access.bind_session("acme", "s1", "alice", at=T0) == "alice"
+        assert access.bind_session("globex", "s1", "bob", at=T0) == "bob"  # another tenant, another namespace
+        assert access.bind_session("acme", "s2", None, at=T0) is None
+        assert access.bind_session("acme", "s2", "alice", at=T0) is None
+
+    def test_racing_binds_agree_on_one_owner(self, access: Any) -> None:
+        owners: list[str | None] = []
+        users = [f"u{i}" for i in range(8)]
+
+        def bind(user: str) -> None:
+            owners.append(access.bind_session("acme", "race", user, at=T0))
+
+        threads = [threading.Thread(target=bind, args=(u,)) for u in users]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(set(owners)) == 1 and owners[0] in users
+
+    def test_erasing_a_user_removes_its_keys_and_sessions_only(self, access: Any) -> None:
+        access.add_key(key("ka", user="alice"))
+        access.add_key(key("kb", user="bob"))
+        access.add_key(key("kt", user=None, role=KeyRole.ADMIN))
+        access.bind_session("acme", "sa", "alice", at=T0)
+        access.bind_session("acme", "sb", "bob", at=T0)
+        access.erase_scope("acme", "alice", audit_detail="erased")
+        assert access.find_key("ka") is None
+        assert access.find_key("kb") is not None and access.find_key("kt") is not None
+        assert access.bind_session("acme", "sa", "bob", at=T0) == "bob"  # free again
+        assert access.bind_session("acme", "sb", "carol", at=T0) == "bob"
