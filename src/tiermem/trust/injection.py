@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tiermem.trust.legacy import legacy_score
 from tiermem.trust.scorer import score_text
 from tiermem.types import Hit, MemoryRecord, ScorePart
 
@@ -30,6 +31,7 @@ __all__ = [
     "INJECTION_THRESHOLD",
     "QUARANTINE_FACTOR",
     "QUARANTINE_TAG",
+    "SUSPICIOUS_FACTOR",
     "SUSPICIOUS_TAG",
     "SUSPICIOUS_THRESHOLD",
     "InjectionVerdict",
@@ -37,7 +39,9 @@ __all__ = [
     "apply_quarantine",
     "injection_score",
     "is_quarantined",
+    "level_of",
     "quarantined",
+    "stored_level",
 ]
 
 INJECTION_THRESHOLD = 0.5
@@ -49,8 +53,16 @@ QUARANTINE_FACTOR = 0.25
 SUSPICIOUS_THRESHOLD = 0.3
 """A verdict at or above this (and below INJECTION_THRESHOLD) is suspicious: flagged and down-ranked."""
 
+SUSPICIOUS_FACTOR = 0.5
+"""A suspicious hit keeps half its score: flagged, and below a clean hit of similar relevance."""
+
 QUARANTINE_TAG = "quarantined"
 SUSPICIOUS_TAG = "suspicious"
+# Where the write path keeps its verdict on the record (metadata), so that recall reads it instead of scoring.
+SCORE_KEY = "injection_score"
+VERDICT_KEY = "injection_verdict"
+REASONS_KEY = "injection_reasons"
+RELEASED = "released"  # the verdict of a note an operator released from quarantine
 
 
 class ScanLevel(StrEnum):
@@ -94,9 +106,29 @@ def injection_score(text: str) -> InjectionVerdict:
     return InjectionVerdict(score, reasons)
 
 
+def stored_level(record: MemoryRecord) -> ScanLevel | None:
+    """The verdict the write path stored on ``record`` (tags, metadata), or None when it was never judged."""
+    verdict = record.metadata.get(VERDICT_KEY)
+    if verdict == RELEASED:
+        return ScanLevel.CLEAN
+    if QUARANTINE_TAG in record.tags:
+        return ScanLevel.QUARANTINE
+    if isinstance(verdict, str) and verdict in {level.value for level in ScanLevel}:
+        return ScanLevel(verdict)
+    return ScanLevel.SUSPICIOUS if SUSPICIOUS_TAG in record.tags else None
+
+
+def level_of(record: MemoryRecord) -> ScanLevel:
+    """The stored verdict; a record without one is judged when read, as before write-time scanning."""
+    stored = stored_level(record)
+    if stored is not None:
+        return stored
+    return ScanLevel.QUARANTINE if _reads_as_directive(record.content) else ScanLevel.CLEAN
+
+
 def quarantined(record: MemoryRecord) -> bool:
-    """Quarantined at write time (tagged) or directive-shaped when read now."""
-    return QUARANTINE_TAG in record.tags or _reads_as_directive(record.content)
+    """Quarantined at write time (tagged or its stored verdict) or, never judged, directive-shaped when read now."""
+    return level_of(record) is ScanLevel.QUARANTINE
 
 
 # Recall reads the same notes again and again, and scoring a long one takes about a millisecond: verdicts are
@@ -107,14 +139,14 @@ _verdicts_lock = threading.Lock()
 
 
 def _reads_as_directive(text: str) -> bool:
-    """``injection_score(text).flagged``, remembered for the last few thousand texts."""
+    """Whether the read-time check (``trust.legacy``) flags ``text``, remembered for the last few thousand texts."""
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     with _verdicts_lock:
         known = _verdicts.get(key)
         if known is not None:
             _verdicts.move_to_end(key)
             return known
-    flagged = injection_score(text).flagged
+    flagged = legacy_score(text)[0] >= INJECTION_THRESHOLD
     with _verdicts_lock:
         _verdicts[key] = flagged
         if len(_verdicts) > _VERDICTS_KEPT:
