@@ -36,8 +36,11 @@ def build() -> list[dict[str, str]]:
             for number, family in enumerate(members):
                 name = f"{technique}/{getattr(family, '__name__', 'family')}-{number}"
                 rng = random.Random(f"{SEED}:{name}")
-                notes = [(text, lang) for text, lang in family(rng) if text not in seen]
-                seen.update(text for text, _ in notes)
+                notes = []
+                for text, lang in family(rng):
+                    if text not in seen:  # a note appears once in the corpus, in one split
+                        seen.add(text)
+                        notes.append((text, lang))
                 order = list(range(len(notes)))
                 random.Random(f"{SEED}:split:{name}").shuffle(order)
                 held = set(order[: max(1, round(len(notes) / HOLDOUT_EVERY))]) if len(notes) >= 3 else set()
