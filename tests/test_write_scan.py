@@ -183,3 +183,9 @@ def test_secret_refusal_can_be_switched_off() -> None:
     policy = WritePolicy(scan=ScanPolicy(refuse_secrets=False))
     with Memory.open(":memory:", embedder="hash", write_policy=policy) as mem:
         assert mem.remember(ALICE, SECRETS["a password"]).record.content == SECRETS["a password"]
+
+
+def test_a_quarantined_note_cannot_retire_a_fact_by_naming_it_either(mem: Memory) -> None:
+    fact = mem.remember(ALICE, "My flights are booked in economy.").record
+    mem.remember(ALICE, HOSTILE, source=WEB, supersedes=fact.id)
+    assert mem.get(ALICE, fact.id).valid_to is None

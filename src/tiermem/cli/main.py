@@ -1,6 +1,7 @@
 """(internal) The ``tiermem`` command line. Heavy modules are imported inside commands so ``--help`` stays instant.
 
-Exit codes: 0 ok, 1 an operation failed, 2 bad input (usage or validation), 3 not found.
+Exit codes: 0 ok, 1 an operation failed, 2 bad input (usage or validation), 3 not found, 4 ``tiermem scan`` found
+text that reaches quarantine.
 """
 
 from __future__ import annotations

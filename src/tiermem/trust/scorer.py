@@ -28,6 +28,7 @@ WINDOW_CHARS = 500
 
 _EXCERPT = 60
 _MAX_DEPTH = 2  # a payload inside a payload is decoded once more, no further
+_PART_CHARS = 4000
 _INVISIBLE = {"Cf"}  # format characters: zero-width spaces and joiners, bidi overrides, tag characters
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+")  # and the CJK full stop, ! and ?
@@ -120,7 +121,9 @@ def score_text(text: str, depth: int = 0) -> Scored:
     best = _score_scanned(scanned)
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
-            inner, reasons = score_text(part.text, depth + 1)
+            # The whole text was scored already; a part is scored again only for having been hidden, which its
+            # first few thousand characters show as well as all of them (and a long part would cost as much).
+            inner, reasons = score_text(part.text[:_PART_CHARS], depth + 1)
             if inner <= 0:
                 continue
             combined = noisy_or((inner, HIDDEN_WEIGHT))

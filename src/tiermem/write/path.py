@@ -300,7 +300,7 @@ def write_many(
         for i in held:
             _hold(batch, i)
         for i, target in explicit.items():
-            if i in todo:
+            if i in todo and QUARANTINE_TAG not in batch.prepared[i].tags:  # hostile text retires no fact
                 _close(batch, target, batch.prepared[i], f"explicitly superseded by {batch.prepared[i].id}")
         if policy.detect and fingerprint is not None:
             # A quarantined note neither merges into nor closes anything: hostile text must not retire a fact.
