@@ -185,7 +185,7 @@ def test_weak_signals_far_apart_in_a_long_text_do_not_add_up() -> None:
 
 def test_find_secrets_names_kinds_only_and_ignores_placeholders() -> None:
     assert find_secrets("key AKIAZ7Q4N2M5P8R3T6W1 and password: Tr0ub4dor&3") == ("an AWS access key id", "a password")
-    assert find_secrets("password: <your password>; postgres://user:password@localhost/db") == ()
+    assert find_secrets("password: <your password>; mysql://shop:password@db.example/orders") == ()
 
 
 # -- the corpus ---------------------------------------------------------------------------------------------------

@@ -170,7 +170,7 @@ def test_one_secret_in_a_batch_refuses_the_whole_batch(mem: Memory) -> None:
     [
         "The wifi password is on the fridge, not in the app.",
         "password: your_password",
-        'database_url = "postgresql://user:password@localhost/mydb"',
+        "DSN for the shop demo: mysql://shop:password@db.example/orders",
         "Reset your password at least once a year.",
         "The API key goes in the settings page under Integrations.",
     ],
