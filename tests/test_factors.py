@@ -56,7 +56,7 @@ def _two(mem: Memory) -> tuple[str, str]:
 
 def test_the_default_factors_multiply_in_the_documented_order_and_quarantine_guards_last() -> None:
     assert [f.name for f in RecallPolicy().factors] == ["recency", "trust", "first_hand", "speaker", "named_day"]
-    assert [f.name for f in RecallPolicy().guards] == ["quarantine"]
+    assert [f.name for f in RecallPolicy().guards] == ["quarantine", "suspicious"]
     assert (RecallPolicy().factors, RecallPolicy().guards) == (DEFAULT_FACTORS, DEFAULT_GUARDS)
 
 
@@ -114,9 +114,10 @@ def test_memory_recall_down_ranks_a_quarantined_note_exactly_as_the_tools_do(mem
     assert _ids(mem.recall(ALICE, query, k=1)) == [plain.record.id]  # the next note takes its place
 
 
-def test_a_note_tagged_quarantined_at_write_time_is_down_ranked_by_recall(mem: Memory) -> None:
+def test_a_note_tagged_quarantined_at_write_time_is_left_out_and_down_ranked_when_asked_for(mem: Memory) -> None:
     (note,) = mem.remember_many(ALICE, [NewMemory("kayak rental prices", type=EVENT, tags=[QUARANTINE_TAG])])
-    (hit,) = mem.recall(ALICE, "kayak rental prices", k=1)
+    assert mem.recall(ALICE, "kayak rental prices", k=1) == []
+    (hit,) = mem.recall(ALICE, "kayak rental prices", k=1, include_quarantined=True)
     assert hit.record.id == note.record.id and QUARANTINE_TAG in hit.flags
     assert hit.part("quarantine") is not None
 

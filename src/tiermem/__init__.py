@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tiermem.embed import Embedder
-    from tiermem.errors import MemError, NotFoundError, ValidationError
+    from tiermem.errors import MemError, NotFoundError, SecretRefusedError, ValidationError
     from tiermem.lifecycle.erase import EraseReport
     from tiermem.lifecycle.export import ImportReport
     from tiermem.lifecycle.retention import RetentionPolicy, SweepReport
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, Source, SourceKind
     from tiermem.write.consolidate import Action, ActionKind
     from tiermem.write.path import DetectionPolicy, WritePolicy, WriteStatus
+    from tiermem.write.scan import ScanPolicy, SourceScan
 
 __all__ = [
     "Action",
@@ -43,11 +44,14 @@ __all__ = [
     "PendingWrite",
     "RecallPolicy",
     "RetentionPolicy",
+    "ScanPolicy",
     "Scope",
     "ScoreFactor",
     "ScorePart",
+    "SecretRefusedError",
     "Source",
     "SourceKind",
+    "SourceScan",
     "Store",
     "SweepReport",
     "ValidationError",
@@ -63,6 +67,7 @@ _HOMES = {
     "MemError": "tiermem.errors",
     "NotFoundError": "tiermem.errors",
     "ValidationError": "tiermem.errors",
+    "SecretRefusedError": "tiermem.errors",
     "EraseReport": "tiermem.lifecycle.erase",
     "ImportReport": "tiermem.lifecycle.export",
     "RetentionPolicy": "tiermem.lifecycle.retention",
@@ -89,6 +94,8 @@ _HOMES = {
     "DetectionPolicy": "tiermem.write.path",
     "WritePolicy": "tiermem.write.path",
     "WriteStatus": "tiermem.write.path",
+    "ScanPolicy": "tiermem.write.scan",
+    "SourceScan": "tiermem.write.scan",
 }
 
 

@@ -2,7 +2,8 @@
 
     MemError
      ├── ValidationError          bad input: names the field, the limit and what was given
-     │    └── ScopeError          a scope that is empty, too long or has forbidden characters
+     │    ├── ScopeError          a scope that is empty, too long or has forbidden characters
+     │    └── SecretRefusedError  content holding a credential: names its kind, never its value
      ├── NotFoundError            an id that does not exist in the caller's scope, or a database file that
      │                            does not exist where one is opened without being created
      ├── ConflictError            an optimistic-concurrency or state conflict
@@ -34,6 +35,7 @@ __all__ = [
     "NotFoundError",
     "RateLimitError",
     "ScopeError",
+    "SecretRefusedError",
     "StorageFullError",
     "StoreError",
     "ValidationError",
@@ -62,6 +64,18 @@ class ValidationError(MemError, ValueError):
 
 class ScopeError(ValidationError):
     """A scope component that is not allowed."""
+
+
+class SecretRefusedError(ValidationError):
+    """A write refused because its content holds a credential; the message names the kind, never the value."""
+
+    def __init__(self, kinds: tuple[str, ...], *, count: int = 1, batch: int = 1) -> None:
+        self.kinds = kinds
+        which = "" if batch == 1 else f" ({count} of the batch's {batch} items; nothing was stored)"
+        super().__init__(
+            "content",
+            f"holds {' and '.join(kinds)}{which}; credentials are refused and never stored: remove it and write again",
+        )
 
 
 class NotFoundError(MemError, KeyError):

@@ -23,6 +23,7 @@ from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
 from tiermem.write.consolidate import Action, consolidate
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
+from tiermem.write.scan import release
 
 if TYPE_CHECKING:
     from tiermem.remote import RemoteMemory
@@ -145,17 +146,26 @@ class Memory:
         filter: Filter | None = None,
         as_of: datetime | None = None,
         now: datetime | None = None,
+        include_quarantined: bool = False,
     ) -> list[Hit]:
         """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time).
 
-        Ranked by the policy's factors (``RecallPolicy.factors``), which by default down-rank quarantined notes
-        (tagged, or directive-shaped when read) as the agent's tools do.
+        Ranked by the policy's factors (``RecallPolicy.factors``); notes quarantined at write time are left out
+        unless ``include_quarantined`` (then flagged and down-ranked), suspicious ones are flagged and down-ranked.
         """
         filter_ = filter or Filter()
         if as_of is not None:
             filter_ = replace(filter_, as_of=as_of)
         return hybrid_recall(
-            self.store, self.embedder, scope, query, k=k, filter_=filter_, now=now or utcnow(), policy=self.policy
+            self.store,
+            self.embedder,
+            scope,
+            query,
+            k=k,
+            filter_=filter_,
+            now=now or utcnow(),
+            policy=self.policy,
+            include_quarantined=include_quarantined,
         )
 
     def get(self, scope: Scope, record_id: str) -> MemoryRecord:
@@ -204,6 +214,10 @@ class Memory:
     def rollback(self, scope: Scope, record_id: str, version: int, *, actor: str = "user") -> MemoryRecord:
         """Restore a record as it was at an earlier version (recorded as a new version)."""
         return lifecycle.rollback(self.store, self.embedder, scope, record_id, version, actor=actor, now=utcnow())
+
+    def release(self, scope: Scope, record_id: str, *, actor: str = "operator") -> MemoryRecord:
+        """Release a quarantined or suspicious note: recall returns it as clean from now on (audited as ``release``)."""
+        return release(self.store, scope, record_id, actor=actor, now=utcnow())
 
     def pending(self, scope: Scope) -> builtins.list[PendingWrite]:
         """Writes held for approval."""

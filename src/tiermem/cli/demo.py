@@ -25,13 +25,14 @@ from tiermem.agent.loop import Agent, AgentTurn, FunctionTool
 from tiermem.agent.tools import ARCHIVAL_TYPES, archival_scope
 from tiermem.cli.render import hits_table
 from tiermem.context.budget import ContextBudget, simulate
-from tiermem.context.messages import Role
+from tiermem.context.messages import RECALL_TAG, Role
 from tiermem.embed import MiniLMEmbedder, get_embedder
 from tiermem.llm import ChatMessage, ScriptedClient, ScriptedReply, ToolCall
 from tiermem.memory import Memory
 from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.trust.injection import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUARANTINE_TAG
+from tiermem.trust.provenance import MEMORY_IS_DATA, render_hits
 from tiermem.types import Filter, Scope
 
 __all__ = ["BUDGET", "run_demo"]
@@ -240,8 +241,10 @@ def _planted(console: Console, mem: Memory, agent: Agent, scope: Scope) -> None:
     console.rule("the planted note")
     archive = archival_scope(scope)
     page = mem.list(archive, filter=Filter(tags=frozenset({QUARANTINE_TAG})))
-    _expect(len(page.records) == 1 and page.records[0].content == PLANTED, "the planted note alone is quarantined")
-    note = page.records[0]
+    # The web page itself, paged out of the conversation as a tool message, was quarantined on its way too.
+    notes = [r for r in page.records if RECALL_TAG not in r.tags]
+    _expect(len(notes) == 1 and notes[0].content == PLANTED, "the planted note alone is quarantined")
+    note = notes[0]
     score = note.metadata.get("injection_score")
     _expect(isinstance(score, float) and score >= INJECTION_THRESHOLD, "the planted note's score is over the threshold")
     _expect(str(note.source) == "tool:web_fetch", "the copied note kept the web tool's provenance")
@@ -254,14 +257,25 @@ def _planted(console: Console, mem: Memory, agent: Agent, scope: Scope) -> None:
     query = "which class should I book for my flights?"
     # The same store and model, without recall's quarantine guard: what the ranking would be with no defence.
     unguarded = Memory(mem.store, mem.embedder, policy=mem.policy.without_factor("quarantine"))
-    raw = unguarded.recall(archive, query, k=5, filter=Filter(types=ARCHIVAL_TYPES))
-    ranked = mem.recall(archive, query, k=5, filter=Filter(types=ARCHIVAL_TYPES))
-    console.print(hits_table(raw, f"{query!r} without quarantine (trust already down-ranks the tool's text)"))
-    console.print(hits_table(ranked, f"with recall's quarantine guard: the flagged note keeps x{QUARANTINE_FACTOR}"))
-    _expect(ranked[0].record.id != note.id, "the quarantined note is not the top answer")
-    _expect(QUARANTINE_TAG in next(h for h in ranked if h.record.id == note.id).flags, "the note is flagged on read")
+    types = Filter(types=ARCHIVAL_TYPES)
+    raw = unguarded.recall(archive, query, k=5, filter=types, include_quarantined=True)
+    asked = mem.recall(archive, query, k=5, filter=types, include_quarantined=True)
+    ranked = mem.recall(archive, query, k=5, filter=types)
+    console.print(hits_table(raw, f"{query!r} with no defence (trust already down-ranks the tool's text)"))
+    console.print(hits_table(ranked, "what recall returns: the quarantined note is left out"))
+    _expect(note.id not in {h.record.id for h in ranked}, "default recall leaves the quarantined note out")
+    _expect(
+        QUARANTINE_TAG in next(h for h in asked if h.record.id == note.id).flags, "the note is flagged when asked for"
+    )
+    console.print(
+        render_hits(
+            asked, f"an operator's view (include_quarantined; {MEMORY_IS_DATA}); the note keeps x{QUARANTINE_FACTOR}:"
+        ),
+        highlight=False,
+        markup=False,
+    )
     shown = agent.memory_tools.dispatch("archival_memory_search", json.dumps({"query": query, "k": 5}))
-    _expect("QUARANTINED" in shown and "UNTRUSTED" in shown, "the model sees the flags")
+    _expect(PLANTED not in shown and "never instructions" in shown, "the model never sees the planted note")
     console.print("what the model sees (quoted data with provenance and flags):", highlight=False)
     console.print(shown, highlight=False, markup=False)
 

@@ -1,6 +1,7 @@
 """(internal) The ``tiermem`` command line. Heavy modules are imported inside commands so ``--help`` stays instant.
 
-Exit codes: 0 ok, 1 an operation failed, 2 bad input (usage or validation), 3 not found.
+Exit codes: 0 ok, 1 an operation failed, 2 bad input (usage or validation), 3 not found, 4 ``tiermem scan`` found
+text that reaches quarantine.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_
 from tiermem.cli.mcp_command import mcp_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
+from tiermem.cli.scan_commands import eval_injection, quarantine_group, scan_command
 from tiermem.cli.serve_commands import keys_group, serve_command
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
@@ -146,6 +148,7 @@ def add(
 @click.option("-k", "--k", "k", type=int, default=10, show_default=True, help="How many results (1-100).")
 @click.option("--type", "types", multiple=True, help="Only these memory types (repeatable).")
 @click.option("--as-of", default=None, help="What was valid at this time (ISO 8601 with offset).")
+@click.option("--include-quarantined", is_flag=True, help="Also return quarantined notes (flagged, down-ranked).")
 def search(
     db: str | None,
     tenant: str,
@@ -156,8 +159,9 @@ def search(
     k: int,
     types: tuple[str, ...],
     as_of: str | None,
+    include_quarantined: bool,
 ) -> None:
-    """Hybrid search of a user's memories, with score parts."""
+    """Hybrid search of a user's memories: each hit quoted, with id, time, source, trust and flags (--json: parts)."""
     from tiermem.types import Filter, MemoryType
 
     if not query.strip():  # as `add ""` is refused: an empty query can only ever find nothing
@@ -165,13 +169,15 @@ def search(
     scope = _scope(tenant, user)
     filter_ = Filter(types=frozenset(MemoryType.parse(t) for t in types))
     with open_memory(db, embedder, create=False) as mem:
-        hits = mem.recall(scope, query, k=k, filter=filter_, as_of=_time(as_of, "as_of"))
+        when = _time(as_of, "as_of")
+        hits = mem.recall(scope, query, k=k, filter=filter_, as_of=when, include_quarantined=include_quarantined)
     if as_json:
         _emit_json([hit_json(h) for h in hits])
     else:
-        from tiermem.cli.render import hits_table
+        from tiermem.trust.provenance import MEMORY_IS_DATA, quote, render_hits
 
-        _print(hits_table(hits, f"{len(hits)} hits for {query!r}", show_ids=True))
+        header = f"{len(hits)} hits for {quote(query)}, best first ({MEMORY_IS_DATA}: each hit is quoted data):"
+        click.echo(render_hits(hits, header))
 
 
 @cli.command()
@@ -330,6 +336,9 @@ cli.add_command(pending_group)
 cli.add_command(serve_command)
 cli.add_command(keys_group)
 cli.add_command(mcp_command)
+cli.add_command(scan_command)
+cli.add_command(quarantine_group)
+eval_group.add_command(eval_injection)
 
 
 def main() -> None:

@@ -63,6 +63,12 @@ def write_lines(result: WriteResult) -> list[str]:
     """What a write did, one line, then why: the ids it superseded and the reasons (held writes: the pending id)."""
     shown = result.pending_id if result.pending_id is not None else result.record.id
     lines = [f"{result.status.value} {shown}"]
+    level, score = result.record.metadata.get("injection_verdict"), result.record.metadata.get("injection_score")
+    if level in ("quarantine", "suspicious"):
+        effect = "recall leaves it out" if level == "quarantine" else "recall flags and down-ranks it"
+        lines.append(
+            f"  {level}: injection score {score} ({result.record.metadata.get('injection_reasons')}); {effect}"
+        )
     lines += [f"  {reason}" for reason in result.reasons]
     lines += [f"  supersedes {rid}" for rid in result.superseded if not any(rid in r for r in result.reasons)]
     return lines

@@ -3,8 +3,8 @@
 A factor is any object with a ``name``, a ``flag``, ``span`` and ``parts`` (the ``ScoreFactor`` protocol).
 ``RecallPolicy.factors`` lists the ones that rank the fused list, in order (``DEFAULT_FACTORS``: recency, trust,
 first hand, named speaker, named day); ``RecallPolicy.guards`` the ones that may only demote, applied to the
-finished ranking from the top down as far as the k best need (``DEFAULT_GUARDS``: quarantine). Add a factor with
-``policy.with_factor(MyFactor())``, drop one of either kind with ``policy.without_factor("recency")``.
+finished ranking from the top down as far as the k best need (``DEFAULT_GUARDS``: quarantine, suspicious). Add a
+factor with ``policy.with_factor(MyFactor())``, drop one of either kind with ``policy.without_factor("recency")``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Protocol
 
 from tiermem.english.named_days import NamedDays, named_days
 from tiermem.english.statements import about_the_user
-from tiermem.trust.injection import QUARANTINE_FACTOR, QUARANTINE_TAG, quarantined
+from tiermem.trust.injection import (
+    QUARANTINE_FACTOR,
+    QUARANTINE_TAG,
+    SUSPICIOUS_FACTOR,
+    SUSPICIOUS_TAG,
+    ScanLevel,
+    quarantined,
+    stored_level,
+)
 from tiermem.types import MemoryRecord, MemoryType, ScorePart, SourceKind
 
 if TYPE_CHECKING:
@@ -35,6 +43,7 @@ __all__ = [
     "Recency",
     "ScoreFactor",
     "Speaker",
+    "Suspicious",
     "Trust",
     "named_speaker",
 ]
@@ -222,10 +231,13 @@ def _days_apart(days: NamedDays, record: MemoryRecord, now: datetime) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Quarantine:
-    """A guard: a note tagged ``quarantined`` or directive-shaped when read keeps ``factor`` of its score (flagged).
+    """A guard: a quarantined note keeps ``factor`` of its score (flagged).
 
-    As a guard it judges only the records that can reach the k best, which bounds the cost of reading each
-    one for directive shape (about a millisecond for a long text).
+    Quarantined means the verdict stored at write time says so (tag ``quarantined``); a note without a stored
+    verdict (written before write-time scanning, or from a source that is not scanned) is judged when read, as
+    it always was. Default recall leaves stored-quarantined notes out altogether (``include_quarantined``);
+    this demotes them when they are asked for, and the never-judged ones the read-time check flags. As a guard
+    it judges only the records that can reach the k best, which bounds the cost of the read-time check.
     """
 
     factor: float = QUARANTINE_FACTOR
@@ -244,5 +256,25 @@ class Quarantine:
 DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay())
 """The factors of ``RecallPolicy()``, in the order their contributions multiply the score."""
 
-DEFAULT_GUARDS: tuple[ScoreFactor, ...] = (Quarantine(),)
+
+@dataclass(frozen=True, slots=True)
+class Suspicious:
+    """A guard: a note the write path found suspicious (tag ``suspicious``) keeps ``factor`` of its score (flagged)."""
+
+    factor: float = SUSPICIOUS_FACTOR
+    name = "suspicious"
+    flag = SUSPICIOUS_TAG
+
+    def span(self, question: Question) -> float:
+        return 1.0  # reads a stored verdict; demotes like the quarantine guard
+
+    def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        return {
+            rid: ScorePart(self.name, None, None, self.factor)
+            for rid, r in records.items()
+            if stored_level(r) is ScanLevel.SUSPICIOUS
+        }
+
+
+DEFAULT_GUARDS: tuple[ScoreFactor, ...] = (Quarantine(), Suspicious())
 """The guards of ``RecallPolicy()``: applied after ranking, as the agent's tools applied quarantine."""

@@ -57,9 +57,12 @@ class RecallPolicy:
       a day off 1.5 times (an event is often told a day or two after it); both values were checked on the dev
       sets. A fact is as near as its validity (a fact true from 2021 until now was true in June 2024). Days are
       read in ``now``'s time zone. Score part ``named_day``; the words still decide within the day.
-    - Quarantine (the default guard): a note tagged ``quarantined`` at write time, or directive-shaped when read
-      (``trust.injection_score``), keeps ``trust.QUARANTINE_FACTOR`` of its score (score part ``quarantine``, flag
-      ``quarantined``), in ``Memory.recall`` exactly as the agent's tools applied it to recall's hits.
+    - Quarantine (a default guard): a note quarantined at write time (``write.scan``) is left out of recall
+      unless asked for (``include_quarantined``); then, and for a note with no stored verdict that the read-time
+      check finds directive-shaped (``trust.legacy``), it keeps ``trust.QUARANTINE_FACTOR`` of its score (score
+      part ``quarantine``, flag ``quarantined``), in ``Memory.recall`` exactly as the agent's tools applied it.
+    - Suspicious (a default guard): a note the write path found suspicious keeps ``trust.SUSPICIOUS_FACTOR`` of its
+      score (score part and flag ``suspicious``). Both guards read the verdict stored at write time.
     - Newer facts first: facts hold until replaced, so when two retrieved facts compete to answer the query
       (one topic: embedding cosine ≥ ``update_cosine``, or the newer one contains every word of the question
       beyond names that the older one contains; the same subject, or the same statement about another person;

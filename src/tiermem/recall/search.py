@@ -23,6 +23,7 @@ from tiermem.recall.fusion import FusedList, Lists, fuse
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
 from tiermem.store.base import Candidate, Store
+from tiermem.trust.injection import ScanLevel, stored_level
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart, including_closed
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "SHORTLIST_SPAN", "RecallPolicy", "hybrid_recall", "query_terms", "rank"]
@@ -78,8 +79,9 @@ def hybrid_recall(
     now: datetime,
     policy: RecallPolicy | None = None,
     query_vector: Vectors | None = None,
+    include_quarantined: bool = False,
 ) -> list[Hit]:
-    """The k best records for ``query`` in ``scope``, each with its score parts."""
+    """The k best records for ``query`` in ``scope``, each with its score parts (quarantined notes left out)."""
     _check(query, k)
     policy = policy or RecallPolicy()
     if now.tzinfo is None:  # ages, validity and the days a question names are compared with stored UTC times
@@ -117,7 +119,17 @@ def hybrid_recall(
     vector = pending.result() if pending is not None else []
     perspective = pending_own.result() if pending_own is not None else []
     lists = policy.weighted(keyword=keyword, vector=vector, phrase=phrase, perspective=perspective)
-    return rank(store, scope, lists, k=k, now=now, policy=policy, query=query, filter_=wanted)
+    return rank(
+        store,
+        scope,
+        lists,
+        k=k,
+        now=now,
+        policy=policy,
+        query=query,
+        filter_=wanted,
+        include_quarantined=include_quarantined,
+    )
 
 
 def _may_name(query: str) -> bool:
@@ -142,8 +154,13 @@ def rank(
     policy: RecallPolicy | None = None,
     query: str = "",
     filter_: Filter | None = None,
+    include_quarantined: bool = False,
 ) -> list[Hit]:
-    """The k best of ``lists`` fused, re-scored by the policy's factors, newer facts first, with their parts."""
+    """The k best of ``lists`` fused, re-scored by the policy's factors, newer facts first, with their parts.
+
+    A note the write path quarantined is left out unless ``include_quarantined`` (then the quarantine guard
+    demotes and flags it).
+    """
     policy = policy or RecallPolicy()
     fused = fuse(lists, depth=max(policy.candidates, k), rrf_k=policy.rrf_k)
     if not fused.scores:
@@ -161,6 +178,8 @@ def rank(
     for rid in shortlist:
         record = records.get(rid)
         if record is None:  # deleted between candidate and fetch
+            continue
+        if not include_quarantined and stored_level(record) is ScanLevel.QUARANTINE:
             continue
         # Reciprocal ranks tie often (1st + 2nd = 2nd + 1st); the vector's cosine breaks such ties.
         cosine = fused.raw(rid, "vector") or 0.0

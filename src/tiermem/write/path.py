@@ -20,6 +20,7 @@ from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import AuditEntry, PendingWrite, Store, StoredItem
+from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import (
     Filter,
     MemoryRecord,
@@ -32,6 +33,7 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
+from tiermem.write.scan import ScanPolicy, SourceScan, refuse_secrets, scan_records
 from tiermem.write.supersede import Verdict, decide
 
 __all__ = [
@@ -40,6 +42,8 @@ __all__ = [
     "MAX_METADATA_BYTES",
     "DetectionPolicy",
     "NewMemory",
+    "ScanPolicy",
+    "SourceScan",
     "WritePolicy",
     "WriteResult",
     "WriteStatus",
@@ -81,6 +85,9 @@ class NewMemory:
     # indexed beside the content, stored and exported, never returned as the content. It is not embedded: mixed
     # into the vector it pulls every turn of one topic together and the turn that holds the answer sinks.
     context: str | None = None
+    # Score this write for injection whatever its source (True), or never (False); None: as ``WritePolicy.scan``
+    # says for the source's kind. The agent tools set it for notes they write to archival memory.
+    scan: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +116,15 @@ class DetectionPolicy:
 
 @dataclass(frozen=True, slots=True)
 class WritePolicy:
-    """Switches of the write path; ``detect`` turns automatic merge and supersession on, ``detection`` tunes it."""
+    """Switches of the write path; ``detect`` turns automatic merge and supersession on, ``detection`` tunes it.
+
+    ``scan`` sets which sources are scanned for injection and with which thresholds, and whether credentials
+    are refused (``write.scan``; docs/security.md).
+    """
 
     detect: bool = True
     detection: DetectionPolicy = DetectionPolicy()
+    scan: ScanPolicy = field(default_factory=ScanPolicy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +279,9 @@ def write_many(
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
     fingerprint = embedder.fingerprint if embedder is not None else None
     prepared = [prepare(scope, it, now, fingerprint, default_ttl) for it in items]
+    if policy.scan.refuse_secrets:
+        refuse_secrets(store, scope, prepared, now)  # before anything is embedded or stored
+    scan_records(prepared, [it.scan for it in items], policy.scan)
     batch = _Batch(store, scope, now, prepared, [None] * len(items))
     explicit = _explicit_targets(batch)
     held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
@@ -285,13 +300,13 @@ def write_many(
         for i in held:
             _hold(batch, i)
         for i, target in explicit.items():
-            if i in todo:
+            if i in todo and QUARANTINE_TAG not in batch.prepared[i].tags:  # hostile text retires no fact
                 _close(batch, target, batch.prepared[i], f"explicitly superseded by {batch.prepared[i].id}")
         if policy.detect and fingerprint is not None:
-            checked = [i for i in todo if dedupe[i]]
-            todo = _detect(batch, checked, vector_of, fingerprint, policy.detection) + [
-                i for i in todo if not dedupe[i]
-            ]
+            # A quarantined note neither merges into nor closes anything: hostile text must not retire a fact.
+            checked = [i for i in todo if dedupe[i] and QUARANTINE_TAG not in batch.prepared[i].tags]
+            skipped = set(todo) - set(checked)
+            todo = _detect(batch, checked, vector_of, fingerprint, policy.detection) + [i for i in todo if i in skipped]
         new_items = [StoredItem(batch.prepared[i], vector_of[i], passages=passages_of[i]) for i in sorted(todo)]
         kept = [StoredItem(r, None, keep_vector=True) for r in batch.changed.values()]
         store.put_many(kept + new_items)
@@ -355,7 +370,11 @@ def _detect(
     keep = set(todo)
     for row, i in enumerate(semantic):
         new = batch.prepared[i]
-        pairs = [(c.score, stored[c.id]) for c in neighbours[row] if c.id in stored]
+        pairs = [
+            (c.score, stored[c.id])
+            for c in neighbours[row]
+            if c.id in stored and QUARANTINE_TAG not in stored[c.id].tags  # nor is a fact folded into one
+        ]
         # Earlier facts of the same batch count as stored ones: a batch behaves like writes in order.
         near = np.flatnonzero(within[row, :row] >= policy.min_cosine)
         pairs += [(float(within[row, r]), batch.prepared[semantic[r]]) for r in near if semantic[r] in keep]

@@ -1,0 +1,128 @@
+"""(internal) Text a reader does not see: markup that hides it, and encodings that disguise it.
+
+``hidden_parts`` finds what HTML and Markdown keep from a human reader (comments, ``display:none`` and other
+invisible styles, ``hidden`` elements, ``alt`` and ``title`` attributes, Markdown image alt text and link
+titles, Markdown comments). ``decoded_parts`` finds base64, hex, ROT13 and leetspeak payloads and decodes them.
+The scorer scores each part again: a directive that was hidden or encoded is more suspect, never less.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+from dataclasses import dataclass
+
+__all__ = ["Part", "decoded_parts", "hidden_parts"]
+
+_MAX_PARTS = 32  # bounds the re-scoring a single text can cause
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A piece of text found inside another, and how it was hidden."""
+
+    how: str
+    text: str
+
+
+_HIDDEN_STYLE = (
+    r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|"
+    r"color\s*:\s*#?(?:fff(?:fff)?|white)\b[^\"']*background(?:-color)?\s*:\s*#?(?:fff(?:fff)?|white))"
+)
+_MARKUP = [
+    ("an HTML comment", re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)),
+    (
+        "an element styled invisible",
+        re.compile(rf"<(\w+)[^>]*?style\s*=\s*[\"'][^\"']*{_HIDDEN_STYLE}[^\"']*[\"'][^>]*>(.*?)</\1\s*>", re.DOTALL),
+    ),
+    (
+        "a hidden element",
+        re.compile(r"<(\w+)[^>]*?\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[^>]*>(.*?)</\1\s*>", re.DOTALL),
+    ),
+    ("a noscript element", re.compile(r"<(noscript)[^>]*>(.*?)</noscript\s*>", re.DOTALL)),
+    ("an alt or title attribute", re.compile(r"\b(?:alt|title|aria-label|content)\s*=\s*\"([^\"]*)\"")),
+    ("an alt or title attribute", re.compile(r"\b(?:alt|title|aria-label|content)\s*=\s*'([^']*)'")),
+    ("Markdown image alt text", re.compile(r"!\[([^\]]+)\]\(")),
+    ("a Markdown link title", re.compile(r"\]\(\s*\S+\s+\"([^\"]+)\"\s*\)")),
+    ("a Markdown link title", re.compile(r"\]\(\s*\S+\s+'([^']+)'\s*\)")),
+    ("a Markdown comment", re.compile(r"^\s*\[//\]:\s*#\s*\((.*)\)\s*$", re.MULTILINE)),
+]
+_TAG = re.compile(r"<[^>]{0,400}>")
+
+
+def hidden_parts(text: str) -> list[Part]:
+    """The pieces of ``text`` that markup keeps from a reader, tags stripped (at most a few dozen)."""
+    if "<" not in text and "](" not in text and "[//]" not in text:
+        return []
+    found: list[Part] = []
+    for how, pattern in _MARKUP:
+        for match in pattern.finditer(text):
+            inner = _TAG.sub(" ", match.group(match.lastindex or 1)).strip()
+            if len(inner) >= 12:
+                found.append(Part(how, inner))
+            if len(found) >= _MAX_PARTS:
+                return found
+    return found
+
+
+_B64 = re.compile(r"(?<![\w+/=])[a-z0-9+/_-]{24,}={0,2}(?![\w+/=])", re.IGNORECASE)
+_HEX = re.compile(r"(?<![0-9a-f])(?:[0-9a-f]{2}[\s:]?){16,}(?![0-9a-f])", re.IGNORECASE)
+_LEET = str.maketrans({"4": "a", "3": "e", "1": "i", "0": "o", "5": "s", "7": "t", "@": "a", "$": "s", "|": "l"})
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0-9])[a-z0-9@$]{2,}\b", re.IGNORECASE)
+_COMMON = re.compile(r"\b(?:the|and|you|your|to|of|all|is|are|this|that|for|with|now|not|user|do)\b")
+
+
+def _readable(raw: bytes) -> str | None:
+    """``raw`` as text if it reads as words (mostly letters and spaces), else None."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 12:
+        return None
+    letters = sum(c.isalpha() or c == " " for c in text)
+    return text if letters / len(text) >= 0.8 and " " in text.strip() else None
+
+
+def _base64(blob: str) -> str | None:
+    padded = blob + "=" * (-len(blob) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _hex(blob: str) -> str | None:
+    digits = re.sub(r"[\s:]", "", blob)
+    if len(digits) % 2:
+        digits = digits[:-1]
+    try:
+        return _readable(bytes.fromhex(digits))
+    except ValueError:
+        return None
+
+
+def decoded_parts(text: str) -> list[Part]:
+    """Base64, hex, ROT13 and leetspeak payloads in ``text``, decoded (those that decode to words)."""
+    found: list[Part] = []
+    for match in _B64.finditer(text):
+        decoded = _base64(match.group(0))
+        if decoded is not None:
+            found.append(Part("a base64 payload", decoded))
+    for match in _HEX.finditer(text):
+        decoded = _hex(match.group(0))
+        if decoded is not None:
+            found.append(Part("a hex payload", decoded))
+    folded = text.casefold()
+    rotated = codecs.encode(folded, "rot13")
+    # ROT13 of English is gibberish and the other way round: decode when it makes more common words appear.
+    plain, common = len(_COMMON.findall(folded)), len(_COMMON.findall(rotated))
+    if common >= plain + 2 or (plain <= 1 and common >= 1 and sum(c.isalpha() for c in folded) >= 20):
+        found.append(Part("a ROT13 payload", rotated))
+    leet = _LEET_WORD.findall(folded)
+    if len(leet) >= 3 and len(leet) * 4 >= len(folded.split()):
+        found.append(Part("leetspeak", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded)))
+    return found[:_MAX_PARTS]

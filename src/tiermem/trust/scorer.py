@@ -1,0 +1,135 @@
+"""(internal) The injection scorer: signals in windows of the text, then again on what markup or encoding hid.
+
+Within one window the signals combine by noisy-OR (score = 1 - prod(1 - w)): one weak signal stays below
+the threshold, a strong one or two weak ones cross it. A long text is scored window by window (about two
+sentences, overlapping) and keeps its worst window, so an instruction in the middle of a long e-mail scores as
+it would alone, and weak signals scattered over pages of benign text do not add up. Parts a reader does not
+see (an HTML comment, an alt text, a base64 blob) are scored again on their own; when such a part carries a
+directive, having been hidden adds ``HIDDEN_WEIGHT``. Invisible format characters add ``INVISIBLE_WEIGHT``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from tiermem.trust.hidden import decoded_parts, hidden_parts
+from tiermem.trust.patterns import noisy_or
+from tiermem.trust.signals_en import SIGNALS_EN
+from tiermem.trust.signals_intl import SIGNALS_INTL
+
+__all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "WINDOW_CHARS", "score_text"]
+
+SIGNALS = (*SIGNALS_EN, *SIGNALS_INTL)
+HIDDEN_WEIGHT = 0.35
+INVISIBLE_WEIGHT = 0.2
+WINDOW_CHARS = 500
+"""A window is two chunks of at most half this, cut at sentence ends: about two or three sentences."""
+
+_EXCERPT = 60
+_MAX_DEPTH = 2  # a payload inside a payload is decoded once more, no further
+_PART_CHARS = 4000
+_INVISIBLE = {"Cf"}  # format characters: zero-width spaces and joiners, bidi overrides, tag characters
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+")  # and the CJK full stop, ! and ?
+
+Scored = tuple[float, tuple[str, ...]]
+
+
+def _normalise(text: str) -> tuple[str, int]:
+    """The text to scan and how many invisible format characters were removed from it."""
+    folded = unicodedata.normalize("NFKC", text)
+    # No ASCII character is a format character: only the others need looking up, one by one.
+    kept = _NON_ASCII.sub(lambda m: "" if unicodedata.category(m.group()) in _INVISIBLE else m.group(), folded)
+    hidden = len(folded) - len(kept)
+    # Keep line breaks: the template detectors look for "system:" at the start of a line.
+    lines = kept.casefold().splitlines()
+    return "\n".join(" ".join(line.split()) for line in lines), hidden
+
+
+def excerpt(text: str) -> str:
+    """``text`` on one line, cut to a short excerpt."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _EXCERPT else flat[: _EXCERPT - 3] + "..."
+
+
+def _chunks(text: str) -> list[str]:
+    """``text`` cut at sentence ends into pieces of at most half a window (long sentences cut anywhere)."""
+    half = WINDOW_CHARS // 2
+    out: list[str] = []
+    current = ""
+    start = 0
+    for end_match in _SENTENCE_END.finditer(text):
+        sentence = text[start : end_match.end()]
+        start = end_match.end()
+        if len(current) + len(sentence) <= half:
+            current += sentence
+            continue
+        if current:
+            out.append(current)
+        current = ""
+        while len(sentence) > half:
+            out.append(sentence[:half])
+            sentence = sentence[half:]
+        current = sentence
+    if current:
+        out.append(current)
+    return out
+
+
+def _windows(text: str) -> list[tuple[int, str]]:
+    """Overlapping windows of ``text`` with their start offsets; a short text is its own window."""
+    if len(text) <= WINDOW_CHARS:
+        return [(0, text)]
+    chunks = _chunks(text)
+    offsets = [0]
+    for chunk in chunks:
+        offsets.append(offsets[-1] + len(chunk))
+    if len(chunks) == 1:
+        return [(0, chunks[0])]
+    return [(offsets[i], chunks[i] + chunks[i + 1]) for i in range(len(chunks) - 1)]
+
+
+def _score_window(window: str) -> Scored:
+    weights: list[float] = []
+    reasons: list[str] = []
+    for signal in SIGNALS:
+        found = signal.find(window)
+        if found is not None:
+            weight, evidence = found
+            weights.append(weight)
+            reasons.append(f"{signal.name}: '{excerpt(evidence)}'")
+    return noisy_or(weights), tuple(reasons)
+
+
+def _score_scanned(scanned: str) -> Scored:
+    windows = _windows(scanned)
+    best: Scored = (0.0, ())
+    where = (0, 0)
+    for start, window in windows:
+        scored = _score_window(window)
+        if scored[0] > best[0]:
+            best, where = scored, (start, start + len(window))
+    if len(windows) > 1 and best[0] > 0:
+        best = (best[0], (*best[1], f"in characters {where[0]}-{where[1]} of {len(scanned)}"))
+    return best
+
+
+def score_text(text: str, depth: int = 0) -> Scored:
+    """How directive-shaped ``text`` is (0..1), with one reason per signal that fired."""
+    scanned, invisible = _normalise(text)
+    best = _score_scanned(scanned)
+    if depth < _MAX_DEPTH:
+        for part in (*hidden_parts(text), *decoded_parts(text)):
+            # The whole text was scored already; a part is scored again only for having been hidden, which its
+            # first few thousand characters show as well as all of them (and a long part would cost as much).
+            inner, reasons = score_text(part.text[:_PART_CHARS], depth + 1)
+            if inner <= 0:
+                continue
+            combined = noisy_or((inner, HIDDEN_WEIGHT))
+            if combined > best[0]:
+                best = (combined, (f"hidden in {part.how}: '{excerpt(part.text)}'", *reasons))
+    if invisible:
+        plural = "s" if invisible != 1 else ""
+        best = (noisy_or((best[0], INVISIBLE_WEIGHT)), (*best[1], f"{invisible} invisible format character{plural}"))
+    return round(best[0], 4), best[1]

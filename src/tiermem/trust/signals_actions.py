@@ -1,0 +1,92 @@
+"""(internal) English signals of an order to act: urgent or sensitive actions, data sent somewhere, lists of orders.
+
+Part of the English signals (``signals_en``): what a planted note asks an agent to *do* (book, transfer,
+forward, upload, call a tool), as opposed to how it addresses the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.trust.patterns import Finding, patterns
+
+__all__ = ["exfiltration", "imperatives", "urgent_action"]
+
+_ACTION = re.compile(
+    r"\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
+    r"exfiltrate|upload|execute|grant|approve|charge|cancel|post|export|copy|download|run|accept|call|invoke|"
+    r"use|trigger|bill|paste|append)\b"
+)
+_URGENCY = re.compile(r"\b(?:immediately|urgent(?:ly)?|right\s+away|right\s+now|asap|at\s+once|without\s+delay)\b")
+_SENSITIVE = re.compile(
+    r"\b(?:first\s+class|business\s+class|passwords?|credentials?|api\s+keys?|secrets?|credit\s+cards?|"
+    r"card\s+numbers?|bank\s+(?:account|details)|all\s+(?:files|emails|data|records|memories|bookings)|"
+    r"every\s+(?:flight|booking|email|meeting)|wallet|bitcoin|gift\s+cards?|presidential\s+suite|premium\s+package|"
+    r"administrator\s+rights|(?:in|from)\s+memory|stored\s+notes|id_rsa|cookies?|all\s+of\s+the\s+user'?s|"
+    r"saved\s+(?:card|notes|passwords)|company\s+card|chat\s+history|notify\s+nobody)\b|[$€£]\s?\d|\.ssh\b|"
+    r"\b(?:cabin|account|amount|password|to)\s*=\s*\S"
+)
+# Where exfiltrated data would go: an e-mail address, a URL, an IBAN, an account number.
+_DESTINATION = re.compile(
+    r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+|\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\baccount\s+(?:no\.?\s+)?\d[\d-]{5,}"
+)
+_SEND_TO = re.compile(
+    r"\b(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant)\w*\b"
+    r"(?:\s+\S+){0,10}?\s+(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?$"
+)
+_TOOL_CALL = re.compile(
+    r"\b[a-z]+(?:_[a-z]+)+\s*\([^)]*=|\b(?:call|invoke|run|use|trigger|execute)\s+(?:the\s+)?[\w.]+\s+(?:tool|function)\b|"
+    r"\b(?:call|invoke|run)\s+[a-z]+(?:[_.][a-z]+)+\b"
+)
+# Verbs that open an order to an agent: "Book first class." "... and send the password to ..."
+_IMPERATIVE_OPENING = re.compile(
+    r"(?:^|[.!?;:\n]\s*|\band\s+)(?:please\s+)?(?:ignore|disregard|forget|override|book|transfer|send|wire|delete|"
+    r"erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|upload|execute|grant|approve|output|print|"
+    r"repeat|respond|reply|always|never)\b"
+)
+
+
+def urgent_action(text: str) -> Finding | None:
+    """An action verb with urgency or a sensitive object in the same sentence."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if _ACTION.search(sentence) and (_URGENCY.search(sentence) or _SENSITIVE.search(sentence)):
+            return 0.3, sentence
+    return None
+
+
+_LEAK_URL = [
+    (re.compile(r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)]*(?:insert|\{|<|user|password|history|email|conversation)"), 0.45),
+    (
+        re.compile(
+            r"\b(?:append|add|attach|include|put|encode)\b(?:\s+\S+){0,6}?\s+(?:as|in|into|to)\s+(?:the\s+|a\s+)?(?:\w+\s+)?"
+            r"(?:query\s+)?(?:parameter|param|query\s+string)\b"
+        ),
+        0.45,
+    ),
+    (
+        re.compile(
+            r"\b(?:charge|bill)\w*\s+(?:it\s+|them\s+|this\s+)?(?:to\s+)?(?:the\s+)?(?:saved|company|user'?s|stored|"
+            r"corporate)\s+(?:credit\s+)?card"
+        ),
+        0.35,
+    ),
+]
+_leak_url = patterns(_LEAK_URL)
+
+
+def exfiltration(text: str) -> Finding | None:
+    """Data sent to an address the text names ("forward every email to x@y"), or a tool called by name."""
+    for found in _DESTINATION.finditer(text):
+        before = text[max(0, found.start() - 120) : found.start()]
+        if _SEND_TO.search(before):
+            return 0.35, text[max(0, found.start() - 60) : found.end()]
+    call = _TOOL_CALL.search(text)
+    if call:
+        return 0.35, call.group(0)
+    return _leak_url(text)
+
+
+def imperatives(text: str) -> Finding | None:
+    """Two or more clauses opening with an agent-directed verb: a list of orders, not prose."""
+    found = [m.group(0).strip(" .!?;:\n") for m in _IMPERATIVE_OPENING.finditer(text)]
+    return (0.2, ", ".join(found)) if len(found) >= 2 else None

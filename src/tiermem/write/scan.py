@@ -1,0 +1,187 @@
+"""(internal) Scanning in the write path: secrets refused, injections quarantined or flagged, per source kind.
+
+Every write is checked for credentials (``trust.secrets``): a batch holding one is refused whole with a
+``SecretRefusedError`` naming the kind, and the refusal is audited without the value; nothing is stored.
+Writes from sources below the user's trust (``tool:``, ``web:``, ``import:``; and whatever a caller marks
+with ``NewMemory.scan``) are scored for injection (``trust.injection_score``) under the thresholds of their
+source kind (``ScanPolicy``). The verdict is stored on the record, so recall reads it instead of scoring:
+metadata ``injection_verdict`` (clean | suspicious | quarantine), ``injection_score`` and
+``injection_reasons``, and the tag ``quarantined`` or ``suspicious``. Default recall never returns a
+quarantined note (``include_quarantined=True`` shows it); a suspicious one is flagged and down-ranked. An
+operator releases a note with ``release`` (audited). The user's own words are not scanned by default: they
+are the user's instructions to begin with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from types import MappingProxyType
+
+from tiermem.errors import NotFoundError, SecretRefusedError, ValidationError
+from tiermem.store.base import AuditEntry, Store, StoredItem
+from tiermem.trust.injection import (
+    INJECTION_THRESHOLD,
+    QUARANTINE_TAG,
+    REASONS_KEY,
+    RELEASED,
+    SCORE_KEY,
+    SUSPICIOUS_TAG,
+    SUSPICIOUS_THRESHOLD,
+    VERDICT_KEY,
+    ScanLevel,
+    injection_score,
+    stored_level,
+)
+from tiermem.trust.secrets import find_secrets
+from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
+
+__all__ = ["ScanPolicy", "SourceScan", "refuse_secrets", "release", "scan_records"]
+
+_MAX_REASONS_CHARS = 1500  # the reasons are an explanation, not a copy of the note (metadata is capped at 8 KiB)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceScan:
+    """How writes from one source kind are scanned: whether at all, and the score that flags or quarantines."""
+
+    scan: bool = True
+    suspicious_at: float = SUSPICIOUS_THRESHOLD
+    quarantine_at: float = INJECTION_THRESHOLD
+
+    def __post_init__(self) -> None:
+        for name in ("suspicious_at", "quarantine_at"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value <= 1.0:
+                raise ValidationError(name, "must be a score threshold in (0, 1]", given=value)
+        if self.suspicious_at > self.quarantine_at:
+            raise ValidationError(
+                "suspicious_at", "must not be above quarantine_at", given=self.suspicious_at, limit=self.quarantine_at
+            )
+
+
+_OFF = SourceScan(scan=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ScanPolicy:
+    """Write-time scanning per source kind (``WritePolicy.scan``); thresholds are ``injection_score`` values.
+
+    - ``tool``, ``web``, ``imported``: scanned; at ``suspicious_at`` (0.3) a note is flagged ``suspicious`` and
+      recall keeps ``trust.SUSPICIOUS_FACTOR`` of its score; at ``quarantine_at`` (0.5) it is ``quarantined``:
+      stored, never returned by default recall. The injection corpus measures these thresholds
+      (``benchmarks/injection``).
+    - ``agent``, ``user``, ``system``: not scanned (the agent tools scan notes they copy from tool results and
+      everything written to archival memory; see ``NewMemory.scan``). Recall judges a note without a verdict when
+      it reads it, as it always did.
+    - ``refuse_secrets``: refuse any write holding a credential, whatever its source (on by default).
+    """
+
+    tool: SourceScan = SourceScan()
+    web: SourceScan = SourceScan()
+    imported: SourceScan = SourceScan()
+    agent: SourceScan = _OFF
+    user: SourceScan = _OFF
+    system: SourceScan = _OFF
+    refuse_secrets: bool = True
+    _by_kind: dict[SourceKind, SourceScan] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kinds = {
+            SourceKind.TOOL: self.tool,
+            SourceKind.WEB: self.web,
+            SourceKind.IMPORT: self.imported,
+            SourceKind.AGENT: self.agent,
+            SourceKind.USER: self.user,
+            SourceKind.SYSTEM: self.system,
+        }
+        object.__setattr__(self, "_by_kind", kinds)
+
+    def for_source(self, kind: SourceKind) -> SourceScan:
+        """The scan settings of one source kind."""
+        return self._by_kind[kind]
+
+
+def refuse_secrets(store: Store, scope: Scope, records: Sequence[MemoryRecord], now: datetime) -> None:
+    """Raise SecretRefusedError, after auditing the refusal (kinds only), if any record holds a credential."""
+    found = [(record, kinds) for record in records if (kinds := find_secrets(record.content))]
+    if not found:
+        return
+    entries = [
+        AuditEntry(
+            record_id=record.id,
+            at=now,
+            actor=str(record.source),
+            op="refuse",
+            version=0,
+            before=None,
+            after=None,
+            detail=f"refused: the content holds {', '.join(kinds)} (the value is not recorded)",
+        )
+        for record, kinds in found
+    ]
+    with store.transaction():
+        store.append_audit(scope, entries)
+    kinds = tuple(dict.fromkeys(kind for _, ks in found for kind in ks))
+    raise SecretRefusedError(kinds, count=len(found), batch=len(records))
+
+
+def scan_records(records: list[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> None:
+    """Score the records whose source (or ``forced``) asks for it and store the verdict on them, in place."""
+    for i, record in enumerate(records):
+        settings = policy.for_source(record.source.kind)
+        wanted = forced[i] if forced[i] is not None else settings.scan
+        if not wanted:
+            continue
+        verdict = injection_score(record.content)
+        level = ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at)
+        reasons = "; ".join(verdict.reasons)
+        if len(reasons) > _MAX_REASONS_CHARS:
+            reasons = reasons[: _MAX_REASONS_CHARS - 3] + "..."
+        meta: dict[str, MetaValue] = {**record.metadata, VERDICT_KEY: level.value, SCORE_KEY: verdict.score}
+        if reasons:
+            meta[REASONS_KEY] = reasons
+        tags = set(record.tags) - {QUARANTINE_TAG, SUSPICIOUS_TAG}
+        if level is ScanLevel.QUARANTINE:
+            tags.add(QUARANTINE_TAG)
+        elif level is ScanLevel.SUSPICIOUS:
+            tags.add(SUSPICIOUS_TAG)
+        records[i] = replace(record, tags=tuple(sorted(tags)), metadata=MappingProxyType(meta))
+
+
+def release(store: Store, scope: Scope, record_id: str, *, actor: str, now: datetime) -> MemoryRecord:
+    """Release a quarantined or suspicious note (an operator's decision, audited): recall treats it as clean."""
+    current = store.get(scope, record_id)
+    if current is None:
+        raise NotFoundError(f"no record {record_id} in scope {scope}")
+    level = stored_level(current)
+    if level not in (ScanLevel.QUARANTINE, ScanLevel.SUSPICIOUS):
+        shown = "never judged" if level is None else level.value
+        raise ValidationError(
+            "record", f"is not quarantined or suspicious ({shown}); nothing to release", given=record_id
+        )
+    meta = {**current.metadata, VERDICT_KEY: RELEASED, "released_by": actor}
+    released = replace(
+        current,
+        tags=tuple(t for t in current.tags if t not in (QUARANTINE_TAG, SUSPICIOUS_TAG)),
+        metadata=MappingProxyType(meta),
+        updated_at=now,
+        version=current.version + 1,
+    )
+    score = current.metadata.get(SCORE_KEY)
+    detail = f"released from {level.value} by {actor}" + (f" (injection score {score})" if score is not None else "")
+    entry = AuditEntry(
+        record_id=record_id,
+        at=now,
+        actor=actor,
+        op="release",
+        version=released.version,
+        before=current.to_json(),
+        after=released.to_json(),
+        detail=detail,
+    )
+    with store.transaction():
+        store.put_many([StoredItem(released, None, keep_vector=True)])
+        store.append_audit(scope, [entry])
+    return released
