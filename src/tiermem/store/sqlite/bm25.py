@@ -13,7 +13,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["K1", "B", "ScopeTextStats", "bm25_scores", "docsize_tokens", "phrase_frequencies"]
+import numpy as np
+
+__all__ = ["K1", "B", "ScopeTextStats", "bm25_scores", "docsize_tokens", "docsize_total", "phrase_frequencies"]
 
 K1 = 1.2
 B = 0.75
@@ -55,6 +57,18 @@ def docsize_tokens(blob: bytes) -> int:
                 break
         total += value
     return total
+
+
+def docsize_total(blobs: Sequence[bytes]) -> int:
+    """Tokens in many rows at once: every varint of the joined blobs summed (they are whole varints each)."""
+    data = np.frombuffer(b"".join(blobs), dtype=np.uint8)
+    if not data.size or int(data.max()) < 0x80:
+        return int(data.sum(dtype=np.int64))
+    # A byte is worth its low 7 bits times 128 to the power of how many bytes follow it in its varint
+    # (a varint ends at the first byte under 0x80; token counts never need SQLite's 9-byte form).
+    ends = np.flatnonzero(data < 0x80)
+    following = ends[np.searchsorted(ends, np.arange(data.size))] - np.arange(data.size)
+    return int(((data & 0x7F).astype(np.int64) << (7 * following)).sum())
 
 
 def phrase_frequencies(

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from tiermem.store.base import Candidate
-from tiermem.store.sqlite.bm25 import ScopeTextStats, bm25_scores, docsize_tokens, phrase_frequencies
+from tiermem.store.sqlite.bm25 import ScopeTextStats, bm25_scores, docsize_tokens, docsize_total, phrase_frequencies
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.types import Filter, Scope
 
@@ -30,6 +30,7 @@ CONTEXT_WEIGHT = 0.5
 _WEIGHTS = (1.0, CONTEXT_WEIGHT)
 _TOKENIZER = "porter unicode61 remove_diacritics 2"  # the index's (migrations): a stem must match its stems
 _COLUMN = {"content": 0, "context": 1}
+_Positions = dict[int, dict[int, list[tuple[int, str]]]]  # rowid -> column -> (offset, stem) of query stems
 
 
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
@@ -59,6 +60,8 @@ class SQLiteFullTextMixin:
             f"CREATE VIRTUAL TABLE temp.scoring USING fts5(content, context, content='', tokenize='{_TOKENIZER}')"
         )
         self._conn.execute("CREATE VIRTUAL TABLE temp.scoring_words USING fts5vocab(temp, scoring, 'instance')")
+        # Or, when the scope is a large part of the file, the index's own positions of the query's stems.
+        self._conn.execute("CREATE VIRTUAL TABLE temp.index_words USING fts5vocab(main, records_fts, 'instance')")
         # Per scope, document counts of query words with the scope's size when read: counting walks a word's
         # postings (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
@@ -86,25 +89,31 @@ class SQLiteFullTextMixin:
             # file) but costs a walk of the token's own postings: worth it only for a minor part of the file.
             use_token = size * 4 < (top or 0)
             if size >= PRUNE_FROM_RECORDS:
-                terms = self._prune_common_terms(scope, terms, size, with_scope_token=use_token)
+                terms = self._prune_common_terms(scope, terms, size)
             # Every matching row of the (tenant, user), also those the filter or the agent/session leave out: a
-            # phrase's document frequency is the scope's, whatever this query keeps.
+            # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
+            # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
+            # A small scope's matching rows are tokenised again (few); a big one's positions are read from the
+            # index, whose postings then hold little else than the scope's.
+            text = ", r.content, r.context" if use_token else ""
             rows = self._conn.execute(
-                f"SELECT r.rowid, r.id, r.content, r.context, d.sz, ({where} AND {fwhere})"
+                f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere}){text}"
                 " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
                 " JOIN records_fts_docsize d ON d.id = r.rowid"
-                " WHERE records_fts MATCH ? AND r.tenant = ? AND r.user_key = ?",
+                " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
                 [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
             ).fetchall()
-            if not any(r[5] for r in rows):
+            if not any(r[3] for r in rows):
                 return []
             phrases = self._phrase_stems(terms)
-            frequencies = self._phrase_frequencies(rows, phrases)
+            stems = sorted({stem for phrase in phrases for stem in phrase})
+            positions = self._reread_positions(rows, stems) if use_token else self._index_positions(rows, stems)
             stats = self._scope_text_stats(key, gen)
-        lengths = {r[0]: docsize_tokens(r[4]) for r in rows}
+        frequencies = {doc: phrase_frequencies(columns, phrases, _WEIGHTS) for doc, columns in positions.items()}
+        lengths = {r[0]: docsize_tokens(r[2]) for r in rows}
         scores = bm25_scores(frequencies, lengths, stats, len(phrases))
         # FTS5's order: best score first, then rowid.
-        kept = sorted((-scores[r[0]], r[0], r[1]) for r in rows if r[5])[:limit]
+        kept = sorted((-scores[r[0]], r[0], r[1]) for r in rows if r[3])[:limit]
         return [Candidate(rid, -negated) for negated, _, rid in kept]
 
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
@@ -117,7 +126,7 @@ class SQLiteFullTextMixin:
             " WHERE r.tenant = ? AND r.user_key = ?",
             key,
         ).fetchall()
-        stats = ScopeTextStats(len(sizes), sum(docsize_tokens(sz) for (sz,) in sizes))
+        stats = ScopeTextStats(len(sizes), docsize_total([sz for (sz,) in sizes]))
         # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
         if not self._conn.in_transaction:
             if len(self._text_stats) > 10_000:
@@ -136,25 +145,45 @@ class SQLiteFullTextMixin:
             stems[doc - 1].append((offset, stem))
         return [[stem for _, stem in sorted(found)] for found in stems]
 
-    def _phrase_frequencies(self, rows: list[tuple[Any, ...]], phrases: list[list[str]]) -> dict[int, list[float]]:
-        """Each row's weighted frequency of each phrase, from its content and context tokenised again."""
-        self._conn.execute("INSERT INTO temp.scoring (scoring) VALUES ('delete-all')")
-        self._conn.executemany(
-            "INSERT INTO temp.scoring (rowid, content, context) VALUES (?, ?, ?)", [r[:1] + r[2:4] for r in rows]
-        )
-        wanted = sorted({stem for phrase in phrases for stem in phrase})
-        positions: dict[int, dict[int, list[tuple[int, str]]]] = {r[0]: {} for r in rows}
-        if wanted:
+    def _reread_positions(self, rows: list[tuple[Any, ...]], stems: list[str]) -> _Positions:
+        """Where the stems occur in each row, from its content and context tokenised again."""
+        positions: _Positions = {r[0]: {} for r in rows}
+        if not stems:
+            return positions
+        # One savepoint around the scratch writes: in autocommit mode FTS5 would flush a segment per row.
+        self._conn.execute("SAVEPOINT scoring")
+        try:
+            self._conn.executemany(
+                "INSERT INTO temp.scoring (rowid, content, context) VALUES (?, ?, ?)",
+                [(r[0], r[4], r[5]) for r in rows],
+            )
             found = self._conn.execute(
-                f"SELECT doc, col, offset, term FROM temp.scoring_words WHERE term IN ({','.join('?' * len(wanted))})",
-                wanted,
+                f"SELECT doc, col, offset, term FROM temp.scoring_words WHERE term IN ({','.join('?' * len(stems))})",
+                stems,
             )
             for doc, col, offset, term in found:
                 positions[doc].setdefault(_COLUMN[col], []).append((offset, term))
-        self._conn.execute("INSERT INTO temp.scoring (scoring) VALUES ('delete-all')")
-        return {doc: phrase_frequencies(columns, phrases, _WEIGHTS) for doc, columns in positions.items()}
+        finally:
+            self._conn.execute("ROLLBACK TO scoring")  # the scratch rows go; nothing else was written
+            self._conn.execute("RELEASE scoring")
+        return positions
 
-    def _document_counts(self, scope: Scope, words: list[str], size: int, *, with_scope_token: bool) -> dict[str, int]:
+    def _index_positions(self, rows: list[tuple[Any, ...]], stems: list[str]) -> _Positions:
+        """Where the stems occur in each row, read from the index (which also lists other scopes' rows)."""
+        positions: _Positions = {r[0]: {} for r in rows}
+        if not stems:
+            return positions
+        found = self._conn.execute(
+            f"SELECT doc, col, offset, term FROM temp.index_words WHERE term IN ({','.join('?' * len(stems))})", stems
+        )
+        for doc, col, offset, term in found:
+            columns = positions.get(doc)
+            column = _COLUMN.get(col)
+            if columns is not None and column is not None:  # not the scope token's column
+                columns.setdefault(column, []).append((offset, term))
+        return positions
+
+    def _document_counts(self, scope: Scope, words: list[str], size: int) -> dict[str, int]:
         """How many of the scope's rows hold each word; a count is reused until the scope changed by a tenth."""
         cache = self._doc_counts
         out: dict[str, int] = {}
@@ -163,11 +192,10 @@ class SQLiteFullTextMixin:
             if known is not None and abs(size - known[1]) * 10 <= known[1]:
                 out[word] = known[0]
                 continue
-            match = fts_query(scope, [word], with_scope_token=with_scope_token)
+            # The scope token names exactly the (tenant, user): counting needs no look-up of the records.
+            match = fts_query(scope, [word], with_scope_token=True)
             (count,) = self._conn.execute(
-                "SELECT count(*) FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
-                " WHERE records_fts MATCH ? AND r.tenant = ? AND r.user_key = ?",
-                [match, scope.tenant, scope.user or ""],
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [match]
             ).fetchone()
             if len(cache) > 100_000:  # bounded: a long-lived process sees many distinct words
                 cache.clear()
@@ -175,9 +203,7 @@ class SQLiteFullTextMixin:
             out[word] = int(count)
         return out
 
-    def _prune_common_terms(
-        self, scope: Scope, terms: Sequence[str], size: int, *, with_scope_token: bool
-    ) -> list[str]:
+    def _prune_common_terms(self, scope: Scope, terms: Sequence[str], size: int) -> list[str]:
         """The rarest query words whose postings fit ``POSTINGS_BUDGET`` (always at least the rarest one).
 
         Scoring costs per matching row, so one common word in a big scope costs tens of milliseconds. Rare
@@ -187,9 +213,7 @@ class SQLiteFullTextMixin:
         which words are kept.
         """
         words_of = {t: t.split() for t in terms}
-        counts = self._document_counts(
-            scope, sorted({w for words in words_of.values() for w in words}), size, with_scope_token=with_scope_token
-        )
+        counts = self._document_counts(scope, sorted({w for words in words_of.values() for w in words}), size)
         # A phrase query walks the postings of each of its words.
         ranked = sorted((sum(counts.get(w, 0) for w in words_of[t]), t) for t in terms)
         kept: list[str] = []
