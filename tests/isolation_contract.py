@@ -124,8 +124,9 @@ class IsolationContract:
                 result = target.memory.remember(
                     scope, text, type=type_, source=source, tags=tags, valid_from=now - timedelta(days=days)
                 )
-                # A write lands in the scope it was made in: deduplication and supersession never reach across.
-                assert result.record.scope == scope, (result.record.scope, scope)
+                # A write lands in its scope, or finds its duplicate there (a user-level write may find the same
+                # note in one of the user's sessions): deduplication never reaches a sibling agent or session.
+                assert visible(scope, result.record.scope), (result.record.scope, scope)
                 written[result.record.id] = scope
             yield target, written
         finally:
@@ -261,5 +262,24 @@ class IsolationContract:
                 wanted = {} if gone else expected.get((tenant, user, agent), {})
                 loaded = store.load_core_blocks(Scope(tenant, user, agent))
                 assert {b.name: b.value for b in loaded} == wanted, (tenant, user, agent)
+        finally:
+            target.close()
+
+    def test_the_same_note_in_sibling_sessions_and_agents_is_two_records(self) -> None:
+        target = self.make_target()
+        try:
+            for i, (first, second) in enumerate(
+                [
+                    (Scope("t1", "u1", None, "s1"), Scope("t1", "u1", None, "s2")),
+                    (Scope("t1", "u1", "a1"), Scope("t1", "u1", "a2")),
+                    (Scope("t1", "u1"), Scope("t1", "u2")),
+                    (Scope("t1", "u1"), Scope("t2", "u1")),
+                    (Scope("t1", None), Scope("t1", "u1")),
+                ]
+            ):
+                note = f"violin lessons on tuesday, week {i}"
+                a = target.memory.remember(first, note)
+                b = target.memory.remember(second, note)
+                assert a.record.id != b.record.id and b.record.scope == second, (first, second)
         finally:
             target.close()
