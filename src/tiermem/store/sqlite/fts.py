@@ -19,10 +19,21 @@ from tiermem.store.sqlite.bm25 import ScopeTextStats, bm25_scores, docsize_token
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.types import Filter, Scope
 
-__all__ = ["CONTEXT_WEIGHT", "POSTINGS_BUDGET", "PRUNE_FROM_RECORDS", "SQLiteFullTextMixin", "fts_query"]
+__all__ = [
+    "CONTEXT_WEIGHT",
+    "POSTINGS_BUDGET",
+    "PRUNE_FROM_RECORDS",
+    "REREAD_BELOW_SHARE",
+    "SQLiteFullTextMixin",
+    "fts_query",
+]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
+# A scope holding less than this share of the file has its matching rows tokenised again (~50 µs a row) to find
+# the query's words in them; a bigger one reads their positions from the index (~1 µs a position, but the
+# index lists every scope's). Both give the same scores.
+REREAD_BELOW_SHARE = 1 / 32
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
@@ -93,9 +104,8 @@ class SQLiteFullTextMixin:
             # Every matching row of the (tenant, user), also those the filter or the agent/session leave out: a
             # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
             # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
-            # A small scope's matching rows are tokenised again (few); a big one's positions are read from the
-            # index, whose postings then hold little else than the scope's.
-            text = ", r.content, r.context" if use_token else ""
+            reread = size < (top or 0) * REREAD_BELOW_SHARE
+            text = ", r.content, r.context" if reread else ""
             rows = self._conn.execute(
                 f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere}){text}"
                 " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
@@ -107,7 +117,7 @@ class SQLiteFullTextMixin:
                 return []
             phrases = self._phrase_stems(terms)
             stems = sorted({stem for phrase in phrases for stem in phrase})
-            positions = self._reread_positions(rows, stems) if use_token else self._index_positions(rows, stems)
+            positions = self._reread_positions(rows, stems) if reread else self._index_positions(rows, stems)
             stats = self._scope_text_stats(key, gen)
         frequencies = {doc: phrase_frequencies(columns, phrases, _WEIGHTS) for doc, columns in positions.items()}
         lengths = {r[0]: docsize_tokens(r[2]) for r in rows}
