@@ -87,20 +87,9 @@ FILTERS = [Filter(), Filter(types=frozenset({MemoryType.EPISODIC}))]
 @pytest.mark.parametrize("query", QUERIES)
 @pytest.mark.parametrize("filter_", FILTERS, ids=["any", "episodic"])
 @pytest.mark.parametrize("scope", [ALICE, SAME_USER_OTHER_AGENT], ids=["user", "agent"])
-@pytest.mark.parametrize("reread", [False, True], ids=["index", "reread"])
 def test_keyword_scores_are_identical_whether_or_not_another_tenant_exists(
-    alone: SQLiteStore,
-    shared: SQLiteStore,
-    query: str,
-    filter_: Filter,
-    scope: Scope,
-    reread: bool,
-    monkeypatch: pytest.MonkeyPatch,
+    alone: SQLiteStore, shared: SQLiteStore, query: str, filter_: Filter, scope: Scope
 ) -> None:
-    import tiermem.store.sqlite.fts as fts
-
-    # Alice's rows are a tenth of the shared file: read back from the index, or tokenised again when forced.
-    monkeypatch.setattr(fts, "REREAD_BELOW_SHARE", 0.5 if reread else 1 / 32)
     terms = query_terms(query)
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(terms)]
     for terms_ in (terms, pairs):

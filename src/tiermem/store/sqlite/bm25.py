@@ -10,19 +10,31 @@ statistics. On a file that holds one scope it equals ``bm25()`` bit for bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
-__all__ = ["K1", "B", "ScopeTextStats", "bm25_scores", "docsize_tokens", "docsize_total", "phrase_frequencies"]
+__all__ = [
+    "K1",
+    "B",
+    "FloatArray",
+    "ScopeTextStats",
+    "bm25_scores",
+    "docsize_tokens",
+    "docsize_total",
+    "frequency_from_bm25",
+    "table_averages",
+    "table_idf",
+    "varints",
+]
 
+FloatArray = npt.NDArray[np.float64]
 K1 = 1.2
 B = 0.75
 _MIN_IDF = 1e-6
-
-Phrase = Sequence[str]  # the stems of one query phrase, in order
-Position = tuple[int, str]  # (token offset, stem) of one token of a document column
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,45 +83,63 @@ def docsize_total(blobs: Sequence[bytes]) -> int:
     return int(((data & 0x7F).astype(np.int64) << (7 * following)).sum())
 
 
-def phrase_frequencies(
-    columns: Mapping[int, Iterable[Position]], phrases: Sequence[Phrase], weights: Sequence[float]
-) -> list[float]:
-    """Each phrase's weighted frequency in one document: instances per column times that column's weight."""
-    out = [0.0] * len(phrases)
-    for column, positions in columns.items():
-        at = dict(positions)
-        weight = weights[column]
-        for i, phrase in enumerate(phrases):
-            if not phrase:
-                continue
-            first, rest = phrase[0], phrase[1:]
-            for offset, stem in at.items():
-                if stem == first and all(at.get(offset + j) == s for j, s in enumerate(rest, start=1)):
-                    out[i] += weight
+def varints(blob: bytes) -> list[int]:
+    """The SQLite varints a blob holds, in order (7 bits a byte, high bit = more; a ninth byte keeps all 8)."""
+    out = []
+    i = 0
+    while i < len(blob):
+        value = 0
+        for n in range(9):
+            byte = blob[i]
+            i += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if byte < 0x80:
+                break
+        out.append(value)
     return out
 
 
-def bm25_scores(
-    frequencies: Mapping[int, Sequence[float]], lengths: Mapping[int, int], stats: ScopeTextStats, n_phrases: int
-) -> dict[int, float]:
-    """BM25 (higher is better) of every document that matched, from its phrase frequencies and length.
+def table_averages(conn: sqlite3.Connection, table: str = "records_fts") -> tuple[int, int]:
+    """The whole FTS5 table's row count and token total (its "averages" record), as FTS5's bm25() reads them."""
+    row = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()
+    if row is None or not row[0]:
+        return 0, 0
+    rows, *columns = varints(row[0])
+    return rows, sum(columns)
 
-    ``frequencies`` must hold every document of the scope that matches any phrase: a phrase's document
-    frequency is counted from them.
+
+def table_idf(rows: int, hits: int) -> float:
+    """FTS5's IDF of a phrase in ``hits`` of ``rows`` documents (floored at 1e-6)."""
+    value = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return value if value > 0.0 else _MIN_IDF
+
+
+def frequency_from_bm25(score: FloatArray, idf: float, length: FloatArray, average: float) -> FloatArray:
+    """The weighted frequencies one-phrase bm25() ``score``s (higher is better) imply, given IDF and lengths.
+
+    Solves score = idf * f (k1 + 1) / (f + k1 (1 - b + b length / average)) for f, rounded to 1/1024: the
+    column weights (1 and 0.5) make every true frequency a multiple of that, so the rounding is exact.
     """
-    rows = stats.rows
+    g = score / idf
+    k = K1 * (1 - B + B * length / average)
+    out: FloatArray = np.round(g * k / ((K1 + 1.0) - g) * 1024) / 1024
+    return out
+
+
+def bm25_scores(frequencies: FloatArray, lengths: FloatArray, stats: ScopeTextStats) -> FloatArray:
+    """BM25 (higher is better) of every document that matched, from its phrase frequencies and its length.
+
+    ``frequencies`` (a row per document, a column per phrase) must hold every document of the scope that
+    matches any phrase: a phrase's document frequency is counted from them. The operations are FTS5's, in its
+    order, so the results are the same doubles.
+    """
     avgdl = stats.average_length
-    idf: list[float] = []
-    for i in range(n_phrases):
-        hits = sum(1 for f in frequencies.values() if f[i] > 0)
-        value = math.log((rows - hits + 0.5) / (hits + 0.5))
-        idf.append(value if value > 0.0 else _MIN_IDF)
-    scores: dict[int, float] = {}
-    for doc, freq in frequencies.items():
-        d = float(lengths[doc])
-        score = 0.0
-        for i in range(n_phrases):
-            f = freq[i]
-            score += idf[i] * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * d / avgdl)))
-        scores[doc] = score
-    return scores
+    hits = (frequencies > 0).sum(axis=0).tolist()
+    score = np.zeros(len(lengths), dtype=np.float64)
+    for i, n in enumerate(hits):
+        f = frequencies[:, i]
+        score = score + table_idf(stats.rows, n) * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * lengths / avgdl)))
+    return score

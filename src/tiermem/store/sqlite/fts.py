@@ -2,8 +2,8 @@
 
 FTS5 finds the scope's matching rows; their score is BM25 computed from the scope's document count, average
 length and document frequencies (``bm25.py``), never from the whole table's: another tenant's records must not
-change this one's ranking. The scope's size is cached per scope generation; each query tokenises its matching
-rows once more (a scratch FTS5 table, the very tokenizer of the index) to count each phrase per column.
+change this one's ranking. The scope's size is cached per scope generation; each term's frequency in a row is
+read back from FTS5's own one-term bm25() (see ``_phrase_frequencies``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,20 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+
+import numpy as np
 
 from tiermem.store.base import Candidate
-from tiermem.store.sqlite.bm25 import ScopeTextStats, bm25_scores, docsize_tokens, docsize_total, phrase_frequencies
+from tiermem.store.sqlite.bm25 import (
+    FloatArray,
+    ScopeTextStats,
+    bm25_scores,
+    docsize_tokens,
+    docsize_total,
+    frequency_from_bm25,
+    table_averages,
+    table_idf,
+)
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.types import Filter, Scope
 
@@ -23,25 +33,17 @@ __all__ = [
     "CONTEXT_WEIGHT",
     "POSTINGS_BUDGET",
     "PRUNE_FROM_RECORDS",
-    "REREAD_BELOW_SHARE",
     "SQLiteFullTextMixin",
     "fts_query",
 ]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
-# A scope holding less than this share of the file has its matching rows tokenised again (~50 µs a row) to find
-# the query's words in them; a bigger one reads their positions from the index (~1 µs a position, but the
-# index lists every scope's). Both give the same scores.
-REREAD_BELOW_SHARE = 1 / 32
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
 # Columns content, context, scope token: the token is in every document of its scope and says nothing.
-_WEIGHTS = (1.0, CONTEXT_WEIGHT)
-_TOKENIZER = "porter unicode61 remove_diacritics 2"  # the index's (migrations): a stem must match its stems
-_COLUMN = {"content": 0, "context": 1}
-_Positions = dict[int, dict[int, list[tuple[int, str]]]]  # rowid -> column -> (offset, stem) of query stems
+_BM25 = f"bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0)"
 
 
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
@@ -60,19 +62,7 @@ class SQLiteFullTextMixin:
     _lock: threading.RLock
 
     def _init_full_text(self) -> None:
-        """Per-connection helpers for pruning query words (see ``_prune_common_terms``)."""
-        # A scratch FTS5 table that stems words exactly as the index does, and document counts read straight
-        # from the index.
-        self._conn.execute(f"CREATE VIRTUAL TABLE temp.query_words USING fts5(word, tokenize='{_TOKENIZER}')")
-        self._conn.execute("CREATE VIRTUAL TABLE temp.query_stems USING fts5vocab(temp, query_words, 'instance')")
-        # The matching rows tokenised again, to count each query phrase in each row's columns (contentless, so
-        # 'delete-all' empties it at once).
-        self._conn.execute(
-            f"CREATE VIRTUAL TABLE temp.scoring USING fts5(content, context, content='', tokenize='{_TOKENIZER}')"
-        )
-        self._conn.execute("CREATE VIRTUAL TABLE temp.scoring_words USING fts5vocab(temp, scoring, 'instance')")
-        # Or, when the scope is a large part of the file, the index's own positions of the query's stems.
-        self._conn.execute("CREATE VIRTUAL TABLE temp.index_words USING fts5vocab(main, records_fts, 'instance')")
+        """Per-connection caches for scoring (see ``keyword_candidates`` and ``_prune_common_terms``)."""
         # Per scope, document counts of query words with the scope's size when read: counting walks a word's
         # postings (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
@@ -104,10 +94,8 @@ class SQLiteFullTextMixin:
             # Every matching row of the (tenant, user), also those the filter or the agent/session leave out: a
             # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
             # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
-            reread = size < (top or 0) * REREAD_BELOW_SHARE
-            text = ", r.content, r.context" if reread else ""
             rows = self._conn.execute(
-                f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere}){text}"
+                f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere})"
                 " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
                 " JOIN records_fts_docsize d ON d.id = r.rowid"
                 " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
@@ -115,16 +103,46 @@ class SQLiteFullTextMixin:
             ).fetchall()
             if not any(r[3] for r in rows):
                 return []
-            phrases = self._phrase_stems(terms)
-            stems = sorted({stem for phrase in phrases for stem in phrase})
-            positions = self._reread_positions(rows, stems) if reread else self._index_positions(rows, stems)
+            lengths = np.array([docsize_tokens(r[2]) for r in rows], dtype=np.float64)
+            frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token)
             stats = self._scope_text_stats(key, gen)
-        frequencies = {doc: phrase_frequencies(columns, phrases, _WEIGHTS) for doc, columns in positions.items()}
-        lengths = {r[0]: docsize_tokens(r[2]) for r in rows}
-        scores = bm25_scores(frequencies, lengths, stats, len(phrases))
+        scores = bm25_scores(frequencies, lengths, stats).tolist()
         # FTS5's order: best score first, then rowid.
-        kept = sorted((-scores[r[0]], r[0], r[1]) for r in rows if r[3])[:limit]
+        kept = sorted((-scores[j], r[0], r[1]) for j, r in enumerate(rows) if r[3])[:limit]
         return [Candidate(rid, -negated) for negated, _, rid in kept]
+
+    def _phrase_frequencies(
+        self, scope: Scope, terms: Sequence[str], rowids: list[int], lengths: FloatArray, with_scope_token: bool
+    ) -> FloatArray:
+        """Each row's weighted frequency of each term (phrase), read back from FTS5's own bm25() of that term.
+
+        A one-phrase query's bm25() is the table-wide IDF times a function of the phrase's weighted frequency in
+        the row, the row's length and the table's average length, all known here but the frequency: solving
+        for it gives FTS5's own count (the index's tokenizer, phrases and column weights) without tokenising
+        anything in Python. The table-wide figures are used only to undo FTS5's formula, never in the score.
+        """
+        table_rows, table_tokens = table_averages(self._conn)
+        average = float(table_tokens) / float(table_rows)
+        at = {rowid: j for j, rowid in enumerate(rowids)}
+        frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
+        for i, term in enumerate(terms):
+            found = self._conn.execute(
+                f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
+                [fts_query(scope, [term], with_scope_token=with_scope_token)],
+            ).fetchall()
+            hits = len(found)  # without the scope token, every row of the table that holds the term
+            if with_scope_token:
+                (hits,) = self._conn.execute(
+                    "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?",
+                    [fts_query(scope, [term], with_scope_token=False)],
+                ).fetchone()
+            idf = table_idf(table_rows, hits)
+            mine = [(at[rowid], score) for rowid, score in found if rowid in at]  # the index lists every scope
+            if mine:
+                index = np.array([j for j, _ in mine], dtype=np.int64)
+                score = np.array([s for _, s in mine], dtype=np.float64)
+                frequencies[index, i] = frequency_from_bm25(score, idf, lengths[index], average)
+        return frequencies
 
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
         """The scope's document count and tokens (all columns), read once per scope generation."""
@@ -143,55 +161,6 @@ class SQLiteFullTextMixin:
                 self._text_stats.clear()
             self._text_stats[key] = (gen, stats)
         return stats
-
-    def _phrase_stems(self, terms: Sequence[str]) -> list[list[str]]:
-        """Each term's stems in order, as the index's tokenizer makes them (a term of two words is a phrase)."""
-        self._conn.execute("DELETE FROM temp.query_words")
-        self._conn.executemany(
-            "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", list(enumerate(terms, start=1))
-        )
-        stems: list[list[tuple[int, str]]] = [[] for _ in terms]
-        for stem, doc, offset in self._conn.execute("SELECT term, doc, offset FROM temp.query_stems"):
-            stems[doc - 1].append((offset, stem))
-        return [[stem for _, stem in sorted(found)] for found in stems]
-
-    def _reread_positions(self, rows: list[tuple[Any, ...]], stems: list[str]) -> _Positions:
-        """Where the stems occur in each row, from its content and context tokenised again."""
-        positions: _Positions = {r[0]: {} for r in rows}
-        if not stems:
-            return positions
-        # One savepoint around the scratch writes: in autocommit mode FTS5 would flush a segment per row.
-        self._conn.execute("SAVEPOINT scoring")
-        try:
-            self._conn.executemany(
-                "INSERT INTO temp.scoring (rowid, content, context) VALUES (?, ?, ?)",
-                [(r[0], r[4], r[5]) for r in rows],
-            )
-            found = self._conn.execute(
-                f"SELECT doc, col, offset, term FROM temp.scoring_words WHERE term IN ({','.join('?' * len(stems))})",
-                stems,
-            )
-            for doc, col, offset, term in found:
-                positions[doc].setdefault(_COLUMN[col], []).append((offset, term))
-        finally:
-            self._conn.execute("ROLLBACK TO scoring")  # the scratch rows go; nothing else was written
-            self._conn.execute("RELEASE scoring")
-        return positions
-
-    def _index_positions(self, rows: list[tuple[Any, ...]], stems: list[str]) -> _Positions:
-        """Where the stems occur in each row, read from the index (which also lists other scopes' rows)."""
-        positions: _Positions = {r[0]: {} for r in rows}
-        if not stems:
-            return positions
-        found = self._conn.execute(
-            f"SELECT doc, col, offset, term FROM temp.index_words WHERE term IN ({','.join('?' * len(stems))})", stems
-        )
-        for doc, col, offset, term in found:
-            columns = positions.get(doc)
-            column = _COLUMN.get(col)
-            if columns is not None and column is not None:  # not the scope token's column
-                columns.setdefault(column, []).append((offset, term))
-        return positions
 
     def _document_counts(self, scope: Scope, words: list[str], size: int) -> dict[str, int]:
         """How many of the scope's rows hold each word; a count is reused until the scope changed by a tenth."""
