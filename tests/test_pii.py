@@ -111,6 +111,16 @@ def test_placeholder_text_the_user_wrote_is_never_issued_so_it_comes_back_as_wri
     assert masker.unmask(masked) == text
 
 
+def test_an_issued_placeholder_written_later_by_the_user_comes_back_as_written() -> None:
+    masker = PiiMasker()
+    assert masker.mask("I am ann@example.com") == "I am [EMAIL_1]"
+    text = "The form shows [EMAIL_1] where my address goes."
+    masked = masker.mask(text)
+    assert masked == "The form shows [TEXT_1] where my address goes."
+    assert masker.unmask(masked) == text
+    assert masker.unmask("[EMAIL_1] and [TEXT_1]") == "ann@example.com and [EMAIL_1]"
+
+
 def test_unmasking_json_arguments_escapes_the_value() -> None:
     masker = PiiMasker()
     assert masker.mask("password: abc\\def123") == "password: [KEY_1]"

@@ -219,7 +219,8 @@ def find_pii(text: str) -> list[PiiSpan]:
     return sorted(taken, key=lambda s: s.start)
 
 
-_PLACEHOLDER = re.compile(r"\[(" + "|".join(k.value for k in PiiKind) + r")_(\d+)\]")
+_LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
+_PLACEHOLDER = re.compile(r"\[(" + "|".join([*(k.value for k in PiiKind), _LITERAL]) + r")_(\d+)\]")
 
 
 class PiiMasker:
@@ -230,7 +231,7 @@ class PiiMasker:
         self._lock = threading.Lock()
         self._placeholder_of: dict[str, str] = {}
         self._value_of: dict[str, str] = {}
-        self._next: dict[PiiKind, int] = dict.fromkeys(PiiKind, 1)
+        self._next: dict[str, int] = dict.fromkeys([*(k.value for k in PiiKind), _LITERAL], 1)
         # Placeholder-shaped text the caller wrote itself: never issued, so unmasking leaves it as it was.
         self._literal: set[str] = set()
 
@@ -242,14 +243,22 @@ class PiiMasker:
 
     def mask(self, text: str) -> str:
         """``text`` with every PII value replaced by its stable placeholder."""
-        spans = find_pii(text)
+        found = find_pii(text)
         with self._lock:
-            self._literal.update(m.group(0) for m in _PLACEHOLDER.finditer(text) if m.group(0) not in self._value_of)
+            # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
+            # (the conversation has an [EMAIL_1]) is masked as text of its own, so it cannot unmask to the value.
+            written = list(_PLACEHOLDER.finditer(text))
+            self._literal.update(m.group(0) for m in written if m.group(0) not in self._value_of)
+            taken = [(m.start(), m.end(), _LITERAL) for m in written if m.group(0) in self._value_of]
+            spans = (
+                found if not taken else [s for s in found if not any(s.start < e and b < s.end for b, e, _ in taken)]
+            )
+            pieces = sorted([*((s.start, s.end, s.kind.value) for s in spans), *taken])
             out: list[str] = []
             at = 0
-            for span in spans:
-                out += [text[at : span.start], self._placeholder(text[span.start : span.end], span.kind)]
-                at = span.end
+            for start, end, label in pieces:
+                out += [text[at:start], self._placeholder(text[start:end], label)]
+                at = end
             out.append(text[at:])
         for span in spans:
             self.counter.add(span.kind)
@@ -257,13 +266,13 @@ class PiiMasker:
                 PROCESS_PII_COUNTS.add(span.kind)
         return "".join(out)
 
-    def _placeholder(self, value: str, kind: PiiKind) -> str:
+    def _placeholder(self, value: str, label: str) -> str:
         known = self._placeholder_of.get(value)
         if known is not None:
             return known
         while True:
-            placeholder = f"[{kind.value}_{self._next[kind]}]"
-            self._next[kind] += 1
+            placeholder = f"[{label}_{self._next[label]}]"
+            self._next[label] += 1
             if placeholder not in self._literal:
                 break
         self._placeholder_of[value] = placeholder
