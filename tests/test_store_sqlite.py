@@ -145,11 +145,11 @@ def test_big_scopes_rank_full_text_on_their_rarest_query_words(monkeypatch: pyte
     rare = make_record(ALICE, "we went to see the narwhals")
     store.put_many([StoredItem(r, None) for r in [*common, rare]])
     # 'went' is in 31 rows, over the budget of 5; 'narwhals' (stemmed 'narwhal') in one: only it is ranked.
-    assert store._prune_common_terms(["went", "narwhals"]) == ["narwhals"]
+    assert store._prune_common_terms(ALICE, ["went", "narwhals"], 31) == ["narwhals"]
     found = store.keyword_candidates(ALICE, ["went", "narwhals"], Filter(), now=NOW, limit=50)
     assert [c.id for c in found] == [rare.id]
     # The rarest word is always kept, even over the budget.
-    assert store._prune_common_terms(["went"]) == ["went"]
+    assert store._prune_common_terms(ALICE, ["went"], 31) == ["went"]
     monkeypatch.setattr(sqlite_module, "PRUNE_FROM_RECORDS", 1000)  # a small scope is never pruned
     assert len(store.keyword_candidates(ALICE, ["went", "narwhals"], Filter(), now=NOW, limit=50)) == 31
     store.close()
@@ -164,7 +164,7 @@ def test_pruning_counts_a_phrase_as_the_postings_of_all_its_words(monkeypatch: p
     common = [make_record(ALICE, f"we went walking on day {i}") for i in range(30)]
     store.put_many([StoredItem(r, None) for r in [*common, make_record(ALICE, "the zebras went home")]])
     # "went zebras" walks the postings of "went" (31 rows) too: over the budget, unlike "zebras" alone.
-    assert store._prune_common_terms(["zebras", "went zebras"]) == ["zebras"]
+    assert store._prune_common_terms(ALICE, ["zebras", "went zebras"], 31) == ["zebras"]
     store.close()
 
 
@@ -265,11 +265,11 @@ def test_full_text_finds_a_scopes_matches_behind_better_ones_of_other_scopes() -
 def test_word_counts_for_pruning_are_reread_once_the_table_grows_by_a_tenth() -> None:
     store = SQLiteStore(":memory:")
     store.put_many([item(make_record(ALICE, f"otter note {i}")) for i in range(20)])
-    assert store._document_counts(["otter"], 20) == {"otter": 20}
+    assert store._document_counts(ALICE, ["otter"], 20) == {"otter": 20}
     store.put_many([item(make_record(ALICE, f"otter again {i}")) for i in range(2)])
-    assert store._document_counts(["otter"], 22) == {"otter": 20}  # within a tenth: the cached count
+    assert store._document_counts(ALICE, ["otter"], 22) == {"otter": 20}  # within a tenth: the cached count
     store.put_many([item(make_record(ALICE, f"otter more {i}")) for i in range(8)])
-    assert store._document_counts(["otter"], 30) == {"otter": 30}
+    assert store._document_counts(ALICE, ["otter"], 30) == {"otter": 30}
     store.close()
 
 

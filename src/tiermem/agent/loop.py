@@ -5,6 +5,11 @@ to recall); then, up to ``max_steps`` times, the compiled prompt goes to the mod
 is added to the window, each call is run (memory tools through ``MemoryTools``, others through the
 ``FunctionTool``s given) and its result is added as a ``tool`` message; a reply without tool calls ends the
 turn. Tool results are cut to fit the message budget, because the window refuses a message that cannot fit.
+
+Two guards sit at the edges of a step. Outbound, every prompt is masked by the conversation's ``PiiMasker``
+(on by default when the model's URL is not on this machine) and the reply unmasked. Inbound, a call of a
+``side_effect`` tool whose arguments repeat untrusted memory recalled in the turn is held for approval instead
+of run (the rule is in ``tiermem.agent.approval``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
+from tiermem.agent.outbound import is_loopback_url, mask_messages, model_url, unmask_reply
 from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
@@ -20,15 +27,17 @@ from tiermem.context.messages import Message, ToolCall, message_tokens
 from tiermem.context.summary import Summariser
 from tiermem.context.window import ContextManager
 from tiermem.errors import ConfigError, MemError, ValidationError
-from tiermem.llm import ChatClient
+from tiermem.llm import ChatClient, ChatMessage
 from tiermem.memory import Memory
 from tiermem.store.context_base import StoreWithContext
 from tiermem.tokens import TokenCounter, counter_for_model
+from tiermem.trust.pii import PiiCounter, PiiMasker
 from tiermem.types import Hit, Scope, new_id
 
-__all__ = ["STEP_LIMIT_MARKER", "Agent", "AgentTurn", "FunctionTool", "ToolRun"]
+__all__ = ["HELD_MARKER", "STEP_LIMIT_MARKER", "Agent", "AgentTurn", "FunctionTool", "ToolRun"]
 
 STEP_LIMIT_MARKER = "[stopped: step limit reached]"
+HELD_MARKER = "held for approval:"
 MAX_STEPS = 50
 _CONTEXT_METHODS = (
     "load_core_blocks",
@@ -47,6 +56,7 @@ class FunctionTool:
 
     definition: Mapping[str, Any]
     run: Callable[[str], str]  # the arguments' JSON text -> the result text
+    side_effect: bool = False  # it acts on the world (books, pays, sends): held when untrusted memory drives it
 
     @property
     def name(self) -> str:
@@ -81,11 +91,22 @@ class AgentTurn:
     prompt_tokens: tuple[PromptTokens, ...]  # one per model call, in order
     evicted: tuple[Message, ...]  # paged out to recall during this turn, oldest first
     stopped_at_limit: bool
+    held: tuple[HeldCall, ...] = ()  # side-effecting calls not run, waiting for approval
 
     @property
     def steps(self) -> int:
         """How many times the model was called."""
         return len(self.prompt_tokens)
+
+
+def _held_result(held: HeldCall) -> str:
+    sources = ", ".join(sorted({f"{t.source} ({t.reason}, id={t.record_id})" for t in held.reasons}))
+    shared = ", ".join(sorted({repr(t.evidence) for t in held.reasons}))
+    return (
+        f"{HELD_MARKER} {held.name} was not run because its arguments repeat text from untrusted memory "
+        f"recalled this turn ({shared} from {sources}); held call id={held.id}. Tell the user it awaits their "
+        "approval; do not call it again."
+    )
 
 
 def _context_store(memory: Memory) -> StoreWithContext:
@@ -115,7 +136,10 @@ class Agent:
         retrieve_k: int = 0,
         tools: Sequence[FunctionTool] = (),
         summariser: Summariser | None = None,
+        pii_guard: bool | None = None,
+        pii_counter: PiiCounter | None = None,
     ) -> None:
+        """``pii_guard``: mask PII in prompts (None: only when the model's URL is not this machine)."""
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_STEPS:
             raise ValidationError("max_steps", f"must be an integer from 1 to {MAX_STEPS}", given=max_steps)
         if isinstance(retrieve_k, bool) or not isinstance(retrieve_k, int) or not 0 <= retrieve_k <= MAX_SEARCH_K:
@@ -140,6 +164,11 @@ class Agent:
             if tool.name in TOOL_NAMES or tool.name in self._extra:
                 raise ValidationError("tools", "tool names must be unique and not a memory tool's", given=tool.name)
             self._extra[tool.name] = tool
+        if pii_guard is None:
+            url = model_url(llm)
+            pii_guard = url is not None and not is_loopback_url(url)
+        self.pii: PiiMasker | None = PiiMasker(pii_counter) if pii_guard else None
+        self.held = HeldCalls()
 
     def definitions(self) -> list[dict[str, Any]]:
         """Every tool schema offered to the model: the memory tools, then the others."""
@@ -148,27 +177,32 @@ class Agent:
     def step(self, user_text: str) -> AgentTurn:
         """Run one user turn to the model's final reply, or to the step limit."""
         evicted = list(self.context.append(Message.user(user_text)))
+        self.memory_tools.recalled.clear()  # what this turn recalls: side-effecting calls are traced against it
         retrieved: list[Hit] = []
         if self.retrieve_k and user_text.strip():
             retrieved = self.memory_tools.search_archival(user_text, self.retrieve_k)
         runs: list[ToolRun] = []
+        held: list[HeldCall] = []
         tokens: list[PromptTokens] = []
         for _ in range(self.max_steps):
             prompt = self.context.compile(retrieved)
             tokens.append(prompt.tokens)
-            reply = self.llm.complete(prompt.messages, tools=self.definitions()).message
+            reply = self._complete(prompt.messages)
             text = reply.content or ""
             if not reply.tool_calls:
                 if text.strip():
                     evicted += self.context.append(Message.assistant(text))
-                return AgentTurn(text, tuple(runs), tuple(tokens), tuple(evicted), stopped_at_limit=False)
+                return AgentTurn(text, tuple(runs), tuple(tokens), tuple(evicted), False, tuple(held))
             # Some compatible servers send calls without ids; the result must still name the call it answers.
             calls = tuple(ToolCall(c.id or f"call_{new_id()}", c.name, c.arguments) for c in reply.tool_calls)
             asking = Message.assistant(text, calls)
             evicted += self.context.append(asking)
             used = message_tokens(asking, self.counter)
             for i, call in enumerate(calls):
-                result = self._run(call)
+                hold = self._hold(call, user_text)
+                if hold is not None:
+                    held.append(hold)
+                result = self._run(call) if hold is None else _held_result(hold)
                 # Leave an even share of what is left for the results still to come in this step.
                 room = (self.context.budget.message_budget - used) // (len(calls) - i)
                 content = result if result.strip() else "(empty result)"  # a chat message may not be blank
@@ -180,7 +214,35 @@ class Agent:
             f"{STEP_LIMIT_MARKER} the model was called {self.max_steps} times and still asked for tools; "
             "the tool results so far are in the context"
         )
-        return AgentTurn(marker, tuple(runs), tuple(tokens), tuple(evicted), stopped_at_limit=True)
+        return AgentTurn(marker, tuple(runs), tuple(tokens), tuple(evicted), True, tuple(held))
+
+    def approve(self, held_id: str) -> ToolRun:
+        """Run a held call now that a person approved it; its result (not added to the context: tell the model)."""
+        held = self.held.get(held_id)
+        if held.status is not HoldStatus.HELD:
+            self.held.resolve(held_id, HoldStatus.APPROVED)  # raises ConflictError naming its state
+        result = self._run(ToolCall(held.call_id, held.name, held.arguments))
+        self.held.resolve(held_id, HoldStatus.APPROVED, result)
+        return ToolRun(held.call_id, held.name, held.arguments, result)
+
+    def reject(self, held_id: str) -> HeldCall:
+        """Drop a held call without running it."""
+        return self.held.resolve(held_id, HoldStatus.REJECTED)
+
+    def _complete(self, messages: Sequence[dict[str, Any]]) -> ChatMessage:
+        """The model's reply; with the PII guard on, it saw masked messages and the reply is unmasked."""
+        if self.pii is None:
+            return self.llm.complete(messages, tools=self.definitions()).message
+        masked = mask_messages(self.pii, messages)
+        return unmask_reply(self.pii, self.llm.complete(masked, tools=self.definitions()).message)
+
+    def _hold(self, call: ToolCall, user_text: str) -> HeldCall | None:
+        """Hold ``call`` when it is side-effecting and its arguments repeat untrusted memory of this turn."""
+        tool = self._extra.get(call.name)
+        if tool is None or not tool.side_effect:
+            return None
+        reasons = trace_call(call.arguments, self.memory_tools.recalled, user_text=user_text)
+        return self.held.hold(call.id, call.name, call.arguments, reasons) if reasons else None
 
     def _run(self, call: ToolCall) -> str:
         extra = self._extra.get(call.name)

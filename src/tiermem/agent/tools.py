@@ -230,6 +230,7 @@ class MemoryTools:
         self.scope = scope
         self.context = context
         self._archive = archival_scope(scope)
+        self.recalled: list[Hit] = []  # every hit a search returned, for the agent's side-effect check
         self._run: dict[str, Callable[[dict[str, Any]], str]] = {
             "core_memory_append": self._core_append,
             "core_memory_replace": self._core_replace,
@@ -320,8 +321,9 @@ class MemoryTools:
         """The k best archival hits, quarantined ones left out (what archival_memory_search shows)."""
         # Recall leaves stored-quarantined notes out and demotes the rest it judges; apply_quarantine keeps the
         # agent protected when the memory's policy dropped that guard (it never demotes a hit twice).
-        hits = self.memory.recall(self._archive, query, k=k, filter=Filter(types=ARCHIVAL_TYPES))
-        return apply_quarantine(hits)
+        hits = apply_quarantine(self.memory.recall(self._archive, query, k=k, filter=Filter(types=ARCHIVAL_TYPES)))
+        self.recalled += hits
+        return hits
 
     def _search(self, args: dict[str, Any]) -> str:
         query = args["query"]
@@ -359,6 +361,7 @@ class MemoryTools:
         hits = self.context.conversation_search(
             query, start=start, end=end, roles=args.get("roles"), k=args.get("k", 5)
         )
+        self.recalled += hits
         if not hits:
             return f"no past messages match {_quote(query)}" + (" in that date range" if start or end else "")
         in_window = set(self.context.record_ids)

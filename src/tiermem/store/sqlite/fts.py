@@ -1,4 +1,10 @@
-"""(internal) Full-text candidates for the SQLite store: FTS5 BM25, bounded work in big scopes."""
+"""(internal) Full-text candidates for the SQLite store: FTS5 matching, BM25 with the scope's own statistics.
+
+FTS5 finds the scope's matching rows; their score is BM25 computed from the scope's document count, average
+length and document frequencies (``bm25.py``), never from the whole table's: another tenant's records must not
+change this one's ranking. The scope's size is cached per scope generation; each term's frequency in a row is
+read back from FTS5's own one-term bm25() (see ``_phrase_frequencies``).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,29 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime
 
+import numpy as np
+
 from tiermem.store.base import Candidate
+from tiermem.store.sqlite.bm25 import (
+    FloatArray,
+    ScopeTextStats,
+    bm25_scores,
+    docsize_tokens,
+    docsize_total,
+    frequency_from_bm25,
+    table_averages,
+    table_idf,
+)
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.types import Filter, Scope
 
-__all__ = ["CONTEXT_WEIGHT", "POSTINGS_BUDGET", "PRUNE_FROM_RECORDS", "SQLiteFullTextMixin", "fts_query"]
+__all__ = [
+    "CONTEXT_WEIGHT",
+    "POSTINGS_BUDGET",
+    "PRUNE_FROM_RECORDS",
+    "SQLiteFullTextMixin",
+    "fts_query",
+]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
@@ -38,92 +62,139 @@ class SQLiteFullTextMixin:
     _lock: threading.RLock
 
     def _init_full_text(self) -> None:
-        """Per-connection helpers for pruning query words (see ``_prune_common_terms``)."""
-        # A scratch FTS5 table that stems words exactly as the index does, and document counts read straight
-        # from the index.
-        self._conn.execute(
-            "CREATE VIRTUAL TABLE temp.query_words USING fts5(word, tokenize='porter unicode61 remove_diacritics 2')"
-        )
-        self._conn.execute("CREATE VIRTUAL TABLE temp.query_stems USING fts5vocab(temp, query_words, 'instance')")
-        self._conn.execute("CREATE VIRTUAL TABLE temp.index_terms USING fts5vocab(main, records_fts, 'row')")
-        # Document counts of index terms, with the table size when read: fts5vocab counts a term by walking its
-        # whole postings list (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
-        self._doc_counts: dict[str, tuple[int, int]] = {}
+        """Per-connection caches for scoring (see ``keyword_candidates`` and ``_prune_common_terms``)."""
+        # Per scope, document counts of query words with the scope's size when read: counting walks a word's
+        # postings (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
+        self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
+        # Per scope, its full-text size at a generation (generations never repeat, see maintenance.erase).
+        self._text_stats: dict[tuple[str, str], tuple[int, ScopeTextStats]] = {}
 
     def keyword_candidates(
         self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
     ) -> list[Candidate]:
         if not terms:
             return []
-        where, params = scope_sql(scope, by_key=True)
+        key = (scope.tenant, scope.user or "")
+        where, params = scope_sql(scope)
         fwhere, fparams = filter_sql(filter_, now)
         with self._lock:
-            # ANDing the scope token skips other scopes' postings (x10 faster for a small scope in a big
-            # file) but costs a walk of the token's own postings: worth it only for a minor part of the file.
             row = self._conn.execute(
-                "SELECT n, (SELECT MAX(rowid) FROM records) FROM scope_generations WHERE tenant = ? AND user_key = ?",
-                (scope.tenant, scope.user or ""),
+                "SELECT n, gen, (SELECT MAX(rowid) FROM records) FROM scope_generations"
+                " WHERE tenant = ? AND user_key = ?",
+                key,
             ).fetchone()
             if row is None or not row[0]:
                 return []
-            use_token = row[0] * 4 < (row[1] or 0)
-            if row[0] >= PRUNE_FROM_RECORDS:
-                terms = self._prune_common_terms(terms, row[1] or 0)
-            match = fts_query(scope, terms, with_scope_token=use_token)
-            # First the best matches by BM25 alone, then the scope and filter checks on those only: looking up
-            # each match's record costs as much as ranking it. Rows that pass among the index's top ``wide``
-            # are exactly the scope's top rows; when fewer than ``limit`` pass, rank with the checks throughout.
-            wide = max(4 * limit, 200)
+            size, gen, top = row
+            # ANDing the scope token skips other scopes' postings (x10 faster for a small scope in a big
+            # file) but costs a walk of the token's own postings: worth it only for a minor part of the file.
+            use_token = size * 4 < (top or 0)
+            if size >= PRUNE_FROM_RECORDS:
+                terms = self._prune_common_terms(scope, terms, size)
+            # Every matching row of the (tenant, user), also those the filter or the agent/session leave out: a
+            # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
+            # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
             rows = self._conn.execute(
-                f"SELECT r.id, f.s FROM (SELECT rowid, {_BM25} AS s"
-                " FROM records_fts WHERE records_fts MATCH ? ORDER BY s, rowid LIMIT ?) f"
-                f" JOIN records r ON r.rowid = f.rowid WHERE {where} AND {fwhere} ORDER BY f.s, f.rowid LIMIT ?",
-                [match, wide, *params, *fparams, limit],
+                f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere})"
+                " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
+                " JOIN records_fts_docsize d ON d.id = r.rowid"
+                " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
+                [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
             ).fetchall()
-            if len(rows) < limit:
-                rows = self._conn.execute(
-                    f"SELECT r.id, {_BM25} AS s FROM records_fts"
-                    " JOIN records r ON r.rowid = records_fts.rowid"
-                    f" WHERE records_fts MATCH ? AND {where} AND {fwhere} ORDER BY s, r.rowid LIMIT ?",
-                    [match, *params, *fparams, limit],
-                ).fetchall()
-        return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
+            if not any(r[3] for r in rows):
+                return []
+            lengths = np.array([docsize_tokens(r[2]) for r in rows], dtype=np.float64)
+            frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token)
+            stats = self._scope_text_stats(key, gen)
+        scores = bm25_scores(frequencies, lengths, stats).tolist()
+        # FTS5's order: best score first, then rowid.
+        kept = sorted((-scores[j], r[0], r[1]) for j, r in enumerate(rows) if r[3])[:limit]
+        return [Candidate(rid, -negated) for negated, _, rid in kept]
 
-    def _document_counts(self, stems: list[str], table_rows: int) -> dict[str, int]:
-        """How many rows hold each stem; a count is reused until the table has grown or shrunk by a tenth."""
+    def _phrase_frequencies(
+        self, scope: Scope, terms: Sequence[str], rowids: list[int], lengths: FloatArray, with_scope_token: bool
+    ) -> FloatArray:
+        """Each row's weighted frequency of each term (phrase), read back from FTS5's own bm25() of that term.
+
+        A one-phrase query's bm25() is the table-wide IDF times a function of the phrase's weighted frequency in
+        the row, the row's length and the table's average length, all known here but the frequency: solving
+        for it gives FTS5's own count (the index's tokenizer, phrases and column weights) without tokenising
+        anything in Python. The table-wide figures are used only to undo FTS5's formula, never in the score.
+        """
+        table_rows, table_tokens = table_averages(self._conn)
+        average = float(table_tokens) / float(table_rows)
+        at = {rowid: j for j, rowid in enumerate(rowids)}
+        frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
+        for i, term in enumerate(terms):
+            found = self._conn.execute(
+                f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
+                [fts_query(scope, [term], with_scope_token=with_scope_token)],
+            ).fetchall()
+            hits = len(found)  # without the scope token, every row of the table that holds the term
+            if with_scope_token:
+                (hits,) = self._conn.execute(
+                    "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?",
+                    [fts_query(scope, [term], with_scope_token=False)],
+                ).fetchone()
+            idf = table_idf(table_rows, hits)
+            mine = [(at[rowid], score) for rowid, score in found if rowid in at]  # the index lists every scope
+            if mine:
+                index = np.array([j for j, _ in mine], dtype=np.int64)
+                score = np.array([s for _, s in mine], dtype=np.float64)
+                frequencies[index, i] = frequency_from_bm25(score, idf, lengths[index], average)
+        return frequencies
+
+    def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
+        """The scope's document count and tokens (all columns), read once per scope generation."""
+        cached = self._text_stats.get(key)
+        if cached is not None and cached[0] == gen:
+            return cached[1]
+        sizes = self._conn.execute(
+            "SELECT d.sz FROM records r JOIN records_fts_docsize d ON d.id = r.rowid"
+            " WHERE r.tenant = ? AND r.user_key = ?",
+            key,
+        ).fetchall()
+        stats = ScopeTextStats(len(sizes), docsize_total([sz for (sz,) in sizes]))
+        # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
+        if not self._conn.in_transaction:
+            if len(self._text_stats) > 10_000:
+                self._text_stats.clear()
+            self._text_stats[key] = (gen, stats)
+        return stats
+
+    def _document_counts(self, scope: Scope, words: list[str], size: int) -> dict[str, int]:
+        """How many of the scope's rows hold each word; a count is reused until the scope changed by a tenth."""
         cache = self._doc_counts
-        fresh = {t: c for t in stems if (c := cache.get(t)) is not None and abs(table_rows - c[1]) * 10 <= c[1]}
-        missing = [t for t in stems if t not in fresh]
-        if missing:
-            found = dict(
-                self._conn.execute(
-                    f"SELECT term, doc FROM temp.index_terms WHERE term IN ({','.join('?' * len(missing))})", missing
-                ).fetchall()
-            )
+        out: dict[str, int] = {}
+        for word in words:
+            known = cache.get((scope.tenant, scope.user or "", word))
+            if known is not None and abs(size - known[1]) * 10 <= known[1]:
+                out[word] = known[0]
+                continue
+            # The scope token names exactly the (tenant, user): counting needs no look-up of the records.
+            match = fts_query(scope, [word], with_scope_token=True)
+            (count,) = self._conn.execute(
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [match]
+            ).fetchone()
             if len(cache) > 100_000:  # bounded: a long-lived process sees many distinct words
                 cache.clear()
-            for term in missing:
-                cache[term] = fresh[term] = (int(found.get(term, 0)), table_rows)
-        return {t: c for t, (c, _) in fresh.items()}
+            cache[(scope.tenant, scope.user or "", word)] = (int(count), size)
+            out[word] = int(count)
+        return out
 
-    def _prune_common_terms(self, terms: Sequence[str], table_rows: int = 0) -> list[str]:
+    def _prune_common_terms(self, scope: Scope, terms: Sequence[str], size: int) -> list[str]:
         """The rarest query words whose postings fit ``POSTINGS_BUDGET`` (always at least the rarest one).
 
-        FTS5 computes bm25() for every row a query matches (~2.5 µs each here), so one common word in a big
-        scope costs tens of milliseconds. Rare words carry most of BM25's weight (IDF), so the common ones are
-        dropped from the full-text query once the rarer ones already cover the budget; the vector signal still
-        sees the whole query. Applies to scopes of ``PRUNE_FROM_RECORDS`` or more.
+        Scoring costs per matching row, so one common word in a big scope costs tens of milliseconds. Rare
+        words carry most of BM25's weight (IDF), so the common ones are dropped from the full-text query once
+        the rarer ones already cover the budget; the vector signal still sees the whole query. Applies to
+        scopes of ``PRUNE_FROM_RECORDS`` or more; the counts are the scope's own, so no other scope changes
+        which words are kept.
         """
-        self._conn.execute("DELETE FROM temp.query_words")
-        self._conn.executemany(
-            "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", list(enumerate(terms, start=1))
-        )
-        stems_of: dict[str, list[str]] = {}
-        for stem, doc in self._conn.execute("SELECT term, doc FROM temp.query_stems"):
-            stems_of.setdefault(terms[doc - 1], []).append(stem)  # a phrase has several
-        counts = self._document_counts(sorted({s for stems in stems_of.values() for s in stems}), table_rows)
+        words_of = {t: t.split() for t in terms}
+        counts = self._document_counts(scope, sorted({w for words in words_of.values() for w in words}), size)
         # A phrase query walks the postings of each of its words.
-        ranked = sorted((sum(counts.get(s, 0) for s in stems_of.get(t, ())), t) for t in terms)
+        ranked = sorted((sum(counts.get(w, 0) for w in words_of[t]), t) for t in terms)
         kept: list[str] = []
         total = 0
         for postings, term in ranked:

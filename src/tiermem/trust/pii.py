@@ -1,0 +1,297 @@
+"""Outbound PII guardrail: mask personal data in a prompt before it leaves the process, unmask the reply locally.
+
+``PiiMasker`` is one conversation's mapping: the same value always gets the same placeholder (``[EMAIL_1]``), so
+the model can refer to it, and ``unmask`` puts the real values back into what the model answered. Kinds found:
+e-mail addresses, phone numbers (international ``+``/``00`` forms, US forms, or digits after a word such as
+"phone"), payment cards (13-19 digits with a card network's leading digit and a valid Luhn check digit), IBANs
+(mod-97 checksum), US SSNs (dashed, valid area/group/serial), UK National Insurance numbers, IPv4 and IPv6
+addresses, API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...`` values).
+
+Ordinary numbers stay: dates, times, amounts, versions and order numbers do not pass these checks (a bare
+digit run is never a phone number; a 16-digit order number is a card only if its Luhn digit happens to agree
+and it starts like a card). Values are matched exactly as written: ``4111 1111 1111 1111`` and
+``4111111111111111`` get different placeholders, so unmasking gives back exactly the text that was masked.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["PROCESS_PII_COUNTS", "PiiCounter", "PiiKind", "PiiMasker", "PiiSpan", "find_pii"]
+
+
+class PiiKind(StrEnum):
+    """A kind of personal or secret value; its name is the placeholder's label."""
+
+    SECRET = "KEY"
+    EMAIL = "EMAIL"
+    IBAN = "IBAN"
+    CARD = "CARD"
+    SSN = "SSN"
+    NINO = "NINO"
+    IP = "IP"
+    PHONE = "PHONE"
+
+
+@dataclass(frozen=True, slots=True)
+class PiiSpan:
+    """One value found in a text: where it is and what kind."""
+
+    start: int
+    end: int
+    kind: PiiKind
+
+
+class PiiCounter:
+    """How many values of each kind were masked; thread-safe, readable by a metrics endpoint."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[PiiKind, int] = dict.fromkeys(PiiKind, 0)
+
+    def add(self, kind: PiiKind, n: int = 1) -> None:
+        """Count ``n`` more masked values of ``kind``."""
+        with self._lock:
+            self._counts[kind] += n
+
+    def snapshot(self) -> dict[str, int]:
+        """Counts by kind label (every kind present, zeros included)."""
+        with self._lock:
+            return {kind.name.lower(): n for kind, n in self._counts.items()}
+
+
+PROCESS_PII_COUNTS = PiiCounter()
+"""Every masker in the process counts here too (what a /metrics endpoint reports)."""
+
+# -- detectors: each yields candidate (start, end) spans; checks beyond a regular expression live here ---------
+
+_EMAIL = re.compile(
+    r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*"
+    r"\.[A-Za-z]{2,24}(?![\w-])"
+)
+_SECRET = [
+    re.compile(r"(?<![\w-])(?:sk|pk|rk)-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}"),
+    re.compile(r"(?<!\w)(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    re.compile(r"(?<!\w)(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
+    re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}"),
+    re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}"),
+    re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}"),
+    re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"),
+    re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}"),
+    re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}"),
+    re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}"),
+    re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+]
+# The value after "Bearer" or after a key-like name: group 1 is what is masked, the label stays readable.
+_SECRET_VALUE = [
+    re.compile(r"\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)"),
+    re.compile(
+        r"(?i)\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|token|secret|"
+        r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([^\s\"',;]{8,})"
+    ),
+]
+_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])")
+# Grouped as printed on cards (4-4-4-4[-3], Amex 4-6-5) or one run of 13-19 digits; the first digit is a network's.
+_CARD = re.compile(
+    r"(?<![\d.,+-])(?:[2-6]\d{3}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|3[47]\d{2}([ -])\d{6}\2\d{5}|[2-6]\d{12,18})"
+    r"(?!\d|[.,-]\d)"
+)
+_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
+_NINO = re.compile(
+    r"(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
+    r"(?![A-Za-z0-9])"
+)
+_IPV4 = re.compile(
+    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
+)
+_VERSION_WORD = re.compile(r"(?i)(?:\bv|\bversion|\brelease|\bbuild|\bver\.?)\s*$")
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9]+)?(?![\w:])")
+# "+" and a country code, or "00", a country code and a separator (a bare 00123... is an order number).
+_PHONE_INTL = re.compile(r"(?<![\w+])(?:\+[1-9]\d{0,2}|00[1-9]\d{0,2}(?=[ .-]))(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)")
+_PHONE_US = re.compile(r"(?<![\w(+-])(?:\(\d{3}\) ?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
+_PHONE_WORD = re.compile(
+    r"(?i)\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|call\s+me\s+(?:on|at)|ring\s+me\s+on)\b"
+    r"(?:\s*(?:number|no\.?|#))?\s*[:.]?\s*(\(?\d[\d ().-]{5,18}\d)(?![\w-])"
+)
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 1:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def _iban_ok(text: str) -> bool:
+    compact = text.replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+def _spans(
+    pattern: re.Pattern[str], check: Callable[[str], bool] = lambda _: True
+) -> Callable[[str], Iterator[tuple[int, int]]]:
+    def find(text: str) -> Iterator[tuple[int, int]]:
+        for m in pattern.finditer(text):
+            if check(m.group(0)):
+                yield m.start(), m.end()
+
+    return find
+
+
+def _secrets(text: str) -> Iterator[tuple[int, int]]:
+    for pattern in _SECRET:
+        for m in pattern.finditer(text):
+            yield m.start(), m.end()
+    for pattern in _SECRET_VALUE:
+        for m in pattern.finditer(text):
+            yield m.start(1), m.end(1)
+
+
+def _card_ok(text: str) -> bool:
+    digits = _digits(text)
+    separators = {ch for ch in text if not ch.isdigit()}
+    return 13 <= len(digits) <= 19 and len(separators) <= 1 and _luhn_ok(digits)
+
+
+def _ipv4(text: str) -> Iterator[tuple[int, int]]:
+    for m in _IPV4.finditer(text):
+        if not _VERSION_WORD.search(text[max(0, m.start() - 12) : m.start()]):
+            yield m.start(), m.end()
+
+
+def _ipv6_ok(text: str) -> bool:
+    if text.count(":") < 2 or not any(ch.isdigit() for ch in text):
+        return False  # "a::b" in code, or a time like 12:30:45 (not valid anyway)
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _phones(text: str) -> Iterator[tuple[int, int]]:
+    for pattern in (_PHONE_INTL, _PHONE_US):
+        for m in pattern.finditer(text):
+            if 8 <= len(_digits(m.group(0))) <= 15 or pattern is _PHONE_US:
+                yield m.start(), m.end()
+    for m in _PHONE_WORD.finditer(text):
+        if 7 <= len(_digits(m.group(1))) <= 15:
+            yield m.start(1), m.end(1)
+
+
+# Earlier kinds win where spans overlap (a key may hold digits that look like a card; a card is not a phone).
+_DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ...] = (
+    (PiiKind.SECRET, _secrets),
+    (PiiKind.EMAIL, _spans(_EMAIL)),
+    (PiiKind.IBAN, _spans(_IBAN, _iban_ok)),
+    (PiiKind.CARD, _spans(_CARD, _card_ok)),
+    (PiiKind.SSN, _spans(_SSN)),
+    (PiiKind.NINO, _spans(_NINO)),
+    (PiiKind.IP, _spans(_IPV6, _ipv6_ok)),
+    (PiiKind.IP, _ipv4),
+    (PiiKind.PHONE, _phones),
+)
+
+
+def find_pii(text: str) -> list[PiiSpan]:
+    """Every PII value in ``text``, in order, without overlaps (the earlier kind in the list above wins)."""
+    taken: list[PiiSpan] = []
+    for kind, find in _DETECTORS:
+        for start, end in find(text):
+            if not any(start < s.end and s.start < end for s in taken):
+                taken.append(PiiSpan(start, end, kind))
+    return sorted(taken, key=lambda s: s.start)
+
+
+_LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
+_PLACEHOLDER = re.compile(r"\[(" + "|".join([*(k.value for k in PiiKind), _LITERAL]) + r")_(\d+)\]")
+
+
+class PiiMasker:
+    """One conversation's placeholders: ``mask`` before a prompt leaves, ``unmask`` what comes back."""
+
+    def __init__(self, counter: PiiCounter | None = None) -> None:
+        self.counter = counter or PiiCounter()
+        self._lock = threading.Lock()
+        self._placeholder_of: dict[str, str] = {}
+        self._value_of: dict[str, str] = {}
+        self._next: dict[str, int] = dict.fromkeys([*(k.value for k in PiiKind), _LITERAL], 1)
+        # Placeholder-shaped text the caller wrote itself: never issued, so unmasking leaves it as it was.
+        self._literal: set[str] = set()
+
+    @property
+    def mapping(self) -> Mapping[str, str]:
+        """Placeholder to original value (a copy)."""
+        with self._lock:
+            return dict(self._value_of)
+
+    def mask(self, text: str) -> str:
+        """``text`` with every PII value replaced by its stable placeholder."""
+        found = find_pii(text)
+        with self._lock:
+            # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
+            # (the conversation has an [EMAIL_1]) is masked as text of its own, so it cannot unmask to the value.
+            written = list(_PLACEHOLDER.finditer(text))
+            self._literal.update(m.group(0) for m in written if m.group(0) not in self._value_of)
+            taken = [(m.start(), m.end(), _LITERAL) for m in written if m.group(0) in self._value_of]
+            spans = (
+                found if not taken else [s for s in found if not any(s.start < e and b < s.end for b, e, _ in taken)]
+            )
+            pieces = sorted([*((s.start, s.end, s.kind.value) for s in spans), *taken])
+            out: list[str] = []
+            at = 0
+            for start, end, label in pieces:
+                out += [text[at:start], self._placeholder(text[start:end], label)]
+                at = end
+            out.append(text[at:])
+        for span in spans:
+            self.counter.add(span.kind)
+            if self.counter is not PROCESS_PII_COUNTS:
+                PROCESS_PII_COUNTS.add(span.kind)
+        return "".join(out)
+
+    def _placeholder(self, value: str, label: str) -> str:
+        known = self._placeholder_of.get(value)
+        if known is not None:
+            return known
+        while True:
+            placeholder = f"[{label}_{self._next[label]}]"
+            self._next[label] += 1
+            if placeholder not in self._literal:
+                break
+        self._placeholder_of[value] = placeholder
+        self._value_of[placeholder] = value
+        return placeholder
+
+    def unmask(self, text: str, *, json_string: bool = False) -> str:
+        """``text`` with the placeholders this masker issued replaced by their values.
+
+        ``json_string``: ``text`` is JSON (a tool call's arguments) and the placeholders sit inside its strings,
+        so each value is inserted JSON-escaped.
+        """
+        with self._lock:
+            values = dict(self._value_of)
+
+        def put(m: re.Match[str]) -> str:
+            value = values.get(m.group(0))
+            if value is None:
+                return m.group(0)
+            return json.dumps(value, ensure_ascii=False)[1:-1] if json_string else value
+
+        return _PLACEHOLDER.sub(put, text)
