@@ -12,11 +12,15 @@ import pytest
 from context_contract import ContextStoreContract
 from pg_fixtures import PgServer
 from store_contract import ALICE, BOB, EMB, NOW, StoreContract, item, make_record
+from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError
+from tiermem.lifecycle.retention import RetentionPolicy, sweep
+from tiermem.memory import Memory
 from tiermem.store import Store, StoredItem, open_store
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.postgres import PostgresStore
-from tiermem.types import Filter, Scope
+from tiermem.types import Filter, Scope, utcnow
+from tiermem.write.path import WriteStatus
 
 GLOBEX = Scope("globex", "alice")
 
@@ -211,3 +215,34 @@ def test_store_urls_choose_the_backend(pg_server: PgServer) -> None:
     store = open_store(pg_server.schema_url())
     assert isinstance(store, PostgresStore)
     store.close()
+
+
+# -- the lifecycle through the facade, on the server ---------------------------------------------------------
+
+
+@pytest.fixture
+def pg_memory(pg_server: PgServer) -> Iterator[Memory]:
+    with Memory.open(pg_server.schema_url(), embedder=HashingEmbedder()) as memory:
+        yield memory
+
+
+def test_a_contradicting_fact_supersedes_the_old_one_which_stays_visible_as_of_then(pg_memory: Memory) -> None:
+    t0 = NOW - timedelta(days=300)
+    old = pg_memory.remember(ALICE, "My phone number is 555-0100.", valid_from=t0).record
+    new = pg_memory.remember(ALICE, "My phone number is 555-0199.", valid_from=t0 + timedelta(days=100))
+    assert new.status is WriteStatus.SUPERSEDED and new.superseded == (old.id,)
+    assert [h.record.id for h in pg_memory.recall(ALICE, "phone number", now=NOW)][:1] == [new.record.id]
+    then = pg_memory.recall(ALICE, "phone number", now=NOW, as_of=t0 + timedelta(days=10))
+    assert [h.record.id for h in then] == [old.id]
+    assert pg_memory.get(ALICE, old.id).valid_to == t0 + timedelta(days=100)
+
+
+def test_the_sweep_deletes_expired_records_and_erase_leaves_the_user_nothing(pg_memory: Memory) -> None:
+    brief = pg_memory.remember(ALICE, "the parking code is 4471", ttl=timedelta(minutes=5)).record
+    kept = pg_memory.remember(ALICE, "the office is on the third floor").record
+    report = sweep(pg_memory.store, RetentionPolicy(), now=utcnow() + timedelta(hours=1))
+    assert report.expired == 1 and report.consistent
+    assert pg_memory.store.get(ALICE, brief.id) is None and pg_memory.store.get(ALICE, kept.id) is not None
+    pg_memory.erase("acme", "alice")
+    assert not any(pg_memory.store.held_rows(ALICE).values())
+    assert pg_memory.recall(ALICE, "office floor") == []
