@@ -204,6 +204,8 @@ class PostgresStore(PgFullTextMixin, PgVectorMixin, PgAuditMixin, PgContextMixin
                 [items[0].record.scope.tenant, replaced],
             )
         rows: list[tuple[Any, ...]] = []
+        tenant = items[0].record.scope.tenant
+        flags = self._index_flags(conn, tenant, sorted({i.record.scope.user or "" for i in items}))
         for item in items:
             if item.keep_vector or item.vector is None:
                 continue
@@ -213,14 +215,15 @@ class PostgresStore(PgFullTextMixin, PgVectorMixin, PgAuditMixin, PgContextMixin
             if item.passages is not None and len(item.passages):
                 parts += list(np.asarray(item.passages, dtype=np.float32).reshape(-1, own.shape[0]))
             for n, vec in enumerate(parts):
-                rows.append((r.scope.tenant, r.id, n, r.scope.user or "", r.embedding_model, own.shape[0], vec))
-        for dim in sorted({row[5] for row in rows}):
+                indexed = flags.get(r.scope.user or "", False)
+                rows.append((tenant, r.id, n, r.scope.user or "", r.embedding_model, own.shape[0], vec, indexed))
+        for dim in sorted({row[5] for row in rows if row[7]}):
             self._ensure_vector_index(conn, dim)
         for start in range(0, len(rows), _BATCH):
             chunk = rows[start : start + _BATCH]
             conn.execute(
-                f"INSERT INTO vectors (tenant, record_id, part, user_key, model, dim, vec) VALUES"
-                f" {', '.join(['(%s, %s, %s, %s, %s, %s, %s)'] * len(chunk))}",
+                f"INSERT INTO vectors (tenant, record_id, part, user_key, model, dim, vec, indexed) VALUES"
+                f" {', '.join(['(%s, %s, %s, %s, %s, %s, %s, %s)'] * len(chunk))}",
                 [v for row in chunk for v in row],
             )
 

@@ -40,7 +40,8 @@ CREATE INDEX records_supersedes ON records (tenant, supersedes) WHERE supersedes
 CREATE INDEX records_fts ON records USING gin (tenant, user_key, fts);
 
 -- A record's vectors: part 0 its own, parts 1.. its passages'. HNSW indexes are made per dimension by the store
--- (a vector column of mixed dimensions cannot be indexed as a whole).
+-- (a vector column of mixed dimensions cannot be indexed as a whole) and hold only the vectors of scopes large
+-- enough to need one (`indexed`): a small scope is searched exactly and never pays for HNSW inserts.
 CREATE TABLE vectors (
     tenant    text NOT NULL,
     record_id text NOT NULL,
@@ -49,17 +50,20 @@ CREATE TABLE vectors (
     model     text NOT NULL,
     dim       integer NOT NULL,
     vec       vector NOT NULL,
+    indexed   boolean NOT NULL DEFAULT false,
     PRIMARY KEY (tenant, record_id, part),
     FOREIGN KEY (tenant, record_id) REFERENCES records (tenant, id) ON DELETE CASCADE
 );
 CREATE INDEX vectors_scope ON vectors (tenant, user_key, model);
 
--- Per (tenant, user): documents and tokens (BM25's N and average length), kept by the triggers below.
+-- Per (tenant, user): documents and tokens (BM25's N and average length), kept by the triggers below, and
+-- whether the scope's vectors are in the HNSW indexes (set by the store once the scope has grown large).
 CREATE TABLE scope_stats (
     tenant   text NOT NULL,
     user_key text NOT NULL,
     docs     bigint NOT NULL DEFAULT 0,
     tokens   bigint NOT NULL DEFAULT 0,
+    indexed  boolean NOT NULL DEFAULT false,
     PRIMARY KEY (tenant, user_key)
 );
 
