@@ -8,6 +8,8 @@ from datetime import timedelta
 
 import psycopg
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from context_contract import ContextStoreContract
 from pg_fixtures import PgServer
@@ -19,7 +21,7 @@ from tiermem.memory import Memory
 from tiermem.store import Store, StoredItem, open_store
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.postgres import PostgresStore
-from tiermem.types import Filter, Scope, utcnow
+from tiermem.types import Filter, Scope, new_id, utcnow
 from tiermem.write.path import WriteStatus
 
 GLOBEX = Scope("globex", "alice")
@@ -246,3 +248,35 @@ def test_the_sweep_deletes_expired_records_and_erase_leaves_the_user_nothing(pg_
     pg_memory.erase("acme", "alice")
     assert not any(pg_memory.store.held_rows(ALICE).values())
     assert pg_memory.recall(ALICE, "office floor") == []
+
+
+# -- isolation as a property ---------------------------------------------------------------------------------
+
+_WORDS = ["kiwi", "harbour", "violin", "lantern", "walnut", "meadow"]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    placements=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from(_WORDS)), min_size=1, max_size=12
+    ),
+    probe=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+)
+def test_no_read_ever_returns_another_scopes_record(
+    pg: PostgresStore, placements: list[tuple[int, int, str]], probe: tuple[int, int]
+) -> None:
+    run = new_id()[-12:]  # every example in its own tenants: the store is shared by the examples
+    scope_of = [[Scope(f"t{t}-{run}", f"u{u}") for u in range(3)] for t in range(3)]
+    records = [make_record(scope_of[t][u], f"{word} note {i}") for i, (t, u, word) in enumerate(placements)]
+    pg.put_many([item(r) for r in records])
+    scope = scope_of[probe[0]][probe[1]]
+    mine = {r.id for r in records if r.scope == scope}
+    found = {c.id for c in pg.keyword_candidates(scope, _WORDS, Filter(), now=NOW, limit=100)}
+    found |= {c.id for c in pg.vector_candidates(scope, EMB.embed_batch(["note"])[0], EMB.fingerprint, Filter(),
+                                                 now=NOW, limit=100)}  # fmt: skip
+    found |= {r.id for r in pg.list_records(scope, Filter(), now=NOW, limit=100, cursor=None).records}
+    found |= set(pg.get_many(scope, [r.id for r in records]))
+    assert found == mine
+    # And a query without any scope condition, as the tenant: that tenant's rows only.
+    unscoped = {rid for (rid,) in pg.execute("SELECT id FROM records", tenant=scope.tenant)}
+    assert unscoped == {r.id for r in records if r.scope.tenant == scope.tenant}
