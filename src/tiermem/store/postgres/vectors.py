@@ -23,7 +23,7 @@ import psycopg
 from tiermem.embed import Vectors
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate
-from tiermem.store.postgres.sql import filter_sql
+from tiermem.store.postgres.sql import filter_sql, scope_sql
 from tiermem.store.vector_index import best
 from tiermem.types import Filter, Scope
 
@@ -161,7 +161,7 @@ class PgVectorMixin:
                     for q in queries
                 ]  # fmt: skip
             # A small scope: its own vectors once, one matrix product for every query (as the SQLite store does).
-            where, params = _narrow(scope)
+            where, params = scope_sql(scope)
             fwhere, fparams = filter_sql(filter_, now)
             with _hash_joins(conn):
                 rows = conn.execute(
@@ -222,7 +222,9 @@ def _search(
     own_only: bool,
 ) -> list[tuple[str, float]]:
     """(record id, best cosine over its vectors) best first; ties in order of insertion."""
-    where, params = _narrow(scope)
+    # Exact: hash-joined, so the records side needs its scope (else it is a scan of every tenant's records);
+    # HNSW: each vector the index yields finds its record by primary key, and only agent and session narrow.
+    where, params = scope_sql(scope) if exact else _narrow(scope)
     fwhere, fparams = filter_sql(filter_, now)
     parts = " AND v.part = 0" if own_only else ""
     parts += "" if exact else " AND v.indexed"  # the HNSW indexes' predicate
