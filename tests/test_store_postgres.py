@@ -280,3 +280,26 @@ def test_no_read_ever_returns_another_scopes_record(
     # And a query without any scope condition, as the tenant: that tenant's rows only.
     unscoped = {rid for (rid,) in pg.execute("SELECT id FROM records", tenant=scope.tenant)}
     assert unscoped == {r.id for r in records if r.scope.tenant == scope.tenant}
+
+
+def test_keyword_scores_equal_fts5_bm25_when_the_store_holds_one_scope(pg: PostgresStore) -> None:
+    from tiermem.store.sqlite import SQLiteStore
+
+    texts = [
+        ("the harbour crane lifted the blue container", "we met at the harbour"),
+        ("a crane flew over the harbour at dawn", None),
+        ("she tuned the violin before the lesson", "the lesson was long"),
+        ("violin lessons every Tuesday; the violin is old", None),
+        ("Crème brûlée at the café near the harbour", "dessert plans"),
+        ("the container ship left the harbour harbour harbour", None),
+    ]
+    records = [make_record(ALICE, content, context=context) for content, context in texts]
+    sqlite = SQLiteStore(":memory:")
+    for store in (sqlite, pg):
+        store.put_many([item(r) for r in records])
+    for terms in (["harbour"], ["crane", "violin"], ["harbour crane", "violin lesson"], ["creme", "cafe"], ["lesson"]):
+        want = sqlite.keyword_candidates(ALICE, terms, Filter(), now=NOW, limit=10)
+        got = pg.keyword_candidates(ALICE, terms, Filter(), now=NOW, limit=10)
+        assert [c.id for c in got] == [c.id for c in want], terms
+        assert [c.score for c in got] == pytest.approx([c.score for c in want], rel=1e-6), terms
+    sqlite.close()

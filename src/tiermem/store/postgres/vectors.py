@@ -29,7 +29,7 @@ from tiermem.types import Filter, Scope
 
 __all__ = ["EXACT_UP_TO", "HNSW_MAX_DIM", "PgVectorMixin"]
 
-EXACT_UP_TO = 10_000  # records in a scope searched exactly (no index), measured ~10 ms at 384 dimensions
+EXACT_UP_TO = 10_000  # records in a scope searched exactly (no index); larger scopes go through HNSW
 HNSW_MAX_DIM = 2_000  # pgvector indexes vectors of up to 2,000 dimensions; larger ones are searched exactly
 EF_SEARCH = 100  # HNSW candidate list (DESIGN.md: recall 0.985 at 100k x 384)
 PASSAGE_FANOUT = 3  # rows fetched per wanted record from HNSW: a record with passages comes back several times
