@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -219,7 +220,12 @@ def _pg_url(given: str | None) -> tuple[str, Callable[[], None]]:
     root = Path(tempfile.mkdtemp(prefix="tiermem-bench-pg-"))
     os.chmod(root, 0o755)
     server = get_server(root / "data", cleanup_mode="delete")
-    return _prepare(server.get_uri("postgres")).app_url, server.cleanup
+
+    def stop() -> None:
+        server.cleanup()  # stops the server and deletes its data folder
+        shutil.rmtree(root, ignore_errors=True)
+
+    return _prepare(server.get_uri("postgres")).app_url, stop
 
 
 if __name__ == "__main__":
