@@ -170,7 +170,7 @@ def main() -> None:
                                     Filter(), now=NOW, limit=10)  # fmt: skip
             return time.perf_counter() - started
 
-        results.append(run("sqlite", lambda: SQLiteStore(path), lambda s: os.path.getsize(path), sqlite_rebuild,
+        results.append(run("sqlite", lambda: SQLiteStore(path), lambda s: sum(os.path.getsize(f) for f in (path, Path(f"{path}-wal")) if f.exists()), sqlite_rebuild,
                            data, items, args))  # fmt: skip
 
     url, stop = _pg_url(args.pg)
