@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))  # lets tests import store_contract
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI does; numpy is not imported yet here
 
+from pg_fixtures import pg_server  # noqa: F401  (the session's PostgreSQL server, for any test that asks)
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.memory import Memory
 

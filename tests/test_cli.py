@@ -113,5 +113,3 @@ def test_export_writes_every_record_of_the_user(run, tmp_path: Path) -> None:  #
     assert run("export", "--user", "alice", "-o", str(out)).exit_code == 0
     data = json.loads(out.read_text())
     assert sorted(r["content"] for r in data["records"]) == ["one", "two"]
-
-

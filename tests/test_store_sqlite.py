@@ -12,7 +12,7 @@ import pytest
 
 from store_contract import ALICE, EMB, NOW, StoreContract, item, make_record
 from tiermem.errors import ConfigError
-from tiermem.store import Store, StoredItem, open_store
+from tiermem.store import Store, StoredItem, open_store, sqlite_path
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.types import Filter, MemoryRecord, Scope
 
@@ -59,9 +59,11 @@ def test_store_urls_follow_the_sqlalchemy_convention(tmp_path: Path, monkeypatch
     open_store("sqlite:///:memory:").close()
     open_store(tmp_path / "plain.db").close()
     assert (tmp_path / "plain.db").exists()
-    for bad in ("mysql://x/y", "sqlite:///", "postgresql://localhost/db"):
+    for bad in ("mysql://x/y", "sqlite:///"):
         with pytest.raises(ConfigError):
             open_store(bad)
+    with pytest.raises(ConfigError, match="PostgreSQL"):  # a server URL is not a file (open_store opens it)
+        sqlite_path("postgresql://localhost/db")
 
 
 def test_small_scope_in_a_big_file_uses_its_own_postings(tmp_path: Path) -> None:

@@ -26,7 +26,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DB_HELP = (
     "Database file: a plain path, or a sqlite:/// URL where three slashes start a relative path"
-    " (sqlite:///data/x.db is ./data/x.db) and four an absolute one (sqlite:////srv/x.db)."
+    " (sqlite:///data/x.db is ./data/x.db) and four an absolute one (sqlite:////srv/x.db);"
+    " or a PostgreSQL URL, postgresql://user@host/dbname."
     " [default: $TIERMEM_DB, else memory.db in the user data dir]"
 )
 
@@ -70,8 +71,11 @@ def open_memory(db: str | None, embedder: str, *, create: bool) -> Memory:
 @contextmanager
 def removed_if_failed(db: str | None) -> Iterator[None]:
     """Remove the database file, and the folders made for it, if this block creates it and then fails."""
-    from tiermem.store import sqlite_path
+    from tiermem.store import is_postgres_url, sqlite_path
 
+    if is_postgres_url(db_url(db)):  # a server database is never created by a command, so never removed
+        yield
+        return
     path = sqlite_path(db_url(db))
     if path == ":memory:" or Path(path).exists():
         yield

@@ -64,6 +64,13 @@ _REPORT = click.option(
     help="Also write a Markdown report (and a bar chart when matplotlib is installed) into this directory.",
 )
 _LIMIT = click.option("--limit", type=click.IntRange(min=1), help="Score only the first N questions (quick runs).")
+_DB = click.option(
+    "--db",
+    "db",
+    metavar="URL",
+    help="Run on this PostgreSQL database (postgresql://...), in a new schema dropped afterwards;"
+    " default: a temporary SQLite file.",
+)
 _CACHE = click.option(
     "--embed-cache",
     "embed_cache",
@@ -78,8 +85,11 @@ def eval_group() -> None:
 
 
 @contextmanager
-def _temporary_memory(embedder_name: str, cache: Path | None = None) -> Iterator[Callable[[], Memory]]:
-    """Yield an opener of one temporary SQLite database (with one embedder, maybe cached), deleted afterwards."""
+def _temporary_memory(
+    embedder_name: str, cache: Path | None = None, db: str | None = None
+) -> Iterator[Callable[[], Memory]]:
+    """Yield an opener of one temporary database (with one embedder, maybe cached), deleted afterwards: a SQLite
+    file, or with ``db`` a new schema in that PostgreSQL database."""
     from tiermem.embed import Embedder, get_embedder
     from tiermem.eval.embed_cache import CachedEmbedder
     from tiermem.memory import Memory
@@ -87,9 +97,18 @@ def _temporary_memory(embedder_name: str, cache: Path | None = None) -> Iterator
     embedder: Embedder = get_embedder(embedder_name)
     cached = CachedEmbedder(embedder, cache) if cache is not None else None
     try:
-        with tempfile.TemporaryDirectory(prefix="tiermem-eval-") as tmp:
-            url = f"sqlite:///{Path(tmp) / 'eval.db'}"
-            yield lambda: Memory.open(url, embedder=cached or embedder)
+        if db is not None:
+            from tiermem.store.postgres.scratch import drop_schema, scratch_url
+
+            url = scratch_url(db, "tiermem_eval")
+            try:
+                yield lambda: Memory.open(url, embedder=cached or embedder)
+            finally:
+                drop_schema(url)
+        else:
+            with tempfile.TemporaryDirectory(prefix="tiermem-eval-") as tmp:
+                url = f"sqlite:///{Path(tmp) / 'eval.db'}"
+                yield lambda: Memory.open(url, embedder=cached or embedder)
     finally:
         if cached is not None:
             cached.close()
@@ -112,10 +131,10 @@ def _progress(label: str, total: int | None) -> Iterator[Callable[[], None]]:
 
 @contextmanager
 def _one_memory(
-    embedder_name: str, label: str, total: int, cache: Path | None = None
+    embedder_name: str, label: str, total: int, cache: Path | None = None, db: str | None = None
 ) -> Iterator[tuple[Memory, Callable[[], None]]]:
     """One temporary memory for a whole run, closed afterwards, and a progress callback."""
-    with _temporary_memory(embedder_name, cache) as open_memory, _progress(label, total) as advance:
+    with _temporary_memory(embedder_name, cache, db) as open_memory, _progress(label, total) as advance:
         memory = open_memory()
         try:
             yield memory, advance
@@ -200,6 +219,7 @@ def _span_option(_ctx: click.Context, _param: click.Parameter, value: str | None
 @_REPORT
 @_LIMIT
 @_CACHE
+@_DB
 @_CONTEXT
 @click.option(
     "--conversations",
@@ -215,6 +235,7 @@ def locomo_command(
     report_dir: Path | None,
     limit: int | None,
     embed_cache: Path | None,
+    db: str | None,
     context_turns: int,
     span: tuple[int, int] | None,
 ) -> None:
@@ -236,7 +257,7 @@ def locomo_command(
                 )
             conversations = conversations[span[0] : span[1] + 1]
         total = sum(len(c.questions) for c in conversations)
-        with _one_memory(embedder, "LoCoMo", min(total, limit or total), embed_cache) as (memory, advance):
+        with _one_memory(embedder, "LoCoMo", min(total, limit or total), embed_cache, db) as (memory, advance):
             result = run_locomo(
                 memory, conversations, ks, limit=limit, on_question=advance, context_turns=context_turns
             )
@@ -261,6 +282,7 @@ def locomo_command(
 @_REPORT
 @_LIMIT
 @_CACHE
+@_DB
 @_CONTEXT
 def longmemeval_command(
     path: Path,
@@ -270,6 +292,7 @@ def longmemeval_command(
     report_dir: Path | None,
     limit: int | None,
     embed_cache: Path | None,
+    db: str | None,
     context_turns: int,
 ) -> None:
     """LongMemEval: session and turn recall and nDCG.
@@ -280,7 +303,11 @@ def longmemeval_command(
     from tiermem.eval.longmemeval import iter_longmemeval, run_longmemeval
     from tiermem.eval.report import longmemeval_report
 
-    with _edge(), _temporary_memory(embedder, embed_cache) as open_memory, _progress("LongMemEval", limit) as advance:
+    with (
+        _edge(),
+        _temporary_memory(embedder, embed_cache, db) as open_memory,
+        _progress("LongMemEval", limit) as advance,
+    ):
         result = run_longmemeval(
             open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance, context_turns=context_turns
         )
@@ -296,6 +323,7 @@ def longmemeval_command(
 @click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges).")
 @_LIMIT
 @_CACHE
+@_DB
 def update_command(
     path: Path,
     as_json: bool,
@@ -304,6 +332,7 @@ def update_command(
     offset: int,
     limit: int | None,
     embed_cache: Path | None,
+    db: str | None,
 ) -> None:
     """Knowledge update: is the newer fact on top?
 
@@ -317,7 +346,7 @@ def update_command(
     with _edge():
         total = sum(1 for _ in iter_update_items(path))
         todo = max(0, min(total - offset, limit or total))
-        with _one_memory(embedder, "Knowledge update", todo, embed_cache) as (memory, advance):
+        with _one_memory(embedder, "Knowledge update", todo, embed_cache, db) as (memory, advance):
             result = run_update(memory, iter_update_items(path), offset=offset, limit=limit, on_item=advance)
     command = _command("update", path, embedder=embedder, offset=offset or None, limit=limit)
     _emit(result.to_json(), as_json, update_report(result, command), report_dir)

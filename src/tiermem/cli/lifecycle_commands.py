@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from tiermem.cli.database import db_option, open_db, removed_if_failed
 from tiermem.cli.options import embedder_option
 from tiermem.errors import StoreError, ValidationError
-
-if TYPE_CHECKING:
-    from tiermem.store.sqlite import SQLiteStore
 
 __all__ = ["erase_command", "import_command", "sweep_command"]
 
@@ -26,12 +23,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
-
-
-def _open_sqlite(db: str | None, *, create: bool) -> SQLiteStore:
-    from tiermem.store.sqlite import require_sqlite
-
-    return require_sqlite(open_db(db, create=create))
 
 
 def _emit(data: Any) -> None:
@@ -60,7 +51,7 @@ def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -
     from tiermem.types import utcnow
 
     policy = RetentionPolicy.parse(keep_last=keep_last)
-    store = _open_sqlite(db, create=False)
+    store = open_db(db, create=False)  # any store: sweep goes through the maintenance protocol
     try:
         report = sweep(store, policy, now=utcnow(), vacuum=vacuum)
     finally:
@@ -116,12 +107,18 @@ def erase_command(
 
     Scope(tenant, user)  # a bad name, or a missing database, is reported before the prompt
     whom = f"user {user!r} of tenant {tenant!r}" if user else f"the whole tenant {tenant!r} (every user)"
-    store = _open_sqlite(db, create=False)
+    store = open_db(db, create=False)
+    path = getattr(store, "path", None)
+    if verify and path is None:
+        store.close()
+        raise ValidationError(
+            "--verify", "reads the database files, which only a SQLite store has; on a server, sweep --vacuum"
+        )
     try:
         if not yes:
             click.confirm(f"Erase everything held about {whom}? This cannot be undone", abort=True, err=True)
         report = erase(store, tenant, user, now=utcnow(), actor="cli")
-        path = None if store.path == ":memory:" else store.path
+        path = None if path == ":memory:" else path
     finally:
         store.close()
     # Checked after close: closing checkpoints the WAL of the last connection.
@@ -166,7 +163,7 @@ def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> N
         raise ValidationError("file", f"cannot be read as JSON: {exc}", given=file) from None
     chosen = get_embedder(embedder)
     with removed_if_failed(db):  # all or nothing: a failed import into a new file leaves no file
-        store = _open_sqlite(db, create=True)
+        store = open_db(db, create=True)
         try:
             report = import_user(store, chosen, data)
         finally:

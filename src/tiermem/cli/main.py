@@ -24,6 +24,7 @@ from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
 from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
 from tiermem.cli.mcp_command import mcp_command
+from tiermem.cli.migrate_command import migrate_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
 from tiermem.cli.scan_commands import eval_injection, quarantine_group, scan_command
@@ -339,6 +340,7 @@ cli.add_command(mcp_command)
 cli.add_command(scan_command)
 cli.add_command(quarantine_group)
 eval_group.add_command(eval_injection)
+cli.add_command(migrate_command)
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "RowField",
     "Store",
     "StoredItem",
+    "is_postgres_url",
     "open_store",
     "sqlite_path",
 ]
@@ -33,8 +34,8 @@ def sqlite_path(url: str | Path) -> str:
     a fourth makes it absolute (``sqlite:////srv/x.db``).
     """
     text = str(url)
-    if text.startswith(("postgresql://", "postgres://")):
-        raise ConfigError("the PostgreSQL store is not available in this version; use sqlite:///path")
+    if is_postgres_url(text):
+        raise ConfigError(f"{text.split('@')[-1]!r} names a PostgreSQL database, not a SQLite file")
     if text.startswith("sqlite:///"):
         text = text.removeprefix("sqlite:///")
     elif "://" in text:
@@ -44,11 +45,25 @@ def sqlite_path(url: str | Path) -> str:
     return text
 
 
+def is_postgres_url(url: str | Path) -> bool:
+    """Whether ``url`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return str(url).startswith(("postgresql://", "postgres://"))
+
+
 def open_store(url: str | Path, *, create: bool = True) -> Store:
-    """Open a store: a plain path, ``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or ``:memory:``.
+    """Open a store: a plain path, ``sqlite:///relative.db``, ``sqlite:////abs/path.db``, ``:memory:``, or a
+    ``postgresql://user@host/db`` URL (``?schema=name`` picks the schema; needs the ``postgres`` extra).
 
     ``create=False`` opens an existing database only: a missing file is a NotFoundError and nothing is created.
     """
+    if is_postgres_url(url):
+        try:
+            from tiermem.store.postgres import PostgresStore
+        except ImportError as exc:
+            raise ConfigError(
+                f"the PostgreSQL store needs the postgres extra: pip install 'tiermem[postgres]' ({exc})"
+            ) from exc
+        return PostgresStore(str(url))
     path = sqlite_path(url)
     from tiermem.store.sqlite import SQLiteStore
 

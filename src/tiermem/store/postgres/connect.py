@@ -1,0 +1,93 @@
+"""(internal) Reaching a PostgreSQL server: the store URL, the connection pool, migrations and driver errors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+
+from tiermem.errors import ConfigError, MigrationError, StoreError
+
+__all__ = ["PgTarget", "apply_migrations", "driver_error", "parse_url"]
+
+_SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+@dataclass(frozen=True, slots=True)
+class PgTarget:
+    """Where the store lives: the libpq connection string, the schema of its tables, and a printable name."""
+
+    conninfo: str
+    schema: str
+    display: str
+
+
+def parse_url(url: str) -> PgTarget:
+    """A ``postgresql://`` (or ``postgres://``) URL; ``?schema=name`` (default public) is ours, the rest libpq's."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise ConfigError(f"not a PostgreSQL URL: {url!r} (expected postgresql://user@host/dbname)")
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    schema = next((v for k, v in query if k == "schema"), "public")
+    if not _SCHEMA.fullmatch(schema):
+        raise ConfigError(
+            f"schema={schema!r} in the store URL: must be a lower-case SQL name (letters, digits, _; up to 63)"
+        )
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, rest, ""))
+    host = parts.hostname or dict(query).get("host", "local socket")
+    display = f"postgresql://{parts.username + '@' if parts.username else ''}{host}{parts.path}"
+    return PgTarget(conninfo, schema, display + ("" if schema == "public" else f"?schema={schema}"))
+
+
+def driver_error(action: str, where: str, exc: psycopg.Error) -> StoreError:
+    """A StoreError that says what failed on which server, and what the driver's message means."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, psycopg.OperationalError):
+        meaning = "the server cannot be reached or closed the connection; check the URL and that it runs"
+    elif isinstance(exc, psycopg.errors.InsufficientPrivilege):
+        meaning = "the database role lacks a privilege (or a row-level security policy refused the row)"
+    elif isinstance(exc, psycopg.errors.SerializationFailure | psycopg.errors.DeadlockDetected):
+        meaning = "another transaction wrote the same rows; retry"
+    else:
+        meaning = "the database driver failed"
+    return StoreError(f"cannot {action} {where}: {meaning} (PostgreSQL: {text})")
+
+
+def apply_migrations(conn: psycopg.Connection[tuple[object, ...]], schema: str, where: str) -> int:
+    """Apply the packaged migrations not yet recorded in ``schema``, in one transaction; the latest version."""
+    folder = resources.files("tiermem.store.postgres") / "migrations"
+    scripts = sorted((f.name, f) for f in folder.iterdir() if f.name.endswith(".sql"))
+    ident = sql.Identifier(schema)
+    with conn.transaction():
+        # Two processes opening a new database at once: the second waits, then finds the work done.
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"tiermem-migrate-{schema}"])
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
+        conn.execute(sql.SQL("SET LOCAL search_path TO {}, public").format(ident))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL)"
+        )
+        done = {int(v) for (v,) in conn.execute("SELECT version FROM schema_migrations").fetchall()}  # type: ignore[call-overload]
+        for name, file in scripts:
+            version = int(name.split("_", 1)[0])
+            if version in done:
+                continue
+            try:
+                with conn.transaction():
+                    conn.execute(file.read_text(encoding="utf-8").encode())
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise MigrationError(
+                    f"migration {name} on {where} needs a privilege the role lacks ({exc}); an administrator may run"
+                    " `CREATE EXTENSION vector; CREATE EXTENSION btree_gin;` in the database first"
+                ) from exc
+            except psycopg.Error as exc:
+                raise MigrationError(f"migration {name} on {where} failed: {exc}") from exc
+            conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)", [version, name, datetime.now(UTC)])
+            done.add(version)
+        return max(done, default=0)

@@ -1,0 +1,138 @@
+"""(internal) ContextStore on PostgreSQL: core blocks, their edits and context windows (a mixin of PostgresStore)."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from tiermem.errors import ConflictError, ValidationError
+from tiermem.store.context_base import BlockEdit, CoreBlock, WindowState, check_version
+from tiermem.store.sqlite.context import MAX_EDITS
+from tiermem.types import Scope
+
+__all__ = ["PgContextMixin"]
+
+
+def _agent_key(scope: Scope) -> list[str]:
+    return [scope.tenant, scope.user or "", scope.agent or ""]
+
+
+def _where(scope: Scope, *, with_session: bool) -> tuple[str, list[str]]:
+    statement = "tenant = %s AND user_key = %s"
+    params = [scope.tenant, scope.user or ""]
+    if scope.agent is not None:
+        statement += " AND agent = %s"
+        params.append(scope.agent)
+    if with_session and scope.session is not None:
+        statement += " AND session = %s"
+        params.append(scope.session)
+    return statement, params
+
+
+class PgContextMixin:
+    """Core blocks, their edits and context windows in the store's transactions."""
+
+    if TYPE_CHECKING:
+
+        def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
+    def load_core_blocks(self, scope: Scope) -> list[CoreBlock]:
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                "SELECT name, limit_tokens, value, description, read_only, version, updated_at FROM core_blocks"
+                " WHERE tenant = %s AND user_key = %s AND agent = %s ORDER BY name",
+                _agent_key(scope),
+            ).fetchall()
+        return [CoreBlock(n, lim, v, d, bool(ro), ver, up) for n, lim, v, d, ro, ver, up in rows]
+
+    def save_core_block(self, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit) -> None:
+        check_version(block.name, block.version)
+        if block.version != expected_version + 1:
+            raise ValidationError(
+                f"core.{block.name}.version",
+                f"must be one more than the expected version {expected_version}",
+                given=block.version,
+                limit=expected_version + 1,
+            )
+        key = _agent_key(scope)
+        with self._tenant(scope.tenant) as conn:
+            # FOR UPDATE: a concurrent writer of the same block waits here, then sees the version it wrote.
+            row = conn.execute(
+                "SELECT version FROM core_blocks WHERE tenant = %s AND user_key = %s AND agent = %s AND name = %s"
+                " FOR UPDATE",
+                [*key, block.name],
+            ).fetchone()
+            stored = 0 if row is None else int(row[0])
+            if stored != expected_version:
+                raise ConflictError(
+                    f"core block '{block.name}' of {scope}: the edit expected version {expected_version} but "
+                    f"version {stored} is stored (changed by another writer); reload the block and retry"
+                )
+            written = conn.execute(
+                "INSERT INTO core_blocks (tenant, user_key, agent, name, value, limit_tokens, description, read_only,"
+                " version, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (tenant, user_key, agent, name) DO UPDATE SET value = excluded.value,"
+                " limit_tokens = excluded.limit_tokens, description = excluded.description,"
+                " read_only = excluded.read_only, version = excluded.version, updated_at = excluded.updated_at"
+                " WHERE core_blocks.version = %s",
+                [*key, block.name, block.value, block.limit, block.description, int(block.read_only), block.version,
+                 block.updated_at or edit.at, expected_version],
+            ).rowcount  # fmt: skip
+            if not written:  # created meanwhile by a concurrent first save: that one won
+                raise ConflictError(
+                    f"core block '{block.name}' of {scope}: the edit expected version {expected_version} but another"
+                    " writer saved it first; reload the block and retry"
+                )
+            conn.execute(
+                "INSERT INTO core_block_edits (tenant, id, user_key, agent, name, actor, at, op, before, after,"
+                " version)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [scope.tenant, edit.id, *key[1:], block.name, edit.actor, edit.at, edit.op, edit.before, edit.after,
+                 block.version],
+            )  # fmt: skip
+
+    def core_block_edits(self, scope: Scope, name: str, *, limit: int = 100) -> list[BlockEdit]:
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_EDITS:
+            raise ValidationError("limit", f"must be an integer from 1 to {MAX_EDITS}", given=limit, limit=MAX_EDITS)
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                "SELECT id, name, actor, at, op, before, after, version FROM core_block_edits WHERE tenant = %s"
+                " AND user_key = %s AND agent = %s AND name = %s ORDER BY version DESC, at DESC LIMIT %s",
+                [*_agent_key(scope), name, limit],
+            ).fetchall()
+        return [BlockEdit(i, n, actor, at, op, before, after, v) for i, n, actor, at, op, before, after, v in rows]
+
+    def load_context_window(self, scope: Scope) -> WindowState | None:
+        with self._tenant(scope.tenant) as conn:
+            row = conn.execute(
+                "SELECT message_ids, summary_through, updated_at FROM context_windows"
+                " WHERE tenant = %s AND user_key = %s AND agent = %s AND session = %s",
+                [*_agent_key(scope), scope.session or ""],
+            ).fetchone()
+        return None if row is None else WindowState(tuple(row[0]), row[1], row[2])
+
+    def save_context_window(self, scope: Scope, state: WindowState) -> None:
+        with self._tenant(scope.tenant) as conn:
+            conn.execute(
+                "INSERT INTO context_windows (tenant, user_key, agent, session, message_ids, summary_through,"
+                " updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, user_key, agent, session)"
+                " DO UPDATE SET message_ids = excluded.message_ids, summary_through = excluded.summary_through,"
+                " updated_at = excluded.updated_at",
+                [*_agent_key(scope), scope.session or "", Jsonb(list(state.message_ids)), state.summary_through,
+                 state.updated_at or datetime.now(UTC)],
+            )  # fmt: skip
+
+    def delete_context(self, scope: Scope) -> int:
+        windows, wparams = _where(scope, with_session=True)
+        removed = 0
+        with self._tenant(scope.tenant) as conn:
+            removed += conn.execute(f"DELETE FROM context_windows WHERE {windows}", wparams).rowcount
+            if scope.session is None:  # core memory is shared by the agent's sessions
+                where, params = _where(scope, with_session=False)
+                for table in ("core_blocks", "core_block_edits"):
+                    removed += conn.execute(f"DELETE FROM {table} WHERE {where}", params).rowcount
+        return removed

