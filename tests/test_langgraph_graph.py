@@ -79,4 +79,4 @@ def test_a_graph_remembers_a_user_across_two_threads_through_the_store() -> None
         # Another user asking the same in a third thread gets nothing of Ann's.
         assert ask("third", "Which city do I live in?", UserContext("bob")) == "I don't know where you live."
         [record] = memory.list(Scope("profiles", "ann")).records
-        assert record.content == "fact: she lives in Lisbon"
+        assert record.content == "she lives in Lisbon"

@@ -167,6 +167,14 @@ def test_index_false_stores_no_vector_but_keyword_search_finds_it(store: Tiermem
     assert store.memory.store.vectors_of(Scope("notes", "ann"), [hit.record_id]) == {}
 
 
+def test_the_whole_value_is_indexed_as_sentences_and_labelled_short_values(store: TiermemStore) -> None:
+    store.put(ANN, "me", {"name": "Ann", "home": {"city": "Porto"}, "bio": "Ann bakes bread on Sundays", "age": 41})
+    [hit] = store.search(ANN, query="bread")
+    assert isinstance(hit, ScoredItem) and hit.record_id is not None
+    content = store.memory.get(Scope("notes", "ann"), hit.record_id).content
+    assert content == "name: Ann home.city: Porto Ann bakes bread on Sundays age: 41"  # lines joined by normalising
+
+
 def test_index_fields_choose_the_text_that_is_searched(store: TiermemStore) -> None:
     store.put(ANN, "a", {"title": "gardening", "body": "tomatoes need sun"}, index=["body"])
     [hit] = store.search(ANN, query="tomatoes")
@@ -178,8 +186,8 @@ def test_namespace_labels_map_to_tenant_and_user_scopes(store: TiermemStore) -> 
     store.put(ANN, "a", {"text": "ann's own note"})
     store.put(("notes",), "shared", {"text": "a note for the whole tenant"})
     memory = store.memory
-    assert [r.content for r in memory.list(Scope("notes", "ann")).records] == ["text: ann's own note"]
-    assert [r.content for r in memory.list(Scope("notes", None)).records] == ["text: a note for the whole tenant"]
+    assert [r.content for r in memory.list(Scope("notes", "ann")).records] == ["ann's own note"]
+    assert [r.content for r in memory.list(Scope("notes", None)).records] == ["a note for the whole tenant"]
     assert memory.list(Scope("notes", "bob")).records == ()
     assert memory.recall(Scope("notes", "bob"), "note") == []
 

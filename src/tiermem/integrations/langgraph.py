@@ -11,11 +11,11 @@ are not items and stay invisible here.
 
 Items and records. The value is kept as JSON in the record's metadata (``lg_value``; with the namespace at most
 8 KB). The record's content, which recall searches by keywords and by meaning, is the text at the index fields:
-``$`` (the default) gives every leaf as a ``path: text`` line, not JSON syntax; other fields take the text at
-that path as LangGraph does. ``index=False`` stores no vector (keyword search still finds the item). A put on an
-existing key stores a new version that supersedes the old one (``Memory.history`` lists every version); a delete
-forgets every version. Writes skip duplicate merging and automatic supersession: here keys, not content,
-identify items.
+``$`` (the default) gives a line per leaf, sentences as they are and short values as ``path: value``, not JSON
+syntax; other fields take the text at that path as LangGraph does. ``index=False`` stores no vector (keyword
+search still finds the item). A put on an existing key stores a new version that supersedes the old one
+(``Memory.history`` lists every version); a delete forgets every version. Writes skip duplicate merging and
+automatic supersession: here keys, not content, identify items.
 
 Search. With a query each scope under the prefix is searched by tiermem's hybrid recall (the best ``MAX_K`` at
 most); ``SearchItem.score`` is the hit's score and ``ScoredItem.parts`` / ``flags`` say why it came back. A prefix

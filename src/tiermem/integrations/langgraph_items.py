@@ -41,6 +41,7 @@ META_TTL = "lg_ttl_minutes"
 # Tags hold one hashed tag per prefix of the namespace below the scope, and one for the key: 32 tags at most.
 MAX_DEPTH = 32
 _HASH_CHARS = 24  # 96 bits: collisions are also checked against the stored namespace and key
+_SENTENCE_WORDS = 3  # a string leaf of this many words is text; a shorter one is a value its path explains
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +91,15 @@ def _leaves(value: Any, path: str) -> Iterator[str]:
     elif isinstance(value, list | tuple):
         for inner in value:
             yield from _leaves(inner, path)
+    elif isinstance(value, str) and len(value.split()) >= _SENTENCE_WORDS:
+        yield value  # a sentence embeds best as it is: a "path:" prefix moves its vector off the question's
     elif value is not None and str(value).strip():
         yield f"{path}: {value}" if path else str(value)
 
 
 def indexed_text(value: Mapping[str, Any], fields: Sequence[str], at_path: Any) -> str:
-    """The text recall searches: ``$`` gives ``path: text`` lines of every leaf, other fields the text there.
+    """The text recall searches: ``$`` gives a line per leaf (sentences as they are, short values as
+    ``path: value``), other fields the text at that path.
 
     ``at_path`` is LangGraph's ``get_text_at_path`` (passed in, so this module does not import LangGraph). An
     item with no text at its fields falls back to its JSON, so every record has content.
