@@ -186,7 +186,7 @@ def ratios(rows: list[dict[str, Any]]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--systems", default="tiermem,langgraph-memory,langgraph-sqlite,chroma,mem0")
+    parser.add_argument("--systems", default="tiermem,tiermem-langgraph,langgraph-memory,langgraph-sqlite,chroma,mem0")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N (a quick check)")
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "peers")
     args = parser.parse_args()

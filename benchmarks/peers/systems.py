@@ -98,6 +98,32 @@ class TiermemRemember:
         return tree_bytes(self.directory)
 
 
+class TiermemLangGraph:
+    """tiermem behind LangGraph's store API (``TiermemStore``): what a LangGraph user gets by swapping the store."""
+
+    name = "tiermem TiermemStore (LangGraph API)"
+    note = "the LangGraph adapter: items keyed, no duplicate merging or supersession, hybrid recall"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        from tiermem.integrations.langgraph import TiermemStore
+
+        self.directory = directory
+        self.memory = Memory.open(directory / "tiermem.db", embedder=model)
+        self.store = TiermemStore(self.memory, fields=("text",))
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        self.store.put((TENANT, user), str(uuid.uuid4()), {"text": text, "dia_id": dia_id})
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        return [str(item.value["dia_id"]) for item in self.store.search((TENANT, user), query=query, limit=k)]
+
+    def close(self) -> None:
+        self.memory.close()
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
 class _LangGraphBase:
     store: Any
 
@@ -250,6 +276,7 @@ class Mem0:
 
 SYSTEMS: dict[str, type[Any]] = {
     "tiermem": TiermemRemember,
+    "tiermem-langgraph": TiermemLangGraph,
     "langgraph-memory": LangGraphInMemory,
     "langgraph-sqlite": LangGraphSqlite,
     "chroma": Chroma,
