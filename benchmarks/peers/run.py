@@ -168,18 +168,25 @@ def table(rows: list[dict[str, Any]]) -> str:
     return head + "\n".join(lines) + "\n"
 
 
-def ratios(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """The issue's targets as measured ratios: tiermem's plain path against the best peer of each figure."""
-    ours = next(r for r in rows if r["system"].startswith("tiermem"))
+def ratios(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """The issue's targets as measured ratios: each tiermem path against the best peer of each figure.
+
+    A write is acknowledged here only once it is embedded (no write-behind queue yet), so the acknowledged and
+    the fully indexed rate are the same figure.
+    """
     peers = [r for r in rows if not r["system"].startswith("tiermem")]
     fastest_ingest = max(r["ingest_per_s"] for r in peers)
     fastest_search = min(r["search_p50_ms"] for r in peers)
     best_recall = max(r["recall@10"] for r in peers)
     return {
-        "acknowledged_writes_vs_fastest_peer": ours["ingest_per_s"] / fastest_ingest,
-        "indexed_writes_vs_fastest_peer": ours["ingest_per_s"] / fastest_ingest,
-        "search_p50_vs_fastest_peer": ours["search_p50_ms"] / fastest_search,
-        "recall@10_vs_best_peer": ours["recall@10"] / best_recall,
+        ours["system"]: {
+            "acknowledged_writes_vs_fastest_peer (target >= 10)": ours["ingest_per_s"] / fastest_ingest,
+            "indexed_writes_vs_fastest_peer (target >= 1)": ours["ingest_per_s"] / fastest_ingest,
+            "search_p50_vs_fastest_peer (target <= 0.8)": ours["search_p50_ms"] / fastest_search,
+            "recall@10_vs_best_peer (target >= 1.6)": ours["recall@10"] / best_recall,
+        }
+        for ours in rows
+        if ours["system"].startswith("tiermem")
     }
 
 
