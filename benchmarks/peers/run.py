@@ -207,7 +207,9 @@ def main() -> None:
     from tiermem.eval.locomo import load_locomo
 
     conversations = load_locomo(args.data)[: args.conversations]
-    model = TimedModel(MiniLMEmbedder())
+    # No query cache: every system asks the same questions of this one model object, so a cache would let each
+    # system after the first skip the model (its single-text LRU cache is on by default for tiermem's users).
+    model = TimedModel(MiniLMEmbedder(cache_size=0))
     model.embed_batch(["warm the model up before the first system is timed"])
     load_before = os.getloadavg()
     rows = run_all(args.systems.split(","), model, conversations, args.out / "work")
