@@ -99,6 +99,7 @@ PUBLIC = {
     "write/path.py", "write/extract.py", "write/neighbours.py", "trust/injection.py", "trust/pii.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
     "context/window.py", "agent/loop.py", "agent/tools.py", "agent/approval.py", "remote/client.py",
+    "integrations/langgraph.py", "integrations/openai_agents.py",
 }  # fmt: skip
 
 

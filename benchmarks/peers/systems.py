@@ -1,0 +1,284 @@
+"""The systems of the peers benchmark behind one small interface: add a turn, search a question, report disk use.
+
+Every system embeds with the same model object (tiermem's ONNX MiniLM behind a stopwatch), so the comparison
+measures the memory layer: its write path, its index and its ranking. Each system is used as its documentation
+shows a new user: one add per turn, a plain search with the question, default settings otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from tiermem import Memory, Scope
+from tiermem.embed import Embedder, Vectors
+
+TENANT = "bench"
+
+
+class TimedModel:
+    """An embedder that adds the time spent in the model to ``seconds`` (the one model every system uses)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.seconds = 0.0
+        self.texts = 0
+        self.calls = 0
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    @property
+    def fingerprint(self) -> str:
+        return self.inner.fingerprint
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        started = time.perf_counter()
+        try:
+            return self.inner.embed_batch(texts)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.texts += len(texts)
+            self.calls += 1
+
+    def lists(self, texts: Sequence[str]) -> list[list[float]]:
+        """Plain float lists, the form the peers' embedding functions return."""
+        return [[float(x) for x in row] for row in self.embed_batch(list(texts))]
+
+
+class System(Protocol):
+    """One memory system under test."""
+
+    name: str
+    note: str
+
+    def add(self, user: str, text: str, dia_id: str) -> None: ...
+
+    def search(self, user: str, query: str, k: int) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+    def disk_bytes(self) -> int | None: ...
+
+
+def tree_bytes(path: Path) -> int:
+    """Bytes of every file under ``path``."""
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+class TiermemRemember:
+    """tiermem, plain ``remember`` per turn and ``recall`` per question."""
+
+    name = "tiermem remember()"
+    note = "SQLite file, FTS5 + exact vectors, hybrid recall; each turn and its sentences embedded"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        self.directory = directory
+        self.memory = Memory.open(directory / "tiermem.db", embedder=model)
+        self.turns_of: dict[str, list[str]] = {}
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        result = self.memory.remember(Scope(TENANT, user), text, metadata={"dia_id": dia_id})
+        # A repeated turn ("Thanks!") is one record: it stands for every turn that said it.
+        self.turns_of.setdefault(result.record.id, []).append(dia_id)
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        hits = self.memory.recall(Scope(TENANT, user), query, k=k)
+        return [d for h in hits for d in self.turns_of.get(h.record.id, [str(h.record.metadata.get("dia_id"))])]
+
+    def close(self) -> None:
+        self.memory.close()
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
+class TiermemLangGraph:
+    """tiermem behind LangGraph's store API (``TiermemStore``): what a LangGraph user gets by swapping the store."""
+
+    name = "tiermem TiermemStore (LangGraph API)"
+    note = "the LangGraph adapter: items keyed, no duplicate merging or supersession, hybrid recall"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        from tiermem.integrations.langgraph import TiermemStore
+
+        self.directory = directory
+        self.memory = Memory.open(directory / "tiermem.db", embedder=model)
+        self.store = TiermemStore(self.memory, fields=("text",))
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        self.store.put((TENANT, user), str(uuid.uuid4()), {"text": text, "dia_id": dia_id})
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        return [str(item.value["dia_id"]) for item in self.store.search((TENANT, user), query=query, limit=k)]
+
+    def close(self) -> None:
+        self.memory.close()
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
+class _LangGraphBase:
+    store: Any
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        self.store.put((TENANT, user), str(uuid.uuid4()), {"text": text, "dia_id": dia_id})
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        return [str(item.value["dia_id"]) for item in self.store.search((TENANT, user), query=query, limit=k)]
+
+
+class LangGraphInMemory(_LangGraphBase):
+    """LangGraph ``InMemoryStore`` with an index on the turn text."""
+
+    name = "LangGraph InMemoryStore"
+    note = "process memory, brute-force cosine; nothing on disk"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        from langgraph.store.memory import InMemoryStore
+
+        self.store = InMemoryStore(index={"dims": model.dim, "embed": model.lists, "fields": ["text"]})
+
+    def close(self) -> None:
+        pass
+
+    def disk_bytes(self) -> int | None:
+        return None
+
+
+class LangGraphSqlite(_LangGraphBase):
+    """LangGraph ``SqliteStore`` with sqlite-vec, on a pysqlite3 connection (stdlib sqlite3 loads no extensions)."""
+
+    name = "LangGraph SqliteStore"
+    note = "SQLite file + sqlite-vec (pysqlite3-binary)"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        from langgraph.store.sqlite import SqliteStore
+        from pysqlite3 import dbapi2
+
+        self.directory = directory
+        self.conn = dbapi2.connect(str(directory / "store.db"), check_same_thread=False, isolation_level=None)
+        # SqliteStore names the embedded fields "text_fields" (InMemoryStore: "fields"); without it, it embeds the
+        # whole value as JSON.
+        index = {"dims": model.dim, "embed": model.lists, "text_fields": ["text"]}
+        self.store = SqliteStore(self.conn, index=index)  # type: ignore[arg-type]
+        self.store.setup()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
+class Chroma:
+    """Chroma ``PersistentClient``, one collection per user, the model as its embedding function."""
+
+    name = "Chroma"
+    note = "PersistentClient (SQLite + HNSW), one collection per user"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        import chromadb
+        from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+        from chromadb.config import Settings
+
+        class MiniLM(EmbeddingFunction[Documents]):
+            def __init__(self) -> None:
+                pass
+
+            def __call__(self, input: Documents) -> Embeddings:
+                return list(model.embed_batch(list(input)))
+
+            @staticmethod
+            def name() -> str:
+                return "tiermem-minilm"
+
+        self.directory = directory
+        self.function = MiniLM()
+        self.client = chromadb.PersistentClient(path=str(directory), settings=Settings(anonymized_telemetry=False))
+        self.collections: dict[str, Any] = {}
+
+    def _collection(self, user: str) -> Any:
+        if user not in self.collections:
+            self.collections[user] = self.client.get_or_create_collection(user, embedding_function=self.function)
+        return self.collections[user]
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        self._collection(user).add(ids=[str(uuid.uuid4())], documents=[text], metadatas=[{"dia_id": dia_id}])
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        found = self._collection(user).query(query_texts=[query], n_results=k, include=["metadatas"])
+        return [str(m["dia_id"]) for m in found["metadatas"][0]]
+
+    def close(self) -> None:
+        pass
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
+class Mem0:
+    """Mem0 open source, ``infer=False`` (store each turn as it is), local Qdrant on disk."""
+
+    name = "Mem0 (infer=False)"
+    note = (
+        "Qdrant local mode on disk + SQLite history; offline its BM25 keyword search (fastembed model) and its "
+        "entity boosts and lemmas (spaCy model) cannot load: vector search only"
+    )
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        os.environ.setdefault("MEM0_TELEMETRY", "False")
+        os.environ.setdefault("OPENAI_API_KEY", "unused-offline")  # its default LLM client is built, never called
+        from mem0 import Memory as Mem0Memory
+
+        class MiniLM:
+            def embed(self, text: str, memory_action: str | None = None) -> list[float]:
+                return model.lists([text])[0]
+
+        config = {
+            "vector_store": {
+                "provider": "qdrant",
+                "config": {
+                    "collection_name": "bench",
+                    "path": str(directory / "qdrant"),
+                    "embedding_model_dims": model.dim,
+                    "on_disk": True,
+                },
+            },
+            "embedder": {"provider": "openai", "config": {"embedding_dims": model.dim}},
+            "history_db_path": str(directory / "history.db"),
+        }
+        self.directory = directory
+        self.memory = Mem0Memory.from_config(config)
+        self.memory.embedding_model = MiniLM()
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        self.memory.add(text, user_id=user, metadata={"dia_id": dia_id}, infer=False)
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        found = self.memory.search(query, top_k=k, filters={"user_id": user})
+        return [str((r.get("metadata") or {}).get("dia_id")) for r in found["results"]]
+
+    def close(self) -> None:
+        client = getattr(self.memory.vector_store, "client", None)
+        if client is not None:
+            client.close()
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
+SYSTEMS: dict[str, type[Any]] = {
+    "tiermem": TiermemRemember,
+    "tiermem-langgraph": TiermemLangGraph,
+    "langgraph-memory": LangGraphInMemory,
+    "langgraph-sqlite": LangGraphSqlite,
+    "chroma": Chroma,
+    "mem0": Mem0,
+}
