@@ -96,7 +96,8 @@ PUBLIC = {
     "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py",
-    "write/path.py", "write/extract.py", "write/neighbours.py", "trust/injection.py",
+    "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",
+    "trust/injection.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
     "context/window.py", "agent/loop.py", "agent/tools.py",
 }  # fmt: skip

@@ -165,6 +165,7 @@ def prepare(
     now: datetime,
     fingerprint: str | None,
     default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
+    record_id: str | None = None,
 ) -> MemoryRecord:
     """A validated record for ``item``; an item without a ttl gets its type's ``default_ttl`` (writes nothing)."""
     if not isinstance(scope, Scope):
@@ -184,7 +185,7 @@ def prepare(
     if valid_from.tzinfo is None:
         raise ValidationError("valid_from", "must be timezone-aware", given=valid_from.isoformat())
     return MemoryRecord(
-        id=new_id(),
+        id=record_id or new_id(),
         scope=scope,
         type=type_,
         content=text,
@@ -261,12 +262,17 @@ def write_many(
     now: datetime,
     policy: WritePolicy = WritePolicy(),
     default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
+    ids: Sequence[str] | None = None,
 ) -> list[WriteResult]:
-    """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``."""
+    """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``.
+
+    ``ids`` (internal: derived ids that make a conversation's re-ingest idempotent) are the new records' ids.
+    """
     if len(items) > MAX_BATCH:
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
     fingerprint = embedder.fingerprint if embedder is not None else None
-    prepared = [prepare(scope, it, now, fingerprint, default_ttl) for it in items]
+    chosen = list(ids) if ids is not None else [None] * len(items)
+    prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     batch = _Batch(store, scope, now, prepared, [None] * len(items))
     explicit = _explicit_targets(batch)
     held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
