@@ -24,7 +24,6 @@ from tiermem.eval.metrics import (
 )
 from tiermem.memory import Memory
 from tiermem.types import Scope
-from tiermem.write.messages import split_content
 
 __all__ = [
     "SESSION_DEPTH",
@@ -35,7 +34,6 @@ __all__ = [
     "iter_longmemeval",
     "parse_lme_date",
     "run_longmemeval",
-    "split_content",
 ]
 
 # Turns retrieved per question: enough to rank sessions by their best turn (the store caps k at 100).
