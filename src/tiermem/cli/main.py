@@ -22,6 +22,7 @@ from tiermem.cli.context_commands import budget
 from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
 from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
+from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
 from tiermem.errors import MemError, NotFoundError, ValidationError
@@ -325,6 +326,7 @@ cli.add_command(sweep_command)
 cli.add_command(erase_command)
 cli.add_command(import_command)
 cli.add_command(pending_group)
+cli.add_command(add_messages_command)
 
 
 def main() -> None:
