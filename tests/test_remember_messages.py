@@ -187,3 +187,11 @@ def test_the_same_transcript_in_two_scopes_is_two_sets_of_records(memory: Memory
     theirs = memory.remember_messages(Scope("acme", "orchard"), MONDAY)
     assert {r.record.id for r in mine}.isdisjoint(r.record.id for r in theirs)
     assert len(stored(memory)) == 2
+
+
+def test_a_continuation_takes_as_many_stored_turns_as_the_context_window(memory: Memory) -> None:
+    memory.remember_messages(SCOPE, [turn("One."), turn("Two."), turn("Three.")], session="s1", context_turns=2)
+    (added,) = memory.remember_messages(SCOPE, [turn("Four.")], session="s1", context_turns=2)
+    assert added.record.context == "Ann: Two. Ann: Three."  # newlines normalised
+    resent = memory.remember_messages(SCOPE, [turn("Three."), turn("Five.")], session="s1", context_turns=2)
+    assert resent[1].record.context == "Ann: Three."  # what the batch holds; never a stored turn twice

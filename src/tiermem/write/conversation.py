@@ -9,8 +9,9 @@ harnesses use, so every caller gets the same records:
   ("what did Ann say on Tuesday?", asked with ``recall(..., now=...)``) and validity count from when it was said;
 - **session**: the records' scope gets the session (``Scope.session``); a scope without one sees every session;
 - **context**: each message is full-text indexed with the end of the ``context_turns`` messages before it in
-  its session (default 1: on LoCoMo and LongMemEval one earlier turn beat none and two, see docs/benchmarks.md);
-  a batch whose first messages continue a stored session takes that context from the newest stored messages;
+  its session (default 1, the window the benchmark harnesses were fitted with on the LoCoMo and LongMemEval
+  dev sets); a batch that only continues a stored session (none of its messages stored yet) takes its first
+  turns' context from the session's newest stored messages;
 - **idempotent**: a record's id is derived from the scope, the session and the message (its ``id`` if it has
   one, else role, name, time, text and how many identical messages precede it in the batch), so the ids of a
   batch are checked in one query and a re-sent transcript, or one with turns appended, adds only the new
@@ -152,8 +153,9 @@ def write_messages(
     new = [p for p in pieces if p.record_id not in stored]
     first_new = min((p.message for p in new), default=len(parsed))
     # A batch that continues a stored session: its first turns follow the session's newest stored messages.
+    # Only a pure continuation: when part of the batch is stored, it carries its own earlier turns.
     reach = context_turns - first_new
-    earlier = _stored_tail(store, scope, reach, now) if new and reach > 0 else []
+    earlier = _stored_tail(store, scope, reach, now) if new and reach > 0 and not stored else []
     every = [*earlier, *texts]
     todo = [
         replace(p.item, context=neighbour_context(every, len(earlier) + p.message, before=context_turns))
