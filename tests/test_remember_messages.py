@@ -195,3 +195,25 @@ def test_a_continuation_takes_as_many_stored_turns_as_the_context_window(memory:
     assert added.record.context == "Ann: Two. Ann: Three."  # newlines normalised
     resent = memory.remember_messages(SCOPE, [turn("Three."), turn("Five.")], session="s1", context_turns=2)
     assert resent[1].record.context == "Ann: Three."  # what the batch holds; never a stored turn twice
+
+
+def test_the_context_window_writes_through_the_same_path() -> None:
+    from tiermem.context.budget import ContextBudget
+    from tiermem.context.window import ContextManager
+    from tiermem.store.sqlite.context import open_sqlite_context_store
+    from tiermem.tokens import TiktokenCounter
+
+    store = open_sqlite_context_store(":memory:")
+    memory = Memory(store, HashingEmbedder())
+    scope = Scope("acme", "garden", "helper", "s1")
+    budget = ContextBudget(window=1200, system=100, core=300, output_reserve=200, retrieval_reserve=200)
+    ctx = ContextManager(store, memory, scope, budget=budget, counter=TiktokenCounter("o200k_base"))
+    said = [Message.user("Where is the hose?", name="Ann", created_at=MON), Message.assistant("Behind the shed.")]
+    for message in said:
+        ctx.append(message)
+    # Importing the same messages (say, from a log of the session) finds them already stored.
+    again = memory.remember_messages(scope, said)
+    assert [r.status for r in again] == [WriteStatus.UNCHANGED] * 2
+    assert [r.record.id for r in again] == list(ctx.record_ids)
+    assert (again[1].record.context, again[0].record.content) == ("Ann: Where is the hose?", "Ann: Where is the hose?")
+    store.close()
