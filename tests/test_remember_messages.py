@@ -217,3 +217,19 @@ def test_the_context_window_writes_through_the_same_path() -> None:
     assert [r.record.id for r in again] == list(ctx.record_ids)
     assert (again[1].record.context, again[0].record.content) == ("Ann: Where is the hose?", "Ann: Where is the hose?")
     store.close()
+
+
+def test_the_write_paths_own_limits_name_the_message_too(memory: Memory) -> None:
+    too_much = {f"key{i}": "x" * 100 for i in range(100)}  # over the 8 KiB of metadata a record may carry
+    with pytest.raises(ValidationError) as caught:
+        memory.remember_messages(SCOPE, [turn("Fine."), {"role": "user", "content": "hi", "metadata": too_much}])
+    assert caught.value.field == "messages[1].metadata"
+    assert stored(memory) == []
+
+
+def test_the_same_instant_in_another_offset_is_the_same_message(memory: Memory) -> None:
+    memory.remember_messages(SCOPE, [{"role": "user", "content": "hi", "created_at": "2024-03-05T10:00:00+00:00"}])
+    (again,) = memory.remember_messages(
+        SCOPE, [{"role": "user", "content": "hi", "created_at": "2024-03-05T11:00:00+01:00"}]
+    )
+    assert again.status is WriteStatus.UNCHANGED

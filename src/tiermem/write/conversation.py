@@ -27,7 +27,7 @@ import hashlib
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from tiermem.embed import Embedder
 from tiermem.errors import ValidationError
@@ -42,7 +42,7 @@ from tiermem.write.messages import (
     split_content,
 )
 from tiermem.write.neighbours import neighbour_context
-from tiermem.write.path import MAX_BATCH, NewMemory, WritePolicy, WriteResult, WriteStatus, write_many
+from tiermem.write.path import MAX_BATCH, NewMemory, WritePolicy, WriteResult, WriteStatus, prepare, write_many
 
 __all__ = ["CONTEXT_TURNS", "MAX_CONTEXT_TURNS", "message_record_id", "write_messages"]
 
@@ -81,7 +81,8 @@ def _keys(messages: list[TranscriptMessage], texts: list[str]) -> list[str]:
             ids[message.id] = i
             keys.append(f"id\0{message.id}")
             continue
-        when = message.created_at.isoformat() if message.created_at is not None else ""
+        # The instant, not its spelling: 10:00+00:00 and 11:00+01:00 are the same message.
+        when = message.created_at.astimezone(UTC).isoformat() if message.created_at is not None else ""
         base = "\0".join(("msg", message.role, message.name or "", when, message.tool_call_id or "", text))
         seen[base] = seen.get(base, -1) + 1
         keys.append(f"{base}\0{seen[base]}")
@@ -146,6 +147,7 @@ def write_messages(
                 metadata=meta,
                 dedupe=False,  # messages are events: "ok" said twice is two records
             )
+            _check(scope, item, now, i)
             pieces.append(_Piece(i, message_record_id(scope, keys[i], part), item))
     if len(pieces) > MAX_BATCH:
         raise ValidationError("messages", "batch is too large", given=f"{len(pieces)} records", limit=MAX_BATCH)
@@ -168,6 +170,14 @@ def write_messages(
     )
     by_id: dict[str, WriteResult] = {r.record.id: r for r in written}
     return [by_id.get(p.record_id) or _unchanged(stored[p.record_id]) for p in pieces]
+
+
+def _check(scope: Scope, item: NewMemory, now: datetime, index: int) -> None:
+    """The write path's own checks (source name, metadata size...), with the message's index in the error."""
+    try:
+        prepare(scope, item, now, None)
+    except ValidationError as exc:
+        raise ValidationError(f"messages[{index}].{exc.field}", exc.problem, given=exc.given, limit=exc.limit) from None
 
 
 def _unchanged(record: MemoryRecord) -> WriteResult:
