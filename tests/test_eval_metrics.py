@@ -30,6 +30,7 @@ from tiermem.eval.metrics import (
     session_recall_at_k,
 )
 from tiermem.eval.report import NO_PLOT, ReportData, write_report
+from tiermem.write.messages import split_content
 
 # --- recall, all-hit, any -------------------------------------------------------------------------------
 
@@ -288,9 +289,9 @@ def test_longmemeval_score_question_by_hand() -> None:
 
 
 def test_split_content_drops_empty_and_cuts_long_turns() -> None:
-    assert longmemeval.split_content("   ") == []
-    assert longmemeval.split_content(" short ") == ["short"]
-    pieces = longmemeval.split_content("word " * 10, limit=12)
+    assert split_content("   ") == []
+    assert split_content(" short ") == ["short"]
+    pieces = split_content("word " * 10, limit=12)
     assert all(len(p) <= 12 for p in pieces) and " ".join(pieces).split() == ["word"] * 10
 
 

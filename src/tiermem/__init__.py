@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tiermem.context.messages import Message
     from tiermem.embed import Embedder
     from tiermem.errors import MemError, NotFoundError, SecretRefusedError, ValidationError
     from tiermem.lifecycle.erase import EraseReport
@@ -38,6 +39,7 @@ __all__ = [
     "Memory",
     "MemoryRecord",
     "MemoryType",
+    "Message",
     "NewMemory",
     "NotFoundError",
     "Page",
@@ -63,6 +65,7 @@ __version__ = "0.1.0"
 
 # Imported on first use, so `import tiermem.cli` (and `tiermem --help`) loads neither numpy nor the model.
 _HOMES = {
+    "Message": "tiermem.context.messages",
     "Embedder": "tiermem.embed",
     "MemError": "tiermem.errors",
     "NotFoundError": "tiermem.errors",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 from tiermem.config import default_db_url
+from tiermem.context.messages import Message
 from tiermem.embed import Embedder, get_embedder
 from tiermem.errors import ConfigError, NotFoundError, ValidationError
 from tiermem.lifecycle import history as lifecycle
@@ -22,6 +23,7 @@ from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
 from tiermem.write.consolidate import Action, consolidate
+from tiermem.write.conversation import CONTEXT_TURNS, write_messages
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
 from tiermem.write.scan import release
 
@@ -135,6 +137,31 @@ class Memory:
         """Store many memories with one embedding batch and one transaction; all are validated first."""
         return write_many(
             self.store, self.embedder, scope, list(items), utcnow(), self.write_policy, self.retention.default_ttl
+        )
+
+    def remember_messages(
+        self,
+        scope: Scope,
+        messages: Iterable[Mapping[str, Any] | Message],
+        *,
+        session: str | None = None,
+        context_turns: int = CONTEXT_TURNS,
+    ) -> builtins.list[WriteResult]:
+        """Store a conversation: each message an episodic record with its speaker, time, session and context.
+
+        Messages are OpenAI / Mem0-style dicts (``role``, ``content``, optional ``name``, ``created_at``...) or
+        ``Message`` values; re-sending a transcript adds only its new turns. See ``tiermem.write.conversation``.
+        """
+        return write_messages(
+            self.store,
+            self.embedder,
+            scope,
+            messages,
+            now=utcnow(),
+            session=session,
+            context_turns=context_turns,
+            policy=self.write_policy,
+            default_ttl=self.retention.default_ttl,
         )
 
     def recall(

@@ -24,6 +24,7 @@ from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
 from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
 from tiermem.cli.mcp_command import mcp_command
+from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.migrate_command import migrate_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
@@ -341,6 +342,7 @@ cli.add_command(scan_command)
 cli.add_command(quarantine_group)
 eval_group.add_command(eval_injection)
 cli.add_command(migrate_command)
+cli.add_command(add_messages_command)
 
 
 def main() -> None:

@@ -23,7 +23,9 @@ from typing import Any
 from tiermem.errors import ValidationError
 from tiermem.llm import ChatMessage, ToolCall
 from tiermem.tokens import TokenCounter
-from tiermem.types import MemoryRecord, MetaValue, new_id, normalise_text, utcnow
+from tiermem.types import MemoryRecord, MetaValue, new_id, utcnow
+from tiermem.write.messages import RECALL_TAG, TranscriptMessage
+from tiermem.write.messages import record_fields as transcript_record_fields
 
 __all__ = [
     "MESSAGE_OVERHEAD",
@@ -33,6 +35,7 @@ __all__ = [
     "Message",
     "Role",
     "ToolCall",
+    "as_transcript",
     "message_from_record",
     "message_tokens",
     "record_fields",
@@ -41,9 +44,6 @@ __all__ = [
 MESSAGE_OVERHEAD = 4
 TOOL_CALL_OVERHEAD = 8  # the call's JSON frame: {"id", "type": "function", "function": {"name", "arguments"}}
 REPLY_PRIMING = 3
-RECALL_TAG = "recall"
-# Raw text is kept beside the normalised record content only while the record's metadata stays this small.
-_RAW_LIMIT_BYTES = 6000
 
 
 class Role(StrEnum):
@@ -144,31 +144,22 @@ def message_tokens(message: Message, counter: TokenCounter) -> int:
     return total
 
 
-def _searchable_text(message: Message) -> str:
-    """The text stored as the record's content: the message, or a line per call when it has no text."""
-    if message.content.strip():
-        return message.content
-    return "\n".join(f"[tool call {call.name}({call.arguments})]" for call in message.tool_calls)
+def as_transcript(message: Message) -> TranscriptMessage:
+    """``message`` in the write path's form (the record format lives in ``tiermem.write.messages``)."""
+    return TranscriptMessage(
+        message.role.value,
+        message.content,
+        name=message.name,
+        created_at=message.created_at,
+        id=message.id,
+        tool_call_id=message.tool_call_id,
+        tool_calls=message.tool_calls,
+    )
 
 
 def record_fields(message: Message) -> tuple[str, Mapping[str, MetaValue]]:
     """The record content and metadata that store ``message`` so it can be rebuilt exactly."""
-    text = _searchable_text(message)
-    metadata: dict[str, MetaValue] = {"role": message.role.value, "message_id": message.id}
-    if message.name is not None:
-        metadata["name"] = message.name
-    if message.tool_call_id is not None:
-        metadata["tool_call_id"] = message.tool_call_id
-    if message.tool_calls:
-        metadata["tool_calls"] = json.dumps([[c.id, c.name, c.arguments] for c in message.tool_calls])
-    if not message.content.strip():
-        metadata["empty"] = True  # the content stored is the calls' text, for search only
-    # The write path normalises whitespace (newlines become spaces); code and lists need the original back.
-    elif message.content != normalise_text(text):
-        raw = {**metadata, "raw": message.content}
-        if len(json.dumps(raw).encode()) <= _RAW_LIMIT_BYTES:
-            metadata = raw
-    return text, metadata
+    return transcript_record_fields(as_transcript(message))
 
 
 def message_from_record(record: MemoryRecord) -> Message:
@@ -180,8 +171,10 @@ def message_from_record(record: MemoryRecord) -> Message:
     raw = meta.get("raw")
     calls_json = meta.get("tool_calls")
     calls = tuple(ToolCall(i, n, a) for i, n, a in json.loads(calls_json)) if isinstance(calls_json, str) else ()
-    content = raw if isinstance(raw, str) else ("" if meta.get("empty") is True else record.content)
     name, call_id, message_id = meta.get("name"), meta.get("tool_call_id"), meta.get("message_id")
+    content = raw if isinstance(raw, str) else ("" if meta.get("empty") is True else record.content)
+    if not isinstance(raw, str) and meta.get("prefixed") is True and isinstance(name, str):
+        content = content.removeprefix(f"{name}: ")  # stored "<name>: <text>" so the speaker is searchable
     return Message(
         Role(role),
         content,

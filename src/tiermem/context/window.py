@@ -35,9 +35,9 @@ from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
-from tiermem.types import Filter, Hit, MemoryType, Scope, utcnow
-from tiermem.write.neighbours import neighbour_context
-from tiermem.write.path import NewMemory, WriteResult, write_many
+from tiermem.types import Filter, Hit, Scope, normalise_text, utcnow
+from tiermem.write.conversation import write_messages
+from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, write_many
 
 __all__ = ["ContextManager", "RecallWriter", "StoreRecall"]
 
@@ -46,6 +46,10 @@ class RecallWriter(Protocol):
     """Writes and searches records; ``tiermem.memory.Memory`` is one, ``StoreRecall`` another."""
 
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]: ...
+
+    def remember_messages(
+        self, scope: Scope, messages: Sequence[Message], *, session: str | None = None
+    ) -> list[WriteResult]: ...
 
     def recall(self, scope: Scope, query: str, *, k: int = 10, filter: Filter | None = None) -> list[Hit]: ...
 
@@ -61,6 +65,12 @@ class StoreRecall:
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Write through the normal write path."""
         return write_many(self.store, self.embedder, scope, list(items), utcnow())
+
+    def remember_messages(
+        self, scope: Scope, messages: Sequence[Message], *, session: str | None = None
+    ) -> list[WriteResult]:
+        """Write conversation messages through the conversation path (``write.conversation``)."""
+        return write_messages(self.store, self.embedder, scope, messages, now=utcnow(), session=session)
 
     def recall(self, scope: Scope, query: str, *, k: int = 10, filter: Filter | None = None) -> list[Hit]:
         """Hybrid recall with this object's policy."""
@@ -189,20 +199,14 @@ class ContextManager:
                 )
             cost = message_tokens(message, self._counter)
             self._check_fits(message, cost)
-            text, metadata = record_fields(message)
-            # A reply ("Yes, on Sunday!") is found by what it answers: the previous message is its search context.
-            previous = [record_fields(self._entries[-1].message)[0]] if self._entries else []
-            item = NewMemory(
-                text,
-                type=MemoryType.EPISODIC,
-                source=message.source,
-                tags=(RECALL_TAG, f"role:{message.role.value}"),
-                valid_from=message.created_at,
-                metadata=metadata,
-                dedupe=False,
-                context=neighbour_context([*previous, text], len(previous)),
-            )
-            (written,) = self._recall.remember_many(self._scope, [item])
+            text, _ = record_fields(message)
+            if len(normalise_text(text)) > MAX_CONTENT_CHARS:  # one message, one record: the window rebuilds it
+                raise ValidationError(
+                    "content", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS
+                )
+            # The conversation path: the previous message of the session is its search context, and its record
+            # id comes from the message id (appending the same message twice stores it once).
+            (written,) = self._recall.remember_messages(self._scope, [message])
             self._push(_Entry(message, cost, written.record.id, message.to_openai()))
             evicted = self._evict()
             self._persist(evicted)

@@ -21,9 +21,8 @@ from tiermem.eval.metrics import (
     recall_at_k,
     session_recall_at_k,
 )
-from tiermem.memory import Memory, NewMemory
-from tiermem.types import MemoryType, Scope
-from tiermem.write.neighbours import with_neighbours
+from tiermem.memory import Memory
+from tiermem.types import Scope
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -31,11 +30,11 @@ __all__ = [
     "LocomoResult",
     "Question",
     "Turn",
-    "in_context",
     "load_locomo",
     "parse_locomo_date",
     "repair_evidence",
     "run_locomo",
+    "sessions",
 ]
 
 # Category 5 (adversarial) has no answer in the conversation and is never scored.
@@ -59,9 +58,26 @@ class Turn:
 
     @property
     def content(self) -> str:
-        """The text stored as the memory record."""
-        body = f"{self.speaker}: {self.text}"
-        return f"{body} [image: {self.caption}]" if self.caption else body
+        """The text its record holds: ``remember_messages`` writes a named speaker's message as "name: text"."""
+        return f"{self.speaker}: {self.said}"
+
+    @property
+    def said(self) -> str:
+        """What was said, with the caption of a shared image."""
+        return f"{self.text} [image: {self.caption}]" if self.caption else self.text
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The turn as a chat message: said by its speaker (a user), at its session's time, with its id."""
+        content = self.said
+        named = {"name": self.speaker} if self.speaker.strip() else {}
+        return {
+            "role": "user",
+            "content": content,
+            **named,
+            "created_at": self.time,
+            "metadata": {"dia_id": self.dia_id},
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,15 +258,12 @@ def score_question(
     return scores
 
 
-def in_context(items: Sequence[NewMemory], turns: Sequence[Turn], context_turns: int) -> list[NewMemory]:
-    """``items`` each with up to ``context_turns`` earlier turns of its own session as search context."""
-    out: list[NewMemory] = []
-    start = 0
-    for end in range(1, len(turns) + 1):
-        if end == len(turns) or turns[end].session != turns[start].session:
-            out += with_neighbours(items[start:end], before=context_turns) if context_turns else items[start:end]
-            start = end
-    return out
+def sessions(turns: Sequence[Turn]) -> list[list[Turn]]:
+    """The turns grouped by session, in order."""
+    groups: dict[str, list[Turn]] = {}
+    for turn in turns:
+        groups.setdefault(turn.session, []).append(turn)
+    return list(groups.values())
 
 
 def run_locomo(
@@ -265,8 +278,8 @@ def run_locomo(
 ) -> LocomoResult:
     """Ingest each conversation into a fresh scope and score up to ``limit`` questions overall.
 
-    Each turn is written with the ``context_turns`` turns before it (same session) as its search context; the
-    default, 1, was fitted on the dev sets (see docs/benchmarks.md).
+    Each session is written with ``Memory.remember_messages`` (speaker, time, session, and the ``context_turns``
+    turns before each turn as its search context) and asked at the conversation's "now": the path users take.
     """
 
     depth = max(ks)
@@ -281,23 +294,11 @@ def run_locomo(
         used.append(conversation)
         scope = Scope(tenant, f"locomo-{index}")
         started = time.perf_counter()
-        items = [
-            NewMemory(
-                content=turn.content,
-                type=MemoryType.EPISODIC,
-                source=f"user:{turn.speaker}" if turn.speaker.strip() else "user",  # who said it, by name
-                valid_from=turn.time,
-                metadata={"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session},
-            )
-            for turn in conversation.turns
-        ]
-        results = memory.remember_many(scope, in_context(items, conversation.turns, context_turns))
+        for session in sessions(conversation.turns):
+            messages = [turn.message for turn in session]
+            memory.remember_messages(scope, messages, session=session[0].session, context_turns=context_turns)
         ingest_seconds += time.perf_counter() - started
         turns_ingested += len(conversation.turns)
-        # A record can stand for several turns when the write path merges duplicates ("Thanks!" twice).
-        turns_of: dict[str, list[str]] = {}
-        for turn, result in zip(conversation.turns, results, strict=True):
-            turns_of.setdefault(result.record.id, []).append(turn.dia_id)
         session_of = conversation.session_of()
         for question in conversation.questions:
             if limit is not None and averager.count() >= limit:
@@ -305,9 +306,7 @@ def run_locomo(
             started = time.perf_counter()
             hits = memory.recall(scope, question.question, k=depth, now=conversation.asked_at)
             query_ms.append((time.perf_counter() - started) * 1000)
-            ranked = flatten_ranking(
-                turns_of.get(hit.record.id) or [str(hit.record.metadata.get("dia_id"))] for hit in hits
-            )
+            ranked = flatten_ranking([str(hit.record.metadata.get("dia_id"))] for hit in hits)
             averager.add(question.category_name, score_question(ranked, question, session_of, ks))
             if on_question is not None:
                 on_question()

@@ -22,10 +22,8 @@ from tiermem.eval.metrics import (
     recall_all,
     recall_any,
 )
-from tiermem.memory import Memory, NewMemory
-from tiermem.types import MemoryType, Scope
-from tiermem.write.neighbours import neighbour_context
-from tiermem.write.path import MAX_CONTENT_CHARS
+from tiermem.memory import Memory
+from tiermem.types import Scope
 
 __all__ = [
     "SESSION_DEPTH",
@@ -36,7 +34,6 @@ __all__ = [
     "iter_longmemeval",
     "parse_lme_date",
     "run_longmemeval",
-    "split_content",
 ]
 
 # Turns retrieved per question: enough to rank sessions by their best turn (the store caps k at 100).
@@ -265,18 +262,6 @@ def score_question(ranked_turns: Sequence[str], question: LmeQuestion, ks: Seque
     return scores
 
 
-def split_content(text: str, limit: int = MAX_CONTENT_CHARS) -> list[str]:
-    """A turn as storable pieces: none for an empty turn, over-long ones cut at whitespace."""
-    pieces: list[str] = []
-    rest = text.strip()
-    while len(rest) > limit:
-        cut = rest.rfind(" ", limit // 2, limit)
-        cut = cut if cut > 0 else limit
-        pieces.append(rest[:cut])
-        rest = rest[cut:].strip()
-    return [*pieces, rest] if rest else pieces
-
-
 def run_longmemeval(
     open_memory: Callable[[], Memory],
     questions: Iterator[LmeQuestion],
@@ -289,8 +274,8 @@ def run_longmemeval(
 ) -> LmeResult:
     """Ingest each question's haystack into a fresh scope, recall, and score up to ``limit`` questions.
 
-    Each turn is written with the ``context_turns`` turns before it (same session) as its search context; the
-    default, 1, was fitted on the dev sets (see docs/benchmarks.md).
+    Each session is written with ``Memory.remember_messages`` (role, time, session, and the ``context_turns``
+    turns before each turn as its search context) and asked at the question's date: the path users take.
     """
 
     depth = min(MAX_DEPTH, max(SESSION_DEPTH, *ks))
@@ -350,48 +335,28 @@ def run_longmemeval(
 
 
 def _ingest(memory: Memory, scope: Scope, question: LmeQuestion, context_turns: int = 1) -> dict[str, list[str]]:
-    """Write every turn of the haystack (with its search context); return which turn keys each record stands for."""
-
-    keys: list[str] = []
-    items: list[NewMemory] = []
-    contexts = _contexts(question.turns, context_turns)
-    for turn, context in zip(question.turns, contexts, strict=True):
-        for piece in split_content(turn.content):
-            keys.append(turn.key)
-            items.append(
-                NewMemory(
-                    content=piece,
-                    type=MemoryType.EPISODIC,
-                    source="user" if turn.role == "user" else "agent",
-                    valid_from=turn.time,
-                    metadata={"turn": turn.key, "session_id": turn.session_id, "role": turn.role},
-                    context=context,
-                )
-            )
-    # Merged duplicates (a repeated session, a repeated "thanks") make one record stand for many turns.
+    """Write the haystack, a session at a time, with ``remember_messages``; return the turn key of each record."""
     turns_of: dict[str, list[str]] = {}
-    for key, result in zip(keys, memory.remember_many(scope, items), strict=True):
-        turns_of.setdefault(result.record.id, []).append(key)
+    for position, session in enumerate(_sessions(question.turns)):
+        # Empty turns are not messages; a haystack may repeat a session id, so the session is its position.
+        messages = [
+            {"role": t.role, "content": t.content, "created_at": t.time, "metadata": {"turn": t.key}}
+            for t in session
+            if t.content.strip()
+        ]
+        if messages:
+            written = memory.remember_messages(scope, messages, session=f"s{position}", context_turns=context_turns)
+            for result in written:
+                turns_of.setdefault(result.record.id, []).append(str(result.record.metadata["turn"]))
     return turns_of
 
 
-def _contexts(turns: Sequence[LmeTurn], context_turns: int) -> list[str | None]:
-    """Each turn's search context: up to ``context_turns`` earlier turns of the same session."""
-    out: list[str | None] = []
-    start = 0
-    for end in range(1, len(turns) + 1):
-        if end == len(turns) or _session_key(turns[end]) != _session_key(turns[start]):
-            texts = [t.content for t in turns[start:end]]
-            out += [
-                neighbour_context(texts, i, before=context_turns) if context_turns else None for i in range(len(texts))
-            ]
-            start = end
-    return out
-
-
-def _session_key(turn: LmeTurn) -> str:
-    # A haystack may hold the same session id twice; its position (the key's first part) tells them apart.
-    return turn.key.split(":", 1)[0]
+def _sessions(turns: Sequence[LmeTurn]) -> list[list[LmeTurn]]:
+    """The turns grouped by session position (the key's first part), in order."""
+    groups: dict[str, list[LmeTurn]] = {}
+    for turn in turns:
+        groups.setdefault(turn.key.split(":", 1)[0], []).append(turn)
+    return list(groups.values())
 
 
 def _level(means: Mapping[str, float], prefix: str) -> dict[str, float]:

@@ -177,6 +177,7 @@ def prepare(
     now: datetime,
     fingerprint: str | None,
     default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
+    record_id: str | None = None,
 ) -> MemoryRecord:
     """A validated record for ``item``; an item without a ttl gets its type's ``default_ttl`` (writes nothing)."""
     if not isinstance(scope, Scope):
@@ -196,7 +197,7 @@ def prepare(
     if valid_from.tzinfo is None:
         raise ValidationError("valid_from", "must be timezone-aware", given=valid_from.isoformat())
     return MemoryRecord(
-        id=new_id(),
+        id=record_id or new_id(),
         scope=scope,
         type=type_,
         content=text,
@@ -273,12 +274,17 @@ def write_many(
     now: datetime,
     policy: WritePolicy = WritePolicy(),
     default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
+    ids: Sequence[str] | None = None,
 ) -> list[WriteResult]:
-    """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``."""
+    """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``.
+
+    ``ids`` (internal: derived ids that make a conversation's re-ingest idempotent) are the new records' ids.
+    """
     if len(items) > MAX_BATCH:
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
     fingerprint = embedder.fingerprint if embedder is not None else None
-    prepared = [prepare(scope, it, now, fingerprint, default_ttl) for it in items]
+    chosen = list(ids) if ids is not None else [None] * len(items)
+    prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     if policy.scan.refuse_secrets:
         refuse_secrets(store, scope, prepared, now)  # before anything is embedded or stored
     scan_records(prepared, [it.scan for it in items], policy.scan)
