@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -23,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from shutil import rmtree
 from typing import Any
 
 import numpy as np
@@ -225,7 +225,7 @@ def _pg_url(given: str | None) -> tuple[str, Callable[[], None]]:
 
     def stop() -> None:
         server.cleanup()  # stops the server and deletes its data folder
-        shutil.rmtree(root, ignore_errors=True)
+        rmtree(root, ignore_errors=True)
 
     return _prepare(server.get_uri("postgres")).app_url, stop
 

@@ -5,7 +5,8 @@ The tracing rule (what "the arguments trace back to untrusted memory" means):
 1. **Tainted hits.** Every memory hit recalled during the turn (the agent's own retrieval and the results of
    ``archival_memory_search`` and ``conversation_search``) whose record is quarantined (tagged at write time
    or directive-shaped when read), is tagged or flagged ``quarantined``/``flagged``, or has a trust below
-   ``UNTRUSTED_BELOW`` (tool and web sources).
+   ``UNTRUSTED_BELOW`` (tool and web sources); and the scope's quarantined notes that a search for the call's
+   arguments finds, because recall hides them from the model yet their words can reach a call another way.
 2. **Fragments.** Each string (and number) in the call's JSON arguments, NFKC-normalised, case-folded and with
    whitespace collapsed; arguments that are not JSON count as one string. Fragments shorter than
    ``MIN_FRAGMENT_CHARS`` or without a letter or digit are ignored.

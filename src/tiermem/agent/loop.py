@@ -241,7 +241,8 @@ class Agent:
         tool = self._extra.get(call.name)
         if tool is None or not tool.side_effect:
             return None
-        reasons = trace_call(call.arguments, self.memory_tools.recalled, user_text=user_text)
+        recalled = [*self.memory_tools.recalled, *self.memory_tools.quarantined_like(call.arguments)]
+        reasons = trace_call(call.arguments, recalled, user_text=user_text)
         return self.held.hold(call.id, call.name, call.arguments, reasons) if reasons else None
 
     def _run(self, call: ToolCall) -> str:

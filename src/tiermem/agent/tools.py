@@ -325,6 +325,17 @@ class MemoryTools:
         self.recalled += hits
         return hits
 
+    def quarantined_like(self, text: str, k: int = 5) -> list[Hit]:
+        """Quarantined notes of the archive that a search for ``text`` finds.
+
+        Recall never shows them to the model, yet their words can reach a tool call by another path (an earlier
+        session, a pasted page): approval traces side-effecting calls against them too.
+        """
+        if not text.strip():
+            return []
+        found = self.memory.recall(self._archive, text[:MAX_QUERY_CHARS], k=k, include_quarantined=True)
+        return [h for h in found if "quarantined" in h.flags]
+
     def _search(self, args: dict[str, Any]) -> str:
         query = args["query"]
         hits = self.search_archival(query, args.get("k", 5))
