@@ -20,7 +20,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 DATA = ROOT.parent / "shared" / "data"
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 EXECUTED = {"python", "bash"}
-SHOWN = {"text"}  # diagrams and command output: read, not run
+SHOWN = {"text", "json"}  # diagrams, command output, configuration files: read, not run (test_mcp loads JSON)
 
 # Commands that take minutes at the documented size run here on a few items (evaluations with the hashing
 # embedder: the real model's figures are docs/benchmarks.md's business): the same command line otherwise.

@@ -22,6 +22,7 @@ from tiermem.cli.context_commands import budget
 from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
 from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
+from tiermem.cli.mcp_command import mcp_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
 from tiermem.cli.serve_commands import keys_group, serve_command
@@ -328,6 +329,7 @@ cli.add_command(import_command)
 cli.add_command(pending_group)
 cli.add_command(serve_command)
 cli.add_command(keys_group)
+cli.add_command(mcp_command)
 
 
 def main() -> None:
