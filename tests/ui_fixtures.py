@@ -63,8 +63,8 @@ def seed(server: LiveServer) -> Seeded:
     ctx = ContextManager(mem.store, StoreRecall(mem.store, mem.embedder), session, budget=SMALL, counter=rt.counter)
     ctx.core.define("persona", limit=120, value="A patient assistant for Ann.")
     ctx.core.define("summary", limit=120, value="Ann asked about tea and walks.")
-    for i in range(14):
-        words = " ".join(_WORDS[(i + j) % len(_WORDS)] for j in range(14))
+    for i in range(16):
+        words = " ".join(_WORDS[(i + j) % len(_WORDS)] for j in range(24))
         ctx.append(Message("user" if i % 2 == 0 else "assistant", f"turn {i}: {words}"))
     assert held.pending_id is not None
     return Seeded(
