@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.live_server import LiveServer, live_server
 from tests.ui_fixtures import HOSTILE, Seeded, csrf_of, seed, signed_in
 
@@ -21,8 +20,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServe
 def test_every_ui_page_has_a_strict_csp_and_refuses_framing(served: tuple[LiveServer, Seeded]) -> None:
     server, data = served
     client = signed_in(server, data.ann)
-    for path in ("/ui/login", "/ui/memories", f"/ui/records/{data.new_tea}", "/ui/review", "/ui/context?session=s1",
-                 "/ui/charts", "/ui/static/ui.css"):
+    for path in (
+        "/ui/login",
+        "/ui/memories",
+        f"/ui/records/{data.new_tea}",
+        "/ui/review",
+        "/ui/context?session=s1",
+        "/ui/charts",
+        "/ui/static/ui.css",
+    ):
         response = client.get(path)
         assert response.status_code == 200, path
         csp = response.headers["content-security-policy"]

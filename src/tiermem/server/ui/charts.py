@@ -59,8 +59,15 @@ def latency_bars(buckets: list[int]) -> list[Rect]:
     top = max(per, default=0) or 1
     width = 100 / len(per)
     return [
-        Rect(f"≤ {bound * 1000:g} ms", "latency", n, i * width + width * 0.1, 100 - 100 * n / top, width * 0.8,
-             100 * n / top)
+        Rect(
+            f"≤ {bound * 1000:g} ms",
+            "latency",
+            n,
+            i * width + width * 0.1,
+            100 - 100 * n / top,
+            width * 0.8,
+            100 * n / top,
+        )
         for i, (bound, n) in enumerate(zip(BUCKETS, per, strict=True))
     ]
 

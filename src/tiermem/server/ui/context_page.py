@@ -18,9 +18,9 @@ from tiermem.context.core import CoreMemory
 from tiermem.context.messages import message_from_record, message_tokens
 from tiermem.errors import ValidationError
 from tiermem.server.auth import scope_for
+from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base, with_user
 from tiermem.server.ui.web import Form, Page, UIRoute, Viewer, render, runtime
-from tiermem.server.runtime import Runtime
 from tiermem.store.context_base import ContextStore
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
@@ -141,8 +141,17 @@ def edit_block(request: Request, name: str, view: Page, form: Form) -> Response:
             f"Not saved: block '{name}' changed since you opened it (you edited version {read}, it is now at "
             f"version {block.version}). Your text is below; reload to see the current one and apply it again."
         )
-        return render(request, "stale.html", 409, **base(request, view, title="Context"), stale_message=message,
-                      value=value, name=name, agent=agent or "", session=form.get("session", ""))
+        return render(
+            request,
+            "stale.html",
+            409,
+            **base(request, view, title="Context"),
+            stale_message=message,
+            value=value,
+            name=name,
+            agent=agent or "",
+            session=form.get("session", ""),
+        )
     saved = core.rewrite(name, value, actor=view.principal.credential)
     done = f"Block '{name}' saved as version {saved.version}."
     return RedirectResponse(

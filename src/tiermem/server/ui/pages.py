@@ -140,7 +140,13 @@ def bars(hits: list[Hit]) -> list[list[Bar]]:
             top[p.name] = max(top.get(p.name, 0.0), abs(p.contribution))
     return [
         [
-            Bar(p.name, p.rank, p.raw, p.contribution, round(100 * abs(p.contribution) / top[p.name]) if top[p.name] else 0)
+            Bar(
+                p.name,
+                p.rank,
+                p.raw,
+                p.contribution,
+                round(100 * abs(p.contribution) / top[p.name]) if top[p.name] else 0,
+            )
             for p in hit.parts
         ]
         for hit in hits
@@ -269,8 +275,15 @@ def edit(request: Request, record_id: str, view: Page, form: Form) -> Response:
     text = form.get("content", "")
     if len(text) > rt.settings.limits.max_text_chars:
         raise ValidationError("content", "is too long", given=len(text), limit=rt.settings.limits.max_text_chars)
-    rec = revise(rt.memory.store, rt.memory.embedder, view.scope, record_id, content=text,
-                 actor=view.principal.credential, now=utcnow())
+    rec = revise(
+        rt.memory.store,
+        rt.memory.embedder,
+        view.scope,
+        record_id,
+        content=text,
+        actor=view.principal.credential,
+        now=utcnow(),
+    )
     return _back(view, record_id, f"Saved as version {rec.version}.")
 
 
@@ -289,4 +302,3 @@ def forget(request: Request, record_id: str, view: Page, form: Form) -> Response
     """Delete the record and redact its audit trail."""
     runtime(request).memory.forget(view.scope, record_id)
     return RedirectResponse(with_user(view, "/ui/memories"), status_code=303)
-

@@ -7,8 +7,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from tiermem.errors import ValidationError
 from tiermem.lifecycle.revise import revise
+from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base, with_user
 from tiermem.server.ui.web import Form, Page, UIRoute, render, runtime, sessions
+from tiermem.store.sqlite import SQLiteStore, find_bytes
 from tiermem.trust.injection import QUARANTINE_TAG, injection_score
 from tiermem.types import Filter, MemoryRecord, Scope, utcnow
 
@@ -16,6 +18,21 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/ui", route_class=UIRoute, include_in_schema=False)
 MAX_QUARANTINED = 200
+MAX_PROBES = 200
+
+
+def file_probes(rt: Runtime, scope: Scope) -> list[bytes]:
+    """Texts of the user's records, to look for in the database file's bytes after the erase."""
+    page = rt.memory.list(scope, limit=MAX_PROBES)
+    return [r.content.encode() for r in page.records if len(r.content) >= 8]
+
+
+def found_in_file(rt: Runtime, probes: list[bytes]) -> int | None:
+    """How many probes still occur in the database's files (None: the store is not a file)."""
+    store = rt.memory.store
+    if not isinstance(store, SQLiteStore) or store.path == ":memory:":
+        return None
+    return sum(1 for p in probes if find_bytes(store.path, p))
 
 
 def quarantined_notes(request: Request, scope: Scope) -> list[tuple[MemoryRecord, list[str]]]:
@@ -45,8 +62,17 @@ def release(request: Request, record_id: str, view: Page, form: Form) -> Respons
     rt = runtime(request)
     rec = rt.memory.get(view.scope, record_id)
     tags = [t for t in rec.tags if t != QUARANTINE_TAG]
-    revise(rt.memory.store, rt.memory.embedder, view.scope, record_id, tags=tags, op="release",
-           detail="released from quarantine", actor=view.principal.credential, now=utcnow())
+    revise(
+        rt.memory.store,
+        rt.memory.embedder,
+        view.scope,
+        record_id,
+        tags=tags,
+        op="release",
+        detail="released from quarantine",
+        actor=view.principal.credential,
+        now=utcnow(),
+    )
     return RedirectResponse(with_user(view, "/ui/review", done="Released."), status_code=303)
 
 
@@ -90,21 +116,33 @@ def erase(request: Request, view: Page, form: Form) -> Response:
     target, typed = form.get("target", ""), form.get("confirm", "")
     if not target or typed != target:
         error = f"Type the user's name exactly to confirm (you typed {typed!r} for {target!r})."
-        return render(request, "erase.html", 422, **base(request, view, title="Erase"), report=None, verify=None,
-                      error=error)
+        return render(
+            request, "erase.html", 422, **base(request, view, title="Erase"), report=None, verify=None, error=error
+        )
     if target == view.principal.user:
         raise ValidationError("target", "is the signed-in admin itself; erase it with another admin key", given=target)
     rt = runtime(request)
+    scope = Scope(view.principal.tenant, target)
+    probes = file_probes(rt, scope)
     report = rt.memory.erase(view.principal.tenant, target, actor=view.principal.credential)
     rt.credentials.clear()
     ended = sessions(request).end_user(view.principal.tenant, target)
-    scope = Scope(view.principal.tenant, target)
     exported = rt.memory.export(scope)
+    left = found_in_file(rt, probes)
     verify = {
         "records left": rt.memory.store.count(scope),
         "exported records": len(exported.get("records", [])),
         "held writes left": len(rt.memory.pending(scope)),
         "browser sessions ended": ended,
     }
-    return render(request, "erase.html", **base(request, view, title="Erase"), report=report, verify=verify,
-                  error=None, target=target)
+    if left is not None:
+        verify[f"of {len(probes)} texts of the user, found in the database file"] = left
+    return render(
+        request,
+        "erase.html",
+        **base(request, view, title="Erase"),
+        report=report,
+        verify=verify,
+        error=None,
+        target=target,
+    )

@@ -87,7 +87,9 @@ class UISessions:
             gone = [
                 sid
                 for sid, s in self._sessions.items()
-                if s.principal is not None and s.principal.tenant == tenant and (user is None or s.principal.user == user)
+                if s.principal is not None
+                and s.principal.tenant == tenant
+                and (user is None or s.principal.user == user)
             ]
             for sid in gone:
                 del self._sessions[sid]

@@ -8,7 +8,7 @@ CSRF token is a 403 before the route runs.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -175,7 +175,7 @@ def _status(exc: MemError) -> int:
 class UIRoute(APIRoute):
     """A route that answers errors with an HTML page (and sign-in with a redirect) instead of problem+json."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         inner = super().get_route_handler()
 
         async def handler(request: Request) -> Response:
@@ -184,8 +184,13 @@ class UIRoute(APIRoute):
             except SignInRequired:
                 return RedirectResponse("/ui/login", status_code=303)
             except CSRFRefused:
-                return render(request, "error.html", 403, title="Refused", message="The form's CSRF token is missing "
-                              "or not this session's. Reload the page and try again.")
+                return render(
+                    request,
+                    "error.html",
+                    403,
+                    title="Refused",
+                    message="The form's CSRF token is missing or not this session's. Reload the page and try again.",
+                )
             except MemError as exc:
                 status = _status(exc)
                 message = "Not found." if status == 404 else str(exc)
