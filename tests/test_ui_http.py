@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.live_server import LiveServer, live_server
-from tests.ui_fixtures import HOSTILE, Seeded, csrf_of, seed, signed_in
+
+from live_server import LiveServer, live_server
+from ui_fixtures import HOSTILE, Seeded, csrf_of, seed, signed_in
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +99,24 @@ def test_a_stale_core_block_edit_is_refused_with_the_versions(served: tuple[Live
     response = client.post("/ui/context/core/persona", data={"csrf": token, "version": "0", "value": "stale"})
     assert response.status_code == 409
     assert "changed since you opened it" in response.text and "version 0" in response.text
+
+
+def test_a_jwt_from_the_configured_provider_signs_in(tmp_path: Path) -> None:
+    import json
+    import time
+
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from tiermem.server.settings import JWTConfig
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public: dict[str, object] = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key()))
+    (tmp_path / "jwks.json").write_text(json.dumps({"keys": [{**public, "kid": "k1", "alg": "RS256"}]}))
+    config = JWTConfig(issuer="https://id.example.test/", audience="tiermem", jwks_file=str(tmp_path / "jwks.json"))
+    claims = {"iss": config.issuer, "aud": "tiermem", "sub": "dee", "tenant": "acme", "exp": int(time.time()) + 60}
+    token = jwt.encode(claims, key, algorithm="RS256", headers={"kid": "k1"})
+    with live_server(tmp_path / "jwt.db", jwt=config) as server:
+        client = signed_in(server, token)
+        page = client.get("/ui/memories")
+        assert page.status_code == 200 and "acme / dee" in page.text

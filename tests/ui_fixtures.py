@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from tests.live_server import LiveServer
 
+from live_server import LiveServer
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message
 from tiermem.context.window import ContextManager, StoreRecall
