@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from unittest.mock import patch
 
 import httpx
 
+import tiermem.context.window as window_module
+import tiermem.memory as memory_module
 from live_server import LiveServer
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message
@@ -19,6 +22,7 @@ from tiermem.types import Scope, utcnow
 TENANT = "acme"
 T1 = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 T2 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+SEEDED_AT = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
 HOSTILE = (
     "<script>alert('script')</script>",
     "<img src=x onerror=alert('img')>",
@@ -44,7 +48,16 @@ class Seeded:
 
 
 def seed(server: LiveServer) -> Seeded:
-    """Two users of one tenant with facts, a supersession, a quarantined note, a held write, a session."""
+    """Two users of one tenant with facts, a supersession, a quarantined note, a held write, a session.
+
+    Written at a fixed time (SEEDED_AT), so the screenshots the browser tests take show the same dates each run.
+    """
+    fixed = lambda: SEEDED_AT  # noqa: E731
+    with patch.object(memory_module, "utcnow", fixed), patch.object(window_module, "utcnow", fixed):
+        return _seed(server)
+
+
+def _seed(server: LiveServer) -> Seeded:
     rt = server.runtime
     mem = rt.memory
     ann, bob = Scope(TENANT, "ann"), Scope(TENANT, "bob")
@@ -61,12 +74,20 @@ def seed(server: LiveServer) -> Seeded:
     mem.remember(bob, "Bob is learning the cello", type="episodic")
     session = Scope(TENANT, "ann", None, "s1")
     rt.access.bind_session(TENANT, "s1", "ann", at=utcnow())
-    ctx = ContextManager(mem.store, StoreRecall(mem.store, mem.embedder), session, budget=SMALL, counter=rt.counter)
+    ctx = ContextManager(
+        mem.store,
+        StoreRecall(mem.store, mem.embedder),
+        session,
+        budget=SMALL,
+        counter=rt.counter,
+        clock=lambda: SEEDED_AT,
+    )
     ctx.core.define("persona", limit=120, value="A patient assistant for Ann.")
     ctx.core.define("summary", limit=120, value="Ann asked about tea and walks.")
     for i in range(16):
         words = " ".join(_WORDS[(i + j) % len(_WORDS)] for j in range(24))
-        ctx.append(Message("user" if i % 2 == 0 else "assistant", f"turn {i}: {words}"))
+        said = SEEDED_AT + timedelta(minutes=i)
+        ctx.append(Message("user" if i % 2 == 0 else "assistant", f"turn {i}: {words}", created_at=said))
     assert held.pending_id is not None
     return Seeded(
         admin=server.key(TENANT, None, "admin"),

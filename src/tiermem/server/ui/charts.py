@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -19,7 +19,11 @@ __all__ = ["router"]
 router = APIRouter(prefix="/ui", route_class=UIRoute, include_in_schema=False)
 MAX_RECORDS = 5000
 MAX_DAYS = 30
-RECALL_ROUTES = ("/v1/memories/search", "/ui/memories")
+MIN_DAYS = 14
+RECALL_ROUTES = (
+    ("/v1/memories/search", "searches through the API"),
+    ("/ui/memories", "the inspector's memories page (lists and searches)"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +40,14 @@ class Rect:
 
 
 def per_day(records: list[MemoryRecord]) -> tuple[list[date], list[Rect]]:
-    """Records created per day (the last MAX_DAYS days that have any), stacked by type."""
+    """Records created per day (every day up to MAX_DAYS before the last one with records), stacked by type."""
     counts: Counter[tuple[date, MemoryType]] = Counter((r.created_at.date(), r.type) for r in records)
-    days = sorted({d for d, _ in counts})[-MAX_DAYS:]
+    if not counts:
+        return [], []
+    first, last = min(d for d, _ in counts), max(d for d, _ in counts)
+    start = max(first, last - timedelta(days=MAX_DAYS - 1))
+    span = max((last - start).days + 1, MIN_DAYS)  # at least a fortnight: one day is not the whole chart
+    days = [last - timedelta(days=span - 1 - i) for i in range(span)]
     top = max((sum(counts[(d, t)] for t in MemoryType) for d in days), default=0) or 1
     width = 100 / max(len(days), 1)
     rects = []
@@ -86,10 +95,10 @@ def charts(request: Request, view: Page) -> Response:
             break
     days, rects = per_day(records)
     latencies = []
-    for route in RECALL_ROUTES:
+    for route, what in RECALL_ROUTES:
         buckets, seconds, count = rt.metrics.latency(route)
         mean = 1000 * seconds / count if count else None
-        latencies.append((route, latency_bars(buckets), count, mean))
+        latencies.append((route, what, latency_bars(buckets), count, mean))
     return render(
         request,
         "charts.html",

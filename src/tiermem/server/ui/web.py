@@ -130,6 +130,8 @@ def viewer(request: Request) -> Viewer:
     if session is None or session.principal is None:
         raise SignInRequired()
     principal = session.principal
+    request.state.credential = principal.credential  # for the request's log line, as the API's routes do
+    runtime(request).limiter.take(principal.credential)  # the credential's rate covers its browser session too
     wanted = request.query_params.get("user") or None
     if wanted is not None and wanted != principal.user and principal.role is not KeyRole.ADMIN:
         raise NotFoundError(f"no user {wanted}")  # a user never learns whether another user exists
