@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from live_server import LiveServer, live_server
+from tiermem.types import Scope
 from ui_fixtures import HOSTILE, Seeded, csrf_of, seed, signed_in
 
 
@@ -120,3 +121,23 @@ def test_a_jwt_from_the_configured_provider_signs_in(tmp_path: Path) -> None:
         client = signed_in(server, token)
         page = client.get("/ui/memories")
         assert page.status_code == 200 and "acme / dee" in page.text
+
+
+def test_memories_page_through_with_the_cursor_without_overlap(served: tuple[LiveServer, Seeded]) -> None:
+    import html
+    import re
+
+    server, data = served
+    for i in range(6):
+        server.runtime.memory.remember(Scope("acme", "ann"), f"Ann repotted plant number {i}", type="episodic")
+    client = signed_in(server, data.ann)
+    first = client.get("/ui/memories").text
+    link = re.search(r'<a href="([^"]+)" rel="next">', first)
+    assert link, "ann has more memories than one page"
+    second = client.get(html.unescape(link.group(1))).text
+    ids = [re.findall(r'href="/ui/records/([^"?]+)"', page) for page in (first, second)]
+    assert len(ids[0]) == 25 and ids[1] and not set(ids[0]) & set(ids[1])
+    only_episodic = client.get("/ui/memories?type=episodic").text
+    assert "river" in only_episodic and "bullet points" not in only_episodic
+    tagged = client.get("/ui/memories?tag=drinks").text
+    assert "honey" in tagged and "river" not in tagged
