@@ -53,7 +53,8 @@ class Watch:
     def __init__(self, page: Any) -> None:
         self.dialogs: list[str] = []
         self.errors: list[str] = []
-        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.accept = False  # dialogs are dismissed unless a test says otherwise
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.accept() if self.accept else d.dismiss()))
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
 
@@ -143,6 +144,21 @@ def test_as_of_moves_across_a_supersession_then_edit_and_roll_back(
     ops = page.locator("table.audit tbody tr td:nth-child(2)").all_inner_texts()
     assert "edit" in ops and "rollback" in ops
     assert page.watch.dialogs == [] and page.watch.errors == []
+
+
+def test_forget_asks_first_and_then_deletes(page: Any, served: tuple[LiveServer, Seeded]) -> None:
+    server, data = served
+    ann = Scope(TENANT, "ann")
+    rid = server.runtime.memory.remember(ann, "The spare key is under the blue flowerpot").record.id
+    sign_in(page, data.ann)
+    page.goto(f"/ui/records/{rid}")
+    page.get_by_role("button", name="Forget").click()
+    assert page.watch.dialogs == ["Forget this memory for good?"]
+    assert server.runtime.memory.store.get(ann, rid) is not None  # dismissed: nothing was sent
+    page.watch.accept = True
+    page.get_by_role("button", name="Forget").click()
+    page.wait_for_url("**/ui/memories")
+    assert server.runtime.memory.store.get(ann, rid) is None
 
 
 def test_release_a_quarantined_note_and_approve_a_held_write(page: Any, served: tuple[LiveServer, Seeded]) -> None:

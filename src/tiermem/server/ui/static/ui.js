@@ -9,12 +9,4 @@ document.addEventListener("DOMContentLoaded", function () {
       }
     });
   });
-  // A date picked in an as-of field shows that date at once.
-  document.querySelectorAll("input.autosubmit[type=date]").forEach(function (input) {
-    input.addEventListener("change", function () {
-      if (input.value && input.form) {
-        input.form.requestSubmit();
-      }
-    });
-  });
 });
