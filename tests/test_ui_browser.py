@@ -6,6 +6,7 @@ docs/ui/, so docs/ui.md shows the UI as it is. Without a browser the tests skip 
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,8 +78,28 @@ def sign_in(page: Any, key: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
+    """Save a screenshot to docs/ui, unless it differs from the one there only in a few pixels (a latency bar)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    path = SHOTS / f"{name}.png"
+    png = page.screenshot(full_page=True)
+    if not path.exists() or not nearly_same(path.read_bytes(), png):
+        path.write_bytes(png)
+
+
+def nearly_same(old: bytes, new: bytes, share: float = 0.005) -> bool:
+    """Same size, and under ``share`` of the pixels differ (without Pillow: only identical bytes)."""
+    if old == new:
+        return True
+    try:
+        from PIL import Image, ImageChops
+    except ImportError:
+        return False
+    a, b = Image.open(io.BytesIO(old)).convert("RGB"), Image.open(io.BytesIO(new)).convert("RGB")
+    if a.size != b.size:
+        return False
+    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v else 0)
+    changed = diff.histogram()[255]
+    return changed < share * a.size[0] * a.size[1]
 
 
 def unnamed_controls(page: Any) -> list[str]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,6 +15,7 @@ import httpx
 
 import tiermem.context.window as window_module
 import tiermem.memory as memory_module
+import tiermem.write.path as write_path
 from live_server import LiveServer
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message
@@ -53,7 +56,17 @@ def seed(server: LiveServer) -> Seeded:
     Written at a fixed time (SEEDED_AT), so the screenshots the browser tests take show the same dates each run.
     """
     fixed = lambda: SEEDED_AT  # noqa: E731
-    with patch.object(memory_module, "utcnow", fixed), patch.object(window_module, "utcnow", fixed):
+    ms = int(SEEDED_AT.timestamp() * 1000)
+    serial = itertools.count(1)
+
+    def next_id() -> str:  # the UUIDv7 layout new_id uses, with a counter for its random bits
+        return str(uuid.UUID(int=(ms << 80) | (0x7 << 76) | (0b10 << 62) | next(serial)))
+
+    with (
+        patch.object(memory_module, "utcnow", fixed),
+        patch.object(window_module, "utcnow", fixed),
+        patch.object(write_path, "new_id", next_id),
+    ):
         return _seed(server)
 
 
