@@ -77,12 +77,12 @@ def sign_in(page: Any, key: str) -> None:
     page.wait_for_url("**/ui/memories**")
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, share: float = 0.005) -> None:
     """Save a screenshot to docs/ui, unless it differs from the one there only in a few pixels (a latency bar)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     png = page.screenshot(full_page=True)
-    if not path.exists() or not nearly_same(path.read_bytes(), png):
+    if not path.exists() or not nearly_same(path.read_bytes(), png, share):
         path.write_bytes(png)
 
 
@@ -252,7 +252,7 @@ def test_charts_draw_records_per_day_and_recall_latency(page: Any, served: tuple
     page.wait_for_url("**/ui/charts?user=bob")
     assert page.locator("svg.chart rect").count() >= 2
     assert page.locator("h3", has_text="/ui/memories").is_visible()
-    shot(page, "charts")
+    shot(page, "charts", share=0.03)  # the latency histograms move with the machine's load
     assert page.watch.errors == []
 
 
