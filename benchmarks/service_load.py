@@ -34,7 +34,7 @@ from tiermem import Memory, NewMemory, Scope
 PEOPLE = ["my sister", "my manager", "the landlord", "our neighbour", "my dentist", "the plumber", "my cousin"]
 THINGS = ["the blue bike", "the spare keys", "the tax forms", "the camping stove", "the old laptop", "the router"]
 PLACES = ["in the garage", "at the office", "in the hallway cupboard", "at my parents' house", "in the car"]
-DAYS = ["on Monday", "next Thursday", "at the weekend", "after the holidays", "by the last week of spring"]
+DAYS = ["on Monday", "next Thursday", "at the weekend", "after the holidays", "ahead of the spring fair"]
 VERBS = ["borrowed", "returned", "fixed", "lost", "found", "sold", "lent me"]
 QUESTIONS = ["where are {t}?", "who {v} {t}?", "what did {p} say about {t}?", "when is {p} coming?"]
 

@@ -34,7 +34,7 @@ def test_keys_create_shows_the_secret_once_and_list_never(tmp_path: Path) -> Non
     listed = runner.invoke(cli, ["keys", "list", "--db", db, "--json"])
     rows = json.loads(listed.stdout)
     assert [(r["tenant"], r["user"], r["role"]) for r in rows] == [("acme", "alice", "user"), ("acme", None, "admin")]
-    assert secret not in listed.stdout and secret.split("_")[2] not in listed.stdout
+    assert secret not in listed.stdout and secret.split("_", 2)[2] not in listed.stdout
     assert "secret" not in rows[0] and "secret_hash" not in rows[0]
     key_id = rows[0]["id"]
     assert runner.invoke(cli, ["keys", "revoke", "--db", db, key_id]).exit_code == 0
