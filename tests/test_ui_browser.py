@@ -187,6 +187,7 @@ def test_release_a_quarantined_note_and_approve_a_held_write(page: Any, served: 
     sign_in(page, data.ann)
     page.get_by_role("link", name="Review").click()
     assert "light rain" in page.locator("li.note").first.inner_text()
+    assert "override of earlier instructions" in page.locator("li.note ul.reasons").first.inner_text()
     assert "slogan" in page.locator("li.pending").first.inner_text()
     shot(page, "review")
     page.get_by_role("button", name="Release note 1").click()

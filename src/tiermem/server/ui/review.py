@@ -19,6 +19,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/ui", route_class=UIRoute, include_in_schema=False)
 MAX_QUARANTINED = 200
 MAX_PROBES = 200
+REASONS_KEY = "injection_reasons"  # where a write-time scan stores its reasons (metadata)
 
 
 def file_probes(rt: Runtime, scope: Scope) -> list[bytes]:
@@ -35,10 +36,18 @@ def found_in_file(rt: Runtime, probes: list[bytes]) -> int | None:
     return sum(1 for p in probes if find_bytes(store.path, p))
 
 
+def reasons(record: MemoryRecord) -> list[str]:
+    """Why the note is quarantined: the reasons stored with its verdict at write time, else the scanner's now."""
+    stored = record.metadata.get(REASONS_KEY)
+    if isinstance(stored, str) and stored:
+        return [stored]
+    return list(injection_score(record.content).reasons) or ["tagged quarantined when written"]
+
+
 def quarantined_notes(request: Request, scope: Scope) -> list[tuple[MemoryRecord, list[str]]]:
-    """Live notes tagged quarantined at write time, each with the scanner's reasons read now."""
+    """Live notes tagged quarantined at write time, each with the scanner's reasons."""
     page = runtime(request).memory.list(scope, filter=Filter(tags=frozenset({QUARANTINE_TAG})), limit=MAX_QUARANTINED)
-    return [(r, list(injection_score(r.content).reasons) or ["tagged quarantined when written"]) for r in page.records]
+    return [(r, reasons(r)) for r in page.records]
 
 
 @router.get("/review", response_class=HTMLResponse)
@@ -58,9 +67,15 @@ def review(request: Request, view: Page) -> Response:
 
 @router.post("/review/notes/{record_id}/release")
 def release(request: Request, record_id: str, view: Page, form: Form) -> Response:
-    """Drop the quarantine tag (a new version, audited as a release)."""
+    """Release the note: ``Memory.release`` where it exists, else drop the tag (a new version, audited)."""
     rt = runtime(request)
     rec = rt.memory.get(view.scope, record_id)
+    if QUARANTINE_TAG not in rec.tags:
+        raise ValidationError("record", "is not quarantined; nothing to release", given=record_id)
+    released = getattr(rt.memory, "release", None)  # Memory.release, where the write path stores verdicts
+    if released is not None:
+        released(view.scope, record_id, actor=view.principal.credential)
+        return RedirectResponse(with_user(view, "/ui/review", done="Released."), status_code=303)
     tags = [t for t in rec.tags if t != QUARANTINE_TAG]
     revise(
         rt.memory.store,
