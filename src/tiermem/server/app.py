@@ -17,6 +17,7 @@ from tiermem.server.problems import MEDIA_TYPE, install
 from tiermem.server.routes import admin, context, memories
 from tiermem.server.runtime import Runtime, open_runtime
 from tiermem.server.settings import ServerSettings
+from tiermem.server.ui import mount as mount_ui
 
 __all__ = ["create_app"]
 
@@ -64,6 +65,7 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
     app.include_router(context.router)
     app.include_router(admin.router)
     app.include_router(admin.health)
+    mount_ui(app)  # the web inspector at /ui: pages, static files, CSP
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

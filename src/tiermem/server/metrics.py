@@ -45,6 +45,12 @@ class Metrics:
             row[-2] += seconds
             row[-1] += 1
 
+    def latency(self, route: str) -> tuple[list[int], float, int]:
+        """A route's cumulative bucket counts (one per ``BUCKETS`` bound), total seconds and request count."""
+        with self._lock:
+            row = list(self._latency.get(route, [0.0] * (len(BUCKETS) + 2)))
+        return [int(n) for n in row[: len(BUCKETS)]], row[-2], int(row[-1])
+
     def observe_model(self, seconds: float, texts: int) -> None:
         """Count one embedding call."""
         with self._lock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Request, Response
 
 from tiermem.server.auth import require_admin
 from tiermem.server.convert import erase_out
@@ -39,11 +39,12 @@ def export(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
 
 
 @router.delete("/admin/users/{user}", response_model=EraseOut, tags=["admin"], summary="Erase a user")
-def erase(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
+def erase(user: UserName, runtime: Rt, principal: Caller, request: Request) -> dict[str, Any]:
     """Remove every trace of a user of the admin's tenant (its API keys and sessions too), and scrub the store."""
     require_admin(principal)
     report = runtime.memory.erase(principal.tenant, user, actor=principal.credential)
     runtime.credentials.clear()  # the user's keys are gone: no cached credential may outlive them
+    request.app.state.ui_sessions.end_user(principal.tenant, user)  # and no inspector session signed in with one
     return erase_out(report)
 
 

@@ -1,0 +1,201 @@
+"""(internal) What every inspector page shares: templates, security headers, the session, CSRF and errors.
+
+Every page is rendered by Jinja2 with autoescaping on, so a memory's text is always data. Every response under
+``/ui`` carries a Content-Security-Policy without 'unsafe-inline' (scripts and styles come from /ui/static
+only), and refuses framing. Every POST goes through ``Form`` and ``checked``: a form without this session's
+CSRF token is a 403 before the route runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.routing import APIRoute
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tiermem.errors import AccessError, ConflictError, MemError, NotFoundError, RateLimitError, ValidationError
+from tiermem.server.auth import Principal
+from tiermem.server.runtime import Runtime
+from tiermem.server.ui.session import COOKIE, UISession, UISessions
+from tiermem.store.access_base import KeyRole
+from tiermem.types import Scope as MemScope
+
+__all__ = ["CSP", "Page", "SecurityHeaders", "UIRoute", "Viewer", "render"]
+
+HERE = Path(__file__).parent
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+    "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+)
+_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+]
+
+templates = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+class SecurityHeaders:
+    """ASGI middleware: the CSP and friends on every response under /ui."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not str(scope.get("path", "")).startswith("/ui"):
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def sessions(request: Request) -> UISessions:
+    """The process's inspector sessions."""
+    found: UISessions = request.app.state.ui_sessions
+    return found
+
+
+def runtime(request: Request) -> Runtime:
+    """The process's runtime."""
+    found: Runtime = request.app.state.runtime
+    return found
+
+
+def set_cookie(request: Request, response: Response, session: UISession) -> None:
+    """The session cookie: HttpOnly, SameSite=Strict, Secure over https, scoped to /ui."""
+    response.set_cookie(
+        COOKIE,
+        sessions(request).cookie_value(session),
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/ui",
+    )
+
+
+class SignInRequired(Exception):
+    """No signed-in session: the route answers with a redirect to the sign-in page."""
+
+
+class CSRFRefused(Exception):
+    """A POST without this session's CSRF token."""
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """The signed-in caller of a page, the session and the user it is looking at."""
+
+    session: UISession
+    principal: Principal
+    user: str | None  # whose memory the page shows
+
+    @property
+    def admin(self) -> bool:
+        """An admin of its tenant."""
+        return self.principal.role is KeyRole.ADMIN
+
+    @property
+    def scope(self) -> MemScope:
+        """The (tenant, user) the page acts on."""
+        return MemScope(self.principal.tenant, self.user)
+
+    @property
+    def csrf(self) -> str:
+        """The token forms echo."""
+        return self.session.csrf
+
+
+def viewer(request: Request) -> Viewer:
+    """The signed-in viewer; ``user`` from the query or form is honoured for admins only (others: 404)."""
+    session = sessions(request).get(request.cookies.get(COOKIE))
+    if session is None or session.principal is None:
+        raise SignInRequired()
+    principal = session.principal
+    request.state.credential = principal.credential  # for the request's log line, as the API's routes do
+    runtime(request).limiter.take(principal.credential)  # the credential's rate covers its browser session too
+    wanted = request.query_params.get("user") or None
+    if wanted is not None and wanted != principal.user and principal.role is not KeyRole.ADMIN:
+        raise NotFoundError(f"no user {wanted}")  # a user never learns whether another user exists
+    return Viewer(session, principal, wanted if wanted is not None else principal.user)
+
+
+Page = Annotated[Viewer, Depends(viewer)]
+
+
+async def checked(request: Request) -> dict[str, str]:
+    """The POSTed form, after its CSRF token matched the session's (CSRFRefused otherwise)."""
+    form = await request.form()
+    session = sessions(request).get(request.cookies.get(COOKIE))
+    token = form.get("csrf")
+    if session is None or not session.csrf_ok(token if isinstance(token, str) else None):
+        raise CSRFRefused()
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+Form = Annotated[dict[str, str], Depends(checked)]
+
+
+def render(request: Request, template: str, status: int = 200, /, **context: Any) -> HTMLResponse:
+    """A page; ``viewer`` (if any) gives the navigation its user and the forms their token."""
+    html = templates.get_template(template).render(request=request, **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def _status(exc: MemError) -> int:
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, AccessError):
+        return 403
+    if isinstance(exc, ValidationError):
+        return 422
+    if isinstance(exc, ConflictError):
+        return 409
+    if isinstance(exc, RateLimitError):
+        return 429
+    return 503
+
+
+class UIRoute(APIRoute):
+    """A route that answers errors with an HTML page (and sign-in with a redirect) instead of problem+json."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        inner = super().get_route_handler()
+
+        async def handler(request: Request) -> Response:
+            try:
+                return await inner(request)
+            except SignInRequired:
+                return RedirectResponse("/ui/login", status_code=303)
+            except CSRFRefused:
+                return render(
+                    request,
+                    "error.html",
+                    403,
+                    title="Refused",
+                    message="The form's CSRF token is missing or not this session's. Reload the page and try again.",
+                )
+            except MemError as exc:
+                status = _status(exc)
+                message = "Not found." if status == 404 else str(exc)
+                return render(request, "error.html", status, title=f"Error {status}", message=message)
+
+        return handler
