@@ -44,6 +44,7 @@ def erase(user: UserName, runtime: Rt, principal: Caller) -> dict[str, Any]:
     require_admin(principal)
     report = runtime.memory.erase(principal.tenant, user, actor=principal.credential)
     runtime.credentials.clear()  # the user's keys are gone: no cached credential may outlive them
+    runtime.chat.forget_all()  # cached agents hold windows of messages the erase removed
     return erase_out(report)
 
 
