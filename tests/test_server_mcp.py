@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -59,7 +58,9 @@ def test_mcp_note_is_the_same_memory_the_rest_api_reads(server: tuple[str, dict[
     url, keys = server
     run(lambda: _insert(url, keys["alice"], "The printer on the second floor needs A4 paper only."))
     hits = httpx.post(
-        f"{url}/v1/memories/search", json={"query": "printer paper"}, headers={"Authorization": f"Bearer {keys['alice']}"}
+        f"{url}/v1/memories/search",
+        json={"query": "printer paper"},
+        headers={"Authorization": f"Bearer {keys['alice']}"},
     ).json()["hits"]
     assert any("second floor" in h["record"]["content"] for h in hits)
 
