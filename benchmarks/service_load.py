@@ -8,7 +8,7 @@ notes the library gets). Three phases, each comparing the two under the same mac
    difference, which is what HTTP adds to one request;
 2. throughput: ``--clients`` concurrent HTTP clients (one asyncio loop, one connection each) for
    ``--duration`` seconds, bracketed by the library with ``--threads`` threads for half that time before and
-   half after (their mean is the in-process figure): requests/s, p50/p95/p99, errors;
+   half after (together, the in-process figure; by default as many threads as clients): requests/s, p50/p95/p99, errors;
 3. all along: the server's resident memory sampled every second, and the model's share of each request (its
    seconds from /metrics over the requests served).
 
@@ -39,6 +39,7 @@ import httpx
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import MemError
+from tiermem.store.sqlite import SQLiteStore
 
 PEOPLE = ["my sister", "my manager", "the landlord", "our neighbour", "my dentist", "the plumber", "my cousin"]
 THINGS = ["the blue bike", "the spare keys", "the tax forms", "the camping stove", "the old laptop", "the router"]
@@ -239,12 +240,14 @@ class RssSampler:
         }
 
 
-def start_server(tiermem: list[str], env: dict[str, str], embedder: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    tiermem: list[str], env: dict[str, str], embedder: str, sync: str
+) -> tuple[subprocess.Popen[bytes], str]:
     """``tiermem serve`` on a free port, ready."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    serve = [*tiermem, "serve", "--port", str(port), "--embedder", embedder, "--rate", "0"]
+    serve = [*tiermem, "serve", "--port", str(port), "--embedder", embedder, "--rate", "0", "--sync", sync]
     server = subprocess.Popen(serve, env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     while True:
@@ -263,11 +266,14 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=120.0, help="seconds of the 50-client phase")
     parser.add_argument("--latency-seconds", type=float, default=15.0, help="seconds of the one-client phase")
     parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--threads", type=int, default=2, help="library threads (the machine's cores)")
+    parser.add_argument("--threads", type=int, default=None, help="library threads (default: as many as --clients)")
     parser.add_argument("--seed-records", type=int, default=1000)
     parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--sync", choices=["full", "normal"], default="full", help="SQLite synchronous, both sides")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.threads is None:  # the same concurrency on both sides: fewer threads leave the library idle on I/O
+        args.threads = args.clients
     rng = random.Random(7)
     seed_notes = [note(rng) + f" (entry {i})" for i in range(args.seed_records)]
     tiermem = [sys.executable, "-c", "from tiermem.cli import main; main()"]
@@ -276,8 +282,11 @@ def main() -> None:
         env = {**os.environ, "TIERMEM_DB": str(db)}
         create = [*tiermem, "keys", "create", "--tenant", "bench", "--user", "user"]
         key = subprocess.run(create, env=env, capture_output=True, text=True, check=True).stdout.strip()
-        server, url = start_server(tiermem, env, args.embedder)
+        server, url = start_server(tiermem, env, args.embedder, args.sync)
         mem = Memory.open(Path(folder) / "lib.db", embedder=args.embedder)
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        store.set_synchronous(args.sync.upper())  # the same durability as the server's, or the race is unfair
         try:
             headers = {"Authorization": f"Bearer {key}"}
             for start in range(0, len(seed_notes), 200):
@@ -305,6 +314,7 @@ def main() -> None:
     )
     report: dict[str, Any] = {
         "embedder": args.embedder,
+        "sync": args.sync,
         "duration_s": args.duration,
         "one_client": latency,
         "runs": [http_run, lib_run],
