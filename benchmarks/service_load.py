@@ -1,13 +1,21 @@
 """Load on the REST service against the library in-process: the same mixed operations, in the same run.
 
-The server runs in a second process (`tiermem serve` on a fresh database, seeded through the API); the load
-comes from this process: ``--clients`` concurrent HTTP clients (one asyncio loop, one connection each) for
-``--duration`` seconds, each request a recall (80%) or a remember (20%) of generated everyday notes. Then the
-library does the same operations in-process with ``--threads`` threads for the same time. Printed: requests/s,
-p50/p95/p99 latency and errors of both, the model's seconds per request (from /metrics) and the server's
-resident memory at the start and the end of the load.
+The server runs in a second process (`tiermem serve` on a fresh database, seeded through the API with the same
+notes the library gets). Three phases, each comparing the two under the same machine load:
 
-    .venv/bin/python benchmarks/service_load.py [--duration 30] [--clients 50] [--embedder minilm|hash]
+1. latency: one client, requests one at a time, each HTTP request followed by the same operation on the
+   library in-process (interleaved, so a busy moment of the machine hits both alike): p50 of each and the
+   difference, which is what HTTP adds to one request;
+2. throughput: ``--clients`` concurrent HTTP clients (one asyncio loop, one connection each) for
+   ``--duration`` seconds, bracketed by the library with ``--threads`` threads for half that time before and
+   half after (together, the in-process figure; by default as many threads as clients): requests/s, p50/p95/p99, errors;
+3. all along: the server's resident memory sampled every second, and the model's share of each request (its
+   seconds from /metrics over the requests served).
+
+Operations: 80% recall (k=5), 20% remember, of generated everyday notes and questions (no benchmark text).
+
+    .venv/bin/python benchmarks/service_load.py [--duration 120] [--clients 50] [--embedder minilm|hash]
+    .venv/bin/python benchmarks/service_load.py --duration 600   # the 10-minute run: is the memory flat?
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from typing import Any
 import httpx
 
 from tiermem import Memory, NewMemory, Scope
+from tiermem.errors import MemError
+from tiermem.store.sqlite import SQLiteStore
 
 PEOPLE = ["my sister", "my manager", "the landlord", "our neighbour", "my dentist", "the plumber", "my cousin"]
 THINGS = ["the blue bike", "the spare keys", "the tax forms", "the camping stove", "the old laptop", "the router"]
@@ -117,46 +127,153 @@ async def load(url: str, key: str, clients: int, duration: float, seed: int) -> 
     return latencies, errors
 
 
-def library(db: Path, embedder: str, seed_notes: list[str], threads: int, duration: float) -> dict[str, Any]:
-    """The same operations on the library in-process."""
+def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
+    """One library operation: recall (80%) or remember (20%), drawn as the HTTP clients draw theirs."""
+    if rng.random() < 0.8:
+        mem.recall(scope, question(rng), k=5)
+    else:
+        mem.remember(scope, note(rng))
+
+
+def http_op(http: httpx.Client, rng: random.Random) -> bool:
+    """The same operation over HTTP; True when it succeeded."""
+    if rng.random() < 0.8:
+        r = http.post("/v1/memories/search", json={"query": question(rng), "k": 5})
+    else:
+        r = http.post("/v1/memories", json={"content": note(rng)})
+    return r.status_code in (200, 201)
+
+
+def paired_latency(url: str, key: str, mem: Memory, seconds: float) -> dict[str, Any]:
+    """One client: an HTTP request, then the same operation in-process, alternately, for ``seconds``."""
+    scope = Scope("bench", "user")
+    http_lat: list[float] = []
+    lib_lat: list[float] = []
+    errors = 0
+    headers = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=url, headers=headers, timeout=60) as http:
+        http_op(http, random.Random(0))  # the connection is opened before timing
+        deadline = time.perf_counter() + seconds
+        n = 0
+        while time.perf_counter() < deadline:
+            n += 1
+            start = time.perf_counter()
+            ok = http_op(http, random.Random(n))
+            http_lat.append(time.perf_counter() - start)
+            errors += not ok
+            start = time.perf_counter()
+            op(mem, scope, random.Random(n))
+            lib_lat.append(time.perf_counter() - start)
+    return {
+        "requests": n,
+        "errors": errors,
+        "http_p50_ms": round(pct(http_lat, 0.5), 2),
+        "library_p50_ms": round(pct(lib_lat, 0.5), 2),
+        "http_mean_ms": round(1000 * sum(http_lat) / max(1, n), 2),
+        "p50_added_ms": round(pct(http_lat, 0.5) - pct(lib_lat, 0.5), 2),
+    }
+
+
+def library(mem: Memory, threads: int, duration: float, seed: int) -> tuple[list[float], int, float]:
+    """The operations on the library in-process with ``threads`` threads: latencies, errors, seconds taken."""
     scope = Scope("bench", "user")
     latencies: list[float] = []
+    errors = 0
     lock = threading.Lock()
-    with Memory.open(db, embedder=embedder) as mem:
-        mem.remember_many(scope, [NewMemory(t) for t in seed_notes])
-        mem.recall(scope, "warm up", k=5)
-        deadline = time.perf_counter() + duration
+    deadline = time.perf_counter() + duration
 
-        def work(n: int) -> None:
-            rng = random.Random(1000 + n)
-            while time.perf_counter() < deadline:
-                start = time.perf_counter()
-                if rng.random() < 0.8:
-                    mem.recall(scope, question(rng), k=5)
-                else:
-                    mem.remember(scope, note(rng))
+    def work(n: int) -> None:
+        nonlocal errors
+        rng = random.Random(seed + n)
+        while time.perf_counter() < deadline:
+            start = time.perf_counter()
+            try:
+                op(mem, scope, rng)
+            except MemError:
                 with lock:
-                    latencies.append(time.perf_counter() - start)
+                    errors += 1
+                continue
+            with lock:
+                latencies.append(time.perf_counter() - start)
 
-        pool = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
-        began = time.perf_counter()
-        for t in pool:
-            t.start()
-        for t in pool:
-            t.join()
-        elapsed = time.perf_counter() - began
-    return summary(f"library in-process ({threads} threads)", latencies, 0, elapsed)
+    pool = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
+    began = time.perf_counter()
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return latencies, errors, time.perf_counter() - began
+
+
+class RssSampler:
+    """The server's resident memory, sampled every ``every`` seconds in a thread."""
+
+    def __init__(self, pid: int, every: float = 1.0) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.samples.append(rss_kib(self.pid))
+            self._stop.wait(self.every)
+
+    def __enter__(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def report(self) -> dict[str, Any]:
+        """First, highest and last sample, and the growth over the second half of the run (MiB)."""
+        mib = [round(k / 1024, 1) for k in self.samples] or [0.0]
+        half = mib[len(mib) // 2 :]
+        return {
+            "samples": len(mib),
+            "first": mib[0],
+            "max": max(mib),
+            "last": mib[-1],
+            "second_half_growth": round(half[-1] - half[0], 1),
+        }
+
+
+def start_server(
+    tiermem: list[str], env: dict[str, str], embedder: str, sync: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``tiermem serve`` on a free port, ready."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    serve = [*tiermem, "serve", "--port", str(port), "--embedder", embedder, "--rate", "0", "--sync", sync]
+    server = subprocess.Popen(serve, env=env, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    while True:
+        try:
+            if httpx.get(f"{url}/readyz").status_code == 200:
+                return server, url
+        except httpx.TransportError:
+            pass
+        if server.poll() is not None:
+            raise SystemExit("the server did not start")
+        time.sleep(0.2)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--duration", type=float, default=120.0, help="seconds of the 50-client phase")
+    parser.add_argument("--latency-seconds", type=float, default=15.0, help="seconds of the one-client phase")
     parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--threads", type=int, default=2, help="library threads (the machine's cores)")
+    parser.add_argument("--threads", type=int, default=None, help="library threads (default: as many as --clients)")
     parser.add_argument("--seed-records", type=int, default=1000)
     parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--sync", choices=["full", "normal"], default="full", help="SQLite synchronous, both sides")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.threads is None:  # the same concurrency on both sides: fewer threads leave the library idle on I/O
+        args.threads = args.clients
     rng = random.Random(7)
     seed_notes = [note(rng) + f" (entry {i})" for i in range(args.seed_records)]
     tiermem = [sys.executable, "-c", "from tiermem.cli import main; main()"]
@@ -165,49 +282,65 @@ def main() -> None:
         env = {**os.environ, "TIERMEM_DB": str(db)}
         create = [*tiermem, "keys", "create", "--tenant", "bench", "--user", "user"]
         key = subprocess.run(create, env=env, capture_output=True, text=True, check=True).stdout.strip()
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        serve = [*tiermem, "serve", "--port", str(port), "--embedder", args.embedder, "--rate", "0"]
-        server = subprocess.Popen(serve, env=env, stderr=subprocess.DEVNULL)
-        url = f"http://127.0.0.1:{port}"
+        server, url = start_server(tiermem, env, args.embedder, args.sync)
+        mem = Memory.open(Path(folder) / "lib.db", embedder=args.embedder)
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        store.set_synchronous(args.sync.upper())  # the same durability as the server's, or the race is unfair
         try:
-            while True:
-                try:
-                    if httpx.get(f"{url}/readyz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.2)
             headers = {"Authorization": f"Bearer {key}"}
             for start in range(0, len(seed_notes), 200):
                 items = [{"content": t} for t in seed_notes[start : start + 200]]
                 httpx.post(f"{url}/v1/memories/batch", json={"items": items}, headers=headers, timeout=600)
-            rss_before, model_before = rss_kib(server.pid), model_seconds(url)
-            began = time.perf_counter()
-            latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, seed=1))
-            elapsed = time.perf_counter() - began
-            http_run = summary(f"HTTP, {args.clients} clients", latencies, errors, elapsed)
-            per_request = (model_seconds(url) - model_before) / max(1, len(latencies) + errors)
-            http_run["model_ms_per_request"] = round(per_request * 1000, 2)
-            http_run["server_rss_mib"] = [round(rss_before / 1024, 1), round(rss_kib(server.pid) / 1024, 1)]
+            mem.remember_many(Scope("bench", "user"), [NewMemory(t) for t in seed_notes])
+            with RssSampler(server.pid) as rss:
+                model_before = model_seconds(url)
+                latency = paired_latency(url, key, mem, args.latency_seconds)
+                served = latency["requests"] + 1
+                lib_a, lib_err_a, lib_s_a = library(mem, args.threads, args.duration / 2, seed=1000)
+                began = time.perf_counter()
+                latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, seed=1))
+                elapsed = time.perf_counter() - began
+                served += len(latencies) + errors
+                lib_b, lib_err_b, lib_s_b = library(mem, args.threads, args.duration / 2, seed=2000)
+                model_ms = (model_seconds(url) - model_before) / max(1, served) * 1000
         finally:
+            mem.close()
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=60)
-        lib_run = library(Path(folder) / "lib.db", args.embedder, seed_notes, args.threads, args.duration)
-    report = {"embedder": args.embedder, "duration_s": args.duration, "runs": [http_run, lib_run]}
-    report["throughput_ratio"] = round(http_run["requests_per_s"] / max(lib_run["requests_per_s"], 1e-9), 3)
-    report["p50_added_ms"] = round(http_run["p50_ms"] - lib_run["p50_ms"], 2)
+    http_run = summary(f"HTTP, {args.clients} clients", latencies, errors, elapsed)
+    lib_run = summary(
+        f"library in-process, {args.threads} threads", lib_a + lib_b, lib_err_a + lib_err_b, lib_s_a + lib_s_b
+    )
+    report: dict[str, Any] = {
+        "embedder": args.embedder,
+        "sync": args.sync,
+        "duration_s": args.duration,
+        "one_client": latency,
+        "runs": [http_run, lib_run],
+        "throughput_ratio": round(http_run["requests_per_s"] / max(lib_run["requests_per_s"], 1e-9), 3),
+        "model_ms_per_request": round(model_ms, 3),
+        "model_share_of_one_client_request": round(model_ms / max(latency["http_mean_ms"], 1e-9), 3),
+        "server_rss_mib": rss.report(),
+        "load_average": os.getloadavg(),
+    }
     if args.json:
         print(json.dumps(report, indent=2))
         return
+    one = report["one_client"]
+    print(
+        f"one client: HTTP p50 {one['http_p50_ms']} ms, library p50 {one['library_p50_ms']} ms: HTTP adds "
+        f"{one['p50_added_ms']} ms ({one['requests']} pairs, {one['errors']} errors)"
+    )
     for run in report["runs"]:
         print(
             f"{run['run']:<34} {run['requests_per_s']:>8} req/s  p50 {run['p50_ms']:>7} ms  p95 {run['p95_ms']:>7} ms"
             f"  p99 {run['p99_ms']:>7} ms  errors {run['errors']}"
         )
-    print(f"model per HTTP request: {http_run['model_ms_per_request']} ms; server RSS {http_run['server_rss_mib']} MiB")
-    print(f"HTTP / library throughput: {report['throughput_ratio']}; HTTP adds {report['p50_added_ms']} ms at p50")
-    print("(p50 under load includes queueing: 50 clients share the cores)", file=sys.stderr)
+    print(f"HTTP / library throughput: {report['throughput_ratio']}")
+    share = report["model_share_of_one_client_request"]
+    print(f"model: {report['model_ms_per_request']} ms a request ({share:.0%} of a one-client request)")
+    print(f"server RSS (MiB): {report['server_rss_mib']}; load average {report['load_average']}")
 
 
 if __name__ == "__main__":

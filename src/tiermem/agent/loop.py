@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
@@ -138,6 +139,7 @@ class Agent:
         summariser: Summariser | None = None,
         pii_guard: bool | None = None,
         pii_counter: PiiCounter | None = None,
+        retrieve: Callable[[str], Sequence[Hit]] | None = None,
     ) -> None:
         """``pii_guard``: mask PII in prompts (None: only when the model's URL is not this machine)."""
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_STEPS:
@@ -149,6 +151,7 @@ class Agent:
         self.llm = llm
         self.max_steps = max_steps
         self.retrieve_k = retrieve_k
+        self.retrieve = retrieve  # more hits for the prompt (a host's recall of earlier sessions), after archival
         self.context = ContextManager(
             _context_store(memory),
             memory,
@@ -174,13 +177,17 @@ class Agent:
         """Every tool schema offered to the model: the memory tools, then the others."""
         return self.memory_tools.definitions() + [dict(t.definition) for t in self._extra.values()]
 
-    def step(self, user_text: str) -> AgentTurn:
-        """Run one user turn to the model's final reply, or to the step limit."""
-        evicted = list(self.context.append(Message.user(user_text)))
+    def step(self, user_text: str, *, now: datetime | None = None) -> AgentTurn:
+        """Run one user turn to the model's final reply, or to the step limit; ``now`` dates its messages."""
+        at: dict[str, Any] = {"created_at": now} if now is not None else {}
+        evicted = list(self.context.append(Message.user(user_text, **at)))
         self.memory_tools.recalled.clear()  # what this turn recalls: side-effecting calls are traced against it
         retrieved: list[Hit] = []
         if self.retrieve_k and user_text.strip():
             retrieved = self.memory_tools.search_archival(user_text, self.retrieve_k)
+        if self.retrieve is not None:
+            seen = {h.record.id for h in retrieved}
+            retrieved += [h for h in self.retrieve(user_text) if h.record.id not in seen]
         runs: list[ToolRun] = []
         held: list[HeldCall] = []
         tokens: list[PromptTokens] = []
@@ -191,11 +198,11 @@ class Agent:
             text = reply.content or ""
             if not reply.tool_calls:
                 if text.strip():
-                    evicted += self.context.append(Message.assistant(text))
+                    evicted += self.context.append(Message.assistant(text, **at))
                 return AgentTurn(text, tuple(runs), tuple(tokens), tuple(evicted), False, tuple(held))
             # Some compatible servers send calls without ids; the result must still name the call it answers.
             calls = tuple(ToolCall(c.id or f"call_{new_id()}", c.name, c.arguments) for c in reply.tool_calls)
-            asking = Message.assistant(text, calls)
+            asking = Message.assistant(text, calls, **at)
             evicted += self.context.append(asking)
             used = message_tokens(asking, self.counter)
             for i, call in enumerate(calls):
@@ -206,7 +213,7 @@ class Agent:
                 # Leave an even share of what is left for the results still to come in this step.
                 room = (self.context.budget.message_budget - used) // (len(calls) - i)
                 content = result if result.strip() else "(empty result)"  # a chat message may not be blank
-                message = self._fit(Message.tool(content, tool_call_id=call.id, name=call.name), room)
+                message = self._fit(Message.tool(content, tool_call_id=call.id, name=call.name, **at), room)
                 used += message_tokens(message, self.counter)
                 evicted += self.context.append(message)
                 runs.append(ToolRun(call.id, call.name, call.arguments, message.content))
@@ -270,7 +277,12 @@ class Agent:
             note = (
                 f"\n[result cut to fit the context window: {len(text) - len(cut)} of {len(text)} characters left out]"
             )
-            candidate = Message.tool(cut + note, tool_call_id=message.tool_call_id or "", name=message.name or "")
+            candidate = Message.tool(
+                cut + note,
+                tool_call_id=message.tool_call_id or "",
+                name=message.name or "",
+                created_at=message.created_at,
+            )
             if keep == 0 or message_tokens(candidate, self.counter) <= room:
                 return candidate
             keep = keep * 4 // 5

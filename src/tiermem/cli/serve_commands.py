@@ -35,6 +35,8 @@ __all__ = ["keys_group", "serve_command"]
     help="SQLite synchronous: full syncs every commit to disk before the reply; normal may lose the last"
     " commits on power loss (never on a crash of the process).",
 )
+@click.option("--llm-url", default=None, help="Chat: an OpenAI-compatible base URL (e.g. http://localhost:11434/v1).")
+@click.option("--llm-model", default=None, help="Chat: the model name at --llm-url.")
 def serve_command(
     db: str | None,
     host: str,
@@ -45,11 +47,15 @@ def serve_command(
     rate: float,
     burst: int,
     sync: str,
+    llm_url: str | None,
+    llm_model: str | None,
 ) -> None:
     """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
 
     Credentials: API keys from `tiermem keys create`, or JWTs when $TIERMEM_JWT_ISSUER, $TIERMEM_JWT_AUDIENCE and
-    $TIERMEM_JWT_JWKS_FILE (or $TIERMEM_JWT_JWKS_URL) are set; see docs/service.md.
+    $TIERMEM_JWT_JWKS_FILE (or $TIERMEM_JWT_JWKS_URL) are set; see docs/service.md. MCP (streamable HTTP) is at
+    /mcp with the same credentials. Chat (POST /v1/sessions/ID/messages) needs --llm-url and --llm-model; the
+    model's key comes from $TIERMEM_LLM_API_KEY or $OPENAI_API_KEY.
     """
     try:
         from tiermem.server.serve import serve
@@ -67,6 +73,9 @@ def serve_command(
         rate=RateLimit(per_second=rate, burst=burst),
         jwt=ServerSettings.jwt_from_env(),
         synchronous=sync.upper(),
+        llm_url=llm_url,
+        llm_model=llm_model,
+        llm_api_key=ServerSettings.llm_key_from_env(),
     )
     click.echo(f"tiermem serving {settings.db_url} on http://{host}:{port} (Ctrl-C stops)", err=True)
     serve(settings)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from tiermem.server.limits import BodyLimit
+from tiermem.server.mcp_mount import MCP_METHODS, MCP_PATH, McpRoute, mcp_endpoint
 from tiermem.server.metrics import Metrics
 from tiermem.server.models import Problem
 from tiermem.server.observe import Observe
 from tiermem.server.problems import MEDIA_TYPE, install
-from tiermem.server.routes import admin, context, memories
+from tiermem.server.routes import admin, chat, context, memories
 from tiermem.server.runtime import Runtime, open_runtime
 from tiermem.server.settings import ServerSettings
 from tiermem.server.ui import mount as mount_ui
@@ -45,7 +46,9 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
         own = runtime is None
         app.state.runtime = open_runtime(settings, metrics) if own else runtime
         try:
-            yield
+            app.state.mcp = mcp_endpoint(app.state.runtime)
+            async with app.state.mcp.running():
+                yield
         finally:
             if own:
                 app.state.runtime.close()
@@ -63,8 +66,11 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
     install(app)
     app.include_router(memories.router)
     app.include_router(context.router)
+    app.include_router(chat.router)
     app.include_router(admin.router)
     app.include_router(admin.health)
+    # A route, not a mount: a mount answers POST /mcp with a redirect to /mcp/ (see docs/mcp.md).
+    app.add_route(MCP_PATH, cast(Any, McpRoute()), methods=MCP_METHODS, include_in_schema=False)
     mount_ui(app)  # the web inspector at /ui: pages, static files, CSP
 
     def openapi() -> dict[str, Any]:

@@ -12,6 +12,7 @@ from tiermem.errors import MemError
 from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
 from tiermem.server.auth import CredentialCache, JWTVerifier
+from tiermem.server.chat import ChatService
 from tiermem.server.keys import open_access
 from tiermem.server.limits import RateLimiter
 from tiermem.server.metrics import Metrics, TimedEmbedder
@@ -35,6 +36,7 @@ class Runtime:
     jwt: JWTVerifier | None
     counter: TokenCounter
     credentials: CredentialCache
+    chat: ChatService
     model_ready: bool = False
 
     def store_bytes(self) -> int | None:
@@ -68,6 +70,8 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
             store.set_synchronous(settings.synchronous)
         memory = Memory(store, embedder, retention=RetentionPolicy.from_env(os.environ))
         jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None
+        counter = counter_for_model(settings.token_model)
+        chat = ChatService.from_settings(memory, counter, settings.llm_url, settings.llm_model, settings.llm_api_key)
         runtime = Runtime(
             settings,
             memory,
@@ -75,8 +79,9 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
             metrics,
             RateLimiter(settings.rate.per_second, settings.rate.burst),
             jwt,
-            counter_for_model(settings.token_model),
+            counter,
             CredentialCache(settings.credential_cache_seconds),
+            chat,
         )
         embedder.embed_batch(["warm up the model"])
         runtime.model_ready = True

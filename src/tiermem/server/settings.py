@@ -90,6 +90,9 @@ class ServerSettings:
     core_budget: int = 400  # K, the tokens all core blocks of an agent may cost together
     token_model: str = "gpt-4o"  # whose tokenizer counts core-block tokens
     credential_cache_seconds: float = 1.0  # a verified credential is trusted this long (a revoked key: this late)
+    llm_url: str | None = None  # the chat route's OpenAI-compatible model; None: POST .../messages answers 503
+    llm_model: str | None = None
+    llm_api_key: str | None = field(default=None, repr=False)  # from the environment only; never printed
 
     def __post_init__(self) -> None:
         check_embedder_name(self.embedder)
@@ -97,11 +100,19 @@ class ServerSettings:
             raise ConfigError(f"no database: give --db or set ${DB_ENV}")
         if self.synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ConfigError(f"synchronous must be NORMAL, FULL or EXTRA, not {self.synchronous!r}")
+        if (self.llm_url is None) != (self.llm_model is None):
+            raise ConfigError("the chat model needs both --llm-url and --llm-model (or neither)")
 
     @property
     def log(self) -> TextIO:
         """Where request lines go."""
         return self.log_stream if self.log_stream is not None else sys.stderr
+
+    @staticmethod
+    def llm_key_from_env(environ: Mapping[str, str] | None = None) -> str | None:
+        """The chat model's API key: $TIERMEM_LLM_API_KEY, else $OPENAI_API_KEY, else none (a local model)."""
+        env = os.environ if environ is None else environ
+        return env.get("TIERMEM_LLM_API_KEY") or env.get("OPENAI_API_KEY") or None
 
     @staticmethod
     def jwt_from_env(environ: Mapping[str, str] | None = None) -> JWTConfig | None:

@@ -45,6 +45,7 @@ def erase(user: UserName, runtime: Rt, principal: Caller, request: Request) -> d
     report = runtime.memory.erase(principal.tenant, user, actor=principal.credential)
     runtime.credentials.clear()  # the user's keys are gone: no cached credential may outlive them
     request.app.state.ui_sessions.end_user(principal.tenant, user)  # and no inspector session signed in with one
+    runtime.chat.forget_all()  # cached agents hold windows of messages the erase removed
     return erase_out(report)
 
 

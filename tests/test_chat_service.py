@@ -1,0 +1,93 @@
+"""The chat engine in-process: turns of one session take turns, other sessions run alongside, and every prompt
+passes the outbound guard before it leaves."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tiermem.errors import ConfigError
+from tiermem.llm import ChatMessage, ChatResponse
+from tiermem.memory import Memory
+from tiermem.server.chat import ChatService
+from tiermem.tokens import counter_for_model
+from tiermem.types import Scope
+
+
+class SlowModel:
+    """Answers every prompt after ``delay`` seconds and records how many prompts were in flight at once."""
+
+    model = "gpt-4o"
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.prompts: list[list[dict[str, Any]]] = []
+        self.inflight = 0
+        self.most = 0
+        self._lock = threading.Lock()
+
+    def complete(
+        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
+    ) -> ChatResponse:
+        with self._lock:
+            self.inflight += 1
+            self.most = max(self.most, self.inflight)
+            self.prompts.append(list(messages))
+        time.sleep(self.delay)
+        with self._lock:
+            self.inflight -= 1
+        return ChatResponse(ChatMessage.assistant("Understood."), "stop", None, None)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Memory:
+    return Memory.open(tmp_path / "chat.db", embedder="hash")
+
+
+def _run_together(service: ChatService, scopes: list[Scope]) -> None:
+    threads = [
+        threading.Thread(target=service.turn, args=(scope, f"message {i} about the garden fence"))
+        for i, scope in enumerate(scopes)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def test_turns_of_one_session_never_overlap(memory: Memory) -> None:
+    model = SlowModel(0.2)
+    service = ChatService(memory, model, counter_for_model("gpt-4o"))
+    _run_together(service, [Scope("acme", "alice", None, "s1")] * 3)
+    assert model.most == 1
+    assert len(model.prompts) == 3
+
+
+def test_turns_of_different_sessions_run_alongside(memory: Memory) -> None:
+    model = SlowModel(0.3)
+    service = ChatService(memory, model, counter_for_model("gpt-4o"))
+    _run_together(service, [Scope("acme", "alice", None, f"s{i}") for i in range(3)])
+    assert model.most >= 2
+
+
+def test_every_prompt_passes_the_outbound_guard(memory: Memory) -> None:
+    model = SlowModel(0.0)
+
+    def mask(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**m, "content": str(m.get("content") or "").replace("555-0199", "[phone]")} for m in messages]
+
+    service = ChatService(memory, model, counter_for_model("gpt-4o"), outbound=mask)
+    service.turn(Scope("acme", "alice", None, "s1"), "call me on 555-0199 tomorrow")
+    sent = "\n".join(str(m.get("content")) for m in model.prompts[-1])
+    assert "555-0199" not in sent and "[phone]" in sent
+
+
+def test_a_turn_without_a_model_names_the_options(memory: Memory) -> None:
+    service = ChatService(memory, None, counter_for_model("gpt-4o"))
+    with pytest.raises(ConfigError, match="--llm-url"):
+        service.turn(Scope("acme", "alice", None, "s1"), "hello")
