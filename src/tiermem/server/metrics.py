@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 
 from tiermem.embed import Embedder, Vectors
+from tiermem.trust.pii import PROCESS_PII_COUNTS
 
 __all__ = ["BUCKETS", "Metrics", "TimedEmbedder"]
 
@@ -87,6 +88,9 @@ class Metrics:
             out.append(f"tiermem_model_calls_total {self.model_calls}")
             head("tiermem_model_texts_total", "counter", "Texts embedded.")
             out.append(f"tiermem_model_texts_total {self.model_texts}")
+        head("tiermem_pii_masked_total", "counter", "Values masked in outbound prompts, by kind (the PII guard).")
+        for kind, n in sorted(PROCESS_PII_COUNTS.snapshot().items()):
+            out.append(f'tiermem_pii_masked_total{{kind="{kind}"}} {n}')
         head("tiermem_model_loaded", "gauge", "1 when the embedding model is loaded and answered.")
         out.append(f"tiermem_model_loaded {int(model_loaded)}")
         if records is not None:
