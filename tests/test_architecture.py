@@ -18,6 +18,7 @@ LAYERS: dict[str, tuple[int, int]] = {
     "tokens": (1, 0),
     "embed": (1, 0),
     "llm": (1, 0),
+    "text_index": (1, 0),
     "english": (2, 0),
     "store": (3, 0),
     "trust": (4, 0),

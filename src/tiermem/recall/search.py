@@ -23,6 +23,7 @@ from tiermem.recall.fusion import FusedList, Lists, fuse
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
 from tiermem.store.base import Candidate, Store
+from tiermem.text_index import query_words
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart, including_closed
 
 __all__ = ["MAX_K", "MAX_QUERY_CHARS", "SHORTLIST_SPAN", "RecallPolicy", "hybrid_recall", "query_terms", "rank"]
@@ -51,8 +52,12 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def query_terms(text: str) -> list[str]:
-    """Words of ``text`` usable as full-text terms: any input is safe, stop words dropped when others remain."""
-    words = [w.casefold() for w in _WORD.findall(text)]
+    """Words of ``text`` usable as full-text terms: any input is safe, stop words dropped when others remain.
+
+    The words are the index's own (``text_index.query_words``): folded before they are split, so a letter whose
+    case-folding adds a mark stays one word, and Chinese or Japanese runs become the pairs the index holds.
+    """
+    words = query_words(text)
     content = [w for w in words if w not in _STOP_WORDS]
     chosen = content or words
     return list(dict.fromkeys(chosen))[:_MAX_TERMS]

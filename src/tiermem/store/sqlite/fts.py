@@ -9,9 +9,17 @@ from datetime import datetime
 
 from tiermem.store.base import Candidate
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
 
-__all__ = ["CONTEXT_WEIGHT", "POSTINGS_BUDGET", "PRUNE_FROM_RECORDS", "SQLiteFullTextMixin", "fts_query"]
+__all__ = [
+    "CONTEXT_WEIGHT",
+    "POSTINGS_BUDGET",
+    "PRUNE_FROM_RECORDS",
+    "REFILL_FULL_TEXT",
+    "SQLiteFullTextMixin",
+    "fts_query",
+]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
@@ -20,6 +28,12 @@ POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scope
 CONTEXT_WEIGHT = 0.5
 # Columns content, context, scope token: the token is in every document of its scope and says nothing.
 _BM25 = f"bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0)"
+# The index holds each record's ``text_index.index_text`` (CJK runs as pairs, accents folded), which the
+# triggers compute (migration 0005); FTS5's own 'rebuild' would index the raw text, so this refills it instead.
+REFILL_FULL_TEXT = (
+    "INSERT INTO records_fts (rowid, content, context, scope_tok)"
+    f" SELECT rowid, {INDEX_FUNCTION}(content), {INDEX_FUNCTION}(context), scope_tok FROM records"
+)
 
 
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
