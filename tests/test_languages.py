@@ -17,7 +17,7 @@ NOTES = (
     "我的猫喜欢在窗台上睡觉。",  # Chinese: my cat likes to sleep on the windowsill
     "私の犬の名前はポチです。",  # Japanese: my dog's name is Pochi
     "Le rendez-vous chez le médecin est jeudi matin.",  # French: the doctor's appointment is Thursday morning
-    "Ο καφές είναι έτοιμος στην κουζίνα.",  # Greek: the coffee is ready in the kitchen
+    "Ζεστός καφές στην κουζίνα.",  # Greek: hot coffee in the kitchen
     "The garden hose is in the shed.",
 )
 
