@@ -297,12 +297,17 @@ class ScorePart:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A recalled record, its final score and the parts that made it."""
+    """A recalled record, its final score and the parts that made it.
+
+    ``score`` orders the hits of one search; ``relevance`` (0-1, see ``recall.relevance``) says whether a hit
+    answers the query at all, on a scale that means the same across searches (None: not computed).
+    """
 
     record: MemoryRecord
     score: float
     parts: tuple[ScorePart, ...]
     flags: tuple[str, ...] = ()
+    relevance: float | None = None
 
     def part(self, name: str) -> ScorePart | None:
         """The named score part, if present."""

@@ -14,7 +14,7 @@ import re
 from concurrent.futures import Future
 from datetime import datetime
 
-from tiermem.embed import Embedder, Vectors
+from tiermem.embed import Embedder, Vectors, embed_queries
 from tiermem.english.perspective import first_person
 from tiermem.errors import ValidationError
 from tiermem.recall.current import current_versions
@@ -22,6 +22,7 @@ from tiermem.recall.factors import Question, named_speaker
 from tiermem.recall.fusion import FusedList, Lists, fuse
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
+from tiermem.recall.relevance import calibration_for, with_relevance
 from tiermem.store.base import Candidate, Store
 from tiermem.text_index import query_words
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart, including_closed
@@ -103,12 +104,13 @@ def hybrid_recall(
         # first, it lets both questions be embedded in one model call.
         keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
         asked_as = _asked_as_speaker(store, scope, query, keyword[:10])
+    qv: Vectors | None = None
     pending: Future[list[Candidate]] | None = None
     pending_own: Future[list[Candidate]] | None = None
     if embedder is not None and vectors_usable:
         fingerprint = embedder.fingerprint
         texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
-        embedded = list(embedder.embed_batch(texts)) if texts else []
+        embedded = list(embed_queries(embedder, texts)) if texts else []
         qv = query_vector if query_vector is not None else embedded[0]
         # Started before the keyword queries below: a store may scan vectors while they run.
         pending = store.start_vector_candidates(scope, qv, fingerprint, wanted, now=now, limit=limit)
@@ -122,7 +124,11 @@ def hybrid_recall(
     vector = pending.result() if pending is not None else []
     perspective = pending_own.result() if pending_own is not None else []
     lists = policy.weighted(keyword=keyword, vector=vector, phrase=phrase, perspective=perspective)
-    return rank(store, scope, lists, k=k, now=now, policy=policy, query=query, filter_=wanted)
+    hits = rank(store, scope, lists, k=k, now=now, policy=policy, query=query, filter_=wanted)
+    model = embedder.fingerprint if embedder is not None and vectors_usable else None
+    hits = with_relevance(store, scope, terms, hits, query_vector=qv, calibration=calibration_for(model))
+    floor = policy.min_relevance
+    return hits if floor is None else [h for h in hits if h.relevance is not None and h.relevance >= floor]
 
 
 def _may_name(query: str) -> bool:

@@ -103,6 +103,23 @@ class SQLiteFullTextMixin:
                 ).fetchall()
         return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
 
+    def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """The (tenant, user)'s record count and how many of its records' content holds each term."""
+        token = "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT n FROM scope_generations WHERE tenant = ? AND user_key = ?", (scope.tenant, scope.user or "")
+            ).fetchone()
+            if row is None or not row[0]:
+                return 0, dict.fromkeys(terms, 0)
+            counts: dict[str, int] = {}
+            for term in terms:
+                quoted = '"' + term.replace('"', '""') + '"'
+                match = f"scope_tok : {token} AND {{content}} : {quoted}"
+                sql = "SELECT COUNT(*) FROM records_fts WHERE records_fts MATCH ?"
+                counts[term] = int(self._conn.execute(sql, (match,)).fetchone()[0])
+        return int(row[0]), counts
+
     def _document_counts(self, stems: list[str], table_rows: int) -> dict[str, int]:
         """How many rows hold each stem; a count is reused until the table has grown or shrunk by a tenth."""
         cache = self._doc_counts
