@@ -37,6 +37,7 @@ __all__ = [
     "WORDS_ONLY",
     "Calibration",
     "Evidence",
+    "TermWeights",
     "calibration_for",
     "evidence",
     "matched_share",
@@ -52,19 +53,22 @@ class Calibration:
 
     cosine: float
     matched: float
+    known: float
     bias: float
 
-    def relevance(self, cosine: float | None, matched: float) -> float:
-        """The relevance of a hit with this evidence (a missing cosine counts as the calibration's own 0)."""
-        z = self.cosine * (cosine or 0.0) + self.matched * matched + self.bias
+    def relevance(self, found: Evidence) -> float:
+        """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
+        z = self.cosine * (found.cosine or 0.0) + self.matched * found.matched + self.known * found.known + self.bias
         return 1.0 / (1.0 + math.exp(-z))
 
 
 # Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
-WORDS_ONLY = Calibration(cosine=0.0, matched=6.0, bias=-3.5)
 CALIBRATIONS: Mapping[str, Calibration] = {
-    "all-MiniLM-L6-v2-onnx-int8-384": Calibration(cosine=8.0, matched=5.0, bias=-7.0),
+    "all-MiniLM-L6-v2-onnx-int8-384": Calibration(cosine=18.94, matched=6.29, known=3.66, bias=-12.13),
 }
+# Without a cosine (no embedder, an unknown model): MiniLM's word weights, its cosine term folded into the bias
+# at a typical evidence cosine (0.5). Not fitted on its own: a guess that keeps the floor's meaning close.
+WORDS_ONLY = Calibration(cosine=0.0, matched=6.29, known=3.66, bias=-12.13 + 18.94 * 0.5)
 
 
 def calibration_for(fingerprint: str | None) -> Calibration:
@@ -74,10 +78,12 @@ def calibration_for(fingerprint: str | None) -> Calibration:
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What a hit's relevance is read from: its best cosine (None: no vector) and its matched share."""
+    """What a hit's relevance is read from: its best cosine (None: no vector), its matched share, and the share
+    of the query's weighted vocabulary the scope holds anywhere (the same for every hit of one query)."""
 
     cosine: float | None
     matched: float
+    known: float = 1.0
 
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
@@ -90,12 +96,23 @@ def stem(word: str) -> str:
     return word[:6]
 
 
-def term_weights(store: Store, scope: Scope, terms: Sequence[str]) -> dict[str, float]:
-    """Each term's BM25 IDF in the scope (rarer words weigh more); equal weights if the store cannot count."""
+@dataclass(frozen=True, slots=True)
+class TermWeights:
+    """Each query term's weight (its BM25 IDF in the scope) and the weighted share the scope holds at all."""
+
+    weights: Mapping[str, float]
+    known: float
+
+
+def term_weights(store: Store, scope: Scope, terms: Sequence[str]) -> TermWeights:
+    """The terms' weights in the scope (rarer words weigh more); equal, all known, if the store cannot count."""
     if not isinstance(store, TermStatistics):
-        return dict.fromkeys(terms, 1.0)
+        return TermWeights(dict.fromkeys(terms, 1.0), 1.0)
     total, counts = store.term_document_counts(scope, terms)
-    return {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
+    weights = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
+    whole = sum(weights.values())
+    known = sum(w for t, w in weights.items() if counts.get(t, 0) > 0) / whole if whole > 0 else 0.0
+    return TermWeights(weights, known)
 
 
 def matched_share(weights: Mapping[str, float], text: str) -> float:
@@ -113,7 +130,7 @@ def _listed_cosine(hit: Hit) -> float | None:
 
 
 def evidence(
-    store: Store, scope: Scope, hits: Sequence[Hit], weights: Mapping[str, float], query_vector: Vectors | None
+    store: Store, scope: Scope, hits: Sequence[Hit], weights: TermWeights, query_vector: Vectors | None
 ) -> list[Evidence]:
     """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share."""
     cosines = [_listed_cosine(h) for h in hits]
@@ -127,7 +144,10 @@ def evidence(
         ]
     else:
         cosines = [None] * len(hits)
-    return [Evidence(c, matched_share(weights, h.record.content)) for h, c in zip(hits, cosines, strict=True)]
+    return [
+        Evidence(c, matched_share(weights.weights, h.record.content), weights.known)
+        for h, c in zip(hits, cosines, strict=True)
+    ]
 
 
 def with_relevance(
@@ -146,5 +166,5 @@ def with_relevance(
     weights = term_weights(store, scope, terms)
     found = evidence(store, scope, listed, weights, query_vector)
     return [
-        replace(hit, relevance=calibration.relevance(e.cosine, e.matched)) for hit, e in zip(listed, found, strict=True)
+        replace(hit, relevance=calibration.relevance(e)) for hit, e in zip(listed, found, strict=True)
     ]
