@@ -166,6 +166,4 @@ def with_relevance(
         return listed
     weights = term_weights(store, scope, terms)
     found = evidence(store, scope, listed, weights, query_vector)
-    return [
-        replace(hit, relevance=calibration.relevance(e)) for hit, e in zip(listed, found, strict=True)
-    ]
+    return [replace(hit, relevance=calibration.relevance(e)) for hit, e in zip(listed, found, strict=True)]
