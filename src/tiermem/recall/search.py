@@ -15,6 +15,7 @@ from concurrent.futures import Future
 from datetime import datetime
 
 from tiermem.embed import Embedder, Vectors, embed_queries
+from tiermem.english.language import looks_english
 from tiermem.english.perspective import first_person
 from tiermem.errors import ValidationError
 from tiermem.recall.current import current_versions
@@ -99,7 +100,7 @@ def hybrid_recall(
     keyword: list[Candidate] | None = None
     asked_as: str | None = None  # the question in the first person of the speaker it names (see RecallPolicy)
     vectors_usable = embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint
-    if vectors_usable and policy.perspective_weight > 0 and _may_name(query):
+    if vectors_usable and policy.perspective_weight > 0 and _may_name(query) and looks_english(query):
         # The speaker's name is a full-text term, so the full-text list's best records show who is named; asked
         # first, it lets both questions be embedded in one model call.
         keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
