@@ -157,6 +157,10 @@ def _print_table(report: ReportData) -> None:
         click.echo(name.ljust(width) + str(n).rjust(6) + cells)
     for note in report.notes:
         click.echo(f"  {note}")
+    if report.floor is not None:
+        from tiermem.eval.report import floor_lines
+
+        click.echo("  " + floor_lines(report.floor, report.floor_label)[2])
 
 
 def _command(name: str, path: Path, **options: object) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE
 from tiermem.types import Hit
 
-__all__ = ["CURVE_FLOORS", "FloorTally", "relevance_by_id"]
+__all__ = ["CURVE_FLOORS", "FloorTally", "curve_rows", "relevance_by_id"]
 
 CURVE_FLOORS = tuple(round(0.05 * i, 2) for i in range(20))
 """The floors of the curve in a report: 0 to 0.95 by 0.05."""
