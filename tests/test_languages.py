@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tiermem.errors import ScopeError
 from tiermem.memory import Memory
 from tiermem.recall.search import query_terms
 from tiermem.text_index import fold, index_text, query_words
@@ -83,3 +84,14 @@ def test_folding_drops_accents_but_keeps_marks_that_are_part_of_a_letter() -> No
 def test_query_terms_fold_before_splitting() -> None:
     # Case-folding a capital I with a dot adds a combining dot; split first, it cut the word in two.
     assert query_terms("\u0130stanbul") == ["istanbul"]
+
+
+@pytest.mark.parametrize("name", ["jürgen", "李明", "Ольга", "user_1.a@b+c-d"])
+def test_scope_names_may_hold_letters_of_any_script(name: str) -> None:
+    assert Scope("t", name).user == name
+
+
+@pytest.mark.parametrize("name", ["a/b", "a:b", "a b", "_x", "ju\u0308rgen"])
+def test_scope_names_refuse_separators_and_unnormalised_letters(name: str) -> None:
+    with pytest.raises(ScopeError, match="may hold only letters and digits"):
+        Scope("t", name)
