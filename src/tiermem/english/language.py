@@ -1,4 +1,4 @@
-"""Whether a text reads as English: the English-only rules (named days, perspective, statements, first hand) ask
+"""(internal) Whether a text reads as English: the English-only rules (named days, perspective, statements, first hand) ask
 before they act, so text in another language keeps its score instead of meeting a rule that misreads it.
 
 French "Tu me conseilles quoi ?" holds the English "me"; "Marie a donné un vélo à son fils" names a speaker in
