@@ -1,5 +1,7 @@
-"""(internal) Whether a text reads as English: the English-only rules (named days, perspective, statements, first hand) ask
-before they act, so text in another language keeps its score instead of meeting a rule that misreads it.
+"""(internal) Whether a text reads as English, asked by the English-only rules before they act.
+
+The rules (named days, perspective, statements, first hand) ask first, so text in another language keeps its
+score instead of meeting a rule that misreads it.
 
 French "Tu me conseilles quoi ?" holds the English "me"; "Marie a donné un vélo à son fils" names a speaker in
 the third person. Read with English rules, the first is "about the user" and the second is turned into
