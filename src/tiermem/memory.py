@@ -59,7 +59,8 @@ class Memory:
         """Open (creating and migrating if needed) the store at ``url``.
 
         ``embedder`` is an Embedder, None (full-text only), or a name: ``minilm`` (the default, loaded on first
-        use), ``hash`` (tests) or ``openai:<model>`` (see ``embed.get_embedder``); ``default`` means ``minilm``.
+        use), ``e5`` (multilingual, the ``multilingual`` extra), ``hash`` (tests) or ``openai:<model>`` (see
+        ``embed.get_embedder``); ``default`` means ``minilm``.
         """
         if isinstance(embedder, str):
             embedder = get_embedder("minilm" if embedder == "default" else embedder)
