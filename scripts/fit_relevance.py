@@ -12,6 +12,7 @@ only (conversations 0-2); `tiermem eval locomo --conversations 3-4` reports on t
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -22,16 +23,20 @@ from tiermem.eval.locomo import in_context, load_locomo
 from tiermem.memory import Memory, NewMemory
 from tiermem.recall.relevance import evidence, term_weights
 from tiermem.recall.search import query_terms
-from tiermem.types import Hit, MemoryType, Scope
+from tiermem.types import Filter, Hit, MemoryType, Scope
 
 
-def features(memory: Memory, scope: Scope, question: str, now: object) -> tuple[list[Hit], np.ndarray]:
-    hits = memory.recall(scope, question, k=10, now=now)  # type: ignore[arg-type]
+def features(memory: Memory, scope: Scope, question: str, now: datetime) -> tuple[list[Hit], np.ndarray]:
+    """Each of the top 10 hits' evidence: cosine, matched, known, and the scope's nearest cosine to the query."""
+    hits = memory.recall(scope, question, k=10, now=now)
     assert memory.embedder is not None
     qv = embed_queries(memory.embedder, [question])[0]
     weights = term_weights(memory.store, scope, query_terms(question))
     found = evidence(memory.store, scope, hits, weights, qv)
-    return hits, np.array([[e.cosine or 0.0, e.matched, e.known] for e in found], dtype=np.float64).reshape(-1, 3)
+    near = memory.store.vector_candidates(scope, qv, memory.embedder.fingerprint, Filter(), now=now, limit=1)
+    nearest = near[0].score if near else 0.0
+    rows = [[e.cosine or 0.0, e.matched, e.known, nearest] for e in found]
+    return hits, np.array(rows, dtype=np.float64).reshape(-1, 4)
 
 
 def fit(x: np.ndarray, y: np.ndarray, steps: int = 20000, rate: float = 0.5) -> np.ndarray:
@@ -51,6 +56,7 @@ def main() -> None:
     parser.add_argument("--conversations", default="0-2")
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--embed-cache", type=Path)
+    parser.add_argument("--dump", type=Path, help="Also save every hit's features (all four) to this .npz file.")
     args = parser.parse_args()
     first, _, last = args.conversations.partition("-")
     conversations = load_locomo(args.path)[int(first) : int(last or first) + 1]
@@ -86,13 +92,23 @@ def main() -> None:
                 _, y = features(memory, scopes[other], question.question, conversations[other].asked_at)
                 neg.append(y)
                 off_topic.append(y)
-    xp, xn = np.vstack(pos), np.vstack(neg)
+    if args.dump is not None:
+        np.savez(
+            args.dump,
+            answerable=np.vstack([f for f, _ in answerable]),
+            answerable_q=np.concatenate([np.full(len(f), i) for i, (f, _) in enumerate(answerable)]),
+            evidence_n=np.array([n for _, n in answerable]),
+            off_topic=np.vstack(off_topic),
+            off_topic_q=np.concatenate([np.full(len(y), i) for i, y in enumerate(off_topic)]),
+        )
+    used = 3  # cosine, matched, known (the fourth, the scope's nearest cosine, is only dumped)
+    xp, xn = np.vstack(pos)[:, :used], np.vstack(neg)[:, :used]
     w = fit(np.vstack([xp, xn]), np.concatenate([np.ones(len(xp)), np.zeros(len(xn))]))
     coefficients = f"cosine={w[0]:.2f}, matched={w[1]:.2f}, known={w[2]:.2f}, bias={w[3]:.2f}"
     print(f"Calibration({coefficients})  positives {len(xp)}, negatives {len(xn)}")
 
     def rel(x: np.ndarray) -> np.ndarray:
-        return 1 / (1 + np.exp(-(x @ w[:3] + w[3])))
+        return 1 / (1 + np.exp(-(x[:, :used] @ w[:used] + w[used])))
 
     base = np.mean([len(f) / n for f, n in answerable])
     for floor in np.arange(0.05, 1.0, 0.05):
