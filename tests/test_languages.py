@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +96,16 @@ def test_scope_names_may_hold_letters_of_any_script(name: str) -> None:
 def test_scope_names_refuse_separators_and_unnormalised_letters(name: str) -> None:
     with pytest.raises(ScopeError, match="may hold only letters and digits"):
         Scope("t", name)
+
+
+def test_opening_a_file_indexed_before_migration_5_reindexes_it(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    with Memory.open(url, embedder=None) as memory:
+        memory.remember(SCOPE, NOTES[2])
+        conn = memory.store._conn  # type: ignore[attr-defined]
+        # As a file written before migration 5: the index holds the raw text, and the migration is not recorded.
+        conn.execute("INSERT INTO records_fts (records_fts) VALUES ('rebuild')")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 5")
+        assert _found(memory, "名前") == []
+    with Memory.open(url, embedder=None) as memory:
+        assert _found(memory, "名前") == [NOTES[2]]
