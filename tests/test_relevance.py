@@ -16,6 +16,7 @@ from tiermem.errors import ValidationError
 from tiermem.memory import Memory
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE, RecallPolicy
 from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem
+from tiermem.store.base import TermStatistics
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import WordCounter
@@ -103,3 +104,14 @@ def test_the_real_model_finds_nothing_relevant_for_an_unrelated_subject(real: Me
     assert len(unrelated) == 2 and all((h.relevance or 0.0) < DEFAULT_MIN_RELEVANCE for h in unrelated)
     best = real.recall(SCOPE, "Which city does my sister live in?")[0]
     assert best.record.content == NOTES[1] and (best.relevance or 0.0) >= DEFAULT_MIN_RELEVANCE
+
+
+def test_the_sqlite_store_counts_a_words_records_in_its_own_scope_only() -> None:
+    with _memory() as memory:
+        memory.remember(Scope("t", "other"), "Piano lessons on Tuesday, piano tuning on Friday.")
+        store = memory.store
+        assert isinstance(store, TermStatistics)
+        assert store.term_document_counts(SCOPE, ["piano", "tomato", "tuesday"]) == (
+            2,
+            {"piano": 1, "tomato": 1, "tuesday": 0},
+        )

@@ -14,6 +14,7 @@ from tiermem.types import Filter, Scope
 
 __all__ = [
     "CONTEXT_WEIGHT",
+    "COUNT_CAP",
     "POSTINGS_BUDGET",
     "PRUNE_FROM_RECORDS",
     "REFILL_FULL_TEXT",
@@ -23,6 +24,7 @@ __all__ = [
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
+COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
@@ -104,7 +106,8 @@ class SQLiteFullTextMixin:
         return [Candidate(rid, -score) for rid, score in rows]  # bm25() is lower-is-better
 
     def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """The (tenant, user)'s record count and how many of its records' content holds each term."""
+        """The (tenant, user)'s record count and how many of its records' content holds each term (at most
+        ``COUNT_CAP``)."""
         token = "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
         with self._lock:
             row = self._conn.execute(
@@ -116,8 +119,9 @@ class SQLiteFullTextMixin:
             for term in terms:
                 quoted = '"' + term.replace('"', '""') + '"'
                 match = f"scope_tok : {token} AND {{content}} : {quoted}"
-                sql = "SELECT COUNT(*) FROM records_fts WHERE records_fts MATCH ?"
-                counts[term] = int(self._conn.execute(sql, (match,)).fetchone()[0])
+                # Capped: a word in a thousand records weighs little either way, and counting stops there.
+                sql = "SELECT COUNT(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ?)"
+                counts[term] = int(self._conn.execute(sql, (match, COUNT_CAP)).fetchone()[0])
         return int(row[0]), counts
 
     def _document_counts(self, stems: list[str], table_rows: int) -> dict[str, int]:
