@@ -6,7 +6,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -280,7 +280,7 @@ def run_locomo(
     turns_ingested = 0
     used: list[Conversation] = []
     floor = FloorTally(depth)
-    asked: list[tuple[Scope, Conversation]] = []
+    asked: list[tuple[Scope, Conversation, list[Question]]] = []  # the questions scored, per conversation
     for index, conversation in enumerate(conversations):
         if limit is not None and averager.count() >= limit:
             break
@@ -305,11 +305,11 @@ def run_locomo(
         for turn, result in zip(conversation.turns, results, strict=True):
             turns_of.setdefault(result.record.id, []).append(turn.dia_id)
         session_of = conversation.session_of()
-        asked.append((scope, replace(conversation, questions=())))
+        asked.append((scope, conversation, []))
         for question in conversation.questions:
             if limit is not None and averager.count() >= limit:
                 break
-            asked[-1] = (scope, replace(asked[-1][1], questions=(*asked[-1][1].questions, question)))
+            asked[-1][2].append(question)
             started = time.perf_counter()
             hits = memory.recall(scope, question.question, k=depth, now=conversation.asked_at)
             query_ms.append((time.perf_counter() - started) * 1000)
@@ -341,11 +341,13 @@ def run_locomo(
     )
 
 
-def _ask_off_topic(memory: Memory, asked: Sequence[tuple[Scope, Conversation]], floor: FloorTally, k: int) -> None:
+def _ask_off_topic(
+    memory: Memory, asked: Sequence[tuple[Scope, Conversation, list[Question]]], floor: FloorTally, k: int
+) -> None:
     """Ask each conversation's scored questions in the next conversation's scope, where nothing answers them."""
     if len(asked) < 2:
         return
-    for index, (_, conversation) in enumerate(asked):
-        other_scope, other = asked[(index + 1) % len(asked)]
-        for question in conversation.questions:
+    for index, (_, _, questions) in enumerate(asked):
+        other_scope, other, _ = asked[(index + 1) % len(asked)]
+        for question in questions:
             floor.add_unanswerable(memory.recall(other_scope, question.question, k=k, now=other.asked_at))
