@@ -22,6 +22,8 @@ from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, Source, content_hash
+from tiermem.write.path import WritePolicy
+from tiermem.write.scan import ScanPolicy, SourceScan
 
 fake = fake_openai.fixture("fake")
 
@@ -75,7 +77,18 @@ def _script(fake: FakeOpenAI, arguments: dict[str, str]) -> None:
     fake.reply("Done.")
 
 
-def test_a_planted_web_note_cannot_turn_into_a_booking_call(mem: Memory, fake: FakeOpenAI) -> None:
+@pytest.fixture
+def unscanned_mem() -> Iterator[Memory]:
+    """Web notes stored unscanned (web scanning off, or written before write-time scanning): scanned, the planted
+    note below would be quarantined at write and never recalled; unscanned, recall judges it as it reads it."""
+    unscanned = WritePolicy(scan=ScanPolicy(web=SourceScan(scan=False)))
+    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder(), write_policy=unscanned)
+    yield memory
+    memory.close()
+
+
+def test_a_planted_web_note_cannot_turn_into_a_booking_call(unscanned_mem: Memory, fake: FakeOpenAI) -> None:
+    mem = unscanned_mem
     mem.remember(archival_scope(SCOPE), PLANTED, type=MemoryType.SEMANTIC, source="web:https://deals.example.com/x")
     bookings = Bookings()
     agent = _agent(mem, fake, bookings)
