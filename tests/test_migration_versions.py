@@ -57,7 +57,7 @@ def test_a_file_at_an_earlier_version_migrates_to_the_latest(tmp_path: Path, ver
     with Memory.open(url, embedder=None) as memory:
         conn = memory.store._conn  # type: ignore[attr-defined]
         applied = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
-        assert applied == [1, 2, 3, 4, 5, 6]
+        assert applied == list(range(1, 7))
         assert conn.execute("SELECT count(*) FROM api_keys").fetchone() == (0,)
         assert _found(memory, "名前") == [NOTES[0]]
         assert _found(memory, "schlussel") == [NOTES[1]]
