@@ -18,6 +18,7 @@ LAYERS: dict[str, tuple[int, int]] = {
     "tokens": (1, 0),
     "embed": (1, 0),
     "llm": (1, 0),
+    "text_index": (1, 0),
     "english": (2, 0),
     "store": (3, 0),
     "trust": (4, 0),
@@ -93,9 +94,9 @@ def test_architecture_doc_names_every_package() -> None:
 
 # Modules a user may import from; every other module says "(internal)" at the start of its docstring.
 PUBLIC = {
-    "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py",
+    "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "text_index.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
-    "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py",
+    "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",
     "trust/injection.py", "trust/pii.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",

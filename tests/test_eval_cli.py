@@ -292,3 +292,48 @@ def test_every_eval_command_has_help() -> None:
     for name, command in eval_group.commands.items():
         assert command.help, name
         assert _run(name, "--help").output.startswith("Usage:")
+
+
+def _two_conversations(tmp_path: Path) -> Path:
+    """Two conversations on disjoint topics, each with questions only its own turns answer."""
+    samples = []
+    for c, topics in enumerate((TOPICS[:6], TOPICS[6:])):
+        turns = [
+            {"speaker": ("Bo", "Ann")[i % 2], "dia_id": f"D1:{1 + i}", "text": f"My {topic}"}
+            for i, topic in enumerate(topics)
+        ]
+        qa = [{"question": f"{topic}?", "category": 4, "evidence": [f"D1:{1 + i}"]} for i, topic in enumerate(topics)]
+        conversation = {"speaker_a": "Ann", "speaker_b": "Bo", "session_1_date_time": "1:56 pm on 8 May, 2023"}
+        samples.append({"sample_id": f"conv-{c}", "conversation": {**conversation, "session_1": turns}, "qa": qa})
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(samples))
+    return path
+
+
+def test_locomo_asks_each_question_off_topic_in_the_other_conversation(tmp_path: Path) -> None:
+    out = _json("locomo", str(_two_conversations(tmp_path)), "--k", "1,10")
+    relevance = out["relevance"]
+    assert relevance["off_topic_n"] == relevance["answerable_n"] == out["n"] == 12
+    assert relevance["off_topic_empty_rate"] == 1.0  # no word of another conversation's question is here
+    assert relevance["recall@10_kept"] == 1.0  # and every answerable question keeps its evidence
+    assert relevance["recall@10"] == out["recall@10"]
+    curve = relevance["curve"]
+    assert [row["floor"] for row in curve][:3] == [0.0, 0.05, 0.1] and len(curve) == 20
+    assert curve[0]["off_topic_empty_rate"] == 0.0  # no floor: every off-topic question gets its top k
+
+
+def test_locomo_report_shows_the_floor_curve(tmp_path: Path) -> None:
+    _run("locomo", str(_two_conversations(tmp_path)), "--embedder", "hash", "--report", str(tmp_path / "r"))
+    report = (tmp_path / "r" / "locomo.md").read_text()
+    assert "Relevance floor" in report and "| 0.35 |" in report
+
+
+def test_longmemeval_abstention_questions_are_asked_and_must_come_back_empty(tmp_path: Path) -> None:
+    unanswerable = {**_lme_entry("q2_abs", 3), "question": "quantum chromodynamics lecture notes?"}
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps([_lme_entry("q1", 2), unanswerable]))
+    out = _json("longmemeval", str(path), "--k", "1,3")
+    assert out["n"] == 1 and out["data"]["skipped_abstention"] == 1  # asked, but not scored for recall
+    assert out["relevance"]["abstention_n"] == 1
+    assert out["relevance"]["abstention_empty_rate"] == 1.0
+    assert out["relevance"]["recall@10_kept"] == 1.0

@@ -10,7 +10,7 @@ from tiermem.errors import ConfigError
 __all__ = ["DB_ENV", "EMBEDDERS", "EMBED_URL_ENV", "check_embedder_name", "default_db_path", "default_db_url"]
 
 DB_ENV = "TIERMEM_DB"
-EMBEDDERS = ("minilm", "hash", "openai:<model>")
+EMBEDDERS = ("minilm", "hash", "openai:<model>", "e5")
 EMBED_URL_ENV = "TIERMEM_EMBED_URL"  # the base URL of the OpenAI-compatible server an `openai:<model>` runs on
 
 
@@ -34,6 +34,6 @@ def default_db_url() -> str:
 def check_embedder_name(name: str) -> None:
     """A ConfigError unless ``name`` is one of EMBEDDERS (any model after ``openai:``)."""
     kind, sep, model = name.partition(":")
-    if name in ("minilm", "hash") or (kind == "openai" and sep and model.strip()):
+    if name in ("minilm", "e5", "multilingual", "hash") or (kind == "openai" and sep and model.strip()):
         return
     raise ConfigError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")

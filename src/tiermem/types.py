@@ -32,8 +32,10 @@ __all__ = [
 ]
 
 MAX_SCOPE_PART = 128
-# Letters, digits and a few safe punctuation marks; no '/', ':' or whitespace so a joined key cannot collide.
-_SCOPE_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+\-]*")
+# Letters and digits of any script (a user may be "jürgen" or "李明") and a few safe punctuation marks; no '/',
+# ':' or whitespace so a joined key cannot collide. NFC only: a letter and its accent as two code points would
+# let two spellings of one name be two scopes.
+_SCOPE_PART = re.compile(r"[^\W_][\w.@+\-]*")
 _TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+\-]{0,63}")
 MetaValue = str | int | float | bool | None
 
@@ -83,10 +85,11 @@ def _check_part(name: str, value: str | None, *, required: bool) -> None:
         raise ScopeError(name, "must not be empty", given=value)
     if len(value) > MAX_SCOPE_PART:
         raise ScopeError(name, "is too long", given=f"{len(value)} characters", limit=MAX_SCOPE_PART)
-    if not _SCOPE_PART.fullmatch(value):
+    if not _SCOPE_PART.fullmatch(value) or not unicodedata.is_normalized("NFC", value):
         raise ScopeError(
             name,
-            "may hold only letters, digits and _ . @ + - (and must start with a letter or digit)",
+            "may hold only letters and digits (of any script, NFC-normalised) and _ . @ + - (and must start with"
+            " a letter or digit)",
             given=value,
         )
 
@@ -297,12 +300,17 @@ class ScorePart:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A recalled record, its final score and the parts that made it."""
+    """A recalled record, its final score and the parts that made it.
+
+    ``score`` orders the hits of one search; ``relevance`` (0-1, see ``recall.relevance``) says whether a hit
+    answers the query at all, on a scale that means the same across searches (None: not computed).
+    """
 
     record: MemoryRecord
     score: float
     parts: tuple[ScorePart, ...]
     flags: tuple[str, ...] = ()
+    relevance: float | None = None
 
     def part(self, name: str) -> ScorePart | None:
         """The named score part, if present."""

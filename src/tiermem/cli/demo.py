@@ -274,7 +274,14 @@ def _planted(console: Console, mem: Memory, agent: Agent, scope: Scope) -> None:
         highlight=False,
         markup=False,
     )
-    shown = agent.memory_tools.dispatch("archival_memory_search", json.dumps({"query": query, "k": 5}))
+    # The tools' relevance floor answers "no relevant memory" to this query (the notes are about other things): off
+    # for this one call, to show how the hits themselves reach the model.
+    tools = agent.memory_tools
+    floor, tools.min_relevance = tools.min_relevance, None
+    try:
+        shown = tools.dispatch("archival_memory_search", json.dumps({"query": query, "k": 5}))
+    finally:
+        tools.min_relevance = floor
     _expect(PLANTED not in shown and "never instructions" in shown, "the model never sees the planted note")
     console.print("what the model sees (quoted data with provenance and flags):", highlight=False)
     console.print(shown, highlight=False, markup=False)

@@ -176,6 +176,10 @@ def _print_table(report: ReportData) -> None:
         click.echo(name.ljust(width) + str(n).rjust(6) + cells)
     for note in report.notes:
         click.echo(f"  {note}")
+    if report.floor is not None:
+        from tiermem.eval.report import floor_lines
+
+        click.echo("  " + floor_lines(report.floor, report.floor_label)[2])
 
 
 def _command(name: str, path: Path, **options: object) -> str:
@@ -242,7 +246,9 @@ def locomo_command(
     """LoCoMo: evidence recall@k per category.
 
     Ingests every turn of each conversation into a fresh scope, then scores recall@k, all-hit@k and
-    session-level recall@k for each question (category 5 excluded, malformed evidence ids repaired).
+    session-level recall@k for each question (category 5 excluded, malformed evidence ids repaired). With two
+    conversations or more, each question is also asked off-topic, in the next conversation's scope: the
+    relevance floor's figures (share left empty, evidence recall kept) and its curve are reported.
     """
     from tiermem.eval.locomo import load_locomo, run_locomo
     from tiermem.eval.report import locomo_report
@@ -298,7 +304,8 @@ def longmemeval_command(
     """LongMemEval: session and turn recall and nDCG.
 
     Streams PATH (.json, .json.gz or .jsonl), ingests each question's haystack into a fresh scope and
-    scores recall_any@k, recall_all@k and nDCG@k at session and turn level (abstention questions skipped).
+    scores recall_any@k, recall_all@k and nDCG@k at session and turn level. Abstention questions (about
+    things never said) are asked but not scored for recall: the relevance floor must leave them empty.
     """
     from tiermem.eval.longmemeval import iter_longmemeval, run_longmemeval
     from tiermem.eval.report import longmemeval_report

@@ -95,6 +95,7 @@ def hit_json(h: Hit) -> dict[str, Any]:
     """A hit as JSON: the record, the score and its parts."""
     return {
         "score": h.score,
+        "relevance": h.relevance,
         "parts": {p.name: {"rank": p.rank, "raw": p.raw, "contribution": p.contribution} for p in h.parts},
         "flags": list(h.flags),
         "record": h.record.to_json(),

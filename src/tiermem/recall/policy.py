@@ -9,7 +9,10 @@ from tiermem.errors import ValidationError
 from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, ScoreFactor
 from tiermem.store.base import Candidate
 
-__all__ = ["RecallPolicy"]
+__all__ = ["DEFAULT_MIN_RELEVANCE", "RecallPolicy"]
+
+DEFAULT_MIN_RELEVANCE = 0.35
+"""The floor the agent's memory tools use (chosen on the LoCoMo dev conversations; see docs/recall.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,10 @@ class RecallPolicy:
       fact that closed an older one competes wherever that one would have: it is its current version; a closed
       fact's fused rank is handed to that version (score part ``current_version``) and the closed fact
       dropped. Nothing is hidden; ``as_of`` asks about the past; events (episodic) are never reordered.
+    - Relevance floor: every hit gets a ``relevance`` (``recall.relevance``: its best cosine and the rarity-weighted
+      share of the query's words it holds, calibrated on data); with ``min_relevance`` set, hits below it are
+      dropped from the k best, so a query about nothing memory holds comes back empty. None (the default) keeps
+      the top k whatever their relevance; the agent's memory tools use ``DEFAULT_MIN_RELEVANCE``.
     """
 
     rrf_k: int = 60
@@ -89,10 +96,15 @@ class RecallPolicy:
     date_half_life_days: float = 1.0
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
+    min_relevance: float | None = None
     factors: tuple[ScoreFactor, ...] = DEFAULT_FACTORS
     guards: tuple[ScoreFactor, ...] = DEFAULT_GUARDS
 
     def __post_init__(self) -> None:
+        if self.min_relevance is not None and not 0.0 <= self.min_relevance <= 1.0:
+            raise ValidationError(
+                "min_relevance", "must be from 0 to 1, or None for no floor", given=self.min_relevance
+            )
         names = [f.name for f in (*self.factors, *self.guards)]
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:

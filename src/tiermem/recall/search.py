@@ -14,7 +14,8 @@ import re
 from concurrent.futures import Future
 from datetime import datetime
 
-from tiermem.embed import Embedder, Vectors
+from tiermem.embed import Embedder, Vectors, embed_queries
+from tiermem.english.language import looks_english
 from tiermem.english.perspective import first_person
 from tiermem.errors import ValidationError
 from tiermem.recall.current import current_versions
@@ -22,7 +23,9 @@ from tiermem.recall.factors import Question, named_speaker
 from tiermem.recall.fusion import FusedList, Lists, fuse
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
+from tiermem.recall.relevance import calibration_for, with_relevance
 from tiermem.store.base import Candidate, Store
+from tiermem.text_index import query_words
 from tiermem.trust.injection import ScanLevel, stored_level
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart, including_closed
 
@@ -52,8 +55,12 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def query_terms(text: str) -> list[str]:
-    """Words of ``text`` usable as full-text terms: any input is safe, stop words dropped when others remain."""
-    words = [w.casefold() for w in _WORD.findall(text)]
+    """Words of ``text`` usable as full-text terms: any input is safe, stop words dropped when others remain.
+
+    The words are the index's own (``text_index.query_words``): folded before they are split, so a letter whose
+    case-folding adds a mark stays one word, and Chinese or Japanese runs become the pairs the index holds.
+    """
+    words = query_words(text)
     content = [w for w in words if w not in _STOP_WORDS]
     chosen = content or words
     return list(dict.fromkeys(chosen))[:_MAX_TERMS]
@@ -95,17 +102,18 @@ def hybrid_recall(
     keyword: list[Candidate] | None = None
     asked_as: str | None = None  # the question in the first person of the speaker it names (see RecallPolicy)
     vectors_usable = embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint
-    if vectors_usable and policy.perspective_weight > 0 and _may_name(query):
+    if vectors_usable and policy.perspective_weight > 0 and _may_name(query) and looks_english(query):
         # The speaker's name is a full-text term, so the full-text list's best records show who is named; asked
         # first, it lets both questions be embedded in one model call.
         keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
         asked_as = _asked_as_speaker(store, scope, query, keyword[:10])
+    qv: Vectors | None = None
     pending: Future[list[Candidate]] | None = None
     pending_own: Future[list[Candidate]] | None = None
     if embedder is not None and vectors_usable:
         fingerprint = embedder.fingerprint
         texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
-        embedded = list(embedder.embed_batch(texts)) if texts else []
+        embedded = list(embed_queries(embedder, texts)) if texts else []
         qv = query_vector if query_vector is not None else embedded[0]
         # Started before the keyword queries below: a store may scan vectors while they run.
         pending = store.start_vector_candidates(scope, qv, fingerprint, wanted, now=now, limit=limit)
@@ -119,7 +127,7 @@ def hybrid_recall(
     vector = pending.result() if pending is not None else []
     perspective = pending_own.result() if pending_own is not None else []
     lists = policy.weighted(keyword=keyword, vector=vector, phrase=phrase, perspective=perspective)
-    return rank(
+    hits = rank(
         store,
         scope,
         lists,
@@ -130,6 +138,10 @@ def hybrid_recall(
         filter_=wanted,
         include_quarantined=include_quarantined,
     )
+    model = embedder.fingerprint if embedder is not None and vectors_usable else None
+    hits = with_relevance(store, scope, terms, hits, query_vector=qv, calibration=calibration_for(model))
+    floor = policy.min_relevance
+    return hits if floor is None else [h for h in hits if h.relevance is not None and h.relevance >= floor]
 
 
 def _may_name(query: str) -> bool:

@@ -7,13 +7,13 @@ from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from tiermem.embed import Vectors
 from tiermem.store.maintenance_base import MaintenanceStore
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
-__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem"]
+__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "TermStatistics"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,4 +169,14 @@ class Store(MaintenanceStore, Protocol):
 
     def close(self) -> None:
         """Release connections."""
+        ...
+
+
+@runtime_checkable
+class TermStatistics(Protocol):
+    """An optional capability: how common query words are in a scope (recall weighs matched words by rarity)."""
+
+    def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """The scope's record count and, per term (as ``recall.search.query_terms`` gives it), the records
+        whose content holds it as the keyword index matches it."""
         ...

@@ -170,7 +170,7 @@ def apply_quarantine(hits: Iterable[Hit], *, factor: float = QUARANTINE_FACTOR) 
         if hit.part("quarantine") is None and is_quarantined(hit):
             flags = hit.flags if QUARANTINE_TAG in hit.flags else (*hit.flags, QUARANTINE_TAG)
             part = ScorePart("quarantine", None, None, factor)
-            hit = Hit(hit.record, hit.score * factor, (*hit.parts, part), flags)
+            hit = Hit(hit.record, hit.score * factor, (*hit.parts, part), flags, hit.relevance)
         out.append(hit)
     # sorted() is stable: equal scores keep the order retrieval gave them.
     return sorted(out, key=lambda h: h.score, reverse=True)

@@ -41,17 +41,20 @@ def hit_flags(hit: Hit) -> list[str]:
     return flags
 
 
-def render_hit(number: int, hit: Hit) -> str:
-    """One hit: its number, provenance in brackets, then the quoted text."""
+def render_hit(number: int, hit: Hit, *, with_relevance: bool = False) -> str:
+    """One hit: its number, provenance in brackets (its relevance too if asked and known), then the quoted text."""
     record = hit.record
     at = record.valid_from.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     extra = "".join(f", {flag}" for flag in hit_flags(hit))
+    if with_relevance and hit.relevance is not None:
+        extra = f", relevance={hit.relevance:.2f}{extra}"
     return (
         f"{number}. [id={record.id}, at={at}, source={record.source}, trust={record.trust:.2f}, "
         f"score={hit.score:.3f}{extra}] {quote(record.content)}"
     )
 
 
-def render_hits(hits: Sequence[Hit], header: str) -> str:
+def render_hits(hits: Sequence[Hit], header: str, *, with_relevance: bool = False) -> str:
     """``header``, then one line per hit, best first."""
-    return "\n".join([header, *(render_hit(i, hit) for i, hit in enumerate(hits, 1))])
+    lines = (render_hit(i, hit, with_relevance=with_relevance) for i, hit in enumerate(hits, 1))
+    return "\n".join([header, *lines])

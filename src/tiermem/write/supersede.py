@@ -46,6 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tiermem.english.language import looks_english
 from tiermem.english.statements import (
     ALL_OBJECTS,
     CLAUSE,
@@ -128,6 +129,8 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     )
     if paraphrase and (same_subject or subject_new is None or subject_old is None):
         return Decision(Verdict.MERGE, f"paraphrase (cosine {cosine:.2f}, word overlap {overlap:.2f})")
+    if not (looks_english(new) and looks_english(old)):  # the statement rules below read English only
+        return Decision(Verdict.NONE)
     shared_name = bool(names_in(new) & names_in(old))
     if same_subject and a != b:
         slot = slot_of(after_relation(new))

@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
 
 from tiermem.errors import ConfigError, MigrationError, StoreError
+from tiermem.store.postgres.terms import refill_index_text
 
 __all__ = ["PgTarget", "apply_migrations", "driver_error", "parse_url"]
 
 _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def _refill(conn: psycopg.Connection[Any]) -> None:
+    refill_index_text(conn)
+
+
+# Migrations whose work SQL cannot do: run after the version's SQL, in its transaction.
+_PYTHON_STEPS: dict[int, Callable[[psycopg.Connection[Any]], None]] = {3: _refill}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +92,9 @@ def apply_migrations(conn: psycopg.Connection[tuple[object, ...]], schema: str, 
             try:
                 with conn.transaction():
                     conn.execute(file.read_text(encoding="utf-8").encode())
+                    step = _PYTHON_STEPS.get(version)
+                    if step is not None:
+                        step(conn)
             except psycopg.errors.InsufficientPrivilege as exc:
                 raise MigrationError(
                     f"migration {name} on {where} needs a privilege the role lacks ({exc}); an administrator may run"

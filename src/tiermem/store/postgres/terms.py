@@ -3,8 +3,10 @@
 PostgreSQL's own parsers and stemmers split and stem differently from the SQLite store's FTS5 tokenizer
 (``porter unicode61 remove_diacritics 2``), and recall must rank alike on both stores. So the terms are made
 here, by that very tokenizer (an in-memory FTS5 table of the ``sqlite3`` module, one per thread), and stored in
-PostgreSQL as a ready ``tsvector``. A change of tokenizer (e.g. for CJK text) is a change of ``TOKENIZE`` and
-the SQLite migration that matches it; stored vectors then need ``tiermem migrate`` (or a rewrite of the rows).
+PostgreSQL as a ready ``tsvector``. The tokenizer reads ``text_index.index_text`` of each column, as SQLite's
+triggers do (CJK runs as character pairs, accents folded in every script), so both stores index the same words
+and queries (``text_index.query_words``) match alike. A change of that transformation needs a migration that
+re-tokenizes the stored rows (``refill_index_text``, migration 0003), as SQLite's refills its index.
 
 Positions: content tokens from 1, the context's after a gap of one, so a phrase never spans the two columns;
 content tokens are weighted A and context tokens B (the BM25 code reads a token's column from its weight).
@@ -16,8 +18,21 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["MAX_POSITION", "TOKENIZE", "Tokens", "query_stems", "tokenize_many", "tsquery_text"]
+import psycopg
+
+from tiermem.text_index import index_text
+
+__all__ = [
+    "MAX_POSITION",
+    "TOKENIZE",
+    "Tokens",
+    "query_stems",
+    "refill_index_text",
+    "tokenize_many",
+    "tsquery_text",
+]
 
 TOKENIZE = "porter unicode61 remove_diacritics 2"  # as records_fts in store/sqlite/migrations
 MAX_POSITION = 16383  # PostgreSQL clamps tsvector positions here
@@ -58,7 +73,7 @@ def tokenize_many(texts: Sequence[tuple[str, str | None]]) -> list[Tokens]:
     try:
         conn.executemany(
             "INSERT INTO docs (rowid, content, context) VALUES (?, ?, ?)",
-            [(i, content, context or "") for i, (content, context) in enumerate(texts, start=1)],
+            [(i, index_text(content), index_text(context or "")) for i, (content, context) in enumerate(texts, 1)],
         )
         rows = conn.execute("SELECT doc, col, term, offset FROM words").fetchall()
         conn.execute("DELETE FROM docs")
@@ -109,3 +124,27 @@ def query_stems(terms: Sequence[str]) -> list[tuple[str, ...]]:
 def tsquery_text(phrases: Sequence[tuple[str, ...]]) -> str:
     """A ``tsquery`` literal matching any of the phrases (a phrase of one stem is a word)."""
     return " | ".join("(" + " <-> ".join(_quote(s) for s in p) + ")" for p in phrases if p)
+
+
+def refill_index_text(conn: psycopg.Connection[Any], *, batch: int = 500) -> int:
+    """Re-tokenize the stored rows whose text ``index_text`` changes (those holding non-ASCII); how many.
+
+    Rows written before the index held ``index_text`` carry the raw text's terms; ASCII text comes out the same
+    either way, so only rows with a multi-byte character are rewritten. The statistics triggers keep
+    ``scope_stats`` and ``fts_terms`` in step. Runs inside the migration's transaction, for every tenant.
+    """
+    conn.execute("SELECT set_config('tiermem.tenant', '*', true)")  # store-wide, as maintenance is
+    rows = conn.execute(
+        "SELECT tenant, id, content, context FROM records"
+        " WHERE octet_length(content) <> char_length(content)"
+        " OR octet_length(coalesce(context, '')) <> char_length(coalesce(context, ''))"
+    ).fetchall()
+    for start in range(0, len(rows), batch):
+        chunk = rows[start : start + batch]
+        tokens = tokenize_many([(content, context) for _, _, content, context in chunk])
+        with conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE records SET fts = %s::tsvector, fts_len = %s WHERE tenant = %s AND id = %s",
+                [(t.tsvector, t.length, tenant, rid) for (tenant, rid, _, _), t in zip(chunk, tokens, strict=True)],
+            )
+    return len(rows)

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from tiermem.errors import NotFoundError, StorageFullError, StoreError
+from tiermem.text_index import INDEX_FUNCTION, index_text
 
 __all__ = ["connect", "driver_error"]
 
@@ -13,7 +14,7 @@ __all__ = ["connect", "driver_error"]
 def connect(path: str, *, create: bool) -> sqlite3.Connection:
     """A connection to ``path``; with ``create`` False the file must already exist (nothing is created)."""
     if path == ":memory:":
-        return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        return _with_functions(sqlite3.connect(path, isolation_level=None, check_same_thread=False))
     file = Path(path)
     if file.is_dir():
         raise StoreError(f"cannot open the database {path}: it is a folder, not a database file")
@@ -30,9 +31,16 @@ def connect(path: str, *, create: bool) -> sqlite3.Connection:
     # mode=rw: SQLite itself refuses to create the file, should it vanish between the check and the open.
     target = path if create else file.absolute().as_uri() + "?mode=rw"
     try:
-        return sqlite3.connect(target, uri=not create, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(target, uri=not create, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
         raise driver_error("open", path, exc) from exc
+    return _with_functions(conn)
+
+
+def _with_functions(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` with the SQL function the full-text triggers index text through (``text_index.index_text``)."""
+    conn.create_function(INDEX_FUNCTION, 1, index_text, deterministic=True)
+    return conn
 
 
 def driver_error(action: str, path: str, exc: sqlite3.Error) -> StoreError:

@@ -27,32 +27,51 @@ from tiermem.store.sqlite.bm25 import (
     table_idf,
 )
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
 
 __all__ = [
     "CONTEXT_WEIGHT",
+    "COUNT_CAP",
     "POSTINGS_BUDGET",
     "PRUNE_FROM_RECORDS",
+    "REFILL_FULL_TEXT",
     "SQLiteFullTextMixin",
     "fts_query",
 ]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
+COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
 # Columns content, context, scope token: the token is in every document of its scope and says nothing.
 _BM25 = f"bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0)"
+# The index holds each record's ``text_index.index_text`` (CJK runs as pairs, accents folded), which the
+# triggers compute (migration 0006); FTS5's own 'rebuild' would index the raw text, so this refills it instead.
+REFILL_FULL_TEXT = (
+    "INSERT INTO records_fts (rowid, content, context, scope_tok)"
+    f" SELECT rowid, {INDEX_FUNCTION}(content), {INDEX_FUNCTION}(context), scope_tok FROM records"
+)
 
 
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
     """Any of the terms, each quoted so user text is never FTS5 syntax; optionally AND the scope's token."""
-    words = "{content context} : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
+    words = "{content context} : (" + " OR ".join(_quoted(t) for t in terms) + ")"
     if not with_scope_token:
         return words
-    token = "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
-    return f"scope_tok : {token} AND {words}"
+    return f"scope_tok : {scope_token(scope)} AND {words}"
+
+
+def scope_token(scope: Scope) -> str:
+    """The token the index's scope column holds for the (tenant, user)."""
+    return "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
+
+
+def _quoted(term: str) -> str:
+    """``term`` as an FTS5 string: user text is never query syntax."""
+    return '"' + term.replace('"', '""') + '"'
 
 
 class SQLiteFullTextMixin:
@@ -162,6 +181,35 @@ class SQLiteFullTextMixin:
             self._text_stats[key] = (gen, stats)
         return stats
 
+    def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """The (tenant, user)'s record count and how many of its records' content holds each term (at most
+        ``COUNT_CAP``)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT n FROM scope_generations WHERE tenant = ? AND user_key = ?", (scope.tenant, scope.user or "")
+            ).fetchone()
+            if row is None or not row[0]:
+                return 0, dict.fromkeys(terms, 0)
+            # Capped: a word in a thousand records weighs little either way, and counting stops there.
+            counts = {t: self._count_in_scope(scope, t, columns="content", cap=COUNT_CAP) for t in terms}
+        return int(row[0]), counts
+
+    def _count_in_scope(self, scope: Scope, term: str, *, columns: str, cap: int | None) -> int:
+        """How many of the (tenant, user)'s rows hold ``term`` (as the index holds it) in ``columns``, up to ``cap``.
+
+        The scope token names exactly the (tenant, user): counting needs no look-up of the records. Shared by
+        the relevance floor's term statistics and the pruning of common words in big scopes.
+        """
+        match = f"scope_tok : {scope_token(scope)} AND {{{columns}}} : {_quoted(term)}"
+        if cap is None:
+            (count,) = self._conn.execute(
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [match]
+            ).fetchone()
+        else:
+            sql = "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ?)"
+            (count,) = self._conn.execute(sql, [match, cap]).fetchone()
+        return int(count)
+
     def _document_counts(self, scope: Scope, words: list[str], size: int) -> dict[str, int]:
         """How many of the scope's rows hold each word; a count is reused until the scope changed by a tenth."""
         cache = self._doc_counts
@@ -171,11 +219,7 @@ class SQLiteFullTextMixin:
             if known is not None and abs(size - known[1]) * 10 <= known[1]:
                 out[word] = known[0]
                 continue
-            # The scope token names exactly the (tenant, user): counting needs no look-up of the records.
-            match = fts_query(scope, [word], with_scope_token=True)
-            (count,) = self._conn.execute(
-                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [match]
-            ).fetchone()
+            count = self._count_in_scope(scope, word, columns="content context", cap=None)
             if len(cache) > 100_000:  # bounded: a long-lived process sees many distinct words
                 cache.clear()
             cache[(scope.tenant, scope.user or "", word)] = (int(count), size)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.errors import StoreError
 from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
+from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
 from tiermem.types import MemoryType, Scope
 
 __all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "scoped_tables"]
@@ -156,8 +157,9 @@ class SQLiteMaintenanceMixin(Connected):
         # it from the records and VACUUMs (a new file holding only live pages).
         with _secure_delete(self):
             with self.transaction():
-                if full:
-                    run_sql(self, "INSERT INTO records_fts (records_fts) VALUES ('rebuild')")
+                if full:  # not FTS5's 'rebuild': the index holds each record's index_text, not its raw text
+                    run_sql(self, "INSERT INTO records_fts (records_fts) VALUES ('delete-all')")
+                    run_sql(self, REFILL_FULL_TEXT)
                 run_sql(self, "INSERT INTO records_fts (records_fts) VALUES ('optimize')")
             if full:
                 try:

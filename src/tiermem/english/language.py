@@ -1,0 +1,53 @@
+"""(internal) Whether a text reads as English, asked by the English-only rules before they act.
+
+The rules (named days, perspective, statements, first hand) ask first, so text in another language keeps its
+score instead of meeting a rule that misreads it.
+
+French "Tu me conseilles quoi ?" holds the English "me"; "Marie a donné un vélo à son fils" names a speaker in
+the third person. Read with English rules, the first is "about the user" and the second is turned into
+"I a donné...". The test is cheap and conservative: a text is English unless most of its letters are not ASCII,
+or it holds more function words of another common language (French, German, Spanish, Italian, Portuguese,
+Dutch) than of English. A text with neither (a name, a single word) counts as English, as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["looks_english"]
+
+_ENGLISH = frozenset(
+    """the a an and or but of to in on at for with from by is are was were be been am i you he she we they it
+    my your his her our their me him us them this that these those what who when where why how which do does
+    did not no have has had will would can could should there here about""".split()
+)
+# Function words of other languages that are not English words too (so "a", "in", "die", "is" are left out).
+_OTHER = (
+    frozenset(
+        """le la les des du une un est et je tu il elle nous vous ils elles mais pour avec dans sur que qui ce
+    cette pas ne au aux à chez mon ma mes ton ta tes son sa ses leur leurs été très aussi
+    der das und ist nicht ich du er sie wir ihr ein eine einen mit für auf zu von dem den des sind war habe
+    hat auch oder aber wie wann wo warum mein meine dein ist
+    el los las es y que de en una por para con mi tu su pero muy también cuando donde está son fue
+    il lo gli di che è e per non mi ti ci della delle sono era anche quando dove
+    o os um uma não meu minha é são foi também
+    het een en niet ik je jij hij zij wij mijn jouw ook maar wanneer waar""".split()
+    )
+    - _ENGLISH
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def looks_english(text: str) -> bool:
+    """Whether English rules may read ``text`` (see the module docstring)."""
+    words = [w.casefold() for w in _WORD.findall(text)]
+    if not words:
+        return True
+    letters = sum(len(w) for w in words)
+    if sum(len(w) for w in words if w.isascii()) * 2 < letters:
+        return False
+    english = sum(w in _ENGLISH for w in words)
+    other = sum(w in _OTHER for w in words)
+    return other <= english

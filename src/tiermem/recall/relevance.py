@@ -1,0 +1,169 @@
+"""Relevance: whether a hit answers its query at all, on a scale that means the same across queries and scopes.
+
+Fused scores only order hits: the best of ten unrelated notes still scores near the top. Relevance is read from
+the evidence behind a hit instead, two numbers any hit has:
+
+- ``cosine``: the best cosine between the query and the hit (its whole text or its best passage, as the vector
+  search scored it; computed for a hit the vector list did not reach). None without an embedder.
+- ``matched``: the share of the query's vocabulary the hit's own text holds, each word weighted by its rarity
+  in the scope (BM25's IDF, from the store's document counts when it has ``store.TermStatistics``, equal
+  weights otherwise). A question naming a person or a thing the scope never mentions leaves its rarest, heaviest
+  words unmatched everywhere. Words match on a short stem (suffix dropped, first six letters), in any language.
+
+They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c)))``, fitted per
+embedding model (the models' cosines live on different scales) on the LoCoMo dev conversations 0-2: positives
+are the evidence turns among the top 10 of each question, negatives the top 10 of each question asked in the
+scope of another conversation (off-topic). So relevance estimates how likely a hit is to be evidence for the
+question rather than a near miss from an unrelated memory. Unknown models (and hits without a vector) use a
+words-only fit. ``docs/recall.md`` shows the fit and the floor chosen from it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from tiermem.embed import Vectors
+from tiermem.store.base import Store, TermStatistics
+from tiermem.text_index import query_words
+from tiermem.types import Hit, Scope
+
+__all__ = [
+    "CALIBRATIONS",
+    "WORDS_ONLY",
+    "Calibration",
+    "Evidence",
+    "TermWeights",
+    "calibration_for",
+    "evidence",
+    "matched_share",
+    "stem",
+    "term_weights",
+    "with_relevance",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Logistic-regression coefficients turning a hit's evidence into a relevance in (0, 1)."""
+
+    cosine: float
+    matched: float
+    known: float
+    bias: float
+
+    def relevance(self, found: Evidence) -> float:
+        """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
+        z = self.cosine * (found.cosine or 0.0) + self.matched * found.matched + self.known * found.known + self.bias
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+# Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
+CALIBRATIONS: Mapping[str, Calibration] = {
+    "all-MiniLM-L6-v2-onnx-int8-384": Calibration(cosine=18.94, matched=6.29, known=3.66, bias=-12.13),
+}
+# Without a cosine (no embedder, an unknown model): MiniLM's word weights with its cosine term folded into the
+# bias at 0.3 (about an unrelated note's cosine), so a hit passes the default floor by the words it holds. Not
+# fitted on its own: it keeps the floor's meaning close to the fitted one.
+WORDS_ONLY = Calibration(cosine=0.0, matched=6.29, known=3.66, bias=-12.13 + 18.94 * 0.3)
+
+
+def calibration_for(fingerprint: str | None) -> Calibration:
+    """The calibration of an embedding model (by fingerprint); words only for None or an unknown model."""
+    return CALIBRATIONS.get(fingerprint or "", WORDS_ONLY)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a hit's relevance is read from: its best cosine (None: no vector), its matched share, and the share
+    of the query's weighted vocabulary the scope holds anywhere (the same for every hit of one query)."""
+
+    cosine: float | None
+    matched: float
+    known: float = 1.0
+
+
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+
+
+def stem(word: str) -> str:
+    """A short stem that survives inflection in most languages: an English suffix dropped, six letters kept."""
+    if word.isascii() and len(word) > 4:
+        word = _SUFFIX.sub("", word)
+    return word[:6]
+
+
+@dataclass(frozen=True, slots=True)
+class TermWeights:
+    """Each query term's weight (its BM25 IDF in the scope) and the weighted share the scope holds at all."""
+
+    weights: Mapping[str, float]
+    known: float
+
+
+def term_weights(store: Store, scope: Scope, terms: Sequence[str]) -> TermWeights:
+    """The terms' weights in the scope (rarer words weigh more); equal, all known, if the store cannot count."""
+    if not isinstance(store, TermStatistics):
+        return TermWeights(dict.fromkeys(terms, 1.0), 1.0)
+    total, counts = store.term_document_counts(scope, terms)
+    weights = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
+    whole = sum(weights.values())
+    known = sum(w for t, w in weights.items() if counts.get(t, 0) > 0) / whole if whole > 0 else 0.0
+    return TermWeights(weights, known)
+
+
+def matched_share(weights: Mapping[str, float], text: str) -> float:
+    """The weighted share of the terms (by ``weights``) that ``text`` holds, compared by ``stem``."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    stems = {stem(w) for w in query_words(text)}
+    return sum(w for t, w in weights.items() if stem(t) in stems) / total
+
+
+def _listed_cosine(hit: Hit) -> float | None:
+    found = [p.raw for p in hit.parts if p.name in ("vector", "perspective") and p.raw is not None]
+    return max(found) if found else None
+
+
+def evidence(
+    store: Store, scope: Scope, hits: Sequence[Hit], weights: TermWeights, query_vector: Vectors | None
+) -> list[Evidence]:
+    """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share."""
+    cosines = [_listed_cosine(h) for h in hits]
+    if query_vector is not None:
+        missing = [h.record.id for h, c in zip(hits, cosines, strict=True) if c is None]
+        stored = store.vectors_of(scope, missing) if missing else {}
+        q = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+        cosines = [
+            c if c is not None or h.record.id not in stored else float(np.dot(stored[h.record.id], q))
+            for h, c in zip(hits, cosines, strict=True)
+        ]
+    else:
+        cosines = [None] * len(hits)
+    return [
+        Evidence(c, matched_share(weights.weights, h.record.content), weights.known)
+        for h, c in zip(hits, cosines, strict=True)
+    ]
+
+
+def with_relevance(
+    store: Store,
+    scope: Scope,
+    terms: Sequence[str],
+    hits: Iterable[Hit],
+    *,
+    query_vector: Vectors | None,
+    calibration: Calibration,
+) -> list[Hit]:
+    """``hits`` with their ``relevance`` set (see the module docstring)."""
+    listed = list(hits)
+    if not listed:
+        return listed
+    weights = term_weights(store, scope, terms)
+    found = evidence(store, scope, listed, weights, query_vector)
+    return [replace(hit, relevance=calibration.relevance(e)) for hit, e in zip(listed, found, strict=True)]

@@ -1,0 +1,117 @@
+"""Relevance per hit and the min_relevance floor: a query about nothing memory holds comes back empty."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import cast
+
+import pytest
+
+from tiermem.agent.tools import MemoryTools, archival_scope
+from tiermem.context.budget import ContextBudget
+from tiermem.context.window import ContextManager
+from tiermem.embed import HashingEmbedder
+from tiermem.errors import ValidationError
+from tiermem.memory import Memory
+from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE, RecallPolicy
+from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem
+from tiermem.store.base import TermStatistics
+from tiermem.store.context_base import StoreWithContext
+from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.tokens import WordCounter
+from tiermem.types import Scope
+
+SCOPE = Scope("t", "u")
+NOTES = ("I water the tomato plants every morning.", "My sister lives in Lisbon and teaches piano.")
+
+
+def _memory(policy: RecallPolicy | None = None) -> Memory:
+    memory = Memory.open(":memory:", embedder=HashingEmbedder(), policy=policy)
+    for note in NOTES:
+        memory.remember(SCOPE, note)
+    return memory
+
+
+def test_every_hit_has_a_relevance_between_0_and_1() -> None:
+    with _memory() as memory:
+        hits = memory.recall(SCOPE, "who teaches piano?")
+    assert hits and all(h.relevance is not None and 0.0 < h.relevance < 1.0 for h in hits)
+    assert hits[0].record.content == NOTES[1]
+    assert hits[0].relevance is not None and hits[0].relevance >= DEFAULT_MIN_RELEVANCE
+
+
+def test_without_a_floor_recall_returns_the_top_k_even_when_nothing_is_relevant() -> None:
+    with _memory() as memory:
+        hits = memory.recall(SCOPE, "quantum chromodynamics lecture notes")
+    assert len(hits) == 2  # the library's default stays top k
+    assert all(h.relevance is not None and h.relevance < DEFAULT_MIN_RELEVANCE for h in hits)
+
+
+def test_min_relevance_drops_hits_below_the_floor() -> None:
+    with _memory(RecallPolicy(min_relevance=DEFAULT_MIN_RELEVANCE)) as memory:
+        assert memory.recall(SCOPE, "quantum chromodynamics lecture notes") == []
+        assert [h.record.content for h in memory.recall(SCOPE, "who teaches piano?")] == [NOTES[1]]
+
+
+@pytest.mark.parametrize("floor", [-0.1, 1.5])
+def test_min_relevance_outside_0_1_is_a_validation_error(floor: float) -> None:
+    with pytest.raises(ValidationError, match="min_relevance"):
+        RecallPolicy(min_relevance=floor)
+
+
+def test_rarer_words_weigh_more_and_match_across_inflections() -> None:
+    weights = {"piano": 3.0, "lives": 1.0}
+    assert matched_share(weights, "She played the pianos.") == pytest.approx(0.75)
+    assert stem("teaching") == stem("teaches") == "teach"
+
+
+def test_relevance_rises_with_each_piece_of_evidence() -> None:
+    fit = Calibration(cosine=10.0, matched=5.0, known=3.0, bias=-10.0)
+    weak = fit.relevance(Evidence(0.2, 0.0, 0.5))
+    assert weak < fit.relevance(Evidence(0.6, 0.0, 0.5)) < fit.relevance(Evidence(0.6, 1.0, 0.5))
+    assert fit.relevance(Evidence(0.6, 1.0, 0.5)) < fit.relevance(Evidence(0.6, 1.0, 1.0))
+
+
+@pytest.fixture
+def tools() -> Iterator[MemoryTools]:
+    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder())
+    budget = ContextBudget(window=3000, system=100, core=300, output_reserve=200, retrieval_reserve=100)
+    context = ContextManager(cast(StoreWithContext, memory.store), memory, SCOPE, budget=budget, counter=WordCounter())
+    for note in NOTES:
+        memory.remember(archival_scope(SCOPE), note, source="agent")
+    yield MemoryTools(memory, SCOPE, context)
+    memory.close()
+
+
+def test_archival_search_says_no_relevant_memory_instead_of_noise(tools: MemoryTools) -> None:
+    result = tools.dispatch("archival_memory_search", json.dumps({"query": "quantum chromodynamics lecture notes"}))
+    assert result.startswith('no relevant memory for "quantum chromodynamics lecture notes": 2 archival memories')
+    found = tools.dispatch("archival_memory_search", json.dumps({"query": "who teaches piano?"}))
+    assert "Lisbon" in found and "tomato" not in found and "relevance=" in found
+
+
+def test_tools_without_a_floor_show_the_best_notes_whatever_they_are(tools: MemoryTools) -> None:
+    tools.min_relevance = None
+    result = tools.dispatch("archival_memory_search", json.dumps({"query": "quantum chromodynamics lecture notes"}))
+    assert result.startswith("2 archival memories")
+
+
+def test_the_real_model_finds_nothing_relevant_for_an_unrelated_subject(real: Memory) -> None:
+    for note in NOTES:
+        real.remember(SCOPE, note)
+    unrelated = real.recall(SCOPE, "quantum chromodynamics lecture notes")
+    assert len(unrelated) == 2 and all((h.relevance or 0.0) < DEFAULT_MIN_RELEVANCE for h in unrelated)
+    best = real.recall(SCOPE, "Which city does my sister live in?")[0]
+    assert best.record.content == NOTES[1] and (best.relevance or 0.0) >= DEFAULT_MIN_RELEVANCE
+
+
+def test_the_sqlite_store_counts_a_words_records_in_its_own_scope_only() -> None:
+    with _memory() as memory:
+        memory.remember(Scope("t", "other"), "Piano lessons on Tuesday, piano tuning on Friday.")
+        store = memory.store
+        assert isinstance(store, TermStatistics)
+        assert store.term_document_counts(SCOPE, ["piano", "tomato", "tuesday"]) == (
+            2,
+            {"piano": 1, "tomato": 1, "tuesday": 0},
+        )
