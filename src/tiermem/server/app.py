@@ -14,7 +14,7 @@ from tiermem.server.metrics import Metrics
 from tiermem.server.models import Problem
 from tiermem.server.observe import Observe
 from tiermem.server.problems import MEDIA_TYPE, install
-from tiermem.server.routes import admin, context, memories
+from tiermem.server.routes import admin, context, memories, transcript
 from tiermem.server.runtime import Runtime, open_runtime
 from tiermem.server.settings import ServerSettings
 
@@ -62,6 +62,7 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
     install(app)
     app.include_router(memories.router)
     app.include_router(context.router)
+    app.include_router(transcript.router)
     app.include_router(admin.router)
     app.include_router(admin.health)
 
