@@ -198,8 +198,69 @@ def test_an_unreachable_server_is_a_store_error() -> None:
         mem.get(Scope("acme", "alice"), "01a00000-0000-7000-8000-000000000000")
 
 
+def test_remember_messages_then_recall_finds_a_turn_with_its_speaker_and_a_resend_adds_nothing(
+    api: tuple[Any, Scope],
+) -> None:
+    from tiermem.context.messages import Message
+
+    mem, scope = api
+    said = datetime(2026, 2, 3, 18, 30, tzinfo=UTC)
+    transcript: list[Any] = [
+        {"role": "user", "name": "Ann", "content": "I repainted the garden fence green", "created_at": said},
+        Message("assistant", "Green suits a garden fence.", id="m-2", created_at=said + timedelta(minutes=1)),
+    ]
+    results = mem.remember_messages(scope, transcript, session="chat-7")
+    assert [r.status for r in results] == [WriteStatus.ADDED, WriteStatus.ADDED]
+    first = results[0].record
+    assert (first.scope.session, str(first.source), first.valid_from) == ("chat-7", "user:Ann", said)
+    (hit, *_) = mem.recall(Scope(scope.tenant, scope.user, session="chat-7"), "garden fence colour", k=2)
+    assert hit.record.content == "Ann: I repainted the garden fence green"
+    again = mem.remember_messages(scope, transcript, session="chat-7")
+    assert [r.status for r in again] == [WriteStatus.UNCHANGED] * 2
+    assert [r.record.id for r in again] == [r.record.id for r in results]
+    assert len(mem.list(scope).records) == 2
+
+
+def test_a_bad_message_names_its_index_and_field_and_stores_nothing(api: tuple[Any, Scope]) -> None:
+    mem, scope = api
+    bad = [{"role": "user", "content": "a fine first turn"}, {"role": "narrator", "content": "a bad second turn"}]
+    with pytest.raises(ValidationError) as caught:
+        mem.remember_messages(scope, bad, session="chat-8")
+    assert caught.value.field == "messages[1].role"
+    assert mem.list(scope).records == ()
+
+
+def test_a_transcript_for_another_users_session_is_404_and_writes_nothing(server: LiveServer) -> None:
+    body = {"messages": [{"role": "user", "content": "the spare key is under the blue pot"}]}
+    with server.client(server.key("acme", "tx-owner")) as owner, server.client(server.key("acme", "tx-other")) as other:
+        made = owner.post("/v1/sessions/tx-chat/transcript", json=body)
+        assert made.status_code == 201, made.text
+        assert (made.json()["written"], made.json()["skipped"], len(made.json()["record_ids"])) == (1, 0, 1)
+        theirs = other.post("/v1/sessions/tx-chat/transcript", json=body)
+        assert theirs.status_code == 404 and theirs.json()["detail"] == "no session tx-chat"
+        assert other.get("/v1/memories").json()["records"] == []
+        resent = owner.post("/v1/sessions/tx-chat/transcript", json=body).json()
+        assert (resent["written"], resent["skipped"]) == (0, 1)
+
+
+def test_a_transcript_over_http_refuses_unknown_fields_by_index_with_problem_json(server: LiveServer) -> None:
+    with server.client(server.key("acme", "tx-strict")) as http:
+        messages = [
+            {"role": "user", "content": "a fine turn"},
+            {"role": "user", "content": "when", "created_at": "yesterday"},
+        ]
+        r = http.post("/v1/sessions/tx-strict-chat/transcript", json={"messages": messages})
+        assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["field"] == "messages[1].created_at"
+        extra = http.post(
+            "/v1/sessions/tx-strict-chat/transcript", json={"messages": [{"role": "user", "content": "x", "mood": 1}]}
+        )
+        assert extra.status_code == 422 and extra.json()["field"] == "messages[0].mood"
+        assert http.get("/v1/memories").json()["records"] == []
+
+
 # Memory's methods that RemoteMemory leaves out on purpose (operator jobs on the server's database; see its docstring).
-NOT_REMOTE = {"open", "sweep", "restore", "consolidate"}
+NOT_REMOTE = {"open", "sweep", "restore", "consolidate", "release"}
 
 
 def test_remote_memory_has_every_public_method_of_memory_with_the_same_parameters() -> None:

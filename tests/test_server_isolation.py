@@ -170,14 +170,17 @@ def test_another_users_session_is_404_and_nothing_is_written_to_it(world: tuple[
         read = me.http.get(f"/v1/sessions/{other.session}/messages")
         write = me.http.post("/v1/memories", params={"session": other.session}, json={"content": "sneaky note"})
         search = me.http.post("/v1/memories/search", params={"session": other.session}, json={"query": other.word})
+        sneaky = {"messages": [{"role": "user", "content": "sneaky turn"}]}
+        transcript = me.http.post(f"/v1/sessions/{other.session}/transcript", json=sneaky)
         if me.tenant == other.tenant:
-            for r in (read, write, search):
+            for r in (read, write, search, transcript):
                 assert r.status_code == 404, (me.name, other.name, r.text)
             assert r.json()["detail"] == f"no session {other.session}"
         else:  # session ids are per tenant: the same id is another session (bound to whoever of mine came first)
             mine = read.status_code == 200
             assert read.status_code in (200, 404) and (not mine or read.json()["messages"] == [])
             assert write.status_code == (201 if mine else 404)
+            assert transcript.status_code == (201 if mine else 404)
             assert all(other.word not in h["record"]["content"] for h in search.json().get("hits", []))
     for party in parties.values():
         (message,) = party.http.get(f"/v1/sessions/{party.session}/messages").json()["messages"]

@@ -3,27 +3,32 @@
 The server takes tenant and user from the credential; a scope passed in must name that tenant, and that user
 (or, with an admin credential, any user of the tenant), or the call is refused here with an AccessError before
 anything is sent. Agent and session travel as query parameters. Audit entries record the credential as the
-actor, whatever ``actor`` says. Not offered over HTTP: ``sweep``, ``restore``, ``consolidate`` (operator jobs:
-run them with the command line on the server's database) and erasing a whole tenant.
+actor, whatever ``actor`` says. Not offered over HTTP: ``sweep``, ``restore``, ``consolidate`` and ``release``
+(operator jobs: run them with the command line on the server's database, ``tiermem quarantine release``) and
+erasing a whole tenant.
 """
 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import Enum
 from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
+from tiermem.context.messages import Message
 from tiermem.errors import AccessError, StoreError, ValidationError
 from tiermem.lifecycle.erase import EraseReport
+from tiermem.llm import ToolCall
 from tiermem.remote import decode
 from tiermem.store.base import AuditEntry, Page, PendingWrite
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source
+from tiermem.write.conversation import CONTEXT_TURNS
 from tiermem.write.path import NewMemory, WriteResult
 
 __all__ = ["Identity", "RemoteMemory"]
@@ -85,6 +90,35 @@ def _id(value: str, field: str) -> str:
     if not isinstance(value, str) or not value:
         raise ValidationError(field, "must be a non-empty string", given=value)
     return quote(value, safe="")
+
+
+_MESSAGE_FIELDS = ("role", "content", "name", "created_at", "id", "tool_call_id", "tool_calls", "metadata")
+
+
+def _message(raw: object, index: int) -> object:
+    """A message as JSON: a mapping's keys as given, an object's set attributes; times in ISO 8601."""
+    out: dict[str, Any]
+    if isinstance(raw, Mapping):
+        out = dict(raw)
+    elif hasattr(raw, "role") and hasattr(raw, "content"):
+        out = {key: getattr(raw, key) for key in _MESSAGE_FIELDS if getattr(raw, key, None) not in (None, ())}
+    else:
+        return raw  # the server names what is wrong with it
+    role: Any = out.get("role")
+    if isinstance(role, Enum):
+        out["role"] = role.value
+    calls = out.get("tool_calls")
+    if isinstance(calls, list | tuple):  # the server refuses them by name; they must still be JSON to get there
+        out["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            if isinstance(c, ToolCall)
+            else c
+            for c in calls
+        ]
+    created = out.get("created_at")
+    if isinstance(created, datetime):
+        out["created_at"] = _time(created, f"messages[{index}].created_at")
+    return out
 
 
 class RemoteMemory:
@@ -182,6 +216,29 @@ class RemoteMemory:
         data = self._call("POST", "/v1/memories/batch", params=self._params(scope), json=body)
         return [decode.write_result(r) for r in data["results"]]
 
+    def remember_messages(
+        self,
+        scope: Scope,
+        messages: Iterable[Mapping[str, Any] | Message],
+        *,
+        session: str | None = None,
+        context_turns: int = CONTEXT_TURNS,
+    ) -> builtins.list[WriteResult]:
+        """Store a conversation's messages (see ``Memory.remember_messages``); over HTTP a session is required."""
+        if isinstance(messages, str | bytes | Mapping) or not hasattr(messages, "__iter__"):
+            raise ValidationError("messages", "must be a list of messages", given=type(messages).__name__)
+        params = self._params(scope, session=False)
+        if session is not None and scope.session is not None and session != scope.session:
+            raise ValidationError("session", f"differs from the scope's session '{scope.session}'", given=session)
+        session = session if session is not None else scope.session
+        if session is None:
+            raise ValidationError("session", "a transcript sent to a server names its session", given=None)
+        body = {"messages": [_message(m, i) for i, m in enumerate(messages)], "context_turns": context_turns}
+        if not body["messages"]:
+            return []
+        path = f"/v1/sessions/{_id(session, 'session')}/transcript"
+        return [decode.write_result(r) for r in self._call("POST", path, params=params, json=body)["results"]]
+
     def recall(
         self,
         scope: Scope,
@@ -191,6 +248,7 @@ class RemoteMemory:
         filter: Filter | None = None,
         as_of: datetime | None = None,
         now: datetime | None = None,
+        include_quarantined: bool = False,
     ) -> list[Hit]:
         """The k most relevant live records (see ``Memory.recall``)."""
         body = {
@@ -199,6 +257,7 @@ class RemoteMemory:
             "filter": _filter(filter),
             "as_of": _time(as_of if as_of is not None else (filter.as_of if filter else None), "as_of"),
             "now": _time(now, "now"),
+            "include_quarantined": include_quarantined,
         }
         data = self._call("POST", "/v1/memories/search", params=self._params(scope), json=body)
         return [decode.hit(h) for h in data["hits"]]

@@ -15,7 +15,7 @@ from tiermem.server.metrics import Metrics
 from tiermem.server.models import Problem
 from tiermem.server.observe import Observe
 from tiermem.server.problems import MEDIA_TYPE, install
-from tiermem.server.routes import admin, chat, context, memories
+from tiermem.server.routes import admin, chat, context, memories, transcript
 from tiermem.server.runtime import Runtime, open_runtime
 from tiermem.server.settings import ServerSettings
 from tiermem.server.ui import mount as mount_ui
@@ -67,6 +67,7 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
     app.include_router(memories.router)
     app.include_router(context.router)
     app.include_router(chat.router)
+    app.include_router(transcript.router)
     app.include_router(admin.router)
     app.include_router(admin.health)
     # A route, not a mount: a mount answers POST /mcp with a redirect to /mcp/ (see docs/mcp.md).

@@ -124,6 +124,7 @@ class RecallIn(_In):
     filter: FilterIn = Field(default_factory=FilterIn)
     as_of: Moment | None = Field(None, description="what was valid at this time")
     now: Moment | None = Field(None, description="the moment recency is measured from (default: now)")
+    include_quarantined: bool = Field(False, description="also return notes the write-time scan quarantined")
 
 
 class RollbackIn(_In):

@@ -83,7 +83,15 @@ def search(body: RecallIn, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
         time_from=f.time_from,
         time_to=f.time_to,
     )
-    hits = runtime.memory.recall(scope, body.query, k=body.k, filter=filter_, as_of=body.as_of, now=body.now)
+    hits = runtime.memory.recall(
+        scope,
+        body.query,
+        k=body.k,
+        filter=filter_,
+        as_of=body.as_of,
+        now=body.now,
+        include_quarantined=body.include_quarantined,
+    )
     return {"hits": [hit_out(h) for h in hits]}
 
 
