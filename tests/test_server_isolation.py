@@ -24,6 +24,7 @@ from tiermem.types import Scope, new_id
 
 TENANTS = ("acme", "globex")
 USERS = ("alice", "bob")
+STORES = ("sqlite", "postgres")  # the same walls over HTTP on either store
 
 
 @dataclass
@@ -43,10 +44,18 @@ class Party:
         return f"{self.tenant}/{self.user}"
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, dict[str, Party]]]:
-    folder: Path = tmp_path_factory.mktemp("iso")
-    with live_server(folder / "iso.db") as server:
+def _database(request: pytest.FixtureRequest, folder: Path, store: str) -> str:
+    """A new database of ``store``: a SQLite file in ``folder``, or a fresh schema on the session's PostgreSQL."""
+    if store == "postgres":
+        return str(request.getfixturevalue("pg_server").schema_url("iso"))
+    return str(folder / "iso.db")
+
+
+@pytest.fixture(scope="module", params=STORES)
+def world(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[LiveServer, dict[str, Party]]]:
+    with live_server(_database(request, tmp_path_factory.mktemp("iso"), request.param)) as server:
         parties: dict[str, Party] = {}
         for tenant, user in itertools.product(TENANTS, USERS):
             party = Party(tenant, user, server.client(server.key(tenant, user)))
@@ -218,8 +227,11 @@ def test_admin_acts_only_on_users_of_its_own_tenant(world: tuple[LiveServer, dic
         assert party.http.delete("/v1/admin/users/alice").status_code == 403
 
 
-def test_admin_erase_takes_only_its_tenants_user_with_its_keys(tmp_path: Path) -> None:
-    with live_server(tmp_path / "erase.db") as server:
+@pytest.mark.parametrize("store", STORES)
+def test_admin_erase_takes_only_its_tenants_user_with_its_keys(
+    request: pytest.FixtureRequest, tmp_path: Path, store: str
+) -> None:
+    with live_server(_database(request, tmp_path, store)) as server:
         clients = {t: server.client(server.key(t, "bob")) for t in TENANTS}
         for tenant, c in clients.items():
             assert c.post("/v1/memories", json={"content": f"bob of {tenant} likes tea"}).status_code == 201

@@ -97,7 +97,8 @@ class Metrics:
             head("tiermem_records", "gauge", "Records in the store (live, expired and superseded).")
             out.append(f"tiermem_records {records}")
         if store_bytes is not None:
-            head("tiermem_store_bytes", "gauge", "Bytes of the database files (main file and write-ahead log).")
+            what = "Bytes of the store (SQLite: file and log; PostgreSQL: its tables and indexes)."
+            head("tiermem_store_bytes", "gauge", what)
             out.append(f"tiermem_store_bytes {store_bytes}")
         return "\n".join(out) + "\n"
 

@@ -40,9 +40,17 @@ class Runtime:
     model_ready: bool = False
 
     def store_bytes(self) -> int | None:
-        """Bytes of the database files, when the store is a file."""
+        """Bytes the store takes: a SQLite file with its log, a PostgreSQL schema's tables; None if unknown."""
         store = self.memory.store
-        if not isinstance(store, SQLiteStore) or store.path == ":memory:":
+        if not isinstance(store, SQLiteStore):
+            sized = getattr(store, "stored_bytes", None)  # PostgresStore (not imported: psycopg is an extra)
+            if not callable(sized):
+                return None
+            try:
+                return int(sized())
+            except MemError:  # the server is unreachable: /readyz says so; /metrics leaves the gauge out
+                return None
+        if store.path == ":memory:":
             return None
         base = Path(store.path)
         return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())

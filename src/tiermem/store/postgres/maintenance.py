@@ -163,6 +163,15 @@ class PgMaintenanceMixin:
             ).fetchone()
         return Orphans(int(terms[0]) if terms else 0, int(vectors[0]) if vectors else 0)
 
+    def stored_bytes(self) -> int:
+        """Bytes on disk of the schema's tables with their indexes and TOAST (what the service reports)."""
+        with self._tenant(_ALL) as conn:
+            row = conn.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'"
+            ).fetchone()
+        return int(row[0]) if row else 0
+
     def held_rows(self, scope: Scope) -> Mapping[str, int]:
         with self._tenant(scope.tenant) as conn:
             tables = [t for t in scoped_tables(conn) if t != _AUDIT and t not in INTERNAL_TABLES]

@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
 from tiermem.store.base import Page, StoredItem
+from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
 from tiermem.store.postgres.connect import apply_migrations, driver_error, parse_url
 from tiermem.store.postgres.context import PgContextMixin
@@ -46,7 +47,9 @@ _UPDATED = (
 )
 
 
-class PostgresStore(PgFullTextMixin, PgVectorMixin, PgAuditMixin, PgContextMixin, PgMaintenanceMixin, PgTransferMixin):
+class PostgresStore(
+    PgFullTextMixin, PgVectorMixin, PgAuditMixin, PgContextMixin, PgMaintenanceMixin, PgTransferMixin, PgAccessMixin
+):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
 
     def __init__(self, url: str, *, pool_size: int = 8, create: bool = True) -> None:

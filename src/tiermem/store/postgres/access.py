@@ -1,0 +1,94 @@
+"""(internal) AccessStore on PostgreSQL: API keys and session bindings (migration 0003_access.sql).
+
+A key is found by its id alone: authentication happens before anyone knows the tenant, so ``find_key``,
+``revoke_key`` and ``list_keys()`` of every tenant run store-wide (the ``*`` setting of migration 0002), like the
+maintenance methods. Everything that names a tenant runs as that tenant, walled in by row-level security. The
+primary key is (tenant, id) so the table distributes by tenant; that an id is unique across tenants too is
+checked by ``add_key`` under an advisory lock on the id.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+
+from tiermem.errors import ConflictError
+from tiermem.store.access_base import ApiKey, KeyRole
+
+__all__ = ["PgAccessMixin"]
+
+_ALL = "*"
+_KEY_COLUMNS = "id, tenant, user_key, role, secret_hash, label, created_at, revoked_at"
+
+
+def _key(row: tuple[Any, ...]) -> ApiKey:
+    key_id, tenant, user_key, role, secret_hash, label, created_at, revoked_at = row
+    return ApiKey(key_id, tenant, user_key or None, KeyRole(role), secret_hash, created_at, label, revoked_at)
+
+
+class PgAccessMixin:
+    """AccessStore's methods on the PostgresStore's pool; writes join the caller's transaction."""
+
+    if TYPE_CHECKING:  # provided by PostgresStore
+
+        def transaction(self) -> AbstractContextManager[None]: ...
+
+        def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
+    def add_key(self, key: ApiKey) -> None:
+        with self.transaction():
+            with self._tenant(_ALL) as conn:
+                # Two processes adding the same id at once: the second waits here, then sees the first's row.
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"tiermem-key-{key.id}"])
+                if conn.execute("SELECT 1 FROM api_keys WHERE id = %s", [key.id]).fetchone() is not None:
+                    raise ConflictError(f"an API key with id {key.id} exists already")
+            with self._tenant(key.tenant) as conn:
+                conn.execute(
+                    f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    [
+                        key.id,
+                        key.tenant,
+                        key.user or "",
+                        key.role.value,
+                        key.secret_hash,
+                        key.label,
+                        key.created_at,
+                        key.revoked_at,
+                    ],
+                )
+
+    def find_key(self, key_id: str) -> ApiKey | None:
+        with self._tenant(_ALL) as conn:
+            row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = %s", [key_id]).fetchone()
+        return None if row is None else _key(row)
+
+    def list_keys(self, tenant: str | None = None) -> list[ApiKey]:
+        where, params = ("WHERE tenant = %s", [tenant]) if tenant is not None else ("", [])
+        with self._tenant(_ALL if tenant is None else tenant) as conn:
+            rows = conn.execute(
+                f"SELECT {_KEY_COLUMNS} FROM api_keys {where} ORDER BY created_at, id", params
+            ).fetchall()
+        return [_key(row) for row in rows]
+
+    def revoke_key(self, key_id: str, *, at: datetime) -> bool:
+        with self._tenant(_ALL) as conn:
+            cur = conn.execute("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, %s) WHERE id = %s", [at, key_id])
+            return cur.rowcount > 0
+
+    def bind_session(self, tenant: str, session: str, user: str | None, *, at: datetime) -> str | None:
+        with self._tenant(tenant) as conn:
+            # A racing insert of the same (tenant, session) waits for the first to commit, then does nothing;
+            # the SELECT (a new snapshot under READ COMMITTED) then reads the winner.
+            conn.execute(
+                "INSERT INTO session_bindings (tenant, session, user_key, bound_at) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (tenant, session) DO NOTHING",
+                [tenant, session, user or "", at],
+            )
+            row = conn.execute(
+                "SELECT user_key FROM session_bindings WHERE tenant = %s AND session = %s", [tenant, session]
+            ).fetchone()
+        assert row is not None  # inserted above or by the transaction that won
+        return str(row[0]) or None
