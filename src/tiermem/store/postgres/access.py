@@ -1,4 +1,4 @@
-"""(internal) AccessStore on PostgreSQL: API keys and session bindings (migration 0003_access.sql).
+"""(internal) AccessStore on PostgreSQL: API keys and session bindings (migration 0004_access.sql).
 
 A key is found by its id alone: authentication happens before anyone knows the tenant, so ``find_key``,
 ``revoke_key`` and ``list_keys()`` of every tenant run store-wide (the ``*`` setting of migration 0002), like the
