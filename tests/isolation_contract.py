@@ -105,7 +105,9 @@ filters = st.builds(
 )
 as_of_days = st.one_of(st.none(), st.integers(0, 40))
 made_up_ids = st.sampled_from(["0", "not-an-id", "01890000-0000-7000-8000-000000000000", "' OR 1=1 --"])
-_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors]
+)
 
 
 class IsolationContract:
