@@ -24,8 +24,10 @@ class SlowModel:
 
     model = "gpt-4o"
 
-    def __init__(self, delay: float) -> None:
+    def __init__(self, delay: float, *, meet: int = 0) -> None:
         self.delay = delay
+        self.meet = meet  # wait (up to 10 s) until this many calls are in flight: overlap without timing luck
+        self._met = threading.Condition()
         self.prompts: list[list[dict[str, Any]]] = []
         self.inflight = 0
         self.most = 0
@@ -38,6 +40,10 @@ class SlowModel:
             self.inflight += 1
             self.most = max(self.most, self.inflight)
             self.prompts.append(list(messages))
+        if self.meet:
+            with self._met:
+                self._met.notify_all()
+                self._met.wait_for(lambda: self.inflight >= self.meet, timeout=10)
         time.sleep(self.delay)
         with self._lock:
             self.inflight -= 1
@@ -69,9 +75,9 @@ def test_turns_of_one_session_never_overlap(memory: Memory) -> None:
 
 
 def test_turns_of_different_sessions_run_alongside(memory: Memory) -> None:
-    model = SlowModel(0.3)
+    model = SlowModel(0.0, meet=2)  # serialised turns would never meet: each waits 10 s alone
     service = ChatService(memory, model, counter_for_model("gpt-4o"))
-    _run_together(service, [Scope("acme", "alice", None, f"s{i}") for i in range(3)])
+    _run_together(service, [Scope("acme", "alice", None, f"s{i}") for i in range(2)])
     assert model.most >= 2
 
 
