@@ -74,11 +74,6 @@ def test_turns_of_one_session_never_overlap(memory: Memory) -> None:
     assert len(model.prompts) == 3
 
 
-@pytest.mark.xfail(
-    reason="found at merge: with the model call as a meeting point, a second session's turn does not reach the "
-    "model within 10 s while the first waits there, so something in a turn serialises sessions; to be found",
-    strict=False,
-)
 def test_turns_of_different_sessions_run_alongside(memory: Memory) -> None:
     model = SlowModel(0.0, meet=2)  # serialised turns would never meet: each waits 10 s alone
     service = ChatService(memory, model, counter_for_model("gpt-4o"))

@@ -47,7 +47,7 @@ from tiermem.agent.tools import MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.core import CoreMemory
 from tiermem.context.window import ContextManager
-from tiermem.errors import ConfigError, MemError, ValidationError
+from tiermem.errors import ConfigError, ConflictError, MemError, ValidationError
 from tiermem.memory import Memory
 from tiermem.store.context_base import CoreBlock, StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter, counter_for_model
@@ -246,7 +246,10 @@ def define_blocks(
     core = CoreMemory(_context_store(memory), core_scope, counter=counter_for_model(_MODEL), budget=budget.core)
     for name, limit in blocks.items():
         if name not in core:
-            core.define(name, limit=limit)
+            try:
+                core.define(name, limit=limit)
+            except ConflictError:  # another request of the same user created it first: it exists, as wanted
+                continue
 
 
 async def serve_stdio(server: Server[Any]) -> None:
