@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tiermem.server.serve import make_server
 from tiermem.server.settings import ServerSettings
@@ -64,6 +65,16 @@ class LiveServer:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=30)
+
+
+STORES = ("sqlite", "postgres")  # the stores a live server is run on by the tests that try both
+
+
+def database_url(request: pytest.FixtureRequest, folder: Path, store: str) -> str:
+    """A new database of ``store``: a SQLite file in ``folder``, or a fresh schema on the session's PostgreSQL."""
+    if store == "postgres":
+        return str(request.getfixturevalue("pg_server").schema_url("iso"))
+    return str(folder / "iso.db")
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from live_server import LiveServer, live_server
+from live_server import STORES, LiveServer, database_url, live_server
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message, Role
 from tiermem.context.window import ContextManager
@@ -24,7 +24,6 @@ from tiermem.types import Scope, new_id
 
 TENANTS = ("acme", "globex")
 USERS = ("alice", "bob")
-STORES = ("sqlite", "postgres")  # the same walls over HTTP on either store
 
 
 @dataclass
@@ -44,18 +43,11 @@ class Party:
         return f"{self.tenant}/{self.user}"
 
 
-def _database(request: pytest.FixtureRequest, folder: Path, store: str) -> str:
-    """A new database of ``store``: a SQLite file in ``folder``, or a fresh schema on the session's PostgreSQL."""
-    if store == "postgres":
-        return str(request.getfixturevalue("pg_server").schema_url("iso"))
-    return str(folder / "iso.db")
-
-
 @pytest.fixture(scope="module", params=STORES)
 def world(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[LiveServer, dict[str, Party]]]:
-    with live_server(_database(request, tmp_path_factory.mktemp("iso"), request.param)) as server:
+    with live_server(database_url(request, tmp_path_factory.mktemp("iso"), request.param)) as server:
         parties: dict[str, Party] = {}
         for tenant, user in itertools.product(TENANTS, USERS):
             party = Party(tenant, user, server.client(server.key(tenant, user)))
@@ -231,7 +223,7 @@ def test_admin_acts_only_on_users_of_its_own_tenant(world: tuple[LiveServer, dic
 def test_admin_erase_takes_only_its_tenants_user_with_its_keys(
     request: pytest.FixtureRequest, tmp_path: Path, store: str
 ) -> None:
-    with live_server(_database(request, tmp_path, store)) as server:
+    with live_server(database_url(request, tmp_path, store)) as server:
         clients = {t: server.client(server.key(t, "bob")) for t in TENANTS}
         for tenant, c in clients.items():
             assert c.post("/v1/memories", json={"content": f"bob of {tenant} likes tea"}).status_code == 201
