@@ -23,15 +23,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import httpx
+from hypothesis import strategies as st
+
+from isolation_contract import texts
 from live_server import LiveServer
+from tiermem.context.budget import ContextBudget
+from tiermem.context.messages import Message, Role
+from tiermem.context.window import ContextManager
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.lifecycle.erase import EraseReport
 from tiermem.remote.client import RemoteMemory
 from tiermem.store.base import AuditEntry, Page
+from tiermem.tokens import WordCounter
 from tiermem.types import Hit, MemoryRecord, Scope
 from tiermem.write.path import WriteResult
 
-__all__ = ["Names", "RemoteParties"]
+__all__ = ["Names", "Party", "RemoteParties", "held", "make_party", "plans"]
 
 
 @contextmanager
@@ -155,3 +163,79 @@ class RemoteParties:
         for client in self._clients.values():
             client.close()
         self._clients.clear()
+
+
+# -- parties that write through the API, for the properties of the service itself ------------------------------
+
+
+@dataclass
+class Party:
+    """One user of one (fresh) tenant: its client and what it wrote."""
+
+    tenant: str
+    user: str
+    http: httpx.Client
+    marker: str  # in every text the party writes, so a leak shows up as text
+    session: str
+    records: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    blocks: dict[str | None, set[str]] = field(default_factory=dict)  # agent -> block names
+
+
+notes = st.tuples(
+    texts,
+    st.sampled_from(["semantic", "episodic", "procedural"]),
+    st.sampled_from(["user", "agent", "tool:scraper"]),
+    st.lists(st.sampled_from(["home", "work"]), max_size=2, unique=True),
+    st.sampled_from([None, "a1", "a2"]),  # agent
+    st.booleans(),  # in the party's session
+)
+plans = st.fixed_dictionaries(
+    {
+        "notes": st.lists(notes, min_size=1, max_size=4),
+        "block": st.tuples(st.sampled_from([None, "a1"]), st.sampled_from(["human", "persona", "notes"]), texts),
+        "session": st.sampled_from(["s1", "s2", "chat"]),
+    }
+)
+
+
+def make_party(server: LiveServer, tenant: str, user: str, plan: dict[str, Any]) -> Party:
+    """A party that wrote its notes, a core block and a chat message through the API (the message in process)."""
+    marker = f"zq{secrets.token_hex(3)}"
+    party = Party(tenant, user, server.client(server.key(tenant, user)), marker, f"{plan['session']}-{user}")
+    for text, type_, source, tags, agent, in_session in plan["notes"]:
+        params = {k: v for k, v in (("agent", agent), ("session", party.session if in_session else None)) if v}
+        body = {"content": f"{marker} {text}", "type": type_, "source": source, "tags": tags}
+        written = party.http.post("/v1/memories", params=params, json=body)
+        assert written.status_code == 201, written.text
+        out = written.json()
+        if out["status"] == "pending":
+            party.pending.append(out["pending_id"])
+        else:
+            party.records.append(out["record"]["id"])
+    agent, name, text = plan["block"]
+    params = {"agent": agent} if agent else {}
+    made = party.http.put(f"/v1/core/{name}", params=params, json={"limit": 60, "value": f"{marker} {text}"})
+    assert made.status_code == 200, made.text
+    party.blocks.setdefault(agent, set()).add(name)
+    window = ContextManager(
+        server.runtime.memory.store,
+        server.runtime.memory,
+        Scope(tenant, user, None, party.session),
+        budget=ContextBudget(window=2000, system=100, core=100, output_reserve=100, retrieval_reserve=100),
+        counter=WordCounter(),
+    )
+    window.append(Message(Role.USER, f"{marker} said in a chat"))
+    return party
+
+
+def held(party: Party) -> Any:
+    """Everything the party can read of its own: records, audit, held writes, core blocks, its session."""
+    get = party.http.get
+    return (
+        get("/v1/memories", params={"limit": 1000}).json(),
+        [(e["record_id"], e["op"], e["version"]) for e in get("/v1/audit").json()["entries"]],
+        get("/v1/pending").json(),
+        [get("/v1/core", params={"agent": a} if a else {}).json() for a in (None, "a1", "a2")],
+        get(f"/v1/sessions/{party.session}/messages").json(),
+    )
