@@ -6,17 +6,25 @@ the others' words, block names and note ids: searches find only its own notes an
 its own, ``forget`` with another's id reads exactly like a made-up id, and afterwards every party holds what
 it held before (read through the REST API). On SQLite only: the MCP endpoint takes the caller's scope from the
 same credential check as the REST routes, whose walls ``test_isolation_http`` proves on both stores.
+
+Over stdio a server's scope is its command line: three ``tiermem mcp`` processes (another user of the tenant,
+the same user id in another tenant) on one database file, started once for the module; each example writes
+fresh notes and block lines through them, and the prober's tools never answer with or change the others'.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import secrets
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
@@ -26,11 +34,13 @@ from mcp.shared.exceptions import MCPError
 from isolation_contract import texts
 from live_server import LiveServer, live_server
 from remote_parties import Names, Party, held, make_party, plans
-from test_mcp import run, text
+from test_mcp import run, stdio_params, text
+from tiermem.memory import Memory
 from tiermem.server.settings import RateLimit
-from tiermem.types import new_id
+from tiermem.types import Scope, new_id
 
 EXAMPLES = 8  # an example is four parties, four MCP sessions and some 80 requests
+STDIO_EXAMPLES = 15  # an example is some twenty tool calls to servers already running (their start is the cost)
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +123,61 @@ def test_no_memory_tool_answers_with_or_changes_another_partys_data(
     finally:
         for p in parties:
             p.http.close()
+
+
+# -- over stdio: one `tiermem mcp` process per party (its scope from the command line), one database file ----
+
+STDIO_PARTIES = (Scope("t1", "u1"), Scope("t1", "u2"), Scope("t2", "u1"))  # another user; the same user id elsewhere
+
+
+@pytest.fixture(scope="module")
+def stdio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[BlockingPortal, list[Client], Path]]:
+    """The SDK's stdio clients of the parties' servers, kept open for the module (each started once)."""
+    db = Path(tmp_path_factory.mktemp("isostdio")) / "iso.db"
+    with start_blocking_portal() as portal, ExitStack() as stack:
+        clients = []
+        for scope in STDIO_PARTIES:
+            params = stdio_params(db, "--tenant", scope.tenant, "--user", str(scope.user), "--block", "human=300")
+            clients.append(stack.enter_context(portal.wrap_async_context_manager(Client(params))))
+        yield portal, clients, db
+
+
+@settings(max_examples=STDIO_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(notes=st.lists(texts, min_size=3, max_size=3), prober=st.integers(0, 2))
+def test_stdio_servers_of_one_file_never_answer_with_or_change_another_partys_data(
+    stdio: tuple[BlockingPortal, list[Client], Path], notes: list[str], prober: int
+) -> None:
+    portal, clients, db = stdio
+
+    def call(who: int, name: str, arguments: dict[str, Any]) -> str:
+        return text(portal.call(clients[who].call_tool, name, arguments))
+
+    markers = [f"zq{secrets.token_hex(3)}" for _ in STDIO_PARTIES]
+    ids = []
+    for who, (marker, note) in enumerate(zip(markers, notes, strict=True)):
+        stored = call(who, "archival_memory_insert", {"content": f"{marker} {note}"})
+        ids.append(re.search(r"id=(\S+)", stored).group(1))  # type: ignore[union-attr]
+        assert not call(who, "core_memory_append", {"block": "human", "text": marker}).startswith("error:")
+    others = [i for i in range(len(STDIO_PARTIES)) if i != prober]
+    seen = [call(prober, "archival_memory_search", {"query": notes[prober]})]
+    assert markers[prober] in seen[0]  # the search works: it finds the prober's own note
+    missing = new_id()
+    for other in others:
+        for query in (f"{markers[other]} {notes[other]}", notes[other]):
+            seen.append(call(prober, "archival_memory_search", {"query": query, "k": 20}).replace(query, "<given>"))
+            seen.append(call(prober, "conversation_search", {"query": query, "k": 20}).replace(query, "<given>"))
+        _same_but_ids(
+            call(prober, "forget", {"id": ids[other]}), call(prober, "forget", {"id": missing}), ids[other], missing
+        )
+        replaced = call(prober, "core_memory_replace", {"block": "human", "old": markers[other], "new": "sneaky"})
+        assert replaced.startswith("error:"), replaced
+    human = portal.call(clients[prober].read_resource, "tiermem://core/human").contents[0].text
+    seen.append(human)
+    for answer in seen:
+        assert not any(markers[o] in answer for o in others), answer
+    with Memory.open(db, embedder="hash") as memory:  # what the file holds: every other party's note and block
+        for other in others:
+            scope = STDIO_PARTIES[other]
+            assert memory.get(scope, ids[other]).content == f"{markers[other]} {notes[other]}"
+            (block,) = memory.store.load_core_blocks(scope)  # type: ignore[attr-defined]
+            assert markers[other] in block.value and "sneaky" not in block.value
