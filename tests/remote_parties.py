@@ -9,10 +9,9 @@ Each router (one per hypothesis example) gets fresh tenants on the one server: a
 contract's tenant names. A session name is made per user (over HTTP a session id is bound to the first user of
 the tenant who names it, while in the contract's world ``s1`` of u1 and ``s1`` of u2 are two sessions anyway);
 results come back under the contract's names. An id the server refuses by its shape (422 on ``record_id``,
-before any lookup, whoever holds what) is "no such record" to the contract, as it is to the library. The
-two things HTTP does not offer run in process on the
-server's own Memory: exporting a tenant's shared memory (the export route names a user; the contract reads it
-as its record of what exists) and erasing a whole tenant.
+before any lookup, whoever holds what) is "no such record" to the contract, as it is to the library. The two
+things HTTP does not offer run in process on the server's own Memory: exporting a tenant's shared memory (the
+export route names a user; the contract reads it as its record of what exists) and erasing a whole tenant.
 """
 
 from __future__ import annotations
