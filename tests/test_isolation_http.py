@@ -25,8 +25,8 @@ from tiermem.memory import Memory
 from tiermem.server.settings import RateLimit
 from tiermem.types import new_id, utcnow
 
-CONTRACT_EXAMPLES = 6  # per property: an example is some fifty requests (about 0.6 s on a loaded 2-core machine)
-ROUTE_EXAMPLES = 6  # per store: an example is four parties and some 150 requests
+CONTRACT_EXAMPLES = 5  # per property: an example is some fifty requests (about 0.6 s on a loaded 2-core machine)
+ROUTE_EXAMPLES = 5  # per store: an example is four parties and some 150 requests
 
 
 def _serve(request: pytest.FixtureRequest, folder: Path, store: str) -> AbstractContextManager[LiveServer]:

@@ -18,7 +18,7 @@ import json
 import re
 import secrets
 from collections.abc import Iterator
-from contextlib import ExitStack
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,8 @@ from tiermem.memory import Memory
 from tiermem.server.settings import RateLimit
 from tiermem.types import Scope, new_id
 
-EXAMPLES = 8  # an example is four parties, four MCP sessions and some 80 requests
-STDIO_EXAMPLES = 15  # an example is some twenty tool calls to servers already running (their start is the cost)
+EXAMPLES = 6  # an example is four parties, four MCP sessions and some 80 requests
+STDIO_EXAMPLES = 10  # an example is some twenty tool calls to servers already running (their start is the cost)
 
 
 @pytest.fixture(scope="module")
@@ -136,12 +136,21 @@ STDIO_PARTIES = (Scope("t1", "u1"), Scope("t1", "u2"), Scope("t2", "u1"))  # ano
 def stdio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[BlockingPortal, list[Client], Path]]:
     """The SDK's stdio clients of the parties' servers, kept open for the module (each started once)."""
     db = Path(tmp_path_factory.mktemp("isostdio")) / "iso.db"
-    with start_blocking_portal() as portal, ExitStack() as stack:
-        clients = []
-        for scope in STDIO_PARTIES:
-            params = stdio_params(db, "--tenant", scope.tenant, "--user", str(scope.user), "--block", "human=300")
-            clients.append(stack.enter_context(portal.wrap_async_context_manager(Client(params))))
-        yield portal, clients, db
+    with start_blocking_portal() as portal:
+        managers = [
+            portal.wrap_async_context_manager(
+                Client(stdio_params(db, "--tenant", s.tenant, "--user", str(s.user), "--block", "human=300"))
+            )
+            for s in STDIO_PARTIES
+        ]
+        # Started and stopped side by side (each waits on its own process), entered and left in their own tasks.
+        with ThreadPoolExecutor(len(managers)) as pool:
+            clients = list(pool.map(lambda m: m.__enter__(), managers))
+        try:
+            yield portal, clients, db
+        finally:
+            with ThreadPoolExecutor(len(managers)) as pool:
+                list(pool.map(lambda m: m.__exit__(None, None, None), managers))
 
 
 @settings(max_examples=STDIO_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
