@@ -15,7 +15,7 @@ agent and session are ignored), so for them the (tenant, user) is the wall.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -30,7 +30,7 @@ from tiermem.store.context_base import StoreWithContext
 from tiermem.tokens import TiktokenCounter
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, SourceKind, utcnow
 
-__all__ = ["IsolationContract", "IsolationTarget", "visible"]
+__all__ = ["IsolationContract", "IsolationTarget", "visible", "with_examples"]
 
 EXAMPLES = 30  # per property; the whole file runs in well under a minute on the SQLite store
 COUNTER = TiktokenCounter("o200k_base")
@@ -105,9 +105,36 @@ filters = st.builds(
 )
 as_of_days = st.one_of(st.none(), st.integers(0, 40))
 made_up_ids = st.sampled_from(["0", "not-an-id", "01890000-0000-7000-8000-000000000000", "' OR 1=1 --"])
-_SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors]
-)
+_PROPERTIES: dict[str, tuple[Callable[..., None], dict[str, Any]]] = {}
+
+
+def _settings(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
+
+
+def _property(**strategies: Any) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A property of the contract, run by hypothesis over ``strategies``; kept so ``with_examples`` can rerun it."""
+
+    def wrap(check: Callable[..., None]) -> Callable[..., None]:
+        _PROPERTIES[check.__name__] = (check, strategies)
+        return _settings(EXAMPLES)(given(**strategies)(check))
+
+    return wrap
+
+
+def with_examples(examples: int) -> Callable[[type[IsolationContract]], type[IsolationContract]]:
+    """A class decorator: every property of the contract with ``examples`` examples (for a slower target)."""
+
+    def apply(cls: type[IsolationContract]) -> type[IsolationContract]:
+        for name, (check, strategies) in _PROPERTIES.items():
+            setattr(cls, name, _settings(examples)(given(**strategies)(check)))
+        return cls
+
+    return apply
 
 
 class IsolationContract:
@@ -151,8 +178,7 @@ class IsolationContract:
             out[(tenant, user)] = (data, [(e.record_id, e.op, e.version, e.after) for e in memory.audit(scope)])
         return out
 
-    @_SETTINGS
-    @given(plan=writes(), probe=scopes, query=texts, filter_=filters, as_of=as_of_days, k=st.integers(1, 10))
+    @_property(plan=writes(), probe=scopes, query=texts, filter_=filters, as_of=as_of_days, k=st.integers(1, 10))
     def test_search_returns_only_the_probes_records(
         self, plan: Any, probe: Scope, query: str, filter_: Filter, as_of: int | None, k: int
     ) -> None:
@@ -162,8 +188,7 @@ class IsolationContract:
                 assert visible(probe, hit.record.scope), (probe, hit.record.scope)
                 assert written.get(hit.record.id, hit.record.scope) == hit.record.scope
 
-    @_SETTINGS
-    @given(plan=writes(), probe=scopes, other=scopes, filter_=filters, limit=st.integers(1, 4))
+    @_property(plan=writes(), probe=scopes, other=scopes, filter_=filters, limit=st.integers(1, 4))
     def test_listing_and_cursors_stay_in_the_probes_scope(
         self, plan: Any, probe: Scope, other: Scope, filter_: Filter, limit: int
     ) -> None:
@@ -183,8 +208,7 @@ class IsolationContract:
                     page = memory.list(probe, filter=filter_, limit=limit, cursor=cursor)
                     assert all(visible(probe, r.scope) for r in page.records)
 
-    @_SETTINGS
-    @given(plan=writes(), probe=scopes, made_up=made_up_ids)
+    @_property(plan=writes(), probe=scopes, made_up=made_up_ids)
     def test_reads_by_id_history_audit_and_export_never_cross(self, plan: Any, probe: Scope, made_up: str) -> None:
         with self._world(plan) as (target, _):
             memory = target.memory
@@ -211,8 +235,7 @@ class IsolationContract:
             data = memory.export(probe)
             assert all(same_user(probe, Scope(r["tenant"], r["user"])) for r in data["records"])
 
-    @_SETTINGS
-    @given(plan=writes(), probe=scopes, erased=scopes, made_up=made_up_ids)
+    @_property(plan=writes(), probe=scopes, erased=scopes, made_up=made_up_ids)
     def test_forget_and_erase_change_nothing_outside_their_scope(
         self, plan: Any, probe: Scope, erased: Scope, made_up: str
     ) -> None:
@@ -235,8 +258,7 @@ class IsolationContract:
                 if tenant != erased.tenant or erased.user not in (None, user):
                     assert after[(tenant, user)] == held, (tenant, user)
 
-    @_SETTINGS
-    @given(
+    @_property(
         edits=st.lists(st.tuples(scopes, st.sampled_from(["human", "persona"]), texts), min_size=1, max_size=8),
         cleared=scopes,
     )

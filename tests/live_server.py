@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tiermem.server.serve import make_server
 from tiermem.server.settings import ServerSettings
@@ -64,6 +65,32 @@ class LiveServer:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=30)
+
+
+def same_problem(one: httpx.Response, two: httpx.Response, *ids: str) -> None:
+    """Equal status and body but for the ids named and the request id (nothing tells one answer from the other)."""
+
+    def norm(r: httpx.Response) -> Any:
+        body = r.json() if r.content else None
+        if isinstance(body, dict):
+            body.pop("request_id", None)
+            text = body.get("detail", "")
+            for i in ids:
+                text = text.replace(i, "<id>")
+            body["detail"] = text
+        return r.status_code, r.headers.get("content-type"), body
+
+    assert norm(one) == norm(two)
+
+
+STORES = ("sqlite", "postgres")  # the stores a live server is run on by the tests that try both
+
+
+def database_url(request: pytest.FixtureRequest, folder: Path, store: str) -> str:
+    """A new database of ``store``: a SQLite file in ``folder``, or a fresh schema on the session's PostgreSQL."""
+    if store == "postgres":
+        return str(request.getfixturevalue("pg_server").schema_url("iso"))
+    return str(folder / "iso.db")
 
 
 @contextmanager

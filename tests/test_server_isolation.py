@@ -10,12 +10,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
-from live_server import LiveServer, live_server
+from live_server import STORES, LiveServer, database_url, live_server, same_problem
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message, Role
 from tiermem.context.window import ContextManager
@@ -24,7 +23,6 @@ from tiermem.types import Scope, new_id
 
 TENANTS = ("acme", "globex")
 USERS = ("alice", "bob")
-STORES = ("sqlite", "postgres")  # the same walls over HTTP on either store
 
 
 @dataclass
@@ -44,18 +42,11 @@ class Party:
         return f"{self.tenant}/{self.user}"
 
 
-def _database(request: pytest.FixtureRequest, folder: Path, store: str) -> str:
-    """A new database of ``store``: a SQLite file in ``folder``, or a fresh schema on the session's PostgreSQL."""
-    if store == "postgres":
-        return str(request.getfixturevalue("pg_server").schema_url("iso"))
-    return str(folder / "iso.db")
-
-
 @pytest.fixture(scope="module", params=STORES)
 def world(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[LiveServer, dict[str, Party]]]:
-    with live_server(_database(request, tmp_path_factory.mktemp("iso"), request.param)) as server:
+    with live_server(database_url(request, tmp_path_factory.mktemp("iso"), request.param)) as server:
         parties: dict[str, Party] = {}
         for tenant, user in itertools.product(TENANTS, USERS):
             party = Party(tenant, user, server.client(server.key(tenant, user)))
@@ -97,22 +88,6 @@ def _pairs(parties: dict[str, Party]) -> list[tuple[Party, Party]]:
     return [(a, b) for a in parties.values() for b in parties.values() if a is not b]
 
 
-def _same_problem(one: httpx.Response, two: httpx.Response, *ids: str) -> None:
-    """Equal status and body but for the ids named and the request id."""
-
-    def norm(r: httpx.Response) -> Any:
-        body = r.json() if r.content else None
-        if isinstance(body, dict):
-            body.pop("request_id", None)
-            text = body.get("detail", "")
-            for i in ids:
-                text = text.replace(i, "<id>")
-            body["detail"] = text
-        return r.status_code, r.headers.get("content-type"), body
-
-    assert norm(one) == norm(two)
-
-
 def test_another_users_record_reads_exactly_like_a_missing_one(world: tuple[LiveServer, dict[str, Party]]) -> None:
     _, parties = world
     for me, other in _pairs(parties):
@@ -126,7 +101,7 @@ def test_another_users_record_reads_exactly_like_a_missing_one(world: tuple[Live
             theirs = me.http.request(method, template.format(other.record), json=body)
             nothing = me.http.request(method, template.format(missing), json=body)
             assert theirs.status_code == 404, (me.name, other.name, method, template)
-            _same_problem(theirs, nothing, other.record, missing)
+            same_problem(theirs, nothing, other.record, missing)
         audit = me.http.get("/v1/audit", params={"record_id": other.record})
         assert audit.status_code == 200 and audit.json() == {"entries": []}
         assert other.http.get(f"/v1/memories/{other.record}").status_code == 200  # the delete did nothing
@@ -138,7 +113,7 @@ def test_another_users_held_write_cannot_be_approved_or_rejected(world: tuple[Li
         for verb in ("approve", "reject"):
             theirs = me.http.post(f"/v1/pending/{other.pending}/{verb}")
             missing = new_id()
-            _same_problem(theirs, me.http.post(f"/v1/pending/{missing}/{verb}"), other.pending, missing)
+            same_problem(theirs, me.http.post(f"/v1/pending/{missing}/{verb}"), other.pending, missing)
             assert theirs.status_code == 404
         assert [p["id"] for p in me.http.get("/v1/pending").json()["pending"]] == [me.pending]
     for party in parties.values():
@@ -208,7 +183,7 @@ def test_a_user_credential_cannot_name_another_user(world: tuple[LiveServer, dic
             assert all(r["tenant"] == me.tenant for r in named.json()["records"])
         else:
             assert named.status_code == 403
-            _same_problem(named, nobody)
+            same_problem(named, nobody)
 
 
 def test_admin_acts_only_on_users_of_its_own_tenant(world: tuple[LiveServer, dict[str, Party]]) -> None:
@@ -231,7 +206,7 @@ def test_admin_acts_only_on_users_of_its_own_tenant(world: tuple[LiveServer, dic
 def test_admin_erase_takes_only_its_tenants_user_with_its_keys(
     request: pytest.FixtureRequest, tmp_path: Path, store: str
 ) -> None:
-    with live_server(_database(request, tmp_path, store)) as server:
+    with live_server(database_url(request, tmp_path, store)) as server:
         clients = {t: server.client(server.key(t, "bob")) for t in TENANTS}
         for tenant, c in clients.items():
             assert c.post("/v1/memories", json={"content": f"bob of {tenant} likes tea"}).status_code == 201
