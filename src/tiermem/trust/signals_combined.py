@@ -34,15 +34,17 @@ _ORDER = re.compile(
     r"collect|gather|find|search|fetch|visit|click|download|install|sign|confirm|verify|schedule|cancel)\b|"
     r"\b(?:must|shall|should|will\s+now|may\s+now|can\s+now|need\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+\w+|"
     r"\bit\s+is\s+(?:very\s+|extremely\s+|really\s+)?(?:important|essential|critical|vital)\s+that\b|"
+    r"\b(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|free|cleared|authori[sz]ed)\s+to\b|"
     r"\b(?:do\s+not|don'?t|never)\s+\w+"
 )
 _MACHINE = re.compile(
-    r"\b(?:ai|a\.i\.|llms?|gpt|chatbots?|language\s+models?|the\s+(?:assistant|model|bot)|"
+    r"\b(?:ai|a\.i\.|llms?|gpt|chatbots?|language\s+models?|the\s+(?:assistant|model|bot)|summari[sz]ers?|"
+    r"assistants\s+(?:are|must|should|may)|"
     r"(?:ai|automated)\s+(?:\w+\s+)?(?:tools?|readers?|systems?|assistants?|agents?|models?|reviewers?|helpers?))\b"
 )
 # "the user", not "the user guide" or "the user id"
 _THE_USER = re.compile(
-    r"\bthe\s+(?:end\s+)?(?:user|reader)s?\b(?!\s+(?:guide|manual|interface|id|name|account|experience|base|stor(?:y|ies)|"
+    r"\byour\s+(?:end\s+)?users?\b|\bthe\s+(?:end\s+)?(?:user|reader)s?\b(?!\s+(?:guide|manual|interface|id|name|account|experience|base|stor(?:y|ies)|"
     r"group|table|research|testing|feedback|settings))|\bthe\s+person\s+you\s+are\b"
 )
 _OWN_WORK = re.compile(

@@ -55,6 +55,14 @@ _OVERRIDE = [
         0.55,
     ),
     (re.compile(rf"\b(?:{_MODEL_GUIDANCE})\s+you\s+(?:received|were\s+given)\s+(?:earlier|before)\b"), 0.45),
+    # Instructions that claim to outrank the user or the model's own: "take precedence over the user"
+    (
+        re.compile(
+            r"\b(?:takes?|have|has)\s+precedence\s+over\s+(?:the\s+user|your|any|all|the\s+system)|"
+            r"\b(?:supersedes?|overrides?|outranks?)\s+(?:the\s+)?user\b"
+        ),
+        0.45,
+    ),
     (
         re.compile(
             r"\b(?:supersedes?|overrides?|replaces?)\s+(?:your|the|any|all)\s+(?:system\s+prompt|instructions|"
@@ -72,7 +80,7 @@ _REFERENCE = [
 # Who a note speaks to when it speaks to the model.
 _MODEL = (
     r"(?:(?:ai|llm|automated|language)\s+)?(?:assistants?|models?|agents?|helpers?|chatbots?|bots?|llms?|ais?|"
-    r"a\.i\.|gpt)"
+    r"a\.i\.|gpt|summari[sz]ers?)"
 )
 _ADDRESSEE = words(r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?")
 _ADDRESSED = [
@@ -120,7 +128,7 @@ _ADDRESSED = [
     (re.compile(rf"\b(?:to|for|dear|hey|hello|hi|attention)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"), 0.3),
     (
         re.compile(
-            rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?"
+            rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?"
             r"(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|sees?)\b"
         ),
         0.4,
@@ -154,7 +162,7 @@ _ADDRESSED = [
 ]
 _JAILBREAK = [
     (re.compile(r"\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"), 0.4),
-    (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b"), 0.4),
+    (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you|(?:that\s+)?the\s+user)\b"), 0.4),
     (
         re.compile(
             r"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)|an?\s+unrestricted|an?\s+unfiltered)\b"
@@ -247,6 +255,7 @@ _AUTHORITY = [
         0.35,
     ),
     (re.compile(r"\b(?:authori[sz]ation|permission)\s+(?:granted|given)\b|\bproceed\s+without\s+confirm"), 0.35),
+    (re.compile(r"\bthe\s+user\s+(?:has\s+)?(?:asked|told|wants|instructed|requested)\s+you\b"), 0.35),
     (
         re.compile(r"\bconfirmed\s+by\s+the\s+(?:user|account\s+owner)\b|\bthe\s+user\s+told\s+me\s+to\s+tell\s+you\b"),
         0.4,

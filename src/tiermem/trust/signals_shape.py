@@ -31,7 +31,7 @@ __all__ = ["SIGNALS_SHAPE"]
 _PRIVILEGED = words(
     r"system", r"developers?", r"dev\s+team", r"admin(?:istrator)?s?", r"sysadmin", r"operators?", r"root",
     r"super-?user", r"sudo", r"moderators?", r"owners?", r"vendors?", r"model\s+provider", r"maintainers?",
-    r"creators?", r"security\s+team", r"trust\s+(?:and|&)\s+safety",
+    r"creators?", r"security\s+team", r"trust\s+(?:and|&)\s+safety", r"(?:openai|anthropic|deepmind)(?:\s+team)?",
 )  # fmt: skip
 _SPEAKER = [
     # A role set out as a header: "[Developer note]", "=== SYSTEM OVERRIDE ===", "**Operator directive:**"
@@ -193,7 +193,8 @@ _MISLEAD = [
     (re.compile(r"\b(?:by\s+)?claiming\s+(?:that\s+)?(?:the|it|this|their|your)\b"), 0.3),
     (
         re.compile(
-            rf"\bsteer\s+(?:the\s+)?(?:conversation|discussion|user|reader)|\b(?:get|make|convince|persuade|push|trick|"
+            rf"\b(?:steer|push|nudge)\s+(?:the\s+|every\s+|all\s+|each\s+)?(?:conversation|discussion|users?|readers?|"
+            rf"customers?)\s+(?:to|towards|into)\b|\bsteer\s+(?:the\s+)?(?:conversation|discussion|user|reader)|\b(?:get|make|convince|persuade|push|trick|"
             rf"nudge|lead)\s+{_PERSON}\s+(?:to|into|believe|think)\b|\bmakes?\s+{_PERSON}\s+(?:believe|think)\b"
         ),
         0.35,
@@ -210,7 +211,7 @@ _MOVE = re.compile(
 _SECRET = re.compile(
     r"\b(?:passwords?|passcodes?|one-time\s+(?:passwords?|codes?)|otps?|2fa\s+codes?|credentials?|logins?|"
     r"api\s+keys?|(?:access|session|auth|bearer|refresh)\s+tokens?|tokens?|cookies?|secrets?|private\s+keys?|"
-    r"ssh\s+keys?|\.env\b|environment\s+variables|memories|(?:stored|saved)\s+(?:notes|memories|data|cards?|"
+    r"ssh\s+keys?|\.env\b|~?/?\.(?:aws|ssh|gnupg|netrc|docker)\b|/etc/(?:passwd|shadow)\b|browsing\s+history|environment\s+variables|memories|(?:stored|saved)\s+(?:notes|memories|data|cards?|"
     r"passwords)|(?:in|from)\s+memory|conversation|chat\s+(?:history|logs?)|transcript|system\s+prompt|"
     r"(?:the\s+)?user'?s\s+(?:\w+\s+){0,3}?(?:\w+)|their\s+(?:inbox|emails|contacts|files|messages)|"
     r"(?:all|every)\s+(?:\w+\s+)?(?:files?|documents?|emails?|messages?|contacts?|notes?|records?)|"
@@ -233,6 +234,7 @@ _GATHER = re.compile(
     r"(?:^|[.;:!?]\s*|\band\s+|\bthen\s+)(?:please\s+)?(?:list|collect|gather|find|look\s+up|extract|retrieve|"
     r"reveal|print|dump|read\s+out|show)\b"
 )
+_CREDENTIAL_PATH = re.compile(r"~?/?\.(?:aws|ssh|gnupg|netrc|docker)/|/etc/(?:passwd|shadow)\b|\bid_rsa\b|\.env\b")
 _SLOT_URL = re.compile(r"https?://\S*[?&][\w-]+=(?=$|\s|[{<\[$]|insert|\.\s|,)")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _DIRECT_PERSON = re.compile(
@@ -290,7 +292,8 @@ def moved_out(text: str) -> Finding | None:
         if _MOVE.search(sentence) and _OUTSIDE.search(sentence):
             return 0.55, sentence
         if _INTO_REPLY.search(sentence) or _GATHER.search(sentence):
-            best = best or (0.4, sentence)
+            # a credential store named by its path is read for one reason only
+            best = best or (0.5 if _CREDENTIAL_PATH.search(sentence) else 0.4, sentence)
     return best
 
 
@@ -325,7 +328,8 @@ _TO_YOU = [
         re.compile(
             r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\b|"
             r"\byou\s+will\s+(?:answer|reply|respond|say|tell|recommend|claim)\b|"
-            r"\b(?:assistant|ai|agent|model|bot)\s+(?:is|are)\s+(?:now\s+)?(?:cleared|free|permitted)\s+to\b|"
+            r"\b(?:assistants?|ais?|agents?|models?|bots?)\s+(?:is|are)\s+(?:now\s+)?(?:cleared|free|permitted|allowed|"
+            r"authori[sz]ed)\s+to\b|"
             r"\b(?:the\s+)?(?:assistant|ai|agent|model)\s+(?:may|can)\s+(?:now\s+)?(?:disclose|reveal|share|send|"
             r"ignore|skip|approve|bypass)\b"
         ),
