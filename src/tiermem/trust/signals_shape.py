@@ -211,14 +211,14 @@ _MOVE = re.compile(
 _SECRET = re.compile(
     r"\b(?:passwords?|passcodes?|one-time\s+(?:passwords?|codes?)|otps?|2fa\s+codes?|credentials?|logins?|"
     r"api\s+keys?|(?:access|session|auth|bearer|refresh)\s+tokens?|tokens?|cookies?|secrets?|private\s+keys?|"
-    r"ssh\s+keys?|\.env\b|~?/?\.(?:aws|ssh|gnupg|netrc|docker)\b|/etc/(?:passwd|shadow)\b|browsing\s+history|environment\s+variables|memories|(?:stored|saved)\s+(?:notes|memories|data|cards?|"
+    r"ssh\s+keys?|\.env\b|/etc/(?:passwd|shadow)\b|browsing\s+history|environment\s+variables|memories|(?:stored|saved)\s+(?:notes|memories|data|cards?|"
     r"passwords)|(?:in|from)\s+memory|conversation|chat\s+(?:history|logs?)|transcript|system\s+prompt|"
     r"(?:the\s+)?user'?s\s+(?:\w+\s+){0,3}?(?:\w+)|their\s+(?:inbox|emails|contacts|files|messages)|"
     r"(?:all|every)\s+(?:\w+\s+)?(?:files?|documents?|emails?|messages?|contacts?|notes?|records?)|"
     r"personal\s+data|date\s+of\s+birth|passport|bank\s+(?:login|details|account)|card\s+(?:numbers?|details|on\s+file)|"
     r"phone\s+numbers?|home\s+address(?:es)?|e-?mail\s+addresses|contacts|memory\s+(?:store|bank|contents?|dump)|"
     r"(?:full|entire|whole)\s+(?:configuration|config|setup)|(?:what|everything)\s+(?:the\s+user|they)\s+"
-    r"(?:told|said|wrote|typed|shared))\b"
+    r"(?:told|said|wrote|typed|shared))\b|~?/\.(?:aws|ssh|gnupg|netrc|docker)\b"
 )
 _OUTSIDE = re.compile(
     r"(?:https?|s?ftp|wss?)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:[a-z0-9-]+\.)+(?:example|com|net|org|io|xyz|ru|cn|info|biz|co)"
