@@ -251,7 +251,7 @@ _TURN = re.compile(
 # Words for the agent's own situation: its answer, the question it was given, the text it retrieved, the context.
 _SITUATION = re.compile(
     r"\byour\s+(?:\w+\s+)?(?:(?:response|answer|reply)(?!\s+to\s+(?!the\s+user))|summary|output|instructions|context|"
-    r"task|objective|goal|rules|guidelines|system\s+prompt|configuration|memory|training)\b|\bthe\s+(?:question|prompt|request|task|query)\s+"
+    r"rules|guidelines|system\s+prompt|configuration|memory|training)\b|\bthe\s+(?:question|prompt|request|task|query)\s+"
     r"you\s+(?:were|are|have\s+been)\s+(?:given|asked)|\b(?:this|the)\s+(?:text|note|document|page|passage|content|"
     r"snippet)\s+(?:is|gets|was|has\s+been)\s+(?:retrieved|read|summari[sz]ed|processed|loaded|recalled)\b|"
     r"\bas\s+the\s+(?:summary|answer|reply|response)\b|\bin\s+(?:the|this|your)\s+context\b|"
@@ -291,9 +291,12 @@ def moved_out(text: str) -> Finding | None:
             continue
         if _MOVE.search(sentence) and _OUTSIDE.search(sentence):
             return 0.55, sentence
-        if _INTO_REPLY.search(sentence) or _GATHER.search(sentence):
-            # a credential store named by its path is read for one reason only
-            best = best or (0.5 if _CREDENTIAL_PATH.search(sentence) else 0.4, sentence)
+        if _CREDENTIAL_PATH.search(sentence) and (_INTO_REPLY.search(sentence) or _GATHER.search(sentence)):
+            best = best or (0.5, sentence)  # a credential store named by its path is read for one reason only
+        elif _INTO_REPLY.search(sentence):
+            best = best or (0.4, sentence)  # a secret put into the agent's own reply
+        elif _GATHER.search(sentence):
+            best = best or (0.3, sentence)  # a secret looked up: people do that too
     return best
 
 
