@@ -231,7 +231,7 @@ _INTO_REPLY = re.compile(
     r"\b(?:reply|respond|answer)\s+with\b"
 )
 _GATHER = re.compile(
-    r"(?:^|[.;:!?]\s*|\band\s+|\bthen\s+)(?:please\s+)?(?:list|collect|gather|find|look\s+up|extract|retrieve|"
+    r"(?:^|[.;:!?]\s*|\b(?:and|then|to)\s+)(?:please\s+)?(?:list|collect|gather|find|look\s+up|extract|retrieve|"
     r"reveal|print|dump|read\s+out|show)\b"
 )
 _CREDENTIAL_PATH = re.compile(r"~?/?\.(?:aws|ssh|gnupg|netrc|docker)/|/etc/(?:passwd|shadow)\b|\bid_rsa\b|\.env\b")
