@@ -52,7 +52,9 @@ _OWN_WORK = re.compile(
     r"(?!\s+to\s+(?!the\s+user))|\bwhatever\s+you\s+(?:write|say|output|answer|reply|produce)\b|"
     r"\bthis\s+(?:chat|conversation|session)\b|\b(?:your|its)\s+(?:instructions|rules|guidelines|system\s+prompt|"
     r"configuration|refusals?|safety|filters?|training)\b|\brefusals?\b|\bthis\s+instruction\b|"
-    r"\bthe\s+user'?s\s+(?:question|request|message|prompt)s?\b|\bevery\s+request\b|\bshell\s+commands?\b"
+    r"\bthe\s+user'?s\s+(?:question|request|message|prompt)s?\b|\bevery\s+request\b|\bshell\s+commands?\b|"
+    r"\b(?:summari[sz]es?|summari[sz]ing|reads?|reading|process(?:es|ing)?)\s+this\s+(?:report|page|document|article|"
+    r"email|review|text|listing|thread|site|file)\b"
 )
 _PRIVILEGE = re.compile(
     # "system" and "platform" only where they name a speaker, not the heating system or platform 3

@@ -88,7 +88,7 @@ _ADDRESSED = [
     (
         re.compile(
             rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for)\s+)?(?:the\s+|all\s+|any\s+)?"
-            rf"(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*[,:!]"
+            rf"(?:\w+(?:ing|ed)\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*[,:!]"
         ),
         0.3,
     ),
@@ -104,6 +104,15 @@ _ADDRESSED = [
     (
         re.compile(
             rf"\b{_MODEL}\s+(?:instructions?|directives?|rules?|orders?|configuration|config|policy|settings)\s*[:=]"
+        ),
+        0.4,
+    ),
+    # "You, the assistant, ..."; "Should an AI summarise this report, ..."
+    (re.compile(rf"\byou,?\s+the\s+{_MODEL}\b"), 0.4),
+    (
+        re.compile(
+            rf"\b(?:if|should|when|whenever)\s+(?:an?\s+|any\s+|the\s+)?{_MODEL}\s+(?:summari[sz]es?|reads?|"
+            r"process(?:es)?|answers?|is\s+asked|parses?)\b"
         ),
         0.4,
     ),

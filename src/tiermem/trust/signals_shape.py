@@ -58,12 +58,13 @@ _MAKERS = [
         0.35,
     ),
 ]
+_MESSAGE = r"(?:[_-](?:message|msg|note|prompt|instructions?|directive|override|notice|update))"
 _SPEAKER_TAG = [
     # A tag named after a role: "<developer>...</developer>", "{{system}}", "<|operator|>"
     (
         re.compile(
-            rf"</?\s*{_PRIVILEGED}(?:[_-]\w+)?\s*>|\{{\{{\s*{_PRIVILEGED}(?:[_-]\w+)?\s*\}}\}}|"
-            rf"<\|\s*{_PRIVILEGED}(?:[_-]\w+)?\s*\|>"
+            rf"</?\s*{_PRIVILEGED}{_MESSAGE}?\s*>|\{{\{{\s*{_PRIVILEGED}{_MESSAGE}?\s*\}}\}}|"
+            rf"<\|\s*{_PRIVILEGED}{_MESSAGE}?\s*\|>"
         ),
         0.55,
     ),
@@ -134,6 +135,13 @@ _TASK = [
 _INSTEAD = [
     # The asked-for work set aside: "instead of answering", "do not summarise this page"
     (re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{_WORK}\b"), 0.35),
+    (
+        re.compile(
+            r"\b(?:ignore|disregard|forget|discard)\s+(?:whatever|what|everything|anything)\s+the\s+user\s+"
+            r"(?:said|says|asked|asks|wrote|writes|wants|wanted)\b"
+        ),
+        0.45,
+    ),
     # Other content in the context set aside: "disregard the other reviews", "ignore everything else on this page"
     (
         re.compile(
@@ -170,7 +178,13 @@ _ABOUT_OUTPUT = [
         0.35,
     ),
     (re.compile(r"\b(?:reply|respond|answer)\s+to\s+(?:any|every|each|all)\s+(?:\S+\s+)?questions?\b"), 0.3),
-    (re.compile(r"\bsay\s+exactly\b|\b(?:treat|regard)\b.{0,40}?\bas\s+(?:coming\s+from|from|if\s+it\s+came)\b"), 0.3),
+    (
+        re.compile(
+            r"\bsay\s+exactly\b|\b(?:treat|regard)\b.{0,40}?\bas\s+(?:coming\s+from|from|if\s+it\s+came|"
+            r"(?:verified|true|trusted|authoritative|official|established)\b)"
+        ),
+        0.3,
+    ),
     (re.compile(r"\b(?:comply\s+with|obey)\s+(?:every|all|any|each|these|this|the)\b|\bact\s+on\s+it\b"), 0.3),
 ]
 
@@ -193,9 +207,12 @@ _MISLEAD = [
     (re.compile(r"\b(?:by\s+)?claiming\s+(?:that\s+)?(?:the|it|this|their|your)\b"), 0.3),
     (
         re.compile(
-            rf"\b(?:steer|push|nudge)\s+(?:the\s+|every\s+|all\s+|each\s+)?(?:conversation|discussion|users?|readers?|"
-            rf"customers?)\s+(?:to|towards|into)\b|\bsteer\s+(?:the\s+)?(?:conversation|discussion|user|reader)|\b(?:get|make|convince|persuade|push|trick|"
-            rf"nudge|lead)\s+{_PERSON}\s+(?:to|into|believe|think)\b|\bmakes?\s+{_PERSON}\s+(?:believe|think)\b"
+            rf"\b(?:steer|push|nudge)\s+(?:the\s+|every\s+|all\s+|each\s+)?(?:conversation|discussion|users?|"
+            rf"readers?|customers?)\s+(?:to|towards|into)\b|\bsteer\s+(?:the\s+)?(?:conversation|discussion|user|reader)|"
+            rf"\b(?:get|make|convince|persuade|push|trick|nudge|lead)\s+{_PERSON}\s+(?:to|into|believe|think)\b|"
+            rf"\bmakes?\s+{_PERSON}\s+(?:believe|think)\b|"
+            rf"\b(?:ask|get|tell|make)\s+(?:{_PERSON}|them)\s+to\s+(?:enter|type|share|give|provide|confirm|send)\s+"
+            r"(?:their|your|the)\s+(?:\w+\s+)?(?:card|password|pin|login|details|credentials|code)"
         ),
         0.35,
     ),
@@ -218,7 +235,7 @@ _SECRET = re.compile(
     r"personal\s+data|date\s+of\s+birth|passport|bank\s+(?:login|details|account)|card\s+(?:numbers?|details|on\s+file)|"
     r"phone\s+numbers?|home\s+address(?:es)?|e-?mail\s+addresses|contacts|memory\s+(?:store|bank|contents?|dump)|"
     r"(?:full|entire|whole)\s+(?:configuration|config|setup)|(?:what|everything)\s+(?:the\s+user|they)\s+"
-    r"(?:told|said|wrote|typed|shared))\b|~?/\.(?:aws|ssh|gnupg|netrc|docker)\b"
+    r"(?:told|said|wrote|typed|shared)|the\s+memory(?!\s+of))\b|~?/\.(?:aws|ssh|gnupg|netrc|docker)\b"
 )
 _OUTSIDE = re.compile(
     r"(?:https?|s?ftp|wss?)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:[a-z0-9-]+\.)+(?:example|com|net|org|io|xyz|ru|cn|info|biz|co)"
@@ -250,8 +267,9 @@ _TURN = re.compile(
 
 # Words for the agent's own situation: its answer, the question it was given, the text it retrieved, the context.
 _SITUATION = re.compile(
-    r"\byour\s+(?:\w+\s+)?(?:(?:response|answer|reply)(?!\s+to\s+(?!the\s+user))|summary|output|instructions|context|"
-    r"rules|guidelines|system\s+prompt|configuration|memory|training)\b|\bthe\s+(?:question|prompt|request|task|query)\s+"
+    r"\byour\s+(?:(?:previous|original|earlier|hidden|secret|initial|current|own|real|new|next|final)\s+)?"
+    r"(?:(?:response|answer|reply)(?!\s+to\s+(?!the\s+user))|summary|output|instructions|context|rules|guidelines|"
+    r"system\s+prompt|configuration|memory|training)\b|\bthe\s+next\s+(?:message|question|prompt|request)\b|\bthe\s+(?:question|prompt|request|task|query)\s+"
     r"you\s+(?:were|are|have\s+been)\s+(?:given|asked)|\b(?:this|the)\s+(?:text|note|document|page|passage|content|"
     r"snippet)\s+(?:is|gets|was|has\s+been)\s+(?:retrieved|read|summari[sz]ed|processed|loaded|recalled)\b|"
     r"\bas\s+the\s+(?:summary|answer|reply|response)\b|\bin\s+(?:the|this|your)\s+context\b|"
@@ -338,6 +356,8 @@ _TO_YOU = [
         ),
         0.35,
     ),
+    (re.compile(r"\b(?:the\s+assistant'?s|your)\s+(?:name|persona|role|identity|personality)\s+is\s+now\b"), 0.35),
+    (re.compile(r"\byou\s+will\s+(?:not\s+|never\s+)?(?:mention|recommend|reveal|refuse|discuss)\b"), 0.3),
     # A persona handed to the reader: "You are a travel agent bot."
     (
         re.compile(
@@ -349,7 +369,10 @@ _TO_YOU = [
     (
         re.compile(
             r"\b(?:whoever|anyone|anybody|whatever|any\s+system)\s+(?:is\s+)?(?:reads?|reading|writ(?:es|ing)|"
-            r"generat(?:es|ing)|summari[sz](?:es|ing)|process(?:es|ing)|answer(?:s|ing))\b"
+            r"generat(?:es|ing)|summari[sz](?:es|ing)|process(?:es|ing)|answer(?:s|ing))\b|"
+            r"\b(?:whoever|whatever|whichever|any|every)\s+(?:\w+\s+){0,2}?(?:bot|ai|model|assistant|agent|llm|"
+            r"summari[sz]er)s?\s+(?:\w+\s+){0,3}?(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|parses?|"
+            r"parsing)\b"
         ),
         0.35,
     ),
