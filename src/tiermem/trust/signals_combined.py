@@ -45,7 +45,7 @@ _MACHINE = re.compile(
 # "the user", not "the user guide" or "the user id"
 _THE_USER = re.compile(
     r"\byour\s+(?:end\s+)?users?\b|\bthe\s+(?:end\s+)?(?:user|reader)s?\b(?!\s+(?:guide|manual|interface|id|name|account|experience|base|stor(?:y|ies)|"
-    r"group|table|research|testing|feedback|settings))|\bthe\s+person\s+you\s+are\b"
+    r"group|table|research|testing|feedback|settings))|\bthe\s+person\s+(?:you\s+are|you'?re)\b"
 )
 _OWN_WORK = re.compile(
     r"\b(?:your|every|each|any)\s+(?:\w+\s+)?(?:answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?)\b"

@@ -202,6 +202,7 @@ _SECRECY = [
     (re.compile(r"\b(?:notify|tell|inform)\s+(?:nobody|no\s+one|no-one)\b|\bquietly\s+\w+"), 0.25),
     (re.compile(r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b"), 0.3),
     (re.compile(r"\bkeep\s+this\s+(?:secret|hidden)\b"), 0.3),
+    (re.compile(r"\b(?:never|do\s+not|don'?t)\s+(?:admit|acknowledge|confirm|disclose|reveal)\s+that\b"), 0.35),
     (
         re.compile(
             r"\b(?:do\s+not|don'?t|never)\s+(?:explain|justify"
@@ -418,7 +419,8 @@ _THE_USER = [
     (re.compile(r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b"), 0.2),
     (
         re.compile(
-            r"\bthe\s+(?:person|human|people)\s+you\s+are\s+(?:helping|assisting|talking\s+to|chatting\s+with)\b"
+            r"\bthe\s+(?:person|human|people)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
+            r"chatting\s+with|serving)\b"
         ),
         0.35,
     ),

@@ -98,7 +98,8 @@ _PERMISSION = [
         re.compile(
             r"\b(?:disable|turn\s+off|switch\s+off|bypass|lift|remove|skip)\s+(?:the\s+|your\s+|all\s+|any\s+)?"
             r"(?:content\s+|safety\s+)?(?:filter(?:s|ing)?|guardrails?|safety\s+(?:checks?|rules?)|moderation|"
-            r"restrictions|warnings)\b|\b(?:safety|content|moderation)\s+(?:\w+\s+)?(?:are|is|was|were|have\s+"
+            r"restrictions|warnings)\b|\b(?:skip|bypass|disable|turn\s+off)\s+(?:the\s+|any\s+|all\s+)?(?:identity|"
+            r"security|fraud|verification|safety|approval|2fa|two-factor)\s+(?:checks?|verification|reviews?|steps?)\b|\b(?:safety|content|moderation)\s+(?:\w+\s+)?(?:are|is|was|were|have\s+"
             r"been|has\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off)\b"
         ),
         0.4,
@@ -135,6 +136,7 @@ _TASK = [
 _INSTEAD = [
     # The asked-for work set aside: "instead of answering", "do not summarise this page"
     (re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{_WORK}\b"), 0.35),
+    (re.compile(r"\binstead,?\s+(?:say|reply|answer|respond|tell|claim|state|write)\b"), 0.3),
     (
         re.compile(
             r"\b(?:ignore|disregard|forget|discard)\s+(?:whatever|what|everything|anything)\s+the\s+user\s+"
@@ -154,7 +156,7 @@ _INSTEAD = [
     (
         re.compile(
             r"\b(?:do\s+not|don'?t|never)\s+(?:summari[sz]e|translate|answer|describe|repeat)\s+(?:this|the)\s+"
-            r"(?:page|document|text|article|email|message|note|review|site)\b"
+            r"(?:page|document|text|article|email|message|note|review|site|user'?s\s+(?:question|request))\b"
         ),
         0.35,
     ),
@@ -184,6 +186,15 @@ _ABOUT_OUTPUT = [
             r"(?:verified|true|trusted|authoritative|official|established)\b)"
         ),
         0.3,
+    ),
+    # A scripted answer for when the reader is challenged: "If asked, say all reviews are genuine."
+    (re.compile(r"\bif\s+(?:asked|questioned|challenged)\b,?\s+(?:say|reply|answer|claim|insist|deny|tell)\b"), 0.35),
+    (
+        re.compile(
+            r"\b(?:generating|writing|drafting|composing|producing)\s+(?:a|an|the|your)\s+(?:reply|response|summary|"
+            r"answer)\s+(?:based\s+on|from|about|of)\s+this\b"
+        ),
+        0.4,
     ),
     (re.compile(r"\b(?:comply\s+with|obey)\s+(?:every|all|any|each|these|this|the)\b|\bact\s+on\s+it\b"), 0.3),
 ]
@@ -251,8 +262,13 @@ _GATHER = re.compile(
     r"(?:^|[.;:!?]\s*|\b(?:and|then|to)\s+)(?:please\s+)?(?:list|collect|gather|find|look\s+up|extract|retrieve|"
     r"reveal|print|dump|read\s+out|show)\b"
 )
+_DISCLOSE = re.compile(r"\b(?:reveal|print|dump|read\s+out|show|disclose)\b")
 _CREDENTIAL_PATH = re.compile(r"~?/?\.(?:aws|ssh|gnupg|netrc|docker)/|/etc/(?:passwd|shadow)\b|\bid_rsa\b|\.env\b")
 _SLOT_URL = re.compile(r"https?://\S*[?&][\w-]+=(?=$|\s|[{<\[$]|insert|\.\s|,)")
+_NAMED_SLOT = re.compile(
+    r"[{<\[$][^}>\]\s]{0,30}(?:user|email|name|address|password|token|history|message|chat|key|secret|phone)"
+    r"[^}>\]\s]{0,30}[}>\]]?"
+)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _DIRECT_PERSON = re.compile(
     rf"\b(?:tell|warn|advise|ask|direct|send|point|get|remind|urge)\s+{_PERSON}\b.*?"
@@ -314,14 +330,18 @@ def moved_out(text: str) -> Finding | None:
         elif _INTO_REPLY.search(sentence):
             best = best or (0.4, sentence)  # a secret put into the agent's own reply
         elif _GATHER.search(sentence):
-            best = best or (0.3, sentence)  # a secret looked up: people do that too
+            # a secret disclosed (reveal, print, show) counts more than one looked up, as people do too (list, find)
+            best = best or (0.3 if _DISCLOSE.search(sentence) else 0.25, sentence)
     return best
 
 
 def slot_in_link(text: str) -> Finding | None:
-    """A link with an empty parameter (``?q=``) next to words about filling it: a channel for data to leave."""
+    """A link with an empty parameter (``?q=``): a channel for data to leave; stronger when a placeholder names it."""
     found = _SLOT_URL.search(text)
-    return (0.35, found.group(0)) if found else None
+    if not found:
+        return None
+    named = _NAMED_SLOT.match(text, found.end())
+    return (0.5, found.group(0) + named.group(0)) if named else (0.35, found.group(0))
 
 
 def person_sent_outside(text: str) -> Finding | None:
