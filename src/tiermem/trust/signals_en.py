@@ -82,13 +82,16 @@ _MODEL = (
     r"(?:(?:ai|llm|automated|language)\s+)?(?:assistants?|models?|agents?|helpers?|chatbots?|bots?|llms?|ais?|"
     r"a\.i\.|gpt|summari[sz]ers?)"
 )
-_ADDRESSEE = words(r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?")
+_ADDRESSEE = words(
+    r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?",
+    r"summari[sz]ers?",
+)  # fmt: skip
 _ADDRESSED = [
     # A vocative at the start of a sentence: "AI assistant, ...", "Note to the AI: ...", "Attention LLM agents:"
     (
         re.compile(
-            rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for)\s+)?(?:the\s+|all\s+|any\s+)?"
-            rf"(?:\w+(?:ing|ed)\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*[,:!]"
+            rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for),?\s+)?"
+            rf"(?:the\s+|all\s+|any\s+)?(?:\w+(?:ing|ed)\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*(?:[,:!]|\s[-\u2013\u2014]\s)"
         ),
         0.3,
     ),
@@ -267,6 +270,13 @@ _AUTHORITY = [
     (re.compile(r"\b(?:authori[sz]ation|permission)\s+(?:granted|given)\b|\bproceed\s+without\s+confirm"), 0.35),
     (re.compile(r"\bthe\s+user\s+(?:has\s+)?(?:asked|told|wants|instructed|requested)\s+you\b"), 0.35),
     (
+        re.compile(
+            r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:telling|ordering|instructing|authori[sz]ing|"
+            r"commanding)\s+you\s+to\b"
+        ),
+        0.4,
+    ),
+    (
         re.compile(r"\bconfirmed\s+by\s+the\s+(?:user|account\s+owner)\b|\bthe\s+user\s+told\s+me\s+to\s+tell\s+you\b"),
         0.4,
     ),
@@ -289,7 +299,8 @@ _FORMAT_TARGET = (
 )
 _EVERY_REPLY = (
     r"(?:(?:every|each|all(?:\s+of)?|your)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|"
-    r"sentences?\s+you\s+write|messages?\s+you\s+(?:write|send))|everything\s+you\s+(?:write|say|output|produce))"
+    r"sentences?\s+you\s+write|messages?\s+you\s+(?:write|send))|everything\s+you\s+(?:write|say|output|produce)|"
+    r"(?:every|each)\s+message)"
 )
 _HIJACK = [
     (
@@ -416,6 +427,7 @@ _THE_USER = [
         0.3,
     ),
     (re.compile(r"\bwhatever\s+(?:\w+\s+)?the\s+user\s+(?:asks|writes|says|wants)\b"), 0.3),
+    (re.compile(r"\b(?:address|call|refer\s+to)\s+the\s+user\s+as\b"), 0.3),
     (re.compile(r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b"), 0.2),
     (
         re.compile(

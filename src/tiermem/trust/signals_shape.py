@@ -137,6 +137,14 @@ _INSTEAD = [
     # The asked-for work set aside: "instead of answering", "do not summarise this page"
     (re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{_WORK}\b"), 0.35),
     (re.compile(r"\binstead,?\s+(?:say|reply|answer|respond|tell|claim|state|write)\b"), 0.3),
+    # The user's own settings set aside: "ignore the user's privacy settings"
+    (
+        re.compile(
+            r"\b(?:ignore|disregard|override|bypass)\s+(?:the\s+)?user'?s\s+(?:\w+\s+)?(?:settings|preferences|wishes|"
+            r"instructions|choices|requests?|consent)\b"
+        ),
+        0.45,
+    ),
     (
         re.compile(
             r"\b(?:ignore|disregard|forget|discard)\s+(?:whatever|what|everything|anything)\s+the\s+user\s+"
@@ -262,6 +270,9 @@ _GATHER = re.compile(
     r"(?:^|[.;:!?]\s*|\b(?:and|then|to)\s+)(?:please\s+)?(?:list|collect|gather|find|look\s+up|extract|retrieve|"
     r"reveal|print|dump|read\s+out|show)\b"
 )
+_AGENTS_OWN = re.compile(
+    r"\byou\s+have\s+access\s+to\b|\byou\s+(?:were|are|have\s+been)\s+(?:configured|given|provided|set\s+up)\s+with\b"
+)
 _DISCLOSE = re.compile(r"\b(?:reveal|print|dump|read\s+out|show|disclose)\b")
 _CREDENTIAL_PATH = re.compile(r"~?/?\.(?:aws|ssh|gnupg|netrc|docker)/|/etc/(?:passwd|shadow)\b|\bid_rsa\b|\.env\b")
 _SLOT_URL = re.compile(r"https?://\S*[?&][\w-]+=(?=$|\s|[{<\[$]|insert|\.\s|,)")
@@ -285,7 +296,8 @@ _TURN = re.compile(
 _SITUATION = re.compile(
     r"\byour\s+(?:(?:previous|original|earlier|hidden|secret|initial|current|own|real|new|next|final)\s+)?"
     r"(?:(?:response|answer|reply)(?!\s+to\s+(?!the\s+user))|summary|output|instructions|context|rules|guidelines|"
-    r"system\s+prompt|configuration|memory|training)\b|\bthe\s+next\s+(?:message|question|prompt|request)\b|\bthe\s+(?:question|prompt|request|task|query)\s+"
+    r"system\s+prompt|configuration|memory|training)\b|\bthe\s+next\s+(?:message|question|prompt|request)\b|"
+    r"\bthe\s+(?:summary|answer|reply|response)\s+you\s+(?:wrote|gave|generated|produced|wrote)\b|\bthe\s+(?:question|prompt|request|task|query)\s+"
     r"you\s+(?:were|are|have\s+been)\s+(?:given|asked)|\b(?:this|the)\s+(?:text|note|document|page|passage|content|"
     r"snippet)\s+(?:is|gets|was|has\s+been)\s+(?:retrieved|read|summari[sz]ed|processed|loaded|recalled)\b|"
     r"\bas\s+the\s+(?:summary|answer|reply|response)\b|\bin\s+(?:the|this|your)\s+context\b|"
@@ -327,6 +339,8 @@ def moved_out(text: str) -> Finding | None:
             return 0.55, sentence
         if _CREDENTIAL_PATH.search(sentence) and (_INTO_REPLY.search(sentence) or _GATHER.search(sentence)):
             best = best or (0.5, sentence)  # a credential store named by its path is read for one reason only
+        elif _AGENTS_OWN.search(sentence) and _DISCLOSE.search(sentence):
+            best = best or (0.5, sentence)  # the agent's own keys: "the api keys you have access to"
         elif _INTO_REPLY.search(sentence):
             best = best or (0.4, sentence)  # a secret put into the agent's own reply
         elif _GATHER.search(sentence):
