@@ -3,7 +3,8 @@
 One JSON object a line: ``text``, ``label`` (hostile | benign), ``technique``, ``language``, ``family`` and
 ``split`` (dev | holdout). The build is deterministic (seeded), so the committed file can be re-made and
 checked. A fifth of every family is held out, chosen by a seeded shuffle when the corpus was first built and
-before any tuning of the scorer; tune only on ``dev``, report both.
+before any tuning of the scorer; tune only on ``dev``, report both. Notes written after tuning began
+(``dev_more``) come last and are all ``dev``, so the original notes and their holdout stay as they were.
 
     .venv/bin/python benchmarks/injection/build_corpus.py            # writes corpus.jsonl
     .venv/bin/python benchmarks/injection/build_corpus.py --check    # exits 1 if the file is stale
@@ -20,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benign
+import dev_more
 import hostile
 
 OUT = Path(__file__).resolve().parent / "corpus.jsonl"
@@ -55,6 +57,15 @@ def build() -> list[dict[str, str]]:
                             "split": "holdout" if k in held else "dev",
                         }
                     )
+    for label, families in (("hostile", dev_more.HOSTILE_FAMILIES), ("benign", dev_more.BENIGN_FAMILIES)):
+        for technique, members in families.items():
+            for number, family in enumerate(members):
+                name = f"{technique}/more-{number}"
+                for text, lang in family(random.Random(f"{SEED}:{name}")):
+                    if text not in seen:
+                        seen.add(text)
+                        row = {"text": text, "label": label, "technique": technique, "language": lang}
+                        rows.append(row | {"family": name, "split": "dev"})
     return rows
 
 

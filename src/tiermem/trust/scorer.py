@@ -115,15 +115,19 @@ def _score_scanned(scanned: str) -> Scored:
     return best
 
 
-def score_text(text: str, depth: int = 0) -> Scored:
+def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
     """How directive-shaped ``text`` is (0..1), with one reason per signal that fired."""
     scanned, invisible = _normalise(text)
     best = _score_scanned(scanned)
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
+            # ROT13 undoes itself: decoding a decoded part can give back the text it came from, which would then
+            # count as hidden twice over (a plain header scored as a payload inside a payload).
+            if parent and part.text.casefold() == parent.casefold():
+                continue
             # The whole text was scored already; a part is scored again only for having been hidden, which its
             # first few thousand characters show as well as all of them (and a long part would cost as much).
-            inner, reasons = score_text(part.text[:_PART_CHARS], depth + 1)
+            inner, reasons = score_text(part.text[:_PART_CHARS], depth + 1, text)
             if inner <= 0:
                 continue
             combined = noisy_or((inner, HIDDEN_WEIGHT))

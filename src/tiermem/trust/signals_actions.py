@@ -15,7 +15,7 @@ __all__ = ["exfiltration", "imperatives", "urgent_action"]
 _ACTION = re.compile(
     r"\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel|post|export|copy|download|run|accept|call|invoke|"
-    r"use|trigger|bill|paste|append)\b"
+    r"use|trigger|bill|paste|append|schedule)\b"
 )
 _URGENCY = re.compile(r"\b(?:immediately|urgent(?:ly)?|right\s+away|right\s+now|asap|at\s+once|without\s+delay)\b")
 _SENSITIVE = re.compile(
@@ -24,7 +24,7 @@ _SENSITIVE = re.compile(
     r"every\s+(?:flight|booking|email|meeting)|wallet|bitcoin|gift\s+cards?|presidential\s+suite|premium\s+package|"
     r"administrator\s+rights|(?:in|from)\s+memory|stored\s+notes|id_rsa|cookies?|all\s+of\s+the\s+user'?s|"
     r"saved\s+(?:card|notes|passwords)|company\s+card|chat\s+history|notify\s+nobody)\b|[$€£]\s?\d|\.ssh\b|"
-    r"\b(?:cabin|account|amount|password|to)\s*=\s*\S"
+    r"\b(?:cabin|account|amount|password|to)\s*=\s*\S|\b\d[\d,.]*\s*(?:dollars|euros|pounds)\b"
 )
 # Where exfiltrated data would go: an e-mail address, a URL, an IBAN, an account number.
 _DESTINATION = re.compile(
@@ -66,7 +66,7 @@ _LEAK_URL = [
     (
         re.compile(
             r"\b(?:charge|bill)\w*\s+(?:it\s+|them\s+|this\s+)?(?:to\s+)?(?:the\s+)?(?:saved|company|user'?s|stored|"
-            r"corporate)\s+(?:credit\s+)?card"
+            r"corporate)\s+(?:credit\s+)?card|\b(?:charge|bill)\w*\s+(?:\S+\s+){0,3}?card\s+on\s+file"
         ),
         0.35,
     ),

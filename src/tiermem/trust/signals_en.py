@@ -11,6 +11,8 @@ import re
 
 from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, words
 from tiermem.trust.signals_actions import exfiltration, imperatives, urgent_action
+from tiermem.trust.signals_combined import SIGNALS_COMBINED
+from tiermem.trust.signals_shape import SIGNALS_SHAPE
 
 __all__ = ["SIGNALS_EN"]
 
@@ -53,31 +55,50 @@ _OVERRIDE = [
         0.55,
     ),
     (re.compile(rf"\b(?:{_MODEL_GUIDANCE})\s+you\s+(?:received|were\s+given)\s+(?:earlier|before)\b"), 0.45),
-    (re.compile(r"\b(?:supersedes?|overrides?|replaces?)\s+(?:your|the)\s+(?:system\s+prompt|instructions)"), 0.5),
+    # Instructions that claim to outrank the user or the model's own: "take precedence over the user"
+    (
+        re.compile(
+            r"\b(?:takes?|have|has)\s+precedence\s+over\s+(?:the\s+user|your|any|all|the\s+system)|"
+            r"\b(?:supersedes?|overrides?|outranks?)\s+(?:the\s+)?user\b"
+        ),
+        0.45,
+    ),
+    (
+        re.compile(
+            r"\b(?:supersedes?|overrides?|replaces?)\s+(?:your|the|any|all)\s+(?:system\s+prompt|instructions|"
+            r"(?:other|previous|earlier)\s+instructions|user'?s\s+(?:requests?|instructions|wishes))"
+        ),
+        0.5,
+    ),
 ]
 _REFERENCE = [
     (re.compile(r"\b(?:system|developer|hidden|initial|original|secret)\s+(?:prompt|message|instructions?)\b"), 0.25),
     (re.compile(rf"\byour\s+(?:\w+\s+)?{_GUIDANCE}\b"), 0.25),
+    # The agent's own machinery: only an agent has tool results.
+    (re.compile(r"\btool\s+(?:results?|outputs?|calls?)\b"), 0.25),
 ]
 # Who a note speaks to when it speaks to the model.
 _MODEL = (
     r"(?:(?:ai|llm|automated|language)\s+)?(?:assistants?|models?|agents?|helpers?|chatbots?|bots?|llms?|ais?|"
-    r"a\.i\.|gpt)"
+    r"a\.i\.|gpt|summari[sz]ers?)"
 )
-_ADDRESSEE = words(r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?")
+_ADDRESSEE = words(
+    r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?",
+    r"summari[sz]ers?",
+)  # fmt: skip
 _ADDRESSED = [
     # A vocative at the start of a sentence: "AI assistant, ...", "Note to the AI: ...", "Attention LLM agents:"
     (
         re.compile(
-            rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for)\s+)?(?:the\s+|all\s+|any\s+)?"
-            rf"(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*[,:!]"
+            rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for),?\s+)?"
+            rf"(?:the\s+|all\s+|any\s+)?(?:\w+(?:ing|ed)\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*(?:[,:!]|\s[-\u2013\u2014]\s)"
         ),
         0.3,
     ),
     # The same, plainly to a machine: "Hello AI!", "LLM:", "Attention language model:", "Automated agents:"
     (
         re.compile(
-            r"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|hello|hi|note\s+to|to)\s+)?(?:the\s+|all\s+|any\s+)?"
+            r"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|hello|hi|note\s+to|to)(?:\s+there)?,?\s+)?(?:the\s+|all\s+|any\s+)?"
             r"(?:(?:ai|llm|automated|language)\s+(?:assistants?|models?|agents?|helpers?|chatbots?|bots?)|ais?|llms?|"
             r"chatbots?|gpt|a\.i\.)\s*[,:!]"
         ),
@@ -89,6 +110,17 @@ _ADDRESSED = [
         ),
         0.4,
     ),
+    # "You, the assistant, ..."; "Should an AI summarise this report, ..."
+    (re.compile(rf"\byou,?\s+the\s+{_MODEL}\b"), 0.4),
+    (
+        re.compile(
+            rf"\b(?:if|should|when|whenever)\s+(?:an?\s+|any\s+|the\s+)?{_MODEL}\s+(?:summari[sz]es?|reads?|"
+            r"process(?:es)?|answers?|is\s+asked|parses?)\b"
+        ),
+        0.4,
+    ),
+    # A greeting to a machine: "Hi there, model." "Hello, AI."
+    (re.compile(rf"\b(?:hey|hi|hello|greetings|dear)(?:\s+there)?,?\s+(?:the\s+)?{_MODEL}\s*[.,:!]"), 0.4),
     (re.compile(rf"\bif\s+you\s+are\s+an?\s+(?:\w+\s+)?{_MODEL}\b"), 0.45),
     (
         re.compile(
@@ -108,7 +140,7 @@ _ADDRESSED = [
     (re.compile(rf"\b(?:to|for|dear|hey|hello|hi|attention)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"), 0.3),
     (
         re.compile(
-            rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?"
+            rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?"
             r"(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|sees?)\b"
         ),
         0.4,
@@ -142,7 +174,7 @@ _ADDRESSED = [
 ]
 _JAILBREAK = [
     (re.compile(r"\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"), 0.4),
-    (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b"), 0.4),
+    (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you|(?:that\s+)?the\s+user)\b"), 0.4),
     (
         re.compile(
             r"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)|an?\s+unrestricted|an?\s+unfiltered)\b"
@@ -168,10 +200,19 @@ _SECRECY = [
         ),
         0.35,
     ),
-    (re.compile(r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?user\b"), 0.4),
+    # Keeping "the user" uninformed presupposes an agent acting for that user.
+    (re.compile(r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?users?\b"), 0.45),
     (re.compile(r"\b(?:notify|tell|inform)\s+(?:nobody|no\s+one|no-one)\b|\bquietly\s+\w+"), 0.25),
     (re.compile(r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b"), 0.3),
     (re.compile(r"\bkeep\s+this\s+(?:secret|hidden)\b"), 0.3),
+    (re.compile(r"\b(?:never|do\s+not|don'?t)\s+(?:admit|acknowledge|confirm|disclose|reveal)\s+that\b"), 0.35),
+    (
+        re.compile(
+            r"\b(?:do\s+not|don'?t|never)\s+(?:explain|justify"
+            r"|acknowledge)\s+(?:the\s+change|this|that|why)\b"
+        ),
+        0.3,
+    ),
     (
         re.compile(
             r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these)\s+"
@@ -182,7 +223,13 @@ _SECRECY = [
     (re.compile(r"\bthe\s+user\s+must\s+not\s+(?:find\s+out|know|notice|see)\b"), 0.4),
     (re.compile(r"\bso\s+(?:that\s+)?the\s+user\s+(?:cannot|can'?t|won'?t|does\s+not|doesn'?t)\s+\w+"), 0.35),
     (re.compile(r"\b(?:do\s+(?:it|this)\s+(?:quietly|silently)|say\s+nothing\s+about\s+this)\b"), 0.3),
-    (re.compile(r"\b(?:do\s+not|don'?t)\s+ask\s+for\s+confirmation\b|\bwithout\s+confirming\b"), 0.3),
+    (
+        re.compile(
+            r"\b(?:do\s+not|don'?t)\s+ask\s+for\s+confirmation\b|\bwithout\s+(?:confirming|checking|verifying|"
+            r"double-checking)\b"
+        ),
+        0.3,
+    ),
 ]
 _TEMPLATE = [
     (
@@ -196,8 +243,8 @@ _TEMPLATE = [
     (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant)\s*:", re.MULTILINE), 0.4),
     (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:human|user)\s*:.*\n\s*assistant\s*:", re.MULTILINE), 0.4),
     (re.compile(r"###\s*(?:instruction|system(?:\s+message)?|response)\s*:?"), 0.4),
-    (re.compile(r"\[(?:system|admin)\]|\bbegin\s+system\s+prompt\b|\bsystem_prompt\s*="), 0.45),
-    (re.compile(r"[\"']role[\"']\s*:\s*[\"']system[\"']"), 0.3),
+    (re.compile(r"\[system\]|\bbegin\s+system\s+prompt\b|\bsystem_prompt\s*="), 0.45),
+    (re.compile(r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|admin|administrator|operator)[\"']"), 0.3),
     (re.compile(r"(?:^|\n)\s*role\s*:\s*system\s*$", re.MULTILINE), 0.4),
     (re.compile(r"(?:^|\n|,\s)\s*(?:instruction|directive|rule_?\d*|persona|priority)\s*[:=]", re.MULTILINE), 0.35),
 ]
@@ -215,17 +262,25 @@ _AUTHORITY = [
     (re.compile(r"\b(?:as\s+(?:the\s+)?(?:administrator|admin|operator|your\s+developer))\b"), 0.35),
     (
         re.compile(
-            r"\b(?:the\s+)?(?:user|account\s+owner|person\s+you\s+are\s+(?:assisting|helping))\s+(?:has\s+)?"
-            r"(?:already\s+)?(?:approved|authori[sz]ed|confirmed|gave\s+permission|consented)"
+            r"\b(?:the\s+)?(?:user|customer|client|account\s+(?:owner|holder)|person\s+you\s+are\s+(?:assisting|helping))\s+(?:has\s+)?"
+            r"(?:already\s+)?(?:approved|authori[sz]ed|confirmed|gave\s+permission|consented|agreed)"
         ),
         0.35,
     ),
     (re.compile(r"\b(?:authori[sz]ation|permission)\s+(?:granted|given)\b|\bproceed\s+without\s+confirm"), 0.35),
+    (re.compile(r"\bthe\s+user\s+(?:has\s+)?(?:asked|told|wants|instructed|requested)\s+you\b"), 0.35),
+    (
+        re.compile(
+            r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:telling|ordering|instructing|authori[sz]ing|"
+            r"commanding)\s+you\s+to\b"
+        ),
+        0.4,
+    ),
     (
         re.compile(r"\bconfirmed\s+by\s+the\s+(?:user|account\s+owner)\b|\bthe\s+user\s+told\s+me\s+to\s+tell\s+you\b"),
         0.4,
     ),
-    (re.compile(r"\b(?:highest|top)\s+priority\b|\bpriority\s+directive\b|\bofficial\s+update\b"), 0.3),
+    (re.compile(r"\b(?:highest|top)[\s-]priority\b|\bpriority\s+directive\b|\bofficial\s+update\b"), 0.3),
     (
         re.compile(
             r"\byour\s+(?:configuration|settings|persona|rules|guidelines|policy)\s+(?:was|were|has\s+been|have\s+been)\s+"
@@ -244,7 +299,8 @@ _FORMAT_TARGET = (
 )
 _EVERY_REPLY = (
     r"(?:(?:every|each|all(?:\s+of)?|your)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|"
-    r"sentences?\s+you\s+write|messages?\s+you\s+(?:write|send))|everything\s+you\s+(?:write|say|output|produce))"
+    r"sentences?\s+you\s+write|messages?\s+you\s+(?:write|send))|everything\s+you\s+(?:write|say|output|produce)|"
+    r"(?:every|each)\s+message)"
 )
 _HIJACK = [
     (
@@ -263,7 +319,7 @@ _HIJACK = [
     ),
     (
         re.compile(
-            rf"{_FORMAT_TARGET}\s+only\b|\b(?:say|write|output|add)\s+nothing\s+else\b|\band\s+nothing\s+else\b"
+            rf"{_FORMAT_TARGET}\s+only\b|\b(?:say|write|output|add)\s+nothing\s+else\b|\b(?:and|,)\s*nothing\s+(?:else|more)\b"
         ),
         0.3,
     ),
@@ -300,7 +356,13 @@ _HIJACK = [
         re.compile(r"\b(?:reply|respond|answer)\s+with\s+(?:exactly\s+|only\s+|just\s+)?(?:one|a\s+single)\s+word\b"),
         0.35,
     ),
-    (re.compile(r"\b(?:always|only)\s+(?:reply|respond|answer)\s+with\b|\brespond\s+with\s+nothing\s+but\b"), 0.4),
+    (
+        re.compile(
+            r"\b(?:always|only)\s+(?:reply|respond|answer)\s+with\b|\b(?:reply|respond"
+            r"|answer)\s+only\s+with\b|\brespond\s+with\s+nothing\s+but\b"
+        ),
+        0.4,
+    ),
     (
         re.compile(
             r"\b(?:add|append|include|insert|slip|put|paste|write|mention|recommend)\w*\b(?:\s+\S+){0,8}?\s+(?:to|in|into|at\s+the\s+"
@@ -341,13 +403,21 @@ _HIJACK = [
 _PERSIST = re.compile(
     r"\b(?:from\s+now\s+on|from\s+this\s+point\s+on|starting\s+now|going\s+forward|for\s+the\s+rest\s+of\s+"
     r"(?:this|the)\s+(?:chat|conversation|session)|no\s+matter\s+what(?:\s+is\s+asked|\s+the\s+user)?|"
-    r"even\s+if\s+the\s+user|whatever\s+you\s+answer|"
+    r"even\s+if\s+the\s+user|whatever\s+you\s+answer|no\s+matter\s+(?:its|their|the)\s+\w+|whatever\s+(?:the\s+)?(?:user|person|reader|customer)\s+"
+    r"(?:asks|says|wants|writes)|whatever\s+(?:the\s+)?[\w\s]{1,30}?\s+(?:says|shows|states)|keep\s+(?:recommending|saying|mentioning|promoting|insisting)|every\s+message|"
     r"every\s+time\s+you\s+(?:read|see|process)\s+this|always\s+(?:reply|respond|answer|end|start|include|add|"
     r"recommend|mention))\b"
 )
 _THE_USER = [
     # The model's view of the person it serves: "tell the user", "the user's files".
-    (re.compile(r"\b(?:tell|inform|convince|advise|remind|warn)\s+(?:the\s+)?(?:user|reader|customer)\b"), 0.3),
+    (
+        re.compile(
+            r"\b(?:tell|inform|convince|advise|remind|warn|assure)"
+            r"\s+(?:the\s+)?(?:user|reader|customer)s?\b"
+        ),
+        0.3,
+    ),
+    (re.compile(r"\b(?:respond|reply|answer|lie|explain)\s+to\s+the\s+(?:user|reader)s?\b(?!'|\s+(?:id|name)\b)"), 0.3),
     (
         re.compile(
             r"\bthe\s+user'?s\s+(?:\w+\s+){0,2}?(?:files?|documents?|emails?|address(?:es)?|passwords?|contacts?|"
@@ -357,10 +427,12 @@ _THE_USER = [
         0.3,
     ),
     (re.compile(r"\bwhatever\s+(?:\w+\s+)?the\s+user\s+(?:asks|writes|says|wants)\b"), 0.3),
+    (re.compile(r"\b(?:address|call|refer\s+to)\s+the\s+user\s+as\b"), 0.3),
     (re.compile(r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b"), 0.2),
     (
         re.compile(
-            r"\bthe\s+(?:person|human|people)\s+you\s+are\s+(?:helping|assisting|talking\s+to|chatting\s+with)\b"
+            r"\bthe\s+(?:person|human|people)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
+            r"chatting\s+with|serving)\b"
         ),
         0.35,
     ),
@@ -386,4 +458,6 @@ SIGNALS_EN = (
     Signal("data sent to a named address or tool", exfiltration),
     Signal("reference to the model's instructions", patterns(_REFERENCE)),
     Signal("a series of imperatives", imperatives),
+    *SIGNALS_SHAPE,
+    *SIGNALS_COMBINED,
 )

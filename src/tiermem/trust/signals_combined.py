@@ -1,0 +1,102 @@
+"""(internal) English evidence classes combined: an order, to a machine or about its work, that carries a payload.
+
+Part of the English signals (``signals_en``). Where the other detectors look for a shape, this one only asks
+which broad classes of evidence a window holds, and scores their combination:
+
+- an *order*: a clause opening with a verb in the imperative, or an obligation (must, shall, may now...);
+- a *machine reader*: the AI, the model, the assistant, an automated reader;
+- *the user* in the third person (the person an agent works for);
+- the agent's *own work*: its answer, every reply, whatever it writes, this chat, its instructions or refusals;
+- a *privileged speaker or permission*: system, admin, developer, operator, consent, authorised, overrides;
+- a *payload*: secrecy, deception, a secret or the user's data, a destination outside, commands to execute.
+
+An order that touches one class counts for nothing (a recipe, a policy e-mail); touching two or three is what
+planted text does and ordinary notes rarely do, and an order to a machine reader that touches one more class
+counts as much as three. Without an order only three classes together count, and little.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.trust.patterns import Finding, Signal
+
+__all__ = ["SIGNALS_COMBINED"]
+
+_ORDER = re.compile(
+    r"(?:^|[.!?;:]\s+|\n\s*|,\s*|\b(?:and|then|so|just|also|now|please|first)\s+)"
+    r"(?:(?:quietly|silently|secretly|simply|always|immediately)\s+)?(?:forget|write|rewrite|answer|"
+    r"reply|respond|say|state|tell|treat|use|put|add|include|insert|remove|replace|change|output|print|list|give|"
+    r"show|describe|summari[sz]e|translate|recommend|mention|omit|drop|keep|make|set|start|end|begin|finish|"
+    r"return|claim|call|mark|rate|rank|ignore|disregard|skip|append|prepend|format|send|forward|copy|paste|stop|"
+    r"switch|refuse|decline|praise|promote|repeat|reveal|hide|leave|help|ask|share|read|open|run|execute|create|"
+    r"delete|approve|book|buy|pay|transfer|upload|post|email|submit|disable|enable|grant|accept|report|look\s+up|"
+    r"collect|gather|find|search|fetch|visit|click|download|install|sign|confirm|verify|schedule|cancel)\b|"
+    r"\b(?:must|shall|should|will\s+now|may\s+now|can\s+now|need\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+\w+|"
+    r"\bit\s+is\s+(?:very\s+|extremely\s+|really\s+)?(?:important|essential|critical|vital)\s+that\b|"
+    r"\b(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|free|cleared|authori[sz]ed)\s+to\b|"
+    r"\b(?:do\s+not|don'?t|never)\s+\w+"
+)
+_MACHINE = re.compile(
+    r"\b(?:ai|a\.i\.|llms?|gpt|chatbots?|language\s+models?|the\s+(?:assistant|model|bot)|summari[sz]ers?|"
+    r"assistants\s+(?:are|must|should|may)|"
+    r"(?:ai|automated)\s+(?:\w+\s+)?(?:tools?|readers?|systems?|assistants?|agents?|models?|reviewers?|helpers?))\b"
+)
+# "the user", not "the user guide" or "the user id"
+_THE_USER = re.compile(
+    r"\byour\s+(?:end\s+)?users?\b|\bthe\s+(?:end\s+)?(?:user|reader)s?\b(?!\s+(?:guide|manual|interface|id|name|account|experience|base|stor(?:y|ies)|"
+    r"group|table|research|testing|feedback|settings))|\bthe\s+person\s+(?:you\s+are|you'?re)\b"
+)
+_OWN_WORK = re.compile(
+    r"\b(?:your|every|each|any)\s+(?:\w+\s+)?(?:answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?)\b"
+    r"(?!\s+to\s+(?!the\s+user))|\bwhatever\s+you\s+(?:write|say|output|answer|reply|produce)\b|"
+    r"\bthis\s+(?:chat|conversation|session)\b|\b(?:your|its)\s+(?:instructions|rules|guidelines|system\s+prompt|"
+    r"configuration|refusals?|safety|filters?|training)\b|\brefusals?\b|\bthis\s+instruction\b|"
+    r"\bthe\s+user'?s\s+(?:question|request|message|prompt)s?\b|\bevery\s+request\b|\bshell\s+commands?\b|"
+    r"\b(?:summari[sz]es?|summari[sz]ing|reads?|reading|process(?:es|ing)?)\s+this\s+(?:report|page|document|article|"
+    r"email|review|text|listing|thread|site|file)\b"
+)
+_PRIVILEGE = re.compile(
+    # "system" and "platform" only where they name a speaker, not the heating system or platform 3
+    r"\b(?:admin(?:istrator)?|developer|operator|root|superuser|moderator)\b|[\[<{#]\s*system\b|"
+    r"\bsystem\s+(?:prompt|message|instructions?|override|notice|directive|admin(?:istrator)?)\b|"
+    r"\bplatform\s+(?:owner|team|admin(?:istrator)?|operator)s?\b|"
+    r"\b(?:consent|authori[sz](?:ed|ation)|permissions?|permitted|granted|approved\s+by|overrides?|elevated|"
+    r"cleared\s+to|allowed\s+to)\b"
+)
+_PAYLOAD = re.compile(
+    r"\b(?:quietly|silently|secretly|covertly)\b|\bwithout\s+(?:telling|asking|informing|confirming|checking)\b|"
+    r"\b(?:do\s+not|don'?t|never)\s+(?:list|cite|mention|explain|tell|reveal|disclose|show|warn)\b|"
+    r"\beven\s+(?:if|though)\b|\bregardless\b|\bpasswords?\b|\bpins?\b|\b(?:access|session|saved)\s+tokens?\b|"
+    r"\bcredentials?\b|\bapi\s+keys?\b|\bsecrets?\b|https?://|[\w.+-]+@[\w-]+\.[a-z]|\bexecute\b|"
+    r"\banyone\s+who\s+asks\b|\bthe\s+user'?s\s+(?:\w+\s+)?(?:emails?|files?|contacts?|address|data|history)\b|"
+    r"\btheir\s+(?:emails|messages|files|contacts|pin|password)\b"
+)
+_CLASSES = (
+    ("a machine reader", _MACHINE),
+    ("the user in the third person", _THE_USER),
+    ("the agent's own work", _OWN_WORK),
+    ("a privileged speaker", _PRIVILEGE),
+    ("a payload", _PAYLOAD),
+)
+# Weight by how many classes an order touches (0, 1, 2, 3 or more); an order to a machine reader that touches
+# one more class is as strong as three.
+_WITH_ORDER = (0.0, 0.0, 0.35, 0.5)
+_WITHOUT_ORDER = (0.0, 0.0, 0.0, 0.25)
+_TO_A_MACHINE = 0.5
+
+
+def combined(text: str) -> Finding | None:
+    """An order that touches two or three classes of agent-directed evidence (see the module docstring)."""
+    found = [name for name, pattern in _CLASSES if pattern.search(text)]
+    order = _ORDER.search(text)
+    table = _WITH_ORDER if order else _WITHOUT_ORDER
+    weight = table[min(len(found), len(table) - 1)]
+    if order and len(found) >= 2 and found[0] == _CLASSES[0][0]:
+        weight = _TO_A_MACHINE
+    if weight <= 0:
+        return None
+    return weight, ("an order; " if order else "") + ", ".join(found)
+
+
+SIGNALS_COMBINED = (Signal("an order touching several classes of agent-directed evidence", combined),)
