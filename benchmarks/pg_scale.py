@@ -4,7 +4,8 @@ Records are synthetic sentences (a Zipf-distributed vocabulary) with precomputed
 with ``put_many`` in batches (multi-row inserts), so the model is not what is measured. Reported per store: the
 ingest rate, hybrid recall p50/p95 in small scopes (measured when one user is stored and again when all are:
 the latency should be flat) and in the big scope, the time to build the indexes again (PostgreSQL: REINDEX of
-the GIN and HNSW indexes; SQLite: FTS5 rebuild plus the big scope's first vector load), and bytes per record.
+the full-text postings' and the HNSW indexes; SQLite: FTS5 rebuild plus the big scope's first vector load), and
+bytes per record.
 
     .venv/bin/python benchmarks/pg_scale.py                       # scaled down: 30k records, 200 users, 15k scope
     .venv/bin/python benchmarks/pg_scale.py --records 1000000 --users 10000 --big 100000   # the full size
@@ -195,7 +196,7 @@ def main() -> None:
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
                 " AND indexname LIKE 'vectors_hnsw%'"
             )
-            for name in ["records_fts", *(n for (n,) in hnsw)]:  # HNSW only when a scope grew past EXACT_UP_TO
+            for name in ["fts_postings_pkey", *(n for (n,) in hnsw)]:  # HNSW only when a scope grew past EXACT_UP_TO
                 store.execute(f"REINDEX INDEX {name}")  # type: ignore[attr-defined]
             return time.perf_counter() - started
 
