@@ -4,7 +4,8 @@ Records are synthetic sentences (a Zipf-distributed vocabulary) with precomputed
 with ``put_many`` in batches (multi-row inserts), so the model is not what is measured. Reported per store: the
 ingest rate, hybrid recall p50/p95 in small scopes (measured when one user is stored and again when all are:
 the latency should be flat) and in the big scope, the time to build the indexes again (PostgreSQL: REINDEX of
-the GIN and HNSW indexes; SQLite: FTS5 rebuild plus the big scope's first vector load), and bytes per record.
+the full-text postings' and the HNSW indexes; SQLite: FTS5 rebuild plus the big scope's first vector load), and
+bytes per record.
 
     .venv/bin/python benchmarks/pg_scale.py                       # scaled down: 30k records, 200 users, 15k scope
     .venv/bin/python benchmarks/pg_scale.py --records 1000000 --users 10000 --big 100000   # the full size
@@ -24,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from shutil import rmtree
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 
@@ -33,6 +35,10 @@ from tiermem.store import Store, StoredItem
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source, content_hash, new_id
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
+PROGRESS_EVERY = 50_000  # records between progress lines on stderr
+# The server's memory for building an index (HNSW builds in memory while the graph fits, far faster than on
+# disk; 100k x 384-d needs ~250 MB); passed as a connection option, as an application would set it.
+MAINTENANCE_WORK_MEM = "1GB"
 
 
 def _vocabulary(n: int, rng: np.random.Generator) -> list[str]:
@@ -85,14 +91,23 @@ class Data:
             yield Scope("bench", f"u{u}"), self.small
 
 
-def _ingest(store: Store, items: list[tuple[Scope, list[StoredItem]]], batch: int) -> float:
-    started = time.perf_counter()
-    n = 0
+def _ingest(store: Store, items: list[tuple[Scope, list[StoredItem]]], batch: int, name: str = "") -> float:
+    started = last = time.perf_counter()
+    n = reported = 0
     for _, scope_items in items:
         for start in range(0, len(scope_items), batch):
             store.put_many(scope_items[start : start + batch])
             n += len(scope_items[start : start + batch])
+            if name and n - reported >= PROGRESS_EVERY:  # how the rate holds up as the store grows
+                now = time.perf_counter()
+                _log(f"{name}: {n:,} records in {now - started:.0f} s, last {n - reported:,} at"
+                     f" {(n - reported) / (now - last):.0f}/s")  # fmt: skip
+                reported, last = n, now
     return n / (time.perf_counter() - started)
+
+
+def _log(line: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {line}", file=sys.stderr, flush=True)
 
 
 def _latency(store: Store, data: Data, scopes: list[Scope], queries: int) -> tuple[float, float]:
@@ -123,10 +138,13 @@ def run(
     first, rest = items[1:2], [items[0], *items[2:]]
     _ingest(store, first, args.batch)
     one_user = _latency(store, data, small[:1], args.queries)
-    rate = _ingest(store, rest, args.batch)
+    rate = _ingest(store, rest, args.batch, name)
+    _log(f"{name}: ingest {rate:.0f}/s")
     all_users = _latency(store, data, small, args.queries)
     big = _latency(store, data, [Scope("bench", "big")], args.queries)
+    _log(f"{name}: recall timed")
     build = rebuild(store)
+    _log(f"{name}: indexes rebuilt in {build:.1f} s")
     records = store.count()
     result = {
         "store": name,
@@ -154,6 +172,7 @@ def main() -> None:
     args = parser.parse_args()
     data = Data(args.records, args.users, args.big, args.dim)
     items = [(scope, data.batch(scope, n, 0)) for scope, n in data.scopes()]
+    _log(f"data made: {sum(len(i) for _, i in items):,} records in {len(items):,} scopes")
     results = []
 
     from tiermem.store.sqlite import SQLiteStore
@@ -174,6 +193,7 @@ def main() -> None:
             return sum(os.path.getsize(f) for f in (path, Path(f"{path}-wal")) if f.exists())  # WAL not checkpointed
 
         results.append(run("sqlite", lambda: SQLiteStore(path), sqlite_size, sqlite_rebuild, data, items, args))
+        _log(f"sqlite: {results[-1]}")
 
     url, stop = _pg_url(args.pg)
     try:
@@ -181,6 +201,7 @@ def main() -> None:
         from tiermem.store.postgres.scratch import drop_schema, scratch_url
 
         scratch = scratch_url(url, "bench")
+        scratch += "&options=" + quote(f"-cmaintenance_work_mem={MAINTENANCE_WORK_MEM}")
 
         def pg_size(store: Store) -> float:
             rows = store.execute(  # type: ignore[attr-defined]
@@ -195,12 +216,13 @@ def main() -> None:
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
                 " AND indexname LIKE 'vectors_hnsw%'"
             )
-            for name in ["records_fts", *(n for (n,) in hnsw)]:  # HNSW only when a scope grew past EXACT_UP_TO
+            for name in ["fts_postings_pkey", *(n for (n,) in hnsw)]:  # HNSW only when a scope grew past EXACT_UP_TO
                 store.execute(f"REINDEX INDEX {name}")  # type: ignore[attr-defined]
             return time.perf_counter() - started
 
         try:
             results.append(run("postgres", lambda: PostgresStore(scratch), pg_size, pg_rebuild, data, items, args))
+            _log(f"postgres: {results[-1]}")
         finally:
             drop_schema(scratch)
     finally:
@@ -208,7 +230,7 @@ def main() -> None:
     keys = list(results[0])
     width = max(len(k) for k in keys)
     for key in keys:
-        print(f"{key:<{width}}  " + "  ".join(f"{r[key]!s:>22}" for r in results))
+        print(f"{key:<{width}}  " + "  ".join(f"{r[key]!s:>22}" for r in results), flush=True)
 
 
 def _pg_url(given: str | None) -> tuple[str, Callable[[], None]]:

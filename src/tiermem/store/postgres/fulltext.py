@@ -1,10 +1,15 @@
-"""(internal) Full-text candidates on PostgreSQL: a GIN-indexed tsvector finds the rows, BM25 ranks them.
+"""(internal) Full-text candidates on PostgreSQL: the postings table finds the rows, BM25 ranks them.
+
+The postings (``fts_postings``, migration 0005: a row per record and term, with its positions) are looked up by
+equality alone, which row-level security lets through an index; a GIN-indexed ``@@`` match is not (``@@`` is not
+leakproof), so under the policy it walked every row of the scope.
 
 PostgreSQL's ``ts_rank`` is not BM25 and reads no collection statistics, so the ranking is computed here the way
 SQLite's FTS5 ``bm25()`` computes it (k1 1.2, b 0.75, IDF ``log((N - n + 0.5) / (n + 0.5))`` floored at 1e-6, a
 phrase's frequency summed over its occurrences weighted by column), from the statistics of the (tenant, user)
 alone: N and the average length from ``scope_stats``, document frequencies counted among the scope's matching rows
-(``fts_terms`` keeps them per term for pruning). One tenant's words never change another's ranking.
+(``fts_terms`` keeps them per term for pruning). One tenant's words never change another's ranking. The same
+postings give the relevance floor its term statistics (``TermStatistics``), counted as the SQLite store counts.
 """
 
 from __future__ import annotations
@@ -19,8 +24,8 @@ import psycopg
 
 from tiermem.store.base import Candidate
 from tiermem.store.postgres.sql import filter_sql
-from tiermem.store.postgres.terms import query_stems, tsquery_text
-from tiermem.store.sqlite.fts import CONTEXT_WEIGHT, POSTINGS_BUDGET
+from tiermem.store.postgres.terms import query_stems
+from tiermem.store.sqlite.fts import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
 from tiermem.types import Filter, Scope
 
 __all__ = ["PgFullTextMixin", "bm25_scores"]
@@ -29,7 +34,6 @@ K1, B = 1.2, 0.75
 # Scopes this large get their most common query words pruned (as the SQLite store does from 20,000): every matching
 # row's positions travel to the client here, ~10 us each, where FTS5 ranks a row in C in 2.5 us.
 PRUNE_FROM_RECORDS = 5_000
-_WEIGHT = {"A": 1.0, "B": CONTEXT_WEIGHT}  # content, context (see terms.py)
 Positions = dict[str, dict[int, float]]  # stem -> position -> column weight
 
 
@@ -65,21 +69,38 @@ class PgFullTextMixin:
                 nparams.append(scope.session)
             fwhere, fparams = filter_sql(filter_, now)
             stems = sorted({s for p in phrases for s in p})
-            # Every matching row of the (tenant, user), whether the filter admits it or not: each counts in the
-            # document frequencies, as every row of the index does in FTS5's.
-            rows = conn.execute(
-                f"SELECT r.id, r.seq, r.fts_len, (TRUE{narrow} AND {fwhere}) AS ok, u.lexeme, u.positions, u.weights"
-                " FROM records r, unnest(r.fts) u WHERE r.tenant = %s AND r.user_key = %s AND r.fts @@ %s::tsquery"
-                " AND u.lexeme = ANY(%s)",
-                [*nparams, *fparams, *key, tsquery_text(phrases), stems],
+            # Every row of the (tenant, user) holding a query stem, whether the filter admits it or not: each
+            # counts in the document frequencies, as every row of the index does in FTS5's. Only equality
+            # (leakproof) conditions, so both lookups go through their btrees under row-level security.
+            postings = conn.execute(
+                "SELECT seq, term, at FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
+                [*key, stems],
             ).fetchall()
-        found: dict[str, tuple[int, int, bool, Positions]] = {}
-        for rid, seq, length, ok, lexeme, positions, weights in rows:
-            entry = found.setdefault(rid, (seq, length, bool(ok), {}))
-            entry[3][lexeme] = {p: _WEIGHT.get(w, 1.0) for p, w in zip(positions, weights, strict=True)}
+            if not postings:
+                return []
+            rows = conn.execute(
+                f"SELECT r.seq, r.id, r.fts_len, (TRUE{narrow} AND {fwhere}) AS ok FROM records r"
+                " WHERE r.tenant = %s AND r.user_key = %s AND r.seq = ANY(%s::bigint[])",
+                [*nparams, *fparams, *key, sorted({seq for seq, _, _ in postings})],
+            ).fetchall()
+        positions: dict[int, Positions] = {}
+        for seq, term, at in postings:
+            positions.setdefault(seq, {})[term] = {abs(p): 1.0 if p > 0 else CONTEXT_WEIGHT for p in at}
+        found = {rid: (seq, length, bool(ok), positions[seq]) for seq, rid, length, ok in rows}
         scores = bm25_scores(phrases, {rid: (e[1], e[3]) for rid, e in found.items()}, docs, tokens)
         ranked = sorted(((-s, found[rid][0], rid) for rid, s in scores.items() if found[rid][2]))
         return [Candidate(rid, -neg) for neg, _, rid in ranked[:limit]]
+
+    def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """The (tenant, user)'s record count and how many of its records' content holds each term (at most
+        ``COUNT_CAP``), as the SQLite store counts them."""
+        key = [scope.tenant, scope.user or ""]
+        with self._tenant(scope.tenant) as conn:
+            row = conn.execute("SELECT docs FROM scope_stats WHERE tenant = %s AND user_key = %s", key).fetchone()
+            if row is None or not row[0]:
+                return 0, dict.fromkeys(terms, 0)
+            counts = {t: _count_in_content(conn, key, p) for t, p in zip(terms, query_stems(terms), strict=True)}
+        return int(row[0]), counts
 
 
 def _frequency(phrase: tuple[str, ...], positions: Positions) -> float:
@@ -135,3 +156,24 @@ def _prune(conn: psycopg.Connection[Any], key: list[str], phrases: list[tuple[st
         kept.append(i)
         total += postings
     return [phrases[i] for i in sorted(kept)]
+
+
+def _count_in_content(conn: psycopg.Connection[Any], key: list[str], phrase: tuple[str, ...]) -> int:
+    """The scope's records whose content holds the phrase, up to ``COUNT_CAP`` (a content position is > 0)."""
+    if not phrase:
+        return 0
+    if len(phrase) == 1:
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = %s"
+            " AND at[1] > 0 LIMIT %s) c",
+            [*key, phrase[0], COUNT_CAP],
+        ).fetchone()
+        return int(row[0]) if row else 0
+    rows = conn.execute(
+        "SELECT seq, term, at FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
+        [*key, sorted(set(phrase))],
+    ).fetchall()
+    documents: dict[int, Positions] = {}
+    for seq, term, at in rows:
+        documents.setdefault(seq, {})[term] = {p: 1.0 for p in at if p > 0}
+    return min(sum(1 for pos in documents.values() if _frequency(phrase, pos) > 0), COUNT_CAP)

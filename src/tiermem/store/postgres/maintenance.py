@@ -29,7 +29,7 @@ _AUDIT = "audit_log"
 _ALL = "*"
 _ID_LENGTH = 36  # a record id is a UUID string
 # Index bookkeeping kept by triggers: emptied by erase, never counted as data a scope holds.
-INTERNAL_TABLES = ("scope_stats", "fts_terms")
+INTERNAL_TABLES = ("scope_stats", "fts_terms", "fts_postings")
 _ACTOR_KIND = "split_part(actor, ':', 1)"  # the source kind only: a URL or tool name may be personal data
 
 

@@ -31,7 +31,6 @@ __all__ = [
     "query_stems",
     "refill_index_text",
     "tokenize_many",
-    "tsquery_text",
 ]
 
 TOKENIZE = "porter unicode61 remove_diacritics 2"  # as records_fts in store/sqlite/migrations
@@ -119,11 +118,6 @@ def query_stems(terms: Sequence[str]) -> list[tuple[str, ...]]:
     for doc, offset, term in rows:
         stems[doc - 1][offset] = term
     return [tuple(s[k] for k in sorted(s)) for s in stems]
-
-
-def tsquery_text(phrases: Sequence[tuple[str, ...]]) -> str:
-    """A ``tsquery`` literal matching any of the phrases (a phrase of one stem is a word)."""
-    return " | ".join("(" + " <-> ".join(_quote(s) for s in p) + ")" for p in phrases if p)
 
 
 def refill_index_text(conn: psycopg.Connection[Any], *, batch: int = 500) -> int:
