@@ -91,6 +91,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int | None = None) -> float:
+    """User + system CPU seconds of a process (Linux /proc; None: this process, all its threads)."""
+    if pid is None:
+        t = os.times()
+        return t.user + t.system
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
+
+
 def model_seconds(url: str) -> float:
     """The server's tiermem_model_seconds_total."""
     text = httpx.get(f"{url}/metrics").text
@@ -297,12 +306,19 @@ def main() -> None:
                 model_before = model_seconds(url)
                 latency = paired_latency(url, key, mem, args.latency_seconds)
                 served = latency["requests"] + 1
+                cpu0 = cpu_seconds()
                 lib_a, lib_err_a, lib_s_a = library(mem, args.threads, args.duration / 2, seed=1000)
+                lib_cpu = cpu_seconds() - cpu0
                 began = time.perf_counter()
+                cpu0, server0, model0 = cpu_seconds(), cpu_seconds(server.pid), model_seconds(url)
                 latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, seed=1))
+                client_cpu, server_cpu = cpu_seconds() - cpu0, cpu_seconds(server.pid) - server0
+                load_model = model_seconds(url) - model0
                 elapsed = time.perf_counter() - began
                 served += len(latencies) + errors
+                cpu0 = cpu_seconds()
                 lib_b, lib_err_b, lib_s_b = library(mem, args.threads, args.duration / 2, seed=2000)
+                lib_cpu += cpu_seconds() - cpu0
                 model_ms = (model_seconds(url) - model_before) / max(1, served) * 1000
         finally:
             mem.close()
@@ -321,6 +337,12 @@ def main() -> None:
         "throughput_ratio": round(http_run["requests_per_s"] / max(lib_run["requests_per_s"], 1e-9), 3),
         "model_ms_per_request": round(model_ms, 3),
         "model_share_of_one_client_request": round(model_ms / max(latency["http_mean_ms"], 1e-9), 3),
+        "cpu_ms_per_request": {
+            "server": round(1000 * server_cpu / max(1, http_run["requests"] + errors), 2),
+            "client": round(1000 * client_cpu / max(1, http_run["requests"] + errors), 2),
+            "model_wall_in_server": round(1000 * load_model / max(1, http_run["requests"] + errors), 2),
+            "library": round(1000 * lib_cpu / max(1, lib_run["requests"] + lib_run["errors"]), 2),
+        },
         "server_rss_mib": rss.report(),
         "load_average": os.getloadavg(),
     }
@@ -340,6 +362,7 @@ def main() -> None:
     print(f"HTTP / library throughput: {report['throughput_ratio']}")
     share = report["model_share_of_one_client_request"]
     print(f"model: {report['model_ms_per_request']} ms a request ({share:.0%} of a one-client request)")
+    print(f"CPU ms a request (50-client phase): {report['cpu_ms_per_request']}")
     print(f"server RSS (MiB): {report['server_rss_mib']}; load average {report['load_average']}")
 
 
