@@ -12,6 +12,10 @@ notes the library gets). Three phases, each comparing the two under the same mac
 3. all along: the server's resident memory sampled every second, and the model's share of each request (its
    seconds from /metrics over the requests served).
 
+Both phases also count CPU: the server's (from /proc), the client's and the library's (this process), each a
+request. The clients share the machine's cores with the server, so they are kept cheap: a bare HTTP/1.1
+keep-alive client (raw_http.py), under 1 ms of CPU a request where httpx takes 5-10 (``--client httpx``).
+
 Operations: 80% recall (k=5), 20% remember, of generated everyday notes and questions (no benchmark text).
 
     .venv/bin/python benchmarks/service_load.py [--duration 120] [--clients 50] [--embedder minilm|hash]
@@ -20,10 +24,15 @@ Operations: 80% recall (k=5), 20% remember, of generated everyday notes and ques
 
 from __future__ import annotations
 
+import os
+
+# The same BLAS threads as the server's: `tiermem serve` (the CLI) sets one before numpy loads; without it the
+# library in this process pays for idle BLAS threads the server never has (measured: 36 vs 19 ms CPU a request).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import asyncio
 import json
-import os
 import random
 import signal
 import socket
@@ -36,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from raw_http import AsyncConnection, Connection, ProtocolError
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import MemError
@@ -106,34 +116,51 @@ def model_seconds(url: str) -> float:
     return float(next(x for x in text.splitlines() if x.startswith("tiermem_model_seconds_total")).split()[1])
 
 
-async def load(url: str, key: str, clients: int, duration: float, seed: int) -> tuple[list[float], int]:
+async def load(
+    url: str, key: str, clients: int, duration: float, seed: int, client_kind: str = "raw"
+) -> tuple[list[float], int]:
     """``clients`` concurrent clients for ``duration`` seconds; latencies of the successes and the error count."""
     latencies: list[float] = []
     errors = 0
     deadline = time.perf_counter() + duration
+    headers = {"Authorization": f"Bearer {key}"}
+    host, _, port = url.removeprefix("http://").partition(":")
 
     async def client(n: int) -> None:
         nonlocal errors
         rng = random.Random(seed + n)
-        headers = {"Authorization": f"Bearer {key}"}
-        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as http:
+        raw = AsyncConnection(host, int(port), headers)
+        http = httpx.AsyncClient(base_url=url, headers=headers, timeout=60) if client_kind == "httpx" else None
+        try:
             while time.perf_counter() < deadline:
+                path, payload = draw(rng)
                 start = time.perf_counter()
                 try:
-                    if rng.random() < 0.8:
-                        r = await http.post("/v1/memories/search", json={"query": question(rng), "k": 5})
+                    if http is not None:
+                        status = (await http.post(path, json=payload)).status_code
                     else:
-                        r = await http.post("/v1/memories", json={"content": note(rng)})
-                    ok = r.status_code in (200, 201)
-                except httpx.HTTPError:
+                        status, _ = await raw.request("POST", path, payload)
+                    ok = status in (200, 201)
+                except (httpx.HTTPError, OSError, asyncio.IncompleteReadError, ProtocolError):
                     ok = False
                 if ok:
                     latencies.append(time.perf_counter() - start)
                 else:
                     errors += 1
+        finally:
+            await raw.close()
+            if http is not None:
+                await http.aclose()
 
     await asyncio.gather(*(client(n) for n in range(clients)))
     return latencies, errors
+
+
+def draw(rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """The next HTTP operation: recall (80%) or remember (20%), drawn as ``op`` draws the library's."""
+    if rng.random() < 0.8:
+        return "/v1/memories/search", {"query": question(rng), "k": 5}
+    return "/v1/memories", {"content": note(rng)}
 
 
 def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
@@ -144,42 +171,56 @@ def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
         mem.remember(scope, note(rng))
 
 
-def http_op(http: httpx.Client, rng: random.Random) -> bool:
+def http_op(http: Connection, rng: random.Random) -> bool:
     """The same operation over HTTP; True when it succeeded."""
-    if rng.random() < 0.8:
-        r = http.post("/v1/memories/search", json={"query": question(rng), "k": 5})
-    else:
-        r = http.post("/v1/memories", json={"content": note(rng)})
-    return r.status_code in (200, 201)
+    try:
+        status, _ = http.request("POST", *draw(rng))
+    except (OSError, ProtocolError):
+        return False
+    return status in (200, 201)
 
 
-def paired_latency(url: str, key: str, mem: Memory, seconds: float) -> dict[str, Any]:
+def paired_latency(url: str, key: str, mem: Memory, seconds: float, server_pid: int) -> dict[str, Any]:
     """One client: an HTTP request, then the same operation in-process, alternately, for ``seconds``."""
     scope = Scope("bench", "user")
     http_lat: list[float] = []
     lib_lat: list[float] = []
     errors = 0
-    headers = {"Authorization": f"Bearer {key}"}
-    with httpx.Client(base_url=url, headers=headers, timeout=60) as http:
+    client_cpu = library_cpu = 0.0
+    host, _, port = url.removeprefix("http://").partition(":")
+    http = Connection(host, int(port), {"Authorization": f"Bearer {key}"})
+    try:
         http_op(http, random.Random(0))  # the connection is opened before timing
         deadline = time.perf_counter() + seconds
+        server_cpu = cpu_seconds(server_pid)
         n = 0
         while time.perf_counter() < deadline:
             n += 1
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             ok = http_op(http, random.Random(n))
             http_lat.append(time.perf_counter() - start)
+            client_cpu += time.thread_time() - cpu
             errors += not ok
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()  # the library's own threads count too
             op(mem, scope, random.Random(n))
             lib_lat.append(time.perf_counter() - start)
+            library_cpu += time.process_time() - cpu
+        server_cpu = cpu_seconds(server_pid) - server_cpu
+    finally:
+        http.close()
+    per = 1000 / max(1, n)
     return {
         "requests": n,
         "errors": errors,
         "http_p50_ms": round(pct(http_lat, 0.5), 2),
         "library_p50_ms": round(pct(lib_lat, 0.5), 2),
-        "http_mean_ms": round(1000 * sum(http_lat) / max(1, n), 2),
+        "http_mean_ms": round(sum(http_lat) * per, 2),
         "p50_added_ms": round(pct(http_lat, 0.5) - pct(lib_lat, 0.5), 2),
+        "cpu_ms": {
+            "server": round(server_cpu * per, 2),
+            "library": round(library_cpu * per, 2),
+            "client": round(client_cpu * per, 2),
+        },
     }
 
 
@@ -279,6 +320,9 @@ def main() -> None:
     parser.add_argument("--seed-records", type=int, default=1000)
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="SQLite synchronous, both sides")
+    parser.add_argument(
+        "--client", choices=["raw", "httpx"], default="raw", help="the 50 clients' HTTP code (httpx costs more CPU)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.threads is None:  # the same concurrency on both sides: fewer threads leave the library idle on I/O
@@ -304,14 +348,14 @@ def main() -> None:
             mem.remember_many(Scope("bench", "user"), [NewMemory(t) for t in seed_notes])
             with RssSampler(server.pid) as rss:
                 model_before = model_seconds(url)
-                latency = paired_latency(url, key, mem, args.latency_seconds)
+                latency = paired_latency(url, key, mem, args.latency_seconds, server.pid)
                 served = latency["requests"] + 1
                 cpu0 = cpu_seconds()
                 lib_a, lib_err_a, lib_s_a = library(mem, args.threads, args.duration / 2, seed=1000)
                 lib_cpu = cpu_seconds() - cpu0
                 began = time.perf_counter()
                 cpu0, server0, model0 = cpu_seconds(), cpu_seconds(server.pid), model_seconds(url)
-                latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, seed=1))
+                latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, 1, args.client))
                 client_cpu, server_cpu = cpu_seconds() - cpu0, cpu_seconds(server.pid) - server0
                 load_model = model_seconds(url) - model0
                 elapsed = time.perf_counter() - began
@@ -353,6 +397,11 @@ def main() -> None:
     print(
         f"one client: HTTP p50 {one['http_p50_ms']} ms, library p50 {one['library_p50_ms']} ms: HTTP adds "
         f"{one['p50_added_ms']} ms ({one['requests']} pairs, {one['errors']} errors)"
+    )
+    c = one["cpu_ms"]
+    print(
+        f"  CPU ms a request: server {c['server']} (library in-process {c['library']}: HTTP costs the server "
+        f"{c['server'] - c['library']:.2f} more), client {c['client']}"
     )
     for run in report["runs"]:
         print(
