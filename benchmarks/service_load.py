@@ -12,6 +12,10 @@ notes the library gets). Three phases, each comparing the two under the same mac
 3. all along: the server's resident memory sampled every second, and the model's share of each request (its
    seconds from /metrics over the requests served).
 
+Both phases also count CPU: the server's (from /proc), the client's and the library's (this process), each a
+request. The clients share the machine's cores with the server, so they are kept cheap: a bare HTTP/1.1
+keep-alive client (raw_http.py), under 1 ms of CPU a request where httpx takes 5-10 (``--client httpx``).
+
 Operations: 80% recall (k=5), 20% remember, of generated everyday notes and questions (no benchmark text).
 
     .venv/bin/python benchmarks/service_load.py [--duration 120] [--clients 50] [--embedder minilm|hash]
@@ -20,10 +24,15 @@ Operations: 80% recall (k=5), 20% remember, of generated everyday notes and ques
 
 from __future__ import annotations
 
+import os
+
+# The same BLAS threads as the server's: `tiermem serve` (the CLI) sets one before numpy loads; without it the
+# library in this process pays for idle BLAS threads the server never has (measured: 36 vs 19 ms CPU a request).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import asyncio
 import json
-import os
 import random
 import signal
 import socket
@@ -36,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from raw_http import AsyncConnection, Connection, ProtocolError
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import MemError
@@ -91,40 +101,66 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int | None = None) -> float:
+    """User + system CPU seconds of a process (Linux /proc; None: this process, all its threads)."""
+    if pid is None:
+        t = os.times()
+        return t.user + t.system
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
+
+
 def model_seconds(url: str) -> float:
     """The server's tiermem_model_seconds_total."""
     text = httpx.get(f"{url}/metrics").text
     return float(next(x for x in text.splitlines() if x.startswith("tiermem_model_seconds_total")).split()[1])
 
 
-async def load(url: str, key: str, clients: int, duration: float, seed: int) -> tuple[list[float], int]:
+async def load(
+    url: str, key: str, clients: int, duration: float, seed: int, client_kind: str = "raw"
+) -> tuple[list[float], int]:
     """``clients`` concurrent clients for ``duration`` seconds; latencies of the successes and the error count."""
     latencies: list[float] = []
     errors = 0
     deadline = time.perf_counter() + duration
+    headers = {"Authorization": f"Bearer {key}"}
+    host, _, port = url.removeprefix("http://").partition(":")
 
     async def client(n: int) -> None:
         nonlocal errors
         rng = random.Random(seed + n)
-        headers = {"Authorization": f"Bearer {key}"}
-        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as http:
+        raw = AsyncConnection(host, int(port), headers)
+        http = httpx.AsyncClient(base_url=url, headers=headers, timeout=60) if client_kind == "httpx" else None
+        try:
             while time.perf_counter() < deadline:
+                path, payload = draw(rng)
                 start = time.perf_counter()
                 try:
-                    if rng.random() < 0.8:
-                        r = await http.post("/v1/memories/search", json={"query": question(rng), "k": 5})
+                    if http is not None:
+                        status = (await http.post(path, json=payload)).status_code
                     else:
-                        r = await http.post("/v1/memories", json={"content": note(rng)})
-                    ok = r.status_code in (200, 201)
-                except httpx.HTTPError:
+                        status, _ = await raw.request("POST", path, payload)
+                    ok = status in (200, 201)
+                except (httpx.HTTPError, OSError, asyncio.IncompleteReadError, ProtocolError):
                     ok = False
                 if ok:
                     latencies.append(time.perf_counter() - start)
                 else:
                     errors += 1
+        finally:
+            await raw.close()
+            if http is not None:
+                await http.aclose()
 
     await asyncio.gather(*(client(n) for n in range(clients)))
     return latencies, errors
+
+
+def draw(rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """The next HTTP operation: recall (80%) or remember (20%), drawn as ``op`` draws the library's."""
+    if rng.random() < 0.8:
+        return "/v1/memories/search", {"query": question(rng), "k": 5}
+    return "/v1/memories", {"content": note(rng)}
 
 
 def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
@@ -135,42 +171,56 @@ def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
         mem.remember(scope, note(rng))
 
 
-def http_op(http: httpx.Client, rng: random.Random) -> bool:
+def http_op(http: Connection, rng: random.Random) -> bool:
     """The same operation over HTTP; True when it succeeded."""
-    if rng.random() < 0.8:
-        r = http.post("/v1/memories/search", json={"query": question(rng), "k": 5})
-    else:
-        r = http.post("/v1/memories", json={"content": note(rng)})
-    return r.status_code in (200, 201)
+    try:
+        status, _ = http.request("POST", *draw(rng))
+    except (OSError, ProtocolError):
+        return False
+    return status in (200, 201)
 
 
-def paired_latency(url: str, key: str, mem: Memory, seconds: float) -> dict[str, Any]:
+def paired_latency(url: str, key: str, mem: Memory, seconds: float, server_pid: int) -> dict[str, Any]:
     """One client: an HTTP request, then the same operation in-process, alternately, for ``seconds``."""
     scope = Scope("bench", "user")
     http_lat: list[float] = []
     lib_lat: list[float] = []
     errors = 0
-    headers = {"Authorization": f"Bearer {key}"}
-    with httpx.Client(base_url=url, headers=headers, timeout=60) as http:
+    client_cpu = library_cpu = 0.0
+    host, _, port = url.removeprefix("http://").partition(":")
+    http = Connection(host, int(port), {"Authorization": f"Bearer {key}"})
+    try:
         http_op(http, random.Random(0))  # the connection is opened before timing
         deadline = time.perf_counter() + seconds
+        server_cpu = cpu_seconds(server_pid)
         n = 0
         while time.perf_counter() < deadline:
             n += 1
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             ok = http_op(http, random.Random(n))
             http_lat.append(time.perf_counter() - start)
+            client_cpu += time.thread_time() - cpu
             errors += not ok
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()  # the library's own threads count too
             op(mem, scope, random.Random(n))
             lib_lat.append(time.perf_counter() - start)
+            library_cpu += time.process_time() - cpu
+        server_cpu = cpu_seconds(server_pid) - server_cpu
+    finally:
+        http.close()
+    per = 1000 / max(1, n)
     return {
         "requests": n,
         "errors": errors,
         "http_p50_ms": round(pct(http_lat, 0.5), 2),
         "library_p50_ms": round(pct(lib_lat, 0.5), 2),
-        "http_mean_ms": round(1000 * sum(http_lat) / max(1, n), 2),
+        "http_mean_ms": round(sum(http_lat) * per, 2),
         "p50_added_ms": round(pct(http_lat, 0.5) - pct(lib_lat, 0.5), 2),
+        "cpu_ms": {
+            "server": round(server_cpu * per, 2),
+            "library": round(library_cpu * per, 2),
+            "client": round(client_cpu * per, 2),
+        },
     }
 
 
@@ -270,6 +320,9 @@ def main() -> None:
     parser.add_argument("--seed-records", type=int, default=1000)
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="SQLite synchronous, both sides")
+    parser.add_argument(
+        "--client", choices=["raw", "httpx"], default="raw", help="the 50 clients' HTTP code (httpx costs more CPU)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.threads is None:  # the same concurrency on both sides: fewer threads leave the library idle on I/O
@@ -292,17 +345,26 @@ def main() -> None:
             for start in range(0, len(seed_notes), 200):
                 items = [{"content": t} for t in seed_notes[start : start + 200]]
                 httpx.post(f"{url}/v1/memories/batch", json={"items": items}, headers=headers, timeout=600)
-            mem.remember_many(Scope("bench", "user"), [NewMemory(t) for t in seed_notes])
+                # The same batches as the server's: which notes supersede which depends on the batching
+                # (one batch of 1,000: 813 closed; five of 200: 791), and recall walks those chains.
+                mem.remember_many(Scope("bench", "user"), [NewMemory(t) for t in seed_notes[start : start + 200]])
             with RssSampler(server.pid) as rss:
                 model_before = model_seconds(url)
-                latency = paired_latency(url, key, mem, args.latency_seconds)
+                latency = paired_latency(url, key, mem, args.latency_seconds, server.pid)
                 served = latency["requests"] + 1
+                cpu0 = cpu_seconds()
                 lib_a, lib_err_a, lib_s_a = library(mem, args.threads, args.duration / 2, seed=1000)
+                lib_cpu = cpu_seconds() - cpu0
                 began = time.perf_counter()
-                latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, seed=1))
+                cpu0, server0, model0 = cpu_seconds(), cpu_seconds(server.pid), model_seconds(url)
+                latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, 1, args.client))
+                client_cpu, server_cpu = cpu_seconds() - cpu0, cpu_seconds(server.pid) - server0
+                load_model = model_seconds(url) - model0
                 elapsed = time.perf_counter() - began
                 served += len(latencies) + errors
+                cpu0 = cpu_seconds()
                 lib_b, lib_err_b, lib_s_b = library(mem, args.threads, args.duration / 2, seed=2000)
+                lib_cpu += cpu_seconds() - cpu0
                 model_ms = (model_seconds(url) - model_before) / max(1, served) * 1000
         finally:
             mem.close()
@@ -321,6 +383,12 @@ def main() -> None:
         "throughput_ratio": round(http_run["requests_per_s"] / max(lib_run["requests_per_s"], 1e-9), 3),
         "model_ms_per_request": round(model_ms, 3),
         "model_share_of_one_client_request": round(model_ms / max(latency["http_mean_ms"], 1e-9), 3),
+        "cpu_ms_per_request": {
+            "server": round(1000 * server_cpu / max(1, http_run["requests"] + errors), 2),
+            "client": round(1000 * client_cpu / max(1, http_run["requests"] + errors), 2),
+            "model_wall_in_server": round(1000 * load_model / max(1, http_run["requests"] + errors), 2),
+            "library": round(1000 * lib_cpu / max(1, lib_run["requests"] + lib_run["errors"]), 2),
+        },
         "server_rss_mib": rss.report(),
         "load_average": os.getloadavg(),
     }
@@ -332,6 +400,11 @@ def main() -> None:
         f"one client: HTTP p50 {one['http_p50_ms']} ms, library p50 {one['library_p50_ms']} ms: HTTP adds "
         f"{one['p50_added_ms']} ms ({one['requests']} pairs, {one['errors']} errors)"
     )
+    c = one["cpu_ms"]
+    print(
+        f"  CPU ms a request: server {c['server']} (library in-process {c['library']}: HTTP costs the server "
+        f"{c['server'] - c['library']:.2f} more), client {c['client']}"
+    )
     for run in report["runs"]:
         print(
             f"{run['run']:<34} {run['requests_per_s']:>8} req/s  p50 {run['p50_ms']:>7} ms  p95 {run['p95_ms']:>7} ms"
@@ -340,6 +413,7 @@ def main() -> None:
     print(f"HTTP / library throughput: {report['throughput_ratio']}")
     share = report["model_share_of_one_client_request"]
     print(f"model: {report['model_ms_per_request']} ms a request ({share:.0%} of a one-client request)")
+    print(f"CPU ms a request (50-client phase): {report['cpu_ms_per_request']}")
     print(f"server RSS (MiB): {report['server_rss_mib']}; load average {report['load_average']}")
 
 

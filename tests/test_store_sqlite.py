@@ -307,3 +307,18 @@ def test_passages_survive_a_reopen_and_count_in_a_shortlisted_search(tmp_path: P
         assert found[1].score < 0.99
         assert np.allclose(store.vectors_of(ALICE, [near.id])[near.id], vecs[5])
         store.close()
+
+
+def test_successors_are_found_through_the_supersedes_index_not_the_whole_scope(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "chains.db")
+    olds = [make_record(ALICE, f"the shed key is in drawer {i}") for i in range(300)]
+    news = [make_record(ALICE, f"the shed key moved to box {i}", supersedes=r.id) for i, r in enumerate(olds)]
+    store.put_many([item(r) for r in olds + news])
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    assert [s.id for s in store.successors(ALICE, [olds[7].id])[olds[7].id]] == [news[7].id]
+    store._conn.set_trace_callback(None)
+    (query,) = [s for s in statements if "supersedes IN" in s]
+    plan = " ".join(row[3] for row in store._conn.execute("EXPLAIN QUERY PLAN " + query))
+    assert "records_supersedes" in plan
+    store.close()

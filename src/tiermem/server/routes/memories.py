@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Response
 
 from tiermem.server.convert import audit_out, hit_out, write_out
-from tiermem.server.deps import Caller, Rt, ScopeFull, check_limit
+from tiermem.server.deps import Caller, Rt, ScopeFull, check_limit, offload
 from tiermem.server.models import (
     ID_PATTERN,
     TAG_PATTERN,
@@ -55,6 +55,7 @@ def _new(runtime: Runtime, item: MemoryIn, where: str) -> NewMemory:
 
 
 @router.post("/memories", status_code=201, response_model=WriteOut, summary="Remember one memory")
+@offload
 def remember(body: MemoryIn, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
     """Duplicates return the stored record, paraphrases merge, updates supersede, untrusted procedures are held."""
     (result,) = runtime.memory.remember_many(scope, [_new(runtime, body, "")])
@@ -70,6 +71,7 @@ def remember_batch(body: BatchIn, runtime: Rt, scope: ScopeFull) -> dict[str, An
 
 
 @router.post("/memories/search", response_model=HitsOut, summary="Recall: hybrid search")
+@offload
 def search(body: RecallIn, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
     """The k most relevant live records, with score parts; ``as_of`` asks what was valid then."""
     limits = runtime.settings.limits
@@ -122,6 +124,7 @@ def list_memories(
 
 
 @router.get("/memories/{record_id}", response_model=RecordOut, summary="Get one memory")
+@offload
 def get_memory(record_id: RecordId, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
     """The record; 404 when it is not in the caller's scope (whether or not it exists elsewhere)."""
     return runtime.memory.get(scope, record_id).to_json()
@@ -137,12 +140,14 @@ def forget(
 
 
 @router.get("/memories/{record_id}/history", response_model=RecordsOut, summary="Supersession history")
+@offload
 def history(record_id: RecordId, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
     """The chain of records through this one, oldest first."""
     return {"records": [r.to_json() for r in runtime.memory.history(scope, record_id)]}
 
 
 @router.post("/memories/{record_id}/rollback", response_model=RecordOut, summary="Roll a memory back")
+@offload
 def rollback(record_id: RecordId, body: RollbackIn, runtime: Rt, scope: ScopeFull, principal: Caller) -> dict[str, Any]:
     """Restore the record as it was at ``version`` (recorded as a new version, the credential as its actor)."""
     return runtime.memory.rollback(scope, record_id, body.version, actor=principal.credential).to_json()

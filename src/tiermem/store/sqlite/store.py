@@ -349,7 +349,9 @@ class SQLiteStore(
         return out
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
-        where, params = scope_sql(scope)
+        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the supersedes index
+        # (10x slower at 1000 records, and a recall may ask once per link of a chain).
+        where, params = scope_sql(scope, by_key=True)
         out: dict[str, list[MemoryRecord]] = {}
         with self._lock:
             for chunk in chunks(list(record_ids)):
