@@ -21,8 +21,8 @@ d·stranger + e)))``, fitted per embedding model (the models' cosines live on di
 conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the top 10 of each
 question, negatives the top 10 of each question asked in the scope of another conversation (off-topic), once as
 asked and once with its stranger name left out, so the cosine and the words must reject an off-topic question
-that names no one. Unknown models (and hits without a vector) use MiniLM's weights with the cosine fixed at the
-mean cosine of a top-10 hit. ``docs/recall.md`` shows the fit and the floor chosen from it.
+that names no one. Unknown models (and hits without a vector) use MiniLM's weights with the cosine taken as an
+unrelated note's. ``docs/recall.md`` shows the fit and the floor chosen from it.
 """
 
 from __future__ import annotations
@@ -76,9 +76,19 @@ class Calibration:
         )
         return 1.0 / (1.0 + math.exp(-z))
 
-    def without_cosine(self, cosine: float) -> Calibration:
-        """This calibration for hits without a vector: the cosine term fixed at ``cosine``, folded into the bias."""
-        return replace(self, cosine=0.0, bias=self.bias + self.cosine * cosine)
+    def without_cosine(self, cosine: float, spread: float) -> Calibration:
+        """This calibration for hits without a vector, whose cosine is taken to be ``cosine`` give or take
+        ``spread`` (a standard deviation): the cosine term folds into the bias, and the logit is averaged over
+        the spread (the probit approximation: E[sigmoid(z)] ≈ sigmoid(mean / √(1 + π s² / 8))), so it leans less
+        either way."""
+        shrink = 1.0 / math.sqrt(1.0 + math.pi * (self.cosine * spread) ** 2 / 8.0)
+        return Calibration(
+            cosine=0.0,
+            matched=self.matched * shrink,
+            unknown=self.unknown * shrink,
+            stranger=self.stranger * shrink,
+            bias=(self.bias + self.cosine * cosine) * shrink,
+        )
 
 
 # Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
@@ -89,11 +99,12 @@ CALIBRATIONS: Mapping[str, Calibration] = {
     # e5's cosines crowd near the top (an unrelated pair about 0.73): a steep slope, a far bias.
     "multilingual-e5-small-q4-384": Calibration(cosine=34.82, matched=2.07, unknown=-4.39, stranger=-3.53, bias=-28.64),
 }
-# Without a cosine (no embedder, an unknown model): MiniLM's weights with the cosine fixed at 0.34, the mean
-# cosine of a top-10 hit on the dev conversations (it hardly depends on the hit's matched share: 0.342 + 0.016
-# per unit), so a hit passes the default floor by holding about half the query's known words. Not fitted on its
-# own: there the off-topic hits share as many words as the evidence, and a words-only fit learns the names alone.
-WORDS_ONLY = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"].without_cosine(0.34)
+# Without a cosine (no embedder, an unknown model): MiniLM's weights with the cosine taken as an unrelated note's,
+# 0.32 give or take 0.11 (mean and spread of the dev off-topic hits' cosines; the evidence's spread is the same),
+# so a hit passes the default floor by holding a sixth of the query's known words (by weight). Not fitted
+# on its own: there off-topic hits share about as many words as the evidence, and a words-only fit learns the
+# names alone.
+WORDS_ONLY = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"].without_cosine(0.32, 0.11)
 
 
 def calibration_for(fingerprint: str | None) -> Calibration:
