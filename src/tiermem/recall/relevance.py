@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -142,6 +142,16 @@ class TermWeights:
     weights: Mapping[str, float]
     unknown: bool = False
     stranger: bool = False
+    # Terms no record holds as the index matches words, weighted as such: a hit may still hold one by its stem
+    # ("allergies" in a scope that says "allergic"), and then the scope does know it.
+    unseen: Mapping[str, float] = field(default_factory=dict)
+
+    def for_text(self, text: str) -> tuple[dict[str, float], bool]:
+        """The weights a text is matched against (the known terms and the unseen ones it holds by stem), and
+        whether the query stays unknown for it."""
+        stems = {stem(w) for w in query_words(text)}
+        held = {t: w for t, w in self.unseen.items() if stem(t) in stems}
+        return {**self.weights, **held}, self.unknown and not held
 
 
 def term_weights(store: Store, scope: Scope, terms: Sequence[str], query: str = "") -> TermWeights:
@@ -151,9 +161,11 @@ def term_weights(store: Store, scope: Scope, terms: Sequence[str], query: str = 
     if not isinstance(store, TermStatistics):
         return TermWeights(dict.fromkeys(terms, 1.0))
     total, counts = store.term_document_counts(scope, terms)
-    known = {t: math.log(1.0 + (total - n + 0.5) / (n + 0.5)) for t in terms if (n := counts.get(t, 0)) > 0}
+    idf = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
+    known = {t: w for t, w in idf.items() if counts.get(t, 0) > 0}
+    unseen = {t: w for t, w in idf.items() if t not in known}
     strangers = names(query).intersection(terms).difference(known) if query else set()
-    return TermWeights(known, unknown=bool(terms) and not known, stranger=bool(strangers))
+    return TermWeights(known, unknown=bool(terms) and not known, stranger=bool(strangers), unseen=unseen)
 
 
 def matched_share(weights: Mapping[str, float], text: str) -> float:
@@ -185,11 +197,13 @@ def evidence(
         ]
     else:
         cosines = [None] * len(hits)
-    unknown, stranger = float(weights.unknown), float(weights.stranger)
-    return [
-        Evidence(c, matched_share(weights.weights, h.record.content), unknown, stranger)
-        for h, c in zip(hits, cosines, strict=True)
-    ]
+    found: list[Evidence] = []
+    for hit, cosine in zip(hits, cosines, strict=True):
+        against, unknown = weights.for_text(hit.record.content)
+        found.append(
+            Evidence(cosine, matched_share(against, hit.record.content), float(unknown), float(weights.stranger))
+        )
+    return found
 
 
 def with_relevance(
