@@ -81,6 +81,18 @@ def test_a_word_no_note_holds_counts_neither_way() -> None:
     assert matched_share(weights.weights, NOTES[1]) == pytest.approx(1.0)
 
 
+def test_a_word_a_note_holds_only_by_its_stem_is_known_to_that_note() -> None:
+    allergy = "I am allergic to peanuts."
+    with _memory() as memory:
+        memory.remember(SCOPE, allergy)
+        weights = term_weights(memory.store, SCOPE, ["allergies"], "allergies")
+    assert weights.unknown  # the index holds "allergic", not "allergies"
+    against, unknown = weights.for_text(allergy)
+    assert set(against) == {"allergies"} and not unknown
+    assert matched_share(against, allergy) == pytest.approx(1.0)
+    assert weights.for_text(NOTES[0])[1]  # a note without it leaves the query unknown
+
+
 def test_a_query_whose_words_no_note_holds_is_unknown() -> None:
     with _memory() as memory:
         weights = term_weights(memory.store, SCOPE, ["quantum", "lecture"], "quantum lecture")
