@@ -1,7 +1,10 @@
 """Fit the relevance calibration (recall.relevance.CALIBRATIONS) for one embedder on LoCoMo conversations.
 
-Positives: the evidence turns among each question's top 10; negatives: the top 10 of each question asked in
-the scope of the next conversation (off-topic). Prints the logistic-regression coefficients and, for floors
+Conversations are written as `tiermem eval locomo` writes them. Positives: the evidence turns among each
+question's top 10; negatives: the top 10 of each question asked in the scope of the next conversation
+(off-topic), once as they are and, when the question names someone the scope never mentions, once more with
+that evidence cleared: almost every such question names a stranger, and without the copies the fit would learn
+that a question naming no one is always relevant. Prints the logistic-regression coefficients and, for floors
 0.05-0.95, the share of off-topic questions left empty and the evidence recall@10 kept. Fit on the dev part
 only (conversations 0-2); `tiermem eval locomo --conversations 3-4` reports on the held-out part.
 
@@ -19,24 +22,24 @@ import numpy as np
 
 from tiermem.embed import embed_queries, get_embedder
 from tiermem.eval.embed_cache import CachedEmbedder
-from tiermem.eval.locomo import in_context, load_locomo
-from tiermem.memory import Memory, NewMemory
+from tiermem.eval.locomo import load_locomo, sessions
+from tiermem.memory import Memory
 from tiermem.recall.relevance import evidence, term_weights
 from tiermem.recall.search import query_terms
-from tiermem.types import Filter, Hit, MemoryType, Scope
+from tiermem.types import Filter, Hit, Scope
 
 
 def features(memory: Memory, scope: Scope, question: str, now: datetime) -> tuple[list[Hit], np.ndarray]:
-    """Each of the top 10 hits' evidence: cosine, matched, known, and the scope's nearest cosine to the query."""
+    """Each of the top 10 hits' evidence: cosine, matched, unknown, stranger, and the scope's nearest cosine."""
     hits = memory.recall(scope, question, k=10, now=now)
     assert memory.embedder is not None
     qv = embed_queries(memory.embedder, [question])[0]
-    weights = term_weights(memory.store, scope, query_terms(question))
+    weights = term_weights(memory.store, scope, query_terms(question), question)
     found = evidence(memory.store, scope, hits, weights, qv)
     near = memory.store.vector_candidates(scope, qv, memory.embedder.fingerprint, Filter(), now=now, limit=1)
     nearest = near[0].score if near else 0.0
-    rows = [[e.cosine or 0.0, e.matched, e.known, nearest] for e in found]
-    return hits, np.array(rows, dtype=np.float64).reshape(-1, 4)
+    rows = [[e.cosine or 0.0, e.matched, e.unknown, e.stranger, nearest] for e in found]
+    return hits, np.array(rows, dtype=np.float64).reshape(-1, 5)
 
 
 def fit(x: np.ndarray, y: np.ndarray, steps: int = 20000, rate: float = 0.5) -> np.ndarray:
@@ -56,7 +59,7 @@ def main() -> None:
     parser.add_argument("--conversations", default="0-2")
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--embed-cache", type=Path)
-    parser.add_argument("--dump", type=Path, help="Also save every hit's features (all four) to this .npz file.")
+    parser.add_argument("--dump", type=Path, help="Also save every hit's features (all five) to this .npz file.")
     args = parser.parse_args()
     first, _, last = args.conversations.partition("-")
     conversations = load_locomo(args.path)[int(first) : int(last or first) + 1]
@@ -70,17 +73,9 @@ def main() -> None:
         scopes = []
         for index, conversation in enumerate(conversations):
             scope = Scope("fit", f"c{index}")
-            items = [
-                NewMemory(
-                    content=t.content,
-                    type=MemoryType.EPISODIC,
-                    source=f"user:{t.speaker}",
-                    valid_from=t.time,
-                    metadata={"dia_id": t.dia_id},
-                )
-                for t in conversation.turns
-            ]
-            memory.remember_many(scope, in_context(items, conversation.turns, 1))
+            for session in sessions(conversation.turns):
+                messages = [turn.message for turn in session]
+                memory.remember_messages(scope, messages, session=session[0].session, context_turns=1)
             scopes.append(scope)
         for index, conversation in enumerate(conversations):
             other = (index + 1) % len(conversations)
@@ -101,10 +96,13 @@ def main() -> None:
             off_topic=np.vstack(off_topic),
             off_topic_q=np.concatenate([np.full(len(y), i) for i, y in enumerate(off_topic)]),
         )
-    used = 3  # cosine, matched, known (the fourth, the scope's nearest cosine, is only dumped)
+    used = 4  # cosine, matched, unknown, stranger (the fifth, the scope's nearest cosine, is only dumped)
     xp, xn = np.vstack(pos)[:, :used], np.vstack(neg)[:, :used]
+    nameless = xn[xn[:, 3] > 0].copy()
+    nameless[:, 3] = 0.0
+    xn = np.vstack([xn, nameless])
     w = fit(np.vstack([xp, xn]), np.concatenate([np.ones(len(xp)), np.zeros(len(xn))]))
-    coefficients = f"cosine={w[0]:.2f}, matched={w[1]:.2f}, known={w[2]:.2f}, bias={w[3]:.2f}"
+    coefficients = f"cosine={w[0]:.2f}, matched={w[1]:.2f}, unknown={w[2]:.2f}, stranger={w[3]:.2f}, bias={w[4]:.2f}"
     print(f"Calibration({coefficients})  positives {len(xp)}, negatives {len(xn)}")
 
     def rel(x: np.ndarray) -> np.ndarray:

@@ -35,11 +35,9 @@ TOKENS = {
     "token-carol": Scope("globex", "alice"),  # same user id, another tenant
 }
 BANNED = "token-banned"
-# One note per protocol era, unlike enough not to be merged as near-duplicates. Each query shares its note's
-# words: the tools' relevance floor drops a query holding a word the scope never saw.
-NOTES = {
+NOTES = {  # one note per protocol era, unlike enough not to be merged as near-duplicates
     "auto": (NOTE, "where is the shed key?"),
-    "legacy": ("Grandmother's birthday dinner is at the harbour restaurant on Friday.", "where is the birthday dinner"),
+    "legacy": ("Grandmother's birthday dinner is at the harbour restaurant on Friday.", "birthday dinner venue"),
 }
 INITIALIZE = {
     "jsonrpc": "2.0",

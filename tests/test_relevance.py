@@ -15,7 +15,7 @@ from tiermem.embed import HashingEmbedder
 from tiermem.errors import ValidationError
 from tiermem.memory import Memory
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE, RecallPolicy
-from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem
+from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem, term_weights
 from tiermem.store.base import TermStatistics
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.sqlite.context import open_sqlite_context_store
@@ -67,10 +67,45 @@ def test_rarer_words_weigh_more_and_match_across_inflections() -> None:
 
 
 def test_relevance_rises_with_each_piece_of_evidence() -> None:
-    fit = Calibration(cosine=10.0, matched=5.0, known=3.0, bias=-10.0)
-    weak = fit.relevance(Evidence(0.2, 0.0, 0.5))
-    assert weak < fit.relevance(Evidence(0.6, 0.0, 0.5)) < fit.relevance(Evidence(0.6, 1.0, 0.5))
-    assert fit.relevance(Evidence(0.6, 1.0, 0.5)) < fit.relevance(Evidence(0.6, 1.0, 1.0))
+    fit = Calibration(cosine=10.0, matched=5.0, unknown=-3.0, stranger=-2.0, bias=-10.0)
+    weak = fit.relevance(Evidence(0.2, 0.0))
+    assert weak < fit.relevance(Evidence(0.6, 0.0)) < fit.relevance(Evidence(0.6, 1.0))
+    assert fit.relevance(Evidence(0.6, 1.0, stranger=1.0)) < fit.relevance(Evidence(0.6, 1.0))
+    assert fit.relevance(Evidence(0.6, 0.0, unknown=1.0)) < fit.relevance(Evidence(0.6, 0.0))
+
+
+def test_a_word_no_note_holds_counts_neither_way() -> None:
+    with _memory() as memory:
+        weights = term_weights(memory.store, SCOPE, ["piano", "sister", "cello"], "piano sister cello")
+    assert set(weights.weights) == {"piano", "sister"} and not weights.unknown and not weights.stranger
+    assert matched_share(weights.weights, NOTES[1]) == pytest.approx(1.0)
+
+
+def test_a_word_a_note_holds_only_by_its_stem_is_known_to_that_note() -> None:
+    allergy = "I am allergic to peanuts."
+    with _memory() as memory:
+        memory.remember(SCOPE, allergy)
+        weights = term_weights(memory.store, SCOPE, ["allergies"], "allergies")
+    assert weights.unknown  # the index holds "allergic", not "allergies"
+    against, unknown = weights.for_text(allergy)
+    assert set(against) == {"allergies"} and not unknown
+    assert matched_share(against, allergy) == pytest.approx(1.0)
+    assert weights.for_text(NOTES[0])[1]  # a note without it leaves the query unknown
+
+
+def test_a_query_whose_words_no_note_holds_is_unknown() -> None:
+    with _memory() as memory:
+        weights = term_weights(memory.store, SCOPE, ["quantum", "lecture"], "quantum lecture")
+    assert weights.weights == {} and weights.unknown
+
+
+def test_a_name_the_scope_never_mentions_makes_the_query_a_stranger() -> None:
+    with _memory() as memory:
+        terms = ["piano", "lessons", "priya"]
+        assert term_weights(memory.store, SCOPE, terms, "Does Priya give piano lessons?").stranger
+        assert not term_weights(memory.store, SCOPE, terms, "Does priya give piano lessons?").stranger
+        lisbon = term_weights(memory.store, SCOPE, ["lives", "lisbon"], "Who lives in Lisbon?")
+        assert not lisbon.stranger  # a name the scope mentions
 
 
 @pytest.fixture
@@ -104,6 +139,32 @@ def test_the_real_model_finds_nothing_relevant_for_an_unrelated_subject(real: Me
     assert len(unrelated) == 2 and all((h.relevance or 0.0) < DEFAULT_MIN_RELEVANCE for h in unrelated)
     best = real.recall(SCOPE, "Which city does my sister live in?")[0]
     assert best.record.content == NOTES[1] and (best.relevance or 0.0) >= DEFAULT_MIN_RELEVANCE
+
+
+def test_the_real_model_keeps_a_synonym_query_the_notes_never_word(real: Memory) -> None:
+    # No note holds "kitten", "called" or "irrigate": words no record holds count neither way; the cosine and
+    # the words the notes do hold carry the hit.
+    cat = "My sister's cat is named Pickles."
+    for note in (*NOTES, cat):
+        real.remember(SCOPE, note)
+    for query, note in (
+        ("what is my sister's kitten called?", cat),
+        ("how often do I irrigate the tomatoes?", NOTES[0]),
+    ):
+        best = real.recall(SCOPE, query)[0]
+        assert best.record.content == note and (best.relevance or 0.0) >= DEFAULT_MIN_RELEVANCE, query
+
+
+def test_the_real_model_leaves_off_topic_queries_empty_on_a_small_scope(real: Memory) -> None:
+    for note in NOTES:
+        real.remember(SCOPE, note)
+    for query in (
+        "what is my dentist's phone number?",
+        "who won the football match yesterday?",
+        "What did Priya say about the contract?",
+        "favourite hiking trail in the mountains",
+    ):
+        assert all((h.relevance or 0.0) < DEFAULT_MIN_RELEVANCE for h in real.recall(SCOPE, query)), query
 
 
 def test_the_sqlite_store_counts_a_words_records_in_its_own_scope_only() -> None:

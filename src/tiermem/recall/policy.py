@@ -11,7 +11,7 @@ from tiermem.store.base import Candidate
 
 __all__ = ["DEFAULT_MIN_RELEVANCE", "RecallPolicy"]
 
-DEFAULT_MIN_RELEVANCE = 0.35
+DEFAULT_MIN_RELEVANCE = 0.15
 """The floor the agent's memory tools use (chosen on the LoCoMo dev conversations; see docs/recall.md)."""
 
 

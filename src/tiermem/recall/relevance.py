@@ -1,21 +1,28 @@
 """Relevance: whether a hit answers its query at all, on a scale that means the same across queries and scopes.
 
 Fused scores only order hits: the best of ten unrelated notes still scores near the top. Relevance is read from
-the evidence behind a hit instead, two numbers any hit has:
+the evidence behind a hit instead:
 
 - ``cosine``: the best cosine between the query and the hit (its whole text or its best passage, as the vector
   search scored it; computed for a hit the vector list did not reach). None without an embedder.
-- ``matched``: the share of the query's vocabulary the hit's own text holds, each word weighted by its rarity
-  in the scope (BM25's IDF, from the store's document counts when it has ``store.TermStatistics``, equal
-  weights otherwise). A question naming a person or a thing the scope never mentions leaves its rarest, heaviest
-  words unmatched everywhere. Words match on a short stem (suffix dropped, first six letters), in any language.
+- ``matched``: the share of the query's *known* vocabulary (the words some record of the scope holds) the hit's
+  own text holds, each word weighted by its rarity in the scope (BM25's IDF, from the store's document counts
+  when it has ``store.TermStatistics``, equal weights otherwise). A word no record holds cannot be matched by
+  any hit, so its absence says nothing about this hit against another: "kitten" asked of notes that say "cat"
+  is left to the cosine. Words match on a short stem (suffix dropped, first six letters), in any language.
+- ``unknown``: 1 when no content word of the query is known to the scope: then the words do speak, against
+  every hit, and only a strong cosine carries one.
+- ``stranger``: 1 when the query names someone or something the scope never mentions (an English word
+  capitalised inside the sentence, ``english.names``): a name has no synonym, so the question is about
+  something else.
 
-They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c)))``, fitted per
-embedding model (the models' cosines live on different scales) on the LoCoMo dev conversations 0-2: positives
-are the evidence turns among the top 10 of each question, negatives the top 10 of each question asked in the
-scope of another conversation (off-topic). So relevance estimates how likely a hit is to be evidence for the
-question rather than a near miss from an unrelated memory. Unknown models (and hits without a vector) use a
-words-only fit. ``docs/recall.md`` shows the fit and the floor chosen from it.
+They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
+d·stranger + e)))``, fitted per embedding model (the models' cosines live on different scales) on the LoCoMo dev
+conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the top 10 of each
+question, negatives the top 10 of each question asked in the scope of another conversation (off-topic), once as
+asked and once with its stranger name left out, so the cosine and the words must reject an off-topic question
+that names no one. Unknown models (and hits without a vector) use MiniLM's weights with the cosine taken as an
+unrelated note's. ``docs/recall.md`` shows the fit and the floor chosen from it.
 """
 
 from __future__ import annotations
@@ -23,11 +30,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from tiermem.embed import Vectors
+from tiermem.english.names import names
 from tiermem.store.base import Store, TermStatistics
 from tiermem.text_index import query_words
 from tiermem.types import Hit, Scope
@@ -53,23 +61,50 @@ class Calibration:
 
     cosine: float
     matched: float
-    known: float
+    unknown: float
+    stranger: float
     bias: float
 
     def relevance(self, found: Evidence) -> float:
         """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
-        z = self.cosine * (found.cosine or 0.0) + self.matched * found.matched + self.known * found.known + self.bias
+        z = (
+            self.cosine * (found.cosine or 0.0)
+            + self.matched * found.matched
+            + self.unknown * found.unknown
+            + self.stranger * found.stranger
+            + self.bias
+        )
         return 1.0 / (1.0 + math.exp(-z))
+
+    def without_cosine(self, cosine: float, spread: float) -> Calibration:
+        """This calibration for hits without a vector, whose cosine is taken to be ``cosine`` give or take
+        ``spread`` (a standard deviation): the cosine term folds into the bias, and the logit is averaged over
+        the spread (the probit approximation: E[sigmoid(z)] ≈ sigmoid(mean / √(1 + π s² / 8))), so it leans less
+        either way."""
+        shrink = 1.0 / math.sqrt(1.0 + math.pi * (self.cosine * spread) ** 2 / 8.0)
+        return Calibration(
+            cosine=0.0,
+            matched=self.matched * shrink,
+            unknown=self.unknown * shrink,
+            stranger=self.stranger * shrink,
+            bias=(self.bias + self.cosine * cosine) * shrink,
+        )
 
 
 # Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
 CALIBRATIONS: Mapping[str, Calibration] = {
-    "all-MiniLM-L6-v2-onnx-int8-384": Calibration(cosine=18.94, matched=6.29, known=3.66, bias=-12.13),
+    "all-MiniLM-L6-v2-onnx-int8-384": Calibration(
+        cosine=21.12, matched=2.86, unknown=-3.61, stranger=-2.51, bias=-10.32
+    ),
+    # e5's cosines crowd near the top (an unrelated pair about 0.73): a steep slope, a far bias.
+    "multilingual-e5-small-q4-384": Calibration(cosine=34.82, matched=2.07, unknown=-4.39, stranger=-3.53, bias=-28.64),
 }
-# Without a cosine (no embedder, an unknown model): MiniLM's word weights with its cosine term folded into the
-# bias at 0.3 (about an unrelated note's cosine), so a hit passes the default floor by the words it holds. Not
-# fitted on its own: it keeps the floor's meaning close to the fitted one.
-WORDS_ONLY = Calibration(cosine=0.0, matched=6.29, known=3.66, bias=-12.13 + 18.94 * 0.3)
+# Without a cosine (no embedder, an unknown model): MiniLM's weights with the cosine taken as an unrelated note's,
+# 0.32 give or take 0.11 (mean and spread of the dev off-topic hits' cosines; the evidence's spread is the same),
+# so a hit passes the default floor by holding a sixth of the query's known words (by weight). Not fitted
+# on its own: there off-topic hits share about as many words as the evidence, and a words-only fit learns the
+# names alone.
+WORDS_ONLY = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"].without_cosine(0.32, 0.11)
 
 
 def calibration_for(fingerprint: str | None) -> Calibration:
@@ -79,12 +114,14 @@ def calibration_for(fingerprint: str | None) -> Calibration:
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What a hit's relevance is read from: its best cosine (None: no vector), its matched share, and the share
-    of the query's weighted vocabulary the scope holds anywhere (the same for every hit of one query)."""
+    """What a hit's relevance is read from: its best cosine (None: no vector), its matched share of the query's
+    known words, and two facts about the query in its scope (the same for every hit): no content word known,
+    a name never mentioned."""
 
     cosine: float | None
     matched: float
-    known: float = 1.0
+    unknown: float = 0.0
+    stranger: float = 0.0
 
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
@@ -99,21 +136,36 @@ def stem(word: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TermWeights:
-    """Each query term's weight (its BM25 IDF in the scope) and the weighted share the scope holds at all."""
+    """The query's known terms with their weights (BM25 IDF in the scope: rarer words weigh more), whether no
+    term is known, and whether the query names something the scope never mentions."""
 
     weights: Mapping[str, float]
-    known: float
+    unknown: bool = False
+    stranger: bool = False
+    # Terms no record holds as the index matches words, weighted as such: a hit may still hold one by its stem
+    # ("allergies" in a scope that says "allergic"), and then the scope does know it.
+    unseen: Mapping[str, float] = field(default_factory=dict)
+
+    def for_text(self, text: str) -> tuple[dict[str, float], bool]:
+        """The weights a text is matched against (the known terms and the unseen ones it holds by stem), and
+        whether the query stays unknown for it."""
+        stems = {stem(w) for w in query_words(text)}
+        held = {t: w for t, w in self.unseen.items() if stem(t) in stems}
+        return {**self.weights, **held}, self.unknown and not held
 
 
-def term_weights(store: Store, scope: Scope, terms: Sequence[str]) -> TermWeights:
-    """The terms' weights in the scope (rarer words weigh more); equal, all known, if the store cannot count."""
+def term_weights(store: Store, scope: Scope, terms: Sequence[str], query: str = "") -> TermWeights:
+    """The weights of the ``terms`` some record of the scope holds; all, equal, if the store cannot count.
+
+    ``query`` (the text the terms came from) is read for names (``english.names``)."""
     if not isinstance(store, TermStatistics):
-        return TermWeights(dict.fromkeys(terms, 1.0), 1.0)
+        return TermWeights(dict.fromkeys(terms, 1.0))
     total, counts = store.term_document_counts(scope, terms)
-    weights = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
-    whole = sum(weights.values())
-    known = sum(w for t, w in weights.items() if counts.get(t, 0) > 0) / whole if whole > 0 else 0.0
-    return TermWeights(weights, known)
+    idf = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
+    known = {t: w for t, w in idf.items() if counts.get(t, 0) > 0}
+    unseen = {t: w for t, w in idf.items() if t not in known}
+    strangers = names(query).intersection(terms).difference(known) if query else set()
+    return TermWeights(known, unknown=bool(terms) and not known, stranger=bool(strangers), unseen=unseen)
 
 
 def matched_share(weights: Mapping[str, float], text: str) -> float:
@@ -145,10 +197,13 @@ def evidence(
         ]
     else:
         cosines = [None] * len(hits)
-    return [
-        Evidence(c, matched_share(weights.weights, h.record.content), weights.known)
-        for h, c in zip(hits, cosines, strict=True)
-    ]
+    found: list[Evidence] = []
+    for hit, cosine in zip(hits, cosines, strict=True):
+        against, unknown = weights.for_text(hit.record.content)
+        found.append(
+            Evidence(cosine, matched_share(against, hit.record.content), float(unknown), float(weights.stranger))
+        )
+    return found
 
 
 def with_relevance(
@@ -159,11 +214,12 @@ def with_relevance(
     *,
     query_vector: Vectors | None,
     calibration: Calibration,
+    query: str = "",
 ) -> list[Hit]:
-    """``hits`` with their ``relevance`` set (see the module docstring)."""
+    """``hits`` with their ``relevance`` set (see the module docstring); ``query`` is read for names."""
     listed = list(hits)
     if not listed:
         return listed
-    weights = term_weights(store, scope, terms)
+    weights = term_weights(store, scope, terms, query)
     found = evidence(store, scope, listed, weights, query_vector)
     return [replace(hit, relevance=calibration.relevance(e)) for hit, e in zip(listed, found, strict=True)]

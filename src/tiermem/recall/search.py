@@ -139,7 +139,7 @@ def hybrid_recall(
         include_quarantined=include_quarantined,
     )
     model = embedder.fingerprint if embedder is not None and vectors_usable else None
-    hits = with_relevance(store, scope, terms, hits, query_vector=qv, calibration=calibration_for(model))
+    hits = with_relevance(store, scope, terms, hits, query_vector=qv, calibration=calibration_for(model), query=query)
     floor = policy.min_relevance
     return hits if floor is None else [h for h in hits if h.relevance is not None and h.relevance >= floor]
 
