@@ -149,7 +149,10 @@ class TermWeights:
     def for_text(self, text: str) -> tuple[dict[str, float], bool]:
         """The weights a text is matched against (the known terms and the unseen ones it holds by stem), and
         whether the query stays unknown for it."""
-        stems = {stem(w) for w in query_words(text)}
+        return self.for_stems(_stems(text))
+
+    def for_stems(self, stems: set[str]) -> tuple[dict[str, float], bool]:
+        """``for_text`` of a text whose stems are already known."""
         held = {t: w for t, w in self.unseen.items() if stem(t) in stems}
         return {**self.weights, **held}, self.unknown and not held
 
@@ -170,10 +173,17 @@ def term_weights(store: Store, scope: Scope, terms: Sequence[str], query: str = 
 
 def matched_share(weights: Mapping[str, float], text: str) -> float:
     """The weighted share of the terms (by ``weights``) that ``text`` holds, compared by ``stem``."""
+    return _share(weights, _stems(text))
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in query_words(text)}
+
+
+def _share(weights: Mapping[str, float], stems: set[str]) -> float:
     total = sum(weights.values())
     if total <= 0:
         return 0.0
-    stems = {stem(w) for w in query_words(text)}
     return sum(w for t, w in weights.items() if stem(t) in stems) / total
 
 
@@ -199,10 +209,9 @@ def evidence(
         cosines = [None] * len(hits)
     found: list[Evidence] = []
     for hit, cosine in zip(hits, cosines, strict=True):
-        against, unknown = weights.for_text(hit.record.content)
-        found.append(
-            Evidence(cosine, matched_share(against, hit.record.content), float(unknown), float(weights.stranger))
-        )
+        stems = _stems(hit.record.content)  # once a hit: both the unseen terms and the share read them
+        against, unknown = weights.for_stems(stems)
+        found.append(Evidence(cosine, _share(against, stems), float(unknown), float(weights.stranger)))
     return found
 
 
