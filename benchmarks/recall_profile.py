@@ -206,7 +206,7 @@ def main() -> None:
     parser.add_argument("--locomo", type=Path, help="read one LoCoMo conversation at run time instead")
     parser.add_argument("--conversation", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    parser.add_argument("--db", type=Path, help="keep the scopes in this file and reuse them on the next run")
+    parser.add_argument("--db", type=Path, help="keep the scopes' files in this folder and reuse them on the next run")
     args = parser.parse_args()
     if args.locomo:
         turns, questions = from_locomo(args.locomo, args.conversation, args.queries)
@@ -217,19 +217,23 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     profiles: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        path = args.db or Path(tmp) / "profile.db"
-        reuse = path.exists()
-        memory = Memory.open(path, embedder=model)
-        try:
-            for name, messages in (("remember", False), ("remember_messages", True)):
+        folder = args.db or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, messages in (("remember", False), ("remember_messages", True)):
+            # One file per scope: a single user's embedded file, as the peers benchmark and the evaluations
+            # hold one conversation (another scope's rows would change what the full-text index walks).
+            path = folder / f"{name}.db"
+            reuse = path.exists()
+            memory = Memory.open(path, embedder=model)
+            try:
                 scope = build(memory, turns, messages=messages, reuse=reuse)
                 memory.recall(scope, questions[0], k=10, now=now)  # warm: model loaded, vectors cached
                 runs = [measure(memory, model, scope, questions, now) for _ in range(args.runs)]
                 results[name] = {key: round(statistics.median(r[key] for r in runs), 2) for key in runs[0]}
                 if args.profile:
                     profiles[name] = profile(memory, scope, questions, now, args.profile)
-        finally:
-            memory.close()
+            finally:
+                memory.close()
     load = os.getloadavg()
     if args.json:
         print(json.dumps({"turns": len(turns), "queries": len(questions), "load": load, "results": results}))
