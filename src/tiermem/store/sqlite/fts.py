@@ -20,7 +20,7 @@ from tiermem.store.sqlite.bm25 import (
     FloatArray,
     ScopeTextStats,
     bm25_scores,
-    docsize_tokens,
+    docsize_lengths,
     docsize_total,
     frequency_from_bm25,
     table_averages,
@@ -125,7 +125,7 @@ class SQLiteFullTextMixin:
             ).fetchall()
             if not any(r[3] for r in rows):
                 return []
-            lengths = np.array([docsize_tokens(r[2]) for r in rows], dtype=np.float64)
+            lengths = docsize_lengths([r[2] for r in rows])
             frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token)
             stats = self._scope_text_stats(key, gen)
         scores = bm25_scores(frequencies, lengths, stats).tolist()
