@@ -14,7 +14,7 @@ from store_fixtures import ALICE, EMB, NOW, OTHER_TENANT_ALICE, item, make_recor
 from tiermem.memory import Memory
 from tiermem.recall.search import query_terms
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.store.sqlite.bm25 import docsize_tokens, docsize_total
+from tiermem.store.sqlite.bm25 import docsize_lengths, docsize_tokens, docsize_total
 from tiermem.store.sqlite.fts import CONTEXT_WEIGHT
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
@@ -149,3 +149,10 @@ def test_docsize_totals_of_many_rows_match_row_by_row_decoding() -> None:
     blobs = [bytes([3, 0, 1]), bytes([0x82, 0x2C, 5, 1]), bytes([0x81, 0x80, 0x01, 0, 1]), bytes([127, 0x90, 0x00, 1])]
     assert docsize_total(blobs) == sum(docsize_tokens(b) for b in blobs)
     assert docsize_total([bytes([3, 0, 1])] * 4) == 16 and docsize_total([]) == 0
+
+
+def test_docsize_lengths_of_many_rows_match_row_by_row_decoding() -> None:
+    blobs = [bytes([3, 0, 1]), bytes([0x82, 0x2C, 5, 1]), b"", bytes([0x81, 0x80, 0x01, 0, 1]), bytes([127, 0x90, 0])]
+    assert docsize_lengths(blobs).tolist() == [float(docsize_tokens(b)) for b in blobs]
+    assert docsize_lengths([bytes([3, 0, 1])] * 3).tolist() == [4.0, 4.0, 4.0]
+    assert docsize_lengths([]).tolist() == []

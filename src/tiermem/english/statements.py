@@ -6,7 +6,10 @@ for a question (``same_frame``, ``asked``, ``answered``) rest on these. English 
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 
 __all__ = [
     "ALL_OBJECTS",
@@ -21,6 +24,7 @@ __all__ = [
     "STOP_WORDS",
     "WORD",
     "YET",
+    "Reading",
     "about_the_user",
     "accumulates",
     "after_relation",
@@ -30,6 +34,7 @@ __all__ = [
     "name_words",
     "names_in",
     "negated_clauses",
+    "read",
     "same_frame",
     "same_subject",
     "slot_of",
@@ -211,8 +216,7 @@ def after_relation(text: str) -> str:
 
 def same_subject(a: str, b: str) -> bool:
     """Both statements are about the same subject: the user, or a person named in both."""
-    subject_a = subject_of(a)
-    return (subject_a is not None and subject_a == subject_of(b)) or bool(names_in(a) & names_in(b))
+    return read(a).same_subject(read(b))
 
 
 def asked(question: str) -> frozenset[str]:
@@ -227,13 +231,51 @@ def about_the_user(question: str) -> bool:
 
 def answered(what: frozenset[str], statement: str) -> frozenset[str]:
     """The stems of ``what`` (see ``asked``) that ``statement`` contains."""
-    return what & stems(statement)
+    return read(statement).answered(what)
 
 
 def same_frame(a: str, b: str) -> bool:
     """The same statement, perhaps about someone else: the words beyond the names overlap ≥ ``FRAME_OVERLAP``."""
-    names = name_words(a, b)
-    return word_overlap(content_words(a) - names, content_words(b) - names) >= FRAME_OVERLAP
+    return read(a).same_frame(read(b))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the pairwise tests (``answered``, ``same_subject``, ``same_frame``) read of one statement, read once:
+    comparing n statements pairwise then reads each text once, not once per pair."""
+
+    words: frozenset[str]  # content_words
+    stems: frozenset[str]  # their stems
+    subject: str | None  # subject_of
+    names: frozenset[str]  # names_in
+    name_words: frozenset[str]  # name_words of this text alone
+
+    def answered(self, what: frozenset[str]) -> frozenset[str]:
+        """The stems of ``what`` this statement contains."""
+        return what & self.stems
+
+    def same_subject(self, other: Reading) -> bool:
+        """``same_subject`` of the two statements."""
+        return (self.subject is not None and self.subject == other.subject) or bool(self.names & other.names)
+
+    def same_frame(self, other: Reading) -> bool:
+        """``same_frame`` of the two statements (the name words of both are left out of both)."""
+        names = self.name_words | other.name_words
+        return word_overlap(self.words - names, other.words - names) >= FRAME_OVERLAP
+
+
+@functools.lru_cache(maxsize=1024)
+def read(text: str) -> Reading:
+    """The ``Reading`` of one statement (the latest ones kept: recall compares the same facts query after query)."""
+    words = content_words(text)
+    names = names_in(text)
+    return Reading(
+        words=frozenset(words),
+        stems=frozenset(stem(w) for w in words),
+        subject=subject_of(text),
+        names=frozenset(names),
+        name_words=frozenset(name_words(names=tuple(names))),
+    )
 
 
 def slot_of(text: str) -> str | None:
@@ -245,7 +287,7 @@ def slot_of(text: str) -> str | None:
     return None
 
 
-def word_overlap(a: set[str], b: set[str]) -> float:
+def word_overlap(a: AbstractSet[str], b: AbstractSet[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from tiermem.embed import Vectors
-from tiermem.english.statements import answered, asked, same_frame, same_subject
+from tiermem.english.statements import asked, read
 from tiermem.recall.policy import RecallPolicy
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, ScorePart
 
@@ -27,15 +27,21 @@ class FactStore(Protocol):
 
 
 def _competing(
-    older: Hit, faces: list[tuple[str, Vectors]], older_vector: Vectors, what: frozenset[str], update_cosine: float
+    older: Hit,
+    faces: list[tuple[str, Vectors]],
+    older_vector: Vectors,
+    what: frozenset[str],
+    update_cosine: float,
 ) -> bool:
     """Two facts give rival answers: one topic, and one subject or one statement about two people."""
-    said = answered(what, older.record.content)
+    mine = read(older.record.content)
+    said = mine.answered(what) if what else frozenset()
     for content, vector in faces:
+        theirs = read(content)
         # One topic: close vectors, or the newer fact answers every word of the question the older one answers
         # (vectors of two facts about one person are dominated by the name, so a change of topic words hides).
-        topic = float(older_vector @ vector) >= update_cosine or (bool(said) and said <= answered(what, content))
-        if topic and (same_subject(older.record.content, content) or same_frame(older.record.content, content)):
+        topic = float(older_vector @ vector) >= update_cosine or (bool(said) and said <= theirs.answered(what))
+        if topic and (mine.same_subject(theirs) or mine.same_frame(theirs)):
             return True
     return False
 

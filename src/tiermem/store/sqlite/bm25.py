@@ -23,6 +23,7 @@ __all__ = [
     "FloatArray",
     "ScopeTextStats",
     "bm25_scores",
+    "docsize_lengths",
     "docsize_tokens",
     "docsize_total",
     "frequency_from_bm25",
@@ -73,14 +74,28 @@ def docsize_tokens(blob: bytes) -> int:
 
 def docsize_total(blobs: Sequence[bytes]) -> int:
     """Tokens in many rows at once: every varint of the joined blobs summed (they are whole varints each)."""
-    data = np.frombuffer(b"".join(blobs), dtype=np.uint8)
+    return int(_byte_values(np.frombuffer(b"".join(blobs), dtype=np.uint8)).sum())
+
+
+def docsize_lengths(blobs: Sequence[bytes]) -> FloatArray:
+    """Tokens in each of many rows (``docsize_tokens`` of each), decoded together rather than row by row."""
+    values = _byte_values(np.frombuffer(b"".join(blobs), dtype=np.uint8))
+    # Each row's sum is a difference of running sums at its blob's bounds (an empty blob sums to 0).
+    running = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
+    bounds = np.concatenate(([0], np.cumsum(np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs)))))
+    return (running[bounds[1:]] - running[bounds[:-1]]).astype(np.float64)
+
+
+def _byte_values(data: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """What each byte of whole varints adds to their sum."""
     if not data.size or int(data.max()) < 0x80:
-        return int(data.sum(dtype=np.int64))
+        return data.astype(np.int64)
     # A byte is worth its low 7 bits times 128 to the power of how many bytes follow it in its varint
     # (a varint ends at the first byte under 0x80; token counts never need SQLite's 9-byte form).
     ends = np.flatnonzero(data < 0x80)
     following = ends[np.searchsorted(ends, np.arange(data.size))] - np.arange(data.size)
-    return int(((data & 0x7F).astype(np.int64) << (7 * following)).sum())
+    values: npt.NDArray[np.int64] = (data & 0x7F).astype(np.int64) << (7 * following)
+    return values
 
 
 def varints(blob: bytes) -> list[int]:

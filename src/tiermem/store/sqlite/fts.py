@@ -20,7 +20,7 @@ from tiermem.store.sqlite.bm25 import (
     FloatArray,
     ScopeTextStats,
     bm25_scores,
-    docsize_tokens,
+    docsize_lengths,
     docsize_total,
     frequency_from_bm25,
     table_averages,
@@ -87,6 +87,9 @@ class SQLiteFullTextMixin:
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
         # Per scope, its full-text size at a generation (generations never repeat, see maintenance.erase).
         self._text_stats: dict[tuple[str, str], tuple[int, ScopeTextStats]] = {}
+        # Per scope, the relevance counts of words at a generation: recall asks for them on every query, and a
+        # scope's common words come back query after query.
+        self._term_counts: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
 
     def keyword_candidates(
         self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
@@ -122,7 +125,7 @@ class SQLiteFullTextMixin:
             ).fetchall()
             if not any(r[3] for r in rows):
                 return []
-            lengths = np.array([docsize_tokens(r[2]) for r in rows], dtype=np.float64)
+            lengths = docsize_lengths([r[2] for r in rows])
             frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token)
             stats = self._scope_text_stats(key, gen)
         scores = bm25_scores(frequencies, lengths, stats).tolist()
@@ -184,15 +187,29 @@ class SQLiteFullTextMixin:
     def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
         ``COUNT_CAP``)."""
+        key = (scope.tenant, scope.user or "")
         with self._lock:
             row = self._conn.execute(
-                "SELECT n FROM scope_generations WHERE tenant = ? AND user_key = ?", (scope.tenant, scope.user or "")
+                "SELECT n, gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
             ).fetchone()
             if row is None or not row[0]:
                 return 0, dict.fromkeys(terms, 0)
+            size, gen = row
+            cached = self._term_counts.get(key)
+            known = cached[1] if cached is not None and cached[0] == gen else {}
             # Capped: a word in a thousand records weighs little either way, and counting stops there.
-            counts = {t: self._count_in_scope(scope, t, columns="content", cap=COUNT_CAP) for t in terms}
-        return int(row[0]), counts
+            counts = {
+                t: known[t] if t in known else self._count_in_scope(scope, t, columns="content", cap=COUNT_CAP)
+                for t in terms
+            }
+            # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
+            if not self._conn.in_transaction:
+                if len(self._term_counts) > 10_000 or len(known) > 10_000:  # bounded: many scopes, many words
+                    self._term_counts.clear()
+                    known = {}
+                known.update(counts)
+                self._term_counts[key] = (gen, known)
+        return int(size), counts
 
     def _count_in_scope(self, scope: Scope, term: str, *, columns: str, cap: int | None) -> int:
         """How many of the (tenant, user)'s rows hold ``term`` (as the index holds it) in ``columns``, up to ``cap``.
