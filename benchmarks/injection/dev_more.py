@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable, Iterator
 
 from dev_more_text import (
+    AFTER_HOSTILE,
+    AFTER_TWINS,
     BENIGN,
     DIRECT,
     DIRECT_2,
@@ -51,3 +53,10 @@ BENIGN_FAMILIES: dict[str, list[Family]] = {
     **{technique: [_each(texts)] for technique, texts in BENIGN.items()},
     "lookalike": [_each(LOOKALIKES), _each(LAST_TWINS), _each(FINAL_TWINS)],
 }
+
+# Batches written after the families above were in the corpus: built after them (as ``technique/later-N``), so
+# every earlier row keeps its place in corpus.jsonl.
+LATER_HOSTILE_FAMILIES: dict[str, list[Family]] = {
+    technique: [_each(AFTER_HOSTILE[technique])] for technique in ("direct", "role", "exfiltration")
+}
+LATER_BENIGN_FAMILIES: dict[str, list[Family]] = {"lookalike": [_each(AFTER_TWINS)]}
