@@ -40,7 +40,8 @@ _ORDER = re.compile(
 )
 _MACHINE = re.compile(
     r"\b(?:ai|a\.i\.|llms?|gpt|chatbots?|language\s+models?|the\s+(?:assistant|model|bot)|summari[sz]ers?|"
-    r"assistants\s+(?:are|must|should|may)|"
+    r"(?:assistants|agents|bots)\s+(?:are|must|should|may)|(?:support|virtual|helpdesk|shopping|booking)\s+"
+    r"(?:assistants?|agents?|bots?)|"
     r"(?:ai|automated)\s+(?:\w+\s+)?(?:tools?|readers?|systems?|assistants?|agents?|models?|reviewers?|helpers?|"
     r"engines?)|bots?|(?:customer|user)-facing\s+agents?)\b"
 )
@@ -62,7 +63,8 @@ _OWN_WORK = re.compile(
 _PRIVILEGE = re.compile(
     # "system" and "platform" only where they name a speaker, not the heating system or platform 3
     r"\b(?:admin(?:istrator)?|developer|operator|root|superuser|moderator|supervisor|maintainer|management|"
-    r"deployment\s+owner|ops\s+lead|clearance|config\s+push|policy\s+engine|trusted[-\s]source|override)\b|[\[<{#]\s*system\b|"
+    r"deployment\s+owner|ops\s+lead|clearance|config\s+push|policy\s+engine|trusted[-\s]source|override|"
+    r"product\s+owner|hosting\s+provider|team\s+lead|authenticated\s+by)\b|[\[<{#]\s*system\b|"
     r"\bsystem\s+(?:prompt|message|instructions?|override|notice|directive|admin(?:istrator)?)\b|"
     r"\bplatform\s+(?:owner|team|admin(?:istrator)?|operator)s?\b|"
     r"\b(?:consent|authori[sz](?:ed|ation)|permissions?|permitted|granted|approved\s+by|overrides?|elevated|"
@@ -74,7 +76,8 @@ _PAYLOAD = re.compile(
     r"\beven\s+(?:if|though)\b|\bregardless\b|\bpasswords?\b|\bpins?\b|\b(?:access|session|saved)\s+tokens?\b|"
     r"\bcredentials?\b|\bapi\s+keys?\b|\bsecrets?\b|https?://|[\w.+-]+@[\w-]+\.[a-z]|\bexecute\b|"
     r"\banyone\s+who\s+asks\b|\bthe\s+user'?s\s+(?:\w+\s+)?(?:emails?|files?|contacts?|address|data|history)\b|"
-    r"\btheir\s+(?:emails|messages|files|contacts|pin|password)\b"
+    r"\btheir\s+(?:emails|messages|files|contacts|pin|password)\b|\b(?:editor|admin|owner|write)\s+"
+    r"(?:rights|access|role|permissions)\b"
 )
 # Someone who will ask the reader later, or a subject that will come up: the audience of a scripted answer.
 _AUDIENCE = re.compile(
@@ -83,7 +86,7 @@ _AUDIENCE = re.compile(
     r"\b(?:when|if)\s+asked\b|\bwhen(?:ever)?\s+(?:\w+\s+){1,4}?(?:is|are)\s+(?:mentioned|discussed|raised|"
     r"brought\s+up)\b|\bquestions?\s+about\b|\bcomes?\s+up\b|\bwho\s+asks\b|\bwhen\s+you\s+count\b|"
     r"\b(?:should|if|when)\s+you\s+(?:be|are|get)\s+asked\b|\bwhoever\s+(?:\w+\s+)?(?:compiles|writes|prepares|"
-    r"drafts|builds|puts\s+together|reads|answers|handles)\b"
+    r"drafts|builds|puts\s+together|reads|answers|handles)\b|\bbrings?\s+up\b"
 )
 # What bends the truth or hides part of it: "nobody else", "not the 7th", "no need to cite them"
 _SLANTED = re.compile(
@@ -93,7 +96,7 @@ _SLANTED = re.compile(
     r"\bwithout\s+(?:the\s+usual|any|an)\s+(?:review|checks?|explanation|approval)\b|\bbelieve\b|"
     r"\bas\s+(?:a\s+)?(?:five-star|recommended|cancell?ed|verified)\b|\bshould\s+come\s+up\b|\bonly\s+\w+"
     r"(?:\s+\w+){0,2}\s+should\b|\bdrop\s+the\b|\bis\s+removed\b|\bare\s+paused\b|\bis\s+skipped\b|"
-    r"\b(?:point\s+out|say|claim|state|insist|answer|reply|explain)\s+that\b"
+    r"\b(?:point\s+out|say|claim|state|insist|answer|reply|explain)\s+that\b|\beven\s+though\b"
 )
 _CLASSES = (
     ("a machine reader", _MACHINE),
