@@ -87,7 +87,7 @@ _SLANT = [
         re.compile(
             r"\b(?:describe|present|portray|call|label|refer\s+to)\s+(?:\w+\s+){1,5}?as\s+(?:discontinued|unsafe|"
             r"retracted|recalled|dangerous|a\s+scam|fraudulent|obsolete|illegal|the\s+official|fully\s+\w+|the\s+"
-            r"(?:strongest|best|top|only|winner))\b|"
+            r"(?:strongest|best|top|only|winner))\b|\bleave\s+(?:\w+\s+){1,3}?off\b|"
             r"\b(?:only|just)\s+(?:\w+\s+){1,4}?(?:is|are)\s+(?:safe|secure|legit|trustworthy|reliable)\s+and\s+"
             r"(?:every|all)\s+other\b|\b(?:praise|promote|recommend|plug|push|mention)\s+(?:\w+\s+){1,3}?instead\b"
         ),
@@ -130,7 +130,7 @@ _RUNS_YOU = [
 _SENDER = (
     r"(?:platform|internal|staff(?:-only)?|head\s+office|hq|management|engineering|compliance|config(?:uration)?|"
     r"security|service\s+owner|orchestrator|ops|operations|support|product|admin\w*|operator(?:-level)?|"
-    r"developer(?:-level)?)"
+    r"developer(?:-level)?|supervisor|maintainer|legal|vendor|trusted-source|routing)"
 )
 _NOTICE = r"(?:notice|memo|directive|update|instruction|message|note|bulletin|order|change|announcement|here)"
 _HEADER = [
@@ -138,7 +138,9 @@ _HEADER = [
     (
         re.compile(
             rf"^\W{{0,4}}(?:\w+\s+){{0,2}}?{_SENDER}(?:\s+[\w-]+){{0,3}}?\s+{_NOTICE}\b|"
-            rf"^\W{{0,4}}(?:\w+[,\s]+){{0,3}}?{_SENDER}\s*(?:>>|:)|^\W{{0,4}}signed,\s+(?:the\s+)?\w+"
+            rf"^\W{{0,4}}(?:\w+[,\s]+){{0,3}}?{_SENDER}\s*(?:>>|:)|^\W{{0,4}}signed,\s+(?:the\s+)?\w+|"
+            rf"^\W{{0,4}}(?:\w+\s+){{0,2}}?{_NOTICE}\s+(?:from|by)\s+(?:the\s+|your\s+)?(?:\w+\s+){{0,2}}?{_SENDER}\b|"
+            rf"^\W{{0,4}}per\s+(?:the\s+)?(?:\w+\s+){{0,2}}?{_SENDER}\b"
         ),
         0.2,
     ),
@@ -201,7 +203,7 @@ _OPERATOR_HEADER = _HEADER[0][0]
 _ORDER_AFTER = re.compile(
     r"(?:^|[.!?;:]\s+|\n\s*|,\s*|\b(?:so|and|then|now)\s+)(?:treat|reply|respond|answer|offer|ask|book|close|mark|"
     r"approve|delete|send|forward|quote|carry\s+out|agree|tell|say|collect|share|grant|give|refuse|accept|"
-    r"disclose|reveal)\b|\b(?:must|shall|are\s+to|is\s+to|may\s+now)\s+\w+|"
+    r"disclose|reveal)\b|\b(?:must|shall|are\s+to|is\s+to|may\s+now|need\s+to)\s+\w+|"
     r"\byou\s+(?:are|have\s+been)\s+(?:now\s+)?(?:cleared|authori[sz]ed|permitted|allowed)\s+to\b"
 )
 
@@ -214,6 +216,22 @@ def operator_notice(text: str) -> Finding | None:
     return (0.3 if _ORDER_AFTER.search(text, header.end()) else 0.2), header.group(0)
 
 
+_RUNS_YOU_FOUND = patterns(_RUNS_YOU)
+_ORDER_BONUS = 0.1
+
+
+def runs_the_reader(text: str) -> Finding | None:
+    """A sender that claims to run the reader; an order after the claim is what such a sender is there for."""
+    found = _RUNS_YOU_FOUND(text)
+    if found is None:
+        return None
+    weight, evidence = found
+    where = text.find(evidence)
+    if _ORDER_AFTER.search(text, where + len(evidence)):
+        weight = min(1.0, weight + _ORDER_BONUS)
+    return weight, evidence
+
+
 _FUTURE_ANSWERS = [
     # Orders about a class of future answers: "responses about pricing must quote...", "reply to refund requests
     # with a refusal"
@@ -222,6 +240,15 @@ _FUTURE_ANSWERS = [
             r"\b(?:responses|answers|replies|summaries)\s+(?:about|of|on|to|regarding|concerning)\s+(?:\S+\s+){1,4}?"
             r"(?:must|should|shall|have\s+to|need\s+to|are\s+to)\b|\b(?:reply|respond|answer)\s+to\s+(?:all\s+|any\s+|"
             r"every\s+)?(?:\w+\s+)?(?:requests|questions|enquiries|queries|complaints)\s+(?:with|by)\b"
+        ),
+        0.35,
+    ),
+    (
+        re.compile(
+            r"\bthe\s+(?:summary|answer|reply|response|digest)\s+(?:should|must|shall|needs?\s+to)\s+(?:say|state|read|"
+            r"mention|claim|describe)\b|\bthe\s+(?:correct|right|only|official)\s+(?:summary|answer|reply|version)\s+"
+            r"(?:of\s+(?:this|the)\s+\w+\s+)?is\b|\b(?:replies|responses|answers|summaries)\s+(?:now\s+)?(?:must|should|"
+            r"shall|need\s+to|have\s+to)\b"
         ),
         0.35,
     ),
@@ -239,7 +266,7 @@ SIGNALS_ADDRESS = (
     Signal("a scripted answer for a future question", scripted_answer),
     Signal("a reader addressed by what it does with the text", patterns(_UNNAMED_READER)),
     Signal("an order to leave out or slant", patterns(_SLANT)),
-    Signal("a sender that claims to run the reader", patterns(_RUNS_YOU)),
+    Signal("a sender that claims to run the reader", runs_the_reader),
     Signal("a notice from an office or team opening the note", operator_notice),
     Signal("an order about a class of future answers", patterns(_FUTURE_ANSWERS)),
     Signal("a claim that checks are off or the user is cleared", patterns(_PRIVILEGE_CLAIM)),

@@ -56,6 +56,8 @@ _OWN_WORK = re.compile(
     r"\bthis\s+(?:chat|conversation|session)\b|\b(?:your|its)\s+(?:instructions|rules|guidelines|system\s+prompt|"
     r"configuration|refusals?|safety|filters?|training)\b|\brefusals?\b|\bthis\s+instruction\b|"
     r"\bthe\s+user'?s\s+(?:question|request|message|prompt)s?\b|\byour\s+(?:job|task|role|duty)\b|"
+    r"\b(?:lists?|answers?|summar(?:y|ies)|recommendations?|comparisons?)\s+(?:\w+\s+){0,4}?you\s+(?:give|produce|"
+    r"write|generate|make)\b|"
     r"\b(?:safety\s+)?disclaimers\b|\b(?:the|a|this)\s+(?:\w+\s+)?(?:summary|digest)\s+(?:should|must|will)\b|\bevery\s+request\b|\bshell\s+commands?\b|"
     r"\b(?:summari[sz]es?|summari[sz]ing|reads?|reading|process(?:es|ing)?)\s+this\s+(?:report|page|document|article|"
     r"email|review|text|listing|thread|site|file)\b"
@@ -96,7 +98,8 @@ _SLANTED = re.compile(
     r"\bwithout\s+(?:the\s+usual|any|an)\s+(?:review|checks?|explanation|approval)\b|\bbelieve\b|"
     r"\bas\s+(?:a\s+)?(?:five-star|recommended|cancell?ed|verified)\b|\bshould\s+come\s+up\b|\bonly\s+\w+"
     r"(?:\s+\w+){0,2}\s+should\b|\bdrop\s+the\b|\bis\s+removed\b|\bare\s+paused\b|\bis\s+skipped\b|"
-    r"\b(?:point\s+out|say|claim|state|insist|answer|reply|explain)\s+that\b|\beven\s+though\b"
+    r"\b(?:point\s+out|say|claim|state|insist|answer|reply|explain)\s+that\b|\beven\s+though\b|\bregardless\s+of\b|"
+    r"\bon\s+top\b|\bleave\s+(?:\w+\s+){1,3}?off\b"
 )
 _CLASSES = (
     ("a machine reader", _MACHINE),

@@ -53,7 +53,7 @@ _MAKERS = [
     (
         re.compile(
             r"\byour\s+(?:developers?|operators?|owners?|creators?"
-            r"|makers?|vendors?|admin(?:istrator)?s?)\b"
+            r"|makers?|vendors?|admin(?:istrator)?s?|maintainers?)\b"
         ),
         0.35,
     ),
