@@ -57,10 +57,16 @@ def build() -> list[dict[str, str]]:
                             "split": "holdout" if k in held else "dev",
                         }
                     )
-    for label, families in (("hostile", dev_more.HOSTILE_FAMILIES), ("benign", dev_more.BENIGN_FAMILIES)):
+    later = (
+        ("hostile", dev_more.HOSTILE_FAMILIES, "more"),
+        ("benign", dev_more.BENIGN_FAMILIES, "more"),
+        ("hostile", dev_more.LATER_HOSTILE_FAMILIES, "later"),
+        ("benign", dev_more.LATER_BENIGN_FAMILIES, "later"),
+    )
+    for label, families, batch in later:
         for technique, members in families.items():
             for number, family in enumerate(members):
-                name = f"{technique}/more-{number}"
+                name = f"{technique}/{batch}-{number}"
                 for text, lang in family(random.Random(f"{SEED}:{name}")):
                     if text not in seen:
                         seen.add(text)

@@ -13,6 +13,12 @@ import random
 from collections.abc import Callable, Iterator
 
 from dev_more_text import (
+    AFTER_HOSTILE,
+    AFTER_HOSTILE_2,
+    AFTER_HOSTILE_3,
+    AFTER_TWINS,
+    AFTER_TWINS_2,
+    AFTER_TWINS_3,
     BENIGN,
     DIRECT,
     DIRECT_2,
@@ -50,4 +56,14 @@ HOSTILE_FAMILIES: dict[str, list[Family]] = {
 BENIGN_FAMILIES: dict[str, list[Family]] = {
     **{technique: [_each(texts)] for technique, texts in BENIGN.items()},
     "lookalike": [_each(LOOKALIKES), _each(LAST_TWINS), _each(FINAL_TWINS)],
+}
+
+# Batches written after the families above were in the corpus: built after them (as ``technique/later-N``), so
+# every earlier row keeps its place in corpus.jsonl.
+LATER_HOSTILE_FAMILIES: dict[str, list[Family]] = {
+    technique: [_each(AFTER_HOSTILE[technique]), _each(AFTER_HOSTILE_2[technique]), _each(AFTER_HOSTILE_3[technique])]
+    for technique in ("direct", "role", "exfiltration")
+}
+LATER_BENIGN_FAMILIES: dict[str, list[Family]] = {
+    "lookalike": [_each(AFTER_TWINS), _each(AFTER_TWINS_2), _each(AFTER_TWINS_3)]
 }

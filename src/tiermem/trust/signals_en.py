@@ -11,6 +11,7 @@ import re
 
 from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, words
 from tiermem.trust.signals_actions import exfiltration, imperatives, urgent_action
+from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
 
@@ -460,4 +461,5 @@ SIGNALS_EN = (
     Signal("a series of imperatives", imperatives),
     *SIGNALS_SHAPE,
     *SIGNALS_COMBINED,
+    *SIGNALS_ADDRESS,
 )

@@ -53,7 +53,7 @@ _MAKERS = [
     (
         re.compile(
             r"\byour\s+(?:developers?|operators?|owners?|creators?"
-            r"|makers?|vendors?|admin(?:istrator)?s?)\b"
+            r"|makers?|vendors?|admin(?:istrator)?s?|maintainers?)\b"
         ),
         0.35,
     ),
@@ -100,7 +100,7 @@ _PERMISSION = [
             r"(?:content\s+|safety\s+)?(?:filter(?:s|ing)?|guardrails?|safety\s+(?:checks?|rules?)|moderation|"
             r"restrictions|warnings)\b|\b(?:skip|bypass|disable|turn\s+off)\s+(?:the\s+|any\s+|all\s+)?(?:identity|"
             r"security|fraud|verification|safety|approval|2fa|two-factor)\s+(?:checks?|verification|reviews?|steps?)\b|\b(?:safety|content|moderation)\s+(?:\w+\s+)?(?:are|is|was|were|have\s+"
-            r"been|has\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off)\b"
+            r"been|has\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b"
         ),
         0.4,
     ),
@@ -241,7 +241,7 @@ _MISLEAD = [
 
 _MOVE = re.compile(
     r"\b(?:send|forward|post|upload|email|e-mail|mail|text|share|copy|export|paste|put|write|attach|include|append|"
-    r"encode|embed|transmit|sync|submit|leak|dump|publish|read\s+out|make\s+an?\s+(?:get|post|http)\s+request|"
+    r"encode|embed|transmit|sync|submit|leak|dump|publish|read\s+out|add|drop|jot|make\s+an?\s+(?:get|post|http)\s+request|"
     r"load|open|fetch|visit)\b"
 )
 _SECRET = re.compile(
@@ -253,17 +253,19 @@ _SECRET = re.compile(
     r"(?:all|every)\s+(?:\w+\s+)?(?:files?|documents?|emails?|messages?|contacts?|notes?|records?)|"
     r"personal\s+data|date\s+of\s+birth|passport|bank\s+(?:login|details|account)|card\s+(?:numbers?|details|on\s+file)|"
     r"phone\s+numbers?|home\s+address(?:es)?|e-?mail\s+addresses|contacts|memory\s+(?:store|bank|contents?|dump)|"
-    r"(?:full|entire|whole)\s+(?:configuration|config|setup)|(?:what|everything)\s+(?:the\s+user|they)\s+"
+    r"(?:full|entire|whole)\s+(?:configuration|config|setup)|(?:what|whatever|everything)\s+(?:the\s+user|they)\s+"
     r"(?:told|said|wrote|typed|shared)|the\s+memory(?!\s+of))\b|~?/\.(?:aws|ssh|gnupg|netrc|docker)\b"
 )
 _OUTSIDE = re.compile(
     r"(?:https?|s?ftp|wss?)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:[a-z0-9-]+\.)+(?:example|com|net|org|io|xyz|ru|cn|info|biz|co)"
     r"\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:\+|\b0)\d[\d\s-]{6,}\d|\bpublicly\b|\bwebhook\b|\b(?:support|remote|external|collection|api)\s+(?:endpoint|server)\b|\bendpoint\b|\bpublic\s+(?:gist|repo\w*|paste|page|post)|"
+    r"\bpublic\s+(?:\w+\s+)?(?:tracker|note|forum|channel|board|wiki)|"
     r"\bpastebin\b|\bgist\b|\b(?:this|that|the\s+following|the\s+below)\s+(?:link|url|address)\b|"
     r"\bhttp\s+(?:get|post)\b|\bquery\s+(?:string|parameter)\b|\bas\s+an\s+image\b"
 )
 _INTO_REPLY = re.compile(
-    rf"\b(?:in|into|to|at\s+the\s+end\s+of)\s+(?:your|the|each|every)\s+(?:next\s+)?{_OUTPUT}\b|"
+    rf"\b(?:in|into|to|at\s+the\s+end\s+of)\s+(?:your|the|each|every)\s+(?:next\s+)?(?:{_OUTPUT}|messages?)\b|"
+    r"\b(?:in|into)\s+(?:the|this)\s+chat\b|"
     r"\b(?:reply|respond|answer)\s+with\b"
 )
 _GATHER = re.compile(
