@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -247,3 +248,12 @@ def test_sigkill_after_acknowledged_writes_loses_nothing_and_reopening_embeds_th
         assert set(memory.store.vectors_of(scope, ids)) == set(ids)
         assert memory.recall(scope, "spare paddles boathouse")[0].record.id == ids[2]
         memory.erase("acme", user)
+
+
+def test_the_worker_embeds_without_a_flush_once_writes_pause() -> None:
+    with Memory.open(":memory:", embedder=HashingEmbedder(), write_behind=True) as memory:
+        record = memory.remember(ALICE, NOTES[0]).record
+        deadline = time.monotonic() + 10
+        while memory.store.unindexed() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert set(memory.store.vectors_of(ALICE, [record.id])) == {record.id}

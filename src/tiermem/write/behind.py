@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -34,11 +35,25 @@ from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import MemoryRecord, MemoryType, Scope, utcnow
 from tiermem.write.path import WritePolicy, WriteResult, WriteStatus, _Batch, _detect, audit_entry
 
-__all__ = ["BATCH", "Queued", "WriteBehind", "WriteBehindError", "index_queued", "queued_of", "recover"]
+__all__ = [
+    "BATCH",
+    "HIGH_WATER",
+    "IDLE",
+    "Queued",
+    "WriteBehind",
+    "WriteBehindError",
+    "index_queued",
+    "queued_of",
+    "recover",
+]
 
 log = logging.getLogger(__name__)
 
 BATCH = 64  # records per model call: large enough to amortise the call, small enough to keep the lag short
+# The worker starts once writes pause this long (seconds), or the backlog reaches HIGH_WATER records, or someone
+# flushes: a burst of writes is acknowledged without the model taking the cores from it, and the lag stays bounded.
+IDLE = 0.05
+HIGH_WATER = 512
 
 
 class WriteBehindError(MemError):
@@ -139,13 +154,26 @@ def _index_one(
 class WriteBehind:
     """One worker thread that embeds queued records in batches; ``flush`` waits for it and raises its errors."""
 
-    def __init__(self, store: Store, embedder: Embedder, policy: WritePolicy, *, batch: int = BATCH) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        policy: WritePolicy,
+        *,
+        batch: int = BATCH,
+        idle: float = IDLE,
+        high_water: int = HIGH_WATER,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.policy = policy
         self.batch = batch
+        self.idle = idle
+        self.high_water = high_water
         self._queue: deque[Queued] = deque()
         self._cond = threading.Condition()
+        self._last_put = 0.0
+        self._flushing = 0
         self._busy = False
         self._closed = False
         self._errors: list[BaseException] = []
@@ -161,7 +189,8 @@ class WriteBehind:
             if self._closed:
                 raise WriteBehindError("write-behind is closed: no more writes are embedded by it")
             self._queue.extend(queued)
-            self._cond.notify_all()
+            self._last_put = time.monotonic()
+            self._cond.notify_all()  # the worker counts its pause from this write
 
     @property
     def backlog(self) -> int:
@@ -172,8 +201,14 @@ class WriteBehind:
     def flush(self, timeout: float | None = None) -> None:
         """Wait until every queued record is embedded; raise the worker's first error since the last flush."""
         with self._cond:
-            if not self._cond.wait_for(lambda: not self._queue and not self._busy, timeout):
-                raise WriteBehindError(f"write-behind flush timed out after {timeout} s ({len(self._queue)} queued)")
+            self._flushing += 1
+            self._cond.notify_all()
+            try:
+                if not self._cond.wait_for(lambda: not self._queue and not self._busy, timeout):
+                    queued = len(self._queue)
+                    raise WriteBehindError(f"write-behind flush timed out after {timeout} s ({queued} queued)")
+            finally:
+                self._flushing -= 1
             errors, self._errors = self._errors, []
         if errors:
             raise WriteBehindError(
@@ -191,10 +226,19 @@ class WriteBehind:
                 self._cond.notify_all()
             self._thread.join()
 
+    def _wait(self) -> float | None:
+        """Seconds until the worker may start (0: now; None: nothing to do but wait for a write)."""
+        if not self._queue:
+            return 0.0 if self._closed else None
+        if self._closed or self._flushing or len(self._queue) >= self.high_water:
+            return 0.0
+        return max(0.0, self._last_put + self.idle - time.monotonic())
+
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: bool(self._queue) or self._closed)
+                while (wait := self._wait()) != 0.0:
+                    self._cond.wait(wait)
                 if not self._queue:
                     return
                 taken = [self._queue.popleft() for _ in range(min(self.batch, len(self._queue)))]
