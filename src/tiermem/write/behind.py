@@ -50,9 +50,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 BATCH = 64  # records per model call: large enough to amortise the call, small enough to keep the lag short
-# The worker starts once writes pause this long (seconds), or the backlog reaches HIGH_WATER records, or someone
-# flushes: a burst of writes is acknowledged without the model taking the cores from it, and the lag stays bounded.
-IDLE = 0.05
+# The worker starts once writes pause this long (seconds: more than a busy scheduler's jitter), or the backlog
+# reaches HIGH_WATER records, or someone flushes: a burst of writes is acknowledged without the model taking the
+# cores from it, and the lag stays bounded.
+IDLE = 0.2
 HIGH_WATER = 512
 
 
