@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from tiermem.embed import Embedder, Vectors
-from tiermem.errors import MemError
+from tiermem.errors import WriteBehindError
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.trust.injection import QUARANTINE_TAG
@@ -55,10 +55,6 @@ BATCH = 64  # records per model call: large enough to amortise the call, small e
 # cores from it, and the lag stays bounded.
 IDLE = 0.2
 HIGH_WATER = 512
-
-
-class WriteBehindError(MemError):
-    """The write-behind worker failed; the records it could not embed stay queued in the store."""
 
 
 @dataclass(frozen=True, slots=True)
