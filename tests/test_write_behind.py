@@ -257,3 +257,22 @@ def test_the_worker_embeds_without_a_flush_once_writes_pause() -> None:
         while memory.store.unindexed() and time.monotonic() < deadline:
             time.sleep(0.02)
         assert set(memory.store.vectors_of(ALICE, [record.id])) == {record.id}
+
+
+def test_a_record_queued_for_another_model_waits_for_that_model(tmp_path: Path, gated: Gated) -> None:
+    path = tmp_path / "m.db"
+    left = Memory.open(path, embedder=gated, write_behind=True)
+    record = left.remember(ALICE, NOTES[1]).record
+    left.store.close()
+    texts: list[str] = []
+
+    class Counting(HashingEmbedder):
+        def embed_batch(self, batch: Sequence[str]) -> Vectors:
+            texts.extend(batch)
+            return super().embed_batch(batch)
+
+    with Memory.open(path, embedder=Counting(dim=32)) as other:
+        assert other.flush() == 0 and texts == []  # the wrong model is not even asked
+        assert [r.id for r in other.store.unindexed()] == [record.id]
+    with Memory.open(path, embedder=HashingEmbedder()) as same:
+        assert same.flush() == 1

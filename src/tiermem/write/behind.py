@@ -98,7 +98,15 @@ def index_queued(store: Store, embedder: Embedder, queued: Sequence[Queued], pol
     records: dict[str, MemoryRecord] = {}
     for scope, ids in by_scope.items():
         records.update(store.get_many(scope, ids))
-    todo = [q for q in queued if q.id in records and records[q.id].content_hash == q.content_hash]
+    # A record meant for another model (the store was opened with a different embedder) waits for that one.
+    fingerprint = embedder.fingerprint
+    todo = [
+        q
+        for q in queued
+        if q.id in records
+        and records[q.id].content_hash == q.content_hash
+        and records[q.id].embedding_model == fingerprint
+    ]
     if not todo:
         return 0
     vectors, passages = embed_with_passages(embedder, [records[q.id].content for q in todo])
