@@ -276,3 +276,12 @@ def test_a_record_queued_for_another_model_waits_for_that_model(tmp_path: Path, 
         assert [r.id for r in other.store.unindexed()] == [record.id]
     with Memory.open(path, embedder=HashingEmbedder()) as same:
         assert same.flush() == 1
+
+
+@pytest.mark.parametrize("write_behind", [False, True])
+def test_a_fact_of_one_agent_closes_no_fact_of_another(write_behind: bool) -> None:
+    with Memory.open(":memory:", embedder=HashingEmbedder(), write_behind=write_behind) as memory:
+        old = memory.remember(Scope("acme", "alice", "bot-a"), "My locker number is 4410.", valid_from=T0).record
+        memory.remember(Scope("acme", "alice", "bot-b"), "My locker number is 4417.", valid_from=T0 + timedelta(days=3))
+        memory.flush()
+        assert memory.get(ALICE, old.id).valid_to is None  # as in the synchronous path: neighbours of its agent

@@ -132,7 +132,8 @@ def _index_one(
             return 0
         if store.vectors_of(q.scope, [q.id]):
             return 0
-        batch = _Batch(store, q.scope, now, [current], [None])
+        # The record's own scope (its agent and session too): the neighbours the synchronous write compared with.
+        batch = _Batch(store, current.scope, now, [current], [None])
         kept = [0]
         if q.detect and policy.detect and QUARANTINE_TAG not in current.tags:
             kept = _detect(batch, [0], {0: vector}, fingerprint, policy.detection)
