@@ -347,3 +347,23 @@ class StoreContract(MaintenanceContract, StoreFixture):
         assert set(found) == {ALICE, BOB, shared, OTHER_TENANT_ALICE}
         store.delete(BOB, [r.id for r in store.list_records(BOB, ANY, now=NOW, limit=10, cursor=None).records])
         assert set(store.iter_scopes()) == {ALICE, shared, OTHER_TENANT_ALICE}
+
+    # -- the write-behind queue ------------------------------------------------------------------------------
+
+    def test_unindexed_names_records_stored_without_their_vector_in_every_tenant(self, store: Store) -> None:
+        waiting = make_record(Scope("acme", "alice", "bot", "s1"), "the greenhouse door sticks in damp weather")
+        abroad = make_record(OTHER_TENANT_ALICE, "the ferry leaves at dawn")
+        embedded = make_record(BOB, "the bakery opens at seven")
+        modelless = make_record(ALICE, "a note kept without any model", embedding_model=None)
+        store.put_many([StoredItem(waiting, None), StoredItem(abroad, None), item(embedded)])
+        store.put_many([StoredItem(modelless, None)])
+        found = store.unindexed()
+        # Named by (tenant, user) only: read back through the scoped methods, whatever agent or session wrote it.
+        expected = {(ALICE, waiting.id, 1), (OTHER_TENANT_ALICE, abroad.id, 1)}
+        assert {(r.scope, r.id, r.version) for r in found} == expected
+        assert store.get(found[0].scope, found[0].id) is not None
+        assert len(store.unindexed(limit=1)) == 1
+        store.put_many([item(waiting)])
+        assert [r.id for r in store.unindexed()] == [abroad.id]
+        store.delete(OTHER_TENANT_ALICE, [abroad.id])
+        assert store.unindexed() == []

@@ -98,6 +98,7 @@ PUBLIC = {
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",
+    "write/behind.py",
     "trust/injection.py", "trust/pii.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
     "context/window.py", "agent/loop.py", "agent/tools.py", "agent/approval.py", "remote/client.py",

@@ -63,6 +63,7 @@ class Tally:
         self.system = system
         self.averager = Averager()
         self.ingest_wall = self.ingest_model = 0.0
+        self.settle_wall = 0.0  # write-behind: from the last acknowledged add until every vector is stored
         self.search_wall: list[float] = []
         self.search_bare: list[float] = []
         self.turns = 0
@@ -79,7 +80,10 @@ class Tally:
             "recall@10": means["recall@10"],
             "session_recall@10": means["session_recall@10"],
             "ingest_per_s": self.turns / self.ingest_wall,
-            "ingest_per_s_without_model": self.turns / max(1e-9, self.ingest_wall - self.ingest_model),
+            "indexed_per_s": self.turns / (self.ingest_wall + self.settle_wall),
+            # The model's time overlaps the adds in write-behind: taken out of the whole, acknowledged to indexed.
+            "ingest_per_s_without_model": self.turns
+            / max(1e-9, self.ingest_wall + self.settle_wall - self.ingest_model),
             "ingest_model_share": self.ingest_model / self.ingest_wall,
             "search_p50_ms": percentile(self.search_wall, 50),
             "search_p95_ms": percentile(self.search_wall, 95),
@@ -102,6 +106,13 @@ def run_conversation(tally: Tally, model: Any, index: int, conversation: Any) ->
         tally.ingest_wall += time.perf_counter() - started
         tally.ingest_model += model.seconds - before
         tally.turns += 1
+    settle = getattr(system, "settle", None)
+    if settle is not None:  # write-behind: the questions come once every turn is fully indexed
+        before = model.seconds
+        started = time.perf_counter()
+        settle()
+        tally.settle_wall += time.perf_counter() - started
+        tally.ingest_model += model.seconds - before
     session_of = conversation.session_of()
     for question in conversation.questions:
         before = model.seconds
@@ -154,13 +165,13 @@ def _mib(value: int | None) -> str:
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
-        "| system | recall@5 | recall@10 | session recall@10 | ingest/s | ingest/s without model | "
+        "| system | recall@5 | recall@10 | session recall@10 | ingest/s | fully indexed/s | ingest/s without model | "
         "search p50 / p95 ms | without query embedding p50 / p95 ms | on disk |\n"
-        "|---|---|---|---|---|---|---|---|---|\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = [
         f"| {r['system']} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['session_recall@10']:.3f} | "
-        f"{r['ingest_per_s']:.0f} | {r['ingest_per_s_without_model']:.0f} | "
+        f"{r['ingest_per_s']:.0f} | {r['indexed_per_s']:.0f} | {r['ingest_per_s_without_model']:.0f} | "
         f"{r['search_p50_ms']:.1f} / {r['search_p95_ms']:.1f} | "
         f"{r['search_p50_ms_without_model']:.1f} / {r['search_p95_ms_without_model']:.1f} | {_mib(r['disk_bytes'])} |"
         for r in rows
@@ -171,8 +182,9 @@ def table(rows: list[dict[str, Any]]) -> str:
 def ratios(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """The issue's targets as measured ratios: each tiermem path against the best peer of each figure.
 
-    A write is acknowledged here only once it is embedded (no write-behind queue yet), so the acknowledged and
-    the fully indexed rate are the same figure.
+    A synchronous system acknowledges a write once it is embedded, so its acknowledged and fully indexed rates
+    are the same figure; a write-behind one acknowledges first (``ingest_per_s``) and is fully indexed once
+    flushed (``indexed_per_s``).
     """
     peers = [r for r in rows if not r["system"].startswith("tiermem")]
     fastest_ingest = max(r["ingest_per_s"] for r in peers)
@@ -181,7 +193,7 @@ def ratios(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return {
         ours["system"]: {
             "acknowledged_writes_vs_fastest_peer (target >= 10)": ours["ingest_per_s"] / fastest_ingest,
-            "indexed_writes_vs_fastest_peer (target >= 1)": ours["ingest_per_s"] / fastest_ingest,
+            "indexed_writes_vs_fastest_peer (target >= 1)": ours["indexed_per_s"] / fastest_ingest,
             "search_p50_vs_fastest_peer (target <= 0.8)": ours["search_p50_ms"] / fastest_search,
             "recall@10_vs_best_peer (target >= 1.6)": ours["recall@10"] / best_recall,
         }
@@ -193,7 +205,10 @@ def ratios(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--systems", default="tiermem,tiermem-langgraph,langgraph-memory,langgraph-sqlite,chroma,mem0")
+    parser.add_argument(
+        "--systems",
+        default="tiermem,tiermem-write-behind,tiermem-langgraph,langgraph-memory,langgraph-sqlite,chroma,mem0",
+    )
     parser.add_argument("--conversations", type=int, default=None, help="only the first N (a quick check)")
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "peers")
     args = parser.parse_args()

@@ -98,6 +98,22 @@ class TiermemRemember:
         return tree_bytes(self.directory)
 
 
+class TiermemWriteBehind(TiermemRemember):
+    """tiermem, ``remember`` per turn acknowledged before embedding (write-behind), flushed before the questions."""
+
+    name = "tiermem remember() write-behind"
+    note = "as tiermem remember(), acknowledged once stored and full-text indexed; one worker embeds in batches"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        self.directory = directory
+        self.memory = Memory.open(directory / "tiermem.db", embedder=model, write_behind=True)
+        self.turns_of = {}
+
+    def settle(self) -> None:
+        """Wait until every acknowledged turn has its vectors (the fully indexed time)."""
+        self.memory.flush()
+
+
 class TiermemLangGraph:
     """tiermem behind LangGraph's store API (``TiermemStore``): what a LangGraph user gets by swapping the store."""
 
@@ -276,6 +292,7 @@ class Mem0:
 
 SYSTEMS: dict[str, type[Any]] = {
     "tiermem": TiermemRemember,
+    "tiermem-write-behind": TiermemWriteBehind,
     "tiermem-langgraph": TiermemLangGraph,
     "langgraph-memory": LangGraphInMemory,
     "langgraph-sqlite": LangGraphSqlite,

@@ -10,7 +10,8 @@
      ├── AccessError              a missing or wrong credential, or one that does not allow the operation
      ├── RateLimitError           a caller over its request rate; says when to retry
      ├── EmbeddingError           the embedder failed or is misconfigured
-     │    └── EmbeddingMismatchError  a vector of another model/dimension than the scope holds
+     │    ├── EmbeddingMismatchError  a vector of another model/dimension than the scope holds
+ │    └── WriteBehindError    the write-behind worker failed; its records stay queued in the store
      ├── StoreError               the storage backend failed (driver errors are converted to this)
      │    ├── MigrationError      the schema could not be brought up to date
      │    └── StorageFullError    the disk (or the database's size limit) is full
@@ -39,6 +40,7 @@ __all__ = [
     "StorageFullError",
     "StoreError",
     "ValidationError",
+    "WriteBehindError",
 ]
 
 
@@ -111,6 +113,10 @@ class EmbeddingError(MemError):
 
 class EmbeddingMismatchError(EmbeddingError):
     """A vector of another model or dimension than the scope already holds."""
+
+
+class WriteBehindError(EmbeddingError):
+    """The write-behind worker failed (raised by ``flush``); the records it could not embed stay queued."""
 
 
 class StoreError(MemError):

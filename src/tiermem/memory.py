@@ -22,6 +22,7 @@ from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
+from tiermem.write.behind import WriteBehind, index_queued, queued_of, recover
 from tiermem.write.consolidate import Action, consolidate
 from tiermem.write.conversation import CONTEXT_TURNS, write_messages
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
@@ -45,12 +46,18 @@ class Memory:
         policy: RecallPolicy | None = None,
         write_policy: WritePolicy | None = None,
         retention: RetentionPolicy | None = None,
+        *,
+        write_behind: bool = False,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.policy = policy or RecallPolicy()
         self.write_policy = write_policy or WritePolicy()
         self.retention = retention or RetentionPolicy()
+        if write_behind and embedder is None:
+            raise ConfigError("write_behind embeds after acknowledging: it needs an embedder, and none was given")
+        # Write-behind (``write.behind``): writes are acknowledged stored and keyword-searchable, vectored later.
+        self.write_behind = WriteBehind(store, embedder, self.write_policy) if write_behind and embedder else None
 
     @overload
     @classmethod
@@ -63,6 +70,7 @@ class Memory:
         write_policy: WritePolicy | None = None,
         retention: RetentionPolicy | None = None,
         api_key: None = None,
+        write_behind: bool = False,
     ) -> Memory: ...
 
     @overload
@@ -80,6 +88,7 @@ class Memory:
         retention: RetentionPolicy | None = None,
         api_key: str | None = None,
         timeout: float = 30.0,
+        write_behind: bool = False,
     ) -> Memory | RemoteMemory:
         """Open (creating and migrating if needed) the store at ``url``, or a tiermem server's memory.
 
@@ -87,7 +96,8 @@ class Memory:
         use), ``e5`` (multilingual, the ``multilingual`` extra), ``hash`` (tests) or ``openai:<model>`` (see
         ``embed.get_embedder``); ``default`` means ``minilm``. An ``http://`` or ``https://`` URL with ``api_key``
         (an API key or a JWT) returns a ``RemoteMemory``: the same methods over HTTP, the embedder being the
-        server's.
+        server's. ``write_behind``: acknowledge writes once stored and full-text indexed and embed them on a
+        worker thread, batched across writes (see ``write.behind`` and ``flush``).
         """
         if isinstance(url, str) and url.startswith(("http://", "https://")):
             try:
@@ -105,7 +115,11 @@ class Memory:
         if isinstance(embedder, str):
             embedder = get_embedder("minilm" if embedder == "default" else embedder)
         store = open_store(url if url is not None else default_db_url())
-        return cls(store, embedder, policy, write_policy, retention)
+        try:
+            return cls(store, embedder, policy, write_policy, retention, write_behind=write_behind)
+        except BaseException:
+            store.close()
+            raise
 
     def __enter__(self) -> Memory:
         return self
@@ -114,8 +128,26 @@ class Memory:
         self.close()
 
     def close(self) -> None:
-        """Release the store."""
-        self.store.close()
+        """Wait for the write-behind queue (raising its errors, see ``flush``), then release the store."""
+        try:
+            if self.write_behind is not None:
+                self.write_behind.close()
+        finally:
+            self.store.close()
+
+    def flush(self, timeout: float | None = None) -> int:
+        """Make every stored record searchable by vector too; returns how many this call embedded itself.
+
+        With write-behind, waits for the worker and raises ``WriteBehindError`` if it failed since the last
+        flush (the records it could not embed stay queued in the store). Without, embeds the records a
+        write-behind process acknowledged and never embedded (after a crash), here and now.
+        """
+        if self.write_behind is not None:
+            self.write_behind.flush(timeout)
+            return 0
+        if self.embedder is None:
+            return 0
+        return index_queued(self.store, self.embedder, recover(self.store), self.write_policy)
 
     def remember(
         self,
@@ -136,9 +168,21 @@ class Memory:
 
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Store many memories with one embedding batch and one transaction; all are validated first."""
-        return write_many(
-            self.store, self.embedder, scope, list(items), utcnow(), self.write_policy, self.retention.default_ttl
+        listed = list(items)
+        deferred = self.write_behind is not None
+        results = write_many(
+            self.store,
+            self.embedder,
+            scope,
+            listed,
+            utcnow(),
+            self.write_policy,
+            self.retention.default_ttl,
+            defer_vectors=deferred,
         )
+        if self.write_behind is not None:
+            self.write_behind.put(queued_of(results, [item.dedupe for item in listed]))
+        return results
 
     def remember_messages(
         self,
@@ -153,7 +197,7 @@ class Memory:
         Messages are OpenAI / Mem0-style dicts (``role``, ``content``, optional ``name``, ``created_at``...) or
         ``Message`` values; re-sending a transcript adds only its new turns. See ``tiermem.write.conversation``.
         """
-        return write_messages(
+        results = write_messages(
             self.store,
             self.embedder,
             scope,
@@ -163,7 +207,11 @@ class Memory:
             context_turns=context_turns,
             policy=self.write_policy,
             default_ttl=self.retention.default_ttl,
+            defer_vectors=self.write_behind is not None,
         )
+        if self.write_behind is not None:
+            self.write_behind.put(queued_of(results, [False] * len(results)))
+        return results
 
     def recall(
         self,

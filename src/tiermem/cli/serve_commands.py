@@ -35,6 +35,12 @@ __all__ = ["keys_group", "serve_command"]
     help="SQLite synchronous: full syncs every commit to disk before the reply; normal may lose the last"
     " commits on power loss (never on a crash of the process).",
 )
+@click.option(
+    "--write-behind",
+    is_flag=True,
+    help="Reply to a write once it is stored and full-text indexed; one worker embeds writes in batches (see"
+    " docs/lifecycle.md). Recall finds them by their words meanwhile; nothing is lost on a crash.",
+)
 @click.option("--llm-url", default=None, help="Chat: an OpenAI-compatible base URL (e.g. http://localhost:11434/v1).")
 @click.option("--llm-model", default=None, help="Chat: the model name at --llm-url.")
 def serve_command(
@@ -47,6 +53,7 @@ def serve_command(
     rate: float,
     burst: int,
     sync: str,
+    write_behind: bool,
     llm_url: str | None,
     llm_model: str | None,
 ) -> None:
@@ -73,6 +80,7 @@ def serve_command(
         rate=RateLimit(per_second=rate, burst=burst),
         jwt=ServerSettings.jwt_from_env(),
         synchronous=sync.upper(),
+        write_behind=write_behind,
         llm_url=llm_url,
         llm_model=llm_model,
         llm_api_key=ServerSettings.llm_key_from_env(),

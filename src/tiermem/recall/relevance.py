@@ -231,4 +231,9 @@ def with_relevance(
         return listed
     weights = term_weights(store, scope, terms, query)
     found = evidence(store, scope, listed, weights, query_vector)
-    return [replace(hit, relevance=calibration.relevance(e)) for hit, e in zip(listed, found, strict=True)]
+    # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
+    # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
+    return [
+        replace(hit, relevance=(calibration if e.cosine is not None else WORDS_ONLY).relevance(e))
+        for hit, e in zip(listed, found, strict=True)
+    ]

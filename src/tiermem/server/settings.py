@@ -87,6 +87,7 @@ class ServerSettings:
     jwt: JWTConfig | None = None
     log_stream: TextIO | None = None  # one JSON line per request; None: standard error
     synchronous: str = "FULL"  # SQLite: each acknowledged write is on disk before the reply
+    write_behind: bool = False  # reply once stored and full-text indexed; a worker embeds (tiermem.write.behind)
     core_budget: int = 400  # K, the tokens all core blocks of an agent may cost together
     token_model: str = "gpt-4o"  # whose tokenizer counts core-block tokens
     credential_cache_seconds: float = 1.0  # a verified credential is trusted this long (a revoked key: this late)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from tiermem.embed import Vectors
-from tiermem.store.maintenance_base import MaintenanceStore
+from tiermem.store.maintenance_base import MaintenanceStore, RecordRef
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "TermStatistics"]
@@ -149,6 +149,11 @@ class Store(MaintenanceStore, Protocol):
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         """For each of ``record_ids`` that has any, the records naming it in ``supersedes``, oldest first."""
+        ...
+
+    def unindexed(self, *, limit: int = 1000) -> list[RecordRef]:
+        """Records stored with an embedding fingerprint but no vector yet (write-behind's queue), oldest first,
+        across every tenant: each named with its (tenant, user) scope, so reading it back stays scoped."""
         ...
 
     def vector_fingerprint(self, scope: Scope) -> str | None:

@@ -125,8 +125,12 @@ def write_messages(
     context_turns: int = CONTEXT_TURNS,
     policy: WritePolicy | None = None,
     default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
+    defer_vectors: bool = False,
 ) -> list[WriteResult]:
-    """Write ``messages`` (see the module docstring); one result per record, in order: ADDED or UNCHANGED."""
+    """Write ``messages`` (see the module docstring); one result per record, in order: ADDED or UNCHANGED.
+
+    ``defer_vectors``: store them without vectors, for a write-behind worker to embed (``write.behind``).
+    """
     scope = _session_scope(scope, session)
     context_turns = _context_turns(context_turns)
     parsed = [parse_message(raw, i) for i, raw in enumerate(as_sequence(messages))]
@@ -166,7 +170,15 @@ def write_messages(
         for p in new
     ]
     written = write_many(
-        store, embedder, scope, todo, now, policy or WritePolicy(), default_ttl, ids=[p.record_id for p in new]
+        store,
+        embedder,
+        scope,
+        todo,
+        now,
+        policy or WritePolicy(),
+        default_ttl,
+        ids=[p.record_id for p in new],
+        defer_vectors=defer_vectors,
     )
     by_id: dict[str, WriteResult] = {r.record.id: r for r in written}
     return [by_id.get(p.record_id) or _unchanged(stored[p.record_id]) for p in pieces]

@@ -275,10 +275,13 @@ def write_many(
     policy: WritePolicy = WritePolicy(),
     default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
     ids: Sequence[str] | None = None,
+    defer_vectors: bool = False,
 ) -> list[WriteResult]:
     """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``.
 
     ``ids`` (internal: derived ids that make a conversation's re-ingest idempotent) are the new records' ids.
+    ``defer_vectors`` (write-behind, ``write.behind``): new records are stored with the embedder's fingerprint
+    but no vector, and near-duplicate / supersession detection is left to whoever embeds them later.
     """
     if len(items) > MAX_BATCH:
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
@@ -297,7 +300,7 @@ def write_many(
     texts = [batch.prepared[i].content for i in todo]
     vectors: Vectors | None = None
     passages: list[Vectors | None] = [None] * len(texts)
-    if embedder is not None and texts:
+    if embedder is not None and texts and not defer_vectors:
         vectors, passages = embed_with_passages(embedder, texts)
     vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
     passages_of = dict(zip(todo, passages, strict=True))
@@ -308,7 +311,7 @@ def write_many(
         for i, target in explicit.items():
             if i in todo and QUARANTINE_TAG not in batch.prepared[i].tags:  # hostile text retires no fact
                 _close(batch, target, batch.prepared[i], f"explicitly superseded by {batch.prepared[i].id}")
-        if policy.detect and fingerprint is not None:
+        if policy.detect and fingerprint is not None and not defer_vectors:
             # A quarantined note neither merges into nor closes anything: hostile text must not retire a fact.
             checked = [i for i in todo if dedupe[i] and QUARANTINE_TAG not in batch.prepared[i].tags]
             skipped = set(todo) - set(checked)

@@ -29,6 +29,7 @@ from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
+from tiermem.store.postgres.unindexed import PgUnindexedMixin
 from tiermem.store.postgres.vectors import PgVectorMixin
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
@@ -48,7 +49,14 @@ _UPDATED = (
 
 
 class PostgresStore(
-    PgFullTextMixin, PgVectorMixin, PgAuditMixin, PgContextMixin, PgMaintenanceMixin, PgTransferMixin, PgAccessMixin
+    PgFullTextMixin,
+    PgVectorMixin,
+    PgAuditMixin,
+    PgContextMixin,
+    PgMaintenanceMixin,
+    PgTransferMixin,
+    PgAccessMixin,
+    PgUnindexedMixin,
 ):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
 

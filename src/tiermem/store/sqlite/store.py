@@ -24,6 +24,7 @@ from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.store.sqlite.transfer import SQLiteTransferMixin
+from tiermem.store.sqlite.unindexed import SQLiteUnindexedMixin
 from tiermem.store.sqlite.vectors import SQLiteVectorMixin, index_row
 from tiermem.store.vector_index import (
     NEIGHBOUR_SHORTLIST,
@@ -49,6 +50,7 @@ class SQLiteStore(
     SQLiteMaintenanceMixin,
     SQLiteTransferMixin,
     SQLiteAccessMixin,
+    SQLiteUnindexedMixin,
 ):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 
