@@ -290,6 +290,113 @@ class Mem0:
         return tree_bytes(self.directory)
 
 
+class TiermemMessages:
+    """tiermem's messages API: each turn sent as it happens, one ``remember_messages`` call per turn."""
+
+    name = "tiermem remember_messages"
+    note = "the messages API a turn at a time: speaker, time and session kept; the turn before as search context"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        self.directory = directory
+        self.memory = Memory.open(directory / "tiermem.db", embedder=model)
+        self.turns_of: dict[str, list[str]] = {}
+
+    def add_turn(self, user: str, turn: Any) -> None:
+        """A LoCoMo turn as its speaker's chat message, in its session, at its session's time."""
+        for result in self.memory.remember_messages(Scope(TENANT, user), [turn.message], session=turn.session):
+            self.turns_of.setdefault(result.record.id, []).append(turn.dia_id)
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        message = {"role": "user", "content": text, "metadata": {"dia_id": dia_id}}
+        self.memory.remember_messages(Scope(TENANT, user), [message], session="s")
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        hits = self.memory.recall(Scope(TENANT, user), query, k=k)
+        return [d for h in hits for d in self.turns_of.get(h.record.id, [str(h.record.metadata.get("dia_id"))])]
+
+    def close(self) -> None:
+        self.memory.close()
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
+class TiermemService:
+    """tiermem as a service: a ``tiermem serve`` process, turns and questions over REST (``RemoteMemory``).
+
+    The server loads and runs its own copy of the model, so the shared model object never sees its work; after
+    each timed call ``settle`` adds the server's model seconds (its ``/metrics``) to the shared count, outside
+    the call's time. The server syncs every acknowledged write to disk (``synchronous=FULL``, its default).
+    """
+
+    name = "tiermem service (REST)"
+    note = "tiermem serve (its own MiniLM, synchronous=FULL) and RemoteMemory over HTTP: remember() and recall()"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        import socket
+        import subprocess
+        import sys
+
+        import httpx
+
+        self.directory = directory
+        self.model = model
+        self.httpx = httpx
+        env = {**os.environ, "TIERMEM_DB": str(directory / "served.db")}
+        cli = [sys.executable, "-c", "from tiermem.cli import main; main()"]
+        made = subprocess.run(
+            [*cli, "keys", "create", "--tenant", TENANT, "--role", "admin"], env=env, capture_output=True, text=True
+        )
+        if made.returncode != 0:
+            raise SystemExit(f"tiermem keys create failed: {made.stderr.strip()}")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        serve = [*cli, "serve", "--port", str(port), "--embedder", "minilm", "--rate", "0"]
+        self.server = subprocess.Popen(serve, env=env, stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{self.url}/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if self.server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("tiermem serve did not start")
+            time.sleep(0.2)
+        self.memory = Memory.open(self.url, api_key=made.stdout.strip())
+        self.turns_of: dict[str, list[str]] = {}
+        self.model_seconds = self._server_model_seconds()  # the warm-up at start is not a turn's
+
+    def _server_model_seconds(self) -> float:
+        text = self.httpx.get(f"{self.url}/metrics").text
+        line = next(x for x in text.splitlines() if x.startswith("tiermem_model_seconds_total"))
+        return float(line.split()[1])
+
+    def settle(self) -> None:
+        """Add the server's model time since the last call to the shared model's count."""
+        now = self._server_model_seconds()
+        self.model.seconds += now - self.model_seconds
+        self.model_seconds = now
+
+    def add(self, user: str, text: str, dia_id: str) -> None:
+        result = self.memory.remember(Scope(TENANT, user), text, metadata={"dia_id": dia_id})
+        self.turns_of.setdefault(result.record.id, []).append(dia_id)
+
+    def search(self, user: str, query: str, k: int) -> list[str]:
+        hits = self.memory.recall(Scope(TENANT, user), query, k=k)
+        return [d for h in hits for d in self.turns_of.get(h.record.id, [str(h.record.metadata.get("dia_id"))])]
+
+    def close(self) -> None:
+        self.memory.close()
+        self.server.terminate()
+        self.server.wait(timeout=60)
+
+    def disk_bytes(self) -> int | None:
+        return tree_bytes(self.directory)
+
+
 SYSTEMS: dict[str, type[Any]] = {
     "tiermem": TiermemRemember,
     "tiermem-write-behind": TiermemWriteBehind,
@@ -298,4 +405,6 @@ SYSTEMS: dict[str, type[Any]] = {
     "langgraph-sqlite": LangGraphSqlite,
     "chroma": Chroma,
     "mem0": Mem0,
+    "tiermem-messages": TiermemMessages,
+    "tiermem-service": TiermemService,
 }

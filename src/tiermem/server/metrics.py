@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from tiermem.embed import Embedder, Vectors
+from tiermem.embed import Embedder, Vectors, embed_queries
 from tiermem.trust.pii import PROCESS_PII_COUNTS
 
 __all__ = ["BUCKETS", "Metrics", "TimedEmbedder"]
@@ -125,5 +125,16 @@ class TimedEmbedder:
         start = time.perf_counter()
         try:
             return self.inner.embed_batch(texts)
+        finally:
+            self.metrics.observe_model(time.perf_counter() - start, len(texts))
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Embed search queries as the wrapped model does (e5's ``query:`` prefix), and measure.
+
+        Without it the wrapper hid the model's query form: a server on e5 embedded questions as passages.
+        """
+        start = time.perf_counter()
+        try:
+            return embed_queries(self.inner, texts)
         finally:
             self.metrics.observe_model(time.perf_counter() - start, len(texts))
