@@ -103,7 +103,7 @@ def run_conversation(tally: Tally, model: Any, index: int, conversation: Any) ->
     system = tally.system
     user = f"locomo-{index}"
     add_turn = getattr(system, "add_turn", None)  # the messages API takes the turn's speaker, session and time
-    settle = getattr(system, "settle", lambda: None)  # a server's model time, counted after the timed call
+    count_model = getattr(system, "count_model", lambda: None)  # a server's model time, after the timed call
     for turn in conversation.turns:
         before = model.seconds
         started = time.perf_counter()
@@ -112,7 +112,7 @@ def run_conversation(tally: Tally, model: Any, index: int, conversation: Any) ->
         else:
             system.add(user, turn.content, turn.dia_id)
         tally.ingest_wall += time.perf_counter() - started
-        settle()
+        count_model()
         tally.ingest_model += model.seconds - before
         tally.turns += 1
     settle = getattr(system, "settle", None)
@@ -128,7 +128,7 @@ def run_conversation(tally: Tally, model: Any, index: int, conversation: Any) ->
         started = time.perf_counter()
         ranked = system.search(user, question.question, 10)
         elapsed = time.perf_counter() - started
-        settle()
+        count_model()
         tally.search_wall.append(elapsed * 1000)
         tally.search_bare.append((elapsed - (model.seconds - before)) * 1000)
         tally.averager.add(question.category_name, score_question(ranked, question, session_of, (5, 10)))

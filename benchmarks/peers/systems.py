@@ -325,7 +325,7 @@ class TiermemService:
     """tiermem as a service: a ``tiermem serve`` process, turns and questions over REST (``RemoteMemory``).
 
     The server loads and runs its own copy of the model, so the shared model object never sees its work; after
-    each timed call ``settle`` adds the server's model seconds (its ``/metrics``) to the shared count, outside
+    each timed call ``count_model`` adds the server's model seconds (its ``/metrics``) to the shared count, outside
     the call's time. The server syncs every acknowledged write to disk (``synchronous=FULL``, its default).
     """
 
@@ -374,7 +374,7 @@ class TiermemService:
         line = next(x for x in text.splitlines() if x.startswith("tiermem_model_seconds_total"))
         return float(line.split()[1])
 
-    def settle(self) -> None:
+    def count_model(self) -> None:
         """Add the server's model time since the last call to the shared model's count."""
         now = self._server_model_seconds()
         self.model.seconds += now - self.model_seconds
