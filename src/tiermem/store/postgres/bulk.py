@@ -5,13 +5,16 @@ so loading a big scope one batch after another spends most of its time there; bu
 loaded vectors is a sort-like pass that uses ``maintenance_work_mem`` and parallel workers. Inside
 ``bulk_load()`` the store drops its HNSW indexes (when its role may), writes every vector flagged as it would
 otherwise, and at the end builds the indexes again, recounts the per-term document frequencies of the scopes it
-wrote (migration 0006: the statistics trigger skips them during the load) and analyses the tables, so the planner
-sees the new sizes at once. Meant for an initial load or a migration into a store that is not serving searches
-of large scopes meanwhile: until the end they run without their HNSW index (exactly, so correctly, but slowly).
+wrote (migration 0006: the statistics trigger skips them during the load) and runs ``VACUUM (ANALYZE)`` on the
+tables: the planner sees the new sizes at once, and autovacuum does not start that work under the first searches
+after the load (they measured twice as slow while it ran). Meant for an initial load or a migration into a store
+that is not serving searches of large scopes meanwhile: until the end those run without their HNSW index
+(exactly, so correctly, but slowly).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -19,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg import sql
+from psycopg_pool import ConnectionPool
 
 from tiermem.errors import StoreError
 from tiermem.store.postgres.vectors import create_hnsw
@@ -36,7 +41,7 @@ class BulkLoad:
     indexes: list[str] = field(default_factory=list)
     index_build_s: float = 0.0
     recount_s: float = 0.0
-    analyse_s: float = 0.0
+    analyse_s: float = 0.0  # VACUUM (ANALYZE) of the written tables
 
 
 @dataclass(slots=True)
@@ -52,6 +57,8 @@ class PgBulkMixin:
 
     _dims: set[int]
     _bulk: BulkState | None
+    _local: threading.local
+    _pool: ConnectionPool[psycopg.Connection[Any]]
 
     if TYPE_CHECKING:
 
@@ -123,11 +130,12 @@ class PgBulkMixin:
                 )
         report.recount_s = time.perf_counter() - started
         started = time.perf_counter()
-        with self._tenant(_ALL) as conn:
+        if getattr(self._local, "conn", None) is not None:
+            return  # inside the caller's transaction VACUUM cannot run; autovacuum will
+        with self._pool.connection() as conn:  # autocommit: VACUUM runs outside a transaction
             for table in _ANALYSED:
                 try:
-                    with conn.transaction():
-                        conn.execute(f"ANALYZE {table}".encode())
+                    conn.execute(sql.SQL("VACUUM (ANALYZE) {}").format(sql.Identifier(table)))
                 except psycopg.errors.InsufficientPrivilege:
-                    continue  # autovacuum will
+                    continue  # a role that does not own the table: autovacuum will
         report.analyse_s = time.perf_counter() - started
