@@ -99,7 +99,12 @@ class PgFullTextMixin:
             row = conn.execute("SELECT docs FROM scope_stats WHERE tenant = %s AND user_key = %s", key).fetchone()
             if row is None or not row[0]:
                 return 0, dict.fromkeys(terms, 0)
-            counts = {t: _count_in_content(conn, key, p) for t, p in zip(terms, query_stems(terms), strict=True)}
+            stems = query_stems(terms)
+            singles = _count_single_stems(conn, key, sorted({p[0] for p in stems if len(p) == 1}))
+            counts = {
+                t: singles[p[0]] if len(p) == 1 else _count_in_content(conn, key, p)
+                for t, p in zip(terms, stems, strict=True)
+            }
         return int(row[0]), counts
 
 
@@ -158,17 +163,22 @@ def _prune(conn: psycopg.Connection[Any], key: list[str], phrases: list[tuple[st
     return [phrases[i] for i in sorted(kept)]
 
 
+def _count_single_stems(conn: psycopg.Connection[Any], key: list[str], stems: list[str]) -> dict[str, int]:
+    """For each stem, the scope's records whose content holds it, up to ``COUNT_CAP``: one query for them all."""
+    if not stems:
+        return {}
+    rows = conn.execute(
+        "SELECT s, (SELECT count(*) FROM (SELECT 1 FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = s"
+        " AND at[1] > 0 LIMIT %s) c) FROM unnest(%s::text[]) s",
+        [*key, COUNT_CAP, stems],
+    ).fetchall()
+    return {str(stem): int(n) for stem, n in rows}
+
+
 def _count_in_content(conn: psycopg.Connection[Any], key: list[str], phrase: tuple[str, ...]) -> int:
     """The scope's records whose content holds the phrase, up to ``COUNT_CAP`` (a content position is > 0)."""
     if not phrase:
         return 0
-    if len(phrase) == 1:
-        row = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = %s"
-            " AND at[1] > 0 LIMIT %s) c",
-            [*key, phrase[0], COUNT_CAP],
-        ).fetchone()
-        return int(row[0]) if row else 0
     rows = conn.execute(
         "SELECT seq, term, at FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
         [*key, sorted(set(phrase))],

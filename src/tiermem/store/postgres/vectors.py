@@ -27,7 +27,10 @@ from tiermem.store.postgres.sql import filter_sql, scope_sql
 from tiermem.store.vector_index import best
 from tiermem.types import Filter, Scope
 
-__all__ = ["EXACT_UP_TO", "HNSW_MAX_DIM", "PgVectorMixin"]
+if TYPE_CHECKING:
+    from tiermem.store.postgres.bulk import BulkState
+
+__all__ = ["EXACT_UP_TO", "HNSW_MAX_DIM", "PgVectorMixin", "create_hnsw"]
 
 EXACT_UP_TO = 10_000  # records in a scope searched exactly (no index); larger scopes go through HNSW
 HNSW_MAX_DIM = 2_000  # pgvector indexes vectors of up to 2,000 dimensions; larger ones are searched exactly
@@ -51,6 +54,8 @@ class PgVectorMixin:
 
     _dims: set[int]
     _local: threading.local
+
+    _bulk: BulkState | None
 
     if TYPE_CHECKING:
 
@@ -79,21 +84,13 @@ class PgVectorMixin:
         return flags
 
     def _ensure_vector_index(self, conn: psycopg.Connection[Any], dim: int) -> None:
-        """The HNSW index of ``dim``-dimensional vectors, made if missing (and allowed)."""
+        """The HNSW index of ``dim``-dimensional vectors, made if missing (and allowed); in a bulk load, at its end."""
         if dim in self._dims or dim > HNSW_MAX_DIM:
             return
-        name = f"vectors_hnsw_{dim}"
-        found = conn.execute("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = %s", [name])
-        if found.fetchone() is None:
-            try:
-                with conn.transaction():  # a savepoint: a role that may not create indexes searches exactly
-                    conn.execute(
-                        f"CREATE INDEX IF NOT EXISTS {name} ON vectors"
-                        f" USING hnsw ((vec::vector({dim})) vector_cosine_ops)"
-                        f" WHERE dim = {dim} AND indexed".encode()
-                    )
-            except psycopg.errors.InsufficientPrivilege:
-                pass
+        if self._bulk is not None:
+            self._bulk.dims.add(dim)
+            return
+        create_hnsw(conn, dim)
         self._dims.add(dim)
 
     def _scope_indexed(self, conn: psycopg.Connection[Any], scope: Scope) -> bool:
@@ -178,6 +175,22 @@ class PgVectorMixin:
         )
         allowed = np.arange(len(rows))
         return [best(row, allowed, ids, limit) for row in queries @ matrix.T]
+
+
+def create_hnsw(conn: psycopg.Connection[Any], dim: int) -> str | None:
+    """Make the HNSW index of ``dim``-dimensional vectors if missing; its name (None: the role may not)."""
+    name = f"vectors_hnsw_{dim}"
+    found = conn.execute("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = %s", [name])
+    if found.fetchone() is None:
+        try:
+            with conn.transaction():  # a savepoint: a role that may not create indexes searches exactly
+                conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw ((vec::vector({dim})) vector_cosine_ops)"
+                    f" WHERE dim = {dim} AND indexed".encode()
+                )
+        except psycopg.errors.InsufficientPrivilege:
+            return None
+    return name
 
 
 @contextmanager
