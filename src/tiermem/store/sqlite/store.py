@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError
+from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Page, StoredItem
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
@@ -40,6 +41,17 @@ from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
 
 DEFAULT_CACHE_BYTES = 1 << 30  # 1 GiB of cached vectors: ~680k 384-d records
+
+
+# Seconds an open waits for other processes: several starting on one new file at once (an MCP client starting a
+# server per project) queue on the switch to WAL and the migrations, and one of them can hold the file for
+# longer than a statement's 5 s busy timeout on a loaded machine.
+OPEN_WAIT = 60.0
+
+
+def _locked(exc: BaseException) -> bool:
+    text = str(exc)
+    return "locked" in text or "busy" in text
 
 
 class SQLiteStore(
@@ -77,17 +89,31 @@ class SQLiteStore(
         # Least recently searched last out: scopes' vectors in memory, bounded by ``cache_bytes``.
         self._vectors = VectorCache()
         try:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute("PRAGMA busy_timeout=5000")
-            self._conn.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-            self._init_full_text()
+            self._set_up()
         except BaseException as exc:
             self._conn.close()
             if isinstance(exc, sqlite3.Error):
                 raise driver_error("open", self.path, exc) from exc
             raise
+
+    def _set_up(self) -> None:
+        """Pragmas and migrations, tried again while another process holds the file (see ``OPEN_WAIT``)."""
+        deadline = time.monotonic() + OPEN_WAIT
+        delay = 0.05
+        while True:
+            try:
+                self._conn.execute("PRAGMA busy_timeout=5000")
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._conn.execute("PRAGMA foreign_keys=ON")
+                self._migrate()
+                self._init_full_text()
+                return
+            except (sqlite3.OperationalError, StoreError) as exc:
+                if not _locked(exc) or time.monotonic() + delay > deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
 
     # -- schema ---------------------------------------------------------------------------------------------
 
