@@ -12,13 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
+from dev_more_later import AFTER_HOSTILE, AFTER_HOSTILE_2, AFTER_HOSTILE_3, AFTER_TWINS, AFTER_TWINS_2, AFTER_TWINS_3
 from dev_more_text import (
-    AFTER_HOSTILE,
-    AFTER_HOSTILE_2,
-    AFTER_HOSTILE_3,
-    AFTER_TWINS,
-    AFTER_TWINS_2,
-    AFTER_TWINS_3,
     BENIGN,
     DIRECT,
     DIRECT_2,
