@@ -9,6 +9,7 @@ from typing import Any, cast
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from tiermem.server.fast import FastRoutes
 from tiermem.server.limits import BodyLimit
 from tiermem.server.mcp_mount import MCP_METHODS, MCP_PATH, McpRoute, mcp_endpoint
 from tiermem.server.metrics import Metrics
@@ -84,7 +85,9 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    # Outermost first: observe (request id, log line, metrics) sees even a refused body.
+    # Outermost first: observe (request id, log line, metrics) sees even a refused body; the hot routes' fast
+    # path sits inside the body limit.
+    app.add_middleware(FastRoutes, owner=app)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
     app.add_middleware(Observe, metrics=metrics, stream=settings.log)
     return app

@@ -41,7 +41,7 @@ from tiermem.errors import (
     ValidationError,
 )
 
-__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "slug_for"]
+__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "problem_for", "slug_for"]
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_PREFIX = "urn:tiermem:problem:"
@@ -166,6 +166,11 @@ def _status(exc: MemError) -> int:
 
 async def _mem_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, MemError)
+    return await problem_for(request, exc)
+
+
+async def problem_for(request: Request, exc: MemError) -> Response:
+    """The problem+json answer to a library error (what every route's MemError becomes)."""
     status = _status(exc)
     headers: dict[str, str] = {}
     members: dict[str, Any] = {}

@@ -26,10 +26,10 @@ from tiermem.server.models import (
     WriteOut,
 )
 from tiermem.server.runtime import Runtime
-from tiermem.types import Filter, MemoryType, SourceKind
+from tiermem.types import Filter, MemoryType, Scope, SourceKind
 from tiermem.write.path import NewMemory
 
-__all__ = ["router"]
+__all__ = ["remember_one", "router", "search_hits"]
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 RecordId = Annotated[str, Path(pattern=ID_PATTERN, description="A record id.")]
@@ -58,6 +58,11 @@ def _new(runtime: Runtime, item: MemoryIn, where: str) -> NewMemory:
 @offload
 def remember(body: MemoryIn, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
     """Duplicates return the stored record, paraphrases merge, updates supersede, untrusted procedures are held."""
+    return remember_one(runtime, body, scope)
+
+
+def remember_one(runtime: Runtime, body: MemoryIn, scope: Scope) -> dict[str, Any]:
+    """What ``POST /v1/memories`` does once its caller and body are known (also run by ``server.fast``)."""
     (result,) = runtime.memory.remember_many(scope, [_new(runtime, body, "")])
     return write_out(result)
 
@@ -74,6 +79,11 @@ def remember_batch(body: BatchIn, runtime: Rt, scope: ScopeFull) -> dict[str, An
 @offload
 def search(body: RecallIn, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
     """The k most relevant live records, with score parts; ``as_of`` asks what was valid then."""
+    return search_hits(runtime, body, scope)
+
+
+def search_hits(runtime: Runtime, body: RecallIn, scope: Scope) -> dict[str, Any]:
+    """What ``POST /v1/memories/search`` does once its caller and body are known (also run by ``server.fast``)."""
     limits = runtime.settings.limits
     check_limit("k", body.k, limits.max_k)
     check_limit("query", len(body.query), limits.max_query_chars, " (characters)")

@@ -1,0 +1,160 @@
+"""(internal) A fast path for the two hot routes, ``POST /v1/memories`` and ``POST /v1/memories/search``.
+
+FastAPI solves a route's dependencies anew on every request (seven nested solves for these two: the caller,
+its bearer header, the runtime, the scope), about half of the app's CPU a request. On the happy path (a
+credential verified in the last second, no query parameter but ``user`` and ``agent``, a JSON body that
+validates) this middleware takes the same steps in one plain function: the cached principal, the rate limit,
+the scope, the body checked by the route's own body field, the work in one trip to the thread pool, the answer
+checked and written by the route's own response field, so the bytes are the route's. Anything else (a
+credential not in the cache, a session to bind, a body that fails, any other route) goes on to the declared
+route untouched, so refusals, limits and the OpenAPI schema stay theirs. An error raised once a request is
+taken here (over the rate, a user the credential may not name, the work's own) is written by the app's
+problem handler, as the declared route's would be.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi import FastAPI
+from fastapi.exceptions import ResponseValidationError
+from fastapi.routing import APIRoute
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import Response
+
+from tiermem.errors import MemError
+from tiermem.server.auth import Principal, scope_for
+from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send
+from tiermem.server.models import SCOPE_PATTERN
+from tiermem.server.problems import problem_for
+from tiermem.server.routes import memories
+from tiermem.server.routes.memories import remember_one, search_hits
+from tiermem.server.runtime import Runtime
+from tiermem.types import MAX_SCOPE_PART
+from tiermem.types import Scope as MemScope
+
+__all__ = ["HOT_ROUTES", "FastRoutes"]
+
+Work = Callable[[Runtime, Any, MemScope], dict[str, Any]]
+HOT_ROUTES: dict[str, Work] = {"/v1/memories": remember_one, "/v1/memories/search": search_hits}
+_PART = re.compile(SCOPE_PATTERN)
+_QUERY = frozenset({"user", "agent"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Hot:
+    route: APIRoute
+    work: Work
+
+
+class FastRoutes:
+    """ASGI middleware (inside the body limit): answers the hot routes' happy path, passes everything else on."""
+
+    def __init__(self, app: ASGIApp, owner: FastAPI) -> None:
+        self.app = app
+        self.owner = owner
+        self._hot: dict[str, _Hot] | None = None
+
+    def _routes(self) -> dict[str, _Hot]:
+        if self._hot is None:  # the declared routes themselves: FastAPI hands the same objects their requests
+            found = {
+                r.path: _Hot(r, HOT_ROUTES[r.path])
+                for r in memories.router.routes
+                if isinstance(r, APIRoute) and r.path in HOT_ROUTES and "POST" in (r.methods or ())
+            }
+            assert set(found) == set(HOT_ROUTES), f"hot routes not declared: {set(HOT_ROUTES) - set(found)}"
+            self._hot = found
+        return self._hot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        hot = self._routes().get(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        if hot is None:
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = bool(message.get("more_body", False))
+        if not await self._answer(hot, scope, body, receive, send):
+            await self.app(scope, _replay(body, receive), send)
+
+    async def _answer(self, hot: _Hot, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
+        """Answer the request; False (nothing sent, nothing spent) when the declared route must."""
+        runtime: Runtime = self.owner.state.runtime
+        headers = Headers(scope=scope)
+        principal = runtime.credentials.get(headers.get("authorization"))
+        query = _query(scope.get("query_string", b""))
+        if principal is None or query is None or not _json(headers.get("content-type")):
+            return False
+        try:
+            given = json.loads(body)
+        except (ValueError, RecursionError):  # the declared route says what is wrong with it
+            return False
+        assert hot.route.body_field is not None
+        value, errors = hot.route.body_field.validate(given, {}, loc=("body",))
+        if errors:
+            return False
+        scope["route"] = hot.route  # what the log line and the metrics name
+        scope.setdefault("state", {})["credential"] = principal.credential
+        try:
+            response = await run_in_threadpool(self._run, hot, runtime, principal, query, value)
+        except MemError as exc:
+            response = await problem_for(Request(scope), exc)
+        await response(scope, receive, send)
+        return True
+
+    @staticmethod
+    def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> Response:
+        """The rate limit, the scope, the work and its answer: what the declared route would do, in one trip."""
+        runtime.limiter.take(principal.credential)
+        scope = scope_for(runtime.access, principal, user=query.get("user"), agent=query.get("agent"))
+        content = hot.work(runtime, body, scope)
+        field = hot.route.response_field
+        assert field is not None
+        value, errors = field.validate(content, {}, loc=("response",))
+        if errors:
+            raise ResponseValidationError(errors=errors, body=content)
+        status = hot.route.status_code or 200
+        return Response(field.serialize_json(value), status_code=status, media_type="application/json")
+
+
+def _query(raw: bytes) -> dict[str, str] | None:
+    """``user`` and ``agent`` when they are all the query says and both are valid; None for anything else."""
+    if not raw:
+        return {}
+    pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True)
+    query = dict(pairs)
+    if len(query) != len(pairs) or not set(query) <= _QUERY:
+        return None
+    if not all(len(v) <= MAX_SCOPE_PART and _PART.fullmatch(v) for v in query.values()):
+        return None
+    return query
+
+
+def _json(content_type: str | None) -> bool:
+    return content_type is not None and content_type.partition(";")[0].strip().lower() == "application/json"
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body already read, then the connection's own messages (its disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
