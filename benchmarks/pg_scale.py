@@ -276,10 +276,30 @@ def _sqlite(data: Data, args: argparse.Namespace) -> dict[str, Any]:
             return sum(os.path.getsize(f) for f in (path, Path(f"{path}-wal")) if f.exists())  # WAL not checkpointed
 
         try:
-            return run("sqlite", store, solo, size, contextlib.nullcontext, build, data, args)
+            result = run("sqlite", store, solo, size, contextlib.nullcontext, build, data, args)
+            result["fts_word_walk_ms_1_user_all_users"] = _fts_walk(solo, store, data)
+            return result
         finally:
             store.close()
             solo.close()
+
+
+def _fts_walk(solo: Any, full: Any, data: Data, words: int = 100) -> list[float]:
+    """Median ms to count one query word's rows table-wide in FTS5, in the one-user store and in the full one.
+
+    The SQLite store reads a term's frequency in each row back from FTS5's bm25(), whose IDF walks the term's
+    postings across the whole table (every scope), and counts them once more to undo that IDF: this is that walk.
+    """
+    times: dict[str, list[float]] = {"solo": [], "full": []}
+    for _ in range(words):
+        word = data.query()[0].split()[0]
+        for name, store in (("solo", solo), ("full", full)):
+            started = time.perf_counter()
+            store.execute(
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [f'{{content context}} : "{word}"']
+            )
+            times[name].append((time.perf_counter() - started) * 1000)
+    return [round(statistics.median(times[n]), 2) for n in ("solo", "full")]
 
 
 def _postgres(url: str, data: Data, args: argparse.Namespace) -> dict[str, Any]:
