@@ -4,10 +4,14 @@ Records are synthetic sentences (a Zipf-distributed vocabulary) with precomputed
 once with numpy, so neither the model nor the generator is what is measured. Both stores are written the same way:
 ``put_many`` in batches of up to ``--batch`` records, a batch spanning as many small scopes as fit (``put_many``
 takes items of any scopes: each carries its own); PostgreSQL inside ``bulk_load()``, which builds its HNSW indexes
-once at the end (that build is the "index build" figure). Reported per store: the ingest rate, hybrid recall
-p50/p95 (k 10) in a small scope when one user is stored and again, the same scope, when all are (the per-scope
-figure that should stay flat), over many small scopes in turn (each met cold: memory, not method), and in the big
-scope; the index build; bytes per record; the server's memory settings and the machine's load averages.
+once at the end (that build is the "index build" figure). Reported per store: the ingest rate, hybrid
+recall p50/p95 (k 10) in a small scope, the per-scope figure that should stay flat from 1 to all users, measured
+*paired*: a second store of the same kind (PostgreSQL: another schema on the same server; SQLite: another file)
+holds only that user's records, and each query runs on both stores back to back, alternating which goes first, so
+both states see the same machine load (the older sequential figures, 1 user timed before the load and all users
+after it, are kept for comparison but follow the load of a shared machine); over many small scopes in turn (each
+met cold: memory, not method), and in the big scope; the index build; bytes per record; the server's memory
+settings and the machine's load averages.
 
     .venv/bin/python benchmarks/pg_scale.py                       # scaled down: 30k records, 200 users, 15k scope
     .venv/bin/python benchmarks/pg_scale.py --records 1000000 --users 10000 --big 100000 --shared-buffers 4GB
@@ -44,6 +48,7 @@ PROGRESS_EVERY = 50_000  # records between progress lines on stderr
 # disk; 100k x 384-d needs ~250 MB); passed as a connection option, as an application would set it.
 MAINTENANCE_WORK_MEM = "1GB"
 ROTATING = 300  # small scopes queried in turn, each once per round
+WARM = 30  # untimed queries on each store before the paired ones
 
 
 def _vocabulary(n: int, rng: np.random.Generator) -> list[str]:
@@ -149,17 +154,48 @@ def _latency(store: Store, data: Data, scopes: list[Scope], queries: int, *, war
     """Recall p50/p95 over ``queries`` queries, the scopes in turn; ``warm``: each scope queried once untimed."""
     if warm:
         for scope in scopes:
-            text, vector = data.query()
-            hybrid_recall(store, data.embedder, scope, text, k=10, filter_=Filter(), now=NOW, query_vector=vector)
+            _recall(store, data, scope, *data.query())
     times = []
     for q in range(queries):
-        scope = scopes[q % len(scopes)]
-        text, vector = data.query()
-        started = time.perf_counter()
-        hybrid_recall(store, data.embedder, scope, text, k=10, filter_=Filter(), now=NOW, query_vector=vector)
-        times.append((time.perf_counter() - started) * 1000)
-    times.sort()
+        times.append(_recall(store, data, scopes[q % len(scopes)], *data.query()))
+    return _quantiles(times)
+
+
+def _recall(store: Store, data: Data, scope: Scope, text: str, vector: np.ndarray) -> float:
+    """One hybrid recall (k 10), its time in ms."""
+    started = time.perf_counter()
+    hybrid_recall(store, data.embedder, scope, text, k=10, filter_=Filter(), now=NOW, query_vector=vector)
+    return (time.perf_counter() - started) * 1000
+
+
+def _quantiles(times: list[float]) -> tuple[float, float]:
+    times = sorted(times)
     return statistics.median(times), times[int(0.95 * (len(times) - 1))]
+
+
+def _paired(solo: Store, full: Store, data: Data, scope: Scope, queries: int) -> tuple[tuple[float, float], ...]:
+    """p50/p95 of the same scope in a store holding only it and in the full store, query by query interleaved.
+
+    Each query runs on both stores back to back, which goes first alternating, so both states see the same
+    machine load (a shared machine's load swings several-fold within minutes). Both warmed by ``WARM`` queries.
+    Also the p50/p95 of the per-query ratio full / solo."""
+    for _ in range(WARM):
+        text, vector = data.query()
+        _recall(solo, data, scope, text, vector)
+        _recall(full, data, scope, text, vector)
+    one, all_, ratio = [], [], []
+    for q in range(queries):
+        text, vector = data.query()
+        if q % 2:
+            b = _recall(full, data, scope, text, vector)
+            a = _recall(solo, data, scope, text, vector)
+        else:
+            a = _recall(solo, data, scope, text, vector)
+            b = _recall(full, data, scope, text, vector)
+        one.append(a)
+        all_.append(b)
+        ratio.append(b / a)
+    return _quantiles(one), _quantiles(all_), _quantiles(ratio)
 
 
 def _ms(pair: tuple[float, float]) -> list[float]:
@@ -169,24 +205,30 @@ def _ms(pair: tuple[float, float]) -> list[float]:
 def run(
     name: str,
     store: Store,
+    solo: Store,
     size: Callable[[], float],
     bulk: Callable[[], contextlib.AbstractContextManager[Any]],
     build: Callable[[Any], dict[str, float]],
     data: Data,
     args: argparse.Namespace,
 ) -> dict[str, Any]:
+    """``store`` gets every record, ``solo`` (same kind, same server or folder) only the measured user's."""
     items = data.items
     small = [s for s, _ in items if s.user != "big"]
     first, rest = items[1:2], [items[0], *items[2:]]
+    _ingest(solo, first, args.batch)
     _ingest(store, first, args.batch)
     one_user = _latency(store, data, small[:1], args.queries, warm=True)
-    _log(f"{name}: one user stored, small scope p50/p95 {_ms(one_user)} ms; load {_load()}")
+    _log(f"{name}: one user stored, small scope p50/p95 {_ms(one_user)} ms (sequential); load {_load()}")
     started = time.perf_counter()
     with bulk() as report:
         rate = _ingest(store, rest, args.batch, name)
     loaded = time.perf_counter() - started
     steps = build(report)
     _log(f"{name}: ingest {rate:.0f}/s, loaded and indexed in {loaded:.0f} s ({steps}); load {_load()}")
+    load_before = _load()
+    paired = _paired(solo, store, data, small[0], args.queries)
+    _log(f"{name}: paired 1 user / all users / ratio {[_ms(p) for p in paired]}; load {load_before} -> {_load()}")
     same = _latency(store, data, small[:1], args.queries, warm=True)
     rotating = _latency(store, data, small[1 : 1 + ROTATING], args.queries, warm=False)
     big = _latency(store, data, [Scope("bench", "big")], args.queries, warm=True)
@@ -198,8 +240,12 @@ def run(
         "ingest_per_s": round(rate),
         "ingest_with_index_build_per_s": round((records - len(first[0][1])) / loaded),
         "index_build_s": steps,
-        "small_p50_p95_ms_1_user": _ms(one_user),
-        "small_p50_p95_ms_all_users_same_scope": _ms(same),
+        "small_p50_p95_ms_paired_1_user": _ms(paired[0]),
+        "small_p50_p95_ms_paired_all_users": _ms(paired[1]),
+        "small_paired_ratio_p50_p95": [round(x, 2) for x in paired[2]],
+        "load_during_paired": f"{load_before} -> {_load()}",
+        "small_p50_p95_ms_1_user_sequential": _ms(one_user),
+        "small_p50_p95_ms_all_users_sequential": _ms(same),
         "small_p50_p95_ms_all_users_300_scopes_cold": _ms(rotating),
         "big_p50_p95_ms": _ms(big),
         "bytes_per_record": round(size() / max(records, 1)),
@@ -213,6 +259,7 @@ def _sqlite(data: Data, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="tiermem-bench-") as tmp:
         path = Path(tmp) / "bench.db"
         store = SQLiteStore(path)
+        solo = SQLiteStore(Path(tmp) / "solo.db")  # the measured user alone, for the paired comparison
 
         def build(_: Any) -> dict[str, float]:
             # SQLite indexes as it writes (FTS5); its vectors are loaded into memory on a scope's first search.
@@ -229,9 +276,30 @@ def _sqlite(data: Data, args: argparse.Namespace) -> dict[str, Any]:
             return sum(os.path.getsize(f) for f in (path, Path(f"{path}-wal")) if f.exists())  # WAL not checkpointed
 
         try:
-            return run("sqlite", store, size, contextlib.nullcontext, build, data, args)
+            result = run("sqlite", store, solo, size, contextlib.nullcontext, build, data, args)
+            result["fts_word_walk_ms_1_user_all_users"] = _fts_walk(solo, store, data)
+            return result
         finally:
             store.close()
+            solo.close()
+
+
+def _fts_walk(solo: Any, full: Any, data: Data, words: int = 100) -> list[float]:
+    """Median ms to count one query word's rows table-wide in FTS5, in the one-user store and in the full one.
+
+    The SQLite store reads a term's frequency in each row back from FTS5's bm25(), whose IDF walks the term's
+    postings across the whole table (every scope), and counts them once more to undo that IDF: this is that walk.
+    """
+    times: dict[str, list[float]] = {"solo": [], "full": []}
+    for _ in range(words):
+        word = data.query()[0].split()[0]
+        for name, store in (("solo", solo), ("full", full)):
+            started = time.perf_counter()
+            store.execute(
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [f'{{content context}} : "{word}"']
+            )
+            times[name].append((time.perf_counter() - started) * 1000)
+    return [round(statistics.median(times[n]), 2) for n in ("solo", "full")]
 
 
 def _postgres(url: str, data: Data, args: argparse.Namespace) -> dict[str, Any]:
@@ -240,6 +308,9 @@ def _postgres(url: str, data: Data, args: argparse.Namespace) -> dict[str, Any]:
 
     scratch = scratch_url(url, "bench") + "&options=" + quote(f"-cmaintenance_work_mem={MAINTENANCE_WORK_MEM}")
     store = PostgresStore(scratch)
+    # The measured user alone, in a schema of its own on the same server (same buffers, same load).
+    solo_url = scratch_url(url, "bench_solo")
+    solo = PostgresStore(solo_url)
 
     def size() -> float:
         rows = store.execute(
@@ -255,12 +326,14 @@ def _postgres(url: str, data: Data, args: argparse.Namespace) -> dict[str, Any]:
     try:
         settings = {k: store.execute(f"SHOW {k}")[0][0] for k in _SETTINGS}
         _log(f"postgres settings: {settings}")
-        result = run("postgres", store, size, store.bulk_load, build, data, args)
+        result = run("postgres", store, solo, size, store.bulk_load, build, data, args)
         result["settings"] = settings
         return result
     finally:
         store.close()
+        solo.close()
         drop_schema(scratch)
+        drop_schema(solo_url)
 
 
 _SETTINGS = (

@@ -26,6 +26,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
+from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
@@ -47,7 +48,8 @@ COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
 # Columns content, context, scope token: the token is in every document of its scope and says nothing.
-_BM25 = f"bm25(records_fts, 1.0, {CONTEXT_WEIGHT}, 0.0)"
+_BM25_WEIGHTS = f"1.0, {CONTEXT_WEIGHT}, 0.0"
+_BM25 = f"bm25(records_fts, {_BM25_WEIGHTS})"
 # The index holds each record's ``text_index.index_text`` (CJK runs as pairs, accents folded), which the
 # triggers compute (migration 0006); FTS5's own 'rebuild' would index the raw text, so this refills it instead.
 REFILL_FULL_TEXT = (
@@ -142,7 +144,12 @@ class SQLiteFullTextMixin:
         the row, the row's length and the table's average length, all known here but the frequency: solving
         for it gives FTS5's own count (the index's tokenizer, phrases and column weights) without tokenising
         anything in Python. The table-wide figures are used only to undo FTS5's formula, never in the score.
+        For a scope that is a minor part of the file, its few matching rows are read from a table of their own
+        (``scratch_fts``): the table-wide IDF walks the term's postings in every scope.
         """
+        if with_scope_token and len(rowids) <= SCRATCH_ROWS_UP_TO:  # a small scope: never walk the whole file
+            matches = [fts_query(scope, [term], with_scope_token=False) for term in terms]
+            return scratch_frequencies(self._conn, matches, rowids, lengths, _BM25_WEIGHTS)
         table_rows, table_tokens = table_averages(self._conn)
         average = float(table_tokens) / float(table_rows)
         at = {rowid: j for j, rowid in enumerate(rowids)}
