@@ -346,6 +346,7 @@ class MemoryTools:
             return []
         found = self.memory.recall(self._archive, text[:MAX_QUERY_CHARS], k=k, include_quarantined=True)
         return [h for h in found if "quarantined" in h.flags]
+
     def _archival_hits(self, query: str, k: int) -> list[Hit]:
         return self.memory.recall(self._archive, query, k=k, filter=Filter(types=ARCHIVAL_TYPES))
 
