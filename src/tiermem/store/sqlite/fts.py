@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
+import numpy.typing as npt
 
 from tiermem.store.base import Candidate
 from tiermem.store.sqlite.bm25 import (
@@ -29,6 +30,9 @@ from tiermem.store.sqlite.bm25 import (
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
+
+TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
+"""A term's rows in a scope (rowids) and its weighted frequency in each."""
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -90,6 +94,8 @@ class SQLiteFullTextMixin:
         # Per scope, the relevance counts of words at a generation: recall asks for them on every query, and a
         # scope's common words come back query after query.
         self._term_counts: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
+        # Per scope, each term's rows and weighted frequencies at a generation (see ``_phrase_frequencies``).
+        self._frequencies: dict[tuple[str, str], tuple[int, dict[str, TermRows]]] = {}
 
     def keyword_candidates(
         self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
@@ -126,15 +132,35 @@ class SQLiteFullTextMixin:
             if not any(r[3] for r in rows):
                 return []
             lengths = docsize_lengths([r[2] for r in rows])
-            frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token)
+            known = self._known_frequencies(key, gen)
+            frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token, known)
             stats = self._scope_text_stats(key, gen)
         scores = bm25_scores(frequencies, lengths, stats).tolist()
         # FTS5's order: best score first, then rowid.
         kept = sorted((-scores[j], r[0], r[1]) for j, r in enumerate(rows) if r[3])[:limit]
         return [Candidate(rid, -negated) for negated, _, rid in kept]
 
+    def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
+        """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
+        if self._conn.in_transaction:
+            return None
+        cached = self._frequencies.get(key)
+        if cached is not None and cached[0] == gen:
+            return cached[1]
+        if len(self._frequencies) > 1_000:  # bounded: many scopes
+            self._frequencies.clear()
+        known: dict[str, TermRows] = {}
+        self._frequencies[key] = (gen, known)
+        return known
+
     def _phrase_frequencies(
-        self, scope: Scope, terms: Sequence[str], rowids: list[int], lengths: FloatArray, with_scope_token: bool
+        self,
+        scope: Scope,
+        terms: Sequence[str],
+        rowids: list[int],
+        lengths: FloatArray,
+        with_scope_token: bool,
+        known: dict[str, TermRows] | None = None,
     ) -> FloatArray:
         """Each row's weighted frequency of each term (phrase), read back from FTS5's own bm25() of that term.
 
@@ -142,12 +168,27 @@ class SQLiteFullTextMixin:
         the row, the row's length and the table's average length, all known here but the frequency: solving
         for it gives FTS5's own count (the index's tokenizer, phrases and column weights) without tokenising
         anything in Python. The table-wide figures are used only to undo FTS5's formula, never in the score.
+        ``rowids`` must hold every row of the scope that holds any of the terms. A term's rows and frequencies
+        are the scope's own (the rounding makes them exact whatever the table's figures), so ``known`` keeps
+        them for the scope's generation: the words of one scope's questions come back query after query.
         """
-        table_rows, table_tokens = table_averages(self._conn)
-        average = float(table_tokens) / float(table_rows)
-        at = {rowid: j for j, rowid in enumerate(rowids)}
         frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
+        everyone = np.array(rowids, dtype=np.int64)
+        order = np.argsort(everyone)
+        ordered = everyone[order]
+        table: tuple[int, float, dict[int, int]] | None = None  # read at the first term not known
         for i, term in enumerate(terms):
+            if known is not None and term in known:
+                held, counts = known[term]
+                places = np.searchsorted(ordered, held)
+                # Every row holding the term is among ``rowids`` when the caller kept its word; if not, ask again.
+                if not held.size or (places[-1] < len(ordered) and np.array_equal(ordered[places], held)):
+                    frequencies[order[places], i] = counts
+                    continue
+            if table is None:
+                table_rows, table_tokens = table_averages(self._conn)
+                table = (table_rows, float(table_tokens) / float(table_rows), {r: j for j, r in enumerate(rowids)})
+            table_rows, average, at = table
             found = self._conn.execute(
                 f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
                 [fts_query(scope, [term], with_scope_token=with_scope_token)],
@@ -160,10 +201,13 @@ class SQLiteFullTextMixin:
                 ).fetchone()
             idf = table_idf(table_rows, hits)
             mine = [(at[rowid], score) for rowid, score in found if rowid in at]  # the index lists every scope
+            index = np.array([j for j, _ in mine], dtype=np.int64)
             if mine:
-                index = np.array([j for j, _ in mine], dtype=np.int64)
                 score = np.array([s for _, s in mine], dtype=np.float64)
                 frequencies[index, i] = frequency_from_bm25(score, idf, lengths[index], average)
+            if known is not None and len(known) < 10_000:  # bounded: a long-lived process sees many words
+                held_order = np.argsort(everyone[index])
+                known[term] = (everyone[index][held_order], frequencies[index, i][held_order])
         return frequencies
 
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
