@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from store_fixtures import ALICE, ANY, BOB, NOW, item, make_record
@@ -100,3 +101,16 @@ def test_keyword_scores_follow_rows_another_connection_added(two: tuple[SQLiteSt
         assert after == _scored(fresh, ALICE, ["violin", "garden"])
     finally:
         fresh.close()
+
+
+def test_vectors_of_sees_a_vector_another_connection_replaced(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    record = make_record(ALICE, "the lantern is lit")
+    first.put_many([item(record)])
+    before = first.vectors_of(ALICE, [record.id])[record.id]
+    changed = replace(record, content="the violin is tuned", version=2)
+    second.put_many([item(changed)])
+    after = first.vectors_of(ALICE, [record.id])[record.id]
+    assert np.array_equal(after, item(changed).vector) and not np.array_equal(after, before)
+    with pytest.raises(ValueError):
+        after[0] = 1.0  # one array is handed to every caller: none may change it
