@@ -129,16 +129,20 @@ class SQLiteFullTextMixin:
                 " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
                 [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
             ).fetchall()
-            if not any(r[3] for r in rows):
+            if not rows:
                 return []
-            lengths = docsize_lengths([r[2] for r in rows])
+            rowids, ids, sizes, admitted = zip(*rows, strict=True)
+            if not any(admitted):
+                return []
+            lengths = docsize_lengths(sizes)
             known = self._known_frequencies(key, gen)
-            frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token, known)
+            frequencies = self._phrase_frequencies(scope, terms, list(rowids), lengths, use_token, known)
             stats = self._scope_text_stats(key, gen)
-        scores = bm25_scores(frequencies, lengths, stats).tolist()
-        # FTS5's order: best score first, then rowid.
-        kept = sorted((-scores[j], r[0], r[1]) for j, r in enumerate(rows) if r[3])[:limit]
-        return [Candidate(rid, -negated) for negated, _, rid in kept]
+        scores = bm25_scores(frequencies, lengths, stats)
+        # FTS5's order: best score first, then rowid (unique, so the order is total).
+        kept = np.flatnonzero(np.array(admitted, dtype=bool))
+        best = kept[np.lexsort((np.array(rowids, dtype=np.int64)[kept], -scores[kept]))][:limit]
+        return [Candidate(ids[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
 
     def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
         """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
