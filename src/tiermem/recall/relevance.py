@@ -27,9 +27,11 @@ unrelated note's. ``docs/recall.md`` shows the fit and the floor chosen from it.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -151,7 +153,7 @@ class TermWeights:
         whether the query stays unknown for it."""
         return self.for_stems(_stems(text))
 
-    def for_stems(self, stems: set[str]) -> tuple[dict[str, float], bool]:
+    def for_stems(self, stems: AbstractSet[str]) -> tuple[dict[str, float], bool]:
         """``for_text`` of a text whose stems are already known."""
         held = {t: w for t, w in self.unseen.items() if stem(t) in stems}
         return {**self.weights, **held}, self.unknown and not held
@@ -176,11 +178,13 @@ def matched_share(weights: Mapping[str, float], text: str) -> float:
     return _share(weights, _stems(text))
 
 
-def _stems(text: str) -> set[str]:
-    return {stem(w) for w in query_words(text)}
+@functools.lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of a text's words (the latest texts kept: recall judges the same records query after query)."""
+    return frozenset(stem(w) for w in query_words(text))
 
 
-def _share(weights: Mapping[str, float], stems: set[str]) -> float:
+def _share(weights: Mapping[str, float], stems: AbstractSet[str]) -> float:
     total = sum(weights.values())
     if total <= 0:
         return 0.0

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
+import numpy.typing as npt
 
 from tiermem.store.base import Candidate
 from tiermem.store.sqlite.bm25 import (
@@ -30,6 +31,9 @@ from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequen
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
+
+TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
+"""A term's rows in a scope (rowids) and its weighted frequency in each."""
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -92,6 +96,8 @@ class SQLiteFullTextMixin:
         # Per scope, the relevance counts of words at a generation: recall asks for them on every query, and a
         # scope's common words come back query after query.
         self._term_counts: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
+        # Per scope, each term's rows and weighted frequencies at a generation (see ``_phrase_frequencies``).
+        self._frequencies: dict[tuple[str, str], tuple[int, dict[str, TermRows]]] = {}
 
     def keyword_candidates(
         self, scope: Scope, terms: Sequence[str], filter_: Filter, *, now: datetime, limit: int
@@ -125,18 +131,42 @@ class SQLiteFullTextMixin:
                 " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
                 [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
             ).fetchall()
-            if not any(r[3] for r in rows):
+            if not rows:
                 return []
-            lengths = docsize_lengths([r[2] for r in rows])
-            frequencies = self._phrase_frequencies(scope, terms, [r[0] for r in rows], lengths, use_token)
+            rowids, ids, sizes, admitted = zip(*rows, strict=True)
+            if not any(admitted):
+                return []
+            lengths = docsize_lengths(sizes)
+            known = self._known_frequencies(key, gen)
+            frequencies = self._phrase_frequencies(scope, terms, list(rowids), lengths, use_token, known)
             stats = self._scope_text_stats(key, gen)
-        scores = bm25_scores(frequencies, lengths, stats).tolist()
-        # FTS5's order: best score first, then rowid.
-        kept = sorted((-scores[j], r[0], r[1]) for j, r in enumerate(rows) if r[3])[:limit]
-        return [Candidate(rid, -negated) for negated, _, rid in kept]
+        scores = bm25_scores(frequencies, lengths, stats)
+        # FTS5's order: best score first, then rowid (unique, so the order is total).
+        kept = np.flatnonzero(np.array(admitted, dtype=bool))
+        best = kept[np.lexsort((np.array(rowids, dtype=np.int64)[kept], -scores[kept]))][:limit]
+        return [Candidate(ids[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+
+    def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
+        """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
+        if self._conn.in_transaction:
+            return None
+        cached = self._frequencies.get(key)
+        if cached is not None and cached[0] == gen:
+            return cached[1]
+        if len(self._frequencies) > 1_000:  # bounded: many scopes
+            self._frequencies.clear()
+        known: dict[str, TermRows] = {}
+        self._frequencies[key] = (gen, known)
+        return known
 
     def _phrase_frequencies(
-        self, scope: Scope, terms: Sequence[str], rowids: list[int], lengths: FloatArray, with_scope_token: bool
+        self,
+        scope: Scope,
+        terms: Sequence[str],
+        rowids: list[int],
+        lengths: FloatArray,
+        with_scope_token: bool,
+        known: dict[str, TermRows] | None = None,
     ) -> FloatArray:
         """Each row's weighted frequency of each term (phrase), read back from FTS5's own bm25() of that term.
 
@@ -144,17 +174,59 @@ class SQLiteFullTextMixin:
         the row, the row's length and the table's average length, all known here but the frequency: solving
         for it gives FTS5's own count (the index's tokenizer, phrases and column weights) without tokenising
         anything in Python. The table-wide figures are used only to undo FTS5's formula, never in the score.
+        ``rowids`` must hold every row of the scope that holds any of the terms. A term's rows and frequencies
+        are the scope's own (the rounding makes them exact whatever the table's figures), so ``known`` keeps
+        them for the scope's generation: the words of one scope's questions come back query after query.
         For a scope that is a minor part of the file, its few matching rows are read from a table of their own
         (``scratch_fts``): the table-wide IDF walks the term's postings in every scope.
         """
+        frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
+        everyone = np.array(rowids, dtype=np.int64)
+        order = np.argsort(everyone)
+        ordered = everyone[order]
+        missing: list[int] = []
+        for i, term in enumerate(terms):
+            if known is not None and term in known:
+                held, counts = known[term]
+                places = np.searchsorted(ordered, held)
+                # Every row holding the term is among ``rowids`` when the caller kept its word; if not, ask again.
+                if not held.size or (places[-1] < len(ordered) and np.array_equal(ordered[places], held)):
+                    frequencies[order[places], i] = counts
+                    continue
+            missing.append(i)
+        if not missing:
+            return frequencies
         if with_scope_token and len(rowids) <= SCRATCH_ROWS_UP_TO:  # a small scope: never walk the whole file
-            matches = [fts_query(scope, [term], with_scope_token=False) for term in terms]
-            return scratch_frequencies(self._conn, matches, rowids, lengths, _BM25_WEIGHTS)
+            matches = [fts_query(scope, [terms[i]], with_scope_token=False) for i in missing]
+            frequencies[:, missing] = scratch_frequencies(self._conn, matches, rowids, lengths, _BM25_WEIGHTS)
+        else:
+            self._frequencies_from_table(
+                scope, [terms[i] for i in missing], rowids, lengths, with_scope_token, frequencies, missing
+            )
+        if known is not None:
+            for i in missing:
+                if len(known) >= 10_000:  # bounded: a long-lived process sees many words
+                    break
+                index = np.flatnonzero(frequencies[:, i])
+                held_order = np.argsort(everyone[index])
+                known[terms[i]] = (everyone[index][held_order], frequencies[index, i][held_order])
+        return frequencies
+
+    def _frequencies_from_table(
+        self,
+        scope: Scope,
+        terms: Sequence[str],
+        rowids: list[int],
+        lengths: FloatArray,
+        with_scope_token: bool,
+        out: FloatArray,
+        columns: list[int],
+    ) -> None:
+        """Each term's frequencies (into ``out``'s ``columns``) solved from bm25() over the whole FTS5 table."""
         table_rows, table_tokens = table_averages(self._conn)
         average = float(table_tokens) / float(table_rows)
         at = {rowid: j for j, rowid in enumerate(rowids)}
-        frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
-        for i, term in enumerate(terms):
+        for term, column in zip(terms, columns, strict=True):
             found = self._conn.execute(
                 f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
                 [fts_query(scope, [term], with_scope_token=with_scope_token)],
@@ -170,8 +242,7 @@ class SQLiteFullTextMixin:
             if mine:
                 index = np.array([j for j, _ in mine], dtype=np.int64)
                 score = np.array([s for _, s in mine], dtype=np.float64)
-                frequencies[index, i] = frequency_from_bm25(score, idf, lengths[index], average)
-        return frequencies
+                out[index, column] = frequency_from_bm25(score, idf, lengths[index], average)
 
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
         """The scope's document count and tokens (all columns), read once per scope generation."""

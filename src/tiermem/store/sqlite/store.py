@@ -22,6 +22,7 @@ from tiermem.store.sqlite.connect import connect, driver_error
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
+from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.store.sqlite.transfer import SQLiteTransferMixin
@@ -88,6 +89,9 @@ class SQLiteStore(
         self._depth = 0
         # Least recently searched last out: scopes' vectors in memory, bounded by ``cache_bytes``.
         self._vectors = VectorCache()
+        # Decoded records and vectors per scope generation (``get_many``, ``vectors_of``).
+        self._records = ScopeCache[MemoryRecord](MAX_CACHED_RECORDS)
+        self._vector_rows = ScopeCache[Vectors](MAX_CACHED_VECTORS)
         try:
             self._set_up()
         except BaseException as exc:
@@ -318,15 +322,20 @@ class SQLiteStore(
         return self.get_many(scope, [record_id]).get(record_id)
 
     def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        with self._lock:
+            return self._records.get_many(self._conn, scope, record_ids, self._fetch_records, record_in_scope)
+
+    def _fetch_records(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """``get_many`` read from the file, by id within each chunk (the order recall's ties keep)."""
         where, params = scope_sql(scope, by_key=True)
         out: dict[str, MemoryRecord] = {}
-        with self._lock:
-            for chunk in chunks(list(record_ids)):
-                rows = self._conn.execute(
-                    f"SELECT {COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
-                    chunk + params,
-                )
-                out.update((row[0], row_to_record(row)) for row in rows)
+        for chunk in chunks(list(record_ids)):
+            rows = self._conn.execute(
+                f"SELECT {COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}"
+                " ORDER BY r.id",
+                chunk + params,
+            )
+            out.update((row[0], row_to_record(row)) for row in rows)
         return out
 
     def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
@@ -364,16 +373,20 @@ class SQLiteStore(
         return Page(records, str(rows[-1][-1]) if more and rows else None)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
+        with self._lock:
+            return self._vector_rows.get_many(self._conn, scope, record_ids, self._fetch_vectors, None)
+
+    def _fetch_vectors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
+        """``vectors_of`` read from the file: each record's own vector (a read-only copy, not its passages')."""
         where, params = scope_sql(scope, by_key=True)
         out: dict[str, Vectors] = {}
-        with self._lock:
-            for chunk in chunks(list(record_ids)):
-                rows = self._conn.execute(
-                    f"SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
-                    f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
-                    chunk + params,
-                )
-                out.update((rid, unpack_vectors(vec, dim)[0]) for rid, vec, dim in rows)
+        for chunk in chunks(list(record_ids)):
+            rows = self._conn.execute(
+                f"SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
+                f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
+                chunk + params,
+            )
+            out.update((rid, _own(unpack_vectors(vec, dim)[0])) for rid, vec, dim in rows)
         return out
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
@@ -411,13 +424,25 @@ class SQLiteStore(
     def close(self) -> None:
         with self._lock:
             self._vectors.clear()
+            self._records.clear()
+            self._vector_rows.clear()
             self._conn.close()
 
     # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement and return its rows."""
         with self._lock:
+            # Raw SQL may change records without bumping their scope's generation.
+            self._records.clear()
+            self._vector_rows.clear()
             return self._conn.execute(sql, params).fetchall()
+
+
+def _own(vector: Vectors) -> Vectors:
+    """A read-only copy of a view into a row's blob (the blob holds the passages' vectors too)."""
+    out = vector.copy()
+    out.flags.writeable = False
+    return out
 
 
 def _split_sql(script: str) -> list[str]:

@@ -18,6 +18,7 @@ import numpy as np
 from tiermem.embed import Vectors
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate, StoredItem
+from tiermem.store.sqlite.record_cache import ScopeCache
 from tiermem.store.sqlite.rows import ts
 from tiermem.store.vector_index import (
     IndexRow,
@@ -27,7 +28,7 @@ from tiermem.store.vector_index import (
     nearest,
     rows_from_sql,
 )
-from tiermem.types import Filter, Scope
+from tiermem.types import Filter, MemoryRecord, Scope
 
 __all__ = ["SQLiteVectorMixin", "index_row"]
 
@@ -49,6 +50,8 @@ class SQLiteVectorMixin:
     _conn: sqlite3.Connection
     _lock: threading.RLock
     _vectors: VectorCache
+    _records: ScopeCache[MemoryRecord]
+    _vector_rows: ScopeCache[Vectors]
     cache_bytes: int
     shortlist_from: int | None
     shortlist_size: int
@@ -224,8 +227,10 @@ class SQLiteVectorMixin:
         return None if row is None else str(row[0])
 
     def drop_cached_vectors(self, tenant: str, user_key: str | None = None) -> None:
-        """Forget the in-memory vectors of a tenant (or of one user of it); the next search reloads them."""
+        """Forget the in-memory vectors and records of a tenant (or of one user of it); the next search reloads them."""
         with self._lock:
+            self._records.clear()
+            self._vector_rows.clear()
             for key in [k for k in self._vectors if k[0] == tenant and (user_key is None or k[1] == user_key)]:
                 del self._vectors[key]
 

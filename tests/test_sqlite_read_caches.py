@@ -1,0 +1,116 @@
+"""The SQLite store's read caches (records, term frequencies) give what the file holds, however it changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from store_fixtures import ALICE, ANY, BOB, NOW, item, make_record
+from tiermem.store.sqlite.store import SQLiteStore
+from tiermem.types import Scope
+
+WORDS = "kettle lantern harbour violin garden pepper ladder".split()
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[SQLiteStore, SQLiteStore]]:
+    """Two stores on one file, as two processes would hold it."""
+    first, second = SQLiteStore(tmp_path / "m.db"), SQLiteStore(tmp_path / "m.db")
+    yield first, second
+    first.close()
+    second.close()
+
+
+def _fill(store: SQLiteStore, scope: Scope, n: int) -> list[str]:
+    texts = [f"{WORDS[i % 7]} {WORDS[(i * 3) % 7]} note {i} {WORDS[(i * 5 + 1) % 7]}" for i in range(n)]
+    records = [make_record(scope, text) for text in texts]
+    store.put_many([item(r) for r in records])
+    return [r.id for r in records]
+
+
+def _scored(store: SQLiteStore, scope: Scope, terms: list[str]) -> list[tuple[str, float]]:
+    return [(c.id, c.score) for c in store.keyword_candidates(scope, terms, ANY, now=NOW, limit=50)]
+
+
+def test_get_many_sees_a_change_another_connection_made(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    record = make_record(ALICE, "the kettle is blue")
+    first.put_many([item(record)])
+    assert first.get_many(ALICE, [record.id])[record.id].content == "the kettle is blue"
+    second.put_many([item(replace(record, content="the kettle is red", version=2))])
+    assert first.get_many(ALICE, [record.id])[record.id].content == "the kettle is red"
+    second.delete(ALICE, [record.id])
+    assert first.get_many(ALICE, [record.id]) == {}
+
+
+def test_get_many_orders_by_id_whether_cached_or_read(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        ids = _fill(store, ALICE, 40)
+        asked = ids[::-3] + ids[5:9]
+        cold = list(store.get_many(ALICE, asked))
+        assert cold == sorted(set(asked))
+        assert list(store.get_many(ALICE, list(reversed(asked)))) == cold  # served from the cache
+        assert store.get_many(BOB, asked) == {}  # another user's ids stay out, cached or not
+    finally:
+        store.close()
+
+
+def test_get_many_keeps_a_narrower_scope_to_its_agent(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        mine = make_record(Scope("acme", "alice", "planner"), "the planner's note")
+        theirs = make_record(Scope("acme", "alice", "writer"), "the writer's note")
+        store.put_many([item(mine), item(theirs)])
+        assert set(store.get_many(ALICE, [mine.id, theirs.id])) == {mine.id, theirs.id}  # fills the cache
+        assert list(store.get_many(Scope("acme", "alice", "planner"), [mine.id, theirs.id])) == [mine.id]
+    finally:
+        store.close()
+
+
+def test_keyword_scores_with_warm_term_cache_equal_a_fresh_stores(tmp_path: Path) -> None:
+    warm = SQLiteStore(tmp_path / "m.db")
+    try:
+        _fill(warm, ALICE, 60)
+        _fill(warm, BOB, 30)  # another scope's rows share the index
+        queries = [["kettle", "lantern"], ["lantern"], ["kettle lantern", "lantern harbour"], ["pepper", "kettle"]]
+        for terms in queries * 2:
+            fresh = SQLiteStore(tmp_path / "m.db")
+            try:
+                assert _scored(warm, ALICE, terms) == _scored(fresh, ALICE, terms)
+            finally:
+                fresh.close()
+    finally:
+        warm.close()
+
+
+def test_keyword_scores_follow_rows_another_connection_added(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    _fill(first, ALICE, 20)
+    before = _scored(first, ALICE, ["violin", "garden"])
+    added = make_record(ALICE, "violin violin garden")
+    second.put_many([item(added)])
+    after = _scored(first, ALICE, ["violin", "garden"])
+    assert after != before and after[0][0] == added.id
+    fresh = SQLiteStore(first.path)
+    try:
+        assert after == _scored(fresh, ALICE, ["violin", "garden"])
+    finally:
+        fresh.close()
+
+
+def test_vectors_of_sees_a_vector_another_connection_replaced(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    record = make_record(ALICE, "the lantern is lit")
+    first.put_many([item(record)])
+    before = first.vectors_of(ALICE, [record.id])[record.id]
+    changed = replace(record, content="the violin is tuned", version=2)
+    second.put_many([item(changed)])
+    after = first.vectors_of(ALICE, [record.id])[record.id]
+    assert np.array_equal(after, item(changed).vector) and not np.array_equal(after, before)
+    with pytest.raises(ValueError):
+        after[0] = 1.0  # one array is handed to every caller: none may change it
