@@ -13,6 +13,8 @@ prints detection per technique and on the fresh batches (``more``/``later``).
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py            # dev CV
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --holdout  # the final figure
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --write    # the shipped weights
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --check    # exit 1 if stale
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +38,9 @@ CORPUS = Path(__file__).resolve().parent / "corpus.jsonl"
 PENALTIES = (0.3, 1.0, 3.0, 10.0, 30.0)
 MAX_FPR = 0.01
 RULES_AT = 0.5
+DIGITS = 6  # the weights file keeps this many decimals
+TOLERANCE = 1e-4  # how far a rebuilt weight may be from the file's
+WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "tiermem" / "data" / "injection-minilm.json"
 
 Array = npt.NDArray[np.float64]
 
@@ -157,23 +163,15 @@ def report(name: str, rows: list[dict[str, str]], flagged: Array) -> None:
         )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--holdout", action="store_true", help="Fit on all of dev and score the holdout (once).")
-    parser.add_argument("--whole-only", action="store_true", help="Score whole texts only, not their passages.")
-    parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
-    parser.add_argument("--cache", type=Path, help="Keep the vectors in this .npz file between runs.")
-    args = parser.parse_args()
-    rows = notes(CORPUS, ("dev",))
-    whole, windows = embed(rows, args.cache)
-    y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
-    hostile = y > 0
-    rules = np.array([score_text(row["text"])[0] for row in rows])
-    report("rules alone (dev)", rows, rules >= RULES_AT)
+def choose(
+    rows: list[dict[str, str]], whole: Array, windows: list[Array], rules: Array, use_windows: bool, max_fpr: float
+) -> tuple[float, float]:
+    """Penalty and threshold with the most dev notes caught, leaving one family out, at most ``max_fpr`` flagged."""
+    hostile = np.array([row["label"] == "hostile" for row in rows])
     best: tuple[int, int, float, float] | None = None  # (caught, -false positives, penalty, threshold)
     for penalty in PENALTIES:
-        oof = out_of_family(rows, whole, windows, penalty, not args.whole_only)
-        t = lowest_threshold(rules, oof, hostile, args.max_fpr)
+        oof = out_of_family(rows, whole, windows, penalty, use_windows)
+        t = lowest_threshold(rules, oof, hostile, max_fpr)
         print(f"\npenalty {penalty}: model alone, area under the ROC curve {auc(oof, hostile):.3f}")
         print(
             f"penalty {penalty}, threshold {t} (model alone at it: detection {(oof[hostile] >= t).mean():.3f},"
@@ -185,11 +183,60 @@ def main() -> int:
         if best is None or key[:2] > best[:2]:
             best = key
     assert best is not None
-    penalty, t = best[2], best[3]
-    print(f"\nchosen on dev cross-validation: penalty {penalty}, threshold {t}, windows {not args.whole_only}")
+    print(f"\nchosen on dev cross-validation: penalty {best[2]}, threshold {best[3]}, windows {use_windows}")
+    return best[2], best[3]
+
+
+def weights_file(rows: list[dict[str, str]], whole: Array, penalty: float, threshold: float) -> dict[str, Any]:
+    """What ``tiermem/data/injection-minilm.json`` holds: the model fitted on all of dev, rounded for the file."""
+    y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
+    w, b = fit(whole, y, penalty)
+    return {
+        "about": "injection classifier on MiniLM vectors; rebuilt by benchmarks/injection/embedding_classifier.py",
+        "model": MiniLMEmbedder.fingerprint,
+        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl, {len(rows)} notes",
+        "penalty": penalty,
+        "threshold": threshold,
+        "bias": round(b, DIGITS),
+        "weights": [round(float(v), DIGITS) for v in w],
+    }
+
+
+def matches(built: dict[str, Any], shipped: dict[str, Any]) -> bool:
+    """Same settings, and weights equal to the file's rounding (the model's float32 sums vary in the last bits)."""
+    same = {k: v for k, v in built.items() if k not in ("bias", "weights")}
+    if same != {k: v for k, v in shipped.items() if k not in ("bias", "weights")}:
+        return False
+    a = np.array([built["bias"], *built["weights"]])
+    b = np.array([shipped["bias"], *shipped["weights"]])
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=0, atol=TOLERANCE))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--holdout", action="store_true", help="Fit on all of dev and score the holdout (once).")
+    parser.add_argument("--whole-only", action="store_true", help="Score whole texts only, not their passages.")
+    parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
+    parser.add_argument("--cache", type=Path, help="Keep the vectors in this .npz file between runs.")
+    parser.add_argument("--write", action="store_true", help=f"Write the shipped weights ({WEIGHTS.name}).")
+    parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
+    args = parser.parse_args()
+    rows = notes(CORPUS, ("dev",))
+    whole, windows = embed(rows, args.cache)
+    rules = np.array([score_text(row["text"])[0] for row in rows])
+    report("rules alone (dev)", rows, rules >= RULES_AT)
+    penalty, t = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr)
+    built = weights_file(rows, whole, penalty, t)
+    if args.write:
+        WEIGHTS.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
+    if args.check:
+        same = matches(built, json.loads(WEIGHTS.read_text(encoding="utf-8")))
+        print(f"{WEIGHTS.name}: {'up to date' if same else 'STALE: rebuild with --write'}")
+        if not same:
+            return 1
     if not args.holdout:
         return 0
-    w, b = fit(whole, y, penalty)
+    w, b = np.array(built["weights"]), float(built["bias"])
     held = notes(CORPUS, ("holdout",))
     started = time.perf_counter()
     h_whole, h_windows = embed(held, None)
@@ -197,7 +244,7 @@ def main() -> int:
     count = len(held) + sum(len(v) for v in h_windows)
     print(
         f"\nholdout: {len(held)} notes, {count} model inputs (notes and passages) embedded in {seconds:.2f} s:"
-        f" {1000 * seconds / len(held):.1f} ms a note"
+        f" {1000 * seconds / len(held):.1f} ms a note (the model's load included)"
     )
     h_rules = np.array([score_text(row["text"])[0] for row in held])
     h_prob = probability(h_whole, h_windows, w, b, not args.whole_only)
