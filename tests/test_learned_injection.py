@@ -14,12 +14,11 @@ import pytest
 
 from tiermem import Memory
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder, Vectors
-from tiermem.eval.injection import scan_texts
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.trust.injection import INJECTION_THRESHOLD, InjectionVerdict
 from tiermem.trust.learned import learned_signal, raise_verdict
 from tiermem.types import MemoryRecord, Scope, Source
-from tiermem.write.path import NewMemory, WritePolicy, write_many
+from tiermem.write.path import NewMemory, WritePolicy, scan_texts, write_many
 from tiermem.write.scan import ScanPolicy
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -71,9 +71,9 @@ def scan_command(path: str, field: str, as_json: bool, show_all: bool, embedder:
     Exit status 0: nothing reaches quarantine; 4: at least one item does; 2: unreadable input.
     """
     from tiermem.embed import get_embedder
-    from tiermem.eval.injection import scan_texts
     from tiermem.trust.injection import ScanLevel
     from tiermem.trust.provenance import quote
+    from tiermem.write.path import scan_texts
 
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     items = _items(text, path, field)

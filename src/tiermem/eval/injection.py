@@ -20,11 +20,10 @@ from typing import Any
 
 from tiermem.embed import Embedder
 from tiermem.errors import ValidationError
-from tiermem.recall.passages import embed_with_passages
-from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD, InjectionVerdict, injection_score
-from tiermem.trust.learned import learned_signal, raise_verdict
+from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD
+from tiermem.write.path import learned_applies, scan_texts
 
-__all__ = ["CorpusNote", "injection_rates", "load_corpus", "scan_texts"]
+__all__ = ["CorpusNote", "injection_rates", "load_corpus"]
 
 _LABELS = ("hostile", "benign")
 
@@ -62,23 +61,6 @@ def load_corpus(path: Path) -> list[CorpusNote]:
                 CorpusNote(row["text"], row["label"], row["technique"], row["split"], row.get("language", "en"))
             )
     return notes
-
-
-def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[InjectionVerdict]:
-    """Each text's verdict: the rules, raised by the learned signal when ``embedder`` is the one it was trained on.
-
-    The learned signal needs a model pass per text and per passage (sentence) of a long text, as the write path
-    embeds a note; with any other embedder (or none) only the rules score.
-    """
-    verdicts = [injection_score(text) for text in texts]
-    if embedder is None or not texts or not learned_signal().fits(embedder.fingerprint):
-        return verdicts
-    signal = learned_signal()
-    vectors, passages = embed_with_passages(embedder, list(texts))
-    return [
-        raise_verdict(verdict, signal.probability(vectors[i], passages[i]), signal)
-        for i, verdict in enumerate(verdicts)
-    ]
 
 
 def _rate(hits: int, total: int) -> float | None:
@@ -128,7 +110,7 @@ def injection_rates(
     splits = sorted({note.split for note in notes})
     return {
         "threshold": threshold,
-        "learned": embedder is not None and learned_signal().fits(embedder.fingerprint),
+        "learned": learned_applies(embedder),
         "notes": len(notes),
         "splits": {name: _split_report([p for p in scored if p[0].split == name], threshold) for name in splits},
         "seconds": round(seconds, 3),

@@ -33,7 +33,16 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
-from tiermem.write.scan import ScanPolicy, SourceScan, refuse_secrets, scan_records, scan_with_vectors, scanned
+from tiermem.write.scan import (
+    ScanPolicy,
+    SourceScan,
+    learned_applies,
+    refuse_secrets,
+    scan_records,
+    scan_texts,
+    scan_with_vectors,
+    scanned,
+)
 from tiermem.write.supersede import Verdict, decide
 
 __all__ = [
@@ -49,6 +58,8 @@ __all__ = [
     "WriteStatus",
     "absorb",
     "audit_entry",
+    "learned_applies",
+    "scan_texts",
     "write_many",
 ]
 

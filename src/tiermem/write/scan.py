@@ -44,10 +44,12 @@ from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 __all__ = [
     "ScanPolicy",
     "SourceScan",
+    "learned_applies",
     "refuse_secrets",
     "release",
     "scan_learned",
     "scan_records",
+    "scan_texts",
     "scan_with_vectors",
     "scanned",
 ]
@@ -195,7 +197,7 @@ def scan_with_vectors(
     is not the one the signal was trained on. With write-behind the write path has no vectors yet: only the
     scanned notes are embedded here, for the scan (user-sourced writes are never scanned, so never pay for it).
     """
-    if embedder is None or not wanted or not policy.learned or not learned_signal().fits(embedder.fingerprint):
+    if embedder is None or not wanted or not policy.learned or not learned_applies(embedder):
         return
     have: dict[int, tuple[Vectors, Vectors | None]] = {}
     for i in wanted:
@@ -207,6 +209,26 @@ def scan_with_vectors(
         vectors, passages = embed_with_passages(embedder, [records[i].content for i in missing])
         have.update({i: (vectors[j], passages[j]) for j, i in enumerate(missing)})
     scan_learned(records, have, policy)
+
+
+def learned_applies(embedder: Embedder | None) -> bool:
+    """Whether the learned signal scores vectors of ``embedder`` (the model it was trained on: MiniLM)."""
+    return embedder is not None and learned_signal().fits(embedder.fingerprint)
+
+
+def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[InjectionVerdict]:
+    """Each text's verdict as the write path would score it from an untrusted source, without storing anything.
+
+    The rules (``trust.injection_score``), raised by the learned signal when ``embedder`` is the one it was trained
+    on; that costs a model pass per text and per passage (sentence) of a long text. ``tiermem scan`` and
+    ``tiermem eval injection`` use it.
+    """
+    verdicts = [injection_score(text) for text in texts]
+    if embedder is None or not texts or not learned_applies(embedder):
+        return verdicts
+    signal = learned_signal()
+    vectors, passages = embed_with_passages(embedder, list(texts))
+    return [raise_verdict(v, signal.probability(vectors[i], passages[i]), signal) for i, v in enumerate(verdicts)]
 
 
 def _mark(record: MemoryRecord, verdict: InjectionVerdict, policy: ScanPolicy) -> MemoryRecord:
