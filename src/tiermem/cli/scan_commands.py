@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tiermem.cli.database import open_memory
-from tiermem.cli.options import store_options
+from tiermem.cli.options import embedder_option, store_options
 from tiermem.errors import ValidationError
 
 if TYPE_CHECKING:
@@ -64,19 +64,21 @@ def _items(text: str, name: str, field: str) -> list[tuple[str, str]]:
 @click.option("--field", default="text", show_default=True, help="The text field of JSON records.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of lines.")
 @click.option("--all", "show_all", is_flag=True, help="Also list clean items (by default only flagged ones).")
-def scan_command(path: str, field: str, as_json: bool, show_all: bool) -> None:
+@embedder_option("The model whose vectors the learned signal scores (minilm; any other: the rules alone).")
+def scan_command(path: str, field: str, as_json: bool, show_all: bool, embedder: str) -> None:
     """Score each line (or JSON record) of PATH (- for standard input) for prompt injection.
 
     Exit status 0: nothing reaches quarantine; 4: at least one item does; 2: unreadable input.
     """
-    from tiermem.trust.injection import ScanLevel, injection_score
+    from tiermem.embed import get_embedder
+    from tiermem.trust.injection import ScanLevel
     from tiermem.trust.provenance import quote
+    from tiermem.write.path import scan_texts
 
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    results = []
-    for where, item in _items(text, path, field):
-        verdict = injection_score(item)
-        results.append((where, item, verdict))
+    items = _items(text, path, field)
+    verdicts = scan_texts([item for _, item in items], get_embedder(embedder))
+    results = [(where, item, verdict) for (where, item), verdict in zip(items, verdicts, strict=True)]
     worst = sum(v.verdict is ScanLevel.QUARANTINE for _, _, v in results)
     if as_json:
         _emit(
@@ -109,12 +111,15 @@ def scan_command(path: str, field: str, as_json: bool, show_all: bool) -> None:
     default=None,
     help="Score that counts as detected (default: the quarantine threshold, 0.5).",
 )
-def eval_injection(path: Path, as_json: bool, threshold: float | None) -> None:
+@embedder_option("The model whose vectors the learned signal scores (minilm; any other: the rules alone).")
+def eval_injection(path: Path, as_json: bool, threshold: float | None, embedder: str) -> None:
     """Detection and false-positive rates of the injection scorer on a labelled corpus, per split and technique."""
+    from tiermem.embed import get_embedder
     from tiermem.eval.injection import injection_rates, load_corpus
     from tiermem.trust.injection import INJECTION_THRESHOLD
 
-    report = injection_rates(load_corpus(path), threshold if threshold is not None else INJECTION_THRESHOLD)
+    chosen = threshold if threshold is not None else INJECTION_THRESHOLD
+    report = injection_rates(load_corpus(path), chosen, get_embedder(embedder))
     if as_json:
         _emit(report)
         return
@@ -135,7 +140,8 @@ def eval_injection(path: Path, as_json: bool, threshold: float | None) -> None:
             for technique, row in split[key].items():
                 table.add_row(label, technique, str(row["n"]), f"{row['rate']:.3f}")
         console.print(table)
-    console.print(f"{report['notes']} notes scored in {report['seconds']} s ({report['ms_per_note']} ms each)")
+    how = "rules and the learned signal" if report["learned"] else "rules alone"
+    console.print(f"{report['notes']} notes scored ({how}) in {report['seconds']} s ({report['ms_per_note']} ms each)")
 
 
 def _scope(tenant: str, user: str) -> Scope:

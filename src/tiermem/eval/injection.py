@@ -4,7 +4,8 @@ The corpus is JSON Lines, one note a line: ``text``, ``label`` (hostile | benign
 (dev | holdout) and optionally ``language`` (``benchmarks/injection/corpus.jsonl``). A note is *detected* when
 its verdict reaches the threshold (``quarantine`` by default, the level at which the write path keeps a note out
 of recall). For each split: the detection rate on hostile notes and the false-positive rate on benign ones,
-overall, per technique and per language, and the rate at which notes are at least ``suspicious``.
+overall, per technique and per language, and the rate at which notes are at least ``suspicious``. Given the
+MiniLM embedder, the learned signal (``trust.learned``) scores beside the rules, as in the write path.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tiermem.embed import Embedder
 from tiermem.errors import ValidationError
-from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD, injection_score
+from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD
+from tiermem.write.path import learned_applies, scan_texts
 
 __all__ = ["CorpusNote", "injection_rates", "load_corpus"]
 
@@ -91,16 +94,23 @@ def _split_report(scored: Sequence[tuple[CorpusNote, float]], threshold: float) 
     }
 
 
-def injection_rates(notes: Sequence[CorpusNote], threshold: float = INJECTION_THRESHOLD) -> dict[str, Any]:
-    """Detection and false-positive rates per split (dev, holdout, ...), with per-technique breakdowns."""
+def injection_rates(
+    notes: Sequence[CorpusNote], threshold: float = INJECTION_THRESHOLD, embedder: Embedder | None = None
+) -> dict[str, Any]:
+    """Detection and false-positive rates per split (dev, holdout, ...), with per-technique breakdowns.
+
+    With ``embedder`` (MiniLM) the learned signal scores too (``scan_texts``); without, the rules alone.
+    """
     if not 0.0 < threshold <= 1.0:
         raise ValidationError("threshold", "must be a score in (0, 1]", given=threshold)
     started = time.perf_counter()
-    scored = [(note, injection_score(note.text).score) for note in notes]
+    verdicts = scan_texts([note.text for note in notes], embedder)
+    scored = [(note, verdict.score) for note, verdict in zip(notes, verdicts, strict=True)]
     seconds = time.perf_counter() - started
     splits = sorted({note.split for note in notes})
     return {
         "threshold": threshold,
+        "learned": learned_applies(embedder),
         "notes": len(notes),
         "splits": {name: _split_report([p for p in scored if p[0].split == name], threshold) for name in splits},
         "seconds": round(seconds, 3),

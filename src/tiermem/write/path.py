@@ -33,7 +33,16 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
-from tiermem.write.scan import ScanPolicy, SourceScan, refuse_secrets, scan_records
+from tiermem.write.scan import (
+    ScanPolicy,
+    SourceScan,
+    learned_applies,
+    refuse_secrets,
+    scan_records,
+    scan_texts,
+    scan_with_vectors,
+    scanned,
+)
 from tiermem.write.supersede import Verdict, decide
 
 __all__ = [
@@ -49,6 +58,8 @@ __all__ = [
     "WriteStatus",
     "absorb",
     "audit_entry",
+    "learned_applies",
+    "scan_texts",
     "write_many",
 ]
 
@@ -291,6 +302,7 @@ def write_many(
     if policy.scan.refuse_secrets:
         refuse_secrets(store, scope, prepared, now)  # before anything is embedded or stored
     scan_records(prepared, [it.scan for it in items], policy.scan)
+    wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
     batch = _Batch(store, scope, now, prepared, [None] * len(items))
     explicit = _explicit_targets(batch)
     held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
@@ -304,6 +316,8 @@ def write_many(
         vectors, passages = embed_with_passages(embedder, texts)
     vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
     passages_of = dict(zip(todo, passages, strict=True))
+    known = {i: (vector_of[i], passages_of[i]) for i in todo}
+    scan_with_vectors(batch.prepared, [i for i in todo if i in wanted], embedder, known, policy.scan)
     with store.transaction():
         todo = _dedupe(batch, dedupe, todo)  # a racing writer may have stored the same text meanwhile
         for i in held:

@@ -3,23 +3,25 @@
 Every write is checked for credentials (``trust.secrets``): a batch holding one is refused whole with a
 ``SecretRefusedError`` naming the kind, and the refusal is audited without the value; nothing is stored.
 Writes from sources below the user's trust (``tool:``, ``web:``, ``import:``; and whatever a caller marks
-with ``NewMemory.scan``) are scored for injection (``trust.injection_score``) under the thresholds of their
-source kind (``ScanPolicy``). The verdict is stored on the record, so recall reads it instead of scoring:
-metadata ``injection_verdict`` (clean | suspicious | quarantine), ``injection_score`` and
-``injection_reasons``, and the tag ``quarantined`` or ``suspicious``. Default recall never returns a
-quarantined note (``include_quarantined=True`` shows it); a suspicious one is flagged and down-ranked. An
-operator releases a note with ``release`` (audited). The user's own words are not scanned by default: they
-are the user's instructions to begin with.
+with ``NewMemory.scan``) are scored for injection (``trust.injection_score``, and the learned signal of
+``trust.learned`` on the note's vectors) under the thresholds of their source kind (``ScanPolicy``). The
+verdict is stored on the record, so recall reads it instead of scoring: metadata ``injection_verdict``
+(clean | suspicious | quarantine), ``injection_score`` and ``injection_reasons``, and the tag ``quarantined``
+or ``suspicious``. Default recall never returns a quarantined note (``include_quarantined=True`` shows it); a
+suspicious one is flagged and down-ranked. An operator releases a note with ``release`` (audited). The user's
+own words are not scanned by default: they are the user's instructions to begin with.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from types import MappingProxyType
 
+from tiermem.embed import Embedder, Vectors
 from tiermem.errors import NotFoundError, SecretRefusedError, ValidationError
+from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import AuditEntry, Store, StoredItem
 from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
@@ -30,14 +32,27 @@ from tiermem.trust.injection import (
     SUSPICIOUS_TAG,
     SUSPICIOUS_THRESHOLD,
     VERDICT_KEY,
+    InjectionVerdict,
     ScanLevel,
     injection_score,
     stored_level,
 )
+from tiermem.trust.learned import learned_signal, raise_verdict
 from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
-__all__ = ["ScanPolicy", "SourceScan", "refuse_secrets", "release", "scan_records"]
+__all__ = [
+    "ScanPolicy",
+    "SourceScan",
+    "learned_applies",
+    "refuse_secrets",
+    "release",
+    "scan_learned",
+    "scan_records",
+    "scan_texts",
+    "scan_with_vectors",
+    "scanned",
+]
 
 _MAX_REASONS_CHARS = 1500  # the reasons are an explanation, not a copy of the note (metadata is capped at 8 KiB)
 
@@ -76,6 +91,9 @@ class ScanPolicy:
       everything written to archival memory; see ``NewMemory.scan``). Recall judges a note without a verdict when
       it reads it, as it always did.
     - ``refuse_secrets``: refuse any write holding a credential, whatever its source (on by default).
+    - ``learned``: also score scanned notes with the sentence-embedding classifier (``trust.learned``) when the
+      embedder is the one it was trained on (MiniLM, the default); it reuses the note's vectors, and with
+      write-behind embeds only the scanned notes (on by default).
     """
 
     tool: SourceScan = SourceScan()
@@ -85,6 +103,7 @@ class ScanPolicy:
     user: SourceScan = _OFF
     system: SourceScan = _OFF
     refuse_secrets: bool = True
+    learned: bool = True
     _by_kind: dict[SourceKind, SourceScan] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -129,25 +148,105 @@ def refuse_secrets(store: Store, scope: Scope, records: Sequence[MemoryRecord], 
 
 def scan_records(records: list[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> None:
     """Score the records whose source (or ``forced``) asks for it and store the verdict on them, in place."""
+    for i in scanned(records, forced, policy):
+        records[i] = _mark(records[i], injection_score(records[i].content), policy)
+
+
+def scanned(records: Sequence[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> list[int]:
+    """Positions of the records whose source (or ``forced``) asks for an injection scan."""
+    out = []
     for i, record in enumerate(records):
-        settings = policy.for_source(record.source.kind)
-        wanted = forced[i] if forced[i] is not None else settings.scan
-        if not wanted:
-            continue
-        verdict = injection_score(record.content)
-        level = ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at)
-        reasons = "; ".join(verdict.reasons)
-        if len(reasons) > _MAX_REASONS_CHARS:
-            reasons = reasons[: _MAX_REASONS_CHARS - 3] + "..."
-        meta: dict[str, MetaValue] = {**record.metadata, VERDICT_KEY: level.value, SCORE_KEY: verdict.score}
-        if reasons:
-            meta[REASONS_KEY] = reasons
-        tags = set(record.tags) - {QUARANTINE_TAG, SUSPICIOUS_TAG}
-        if level is ScanLevel.QUARANTINE:
-            tags.add(QUARANTINE_TAG)
-        elif level is ScanLevel.SUSPICIOUS:
-            tags.add(SUSPICIOUS_TAG)
-        records[i] = replace(record, tags=tuple(sorted(tags)), metadata=MappingProxyType(meta))
+        wanted = forced[i] if forced[i] is not None else policy.for_source(record.source.kind).scan
+        if wanted:
+            out.append(i)
+    return out
+
+
+def scan_learned(
+    records: list[MemoryRecord], vectors: Mapping[int, tuple[Vectors, Vectors | None]], policy: ScanPolicy
+) -> None:
+    """Raise the verdicts of scanned records (by position) whose vectors the learned signal finds hostile, in place.
+
+    ``vectors``: each record's whole-text vector and its passages' vectors, from the embedder the signal was
+    trained on (the caller checks ``learned_signal().fits``).
+    """
+    signal = learned_signal()
+    for i, (whole, parts) in vectors.items():
+        record = records[i]
+        score = record.metadata.get(SCORE_KEY)
+        reasons = record.metadata.get(REASONS_KEY)
+        before = InjectionVerdict(
+            float(score) if isinstance(score, int | float) else 0.0,
+            tuple(str(reasons).split("; ")) if reasons else (),
+        )
+        after = raise_verdict(before, signal.probability(whole, parts), signal)
+        if after is not before:
+            records[i] = _mark(record, after, policy)
+
+
+def scan_with_vectors(
+    records: list[MemoryRecord],
+    wanted: Sequence[int],
+    embedder: Embedder | None,
+    known: Mapping[int, tuple[Vectors | None, Vectors | None]],
+    policy: ScanPolicy,
+) -> None:
+    """The learned signal on the scanned records at ``wanted``, reusing ``known`` vectors, embedding the others.
+
+    Nothing happens (no model pass) when no record is scanned, the policy turns the signal off, or the embedder
+    is not the one the signal was trained on. With write-behind the write path has no vectors yet: only the
+    scanned notes are embedded here, for the scan (user-sourced writes are never scanned, so never pay for it).
+    """
+    if embedder is None or not wanted or not policy.learned or not learned_applies(embedder):
+        return
+    have: dict[int, tuple[Vectors, Vectors | None]] = {}
+    for i in wanted:
+        whole, parts = known.get(i, (None, None))
+        if whole is not None:
+            have[i] = (whole, parts)
+    missing = [i for i in wanted if i not in have]
+    if missing:
+        vectors, passages = embed_with_passages(embedder, [records[i].content for i in missing])
+        have.update({i: (vectors[j], passages[j]) for j, i in enumerate(missing)})
+    scan_learned(records, have, policy)
+
+
+def learned_applies(embedder: Embedder | None) -> bool:
+    """Whether the learned signal scores vectors of ``embedder`` (the model it was trained on: MiniLM)."""
+    return embedder is not None and learned_signal().fits(embedder.fingerprint)
+
+
+def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[InjectionVerdict]:
+    """Each text's verdict as the write path would score it from an untrusted source, without storing anything.
+
+    The rules (``trust.injection_score``), raised by the learned signal when ``embedder`` is the one it was trained
+    on; that costs a model pass per text and per passage (sentence) of a long text. ``tiermem scan`` and
+    ``tiermem eval injection`` use it.
+    """
+    verdicts = [injection_score(text) for text in texts]
+    if embedder is None or not texts or not learned_applies(embedder):
+        return verdicts
+    signal = learned_signal()
+    vectors, passages = embed_with_passages(embedder, list(texts))
+    return [raise_verdict(v, signal.probability(vectors[i], passages[i]), signal) for i, v in enumerate(verdicts)]
+
+
+def _mark(record: MemoryRecord, verdict: InjectionVerdict, policy: ScanPolicy) -> MemoryRecord:
+    """``record`` with the verdict (level under its source's thresholds, score, reasons) in metadata and tags."""
+    settings = policy.for_source(record.source.kind)
+    level = ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at)
+    reasons = "; ".join(verdict.reasons)
+    if len(reasons) > _MAX_REASONS_CHARS:
+        reasons = reasons[: _MAX_REASONS_CHARS - 3] + "..."
+    meta: dict[str, MetaValue] = {**record.metadata, VERDICT_KEY: level.value, SCORE_KEY: verdict.score}
+    if reasons:
+        meta[REASONS_KEY] = reasons
+    tags = set(record.tags) - {QUARANTINE_TAG, SUSPICIOUS_TAG}
+    if level is ScanLevel.QUARANTINE:
+        tags.add(QUARANTINE_TAG)
+    elif level is ScanLevel.SUSPICIOUS:
+        tags.add(SUSPICIOUS_TAG)
+    return replace(record, tags=tuple(sorted(tags)), metadata=MappingProxyType(meta))
 
 
 def release(store: Store, scope: Scope, record_id: str, *, actor: str, now: datetime) -> MemoryRecord:

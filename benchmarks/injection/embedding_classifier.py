@@ -1,0 +1,257 @@
+"""A learned injection signal on sentence embeddings: cross-validated on dev, then (once) scored on the holdout.
+
+A logistic regression on the MiniLM vector of a note (the vector tiermem computes for every note it stores),
+trained with numpy on the corpus's ``dev`` split only; holdout rows are dropped before their text is read,
+unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
+and its sentence (passage) vectors, so an order in the middle of a long text is seen alone (``--whole-only``
+scores the whole text alone: on dev cross-validation it caught one note fewer at the same false positives).
+
+Cross-validation leaves one family out (each template or fresh batch is scored by a model fitted without it),
+so the estimate is for phrasing the model has not seen. For each L2 penalty it picks the lowest probability
+threshold at which the rules OR the model keep the dev false-positive rate at or below ``--max-fpr``, and
+prints detection per technique and on the fresh batches (``more``/``later``).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py            # dev CV
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --holdout  # the final figure
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --write    # the shipped weights
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --check    # exit 1 if stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tiermem.embed import MiniLMEmbedder
+from tiermem.recall.passages import passages
+from tiermem.trust.scorer import score_text
+
+CORPUS = Path(__file__).resolve().parent / "corpus.jsonl"
+PENALTIES = (0.3, 1.0, 3.0, 10.0, 30.0)
+MAX_FPR = 0.01
+RULES_AT = 0.5
+DIGITS = 6  # the weights file keeps this many decimals
+TOLERANCE = 1e-4  # how far a rebuilt weight may be from the file's
+WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "tiermem" / "data" / "injection-minilm.json"
+
+Array = npt.NDArray[np.float64]
+
+
+def notes(path: Path, splits: tuple[str, ...]) -> list[dict[str, str]]:
+    """The notes of the corpus in ``splits``; others are dropped before their text is used."""
+    out = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            if row["split"] in splits:
+                out.append(row)
+    return out
+
+
+def embed(rows: list[dict[str, str]], cache: Path | None) -> tuple[Array, list[Array]]:
+    """Each note's whole-text vector and its passage vectors (none for one sentence), as the write path has them."""
+    texts = [row["text"] for row in rows]
+    split = [passages(t) for t in texts]
+    flat = [p for parts in split for p in parts]
+    wanted = [*texts, *flat]
+    digest = hashlib.sha256("\x00".join(wanted).encode("utf-8", "surrogatepass")).hexdigest()
+    if cache is not None and cache.exists() and str(np.load(cache)["digest"]) == digest:
+        vectors = np.asarray(np.load(cache)["vectors"], dtype=np.float64)
+    else:
+        vectors = np.asarray(MiniLMEmbedder().embed_batch(wanted), dtype=np.float64)
+        if cache is not None:
+            np.savez(cache, digest=np.array(digest), vectors=vectors.astype(np.float32))
+        vectors = vectors.astype(np.float32).astype(np.float64)  # as stored: the same figures with or without
+    windows: list[Array] = []
+    start = len(texts)
+    for parts in split:
+        windows.append(vectors[start : start + len(parts)])
+        start += len(parts)
+    return vectors[: len(texts)], windows
+
+
+def fit(x: Array, y: Array, penalty: float, start: Array | None = None, steps: int = 30) -> tuple[Array, float]:
+    """L2-penalised logistic regression by Newton's method, both classes weighted equally (deterministic)."""
+    n, d = x.shape
+    xb = np.hstack([x, np.ones((n, 1))])
+    pos = max(1.0, float(y.sum()))
+    neg = max(1.0, float(n - y.sum()))
+    sample = np.where(y > 0, 0.5 * n / pos, 0.5 * n / neg)
+    reg = np.full(d + 1, penalty)
+    reg[-1] = 0.0  # the bias is not penalised
+    w = np.zeros(d + 1) if start is None else start.copy()
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(xb @ w)))
+        grad = xb.T @ ((p - y) * sample) + reg * w
+        hess = (xb.T * (p * (1 - p) * sample)) @ xb + np.diag(reg) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-6:
+            break
+    return w[:-1], float(w[-1])
+
+
+def probability(whole: Array, windows: list[Array], w: Array, b: float, use_windows: bool) -> Array:
+    """The model's probability per note: of its whole text, or the highest of that and its passages."""
+    logits = whole @ w + b
+    if use_windows:
+        logits = np.array(
+            [max(z, float((v @ w + b).max())) if len(v) else z for z, v in zip(logits, windows, strict=True)]
+        )
+    return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float64)
+
+
+def out_of_family(
+    rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, use_windows: bool
+) -> Array:
+    """Each note's probability from a model fitted without its family."""
+    y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
+    families = np.array([row["family"] for row in rows])
+    oof = np.zeros(len(rows))
+    w_all, b_all = fit(whole, y, penalty)
+    start = np.append(w_all, b_all)  # each fold starts from the full fit: a few Newton steps, same optimum
+    for family in sorted(set(families)):
+        held = families == family
+        w, b = fit(whole[~held], y[~held], penalty, start)
+        pick = np.flatnonzero(held)
+        oof[held] = probability(whole[held], [windows[i] for i in pick], w, b, use_windows)
+    return oof
+
+
+def lowest_threshold(rules: Array, prob: Array, hostile: Array, max_fpr: float) -> float:
+    """The lowest probability threshold at which rules OR model flag at most ``max_fpr`` of benign notes."""
+    benign = ~hostile
+    allowed = int(np.floor(max_fpr * benign.sum()))
+    for t in np.round(np.arange(0.50, 1.0, 0.01), 2):
+        flagged = (rules[benign] >= RULES_AT) | (prob[benign] >= t)
+        if int(flagged.sum()) <= allowed:
+            return float(t)
+    return 1.0
+
+
+def auc(score: Array, hostile: npt.NDArray[np.bool_]) -> float:
+    """The chance that a hostile note scores above a benign one (ties count half)."""
+    pos, neg = score[hostile], score[~hostile]
+    above = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(above / (len(pos) * len(neg)))
+
+
+def report(name: str, rows: list[dict[str, str]], flagged: Array) -> None:
+    """Detection and false-positive rates, overall and per technique, and on the fresh batches."""
+    hostile = np.array([row["label"] == "hostile" for row in rows])
+    print(
+        f"{name}: detection {flagged[hostile].mean():.3f} ({int(flagged[hostile].sum())}/{int(hostile.sum())})"
+        f"  false positives {flagged[~hostile].mean():.4f} ({int(flagged[~hostile].sum())}/{int((~hostile).sum())})"
+    )
+    for technique in sorted({row["technique"] for row in rows if row["label"] == "hostile"}):
+        pick = hostile & np.array([row["technique"] == technique for row in rows])
+        print(f"    {technique:14s}{int(pick.sum()):5d}  {flagged[pick].mean():.3f}")
+    fresh = hostile & np.array([("/more-" in row["family"] or "/later-" in row["family"]) for row in rows])
+    later = hostile & np.array(["/later-" in row["family"] for row in rows])
+    if fresh.any():
+        print(
+            f"    fresh batches (more+later) {int(fresh.sum())}: {flagged[fresh].mean():.3f};"
+            f" later {int(later.sum())}: {flagged[later].mean():.3f}"
+        )
+
+
+def choose(
+    rows: list[dict[str, str]], whole: Array, windows: list[Array], rules: Array, use_windows: bool, max_fpr: float
+) -> tuple[float, float]:
+    """Penalty and threshold with the most dev notes caught, leaving one family out, at most ``max_fpr`` flagged."""
+    hostile = np.array([row["label"] == "hostile" for row in rows])
+    best: tuple[int, int, float, float] | None = None  # (caught, -false positives, penalty, threshold)
+    for penalty in PENALTIES:
+        oof = out_of_family(rows, whole, windows, penalty, use_windows)
+        t = lowest_threshold(rules, oof, hostile, max_fpr)
+        print(f"\npenalty {penalty}: model alone, area under the ROC curve {auc(oof, hostile):.3f}")
+        print(
+            f"penalty {penalty}, threshold {t} (model alone at it: detection {(oof[hostile] >= t).mean():.3f},"
+            f" fp {(oof[~hostile] >= t).mean():.4f})"
+        )
+        flagged = (rules >= RULES_AT) | (oof >= t)
+        report("  rules OR model, leave one family out", rows, flagged)
+        key = (int(flagged[hostile].sum()), -int(flagged[~hostile].sum()), penalty, t)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    assert best is not None
+    print(f"\nchosen on dev cross-validation: penalty {best[2]}, threshold {best[3]}, windows {use_windows}")
+    return best[2], best[3]
+
+
+def weights_file(rows: list[dict[str, str]], whole: Array, penalty: float, threshold: float) -> dict[str, Any]:
+    """What ``tiermem/data/injection-minilm.json`` holds: the model fitted on all of dev, rounded for the file."""
+    y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
+    w, b = fit(whole, y, penalty)
+    return {
+        "about": "injection classifier on MiniLM vectors; rebuilt by benchmarks/injection/embedding_classifier.py",
+        "model": MiniLMEmbedder.fingerprint,
+        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl, {len(rows)} notes",
+        "penalty": penalty,
+        "threshold": threshold,
+        "bias": round(b, DIGITS),
+        "weights": [round(float(v), DIGITS) for v in w],
+    }
+
+
+def matches(built: dict[str, Any], shipped: dict[str, Any]) -> bool:
+    """Same settings, and weights equal to the file's rounding (the model's float32 sums vary in the last bits)."""
+    same = {k: v for k, v in built.items() if k not in ("bias", "weights")}
+    if same != {k: v for k, v in shipped.items() if k not in ("bias", "weights")}:
+        return False
+    a = np.array([built["bias"], *built["weights"]])
+    b = np.array([shipped["bias"], *shipped["weights"]])
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=0, atol=TOLERANCE))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--holdout", action="store_true", help="Fit on all of dev and score the holdout (once).")
+    parser.add_argument("--whole-only", action="store_true", help="Score whole texts only, not their passages.")
+    parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
+    parser.add_argument("--cache", type=Path, help="Keep the vectors in this .npz file between runs.")
+    parser.add_argument("--write", action="store_true", help=f"Write the shipped weights ({WEIGHTS.name}).")
+    parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
+    args = parser.parse_args()
+    rows = notes(CORPUS, ("dev",))
+    whole, windows = embed(rows, args.cache)
+    rules = np.array([score_text(row["text"])[0] for row in rows])
+    report("rules alone (dev)", rows, rules >= RULES_AT)
+    penalty, t = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr)
+    built = weights_file(rows, whole, penalty, t)
+    if args.write:
+        WEIGHTS.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
+    if args.check:
+        same = matches(built, json.loads(WEIGHTS.read_text(encoding="utf-8")))
+        print(f"{WEIGHTS.name}: {'up to date' if same else 'STALE: rebuild with --write'}")
+        if not same:
+            return 1
+    if not args.holdout:
+        return 0
+    w, b = np.array(built["weights"]), float(built["bias"])
+    held = notes(CORPUS, ("holdout",))
+    started = time.perf_counter()
+    h_whole, h_windows = embed(held, None)
+    seconds = time.perf_counter() - started
+    count = len(held) + sum(len(v) for v in h_windows)
+    print(
+        f"\nholdout: {len(held)} notes, {count} model inputs (notes and passages) embedded in {seconds:.2f} s:"
+        f" {1000 * seconds / len(held):.1f} ms a note (the model's load included)"
+    )
+    h_rules = np.array([score_text(row["text"])[0] for row in held])
+    h_prob = probability(h_whole, h_windows, w, b, not args.whole_only)
+    report("rules alone (holdout)", held, h_rules >= RULES_AT)
+    report("rules OR model (holdout)", held, (h_rules >= RULES_AT) | (h_prob >= t))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

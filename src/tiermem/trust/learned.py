@@ -1,0 +1,81 @@
+"""(internal) A learned injection signal: a logistic regression on the note's sentence embedding, beside the rules.
+
+Hand-written detectors miss new phrasings of an order to the reader; a linear model on the MiniLM vector that the
+write path computes anyway catches some of them. It was trained on the dev split of the injection corpus only
+(``benchmarks/injection/embedding_classifier.py`` rebuilds ``data/injection-minilm.json`` deterministically),
+with its penalty and threshold chosen by cross-validation that leaves one family of notes out. A note's
+probability is the highest over its whole-text vector and its passages' vectors (sentences, as ``recall``
+embeds them), so one order inside a long e-mail is seen alone.
+
+It only ever raises a verdict: below its threshold it adds nothing (a benign note the rules pass stays clean),
+at or above it the score becomes at least the quarantine threshold, rising to 1 at probability 1. The weights
+fit one model: vectors from any other embedder (the hashing embedder of the tests, e5, an endpoint) are never
+scored (``LearnedSignal.fits``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from tiermem.errors import ConfigError
+from tiermem.trust.injection import INJECTION_THRESHOLD, InjectionVerdict
+
+__all__ = ["WEIGHTS_FILE", "LearnedSignal", "learned_signal", "raise_verdict"]
+
+WEIGHTS_FILE = "injection-minilm.json"
+_FLOATS = npt.NDArray[np.float32] | npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedSignal:
+    """Weights, bias and decision threshold of the classifier, and the embedding model they were fitted on."""
+
+    model: str
+    weights: npt.NDArray[np.float64]
+    bias: float
+    threshold: float
+
+    def fits(self, fingerprint: str | None) -> bool:
+        """Whether vectors of the embedder with this fingerprint can be scored."""
+        return fingerprint == self.model
+
+    def probability(self, whole: _FLOATS, passages: _FLOATS | None = None) -> float:
+        """The highest probability of injection over the whole-text vector and its passages' vectors."""
+        logit = float(np.asarray(whole, dtype=np.float64) @ self.weights) + self.bias
+        if passages is not None and len(passages):
+            logit = max(logit, float((np.asarray(passages, dtype=np.float64) @ self.weights).max()) + self.bias)
+        return 1.0 / (1.0 + math.exp(-logit))
+
+    def score(self, probability: float) -> float:
+        """The injection score a probability stands for: 0 below the threshold, else from INJECTION_THRESHOLD to 1."""
+        if probability < self.threshold:
+            return 0.0
+        span = max(1e-9, 1.0 - self.threshold)
+        return INJECTION_THRESHOLD + (1.0 - INJECTION_THRESHOLD) * min(1.0, (probability - self.threshold) / span)
+
+
+@cache
+def learned_signal() -> LearnedSignal:
+    """The shipped classifier (``tiermem/data/injection-minilm.json``), read once."""
+    raw = (resources.files("tiermem") / "data" / WEIGHTS_FILE).read_text(encoding="utf-8")
+    data = json.loads(raw)
+    weights = np.asarray(data["weights"], dtype=np.float64)
+    if weights.ndim != 1 or not 0.0 < float(data["threshold"]) < 1.0:
+        raise ConfigError(f"tiermem/data/{WEIGHTS_FILE}: weights must be a vector and the threshold in (0, 1)")
+    return LearnedSignal(str(data["model"]), weights, float(data["bias"]), float(data["threshold"]))
+
+
+def raise_verdict(verdict: InjectionVerdict, probability: float, signal: LearnedSignal) -> InjectionVerdict:
+    """``verdict`` with the classifier's score when it is higher, and a reason that says so."""
+    score = signal.score(probability)
+    if score <= verdict.score:
+        return verdict
+    reason = f"sentence-embedding classifier: probability {probability:.2f} (threshold {signal.threshold:.2f})"
+    return InjectionVerdict(round(score, 4), (*verdict.reasons, reason))
