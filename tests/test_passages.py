@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from tiermem.embed import HashingEmbedder
+from tiermem.embed import HashingEmbedder, Vectors
 from tiermem.recall.passages import MAX_PASSAGES, embed_with_passages, passages
 
 
@@ -41,3 +43,34 @@ def test_embed_with_passages_lines_vectors_up_with_their_texts() -> None:
     assert np.allclose(vectors, emb.embed_batch(texts))
     assert parts[0] is None and parts[2] is None
     assert parts[1] is not None and np.allclose(parts[1], emb.embed_batch(["First part.", "Second part."]))
+
+
+class _Recording:
+    """A hashing embedder that remembers every text it was asked to embed."""
+
+    def __init__(self) -> None:
+        self.inner = HashingEmbedder(dim=64)
+        self.seen: list[str] = []
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    @property
+    def fingerprint(self) -> str:
+        return self.inner.fingerprint
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        self.seen.extend(texts)
+        return self.inner.embed_batch(texts)
+
+
+def test_a_multi_sentence_text_gets_the_normalised_mean_of_its_passages_without_a_model_pass() -> None:
+    emb = _Recording()
+    text = "Juno: The ferry leaves at noon on weekdays. Bring a coat."
+    vectors, parts = embed_with_passages(emb, ["single line here", text])
+    assert text not in emb.seen and "single line here" in emb.seen
+    assert parts[1] is not None
+    mean = parts[1].mean(axis=0)
+    assert np.allclose(vectors[1], mean / np.linalg.norm(mean), atol=1e-6)
+    assert np.isclose(float(np.linalg.norm(vectors[1])), 1.0) and vectors.dtype == np.float32

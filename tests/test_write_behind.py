@@ -124,6 +124,14 @@ def test_an_exact_duplicate_is_unchanged_at_acknowledgement(behind: Memory) -> N
     assert again.status is WriteStatus.UNCHANGED and again.record.id == first.record.id
 
 
+def test_a_text_repeated_within_one_acknowledged_batch_is_stored_once(behind: Memory) -> None:
+    results = behind.remember_many(ALICE, [NewMemory(NOTES[2]), NewMemory(NOTES[1]), NewMemory(NOTES[2])])
+    assert [r.status for r in results] == [WriteStatus.ADDED, WriteStatus.ADDED, WriteStatus.UNCHANGED]
+    assert results[2].record.id == results[0].record.id
+    behind.flush()
+    assert behind.store.count(ALICE) == 2
+
+
 def test_a_worker_failure_is_raised_by_flush_and_the_record_stays_queued(behind: Memory, gated: Gated) -> None:
     gated.fail = RuntimeError("the model server went away")
     record = behind.remember(ALICE, NOTES[1]).record

@@ -1,4 +1,4 @@
-"""(internal) Passages: a record's sentences, embedded beside its whole text, so a question finds its one sentence.
+"""(internal) Passages: a record's sentences, embedded one by one, so a question finds its one sentence.
 
 One vector for a whole turn averages its sentences: "We spent a week in Porto. The food was great and the
 weather kind to us." answers "Where did Mira travel?" with its first sentence only, and the rest of the turn
@@ -43,13 +43,33 @@ def passages(text: str) -> list[str]:
 
 
 def embed_with_passages(embedder: Embedder, texts: Sequence[str]) -> tuple[Vectors, list[Vectors | None]]:
-    """Each text's vector, and its passages' vectors (None for a single sentence), from one batch."""
+    """Each text's vector, and its passages' vectors (None for a single sentence), from one batch.
+
+    A text with passages gets no model pass of its own: its vector is the normalised mean of its passages'
+    vectors. The model's own vector of a whole text is close to that mean (it pools its tokens the same way),
+    and the passages already pay for every token once, so a multi-sentence text costs one pass, not two.
+    """
     split = [passages(t) for t in texts]
+    whole = [t for t, parts in zip(texts, split, strict=True) if not parts]
     flat = [p for parts in split for p in parts]
-    vectors = embedder.embed_batch([*texts, *flat])
+    vectors = embedder.embed_batch([*whole, *flat])
     out: list[Vectors | None] = []
-    start = len(texts)
+    own: list[Vectors] = []
+    single, start = 0, len(whole)
     for parts in split:
-        out.append(np.ascontiguousarray(vectors[start : start + len(parts)]) if parts else None)
+        if not parts:
+            out.append(None)
+            own.append(vectors[single])
+            single += 1
+            continue
+        block = np.ascontiguousarray(vectors[start : start + len(parts)])
+        out.append(block)
+        own.append(_unit(block.mean(axis=0)))
         start += len(parts)
-    return np.ascontiguousarray(vectors[: len(texts)]), out
+    matrix = np.stack(own).astype(np.float32) if own else np.zeros((0, embedder.dim), dtype=np.float32)
+    return matrix, out
+
+
+def _unit(vector: Vectors) -> Vectors:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector

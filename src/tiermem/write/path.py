@@ -307,13 +307,16 @@ def write_many(
     explicit = _explicit_targets(batch)
     held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
     dedupe = [item.dedupe for item in items]
-    todo = _dedupe(batch, dedupe, [i for i in range(len(items)) if i not in held])
-    # Embed outside the transaction so a slow model never holds the write lock.
-    texts = [batch.prepared[i].content for i in todo]
+    todo = [i for i in range(len(items)) if i not in held]
     vectors: Vectors | None = None
-    passages: list[Vectors | None] = [None] * len(texts)
-    if embedder is not None and texts and not defer_vectors:
-        vectors, passages = embed_with_passages(embedder, texts)
+    passages: list[Vectors | None] = [None] * len(todo)
+    if embedder is not None and not defer_vectors:
+        # Duplicates found before the model runs are not embedded; embedding happens outside the transaction so
+        # a slow model never holds the write lock. With nothing to embed, the check inside it is enough.
+        todo = _dedupe(batch, dedupe, todo)
+        passages = [None] * len(todo)
+        if todo:
+            vectors, passages = embed_with_passages(embedder, [batch.prepared[i].content for i in todo])
     vector_of = {i: (None if vectors is None else vectors[j]) for j, i in enumerate(todo)}
     passages_of = dict(zip(todo, passages, strict=True))
     known = {i: (vector_of[i], passages_of[i]) for i in todo}

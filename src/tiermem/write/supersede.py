@@ -43,6 +43,7 @@ The reading of statements these rules rest on (subjects, slots, names, negation,
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -59,19 +60,13 @@ from tiermem.english.statements import (
     STOP_WORDS,
     WORD,
     YET,
-    accumulates,
-    after_relation,
-    content_words,
     name_words,
-    names_in,
     negated_clauses,
-    slot_of,
     stems,
-    subject_of,
     unquote,
-    values_of,
     word_overlap,
 )
+from tiermem.write.readings import accumulates, content_words, names_in, slot_after_relation, subject_of, values_of
 
 __all__ = [
     "DENIAL_COVER",
@@ -133,11 +128,11 @@ def decide(new: str, old: str, cosine: float) -> Decision:
         return Decision(Verdict.NONE)
     shared_name = bool(names_in(new) & names_in(old))
     if same_subject and a != b:
-        slot = slot_of(after_relation(new))
+        slot = slot_after_relation(new)
         # "I lived in Boston during college" tells an earlier filler, not a new one; of the same value
         # ("I lived in Seattle") it says the old one is over.
         former = FORMER.search(new) is not None and not values_of(new) & values_of(old)
-        if slot is not None and slot == slot_of(after_relation(old)) and not former:
+        if slot is not None and slot == slot_after_relation(old) and not former:
             return Decision(Verdict.SUPERSEDE, f"same subject ({subject_new}) and slot ({slot}), new value")
     additive = accumulates(new) or accumulates(old)
     if (same_subject or shared_name) and overlap >= SWAP_OVERLAP and not additive:
@@ -164,7 +159,7 @@ def _same_order(new: str, old: str) -> bool:
     return next(orders) == next(orders)
 
 
-def _substantive(words: set[str]) -> bool:
+def _substantive(words: AbstractSet[str]) -> bool:
     # Words on one side only that are longer than a filler ("lot", "bit") and not an intensifier.
     return any(len(w) > 3 for w in words)
 

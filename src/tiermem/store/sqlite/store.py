@@ -201,7 +201,7 @@ class SQLiteStore(
             upserts: dict[tuple[str, str], list[IndexRow]] = {}
             removals: dict[tuple[str, str], list[int]] = {}
             for item in items:
-                rowid = self._put_one(item)
+                rowid = self._put_one(item, item.record.id not in existing)
                 key = (item.record.scope.tenant, item.record.scope.user or "")
                 deltas[key] = deltas.get(key, 0) + (item.record.id not in existing)
                 existing.add(item.record.id)
@@ -250,7 +250,7 @@ class SQLiteStore(
                     f"'{have_model}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
                 )
 
-    def _put_one(self, item: StoredItem) -> int:
+    def _put_one(self, item: StoredItem, fresh: bool) -> int:
         r = item.record
         values = (
             r.id,
@@ -292,7 +292,8 @@ class SQLiteStore(
         if item.keep_vector:
             return rowid
         if item.vector is None:
-            self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
+            if not fresh:  # a new record has no vector row: deleting a record deletes its vector (a trigger)
+                self._conn.execute("DELETE FROM vectors WHERE record_rowid = ?", (rowid,))
             return rowid
         dim, blob = pack_vectors(item.vector, item.passages)
         self._conn.execute(
