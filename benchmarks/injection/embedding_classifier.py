@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tiermem.embed import MiniLMEmbedder
-from tiermem.recall.passages import passages
+from tiermem.recall.passages import embed_with_passages
 from tiermem.trust.scorer import score_text
 
 CORPUS = Path(__file__).resolve().parent / "corpus.jsonl"
@@ -57,25 +57,29 @@ def notes(path: Path, splits: tuple[str, ...]) -> list[dict[str, str]]:
 
 
 def embed(rows: list[dict[str, str]], cache: Path | None) -> tuple[Array, list[Array]]:
-    """Each note's whole-text vector and its passage vectors (none for one sentence), as the write path has them."""
+    """Each note's vector and its passage vectors (none for one sentence), made as the write path makes them."""
     texts = [row["text"] for row in rows]
-    split = [passages(t) for t in texts]
-    flat = [p for parts in split for p in parts]
-    wanted = [*texts, *flat]
-    digest = hashlib.sha256("\x00".join(wanted).encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256("\x00".join(texts).encode("utf-8", "surrogatepass")).hexdigest()
     if cache is not None and cache.exists() and str(np.load(cache)["digest"]) == digest:
-        vectors = np.asarray(np.load(cache)["vectors"], dtype=np.float64)
+        stored = np.load(cache)
+        whole = np.asarray(stored["whole"], dtype=np.float64)
+        flat, counts = np.asarray(stored["flat"], dtype=np.float64), stored["counts"].tolist()
     else:
-        vectors = np.asarray(MiniLMEmbedder().embed_batch(wanted), dtype=np.float64)
+        # The write path's own function: a multi-sentence note's vector is the mean of its passages' vectors.
+        vectors, parts = embed_with_passages(MiniLMEmbedder(), texts)
+        counts = [0 if p is None else len(p) for p in parts]
+        found = [p for p in parts if p is not None]
+        flat32 = np.concatenate(found) if found else np.zeros((0, vectors.shape[1]), dtype=np.float32)
         if cache is not None:
-            np.savez(cache, digest=np.array(digest), vectors=vectors.astype(np.float32))
-        vectors = vectors.astype(np.float32).astype(np.float64)  # as stored: the same figures with or without
+            np.savez(cache, digest=np.array(digest), whole=vectors, flat=flat32, counts=np.array(counts))
+        whole = np.asarray(vectors, dtype=np.float32).astype(np.float64)  # as stored: the same with or without
+        flat = np.asarray(flat32, dtype=np.float32).astype(np.float64)
     windows: list[Array] = []
-    start = len(texts)
-    for parts in split:
-        windows.append(vectors[start : start + len(parts)])
-        start += len(parts)
-    return vectors[: len(texts)], windows
+    start = 0
+    for count in counts:
+        windows.append(flat[start : start + count])
+        start += count
+    return whole, windows
 
 
 def fit(x: Array, y: Array, penalty: float, start: Array | None = None, steps: int = 30) -> tuple[Array, float]:
