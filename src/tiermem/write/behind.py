@@ -196,7 +196,7 @@ class WriteBehind:
                 raise WriteBehindError("write-behind is closed: no more writes are embedded by it")
             # Wake the worker only when its wait changes kind: from "no work" to a timed pause, or past the high
             # water mark. A worker already pausing wakes at its deadline and counts the pause again from
-            # ``_last_put``; waking it on every write cost each write a thread switch (about 40% of a write).
+            # ``_last_put``; waking it on every write cost each write a thread switch, a large share of its time.
             wake = not self._queue or len(self._queue) + len(queued) >= self.high_water
             self._queue.extend(queued)
             self._last_put = time.monotonic()
