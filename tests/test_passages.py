@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tiermem.embed import HashingEmbedder, Vectors
+from tiermem.embed import E5Embedder, HashingEmbedder, MiniLMEmbedder, Vectors, pools_passages
 from tiermem.recall.passages import MAX_PASSAGES, embed_with_passages, passages
 
 
@@ -48,9 +48,10 @@ def test_embed_with_passages_lines_vectors_up_with_their_texts() -> None:
 class _Recording:
     """A hashing embedder that remembers every text it was asked to embed."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, pools: bool = True) -> None:
         self.inner = HashingEmbedder(dim=64)
         self.seen: list[str] = []
+        self.pools_passages = pools
 
     @property
     def dim(self) -> int:
@@ -74,3 +75,17 @@ def test_a_multi_sentence_text_gets_the_normalised_mean_of_its_passages_without_
     mean = parts[1].mean(axis=0)
     assert np.allclose(vectors[1], mean / np.linalg.norm(mean), atol=1e-6)
     assert np.isclose(float(np.linalg.norm(vectors[1])), 1.0) and vectors.dtype == np.float32
+
+
+def test_an_embedder_that_does_not_pool_passages_embeds_the_whole_text_too() -> None:
+    emb = _Recording(pools=False)
+    text = "Juno: The ferry leaves at noon on weekdays. Bring a coat."
+    vectors, parts = embed_with_passages(emb, ["single line here", text])
+    assert text in emb.seen and "single line here" in emb.seen
+    assert parts[0] is None and parts[1] is not None and len(parts[1]) == 2
+    assert np.allclose(vectors, emb.inner.embed_batch(["single line here", text]))
+
+
+def test_minilm_pools_passages_and_e5_does_not() -> None:
+    assert pools_passages(MiniLMEmbedder()) and not pools_passages(E5Embedder())
+    assert not pools_passages(HashingEmbedder())

@@ -69,6 +69,11 @@ class Embedder(Protocol):
         ...
 
 
+def pools_passages(embedder: object) -> bool:
+    """Whether a multi-sentence text's vector may be the mean of its sentences' (``pools_passages`` set True)."""
+    return getattr(embedder, "pools_passages", False) is True
+
+
 @runtime_checkable
 class QueryEmbedder(Protocol):
     """An embedder that embeds search queries differently from stored texts (e5's ``query:`` prefix)."""
@@ -132,6 +137,10 @@ class MiniLMEmbedder:
 
     fingerprint = "all-MiniLM-L6-v2-onnx-int8-384"
     dim = 384
+    # Mean pooling, no prefixes: a text's vector is close to its sentences' mean, and taking the mean saves a
+    # model pass per multi-sentence text with recall no worse on the evals (docs/benchmarks.md). e5 (query and
+    # passage prefixes) lost recall with it, and other models are not measured: they embed the whole text.
+    pools_passages = True
 
     def __init__(
         self,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tiermem.embed import Embedder, Vectors
+from tiermem.embed import Embedder, Vectors, pools_passages
 
 __all__ = ["MAX_PASSAGES", "embed_with_passages", "passages"]
 
@@ -45,27 +45,31 @@ def passages(text: str) -> list[str]:
 def embed_with_passages(embedder: Embedder, texts: Sequence[str]) -> tuple[Vectors, list[Vectors | None]]:
     """Each text's vector, and its passages' vectors (None for a single sentence), from one batch.
 
-    A text with passages gets no model pass of its own: its vector is the normalised mean of its passages'
-    vectors. The model's own vector of a whole text is close to that mean (it pools its tokens the same way),
-    and the passages already pay for every token once, so a multi-sentence text costs one pass, not two.
+    With an embedder that pools its tokens' vectors (``pools_passages``, MiniLM) a text with passages gets no
+    model pass of its own: its vector is the normalised mean of its passages' vectors, close to the model's own
+    vector of the whole text, so a multi-sentence text costs one pass over its tokens, not two. Any other
+    embedder embeds the whole text as well.
     """
     split = [passages(t) for t in texts]
-    whole = [t for t, parts in zip(texts, split, strict=True) if not parts]
+    pooled = pools_passages(embedder)
+    whole = [t for t, parts in zip(texts, split, strict=True) if not (pooled and parts)]
     flat = [p for parts in split for p in parts]
     vectors = embedder.embed_batch([*whole, *flat])
     out: list[Vectors | None] = []
     own: list[Vectors] = []
     single, start = 0, len(whole)
     for parts in split:
-        if not parts:
+        if parts:
+            block = np.ascontiguousarray(vectors[start : start + len(parts)])
+            out.append(block)
+            start += len(parts)
+        else:
             out.append(None)
+        if pooled and parts:
+            own.append(_unit(block.mean(axis=0)))
+        else:
             own.append(vectors[single])
             single += 1
-            continue
-        block = np.ascontiguousarray(vectors[start : start + len(parts)])
-        out.append(block)
-        own.append(_unit(block.mean(axis=0)))
-        start += len(parts)
     matrix = np.stack(own).astype(np.float32) if own else np.zeros((0, embedder.dim), dtype=np.float32)
     return matrix, out
 
