@@ -31,7 +31,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from tiermem import Memory, Scope
-from tiermem.embed import Embedder, MiniLMEmbedder, Vectors
+from tiermem.embed import Embedder, MiniLMEmbedder, Vectors, pools_passages
 
 SPEAKERS = ("Orla", "Teodor")
 _PLACES = "the harbour|the old library|a mountain cabin|the night market|the botanical garden|a small island".split("|")
@@ -93,6 +93,10 @@ class TimedModel:
     @property
     def fingerprint(self) -> str:
         return self.inner.fingerprint
+
+    @property
+    def pools_passages(self) -> bool:
+        return pools_passages(self.inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         started, cpu = time.perf_counter(), time.process_time()

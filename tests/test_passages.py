@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from tiermem.embed import E5Embedder, HashingEmbedder, MiniLMEmbedder, Vectors, pools_passages
+from tiermem.eval.embed_cache import CachedEmbedder
 from tiermem.recall.passages import MAX_PASSAGES, embed_with_passages, passages
+from tiermem.server.metrics import Metrics, TimedEmbedder
 
 
 def test_a_single_sentence_has_no_passages() -> None:
@@ -89,3 +92,10 @@ def test_an_embedder_that_does_not_pool_passages_embeds_the_whole_text_too() -> 
 def test_minilm_pools_passages_and_e5_does_not() -> None:
     assert pools_passages(MiniLMEmbedder()) and not pools_passages(E5Embedder())
     assert not pools_passages(HashingEmbedder())
+
+
+def test_wrappers_of_a_pooling_embedder_pool_passages_too(tmp_path: Path) -> None:
+    # The eval's cache and the server's timer wrap the model: they must make the vectors the library makes.
+    assert pools_passages(CachedEmbedder(MiniLMEmbedder(), tmp_path))
+    assert pools_passages(TimedEmbedder(MiniLMEmbedder(), Metrics()))
+    assert not pools_passages(CachedEmbedder(HashingEmbedder(), tmp_path / "h"))

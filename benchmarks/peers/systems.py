@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tiermem import Memory, Scope
-from tiermem.embed import Embedder, Vectors
+from tiermem.embed import Embedder, Vectors, pools_passages
 
 TENANT = "bench"
 
@@ -36,6 +36,10 @@ class TimedModel:
     @property
     def fingerprint(self) -> str:
         return self.inner.fingerprint
+
+    @property
+    def pools_passages(self) -> bool:
+        return pools_passages(self.inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         started = time.perf_counter()

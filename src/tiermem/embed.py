@@ -33,6 +33,7 @@ __all__ = [
     "Vectors",
     "embed_queries",
     "get_embedder",
+    "pools_passages",
 ]
 
 Vectors = npt.NDArray[np.float32]

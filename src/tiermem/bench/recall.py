@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.embed import Embedder, Vectors, get_embedder
+from tiermem.embed import Embedder, Vectors, get_embedder, pools_passages
 from tiermem.memory import Memory
 from tiermem.recall.search import hybrid_recall
 from tiermem.store.sqlite import SQLiteStore
@@ -134,6 +134,7 @@ class _RandomVectors:
     def __init__(self, like: Embedder, seed: int = 11) -> None:
         self.dim = like.dim
         self.fingerprint = like.fingerprint
+        self.pools_passages = pools_passages(like)
         self._rng = np.random.default_rng(seed)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tiermem.embed import Embedder, QueryEmbedder, Vectors
+from tiermem.embed import Embedder, QueryEmbedder, Vectors, pools_passages
 from tiermem.errors import ConfigError
 
 __all__ = ["CachedEmbedder", "cache_key"]
@@ -47,6 +47,11 @@ class CachedEmbedder:
     @property
     def fingerprint(self) -> str:
         return self._inner.fingerprint
+
+    @property
+    def pools_passages(self) -> bool:
+        # The eval must make the vectors a user's store makes with the same model.
+        return pools_passages(self._inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         return self._embed(texts, query=False)

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from tiermem.embed import Embedder, Vectors, embed_queries
+from tiermem.embed import Embedder, Vectors, embed_queries, pools_passages
 from tiermem.trust.pii import PROCESS_PII_COUNTS
 
 __all__ = ["BUCKETS", "Metrics", "TimedEmbedder"]
@@ -119,6 +119,11 @@ class TimedEmbedder:
     def fingerprint(self) -> str:
         """The wrapped model's fingerprint (so stored vectors match)."""
         return self.inner.fingerprint
+
+    @property
+    def pools_passages(self) -> bool:
+        """The wrapped model's (so its texts get the same vectors as in the library)."""
+        return pools_passages(self.inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         """Embed and measure."""
