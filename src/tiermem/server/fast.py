@@ -1,7 +1,7 @@
 """(internal) A fast path for the two hot routes, ``POST /v1/memories`` and ``POST /v1/memories/search``.
 
 FastAPI solves a route's dependencies anew on every request (seven nested solves for these two: the caller,
-its bearer header, the runtime, the scope), about half of the app's CPU a request. On the happy path (a
+its bearer header, the runtime, the scope), a large share of the app's CPU (docs/service.md). On the happy path (a
 credential verified in the last second, no query parameter but ``user`` and ``agent``, a JSON body that
 validates) this middleware takes the same steps in one plain function: the cached principal, the rate limit,
 the scope, the body checked by the route's own body field, the work in one trip to the thread pool, the answer

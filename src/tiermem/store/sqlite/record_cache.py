@@ -18,8 +18,8 @@ from tiermem.types import MemoryRecord, Scope
 
 __all__ = ["MAX_CACHED_RECORDS", "MAX_CACHED_VECTORS", "ScopeCache", "record_in_scope"]
 
-MAX_CACHED_RECORDS = 100_000  # ~100 MB of decoded records at most; then the cache starts again
-MAX_CACHED_VECTORS = 20_000  # ~30 MB of 384-d vectors
+MAX_CACHED_RECORDS = 100_000  # bounds the memory decoded records may take; past it the cache starts again
+MAX_CACHED_VECTORS = 20_000  # the same bound for stored vectors
 
 V = TypeVar("V")
 

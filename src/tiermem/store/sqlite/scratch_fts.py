@@ -22,7 +22,7 @@ from tiermem.text_index import INDEX_FUNCTION
 
 __all__ = ["SCRATCH_ROWS_UP_TO", "TOKENIZE", "scratch_frequencies"]
 
-SCRATCH_ROWS_UP_TO = 500  # matching rows worth tokenizing again (~10 us a row) rather than walking the file
+SCRATCH_ROWS_UP_TO = 500  # matching rows cheaper to tokenize again than walking the whole file (docs/postgres.md)
 TOKENIZE = "porter unicode61 remove_diacritics 2"  # records_fts's (migration 0004); a test holds them equal
 _NAME = "tiermem_scratch_fts"
 
