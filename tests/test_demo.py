@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -29,11 +28,10 @@ KEY_LINES = [
 ]
 
 
-def _run(embedder: str) -> tuple[str, float]:
+def _run(embedder: str) -> str:
     out = io.StringIO()
-    started = time.perf_counter()
     run_demo(embedder, Console(file=out, width=240, color_system=None))
-    return out.getvalue(), time.perf_counter() - started
+    return out.getvalue()
 
 
 def _check(text: str) -> None:
@@ -46,14 +44,13 @@ def _check(text: str) -> None:
 
 
 @pytest.mark.slow
-def test_the_demo_tells_its_story_with_the_default_embedder_in_seconds() -> None:
-    text, seconds = _run("minilm")
+def test_the_demo_tells_its_story_with_the_default_embedder() -> None:
+    text = _run("minilm")
     _check(text)
-    assert seconds < 30  # a few seconds on a laptop; generous for a loaded CI machine
 
 
 def test_the_demo_story_holds_with_the_hashing_embedder_too() -> None:
-    text, _ = _run("hash")
+    text = _run("hash")
     _check(text)
 
 
