@@ -26,6 +26,7 @@ from store_fixtures import (
 )
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConflictError, EmbeddingMismatchError
+from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, PendingWrite, Store, StoredItem
 from tiermem.types import Filter, MemoryType, Scope, Source, SourceKind, content_hash
 
@@ -158,6 +159,54 @@ class StoreContract(MaintenanceContract, StoreFixture):
         self.put(store, a, b, a3, a2, b2, bob)
         found = store.successors(ALICE, [a.id, b.id, a2.id])
         assert {k: [r.id for r in v] for k, v in found.items()} == {a.id: [a2.id, a3.id], b.id: [b2.id]}
+
+    def test_successors_read_before_a_write_show_the_record_that_superseded_since(self, store: Store) -> None:
+        a = make_record(ALICE, "keeps the spare key by the garden door", valid_from=NOW - timedelta(hours=3))
+        b = make_record(
+            ALICE, "moved the spare key to the blue bowl", supersedes=a.id, valid_from=NOW - timedelta(hours=2)
+        )
+        self.put(store, a, b)
+        assert [r.id for r in store.successors(ALICE, [a.id, b.id])[a.id]] == [b.id]
+        assert b.id not in store.successors(ALICE, [a.id, b.id])
+        c = make_record(
+            ALICE, "the spare key now sits in the shed", supersedes=b.id, valid_from=NOW - timedelta(hours=1)
+        )
+        self.put(store, replace(b, valid_to=c.valid_from), c)
+        found = store.successors(ALICE, [a.id, b.id])
+        assert [r.id for r in found[b.id]] == [c.id]
+        assert [(r.id, r.valid_to) for r in found[a.id]] == [(b.id, c.valid_from)]
+
+    def test_successors_in_an_agents_scope_leave_out_other_agents_records_read_for_the_whole_user(
+        self, store: Store
+    ) -> None:
+        planner, booker = Scope("acme", "alice", "planner"), Scope("acme", "alice", "booker")
+        a = make_record(planner, "the trip starts in March")
+        mine = make_record(planner, "the trip moved to April", supersedes=a.id)
+        theirs = make_record(booker, "the trip moved to May", supersedes=a.id)
+        self.put(store, a, mine, theirs)
+        assert {r.id for r in store.successors(ALICE, [a.id])[a.id]} == {mine.id, theirs.id}
+        assert [r.id for r in store.successors(planner, [a.id])[a.id]] == [mine.id]
+        assert store.successors(Scope("acme", "alice", "archivist"), [a.id]) == {}
+        assert store.successors(BOB, [a.id]) == {}
+
+    def test_recall_credits_a_closed_fact_to_a_version_written_after_the_last_recall(self, store: Store) -> None:
+        old = make_record(ALICE, "the spare key hangs by the garden door", valid_from=NOW - timedelta(hours=3))
+        mid = make_record(
+            ALICE, "spare key moved into the blue bowl", supersedes=old.id, valid_from=NOW - timedelta(hours=2)
+        )
+        self.put(store, replace(old, valid_to=mid.valid_from), mid)
+        question = "Does the spare key hang by the garden door?"
+
+        def credited() -> list[str]:
+            hits = hybrid_recall(store, EMB, ALICE, question, k=3, filter_=ANY, now=NOW)
+            return [h.record.id for h in hits if h.part("current_version") is not None]
+
+        assert credited() == [mid.id]
+        new = make_record(
+            ALICE, "the shed holds the spare key now", supersedes=mid.id, valid_from=NOW - timedelta(hours=1)
+        )
+        self.put(store, replace(mid, valid_to=new.valid_from), new)
+        assert credited() == [new.id]
 
     def test_time_range_filters_on_valid_from(self, store: Store) -> None:
         old = make_record(ALICE, "trip to paris", valid_from=NOW - timedelta(days=30))

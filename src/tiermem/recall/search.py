@@ -11,7 +11,8 @@ import heapq
 import itertools
 import math
 import re
-from concurrent.futures import Future
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
 from tiermem.embed import Embedder, Vectors, embed_queries
@@ -52,6 +53,8 @@ _STOP_WORDS = frozenset(
     would you your yours yourself yourselves s t don didn doesn isn wasn weren won ll ve re d m o y""".split()
 )
 _WORD = re.compile(r"\w+", re.UNICODE)
+_MODEL_THREADS: ThreadPoolExecutor | None = None
+_MODEL_THREADS_LOCK = threading.Lock()
 
 
 def query_terms(text: str) -> list[str]:
@@ -107,25 +110,33 @@ def hybrid_recall(
         # first, it lets both questions be embedded in one model call.
         keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
         asked_as = _asked_as_speaker(store, scope, query, keyword[:10])
-    qv: Vectors | None = None
-    pending: Future[list[Candidate]] | None = None
-    pending_own: Future[list[Candidate]] | None = None
-    if embedder is not None and vectors_usable:
-        fingerprint = embedder.fingerprint
-        texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
-        embedded = list(embed_queries(embedder, texts)) if texts else []
-        qv = query_vector if query_vector is not None else embedded[0]
-        # Started before the keyword queries below: a store may scan vectors while they run.
-        pending = store.start_vector_candidates(scope, qv, fingerprint, wanted, now=now, limit=limit)
-        if asked_as:
-            own = embedded[-1]
-            pending_own = store.start_vector_candidates(scope, own, fingerprint, wanted, now=now, limit=limit)
+    model = embedder if vectors_usable else None
+    texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
+    # The model touches no database, so it embeds on a worker thread while this one asks the keyword index: the
+    # store's work stays in the caller's thread, which may hold the store's lock inside a transaction.
+    embedding = _model_threads().submit(embed_queries, model, texts) if model is not None and texts else None
+    vectors: list[Vectors] = []  # the question's, then the speaker's question's, once known
+    searches: list[Future[list[Candidate]]] = []
+
+    def search_vectors(model: Embedder) -> tuple[list[Vectors], list[Future[list[Candidate]]]]:
+        found = ([query_vector] if query_vector is not None else []) + list(embedding.result() if embedding else [])
+        fp = model.fingerprint
+        return found, [store.start_vector_candidates(scope, v, fp, wanted, now=now, limit=limit) for v in found]
+
+    # A store may scan vectors while a keyword query runs: the scans start as soon as their vectors are known.
+    if model is not None and embedding is None:
+        vectors, searches = search_vectors(model)
     if keyword is None:
         keyword = store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
+    if model is not None and embedding is not None and embedding.done():
+        vectors, searches = search_vectors(model)
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(terms)] if policy.phrase_weight > 0 else []
     phrase = store.keyword_candidates(scope, pairs, wanted, now=now, limit=limit) if pairs else []
-    vector = pending.result() if pending is not None else []
-    perspective = pending_own.result() if pending_own is not None else []
+    if model is not None and not vectors:
+        vectors, searches = search_vectors(model)
+    qv = vectors[0] if vectors else None
+    vector = searches[0].result() if searches else []
+    perspective = searches[1].result() if len(searches) > 1 else []
     lists = policy.weighted(keyword=keyword, vector=vector, phrase=phrase, perspective=perspective)
     hits = rank(
         store,
@@ -138,10 +149,21 @@ def hybrid_recall(
         filter_=wanted,
         include_quarantined=include_quarantined,
     )
-    model = embedder.fingerprint if embedder is not None and vectors_usable else None
-    hits = with_relevance(store, scope, terms, hits, query_vector=qv, calibration=calibration_for(model), query=query)
+    fingerprint = model.fingerprint if model is not None else None
+    hits = with_relevance(
+        store, scope, terms, hits, query_vector=qv, calibration=calibration_for(fingerprint), query=query
+    )
     floor = policy.min_relevance
     return hits if floor is None else [h for h in hits if h.relevance is not None and h.relevance >= floor]
+
+
+def _model_threads() -> ThreadPoolExecutor:
+    """The threads query embeddings run on (made on first use)."""
+    global _MODEL_THREADS
+    with _MODEL_THREADS_LOCK:
+        if _MODEL_THREADS is None:
+            _MODEL_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-embed")
+        return _MODEL_THREADS
 
 
 def _may_name(query: str) -> bool:

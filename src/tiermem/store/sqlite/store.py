@@ -92,6 +92,7 @@ class SQLiteStore(
         # Decoded records and vectors per scope generation (``get_many``, ``vectors_of``).
         self._records = ScopeCache[MemoryRecord](MAX_CACHED_RECORDS)
         self._vector_rows = ScopeCache[Vectors](MAX_CACHED_VECTORS)
+        self._successors = ScopeCache[list[MemoryRecord]](MAX_CACHED_VECTORS)
         try:
             self._set_up()
         except BaseException as exc:
@@ -391,20 +392,29 @@ class SQLiteStore(
         return out
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
-        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the supersedes index
-        # (10x slower at 1000 records, and a recall may ask once per link of a chain).
-        where, params = scope_sql(scope, by_key=True)
-        out: dict[str, list[MemoryRecord]] = {}
+        # Kept per scope generation, for the whole (tenant, user) and narrowed here: recall walks the same
+        # chains question after question, one query per link.
         with self._lock:
-            for chunk in chunks(list(record_ids)):
-                rows = self._conn.execute(
-                    f"SELECT {COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
-                    f" AND {where} ORDER BY r.valid_from, r.rowid",
-                    chunk + params,
-                ).fetchall()
-                for row in rows:
-                    record = row_to_record(row)
-                    out.setdefault(str(record.supersedes), []).append(record)
+            found = self._successors.get_many(
+                self._conn, Scope(scope.tenant, scope.user), record_ids, self._fetch_successors, None
+            )
+        narrowed = {rid: [r for r in later if record_in_scope(r, scope)] for rid, later in found.items()}
+        return {rid: later for rid, later in narrowed.items() if later}
+
+    def _fetch_successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
+        """``successors`` read from the file, an empty list for a record none names (so that is kept too)."""
+        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the supersedes index.
+        where, params = scope_sql(scope, by_key=True)
+        out: dict[str, list[MemoryRecord]] = {rid: [] for rid in record_ids}
+        for chunk in chunks(list(record_ids)):
+            rows = self._conn.execute(
+                f"SELECT {COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
+                f" AND {where} ORDER BY r.valid_from, r.rowid",
+                chunk + params,
+            ).fetchall()
+            for row in rows:
+                record = row_to_record(row)
+                out[str(record.supersedes)].append(record)
         return out
 
     def count(self, scope: Scope | None = None) -> int:
@@ -427,6 +437,7 @@ class SQLiteStore(
             self._vectors.clear()
             self._records.clear()
             self._vector_rows.clear()
+            self._successors.clear()
             self._conn.close()
 
     # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
@@ -436,6 +447,7 @@ class SQLiteStore(
             # Raw SQL may change records without bumping their scope's generation.
             self._records.clear()
             self._vector_rows.clear()
+            self._successors.clear()
             return self._conn.execute(sql, params).fetchall()
 
 

@@ -52,6 +52,7 @@ class SQLiteVectorMixin:
     _vectors: VectorCache
     _records: ScopeCache[MemoryRecord]
     _vector_rows: ScopeCache[Vectors]
+    _successors: ScopeCache[list[MemoryRecord]]
     cache_bytes: int
     shortlist_from: int | None
     shortlist_size: int
@@ -231,6 +232,7 @@ class SQLiteVectorMixin:
         with self._lock:
             self._records.clear()
             self._vector_rows.clear()
+            self._successors.clear()
             for key in [k for k in self._vectors if k[0] == tenant and (user_key is None or k[1] == user_key)]:
                 del self._vectors[key]
 
