@@ -5,8 +5,7 @@ its bearer header, the runtime, the scope), a large share of the app's CPU (docs
 bearer credential that verifies, no query parameter but ``user`` and ``agent``, a JSON body that validates) this
 middleware takes the same steps in one plain function: the principal (cached, or verified and cached), the rate
 limit, the scope, the body checked by the route's own body field, the work, the answer checked and written by the
-route's own response field, so the bytes are the route's. The function runs on the event loop's thread when no
-other hot request is under way (no thread wake-ups), else in one trip to the runtime's ``HotPool``. Verifying
+route's own response field, so the bytes are the route's, in one trip to the runtime's ``HotPool``. Verifying
 here, not in the declared route, matters under load: when the cached credential expires, every request would
 otherwise take the declared route's two trips until one verification came back through a queue of work.
 Anything else (no credential or one that does not verify, a session to bind, a body that fails, any other
@@ -17,7 +16,6 @@ written by the app's problem handler, as the declared route's would be.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Callable
@@ -64,7 +62,6 @@ class FastRoutes:
         self.app = app
         self.owner = owner
         self._hot: dict[str, _Hot] | None = None
-        self._busy = 0  # hot requests taken and not yet answered (the event loop's thread only)
 
     def _routes(self) -> dict[str, _Hot]:
         if self._hot is None:  # the declared routes themselves: FastAPI hands the same objects their requests
@@ -94,7 +91,7 @@ class FastRoutes:
             await self.app(scope, _replay(body, receive), send)
 
     async def _answer(self, hot: _Hot, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
-        """Answer the request; False (nothing sent, nothing spent) when the declared route must."""
+        """Answer the request; False (nothing sent, no rate token taken) when the declared route must."""
         runtime: Runtime = self.owner.state.runtime
         headers = Headers(scope=scope)
         header = headers.get("authorization")
@@ -110,17 +107,7 @@ class FastRoutes:
         if errors:
             return False
         scope["route"] = hot.route  # what the log line and the metrics name
-        self._busy += 1
-        try:
-            # One turn of the loop lets requests that arrived with this one reach this line: alone, the work runs
-            # here (no thread wake-ups); with company, in the pool, so the model and SQLite use both cores.
-            await asyncio.sleep(0)
-            if self._busy == 1:
-                done = _guarded(hot, runtime, header, query, value)
-            else:
-                done = await runtime.hot_pool.run(_guarded, hot, runtime, header, query, value)
-        finally:
-            self._busy -= 1
+        done = await runtime.hot_pool.run(_guarded, hot, runtime, header, query, value)
         if done is None:  # the credential did not verify: the declared route refuses it in its own words
             return False
         credential, outcome = done
