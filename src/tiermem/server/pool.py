@@ -1,9 +1,8 @@
 """(internal) The hot routes' own small thread pool: a trip costs one future and two thread wake-ups.
 
 anyio's ``to_thread.run_sync`` (what Starlette's ``run_in_threadpool`` calls) also enters a cancel scope,
-takes a capacity limiter and yields to the loop once before a trip; on the event loop's thread that costs about
-as much as the rest of a hot request's HTTP handling (docs/service.md, "## Load"). The other routes keep
-anyio's pool.
+takes a capacity limiter and yields to the loop once before a trip: on the event loop's thread, a large share
+of a hot request's HTTP handling (docs/service.md, "## Load"). The other routes keep anyio's pool.
 """
 
 from __future__ import annotations
