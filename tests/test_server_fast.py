@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from live_server import LiveServer, live_server, same_problem
+from tiermem.server.fast import FastRoutes
 from tiermem.server.settings import Limits, RateLimit
 
 PROBLEM = "application/problem+json"
@@ -46,14 +47,17 @@ def _masked(r: httpx.Response, record_id: str) -> tuple[int, dict[str, Any]]:
 
 @contextmanager
 def _declared(server: LiveServer) -> Iterator[None]:
-    """Every request goes to the declared routes meanwhile (no cached credential: the fast path steps aside)."""
-    cache = server.runtime.credentials
-    seconds = cache.seconds
-    cache.seconds = 0
+    """Every request goes to the declared routes meanwhile (the fast path steps aside)."""
+    answer = FastRoutes._answer
+
+    async def step_aside(*args: Any) -> bool:
+        return False
+
+    FastRoutes._answer = step_aside  # type: ignore[method-assign]
     try:
         yield
     finally:
-        cache.seconds = seconds
+        FastRoutes._answer = answer  # type: ignore[method-assign]
 
 
 def _both(server: LiveServer, http: httpx.Client, path: str, body: object, **kw: Any) -> tuple[httpx.Response, ...]:
@@ -149,3 +153,25 @@ def test_the_fast_path_takes_the_rate_limit_and_logs_the_route(tmp_path: Path) -
         lines = [x for x in server.log_lines() if x["route"] == "/v1/memories/search"]
         assert [x["status"] for x in lines] == [200, 200, 200, 429, 429]
         assert all(x["credential"].startswith("key:") for x in lines)
+
+
+def test_a_hot_request_with_an_unseen_valid_credential_is_verified_by_the_fast_path(
+    server: LiveServer, solves: list[str]
+) -> None:
+    secret = server.key("acme", "ida")
+    with server.client(secret) as http:
+        assert http.post("/v1/memories", json={"content": "the kettle is descaled"}).status_code == 201
+        found = http.post("/v1/memories/search", json={"query": "the kettle", "k": 2})
+        assert found.status_code == 200 and found.json()["hits"]
+    assert solves == []
+    assert server.runtime.credentials.get(f"Bearer {secret}") is not None
+
+
+def test_a_hot_request_with_a_bad_credential_is_refused_by_the_declared_route(
+    server: LiveServer, solves: list[str]
+) -> None:
+    with server.client("tm_not_a_real_key_at_all") as http:
+        r = http.post("/v1/memories/search", json={"query": "anything", "k": 3})
+    assert r.status_code == 401 and r.headers["content-type"] == PROBLEM
+    assert r.headers["www-authenticate"] == 'Bearer realm="tiermem"'
+    assert solves == ["/v1/memories/search"]

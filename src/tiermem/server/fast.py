@@ -2,14 +2,16 @@
 
 FastAPI solves a route's dependencies anew on every request (seven nested solves for these two: the caller,
 its bearer header, the runtime, the scope), a large share of the app's CPU (docs/service.md). On the happy path (a
-credential verified in the last second, no query parameter but ``user`` and ``agent``, a JSON body that
-validates) this middleware takes the same steps in one plain function: the cached principal, the rate limit,
-the scope, the body checked by the route's own body field, the work in one trip to the thread pool, the answer
-checked and written by the route's own response field, so the bytes are the route's. Anything else (a
-credential not in the cache, a session to bind, a body that fails, any other route) goes on to the declared
-route untouched, so refusals, limits and the OpenAPI schema stay theirs. An error raised once a request is
-taken here (over the rate, a user the credential may not name, the work's own) is written by the app's
-problem handler, as the declared route's would be.
+bearer credential that verifies, no query parameter but ``user`` and ``agent``, a JSON body that validates) this
+middleware takes the same steps in one plain function: the principal (cached, or verified and cached), the rate
+limit, the scope, the body checked by the route's own body field, the work, the answer checked and written by the
+route's own response field, so the bytes are the route's, in one trip to the runtime's ``HotPool``. Verifying
+here, not in the declared route, matters under load: when the cached credential expires, every request would
+otherwise take the declared route's two trips until one verification came back through a queue of work.
+Anything else (no credential or one that does not verify, a session to bind, a body that fails, any other
+route) goes on to the declared route untouched, so refusals, limits and the OpenAPI schema stay theirs. An error
+raised once a request is taken here (over the rate, a user the credential may not name, the work's own) is
+written by the app's problem handler, as the declared route's would be.
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ from urllib.parse import parse_qsl
 from fastapi import FastAPI
 from fastapi.exceptions import ResponseValidationError
 from fastapi.routing import APIRoute
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import Response
 
 from tiermem.errors import MemError
-from tiermem.server.auth import Principal, scope_for
+from tiermem.server.auth import Principal, authenticate, scope_for
 from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send
 from tiermem.server.models import SCOPE_PATTERN
 from tiermem.server.problems import problem_for
@@ -90,12 +91,12 @@ class FastRoutes:
             await self.app(scope, _replay(body, receive), send)
 
     async def _answer(self, hot: _Hot, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
-        """Answer the request; False (nothing sent, nothing spent) when the declared route must."""
+        """Answer the request; False (nothing sent, no rate token taken) when the declared route must."""
         runtime: Runtime = self.owner.state.runtime
         headers = Headers(scope=scope)
-        principal = runtime.credentials.get(headers.get("authorization"))
+        header = headers.get("authorization")
         query = _query(scope.get("query_string", b""))
-        if principal is None or query is None or not _json(headers.get("content-type")):
+        if not header or query is None or not _json(headers.get("content-type")):
             return False
         try:
             given = json.loads(body)
@@ -106,27 +107,45 @@ class FastRoutes:
         if errors:
             return False
         scope["route"] = hot.route  # what the log line and the metrics name
-        scope.setdefault("state", {})["credential"] = principal.credential
-        try:
-            response = await run_in_threadpool(self._run, hot, runtime, principal, query, value)
-        except MemError as exc:
-            response = await problem_for(Request(scope), exc)
+        done = await runtime.hot_pool.run(_guarded, hot, runtime, header, query, value)
+        if done is None:  # the credential did not verify: the declared route refuses it in its own words
+            return False
+        credential, outcome = done
+        scope.setdefault("state", {})["credential"] = credential
+        response = await problem_for(Request(scope), outcome) if isinstance(outcome, MemError) else outcome
         await response(scope, receive, send)
         return True
 
-    @staticmethod
-    def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> Response:
-        """The rate limit, the scope, the work and its answer: what the declared route would do, in one trip."""
-        runtime.limiter.take(principal.credential)
-        scope = scope_for(runtime.access, principal, user=query.get("user"), agent=query.get("agent"))
-        content = hot.work(runtime, body, scope)
-        field = hot.route.response_field
-        assert field is not None
-        value, errors = field.validate(content, {}, loc=("response",))
-        if errors:
-            raise ResponseValidationError(errors=errors, body=content)
-        status = hot.route.status_code or 200
-        return Response(field.serialize_json(value), status_code=status, media_type="application/json")
+
+def _guarded(
+    hot: _Hot, runtime: Runtime, header: str, query: dict[str, str], body: Any
+) -> tuple[str, Response | MemError] | None:
+    """The caller's credential with the answer or the error to write; None when the credential does not verify."""
+    principal = runtime.credentials.get(header)
+    if principal is None:
+        try:
+            principal = authenticate(runtime.access, runtime.jwt, header)
+        except MemError:
+            return None
+        runtime.credentials.put(header, principal)
+    try:
+        return principal.credential, _run(hot, runtime, principal, query, body)
+    except MemError as exc:
+        return principal.credential, exc
+
+
+def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> Response:
+    """The rate limit, the scope, the work and its answer: what the declared route would do."""
+    runtime.limiter.take(principal.credential)
+    scope = scope_for(runtime.access, principal, user=query.get("user"), agent=query.get("agent"))
+    content = hot.work(runtime, body, scope)
+    field = hot.route.response_field
+    assert field is not None
+    value, errors = field.validate(content, {}, loc=("response",))
+    if errors:
+        raise ResponseValidationError(errors=errors, body=content)
+    status = hot.route.status_code or 200
+    return Response(field.serialize_json(value), status_code=status, media_type="application/json")
 
 
 def _query(raw: bytes) -> dict[str, str] | None:

@@ -4,7 +4,7 @@ access tables, the metrics, the rate limiter and the JWT verifier."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tiermem.embed import get_embedder
@@ -16,6 +16,7 @@ from tiermem.server.chat import ChatService
 from tiermem.server.keys import open_access
 from tiermem.server.limits import RateLimiter
 from tiermem.server.metrics import Metrics, TimedEmbedder
+from tiermem.server.pool import HotPool
 from tiermem.server.settings import ServerSettings
 from tiermem.store.access_base import AccessStore
 from tiermem.store.sqlite import SQLiteStore
@@ -38,6 +39,7 @@ class Runtime:
     credentials: CredentialCache
     chat: ChatService
     model_ready: bool = False
+    hot_pool: HotPool = field(default_factory=HotPool)  # the hot routes' trips (server.fast)
 
     def store_bytes(self) -> int | None:
         """Bytes the store takes: a SQLite file with its log, a PostgreSQL schema's tables; None if unknown."""
@@ -64,7 +66,8 @@ class Runtime:
         return True
 
     def close(self) -> None:
-        """Release the store."""
+        """Stop the hot routes' threads, then release the store."""
+        self.hot_pool.close()
         self.memory.close()
 
 
