@@ -32,6 +32,14 @@ def test_minilm_batch_order_and_padding_do_not_change_vectors(minilm: MiniLMEmbe
     np.testing.assert_allclose(together, alone, atol=1e-4)
 
 
+def test_minilm_vectors_are_the_same_whatever_the_batch_size(minilm: MiniLMEmbedder) -> None:
+    texts = [f"note {i}: the {w} key hangs by the {w} shed door" for i, w in enumerate("red blue old new".split())]
+    texts += ["ok", "a much longer sentence about the tide tables and the ferry times printed on the harbour wall"]
+    sizes = [MiniLMEmbedder(cache_size=0, batch_size=size).embed_batch(texts) for size in (1, 3, 64)]
+    for other in sizes:
+        np.testing.assert_array_equal(other, minilm.embed_batch(texts))  # the batch size is a matter of speed only
+
+
 def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) -> None:
     minilm.embed_batch(["load the model"])
     key = "session.intra_op.allow_spinning"

@@ -21,7 +21,8 @@ from tiermem.embed import Embedder, HashingEmbedder, MiniLMEmbedder, Vectors
 from tiermem.errors import ConfigError
 from tiermem.recall.policy import RecallPolicy
 from tiermem.trust.injection import QUARANTINE_TAG
-from tiermem.write.behind import WriteBehindError
+from tiermem.types import Filter, including_closed, utcnow
+from tiermem.write.behind import WriteBehind, WriteBehindError
 from tiermem.write.path import WriteStatus
 
 ALICE = Scope("acme", "alice")
@@ -293,3 +294,75 @@ def test_a_fact_of_one_agent_closes_no_fact_of_another(write_behind: bool) -> No
         memory.remember(Scope("acme", "alice", "bot-b"), "My locker number is 4417.", valid_from=T0 + timedelta(days=3))
         memory.flush()
         assert memory.get(ALICE, old.id).valid_to is None  # as in the synchronous path: neighbours of its agent
+
+
+# -- the pipeline: the model embeds the next batch while the store thread stores the last one ---------------
+
+FACTS = [
+    ("My locker number is 4410.", 0),
+    ("The allotment gate is painted green.", 1),
+    ("My locker number is 4417.", 2),
+    ("The allotment gate is painted green!", 3),
+    ("My locker number is 4423.", 4),
+    ("Choir practice moved to the library annex.", 5),
+    ("The canoe club keeps spare paddles in the boathouse loft.", 6),
+]
+
+
+def _small_batches(memory: Memory, embedder: Embedder, batch: int = 2) -> None:
+    """Give ``memory`` a write-behind worker that takes ``batch`` records at a time (several batches in flight)."""
+    assert memory.write_behind is not None
+    memory.write_behind.close()
+    memory.write_behind = WriteBehind(memory.store, embedder, memory.write_policy, batch=batch)
+
+
+def _state(memory: Memory) -> list[tuple[str, bool, str | None, str | None]]:
+    """Each record's content, whether it is current, what it supersedes (by text), and where it was merged from."""
+    page = memory.store.list_records(ALICE, including_closed(Filter()), now=utcnow(), limit=100, cursor=None)
+    text = {r.id: r.content for r in page.records}
+    return sorted(
+        (r.content, r.valid_to is None, text.get(r.supersedes or ""), str(r.metadata.get("merged_sources")))
+        for r in page.records
+    )
+
+
+def test_write_behind_over_many_batches_ends_as_the_synchronous_path_does() -> None:
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as sync:
+        for text, day in FACTS:
+            sync.remember(ALICE, text, valid_from=T0 + timedelta(days=day))
+        expected = _state(sync)
+    with Memory.open(":memory:", embedder=HashingEmbedder(), write_behind=True) as memory:
+        _small_batches(memory, HashingEmbedder())
+        for text, day in FACTS:
+            memory.remember(ALICE, text, valid_from=T0 + timedelta(days=day))
+        memory.flush()
+        assert _state(memory) == expected
+        assert memory.store.unindexed() == []
+    assert any(not current for _, current, _, _ in expected)  # the facts do supersede one another
+    assert any(merged != "None" for _, _, _, merged in expected)  # and merge
+
+
+def test_a_failing_batch_loses_no_other_batch_and_its_records_stay_queued() -> None:
+    class FailsOn(HashingEmbedder):
+        def embed_batch(self, texts: Sequence[str]) -> Vectors:
+            if any("canoe" in t for t in texts):
+                raise RuntimeError("the model refused one batch")
+            return super().embed_batch(texts)
+
+    with Memory.open(":memory:", embedder=FailsOn(), write_behind=True) as memory:
+        _small_batches(memory, FailsOn(), batch=1)
+        ids = [memory.remember(ALICE, text).record.id for text in (NOTES[0], NOTES[2], NOTES[1])]
+        with pytest.raises(WriteBehindError, match="refused one batch"):
+            memory.flush()
+        assert set(memory.store.vectors_of(ALICE, ids)) == {ids[0], ids[2]}  # the batches before and after it
+        assert [r.id for r in memory.store.unindexed()] == [ids[1]]
+
+
+def test_closing_write_behind_stops_both_its_threads() -> None:
+    before = set(threading.enumerate())
+    memory = Memory.open(":memory:", embedder=HashingEmbedder(), write_behind=True)
+    started = set(threading.enumerate()) - before  # other tests may leave their own workers running
+    assert {t.name for t in started} == {"tiermem-write-behind", "tiermem-write-behind-store"}
+    memory.remember_many(ALICE, [NewMemory(text) for text in NOTES])
+    memory.close()
+    assert not [t for t in started if t.is_alive()]

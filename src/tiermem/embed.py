@@ -147,7 +147,7 @@ class MiniLMEmbedder:
         self,
         *,
         model_path: Path | None = None,
-        batch_size: int = 32,
+        batch_size: int = 16,
         threads: int | None = None,
         spin: bool = False,
         cache_size: int = 256,
@@ -155,6 +155,9 @@ class MiniLMEmbedder:
         if cache_size < 0:
             raise ConfigError(f"cache_size must be >= 0, given {cache_size}")
         self._model_path = model_path
+        # Texts per model run, after sorting by length: smaller runs took less CPU per text than 32 or more
+        # (docs/benchmarks.md, write-behind; they pad less, and probably keep their activations in cache). A
+        # text's vector does not depend on the run it is in (each row is pooled over its own tokens): speed only.
         self._batch_size = batch_size
         self._threads = threads
         # onnxruntime's threads busy-wait between ops by default: 3% faster on an idle machine, but 15% slower

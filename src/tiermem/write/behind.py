@@ -1,4 +1,4 @@
-"""Write-behind: a write is acknowledged once stored and full-text indexed; one worker thread embeds it later.
+"""Write-behind: a write is acknowledged once stored and full-text indexed; a worker embeds it later.
 
 An acknowledged write (``write_many(..., defer_vectors=True)``) has been validated, refused if it holds a
 secret, scanned for injection (the scan reads text only, so an untrusted note is quarantined before anyone can
@@ -7,8 +7,9 @@ carries its embedder's fingerprint and no vector: that is the queue (``Store.uni
 nothing; the next ``WriteBehind`` on the store embeds what the last one left.
 
 The worker embeds queued records in batches across writes (one model call for many records and their
-sentences), then takes them one at a time, in the order they were written, through the synchronous path's
-near-duplicate / supersession decision (``write.path``) and stores the vector, each in its own transaction:
+sentences) on a model thread, while a store thread takes the batch embedded before through the synchronous
+path's near-duplicate / supersession decision (``write.path``), one record at a time in the order they were
+written, and stores the vectors, a batch in one transaction (``write.indexing``):
 - a paraphrase of a stored fact is folded into it (audited ``merge`` on both records) and the acknowledged
   record is deleted, so the store ends as the synchronous path would have left it;
 - a newer fact closes the older one's validity (audited ``supersede``) and names it in ``supersedes``.
@@ -19,32 +20,46 @@ crash) get their vectors only: whether they were chat messages or keyed items, w
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from queue import SimpleQueue
 
-from tiermem.embed import Embedder, Vectors
+import numpy as np
+
+from tiermem.embed import Embedder
 from tiermem.errors import WriteBehindError
-from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
-from tiermem.trust.injection import QUARANTINE_TAG
-from tiermem.types import MemoryRecord, MemoryType, Scope, utcnow
-from tiermem.write.path import WritePolicy, WriteResult, WriteStatus, _Batch, _detect, audit_entry
+from tiermem.store.base import Store
+from tiermem.write.indexing import (
+    Embedded,
+    Queued,
+    embed_queued,
+    index_queued,
+    queued_of,
+    recover,
+    store_embedded,
+    waiting,
+)
+from tiermem.write.path import WritePolicy
 
 __all__ = [
     "BATCH",
     "HIGH_WATER",
     "IDLE",
+    "Embedded",
     "Queued",
     "WriteBehind",
     "WriteBehindError",
+    "embed_queued",
     "index_queued",
     "queued_of",
     "recover",
+    "store_embedded",
+    "waiting",
 ]
 
 log = logging.getLogger(__name__)
@@ -57,108 +72,44 @@ IDLE = 0.2
 HIGH_WATER = 512
 
 
-@dataclass(frozen=True, slots=True)
-class Queued:
-    """A record waiting for its vector: its (tenant, user) scope, id, content hash, and whether to detect."""
+class _ModelThread:
+    """Runs model calls one after another on a daemon thread of its own, beside the store's work.
 
-    scope: Scope
-    id: str
-    content_hash: str
-    detect: bool = False
+    onnxruntime releases the GIL while it runs, so the next batch's model pass overlaps the store thread's
+    decisions and transaction for the last one, where the two used to take turns on one thread.
+    """
 
+    def __init__(self, name: str) -> None:
+        self._calls: SimpleQueue[tuple[Future[Embedded], Callable[[], Embedded]] | None] = SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
 
-def queued_of(results: Iterable[WriteResult], detect: Sequence[bool]) -> list[Queued]:
-    """The records write-behind results added (``detect``: per result, may it merge or supersede)."""
-    out: list[Queued] = []
-    for result, may_detect in zip(results, detect, strict=True):
-        if result.status in (WriteStatus.ADDED, WriteStatus.SUPERSEDED):
-            rec = result.record
-            owner = Scope(rec.scope.tenant, rec.scope.user)
-            out.append(Queued(owner, rec.id, rec.content_hash, may_detect and rec.type is MemoryType.SEMANTIC))
-    return out
+    def submit(self, call: Callable[[], Embedded]) -> Future[Embedded]:
+        """Run ``call`` after those submitted before it; its result or error comes back in the future."""
+        future: Future[Embedded] = Future()
+        self._calls.put((future, call))
+        return future
 
+    def stop(self) -> None:
+        """Finish the calls submitted, then end the thread."""
+        self._calls.put(None)
+        self._thread.join()
 
-def recover(store: Store, *, limit: int = 100_000) -> list[Queued]:
-    """What a previous process acknowledged and never embedded (vectors only: see the module docstring)."""
-    refs = store.unindexed(limit=limit)
-    by_scope: dict[Scope, list[str]] = {}
-    for ref in refs:
-        by_scope.setdefault(ref.scope, []).append(ref.id)
-    hashes: dict[str, str] = {}
-    for scope, ids in by_scope.items():
-        hashes.update((rid, rec.content_hash) for rid, rec in store.get_many(scope, ids).items())
-    return [Queued(ref.scope, ref.id, hashes[ref.id]) for ref in refs if ref.id in hashes]
-
-
-def index_queued(store: Store, embedder: Embedder, queued: Sequence[Queued], policy: WritePolicy) -> int:
-    """Embed ``queued`` in one batch, then decide and store each in write order; returns how many got vectors."""
-    by_scope: dict[Scope, list[str]] = {}
-    for q in queued:
-        by_scope.setdefault(q.scope, []).append(q.id)
-    records: dict[str, MemoryRecord] = {}
-    for scope, ids in by_scope.items():
-        records.update(store.get_many(scope, ids))
-    # A record meant for another model (the store was opened with a different embedder) waits for that one.
-    fingerprint = embedder.fingerprint
-    todo = [
-        q
-        for q in queued
-        if q.id in records
-        and records[q.id].content_hash == q.content_hash
-        and records[q.id].embedding_model == fingerprint
-    ]
-    if not todo:
-        return 0
-    vectors, passages = embed_with_passages(embedder, [records[q.id].content for q in todo])
-    done = 0
-    for q, vector, parts in zip(todo, vectors, passages, strict=True):
-        done += _index_one(store, embedder.fingerprint, q, vector, parts, policy, utcnow())
-    return done
-
-
-def _index_one(
-    store: Store,
-    fingerprint: str,
-    q: Queued,
-    vector: Vectors,
-    parts: Vectors | None,
-    policy: WritePolicy,
-    now: datetime,
-) -> int:
-    with store.transaction():
-        # Read again inside the transaction: it may have been forgotten, rolled back or embedded meanwhile.
-        current = store.get_many(q.scope, [q.id]).get(q.id)
-        if current is None or current.content_hash != q.content_hash or current.embedding_model != fingerprint:
-            return 0
-        if store.vectors_of(q.scope, [q.id]):
-            return 0
-        # The record's own scope (its agent and session too): the neighbours the synchronous write compared with.
-        batch = _Batch(store, current.scope, now, [current], [None])
-        kept = [0]
-        if q.detect and policy.detect and QUARANTINE_TAG not in current.tags:
-            kept = _detect(batch, [0], {0: vector}, fingerprint, policy.detection)
-        changed = [StoredItem(r, None, keep_vector=True) for r in batch.changed.values()]
-        actor = str(current.source)
-        if not kept:  # a paraphrase: folded into the stored fact, as the synchronous path would not store it
-            merged = batch.results[0]
-            assert merged is not None  # _detect set it when it dropped the record
-            into = merged.record
-            store.put_many(changed)
-            store.delete(q.scope, [q.id])
-            entry = audit_entry("merge", actor, now, current, into, f"merged into {into.id} after acknowledgement")
-            store.append_audit(q.scope, [*batch.audit, replace(entry, record_id=current.id)])
-            return 0
-        new = batch.prepared[0]
-        if new.supersedes != current.supersedes:
-            new = replace(new, updated_at=now, version=current.version + 1)
-            batch.audit.append(audit_entry("supersede", actor, now, current, new, f"supersedes {new.supersedes}"))
-        store.put_many([*changed, StoredItem(new, vector, passages=parts)])
-        store.append_audit(q.scope, batch.audit)
-        return 1
+    def _run(self) -> None:
+        while (job := self._calls.get()) is not None:
+            future, call = job
+            try:
+                future.set_result(call())
+            except BaseException as exc:  # every outcome goes back to the store thread, which logs it
+                future.set_exception(exc)
 
 
 class WriteBehind:
-    """One worker thread that embeds queued records in batches; ``flush`` waits for it and raises its errors."""
+    """Embeds queued records in batches on a worker; ``flush`` waits for it and raises its errors.
+
+    Two threads: the model thread embeds batch n + 1 while the store thread decides and stores batch n, in
+    write order (``store_embedded``); only one batch waits embedded or is being embedded ahead of the store.
+    """
 
     def __init__(
         self,
@@ -180,10 +131,10 @@ class WriteBehind:
         self._cond = threading.Condition()
         self._last_put = 0.0
         self._flushing = 0
-        self._busy = False
+        self._working = 0  # records taken from the queue and not yet stored
         self._closed = False
         self._errors: list[BaseException] = []
-        self._thread = threading.Thread(target=self._run, name="tiermem-write-behind", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="tiermem-write-behind-store", daemon=True)
         self._thread.start()
         self.put(recover(store))
 
@@ -207,7 +158,7 @@ class WriteBehind:
     def backlog(self) -> int:
         """Records queued or being embedded."""
         with self._cond:
-            return len(self._queue) + (self.batch if self._busy else 0)
+            return len(self._queue) + self._working
 
     def flush(self, timeout: float | None = None) -> None:
         """Wait until every queued record is embedded; raise the worker's first error since the last flush."""
@@ -215,8 +166,8 @@ class WriteBehind:
             self._flushing += 1
             self._cond.notify_all()
             try:
-                if not self._cond.wait_for(lambda: not self._queue and not self._busy, timeout):
-                    queued = len(self._queue)
+                if not self._cond.wait_for(lambda: not self._queue and not self._working, timeout):
+                    queued = len(self._queue) + self._working
                     raise WriteBehindError(f"write-behind flush timed out after {timeout} s ({queued} queued)")
             finally:
                 self._flushing -= 1
@@ -245,22 +196,56 @@ class WriteBehind:
             return 0.0
         return max(0.0, self._last_put + self.idle - time.monotonic())
 
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while (wait := self._wait()) != 0.0:
-                    self._cond.wait(wait)
+    def _take(self, *, wait: bool) -> list[Queued] | None:
+        """The next batch: waited for (None once closed and empty), or only if it may start now ([] if not)."""
+        with self._cond:
+            if wait:
+                while (pause := self._wait()) != 0.0:
+                    self._cond.wait(pause)
                 if not self._queue:
+                    return None
+            elif not self._queue or self._wait() != 0.0:
+                return []
+            taken = [self._queue.popleft() for _ in range(min(self.batch, len(self._queue)))]
+            self._working += len(taken)
+            return taken
+
+    def _run(self) -> None:
+        model = _ModelThread("tiermem-write-behind")
+        ahead: tuple[list[Queued], Future[Embedded]] | None = None
+        try:
+            while True:
+                taken = self._take(wait=ahead is None)
+                if taken is None:
                     return
-                taken = [self._queue.popleft() for _ in range(min(self.batch, len(self._queue)))]
-                self._busy = True
-            try:
-                index_queued(self.store, self.embedder, taken, self.policy)
-            except Exception as exc:  # any failure: a worker thread has no caller to raise to; flush() raises it
-                log.exception("write-behind could not embed %d records", len(taken))
-                with self._cond:
-                    self._errors.append(exc)
-            finally:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
+                started = (taken, self._embed(model, taken)) if taken else None
+                if ahead is not None:
+                    self._store(*ahead)
+                ahead = started
+        finally:
+            model.stop()
+
+    def _embed(self, model: _ModelThread, taken: list[Queued]) -> Future[Embedded]:
+        """Start the model pass of ``taken`` (the records are read here: the store stays on this thread)."""
+        fingerprint = self.embedder.fingerprint
+        try:
+            todo, texts = waiting(self.store, fingerprint, taken)
+        except Exception as exc:  # any failure: kept for _store, which logs it and hands it to flush()
+            failed: Future[Embedded] = Future()
+            failed.set_exception(exc)
+            return failed
+        if not todo:  # nothing left to embed: the model is not asked
+            return model.submit(lambda: Embedded([], np.zeros((0, self.embedder.dim), dtype=np.float32), []))
+        return model.submit(functools.partial(embed_queued, self.embedder, todo, texts))
+
+    def _store(self, taken: list[Queued], embedded: Future[Embedded]) -> None:
+        try:
+            store_embedded(self.store, self.embedder.fingerprint, embedded.result(), self.policy)
+        except Exception as exc:  # any failure: a worker thread has no caller to raise to; flush() raises it
+            log.exception("write-behind could not embed %d records", len(taken))
+            with self._cond:
+                self._errors.append(exc)
+        finally:
+            with self._cond:
+                self._working -= len(taken)
+                self._cond.notify_all()
