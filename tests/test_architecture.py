@@ -15,6 +15,7 @@ LAYERS: dict[str, tuple[int, int]] = {
     "errors": (0, 0),
     "types": (0, 1),
     "config": (0, 2),
+    "threads": (0, 3),
     "tokens": (1, 0),
     "embed": (1, 0),
     "llm": (1, 0),

@@ -11,8 +11,7 @@ import heapq
 import itertools
 import math
 import re
-import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from datetime import datetime
 
 from tiermem.embed import Embedder, Vectors, embed_queries
@@ -27,6 +26,7 @@ from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.relevance import calibration_for, with_relevance
 from tiermem.store.base import Candidate, Store
 from tiermem.text_index import query_words
+from tiermem.threads import LazyPool
 from tiermem.trust.injection import ScanLevel, stored_level
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart, including_closed
 
@@ -53,8 +53,7 @@ _STOP_WORDS = frozenset(
     would you your yours yourself yourselves s t don didn doesn isn wasn weren won ll ve re d m o y""".split()
 )
 _WORD = re.compile(r"\w+", re.UNICODE)
-_MODEL_THREADS: ThreadPoolExecutor | None = None
-_MODEL_THREADS_LOCK = threading.Lock()
+_MODEL_THREADS = LazyPool("tiermem-embed")  # query embeddings, beside the caller's keyword queries
 
 
 def query_terms(text: str) -> list[str]:
@@ -114,7 +113,7 @@ def hybrid_recall(
     texts = ([] if query_vector is not None else [query]) + ([asked_as] if asked_as else [])
     # The model touches no database, so it embeds on a worker thread while this one asks the keyword index: the
     # store's work stays in the caller's thread, which may hold the store's lock inside a transaction.
-    embedding = _model_threads().submit(embed_queries, model, texts) if model is not None and texts else None
+    embedding = _MODEL_THREADS.get().submit(embed_queries, model, texts) if model is not None and texts else None
     vectors: list[Vectors] = []  # the question's, then the speaker's question's, once known
     searches: list[Future[list[Candidate]]] = []
 
@@ -155,15 +154,6 @@ def hybrid_recall(
     )
     floor = policy.min_relevance
     return hits if floor is None else [h for h in hits if h.relevance is not None and h.relevance >= floor]
-
-
-def _model_threads() -> ThreadPoolExecutor:
-    """The threads query embeddings run on (made on first use)."""
-    global _MODEL_THREADS
-    with _MODEL_THREADS_LOCK:
-        if _MODEL_THREADS is None:
-            _MODEL_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-embed")
-        return _MODEL_THREADS
 
 
 def _may_name(query: str) -> bool:

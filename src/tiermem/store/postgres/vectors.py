@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -25,6 +25,7 @@ from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate
 from tiermem.store.postgres.sql import filter_sql, scope_sql
 from tiermem.store.vector_index import best
+from tiermem.threads import LazyPool
 from tiermem.types import Filter, Scope
 
 if TYPE_CHECKING:
@@ -37,16 +38,7 @@ HNSW_MAX_DIM = 2_000  # pgvector indexes vectors of up to 2,000 dimensions; larg
 EF_SEARCH = 100  # HNSW candidate list (DESIGN.md: recall 0.985 at 100k x 384)
 PASSAGE_FANOUT = 3  # rows fetched per wanted record from HNSW: a record with passages comes back several times
 
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-pg-vector")
-        return _POOL
+_POOL = LazyPool("tiermem-pg-vector")
 
 
 class PgVectorMixin:
@@ -138,7 +130,7 @@ class PgVectorMixin:
             done: Future[list[Candidate]] = Future()
             done.set_result(run())
             return done
-        return _pool().submit(run)  # another pooled connection, while the caller runs its keyword query
+        return _POOL.get().submit(run)  # another pooled connection, while the caller runs its keyword query
 
     def vector_candidates_many(
         self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int

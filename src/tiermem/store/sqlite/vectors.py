@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from datetime import datetime
 from typing import Any
 
@@ -28,20 +28,12 @@ from tiermem.store.vector_index import (
     nearest,
     rows_from_sql,
 )
+from tiermem.threads import LazyPool
 from tiermem.types import Filter, MemoryRecord, Scope
 
 __all__ = ["SQLiteVectorMixin", "index_row"]
 
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tiermem-vector")
-        return _POOL
+_POOL = LazyPool("tiermem-vector")
 
 
 class SQLiteVectorMixin:
@@ -108,7 +100,7 @@ class SQLiteVectorMixin:
     ) -> Future[list[Candidate]]:
         # The scan is memory-bound numpy and a keyword query is SQLite C code; both release the GIL, so a caller
         # that runs its keyword query meanwhile pays for the slower of the two, not their sum.
-        return _pool().submit(self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit))
+        return _POOL.get().submit(self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit))
 
     def vector_candidates_many(
         self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
