@@ -40,7 +40,6 @@ def test_minilm_vectors_are_the_same_whatever_the_batch_size(minilm: MiniLMEmbed
         np.testing.assert_array_equal(other, minilm.embed_batch(texts))  # the batch size is a matter of speed only
 
 
-
 def test_minilm_vectors_are_the_same_on_single_thread_sessions_side_by_side(minilm: MiniLMEmbedder) -> None:
     texts = [f"entry {i}: the {w} lamp stands by the {w} window of the study" for i, w in enumerate("tall low".split())]
     texts += ["ok", "a longer sentence about the river path, the footbridge and the mill beyond the orchard"] * 3
@@ -64,6 +63,7 @@ def test_minilm_an_explicit_thread_limit_means_one_session() -> None:
     assert MiniLMEmbedder(threads=1, sessions=2)._sessions == 2
     with pytest.raises(ConfigError, match="sessions must be >= 1, given 0"):
         MiniLMEmbedder(sessions=0)
+
 
 def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) -> None:
     minilm.embed_batch(["load the model"])
