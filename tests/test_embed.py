@@ -40,6 +40,31 @@ def test_minilm_vectors_are_the_same_whatever_the_batch_size(minilm: MiniLMEmbed
         np.testing.assert_array_equal(other, minilm.embed_batch(texts))  # the batch size is a matter of speed only
 
 
+def test_minilm_vectors_are_the_same_on_single_thread_sessions_side_by_side(minilm: MiniLMEmbedder) -> None:
+    texts = [f"entry {i}: the {w} lamp stands by the {w} window of the study" for i, w in enumerate("tall low".split())]
+    texts += ["ok", "a longer sentence about the river path, the footbridge and the mill beyond the orchard"] * 3
+    one = MiniLMEmbedder(cache_size=0, batch_size=2, sessions=1)
+    side_by_side = MiniLMEmbedder(cache_size=0, batch_size=2, sessions=2)
+    np.testing.assert_array_equal(side_by_side.embed_batch(texts), one.embed_batch(texts))
+    np.testing.assert_array_equal(side_by_side.embed_batch(texts), minilm.embed_batch(texts))
+    assert len(side_by_side._singles) == 2 and one._singles == []  # the calls did run side by side
+
+
+@pytest.mark.slow
+def test_minilm_single_run_calls_make_no_extra_sessions() -> None:
+    model = MiniLMEmbedder(cache_size=0, sessions=2)
+    model.embed_batch(["one query"])
+    model.embed_batch(["a note", "and its second sentence"])  # one run: the multi-thread session
+    assert model._session is not None and model._singles == []
+
+
+def test_minilm_an_explicit_thread_limit_means_one_session() -> None:
+    assert MiniLMEmbedder(threads=1)._sessions == 1
+    assert MiniLMEmbedder(threads=1, sessions=2)._sessions == 2
+    with pytest.raises(ConfigError, match="sessions must be >= 1, given 0"):
+        MiniLMEmbedder(sessions=0)
+
+
 def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) -> None:
     minilm.embed_batch(["load the model"])
     key = "session.intra_op.allow_spinning"

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name
 from tiermem.errors import ConfigError, EmbeddingError
+from tiermem.threads import LazyPool
 
 __all__ = [
     "EMBEDDERS",
@@ -49,6 +50,15 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 _MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 _MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length in sentence-transformers
+_MAX_SESSIONS = 4  # single-thread sessions side by side at most: each holds its own copy of the model
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 @runtime_checkable
@@ -151,9 +161,12 @@ class MiniLMEmbedder:
         threads: int | None = None,
         spin: bool = False,
         cache_size: int = 256,
+        sessions: int | None = None,
     ) -> None:
         if cache_size < 0:
             raise ConfigError(f"cache_size must be >= 0, given {cache_size}")
+        if sessions is not None and sessions < 1:
+            raise ConfigError(f"sessions must be >= 1, given {sessions}")
         self._model_path = model_path
         # Texts per model run, after sorting by length: smaller runs took less CPU per text than 32 or more
         # (docs/benchmarks.md, write-behind; they pad less, and probably keep their activations in cache). A
@@ -163,9 +176,21 @@ class MiniLMEmbedder:
         # onnxruntime's threads busy-wait between ops by default: 3% faster on an idle machine, but 15% slower
         # with one of 2 cores busy elsewhere, and they take CPU from the search threads of the same process.
         self._spin = spin
+        # A call of several model runs (a batch of notes and their sentences) shares them out among single-thread
+        # sessions side by side: short runs scale poorly across one session's intra-op threads, and on two cores
+        # two one-thread sessions took less CPU and wall time than one two-thread session for the same runs
+        # (docs/benchmarks.md, write-behind). A single run (a query, one note) keeps the multi-thread session.
+        # An explicit ``threads`` is a CPU limit, so it means one session unless ``sessions`` says otherwise.
+        if sessions is None:
+            sessions = 1 if threads else min(_cores(), _MAX_SESSIONS)
+        self._sessions = sessions
         self._lock = threading.Lock()
+        self._ort: Any = None
         self._session: Any = None
         self._tokenizer: Any = None
+        self._singles: list[Any] = []
+        self._singles_busy = threading.Lock()  # one call at a time on them; another uses the main session
+        self._pool = LazyPool("tiermem-minilm", workers=max(1, sessions - 1))
         # An agent repeats its searches (the same question across turns, retries); a single text's vector is
         # kept in a small LRU so a repeat costs a dictionary look-up instead of ~8 ms of model time.
         self._cache_size = cache_size
@@ -191,12 +216,25 @@ class MiniLMEmbedder:
             tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
             tokenizer.enable_truncation(max_length=_MAX_TOKENS)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
-            options = ort.SessionOptions()
-            if self._threads:
-                options.intra_op_num_threads = self._threads
-            options.add_session_config_entry("session.intra_op.allow_spinning", "1" if self._spin else "0")
-            self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+            self._ort = ort
+            self._session = self._new_session(model, self._threads)
             self._tokenizer = tokenizer
+
+    def _new_session(self, model: Path, threads: int | None) -> Any:
+        options = self._ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if self._spin else "0")
+        return self._ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+    def _load_singles(self) -> list[Any]:
+        """The single-thread sessions for calls of several runs, made on the first such call."""
+        self._load()
+        with self._lock:
+            if not self._singles:
+                model = self._model_path or _default_model_path()
+                self._singles = [self._new_session(model, 1) for _ in range(self._sessions)]
+            return self._singles
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -206,11 +244,39 @@ class MiniLMEmbedder:
         self._load()
         # Sorting by length keeps padding (wasted compute) small inside each batch.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        runs = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self._batch_size):
-            idx = order[start : start + self._batch_size]
+        if len(runs) > 1 and self._sessions > 1 and self._singles_busy.acquire(blocking=False):
+            try:
+                self._run_side_by_side(texts, runs, out)
+            finally:
+                self._singles_busy.release()
+            return out
+        for idx in runs:
             out[idx] = self._run([texts[i] for i in idx])
         return out
+
+    def _run_side_by_side(self, texts: Sequence[str], runs: list[list[int]], out: Vectors) -> None:
+        """``runs`` on the single-thread sessions, each taking the next run when it is free (this thread too)."""
+        singles = self._load_singles()
+        pending = iter(runs)
+        take = threading.Lock()
+
+        def work(session: Any) -> None:
+            while True:
+                with take:
+                    idx = next(pending, None)
+                if idx is None:
+                    return
+                out[idx] = self._run([texts[i] for i in idx], session)  # rows of its own: no lock needed
+
+        width = min(len(singles), len(runs))
+        helpers = [self._pool.get().submit(work, session) for session in singles[1:width]]
+        try:
+            work(singles[0])
+        finally:
+            for helper in helpers:
+                helper.result()
 
     def _embed_one(self, text: str) -> Vectors:
         with self._cache_lock:
@@ -226,12 +292,13 @@ class MiniLMEmbedder:
                 self._cache.popitem(last=False)
         return vector
 
-    def _run(self, texts: list[str]) -> Vectors:
+    def _run(self, texts: list[str], session: Any = None) -> Vectors:
+        """One model run on ``session`` (the main session if None), mean-pooled and normalised."""
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, feeds)[0]
+        hidden = (session or self._session).run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)  # mean pooling
         return _normalise(pooled)

@@ -12,7 +12,16 @@ from functools import lru_cache
 
 from tiermem.english import statements
 
-__all__ = ["accumulates", "content_words", "names_in", "slot_after_relation", "subject_of", "values_of"]
+__all__ = [
+    "accumulates",
+    "clauses_of",
+    "content_words",
+    "is_negated",
+    "names_in",
+    "slot_after_relation",
+    "subject_of",
+    "values_of",
+]
 
 # Texts read recently: a batch's new facts and their neighbours fit many times over; a text is at most 16,000
 # characters, so the cache holds at most a few MB.
@@ -53,3 +62,15 @@ def accumulates(text: str) -> bool:
 def slot_after_relation(text: str) -> str | None:
     """The slot ``text`` fills once a leading 'my <relation>' is set aside (``statements.slot_of``), cached."""
     return statements.slot_of(statements.after_relation(text))
+
+
+@lru_cache(maxsize=_SIZE)
+def is_negated(text: str) -> bool:
+    """Whether ``text`` holds a negation (``statements.NEGATION``), cached: every comparison asks it of both."""
+    return statements.NEGATION.search(text) is not None
+
+
+@lru_cache(maxsize=_SIZE)
+def clauses_of(text: str) -> tuple[str, ...]:
+    """``text`` split at its clause boundaries (``statements.CLAUSE``), each stripped of spaces and commas, cached."""
+    return tuple(c.strip(" ,") for c in statements.CLAUSE.split(text))

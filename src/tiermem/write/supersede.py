@@ -66,7 +66,16 @@ from tiermem.english.statements import (
     unquote,
     word_overlap,
 )
-from tiermem.write.readings import accumulates, content_words, names_in, slot_after_relation, subject_of, values_of
+from tiermem.write.readings import (
+    accumulates,
+    clauses_of,
+    content_words,
+    is_negated,
+    names_in,
+    slot_after_relation,
+    subject_of,
+    values_of,
+)
 
 __all__ = [
     "DENIAL_COVER",
@@ -113,7 +122,7 @@ def decide(new: str, old: str, cosine: float) -> Decision:
     subject_new, subject_old = subject_of(new), subject_of(old)
     same_subject = subject_new is not None and subject_new == subject_old
     # A statement and its denial share their words ("I like tea" / "I do not like tea"): never a paraphrase.
-    same_polarity = bool(NEGATION.search(new)) == bool(NEGATION.search(old))
+    same_polarity = is_negated(new) == is_negated(old)
     paraphrase = (
         cosine >= MERGE_COSINE
         and overlap >= MERGE_OVERLAP
@@ -188,7 +197,7 @@ def _substitution(new: str, old: str) -> str | None:
 
 def _restricted(new: str, old: str) -> bool:
     """'Ann only speaks Spanish fluently' says nothing but the old frame, with other values, and excludes the rest."""
-    if not ONLY.search(new) or ONLY.search(old) or NEGATION.search(new) or NEGATION.search(old):
+    if not ONLY.search(new) or ONLY.search(old) or is_negated(new) or is_negated(old):
         return False
     names = name_words(new, old)
     frame_new, frame_old = stems(new, names), stems(old, names)
@@ -199,8 +208,8 @@ def _reassigned(new: str, old: str, subject_old: str) -> bool:
     """``new`` says ``old`` of someone else in one clause and denies it of the old subject in another."""
     # "Bo is certified to fly gliders, while Ann only knows how to fly seaplanes" takes "Ann is certified to fly
     # gliders" from Ann.
-    clauses = [c.strip(" ,") for c in CLAUSE.split(new)]
-    if len(clauses) < 2 or NEGATION.search(old):
+    clauses = clauses_of(new)
+    if len(clauses) < 2 or is_negated(old):
         return False
     # Other names are part of what is said here: "teaches Latin and Greek".
     said = stems(old, name_words(names=(subject_old,)))
@@ -244,7 +253,7 @@ def _wholly_denied(new: str, old: str) -> bool:
 
 def _denial(new: str, old: str, subject_old: str | None, same_subject: bool) -> str | None:
     """Why a new statement of the other polarity denies ``old`` (what it repeats of it), or None."""
-    if bool(NEGATION.search(new)) == bool(NEGATION.search(old)) or subject_old is None:
+    if is_negated(new) == is_negated(old) or subject_old is None:
         return None
     if not same_subject and not names_in(old) & names_in(new):  # the denial must be about someone the old names
         return None
