@@ -41,8 +41,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from raw_http import AsyncConnection, Connection, ProtocolError
@@ -51,12 +52,24 @@ from tiermem import Memory, NewMemory, Scope
 from tiermem.errors import MemError
 from tiermem.store.sqlite import SQLiteStore
 
+T = TypeVar("T")
+
 PEOPLE = ["my sister", "my manager", "the landlord", "our neighbour", "my dentist", "the plumber", "my cousin"]
 THINGS = ["the blue bike", "the spare keys", "the tax forms", "the camping stove", "the old laptop", "the router"]
 PLACES = ["in the garage", "at the office", "in the hallway cupboard", "at my parents' house", "in the car"]
 DAYS = ["on Monday", "next Thursday", "at the weekend", "after the holidays", "ahead of the spring fair"]
 VERBS = ["borrowed", "returned", "fixed", "lost", "found", "sold", "lent me"]
 QUESTIONS = ["where are {t}?", "who {v} {t}?", "what did {p} say about {t}?", "when is {p} coming?"]
+
+
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the clients on uvloop when it is installed (with the server extra, not on Windows): every CPU
+    second the load generator spends on the machine's cores is one the server does not get."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def note(rng: random.Random) -> str:
@@ -156,11 +169,21 @@ async def load(
     return latencies, errors
 
 
+# With --repeat-notes, the notes both sides remember are drawn from the seeded ones: exact repeats, which change
+# no row, so the database keeps its size and what the server's memory does over a long run is its own.
+REPEATS: list[str] = []
+
+
+def remembered(rng: random.Random) -> str:
+    """The next note to remember: a new one, or with --repeat-notes one already stored."""
+    return rng.choice(REPEATS) if REPEATS else note(rng)
+
+
 def draw(rng: random.Random) -> tuple[str, dict[str, Any]]:
     """The next HTTP operation: recall (80%) or remember (20%), drawn as ``op`` draws the library's."""
     if rng.random() < 0.8:
         return "/v1/memories/search", {"query": question(rng), "k": 5}
-    return "/v1/memories", {"content": note(rng)}
+    return "/v1/memories", {"content": remembered(rng)}
 
 
 def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
@@ -168,7 +191,7 @@ def op(mem: Memory, scope: Scope, rng: random.Random) -> None:
     if rng.random() < 0.8:
         mem.recall(scope, question(rng), k=5)
     else:
-        mem.remember(scope, note(rng))
+        mem.remember(scope, remembered(rng))
 
 
 def http_op(http: Connection, rng: random.Random) -> bool:
@@ -323,12 +346,17 @@ def main() -> None:
     parser.add_argument(
         "--client", choices=["raw", "httpx"], default="raw", help="the 50 clients' HTTP code (httpx costs more CPU)"
     )
+    parser.add_argument(
+        "--repeat-notes", action="store_true", help="remember only notes already stored: the database keeps its size"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.threads is None:  # the same concurrency on both sides: fewer threads leave the library idle on I/O
         args.threads = args.clients
     rng = random.Random(7)
     seed_notes = [note(rng) + f" (entry {i})" for i in range(args.seed_records)]
+    if args.repeat_notes:
+        REPEATS.extend(seed_notes)
     tiermem = [sys.executable, "-c", "from tiermem.cli import main; main()"]
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "served.db"
@@ -357,7 +385,7 @@ def main() -> None:
                 lib_cpu = cpu_seconds() - cpu0
                 began = time.perf_counter()
                 cpu0, server0, model0 = cpu_seconds(), cpu_seconds(server.pid), model_seconds(url)
-                latencies, errors = asyncio.run(load(url, key, args.clients, args.duration, 1, args.client))
+                latencies, errors = run_loop(load(url, key, args.clients, args.duration, 1, args.client))
                 client_cpu, server_cpu = cpu_seconds() - cpu0, cpu_seconds(server.pid) - server0
                 load_model = model_seconds(url) - model0
                 elapsed = time.perf_counter() - began
@@ -376,6 +404,7 @@ def main() -> None:
     )
     report: dict[str, Any] = {
         "embedder": args.embedder,
+        "repeat_notes": args.repeat_notes,
         "sync": args.sync,
         "duration_s": args.duration,
         "one_client": latency,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -45,5 +46,5 @@ def test_the_hot_pool_stops_its_threads_when_the_runtime_closes(tmp_path: Path) 
             assert http.post("/v1/memories/search", json={"query": "anything"}).status_code == 200
         assert any(t.name.startswith("tiermem-hot") for t in threading.enumerate())
     assert not any(t.name.startswith("tiermem-hot") and t.is_alive() for t in threading.enumerate())
-    with pytest.raises(RuntimeError):
-        pool._executor.submit(print)
+    with pytest.raises(RuntimeError, match="closed"):
+        asyncio.run(pool.run(print))

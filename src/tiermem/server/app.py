@@ -8,20 +8,21 @@ from typing import Any, cast
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from starlette.middleware.errors import ServerErrorMiddleware
 
 from tiermem.server.fast import FastRoutes
-from tiermem.server.limits import BodyLimit
+from tiermem.server.limits import ASGIApp, BodyLimit, Receive, Scope, Send
 from tiermem.server.mcp_mount import MCP_METHODS, MCP_PATH, McpRoute, mcp_endpoint
 from tiermem.server.metrics import Metrics
 from tiermem.server.models import Problem
 from tiermem.server.observe import Observe
-from tiermem.server.problems import MEDIA_TYPE, install
+from tiermem.server.problems import MEDIA_TYPE, install, unexpected
 from tiermem.server.routes import admin, chat, context, memories, transcript
 from tiermem.server.runtime import Runtime, open_runtime
 from tiermem.server.settings import ServerSettings
 from tiermem.server.ui import mount as mount_ui
 
-__all__ = ["create_app"]
+__all__ = ["Service", "create_app"]
 
 _ERRORS = {
     400: "Malformed JSON",
@@ -37,7 +38,27 @@ _ERRORS = {
 }
 
 
-def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> FastAPI:
+class Service(FastAPI):
+    """FastAPI with tiermem's front: every HTTP request passes ``front`` (observe, the body limit, the hot
+    routes' fast path) before FastAPI's own stack, which a hot request answered by the fast path never enters
+    (its exception, telemetry and body-limit layers and Starlette's dispatch are a share of a hot request's
+    CPU on the event loop's thread: docs/service.md, "## Load")."""
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.front is not None:
+            scope["app"] = self
+            await self.front(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+    async def stack(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """FastAPI's own stack: its middleware, the exception handlers and the declared routes."""
+        await super().__call__(scope, receive, send)
+
+
+def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> Service:
     """The service as an ASGI app; the store and the model are opened at startup (or ``runtime`` is used)."""
 
     metrics = runtime.metrics if runtime is not None else Metrics()
@@ -57,7 +78,7 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
     from tiermem import __version__
 
     problem_ref = {"content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-    app = FastAPI(
+    app = Service(
         title="tiermem",
         version=__version__,
         summary="Long-term memory for LLM agents: scoped by the caller's credential, auditable.",
@@ -85,9 +106,9 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> F
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    # Outermost first: observe (request id, log line, metrics) sees even a refused body; the hot routes' fast
-    # path sits inside the body limit.
-    app.add_middleware(FastRoutes, owner=app)
-    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
-    app.add_middleware(Observe, metrics=metrics, stream=settings.log)
+    # Outermost first: a crash anywhere still answers a 500 problem; observe (request id, log line, metrics)
+    # sees even a refused body; the hot routes' fast path sits inside the body limit.
+    fast = FastRoutes(app.stack, owner=app)
+    limited = BodyLimit(fast, max_bytes=settings.limits.max_body_bytes)
+    app.front = ServerErrorMiddleware(Observe(limited, metrics=metrics, stream=settings.log), handler=unexpected)
     return app

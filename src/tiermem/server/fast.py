@@ -28,7 +28,6 @@ from fastapi.exceptions import ResponseValidationError
 from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import Response
 
 from tiermem.errors import MemError
 from tiermem.server.auth import Principal, authenticate, scope_for
@@ -112,14 +111,19 @@ class FastRoutes:
             return False
         credential, outcome = done
         scope.setdefault("state", {})["credential"] = credential
-        response = await problem_for(Request(scope), outcome) if isinstance(outcome, MemError) else outcome
-        await response(scope, receive, send)
+        if isinstance(outcome, MemError):
+            await (await problem_for(Request(scope), outcome))(scope, receive, send)
+            return True
+        status, content = outcome  # the headers Starlette's Response would write for these bytes
+        start = [(b"content-length", str(len(content)).encode()), (b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": status, "headers": start})
+        await send({"type": "http.response.body", "body": content})
         return True
 
 
 def _guarded(
     hot: _Hot, runtime: Runtime, header: str, query: dict[str, str], body: Any
-) -> tuple[str, Response | MemError] | None:
+) -> tuple[str, tuple[int, bytes] | MemError] | None:
     """The caller's credential with the answer or the error to write; None when the credential does not verify."""
     principal = runtime.credentials.get(header)
     if principal is None:
@@ -134,8 +138,8 @@ def _guarded(
         return principal.credential, exc
 
 
-def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> Response:
-    """The rate limit, the scope, the work and its answer: what the declared route would do."""
+def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> tuple[int, bytes]:
+    """The rate limit, the scope, the work and its answer (status and JSON): what the declared route would do."""
     runtime.limiter.take(principal.credential)
     scope = scope_for(runtime.access, principal, user=query.get("user"), agent=query.get("agent"))
     content = hot.work(runtime, body, scope)
@@ -144,8 +148,7 @@ def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str
     value, errors = field.validate(content, {}, loc=("response",))
     if errors:
         raise ResponseValidationError(errors=errors, body=content)
-    status = hot.route.status_code or 200
-    return Response(field.serialize_json(value), status_code=status, media_type="application/json")
+    return hot.route.status_code or 200, field.serialize_json(value)
 
 
 def _query(raw: bytes) -> dict[str, str] | None:

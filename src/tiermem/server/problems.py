@@ -41,7 +41,7 @@ from tiermem.errors import (
     ValidationError,
 )
 
-__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "problem_for", "slug_for"]
+__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "problem_for", "slug_for", "unexpected"]
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_PREFIX = "urn:tiermem:problem:"
@@ -233,7 +233,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return problem(exc.status_code, detail, request=request, headers=dict(exc.headers or {}))
 
 
-async def _unexpected(request: Request, exc: Exception) -> Response:
+async def unexpected(request: Request, exc: Exception) -> Response:
+    """The 500 problem for an error nothing else handled; the error goes to the log."""
     _log.error("request failed: %s", exc, exc_info=exc)
     return problem(500, "the server failed; the request id names it in the server's log", request=request)
 
@@ -243,4 +244,4 @@ def install(app: Any) -> None:
     app.add_exception_handler(MemError, _mem_error)
     app.add_exception_handler(RequestValidationError, _request_invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, _unexpected)
+    app.add_exception_handler(Exception, unexpected)
