@@ -65,6 +65,21 @@ def test_minilm_an_explicit_thread_limit_means_one_session() -> None:
         MiniLMEmbedder(sessions=0)
 
 
+def test_the_model_sessions_variable_sets_how_many_sessions_share_a_batch() -> None:
+    assert get_embedder("minilm", environ={"TIERMEM_MODEL_SESSIONS": "1"})._sessions == 1  # type: ignore[attr-defined]
+    assert get_embedder("minilm", environ={"TIERMEM_MODEL_SESSIONS": "3"})._sessions == 3  # type: ignore[attr-defined]
+    default = MiniLMEmbedder()._sessions
+    assert get_embedder("minilm", environ={})._sessions == default  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("given", ["0", "many", "-2", "65", "1.5"])
+def test_a_bad_model_sessions_variable_names_it_the_limit_and_the_value(given: str) -> None:
+    with pytest.raises(
+        ConfigError, match=rf"TIERMEM_MODEL_SESSIONS must be a whole number from 1 to 64, given '{given}'"
+    ):
+        get_embedder("minilm", environ={"TIERMEM_MODEL_SESSIONS": given})
+
+
 def test_minilm_threads_do_not_busy_wait_unless_asked(minilm: MiniLMEmbedder) -> None:
     minilm.embed_batch(["load the model"])
     key = "session.intra_op.allow_spinning"

@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name
+from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name, model_sessions
 from tiermem.errors import ConfigError, EmbeddingError
 from tiermem.threads import LazyPool
 
@@ -429,15 +429,16 @@ def get_embedder(name: str = "minilm", environ: Mapping[str, str] | None = None)
     """An embedder by name: ``minilm`` (default, ONNX), ``e5`` / ``multilingual`` (multilingual-e5-small),
     ``hash`` (for tests) or ``openai:<model>`` (a server)."""
     check_embedder_name(name)
+    env = os.environ if environ is None else environ
     if name == "minilm":
-        return MiniLMEmbedder()
+        return MiniLMEmbedder(sessions=model_sessions(env))
     if name == "hash":
         return HashingEmbedder()
     if name in ("e5", "multilingual"):
         return E5Embedder()
     # Any model an OpenAI-compatible server runs (Ollama, vLLM, llama.cpp, ...): a stronger one than the default
     # can be measured with `tiermem eval` and used; vectors of two models never mix (see the fingerprint).
-    url = (os.environ if environ is None else environ).get(EMBED_URL_ENV, "")
+    url = env.get(EMBED_URL_ENV, "")
     if not url:
         raise ConfigError(f"embedder {name!r} needs ${EMBED_URL_ENV}, the server's base URL (http://host:port/v1)")
     return OpenAIEmbedder(url, name.partition(":")[2].strip())
