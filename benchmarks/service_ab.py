@@ -52,7 +52,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50, help="clients of the second phase, half on each")
     parser.add_argument("--embedder", default="minilm")
     args = parser.parse_args()
-    seed_notes = [note(random.Random(7)) + f" (entry {i})" for i in range(1000)]
+    rng = random.Random(7)
+    seed_notes = [note(rng) + f" (entry {i})" for i in range(1000)]  # as service_load.py seeds
     tiermem = [sys.executable, "-c", "from tiermem.cli import main; main()"]
     with tempfile.TemporaryDirectory() as folder:
         servers: dict[str, tuple[subprocess.Popen[bytes], str, str]] = {}
