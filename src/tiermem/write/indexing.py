@@ -13,6 +13,7 @@ from datetime import datetime
 from tiermem.embed import Embedder, Vectors
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
+from tiermem.store.maintenance_base import RecordRef
 from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import MemoryRecord, MemoryType, Scope, utcnow
 from tiermem.write.path import WritePolicy, WriteResult, WriteStatus, _Batch, _detect, audit_entry
@@ -44,11 +45,8 @@ def queued_of(results: Iterable[WriteResult], detect: Sequence[bool]) -> list[Qu
 def recover(store: Store, *, limit: int = 100_000) -> list[Queued]:
     """What a previous process acknowledged and never embedded (vectors only: see the module docstring)."""
     refs = store.unindexed(limit=limit)
-    by_scope: dict[Scope, list[str]] = {}
-    for ref in refs:
-        by_scope.setdefault(ref.scope, []).append(ref.id)
     hashes: dict[str, str] = {}
-    for scope, ids in by_scope.items():
+    for scope, ids in _ids_by_scope(refs).items():
         hashes.update((rid, rec.content_hash) for rid, rec in store.get_many(scope, ids).items())
     return [Queued(ref.scope, ref.id, hashes[ref.id]) for ref in refs if ref.id in hashes]
 
@@ -64,11 +62,8 @@ class Embedded:
 
 def waiting(store: Store, fingerprint: str, queued: Sequence[Queued]) -> tuple[list[Queued], list[str]]:
     """The queued records still waiting for this model's vectors (unchanged since queued), and their texts."""
-    by_scope: dict[Scope, list[str]] = {}
-    for q in queued:
-        by_scope.setdefault(q.scope, []).append(q.id)
     records: dict[str, MemoryRecord] = {}
-    for scope, ids in by_scope.items():
+    for scope, ids in _ids_by_scope(queued).items():
         records.update(store.get_many(scope, ids))
     # A record meant for another model (the store was opened with a different embedder) waits for that one.
     todo = [
@@ -122,15 +117,20 @@ def index_queued(store: Store, embedder: Embedder, queued: Sequence[Queued], pol
 
 def _current(store: Store, queued: Sequence[Queued]) -> tuple[dict[str, MemoryRecord], set[str]]:
     """The queued records as stored now, and those of them that have a vector already."""
-    by_scope: dict[Scope, list[str]] = {}
-    for q in queued:
-        by_scope.setdefault(q.scope, []).append(q.id)
     records: dict[str, MemoryRecord] = {}
     indexed: set[str] = set()
-    for scope, ids in by_scope.items():
+    for scope, ids in _ids_by_scope(queued).items():
         records.update(store.get_many(scope, ids))
         indexed.update(store.vectors_of(scope, ids))
     return records, indexed
+
+
+def _ids_by_scope(refs: Iterable[Queued | RecordRef]) -> dict[Scope, list[str]]:
+    """Record ids grouped by their scope, in order: the store reads a scope's records in one call."""
+    by_scope: dict[Scope, list[str]] = {}
+    for ref in refs:
+        by_scope.setdefault(ref.scope, []).append(ref.id)
+    return by_scope
 
 
 def _index_one(
