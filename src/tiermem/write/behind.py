@@ -76,7 +76,8 @@ class _ModelThread:
     """Runs model calls one after another on a daemon thread of its own, beside the store's work.
 
     onnxruntime releases the GIL while it runs, so the next batch's model pass overlaps the store thread's
-    decisions and transaction for the last one, where the two used to take turns on one thread.
+    decisions and transaction for the last one, where the two used to take turns on one thread. A daemon
+    thread, like the store thread, not a ThreadPoolExecutor's: a Memory never closed must not hold up exit.
     """
 
     def __init__(self, name: str) -> None:
