@@ -7,8 +7,9 @@ notes the library gets). Three phases, each comparing the two under the same mac
    library in-process (interleaved, so a busy moment of the machine hits both alike): p50 of each and the
    difference, which is what HTTP adds to one request;
 2. throughput: ``--clients`` concurrent HTTP clients (one asyncio loop, one connection each) for
-   ``--duration`` seconds, bracketed by the library with ``--threads`` threads for half that time before and
-   half after (together, the in-process figure; by default as many threads as clients): requests/s, p50/p95/p99, errors;
+   ``--duration`` seconds, and the library with ``--threads`` threads (by default as many as clients) for as
+   long, taking turns in ``--slices`` rounds (library then HTTP, then HTTP then library, ...) so a busy spell
+   of a shared machine falls on both: requests/s, p50/p95/p99, errors;
 3. all along: the server's resident memory sampled every second, and the model's share of each request (its
    seconds from /metrics over the requests served).
 
@@ -42,6 +43,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -278,6 +280,48 @@ def library(mem: Memory, threads: int, duration: float, seed: int) -> tuple[list
     return latencies, errors, time.perf_counter() - began
 
 
+@dataclass(slots=True)
+class Side:
+    """One side's totals over its slices."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0  # this process's CPU seconds while the side ran (the library's, or the HTTP clients')
+    server_cpu: float = 0.0
+    model: float = 0.0  # the server's model seconds (from /metrics)
+
+
+def compare(url: str, key: str, mem: Memory, server_pid: int, args: argparse.Namespace) -> tuple[Side, Side]:
+    """The 50-client phase: HTTP and the library take turns in ``--slices`` rounds, so a busy moment hits both.
+
+    Each side runs ``--duration`` seconds in all, in slices of ``duration / slices``; the order alternates
+    (library then HTTP, then HTTP then library) so neither always follows the other."""
+    http, lib = Side(), Side()
+    share = args.duration / args.slices
+    for n in range(args.slices):
+        order = ("lib", "http") if n % 2 == 0 else ("http", "lib")
+        for side in order:
+            began, cpu0 = time.perf_counter(), cpu_seconds()
+            if side == "lib":
+                latencies, errors, _ = library(mem, args.threads, share, seed=1000 * (n + 1))
+                lib.latencies += latencies
+                lib.errors += errors
+                lib.cpu += cpu_seconds() - cpu0
+                lib.seconds += time.perf_counter() - began
+                continue
+            server0, model0 = cpu_seconds(server_pid), model_seconds(url)
+            began, cpu0 = time.perf_counter(), cpu_seconds()
+            latencies, errors = run_loop(load(url, key, args.clients, share, 1 + 1000 * n, args.client))
+            http.seconds += time.perf_counter() - began
+            http.cpu += cpu_seconds() - cpu0
+            http.server_cpu += cpu_seconds(server_pid) - server0
+            http.model += model_seconds(url) - model0
+            http.latencies += latencies
+            http.errors += errors
+    return http, lib
+
+
 class RssSampler:
     """The server's resident memory, sampled every ``every`` seconds in a thread."""
 
@@ -339,6 +383,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=120.0, help="seconds of the 50-client phase")
     parser.add_argument("--latency-seconds", type=float, default=15.0, help="seconds of the one-client phase")
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--slices", type=int, default=4, help="rounds in which the library and HTTP take turns")
     parser.add_argument("--threads", type=int, default=None, help="library threads (default: as many as --clients)")
     parser.add_argument("--seed-records", type=int, default=1000)
     parser.add_argument("--embedder", default="minilm")
@@ -380,43 +425,34 @@ def main() -> None:
                 model_before = model_seconds(url)
                 latency = paired_latency(url, key, mem, args.latency_seconds, server.pid)
                 served = latency["requests"] + 1
-                cpu0 = cpu_seconds()
-                lib_a, lib_err_a, lib_s_a = library(mem, args.threads, args.duration / 2, seed=1000)
-                lib_cpu = cpu_seconds() - cpu0
-                began = time.perf_counter()
-                cpu0, server0, model0 = cpu_seconds(), cpu_seconds(server.pid), model_seconds(url)
-                latencies, errors = run_loop(load(url, key, args.clients, args.duration, 1, args.client))
-                client_cpu, server_cpu = cpu_seconds() - cpu0, cpu_seconds(server.pid) - server0
-                load_model = model_seconds(url) - model0
-                elapsed = time.perf_counter() - began
-                served += len(latencies) + errors
-                cpu0 = cpu_seconds()
-                lib_b, lib_err_b, lib_s_b = library(mem, args.threads, args.duration / 2, seed=2000)
-                lib_cpu += cpu_seconds() - cpu0
+                http_side, lib_side = compare(url, key, mem, server.pid, args)
+                served += len(http_side.latencies) + http_side.errors
                 model_ms = (model_seconds(url) - model_before) / max(1, served) * 1000
         finally:
             mem.close()
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=60)
-    http_run = summary(f"HTTP, {args.clients} clients", latencies, errors, elapsed)
+    http_run = summary(f"HTTP, {args.clients} clients", http_side.latencies, http_side.errors, http_side.seconds)
     lib_run = summary(
-        f"library in-process, {args.threads} threads", lib_a + lib_b, lib_err_a + lib_err_b, lib_s_a + lib_s_b
+        f"library in-process, {args.threads} threads", lib_side.latencies, lib_side.errors, lib_side.seconds
     )
+    requests = http_run["requests"] + http_side.errors
     report: dict[str, Any] = {
         "embedder": args.embedder,
         "repeat_notes": args.repeat_notes,
         "sync": args.sync,
         "duration_s": args.duration,
+        "slices": args.slices,
         "one_client": latency,
         "runs": [http_run, lib_run],
         "throughput_ratio": round(http_run["requests_per_s"] / max(lib_run["requests_per_s"], 1e-9), 3),
         "model_ms_per_request": round(model_ms, 3),
         "model_share_of_one_client_request": round(model_ms / max(latency["http_mean_ms"], 1e-9), 3),
         "cpu_ms_per_request": {
-            "server": round(1000 * server_cpu / max(1, http_run["requests"] + errors), 2),
-            "client": round(1000 * client_cpu / max(1, http_run["requests"] + errors), 2),
-            "model_wall_in_server": round(1000 * load_model / max(1, http_run["requests"] + errors), 2),
-            "library": round(1000 * lib_cpu / max(1, lib_run["requests"] + lib_run["errors"]), 2),
+            "server": round(1000 * http_side.server_cpu / max(1, requests), 2),
+            "client": round(1000 * http_side.cpu / max(1, requests), 2),
+            "model_wall_in_server": round(1000 * http_side.model / max(1, requests), 2),
+            "library": round(1000 * lib_side.cpu / max(1, lib_run["requests"] + lib_run["errors"]), 2),
         },
         "server_rss_mib": rss.report(),
         "load_average": os.getloadavg(),

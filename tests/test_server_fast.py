@@ -97,6 +97,28 @@ def test_the_fast_answer_is_byte_identical_to_the_declared_routes(server: LiveSe
         assert fast.content == slow.content
 
 
+def test_the_fast_answer_writes_every_record_field_as_the_declared_route_does(server: LiveServer) -> None:
+    with server.client(server.key("acme", "fay")) as http:
+        old = http.post("/v1/memories", json={"content": "the wifi password is on the fridge"}).json()["record"]["id"]
+        note = {
+            "content": "the café's wifi password is now taped to the router ✓",
+            "tags": ["home", "wifi"],
+            "ttl": 86400.5,
+            "metadata": {"room": "kitchen", "floor": 2, "weight": 0.125, "checked": True, "owner": None},
+            "supersedes": old,
+        }
+        assert http.post("/v1/memories", json=note).status_code == 201
+        fast, slow = _both(server, http, "/v1/memories", note)  # a duplicate each time: the stored record
+        assert fast.status_code == slow.status_code == 201
+        record = fast.json()["record"]
+        assert record["expires_at"] and record["supersedes"] == old and record["metadata"]["weight"] == 0.125
+        assert fast.content == slow.content
+        body = {"query": "where is the wifi password?", "k": 5, "now": NOW}
+        fast, slow = _both(server, http, "/v1/memories/search", body)
+        assert fast.status_code == slow.status_code == 200 and fast.json()["hits"]
+        assert fast.content == slow.content
+
+
 def test_the_fast_path_still_refuses_a_missing_credential_with_401_problem(server: LiveServer) -> None:
     with server.client() as anonymous:
         r = anonymous.post("/v1/memories/search", json={"query": "anything", "k": 3})

@@ -165,7 +165,16 @@ def test_a_synchronous_flush_embeds_what_a_write_behind_process_left(tmp_path: P
         assert [r.id for r in memory.store.unindexed()] == [record.id]
         assert memory.flush() == 1
         assert memory.store.unindexed() == []
+    _stop_left_worker(left, gated)
+
+
+def _stop_left_worker(left: Memory, gated: Gated) -> None:
+    """Stop the worker of a Memory whose store was closed under it: its batch fails, nothing touches the store."""
+    gated.fail = RuntimeError("the process that queued this batch has ended")
     gated.open.set()
+    assert left.write_behind is not None
+    with pytest.raises(WriteBehindError):
+        left.write_behind.close()  # a worker left running would fail against the closed store during later tests
 
 
 # -- merges and supersession happen in the worker, audited as in the synchronous path ---------------------
@@ -285,6 +294,7 @@ def test_a_record_queued_for_another_model_waits_for_that_model(tmp_path: Path, 
         assert [r.id for r in other.store.unindexed()] == [record.id]
     with Memory.open(path, embedder=HashingEmbedder()) as same:
         assert same.flush() == 1
+    _stop_left_worker(left, gated)
 
 
 @pytest.mark.parametrize("write_behind", [False, True])

@@ -257,27 +257,24 @@ class MemoryRecord:
             return False
         return self.expires_at is None or self.expires_at > at
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (times as ISO 8601)."""
-
-        def iso(t: datetime | None) -> str | None:
-            return None if t is None else t.isoformat()
-
+    def to_dict(self) -> dict[str, Any]:
+        """The fields ``to_json`` gives, times still datetimes (for a serialiser that writes them itself)."""
+        scope = self.scope
         return {
             "id": self.id,
-            "tenant": self.scope.tenant,
-            "user": self.scope.user,
-            "agent": self.scope.agent,
-            "session": self.scope.session,
+            "tenant": scope.tenant,
+            "user": scope.user,
+            "agent": scope.agent,
+            "session": scope.session,
             "type": self.type.value,
             "content": self.content,
             "source": str(self.source),
             "trust": self.trust,
-            "created_at": iso(self.created_at),
-            "updated_at": iso(self.updated_at),
-            "valid_from": iso(self.valid_from),
-            "valid_to": iso(self.valid_to),
-            "expires_at": iso(self.expires_at),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "valid_from": self.valid_from,
+            "valid_to": self.valid_to,
+            "expires_at": self.expires_at,
             "content_hash": self.content_hash,
             "embedding_model": self.embedding_model,
             "tags": list(self.tags),
@@ -286,6 +283,18 @@ class MemoryRecord:
             "version": self.version,
             "context": self.context,
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (times as ISO 8601)."""
+        fields = self.to_dict()
+        for name in _TIME_FIELDS:
+            moment = fields[name]
+            if moment is not None:
+                fields[name] = moment.isoformat()
+        return fields
+
+
+_TIME_FIELDS = ("created_at", "updated_at", "valid_from", "valid_to", "expires_at")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ def write_out(result: WriteResult) -> dict[str, Any]:
     """A write's result."""
     return {
         "status": result.status.value,
-        "record": result.record.to_json(),
+        "record": result.record.to_dict(),
         "superseded": list(result.superseded),
         "reasons": list(result.reasons),
         "pending_id": result.pending_id,
@@ -28,7 +28,7 @@ def write_out(result: WriteResult) -> dict[str, Any]:
 def hit_out(hit: Hit) -> dict[str, Any]:
     """A hit with its parts in order."""
     return {
-        "record": hit.record.to_json(),
+        "record": hit.record.to_dict(),
         "score": hit.score,
         "parts": [{"name": p.name, "rank": p.rank, "raw": p.raw, "contribution": p.contribution} for p in hit.parts],
         "flags": list(hit.flags),
