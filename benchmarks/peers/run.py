@@ -1,6 +1,7 @@
 """tiermem beside its peers on the dev LoCoMo conversations, same model, same machine, one run.
 
-    python benchmarks/peers/run.py [--data FILE] [--systems tiermem,mem0,...] [--out build/peers]
+    python benchmarks/peers/run.py [--data FILE] [--systems tiermem,mem0,...] [--skip N] [--conversations N]
+                                   [--out build/peers]
 
 Builds (once) a separate venv for the peers from benchmarks/peers/requirements.txt plus tiermem from this
 checkout, re-runs itself inside it, then for every system: one add per turn, one search per question (k=10),
@@ -232,11 +233,12 @@ def main() -> None:
     parser.add_argument(
         "--systems",
         default=(
-            "tiermem,tiermem-write-behind,tiermem-messages,tiermem-service,tiermem-langgraph,"
+            "tiermem,tiermem-write-behind,tiermem-follows,tiermem-messages,tiermem-service,tiermem-langgraph,"
             "langgraph-memory,langgraph-sqlite,chroma,mem0"
         ),
     )
-    parser.add_argument("--conversations", type=int, default=None, help="only the first N (a quick check)")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N conversations")
+    parser.add_argument("--conversations", type=int, default=None, help="only N conversations (a quick check)")
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "peers")
     args = parser.parse_args()
     ensure_venv()
@@ -248,7 +250,8 @@ def main() -> None:
     from tiermem.embed import MiniLMEmbedder
     from tiermem.eval.locomo import load_locomo
 
-    conversations = load_locomo(args.data)[: args.conversations]
+    loaded = load_locomo(args.data)[args.skip :]
+    conversations = loaded[: args.conversations]
     # No query cache: every system asks the same questions of this one model object, so a cache would let each
     # system after the first skip the model (its single-text LRU cache is on by default for tiermem's users).
     model = TimedModel(MiniLMEmbedder(cache_size=0))

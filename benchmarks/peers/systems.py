@@ -11,11 +11,13 @@ import os
 import time
 import uuid
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
 from tiermem import Memory, Scope
 from tiermem.embed import Embedder, Vectors, pools_passages
+from tiermem.write.path import WritePolicy
 
 TENANT = "bench"
 
@@ -116,6 +118,20 @@ class TiermemWriteBehind(TiermemRemember):
     def settle(self) -> None:
         """Wait until every acknowledged turn has its vectors (the fully indexed time)."""
         self.memory.flush()
+
+
+class TiermemFollows(TiermemRemember):
+    """tiermem, plain ``remember`` per turn with ``WritePolicy(follow_window=...)``: each turn also found by the
+    end of the turn written before it."""
+
+    name = "tiermem remember() follow_window"
+    note = "as tiermem remember(), opted in to follow_window=30 min: the turn before as search context"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        self.directory = directory
+        policy = WritePolicy(follow_window=timedelta(minutes=30))
+        self.memory = Memory.open(directory / "tiermem.db", embedder=model, write_policy=policy)
+        self.turns_of = {}
 
 
 class TiermemLangGraph:
@@ -404,6 +420,7 @@ class TiermemService:
 SYSTEMS: dict[str, type[Any]] = {
     "tiermem": TiermemRemember,
     "tiermem-write-behind": TiermemWriteBehind,
+    "tiermem-follows": TiermemFollows,
     "tiermem-langgraph": TiermemLangGraph,
     "langgraph-memory": LangGraphInMemory,
     "langgraph-sqlite": LangGraphSqlite,

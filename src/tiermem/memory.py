@@ -25,6 +25,7 @@ from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scop
 from tiermem.write.behind import WriteBehind, index_queued, queued_of, recover
 from tiermem.write.consolidate import Action, consolidate
 from tiermem.write.conversation import CONTEXT_TURNS, write_messages
+from tiermem.write.follows import with_preceding
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
 from tiermem.write.scan import release
 
@@ -170,12 +171,13 @@ class Memory:
         """Store many memories with one embedding batch and one transaction; all are validated first."""
         listed = list(items)
         deferred = self.write_behind is not None
+        now = utcnow()
         results = write_many(
             self.store,
             self.embedder,
             scope,
-            listed,
-            utcnow(),
+            with_preceding(self.store, scope, listed, now, self.write_policy.follow_window),
+            now,
             self.write_policy,
             self.retention.default_ttl,
             defer_vectors=deferred,

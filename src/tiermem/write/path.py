@@ -130,12 +130,20 @@ class WritePolicy:
     """Switches of the write path; ``detect`` turns automatic merge and supersession on, ``detection`` tunes it.
 
     ``scan`` sets which sources are scanned for injection and with which thresholds, and whether credentials
-    are refused (``write.scan``; docs/security.md).
+    are refused (``write.scan``; docs/security.md). ``follow_window`` (off when None) makes a note written that
+    soon after its scope's previous one searchable by that note's end too (``write.follows``).
     """
 
     detect: bool = True
     detection: DetectionPolicy = DetectionPolicy()
     scan: ScanPolicy = field(default_factory=ScanPolicy)
+    # Off by default: it helps a stream written a turn at a time, and only adds noise to standalone facts.
+    follow_window: timedelta | None = None
+
+    def __post_init__(self) -> None:
+        window = self.follow_window
+        if window is not None and (not isinstance(window, timedelta) or window <= timedelta(0)):
+            raise ValidationError("follow_window", "must be a positive timedelta, or None (off)", given=window)
 
 
 @dataclass(frozen=True, slots=True)
