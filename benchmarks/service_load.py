@@ -302,23 +302,22 @@ def compare(url: str, key: str, mem: Memory, server_pid: int, args: argparse.Nam
     for n in range(args.slices):
         order = ("lib", "http") if n % 2 == 0 else ("http", "lib")
         for side in order:
-            began, cpu0 = time.perf_counter(), cpu_seconds()
             if side == "lib":
-                latencies, errors, _ = library(mem, args.threads, share, seed=1000 * (n + 1))
-                lib.latencies += latencies
-                lib.errors += errors
+                cpu0 = cpu_seconds()
+                latencies, errors, seconds = library(mem, args.threads, share, seed=1000 * (n + 1))
                 lib.cpu += cpu_seconds() - cpu0
-                lib.seconds += time.perf_counter() - began
-                continue
-            server0, model0 = cpu_seconds(server_pid), model_seconds(url)
-            began, cpu0 = time.perf_counter(), cpu_seconds()
-            latencies, errors = run_loop(load(url, key, args.clients, share, 1 + 1000 * n, args.client))
-            http.seconds += time.perf_counter() - began
-            http.cpu += cpu_seconds() - cpu0
-            http.server_cpu += cpu_seconds(server_pid) - server0
-            http.model += model_seconds(url) - model0
-            http.latencies += latencies
-            http.errors += errors
+            else:
+                server0, model0 = cpu_seconds(server_pid), model_seconds(url)
+                began, cpu0 = time.perf_counter(), cpu_seconds()
+                latencies, errors = run_loop(load(url, key, args.clients, share, 1 + 1000 * n, args.client))
+                seconds = time.perf_counter() - began
+                http.cpu += cpu_seconds() - cpu0
+                http.server_cpu += cpu_seconds(server_pid) - server0
+                http.model += model_seconds(url) - model0
+            totals = lib if side == "lib" else http
+            totals.latencies += latencies
+            totals.errors += errors
+            totals.seconds += seconds
     return http, lib
 
 
