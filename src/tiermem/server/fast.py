@@ -4,9 +4,9 @@ FastAPI solves a route's dependencies anew on every request (seven nested solves
 its bearer header, the runtime, the scope), a large share of the app's CPU (docs/service.md). On the happy path (a
 bearer credential that verifies, no query parameter but ``user`` and ``agent``, a JSON body that validates) this
 middleware takes the same steps in one plain function: the principal (cached, or verified and cached), the rate
-limit, the scope, the body checked by the route's own body field, the work, the answer written as the route's response
-model writes it (a test compares the bytes), in one trip to the runtime's ``HotPool``. Verifying
-here, not in the declared route, matters under load: when the cached credential expires, every request would
+limit, the scope, the body checked by the route's own body field, the work, and the answer written as the
+route's response model writes it (a test compares the bytes), in one trip to the runtime's ``HotPool``.
+Verifying here, not in the declared route, matters under load: when the cached credential expires, every request would
 otherwise take the declared route's two trips until one verification came back through a queue of work.
 Anything else (no credential or one that does not verify, a session to bind, a body that fails, any other
 route) goes on to the declared route untouched, so refusals, limits and the OpenAPI schema stay theirs. An error
