@@ -80,6 +80,31 @@ class MaintenanceContract(StoreFixture):
 
     # -- erase ---------------------------------------------------------------------------------------------
 
+    def test_drop_context_lines_removes_them_from_context_index_and_audit_and_keeps_the_rest(
+        self, store: Store
+    ) -> None:
+        quoting = make_record(ALICE, "noted, kept safe", context="my locker code is 4417\nan earlier turn")
+        only = make_record(Scope("acme", "alice", "bot", "s1"), "thanks", context="my locker code is 4417")
+        near = make_record(ALICE, "the walrus note", context="my locker code is 4417 or so")  # not the whole line
+        bob = make_record(BOB, "bob's reply", context="my locker code is 4417")
+        self.put(store, quoting, only, near, bob)
+        store.append_audit(ALICE, [AuditEntry(quoting.id, NOW, "user", "add", 1, None, quoting.to_json(), "")])
+        before = store.vectors_of(ALICE, [quoting.id])[quoting.id]
+
+        assert store.drop_context_lines(ALICE, ["my locker code is 4417", ""]) == 2
+
+        got = store.get_many(ALICE, [quoting.id, only.id, near.id])
+        assert got[quoting.id].context == "an earlier turn" and got[only.id].context is None
+        assert got[quoting.id].version == quoting.version and got[near.id].context == near.context
+        assert store.get(BOB, bob.id).context == bob.context  # type: ignore[union-attr]
+        assert self.keyword(store, ALICE, "locker") == [near.id] and self.keyword(store, BOB, "locker") == [bob.id]
+        assert self.keyword(store, ALICE, "earlier") == [quoting.id]
+        (entry,) = store.audit(ALICE, quoting.id)
+        assert entry.after is not None and entry.after["context"] == "an earlier turn"
+        assert entry.after["content"] == "noted, kept safe"
+        assert (store.vectors_of(ALICE, [quoting.id])[quoting.id] == before).all()  # the context is not embedded
+        assert store.drop_context_lines(ALICE, ["my locker code is 4417"]) == 0
+
     def test_erase_scope_leaves_nothing_of_the_user_and_touches_no_one_else(self, store: Store) -> None:
         mine = plant(store, ALICE, "Zorblax7731")
         for scope, secret in ((BOB, "Bobsecret42"), (SHARED, "Sharedsecret9"), (OTHER_TENANT_ALICE, "Globex55")):

@@ -1,25 +1,28 @@
 """(internal) Forget one record, erase a user or a tenant, and compact the store so deleted text is really gone.
 
 Deleting a row is not always enough to remove its text from storage: a database file keeps freed pages, logs
-keep earlier page images, a full-text index keeps tokens in older segments, and the audit log keeps every
-version of a record. So these jobs delete through the store's ``purge`` and ``erase_scope`` (which leave nothing
-recoverable where the backend can), redact the audit entries of what they deleted (the fact that something
-happened stays, its content goes), and ``compact`` the store afterwards. How a backend does that is its own
-business (SQLite: ``store/sqlite/maintenance.py``); ``tiermem.store.sqlite.find_bytes`` checks a SQLite file.
+keep earlier page images, a full-text index keeps tokens in older segments, the audit log keeps every version
+of a record, and the records written after it may carry the end of its text as search context. So these jobs
+delete through the store's ``purge`` and ``erase_scope`` (which leave nothing recoverable where the backend
+can), take the deleted text out of other records' context (``drop_quotes``), redact the audit entries of what
+they deleted (the fact that something happened stays, its content goes), and ``compact`` the store afterwards.
+How a backend does that is its own business (SQLite: ``store/sqlite/maintenance.py``);
+``tiermem.store.sqlite.find_bytes`` checks a SQLite file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 
 from tiermem.errors import NotFoundError
 from tiermem.store.base import AuditEntry, Store
-from tiermem.types import Scope
+from tiermem.types import MemoryRecord, Scope
+from tiermem.write.neighbours import quoted_lines
 
-__all__ = ["ERASE_KEEPS", "MENTION_REDACTED", "EraseReport", "erase", "forget"]
+__all__ = ["ERASE_KEEPS", "MENTION_REDACTED", "EraseReport", "drop_quotes", "erase", "forget"]
 
 # The detail a superseded record's audit entry gets when the record that superseded it is deleted: the
 # supersession's reason may quote the newer record's values ("new value: 555-0199").
@@ -39,6 +42,14 @@ class EraseReport:
     scrubbed: bool = False  # False: another connection kept the WAL from being truncated; run erase again
 
 
+def drop_quotes(store: Store, scope: Scope, deleted: Iterable[MemoryRecord]) -> int:
+    """Take what other records of ``scope`` quote of ``deleted`` out of their search context; how many changed."""
+    lines: set[str] = set()
+    for record in deleted:
+        lines |= quoted_lines(record.content)
+    return store.drop_context_lines(scope, lines) if lines else 0
+
+
 def forget(
     store: Store, scope: Scope, record_id: str, *, now: datetime, actor: str = "user", scrub_file: bool = False
 ) -> None:
@@ -52,6 +63,7 @@ def forget(
         if record is None:
             raise NotFoundError(f"no record {record_id} in scope {scope}")
         store.purge(scope, [record_id])
+        drop_quotes(store, record.scope, [record])
         store.redact_audit(scope, [record_id], detail="redacted by forget", mention_detail=MENTION_REDACTED)
         entry = AuditEntry(record_id, now, actor, "forget", record.version, None, None, "")
         store.append_audit(record.scope, [entry])

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from tiermem.errors import ValidationError
-from tiermem.lifecycle.erase import MENTION_REDACTED
+from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
 from tiermem.store.base import AuditEntry, Store
 from tiermem.types import MemoryType, Scope
 from tiermem.write.path import MAX_TTL
@@ -125,7 +125,9 @@ def sweep(
             # Re-read inside the transaction: another writer may have changed the scope since.
             doomed = _expired(store, scope, now, actor) + _over_limit(store, scope, policy, now, actor)
             ids = [e.record_id for e in doomed]
+            deleted = store.get_many(scope, ids).values()
             store.purge(scope, ids)
+            drop_quotes(store, scope, deleted)
             # Before appending: the new entries stay.
             store.redact_audit(scope, ids, detail="redacted by sweep", mention_detail=MENTION_REDACTED)
             store.append_audit(scope, doomed)

@@ -11,7 +11,7 @@ entry), ``vectors``, ``audit_log``, ``pending_writes``, ``core_blocks``, ``core_
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -20,10 +20,54 @@ from typing import Any, Protocol
 
 from tiermem.types import MemoryRecord, MemoryType, Scope
 
-__all__ = ["ROW_COUNTS", "ErasedScope", "FieldKind", "MaintenanceStore", "Orphans", "RecordRef", "RowField"]
+__all__ = [
+    "ROW_COUNTS",
+    "ErasedScope",
+    "FieldKind",
+    "MaintenanceStore",
+    "Orphans",
+    "RecordRef",
+    "RowField",
+    "changed_contexts",
+    "snapshots_without_lines",
+    "without_lines",
+]
 
 # What ``row_counts`` counts, in this order.
 ROW_COUNTS = ("records", "records_fts", "vectors", "audit_log")
+
+
+def without_lines(context: str | None, lines: Collection[str]) -> str | None:
+    """``context`` without its lines that are in ``lines`` (None once nothing is left)."""
+    if not context:
+        return context
+    kept = [line for line in context.split("\n") if line not in lines]
+    return "\n".join(kept) or None
+
+
+def changed_contexts(rows: Iterable[tuple[str, str]], lines: Collection[str]) -> dict[str, str | None]:
+    """Of (record id, context) rows, the ids whose context holds one of ``lines``, with the context without them."""
+    out: dict[str, str | None] = {}
+    for record_id, context in rows:
+        kept = without_lines(context, lines)
+        if kept != context:
+            out[record_id] = kept
+    return out
+
+
+def snapshots_without_lines(
+    before: dict[str, Any] | None, after: dict[str, Any] | None, lines: Collection[str]
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None] | None:
+    """An audit entry's record snapshots with ``lines`` taken out of their ``context``; None when unchanged."""
+    out: list[dict[str, Any] | None] = []
+    for snapshot in (before, after):
+        context = None if snapshot is None else snapshot.get("context")
+        if isinstance(context, str) and snapshot is not None:
+            snapshot = {**snapshot, "context": without_lines(context, lines)}
+        out.append(snapshot)
+    if out[0] == before and out[1] == after:
+        return None
+    return out[0], out[1]
 
 
 class FieldKind(StrEnum):
@@ -83,6 +127,17 @@ class MaintenanceStore(Protocol):
         ``detail`` and its actor keeps only its kind (``tool``, not ``tool:<name>``: a name or URL may be personal
         data). The scope's supersession entries (op ``supersede``) whose detail ends with one of these ids (the
         write path names the newer record last, and its reason may quote it) get ``mention_detail`` as detail.
+        """
+        ...
+
+    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        """Take these whole lines out of the search context of the scope's records; how many records changed.
+
+        A record written after another may carry the end of that one's text as context (``write/neighbours.py``);
+        when that one is deleted, its words must go from the others too. A changed record is re-indexed (its
+        context None once empty) and keeps its version; the copies of its context in its audit entries change
+        alike. Nothing of the removed lines stays recoverable where the backend can. Joins the caller's
+        transaction.
         """
         ...
 

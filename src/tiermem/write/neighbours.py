@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from tiermem.write.path import NewMemory
 
-__all__ = ["MAX_NEIGHBOUR_WORDS", "neighbour_context", "with_neighbours"]
+__all__ = ["MAX_NEIGHBOUR_WORDS", "neighbour_context", "quoted_lines", "with_neighbours"]
 
 # Per neighbour, the words nearest the turn: enough for a question or the start of an answer, short enough
 # that a long neighbour does not lengthen the turn's full-text row much (bm25 normalises by row length).
@@ -38,3 +38,9 @@ def with_neighbours(
         replace(item, context=neighbour_context(texts, i, before=before, after=after, max_words=max_words))
         for i, item in enumerate(items)
     ]
+
+
+def quoted_lines(text: str, *, max_words: int = MAX_NEIGHBOUR_WORDS) -> frozenset[str]:
+    """The lines ``neighbour_context`` takes from ``text`` into other records' context: its end and its start."""
+    words = text.split()
+    return frozenset(line for line in (" ".join(words[-max_words:]), " ".join(words[:max_words])) if line)

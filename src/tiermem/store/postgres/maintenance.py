@@ -12,16 +12,27 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg import sql
+from psycopg.types.json import Jsonb
 
 from tiermem.errors import StoreError
-from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
-from tiermem.types import MemoryType, Scope
+from tiermem.store.base import StoredItem
+from tiermem.store.maintenance_base import (
+    ROW_COUNTS,
+    ErasedScope,
+    Orphans,
+    RecordRef,
+    changed_contexts,
+    snapshots_without_lines,
+)
+from tiermem.store.postgres.sql import scope_sql
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["INTERNAL_TABLES", "PgMaintenanceMixin", "scoped_tables"]
 
@@ -42,6 +53,10 @@ def scoped_tables(conn: psycopg.Connection[Any]) -> tuple[str, ...]:
     return tuple(sorted((r[0] for r in rows), key=lambda n: (n != "records", n)))
 
 
+def _jsonb(value: dict[str, Any] | None) -> Jsonb | None:
+    return None if value is None else Jsonb(value)
+
+
 def _scope_where(tenant: str, user: str | None) -> tuple[str, list[str]]:
     if user is None:
         return "tenant = %s", [tenant]
@@ -60,11 +75,41 @@ class PgMaintenanceMixin:
 
         def delete(self, scope: Scope, record_ids: Sequence[str]) -> int: ...
 
+        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
+
+        def put_many(self, items: Sequence[StoredItem]) -> None: ...
+
         @property
         def _pool(self) -> Any: ...
 
     def purge(self, scope: Scope, record_ids: Sequence[str]) -> int:
         return self.delete(scope, record_ids)  # the dead tuples' text goes at the next compact (VACUUM)
+
+    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        wanted = frozenset(line for line in lines if line)
+        if not wanted:
+            return 0
+        where, params = scope_sql(scope, "records")
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
+            changed = changed_contexts(rows.fetchall(), wanted)
+            if not changed:
+                return 0
+            records = self.get_many(scope, list(changed)).values()
+            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
+            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
+            entries = conn.execute(
+                "SELECT seq, before, after FROM audit_log WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)",
+                [scope.tenant, scope.user or "", list(changed)],
+            ).fetchall()
+            for seq, before, after in entries:
+                snapshots = snapshots_without_lines(before, after, wanted)
+                if snapshots is not None:
+                    conn.execute(
+                        "UPDATE audit_log SET before = %s, after = %s WHERE seq = %s",
+                        [_jsonb(snapshots[0]), _jsonb(snapshots[1]), seq],
+                    )
+        return len(changed)
 
     def redact_audit(self, scope: Scope, record_ids: Sequence[str], *, detail: str, mention_detail: str) -> int:
         if not record_ids:

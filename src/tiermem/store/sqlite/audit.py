@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 from tiermem.store.base import AuditEntry, PendingWrite
 from tiermem.types import Scope
 
-__all__ = ["SQLiteAuditMixin"]
+__all__ = ["SQLiteAuditMixin", "audit_json"]
 
 
-def _json(value: dict[str, object] | None) -> str | None:
+def audit_json(value: dict[str, object] | None) -> str | None:
+    """A record snapshot as the audit log keeps it."""
     return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
@@ -42,8 +43,8 @@ class SQLiteAuditMixin:
                         e.actor,
                         e.op,
                         e.version,
-                        _json(e.before),
-                        _json(e.after),
+                        audit_json(e.before),
+                        audit_json(e.after),
                         e.detail,
                     )
                     for e in entries

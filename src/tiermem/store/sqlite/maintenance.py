@@ -15,18 +15,30 @@ is bumped so every vector cache reloads.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tiermem.errors import StoreError
-from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
+from tiermem.store.base import StoredItem
+from tiermem.store.maintenance_base import (
+    ROW_COUNTS,
+    ErasedScope,
+    Orphans,
+    RecordRef,
+    changed_contexts,
+    snapshots_without_lines,
+)
+from tiermem.store.sqlite.audit import audit_json
 from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
-from tiermem.types import MemoryType, Scope
+from tiermem.store.sqlite.sql import scope_sql
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "scoped_tables"]
 
@@ -83,6 +95,10 @@ def _secure_delete(store: Connected) -> Iterator[None]:
             run_sql(store, f"PRAGMA secure_delete = {int(previous)}")
 
 
+def _loads(value: str | None) -> dict[str, Any] | None:
+    return None if value is None else dict(json.loads(value))
+
+
 def _scope_where(tenant: str, user: str | None, prefix: str = "") -> tuple[str, list[str]]:
     """A (tenant, user) as SQL; ``user`` None: the whole tenant."""
     if user is None:
@@ -99,11 +115,47 @@ class SQLiteMaintenanceMixin(Connected):
 
         def delete(self, scope: Scope, record_ids: Sequence[str]) -> int: ...
 
+        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
+
+        def put_many(self, items: Sequence[StoredItem]) -> None: ...
+
         def drop_cached_vectors(self, tenant: str, user_key: str | None = None) -> None: ...
 
     def purge(self, scope: Scope, record_ids: Sequence[str]) -> int:
         with _secure_delete(self):
             return self.delete(scope, record_ids)
+
+    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        wanted = frozenset(line for line in lines if line)
+        if not wanted:
+            return 0
+        where, params = scope_sql(scope, "records")
+        with _secure_delete(self), self.transaction():
+            rows = run_sql(self, f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
+            changed = changed_contexts(rows, wanted)
+            if not changed:
+                return 0
+            records = self.get_many(scope, list(changed)).values()
+            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
+            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
+            key = [scope.tenant, scope.user or ""]
+            for start in range(0, len(changed), _CHUNK):
+                chunk = list(changed)[start : start + _CHUNK]
+                entries = run_sql(
+                    self,
+                    "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ?"
+                    f" AND record_id IN ({','.join('?' * len(chunk))})",
+                    [*key, *chunk],
+                )
+                for seq, before, after in entries:
+                    snapshots = snapshots_without_lines(_loads(before), _loads(after), wanted)
+                    if snapshots is not None:
+                        run_sql(
+                            self,
+                            "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
+                            [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
+                        )
+        return len(changed)
 
     def redact_audit(self, scope: Scope, record_ids: Sequence[str], *, detail: str, mention_detail: str) -> int:
         key = [scope.tenant, scope.user or ""]
