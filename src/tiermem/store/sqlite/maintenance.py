@@ -48,6 +48,7 @@ _GENERATIONS = "scope_generations"
 _ACTOR_KIND = "CASE WHEN instr(actor, ':') > 0 THEN substr(actor, 1, instr(actor, ':') - 1) ELSE actor END"
 _CHUNK = 900  # below SQLite's host-parameter limit
 _ID_LENGTH = 36  # a record id is a UUID string
+_FEW_LINES = 32  # up to this many lines to drop are looked for in SQL; more (a sweep) are matched in Python
 # records_fts reads through to the records table; its docsize table has one row per indexed record.
 _COUNTED_AS = {"records_fts": "records_fts_docsize"}
 
@@ -130,6 +131,9 @@ class SQLiteMaintenanceMixin(Connected):
         if not wanted:
             return 0
         where, params = scope_sql(scope, "records")
+        if len(wanted) <= _FEW_LINES:  # a forget: let SQLite skip the rows that cannot hold them
+            where += f" AND ({' OR '.join(['instr(context, ?) > 0'] * len(wanted))})"
+            params += sorted(wanted)
         with _secure_delete(self), self.transaction():
             rows = run_sql(self, f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
             changed = changed_contexts(rows, wanted)
