@@ -103,6 +103,38 @@ class ContextStoreContract:
         save(store, BOB_BOT, CoreBlock("human", 100, "bob", version=1, updated_at=NOW), 0)
         assert store.load_core_blocks(BOB_BOT)[0].value == "bob"
 
+    def test_rewrite_core_texts_changes_every_agents_blocks_and_edits_of_the_user_only(
+        self, store: StoreWithContext
+    ) -> None:
+        first = CoreBlock("summary", 100, "keep\nsecret 4417", version=1, updated_at=NOW)
+        save(store, ALICE_BOT, first, 0)
+        save(store, ALICE_BOT, replace(first, value="keep\nsecret 4417\nmore", version=2), 1, first.value)
+        save(store, ALICE_OTHER_AGENT, CoreBlock("human", 100, "secret 4417", version=1, updated_at=NOW), 0)
+        save(store, ALICE_BOT, CoreBlock("persona", 100, "untouched", version=1, updated_at=NOW), 0)
+        save(store, BOB_BOT, CoreBlock("summary", 100, "secret 4417", version=1, updated_at=NOW), 0)
+        later = NOW + timedelta(hours=1)
+
+        def drop(text: str) -> str:
+            return "\n".join(line for line in text.split("\n") if "4417" not in line)
+
+        assert store.rewrite_core_texts(ALICE_BOT_S1, drop, actor="forget", at=later) == 2
+
+        summary, persona = store.load_core_blocks(ALICE_BOT)[1], store.load_core_blocks(ALICE_BOT)[0]
+        assert (summary.value, summary.version, summary.updated_at) == ("keep\nmore", 3, later)
+        assert (persona.value, persona.version) == ("untouched", 1)
+        assert store.load_core_blocks(ALICE_OTHER_AGENT)[0].value == ""
+        edits = store.core_block_edits(ALICE_BOT, "summary")
+        assert [(e.version, e.op, e.actor, e.before, e.after) for e in edits] == [
+            (3, "redact", "forget", None, "keep\nmore"),
+            (2, "append", "agent", "keep", "keep\nmore"),
+            (1, "append", "agent", None, "keep"),
+        ]
+        assert store.load_core_blocks(BOB_BOT)[0].value == "secret 4417"
+        assert store.core_block_edits(BOB_BOT, "summary")[0].after == "secret 4417"
+        with pytest.raises(ConflictError):  # a writer holding the old version must reload first
+            save(store, ALICE_BOT, replace(first, value="secret 4417", version=3), 2)
+        assert store.rewrite_core_texts(ALICE_BOT, drop, actor="forget", at=later) == 0
+
     # -- windows -------------------------------------------------------------------------------------------
 
     def test_missing_window_loads_as_none(self, store: StoreWithContext) -> None:

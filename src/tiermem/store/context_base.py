@@ -6,6 +6,7 @@ window (the ordered record ids of the messages in the prompt) belongs to the ful
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -77,6 +78,17 @@ class ContextStore(Protocol):
 
     def save_context_window(self, scope: Scope, state: WindowState) -> None:
         """Replace the scope's saved window."""
+        ...
+
+    def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
+        """Pass every core block of the scope's (tenant, user), each agent's, and its edits' texts through ``rewrite``.
+
+        For taking a forgotten message's words out of what was taken from it. A block whose value changes is
+        saved as its next version with an edit (op ``redact``, no text before), so that a writer holding the old
+        version meets a ConflictError instead of saving the words back; the texts of earlier edits change in
+        place. Nothing of the old text stays recoverable where the backend can. Returns how many blocks changed;
+        joins the caller's transaction.
+        """
         ...
 
     def delete_context(self, scope: Scope) -> int:

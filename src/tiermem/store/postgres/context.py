@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from psycopg.types.json import Jsonb
 from tiermem.errors import ConflictError, ValidationError
 from tiermem.store.context_base import BlockEdit, CoreBlock, WindowState, check_version
 from tiermem.store.sqlite.context import MAX_EDITS
-from tiermem.types import Scope
+from tiermem.types import Scope, new_id
 
 __all__ = ["PgContextMixin"]
 
@@ -125,6 +126,40 @@ class PgContextMixin:
                 [*_agent_key(scope), scope.session or "", Jsonb(list(state.message_ids)), state.summary_through,
                  state.updated_at or datetime.now(UTC)],
             )  # fmt: skip
+
+    def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
+        key = [scope.tenant, scope.user or ""]
+        changed = 0
+        with self._tenant(scope.tenant) as conn:
+            blocks = conn.execute(
+                "SELECT agent, name, value, version FROM core_blocks WHERE tenant = %s AND user_key = %s", key
+            ).fetchall()
+            for agent, name, value, version in blocks:
+                new = rewrite(value)
+                if new == value:
+                    continue
+                changed += 1
+                conn.execute(
+                    "UPDATE core_blocks SET value = %s, version = %s, updated_at = %s"
+                    " WHERE tenant = %s AND user_key = %s AND agent = %s AND name = %s",
+                    [new, version + 1, at, *key, agent, name],
+                )
+                conn.execute(
+                    "INSERT INTO core_block_edits (id, tenant, user_key, agent, name, actor, at, op, before, after,"
+                    " version) VALUES (%s, %s, %s, %s, %s, %s, %s, 'redact', NULL, %s, %s)",
+                    [new_id(), *key, agent, name, actor, at, new, version + 1],
+                )
+            edits = conn.execute(
+                "SELECT id, before, after FROM core_block_edits WHERE tenant = %s AND user_key = %s", key
+            ).fetchall()
+            for edit_id, before, after in edits:
+                texts = [None if t is None else rewrite(t) for t in (before, after)]
+                if texts != [before, after]:
+                    conn.execute(
+                        "UPDATE core_block_edits SET before = %s, after = %s WHERE tenant = %s AND id = %s",
+                        [*texts, scope.tenant, edit_id],
+                    )
+        return changed
 
     def delete_context(self, scope: Scope) -> int:
         windows, wparams = _where(scope, with_session=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -38,7 +38,7 @@ from tiermem.store.maintenance_base import (
 from tiermem.store.sqlite.audit import audit_json
 from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
 from tiermem.store.sqlite.sql import scope_sql
-from tiermem.types import MemoryRecord, MemoryType, Scope
+from tiermem.types import MemoryRecord, MemoryType, Scope, new_id
 
 __all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "scoped_tables"]
 
@@ -160,6 +160,40 @@ class SQLiteMaintenanceMixin(Connected):
                             [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
                         )
         return len(changed)
+
+    def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
+        key = [scope.tenant, scope.user or ""]
+        changed = 0
+        with _secure_delete(self), self.transaction():
+            blocks = run_sql(
+                self, "SELECT agent, name, value, version FROM core_blocks WHERE tenant = ? AND user_key = ?", key
+            )
+            for agent, name, value, version in blocks:
+                new = rewrite(value)
+                if new == value:
+                    continue
+                changed += 1
+                where = [*key, agent, name]
+                run_sql(
+                    self,
+                    "UPDATE core_blocks SET value = ?, version = ?, updated_at = ?"
+                    " WHERE tenant = ? AND user_key = ? AND agent = ? AND name = ?",
+                    [new, version + 1, at.timestamp(), *where],
+                )
+                run_sql(
+                    self,
+                    "INSERT INTO core_block_edits (id, tenant, user_key, agent, name, actor, at, op, before, after,"
+                    " version) VALUES (?,?,?,?,?,?,?,'redact',NULL,?,?)",
+                    [new_id(), *where, actor, at.timestamp(), new, version + 1],
+                )
+            edits = run_sql(
+                self, "SELECT id, before, after FROM core_block_edits WHERE tenant = ? AND user_key = ?", key
+            )
+            for edit_id, before, after in edits:
+                texts = [None if t is None else rewrite(t) for t in (before, after)]
+                if texts != [before, after]:
+                    run_sql(self, "UPDATE core_block_edits SET before = ?, after = ? WHERE id = ?", [*texts, edit_id])
+        return changed
 
     def redact_audit(self, scope: Scope, record_ids: Sequence[str], *, detail: str, mention_detail: str) -> int:
         key = [scope.tenant, scope.user or ""]
