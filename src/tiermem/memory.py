@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 from tiermem.config import default_db_url
+from tiermem.context.forgetting import forget_in_summaries
 from tiermem.context.messages import Message
 from tiermem.embed import Embedder, get_embedder
 from tiermem.errors import ConfigError, NotFoundError, ValidationError
@@ -262,8 +263,16 @@ class Memory:
         return self.store.list_records(scope, filter or Filter(), now=utcnow(), limit=limit, cursor=cursor)
 
     def forget(self, scope: Scope, record_id: str, *, scrub_file: bool = False) -> None:
-        """Delete one record with its index and vector rows and redact its audit trail; NotFoundError if absent."""
-        forget(self.store, scope, record_id, now=utcnow(), scrub_file=scrub_file)
+        """Delete one record with its index and vector rows and redact its audit trail; NotFoundError if absent.
+
+        What other records and the context runtime's summaries quote of it goes too (docs/lifecycle.md).
+        """
+        now = utcnow()
+        with self.store.transaction():
+            gone = forget(self.store, scope, record_id, now=now)
+            forget_in_summaries(self.store, gone.scope, [gone], at=now)
+        if scrub_file:
+            self.store.compact(full=False)
 
     def erase(self, tenant: str, user: str | None = None, *, actor: str = "system") -> EraseReport:
         """Remove every trace of a user (``user`` None: of the whole tenant) and scrub the database file."""
@@ -271,7 +280,12 @@ class Memory:
 
     def sweep(self, *, vacuum: bool = False) -> SweepReport:
         """Delete expired records and those over the retention limits, with their index and vector rows."""
-        return sweep(self.store, self.retention, now=utcnow(), vacuum=vacuum)
+        now = utcnow()
+
+        def summaries(scope: Scope, gone: builtins.list[MemoryRecord]) -> None:
+            forget_in_summaries(self.store, scope, gone, at=now)
+
+        return sweep(self.store, self.retention, now=now, vacuum=vacuum, also=summaries)
 
     def export(self, scope: Scope) -> dict[str, Any]:
         """Everything held about the scope's user (records with history, core blocks, audit...) as JSON data."""

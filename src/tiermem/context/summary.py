@@ -8,7 +8,7 @@ plugs in by implementing ``Summariser`` (e.g. with a chat client); its text is h
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,7 +16,7 @@ from tiermem.context.messages import Message, Role
 from tiermem.tokens import TokenCounter
 from tiermem.types import normalise_text
 
-__all__ = ["ExtractiveSummariser", "Summariser", "fit_lines", "split_sentences"]
+__all__ = ["ExtractiveSummariser", "Summariser", "fit_lines", "split_sentences", "without_sentences"]
 
 
 class Summariser(Protocol):
@@ -39,6 +39,9 @@ _FILLER = re.compile(
     r"you're welcome|no problem|of course)\b[\s!.,]*$",
     re.IGNORECASE,
 )
+# A line ExtractiveSummariser writes: "- [2024-03-05] user: <the sentence>".
+_SUMMARY_LINE = re.compile(r"^- \[\d{4}-\d{2}-\d{2}\] (?:" + "|".join(r.value for r in Role) + r"): (.+)$")
+_MIN_PREFIX_WORDS = 4  # a line cut to fit the cap quotes the start of a sentence; shorter starts say too little
 _ROLE_WEIGHT = {Role.USER: 1.0, Role.ASSISTANT: 0.5, Role.TOOL: 0.25, Role.SYSTEM: 0.25}
 
 
@@ -106,3 +109,19 @@ class ExtractiveSummariser:
         while words and counter.count(" ".join(words)) > limit:
             words = words[: max(0, len(words) * 3 // 4)]
         return " ".join(words)
+
+
+def without_sentences(summary: str, sentences: Collection[str]) -> str:
+    """``summary`` without its summariser lines that quote one of ``sentences`` (casefolded) or a cut start of one."""
+    wanted = {s.casefold() for s in sentences}
+
+    def quotes(line: str) -> bool:
+        found = _SUMMARY_LINE.match(line)
+        if found is None:
+            return False
+        said = found.group(1).casefold()
+        if said in wanted:
+            return True
+        return len(said.split()) >= _MIN_PREFIX_WORDS and any(s.startswith(said + " ") for s in wanted)
+
+    return "\n".join(line for line in summary.split("\n") if not quotes(line))

@@ -30,7 +30,7 @@ from tiermem.context.messages import (
 )
 from tiermem.context.summary import Summariser
 from tiermem.embed import Embedder
-from tiermem.errors import ConfigError, ValidationError
+from tiermem.errors import ConfigError, ConflictError, ValidationError
 from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
@@ -271,21 +271,34 @@ class ContextManager:
     def _persist(self, evicted: list[_Entry]) -> None:
         """Save the window, and fold evicted messages into the summary block in the same transaction."""
         summary: str | None = None
+        summariser = self._summariser
         try:
-            if self._summariser is not None and evicted:
-                self._unsummarised.extend(e.message for e in evicted)
-                summary = self._summary_text(self._summariser)
+            if summariser is not None and evicted:
+                # A message forgotten while it sat in the window is not summarised.
+                stored = self._store.get_many(self._scope, [e.record_id for e in evicted])
+                self._unsummarised.extend(e.message for e in evicted if e.record_id in stored)
+                summary = self._summary_text(summariser)
         finally:
             # Saved even when the summariser failed: the evictions happened; the next eviction retries the summary.
             with self._store.transaction():
-                if summary is not None:
-                    if summary != self.core.get(self._summary_block).value:
-                        self.core.rewrite(self._summary_block, summary, actor="summariser", force=True)
+                if summary is not None and summariser is not None:
+                    self._save_summary(summary, summariser)
                     self._summary_through = evicted[-1].record_id
                     self._unsummarised.clear()
                 self._store.save_context_window(
                     self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
                 )
+
+    def _save_summary(self, summary: str, summariser: Summariser) -> None:
+        try:
+            if summary != self.core.get(self._summary_block).value:
+                self.core.rewrite(self._summary_block, summary, actor="summariser", force=True)
+        except ConflictError:
+            # The block changed since it was read (a forget takes out the lines that quote a forgotten message,
+            # docs/lifecycle.md); the core has reloaded it, so summarise onto what is stored now, once.
+            summary = self._summary_text(summariser)
+            if summary != self.core.get(self._summary_block).value:
+                self.core.rewrite(self._summary_block, summary, actor="summariser", force=True)
 
     def _summary_text(self, summariser: Summariser) -> str:
         block = self.core.get(self._summary_block)

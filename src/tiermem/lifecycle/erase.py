@@ -52,8 +52,10 @@ def drop_quotes(store: Store, scope: Scope, deleted: Iterable[MemoryRecord]) -> 
 
 def forget(
     store: Store, scope: Scope, record_id: str, *, now: datetime, actor: str = "user", scrub_file: bool = False
-) -> None:
-    """Delete one record with its index and vector rows and redact its audit trail; NotFoundError if absent.
+) -> MemoryRecord:
+    """Delete one record with its index and vector rows and redact its audit trail; the record deleted.
+
+    NotFoundError if absent.
 
     The freed bytes are zeroed at once; the full-text index and the WAL keep traces until the next sweep or
     erase compacts the store, or at once with ``scrub_file``.
@@ -69,6 +71,7 @@ def forget(
         store.append_audit(record.scope, [entry])
     if scrub_file:
         store.compact(full=False)
+    return record
 
 
 def erase(store: Store, tenant: str, user: str | None = None, *, now: datetime, actor: str = "system") -> EraseReport:

@@ -9,7 +9,7 @@ history, and a limit that ignored them would let history grow without bound. New
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
@@ -17,7 +17,7 @@ from types import MappingProxyType
 from tiermem.errors import ValidationError
 from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
 from tiermem.store.base import AuditEntry, Store
-from tiermem.types import MemoryType, Scope
+from tiermem.types import MemoryRecord, MemoryType, Scope
 from tiermem.write.path import MAX_TTL
 
 __all__ = ["KEEP_LAST_ENV", "TTL_ENV", "RetentionPolicy", "SweepReport", "parse_duration", "sweep"]
@@ -115,9 +115,19 @@ class SweepReport:
 
 
 def sweep(
-    store: Store, policy: RetentionPolicy, *, now: datetime, actor: str = "sweep", vacuum: bool = False
+    store: Store,
+    policy: RetentionPolicy,
+    *,
+    now: datetime,
+    actor: str = "sweep",
+    vacuum: bool = False,
+    also: Callable[[Scope, list[MemoryRecord]], object] | None = None,
 ) -> SweepReport:
-    """Delete expired records and records over ``policy.keep_last``, one transaction per (tenant, user)."""
+    """Delete expired records and records over ``policy.keep_last``, one transaction per (tenant, user).
+
+    ``also`` runs in each (tenant, user)'s transaction with the records deleted there (the context runtime's
+    summaries drop what they quote of them).
+    """
     before = store.row_counts()
     expired = over_limit = 0
     for scope in _scopes_with_work(store, policy, now):
@@ -125,9 +135,11 @@ def sweep(
             # Re-read inside the transaction: another writer may have changed the scope since.
             doomed = _expired(store, scope, now, actor) + _over_limit(store, scope, policy, now, actor)
             ids = [e.record_id for e in doomed]
-            deleted = store.get_many(scope, ids).values()
+            deleted = list(store.get_many(scope, ids).values())
             store.purge(scope, ids)
             drop_quotes(store, scope, deleted)
+            if also is not None:
+                also(scope, deleted)
             # Before appending: the new entries stay.
             store.redact_audit(scope, ids, detail="redacted by sweep", mention_detail=MENTION_REDACTED)
             store.append_audit(scope, doomed)
