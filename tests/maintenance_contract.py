@@ -105,6 +105,19 @@ class MaintenanceContract(StoreFixture):
         assert (store.vectors_of(ALICE, [quoting.id])[quoting.id] == before).all()  # the context is not embedded
         assert store.drop_context_lines(ALICE, ["my locker code is 4417"]) == 0
 
+    def test_drop_context_lines_finds_lines_of_any_script_and_lines_without_words(self, store: Store) -> None:
+        lines = ["Das Café „Müller“ öffnet um 7!", "東京タワーで会いましょう", "¡¿...?!", 'x_y "quoted" (a OR b) *']
+        records = [make_record(ALICE, f"reply {i}", context=f"before\n{line}") for i, line in enumerate(lines)]
+        kept = make_record(ALICE, "other", context="Das Café Müller öffnet um 8!")
+        self.put(store, *records, kept)
+
+        assert [store.drop_context_lines(ALICE, [line]) for line in lines] == [1] * len(lines)  # one by one, as forget
+
+        got = store.get_many(ALICE, [r.id for r in [*records, kept]])
+        assert [got[r.id].context for r in records] == ["before"] * len(lines)
+        assert got[kept.id].context == kept.context
+        assert store.drop_context_lines(ALICE, lines[:1]) == 0
+
     def test_erase_scope_leaves_nothing_of_the_user_and_touches_no_one_else(self, store: Store) -> None:
         mine = plant(store, ALICE, "Zorblax7731")
         for scope, secret in ((BOB, "Bobsecret42"), (SHARED, "Sharedsecret9"), (OTHER_TENANT_ALICE, "Globex55")):

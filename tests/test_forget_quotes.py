@@ -7,10 +7,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from tiermem.embed import HashingEmbedder
-from tiermem.lifecycle.retention import RetentionPolicy
+from tiermem.lifecycle.retention import RetentionPolicy, sweep
 from tiermem.memory import Memory
 from tiermem.store.sqlite import find_bytes
-from tiermem.types import MemoryType, Scope
+from tiermem.types import MemoryType, Scope, utcnow
 from tiermem.write.path import WritePolicy
 
 ALICE = Scope("acme", "alice")
@@ -84,3 +84,16 @@ def test_sweep_takes_deleted_turns_out_of_the_turns_that_quote_them(tmp_path: Pa
         assert memory.store.get(ALICE, reply.id).context is None  # type: ignore[union-attr]
         assert SECRET not in _texts(memory)
     assert find_bytes(path, SECRET) == []
+
+
+def test_an_expired_note_leaves_the_context_of_the_note_that_followed_it() -> None:
+    policy = WritePolicy(follow_window=timedelta(minutes=30))
+    with Memory.open(":memory:", embedder=HashingEmbedder(), write_policy=policy) as memory:
+        memory.remember(ALICE, f"The gate code is {SECRET}.", ttl=60)
+        after = memory.remember(ALICE, "Use it after dark.").record
+        assert after.context is not None and SECRET in after.context
+
+        report = sweep(memory.store, memory.retention, now=utcnow() + timedelta(hours=1))
+
+        assert report.expired == 1
+        assert memory.store.get(ALICE, after.id).context is None  # type: ignore[union-attr]

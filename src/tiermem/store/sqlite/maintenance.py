@@ -15,32 +15,20 @@ is bumped so every vector cache reloads.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tiermem.errors import StoreError
-from tiermem.store.base import StoredItem
-from tiermem.store.maintenance_base import (
-    ROW_COUNTS,
-    ErasedScope,
-    Orphans,
-    RecordRef,
-    changed_contexts,
-    snapshots_without_lines,
-)
-from tiermem.store.sqlite.audit import audit_json
+from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
 from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
-from tiermem.store.sqlite.sql import scope_sql
-from tiermem.types import MemoryRecord, MemoryType, Scope, new_id
+from tiermem.types import MemoryType, Scope
 
-__all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "scoped_tables"]
+__all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "scoped_tables", "secure_delete"]
 
 _AUDIT = "audit_log"
 _GENERATIONS = "scope_generations"
@@ -48,7 +36,6 @@ _GENERATIONS = "scope_generations"
 _ACTOR_KIND = "CASE WHEN instr(actor, ':') > 0 THEN substr(actor, 1, instr(actor, ':') - 1) ELSE actor END"
 _CHUNK = 900  # below SQLite's host-parameter limit
 _ID_LENGTH = 36  # a record id is a UUID string
-_FEW_LINES = 32  # up to this many lines to drop are looked for in SQL; more (a sweep) are matched in Python
 # records_fts reads through to the records table; its docsize table has one row per indexed record.
 _COUNTED_AS = {"records_fts": "records_fts_docsize"}
 
@@ -85,7 +72,7 @@ def scoped_tables(store: Connected) -> tuple[str, ...]:
 
 
 @contextmanager
-def _secure_delete(store: Connected) -> Iterator[None]:
+def secure_delete(store: Connected) -> Iterator[None]:
     """Overwrite deleted content with zeros while inside; the connection's previous setting is restored."""
     with store._lock:
         (previous,) = run_sql(store, "PRAGMA secure_delete")[0]
@@ -94,10 +81,6 @@ def _secure_delete(store: Connected) -> Iterator[None]:
             yield
         finally:
             run_sql(store, f"PRAGMA secure_delete = {int(previous)}")
-
-
-def _loads(value: str | None) -> dict[str, Any] | None:
-    return None if value is None else dict(json.loads(value))
 
 
 def _scope_where(tenant: str, user: str | None, prefix: str = "") -> tuple[str, list[str]]:
@@ -116,89 +99,16 @@ class SQLiteMaintenanceMixin(Connected):
 
         def delete(self, scope: Scope, record_ids: Sequence[str]) -> int: ...
 
-        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
-
-        def put_many(self, items: Sequence[StoredItem]) -> None: ...
-
         def drop_cached_vectors(self, tenant: str, user_key: str | None = None) -> None: ...
 
     def purge(self, scope: Scope, record_ids: Sequence[str]) -> int:
-        with _secure_delete(self):
+        with secure_delete(self):
             return self.delete(scope, record_ids)
-
-    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
-        wanted = frozenset(line for line in lines if line)
-        if not wanted:
-            return 0
-        where, params = scope_sql(scope, "records")
-        if len(wanted) <= _FEW_LINES:  # a forget: let SQLite skip the rows that cannot hold them
-            where += f" AND ({' OR '.join(['instr(context, ?) > 0'] * len(wanted))})"
-            params += sorted(wanted)
-        with _secure_delete(self), self.transaction():
-            rows = run_sql(self, f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
-            changed = changed_contexts(rows, wanted)
-            if not changed:
-                return 0
-            records = self.get_many(scope, list(changed)).values()
-            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
-            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
-            key = [scope.tenant, scope.user or ""]
-            for start in range(0, len(changed), _CHUNK):
-                chunk = list(changed)[start : start + _CHUNK]
-                entries = run_sql(
-                    self,
-                    "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ?"
-                    f" AND record_id IN ({','.join('?' * len(chunk))})",
-                    [*key, *chunk],
-                )
-                for seq, before, after in entries:
-                    snapshots = snapshots_without_lines(_loads(before), _loads(after), wanted)
-                    if snapshots is not None:
-                        run_sql(
-                            self,
-                            "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
-                            [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
-                        )
-        return len(changed)
-
-    def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
-        key = [scope.tenant, scope.user or ""]
-        changed = 0
-        with _secure_delete(self), self.transaction():
-            blocks = run_sql(
-                self, "SELECT agent, name, value, version FROM core_blocks WHERE tenant = ? AND user_key = ?", key
-            )
-            for agent, name, value, version in blocks:
-                new = rewrite(value)
-                if new == value:
-                    continue
-                changed += 1
-                where = [*key, agent, name]
-                run_sql(
-                    self,
-                    "UPDATE core_blocks SET value = ?, version = ?, updated_at = ?"
-                    " WHERE tenant = ? AND user_key = ? AND agent = ? AND name = ?",
-                    [new, version + 1, at.timestamp(), *where],
-                )
-                run_sql(
-                    self,
-                    "INSERT INTO core_block_edits (id, tenant, user_key, agent, name, actor, at, op, before, after,"
-                    " version) VALUES (?,?,?,?,?,?,?,'redact',NULL,?,?)",
-                    [new_id(), *where, actor, at.timestamp(), new, version + 1],
-                )
-            edits = run_sql(
-                self, "SELECT id, before, after FROM core_block_edits WHERE tenant = ? AND user_key = ?", key
-            )
-            for edit_id, before, after in edits:
-                texts = [None if t is None else rewrite(t) for t in (before, after)]
-                if texts != [before, after]:
-                    run_sql(self, "UPDATE core_block_edits SET before = ?, after = ? WHERE id = ?", [*texts, edit_id])
-        return changed
 
     def redact_audit(self, scope: Scope, record_ids: Sequence[str], *, detail: str, mention_detail: str) -> int:
         key = [scope.tenant, scope.user or ""]
         redacted = 0
-        with _secure_delete(self), self.transaction():
+        with secure_delete(self), self.transaction():
             for start in range(0, len(record_ids), _CHUNK):
                 chunk = list(record_ids[start : start + _CHUNK])
                 marks = ",".join("?" * len(chunk))
@@ -224,7 +134,7 @@ class SQLiteMaintenanceMixin(Connected):
         where, params = _scope_where(tenant, user)
         kept = sorted(keep_ops)
         keep_sql = f" AND op NOT IN ({','.join('?' * len(kept))})" if kept else ""
-        with _secure_delete(self), self.transaction():
+        with secure_delete(self), self.transaction():
             tables = [t for t in scoped_tables(self) if t not in (_AUDIT, _GENERATIONS)]
             # Counted first: the records trigger deletes the vectors, so counting them afterwards says 0.
             removed = self._count_rows(tables, tenant, user)
@@ -245,7 +155,7 @@ class SQLiteMaintenanceMixin(Connected):
     def compact(self, *, full: bool) -> bool:
         # Merging the full-text index drops the tokens of deleted rows from its segments; ``full`` also rebuilds
         # it from the records and VACUUMs (a new file holding only live pages).
-        with _secure_delete(self):
+        with secure_delete(self):
             with self.transaction():
                 if full:  # not FTS5's 'rebuild': the index holds each record's index_text, not its raw text
                     run_sql(self, "INSERT INTO records_fts (records_fts) VALUES ('delete-all')")

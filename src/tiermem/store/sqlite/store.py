@@ -22,6 +22,7 @@ from tiermem.store.sqlite.connect import connect, driver_error
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
+from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
@@ -61,6 +62,7 @@ class SQLiteStore(
     SQLiteAuditMixin,
     SQLiteContextMixin,
     SQLiteMaintenanceMixin,
+    SQLiteQuotesMixin,
     SQLiteTransferMixin,
     SQLiteAccessMixin,
     SQLiteUnindexedMixin,

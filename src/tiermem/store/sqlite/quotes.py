@@ -1,0 +1,132 @@
+"""(internal) Taking a deleted record's words out of the copies other rows hold (a mixin of SQLiteStore).
+
+A turn's search context quotes the turn before it, and the summary core block quotes evicted messages; when
+the quoted record is forgotten or swept, ``drop_context_lines`` and ``rewrite_core_texts`` take the words out,
+with ``PRAGMA secure_delete`` so the old text is overwritten. A forget looks for the records whose context
+holds its lines through the full-text index (a phrase in the ``context`` column), not by reading every row of
+the user: the index holds each context as ``index_text`` gives it, so a line that is part of a context is a
+phrase of that context's entry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from tiermem.store.base import StoredItem
+from tiermem.store.maintenance_base import changed_contexts, snapshots_without_lines
+from tiermem.store.sqlite.audit import audit_json
+from tiermem.store.sqlite.fts import scope_token
+from tiermem.store.sqlite.maintenance import Connected, run_sql, secure_delete
+from tiermem.store.sqlite.rows import chunks
+from tiermem.store.sqlite.sql import scope_sql
+from tiermem.text_index import index_text
+from tiermem.types import MemoryRecord, Scope, new_id
+
+__all__ = ["SQLiteQuotesMixin"]
+
+_FEW_LINES = 32  # a forget's lines are looked up in the full-text index; more (a sweep's) are matched by a scan
+# A line the index can find holds a letter or digit: the tokenizer makes tokens of nothing else.
+_INDEXABLE = re.compile(r"[^\W_]")
+
+
+def _loads(value: str | None) -> dict[str, Any] | None:
+    return None if value is None else dict(json.loads(value))
+
+
+def _phrase(line: str) -> str:
+    """``line`` as an FTS5 phrase of the words the index holds for it."""
+    return '"' + (index_text(line) or "").replace('"', '""') + '"'
+
+
+class SQLiteQuotesMixin(Connected):
+    """``drop_context_lines`` and ``rewrite_core_texts`` on the store's connection."""
+
+    if TYPE_CHECKING:  # provided by SQLiteStore
+
+        def transaction(self) -> AbstractContextManager[None]: ...
+
+        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
+
+        def put_many(self, items: Sequence[StoredItem]) -> None: ...
+
+    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        wanted = frozenset(line for line in lines if line)
+        if not wanted:
+            return 0
+        with secure_delete(self), self.transaction():
+            changed = changed_contexts(self._holding(scope, wanted), wanted)
+            if not changed:
+                return 0
+            records = self.get_many(scope, list(changed)).values()
+            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
+            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
+            for chunk in chunks(list(changed)):
+                entries = run_sql(
+                    self,
+                    "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ?"
+                    f" AND record_id IN ({','.join('?' * len(chunk))})",
+                    [scope.tenant, scope.user or "", *chunk],
+                )
+                for seq, before, after in entries:
+                    snapshots = snapshots_without_lines(_loads(before), _loads(after), wanted)
+                    if snapshots is not None:
+                        run_sql(
+                            self,
+                            "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
+                            [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
+                        )
+        return len(changed)
+
+    def _holding(self, scope: Scope, wanted: frozenset[str]) -> list[tuple[str, str]]:
+        """(id, context) of the scope's records whose context may hold one of ``wanted``; a superset."""
+        if len(wanted) <= _FEW_LINES and all(_INDEXABLE.search(line) for line in wanted):
+            where, params = scope_sql(scope, "r", by_key=True)
+            match = f"scope_tok : {scope_token(scope)} AND {{context}} : ({' OR '.join(map(_phrase, sorted(wanted)))})"
+            return run_sql(
+                self,
+                "SELECT r.id, r.context FROM records r WHERE r.rowid IN"
+                f" (SELECT rowid FROM records_fts WHERE records_fts MATCH ?) AND {where} AND r.context IS NOT NULL",
+                [match, *params],
+            )
+        where, params = scope_sql(scope, "records")
+        return run_sql(self, f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
+
+    def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
+        key = [scope.tenant, scope.user or ""]
+        changed = 0
+        with secure_delete(self), self.transaction():
+            blocks = run_sql(
+                self, "SELECT agent, name, value, version FROM core_blocks WHERE tenant = ? AND user_key = ?", key
+            )
+            for agent, name, value, version in blocks:
+                new = rewrite(value)
+                if new == value:
+                    continue
+                changed += 1
+                where = [*key, agent, name]
+                run_sql(
+                    self,
+                    "UPDATE core_blocks SET value = ?, version = ?, updated_at = ?"
+                    " WHERE tenant = ? AND user_key = ? AND agent = ? AND name = ?",
+                    [new, version + 1, at.timestamp(), *where],
+                )
+                run_sql(
+                    self,
+                    "INSERT INTO core_block_edits (id, tenant, user_key, agent, name, actor, at, op, before, after,"
+                    " version) VALUES (?,?,?,?,?,?,?,'redact',NULL,?,?)",
+                    [new_id(), *where, actor, at.timestamp(), new, version + 1],
+                )
+            edits = run_sql(
+                self, "SELECT id, before, after FROM core_block_edits WHERE tenant = ? AND user_key = ?", key
+            )
+            for edit_id, before, after in edits:
+                texts = [None if t is None else rewrite(t) for t in (before, after)]
+                if texts != [before, after]:
+                    run_sql(self, "UPDATE core_block_edits SET before = ?, after = ? WHERE id = ?", [*texts, edit_id])
+        return changed
