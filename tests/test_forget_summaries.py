@@ -150,3 +150,16 @@ def test_without_sentences_drops_quoting_lines_and_cut_starts_only() -> None:
         "- [2026-06-02] user: My daughter turns 7 in March.",
     ]
     assert without_sentences(summary, []) == summary
+
+
+def test_forget_finds_the_summary_line_of_a_named_speakers_message(store: StoreWithContext) -> None:
+    ctx = _summarising(store)
+    ctx.append(Message.user(SAID[0], name="Ann"))  # stored as "Ann: My gym locker ...", summarised without it
+    _push_out(ctx, 0)
+    assert SECRET in ctx.core.get("summary").value
+    (record,) = [r for r in store.scope_records(SCOPE) if SECRET in r.content]
+    assert record.content.startswith("Ann: ")
+
+    Memory(store, None).forget(SCOPE, record.id)
+
+    assert SECRET not in _summarising(store).core.get("summary").value

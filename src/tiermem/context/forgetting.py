@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
 
+from tiermem.context.messages import message_from_record
 from tiermem.context.summary import split_sentences, without_sentences
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext
@@ -30,7 +31,9 @@ def forget_in_summaries(
     rewrite = getattr(store, "rewrite_core_texts", None)
     if rewrite is None:  # a store without core memory has no summary to clean
         return 0
-    sentences = {s for r in gone if RECALL_TAG in r.tags for s in split_sentences(r.content)}
+    # The summariser saw the message as sent (no "Ann: " the record's text starts with, its own whitespace).
+    said = [message_from_record(r).content for r in gone if RECALL_TAG in r.tags and "role" in r.metadata]
+    sentences = {s for text in said for s in split_sentences(text)}
     if not sentences:
         return 0
     changed: int = rewrite(scope, partial(without_sentences, sentences=sentences), actor=FORGET_ACTOR, at=at)

@@ -6,7 +6,7 @@ of a record, and the records written after it may carry the end of its text as s
 delete through the store's ``purge`` and ``erase_scope`` (which leave nothing recoverable where the backend
 can), take the deleted text out of other records' context (``drop_quotes``), redact the audit entries of what
 they deleted (the fact that something happened stays, its content goes), and ``compact`` the store afterwards.
-How a backend does that is its own business (SQLite: ``store/sqlite/maintenance.py``);
+How a backend does that is its own business (SQLite: ``store/sqlite/maintenance.py``, ``quotes.py``);
 ``tiermem.store.sqlite.find_bytes`` checks a SQLite file.
 """
 
