@@ -7,8 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from context_window_helpers import SCOPE, manager, text
+from tiermem.cli import cli
 from tiermem.context.forgetting import FORGET_ACTOR
 from tiermem.context.messages import Message
 from tiermem.context.summary import ExtractiveSummariser, without_sentences
@@ -163,3 +165,20 @@ def test_forget_finds_the_summary_line_of_a_named_speakers_message(store: StoreW
     Memory(store, None).forget(SCOPE, record.id)
 
     assert SECRET not in _summarising(store).core.get("summary").value
+
+
+def test_cli_sweep_takes_deleted_messages_out_of_the_summary_block(path: Path) -> None:
+    store = open_sqlite_context_store(path)
+    ctx = _summarising(store)
+    for line in SAID:
+        ctx.append(Message.user(line))
+    _push_out(ctx, 0)
+    assert SECRET in ctx.core.get("summary").value
+    store.close()
+
+    result = CliRunner().invoke(cli, ["sweep", "--db", str(path), "--keep-last", "episodic=12", "--json"])
+
+    assert result.exit_code == 0, result.output
+    reopened = open_sqlite_context_store(path)
+    assert SECRET not in _summarising(reopened).core.get("summary").value
+    reopened.close()
