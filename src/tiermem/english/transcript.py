@@ -1,4 +1,4 @@
-"""Transcript lines: "Ann: I got my boy a bike" says who spoke, in its first words.
+"""(internal) Transcript lines: "Ann: I got my boy a bike" says who spoke, in its first words.
 
 A chat written one ``remember()`` a turn arrives as such lines with the plain source ``user``: the text, not
 the source, names the speaker, and the line records what was said then (an event), not a standing fact. A
