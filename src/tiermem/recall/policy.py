@@ -52,7 +52,8 @@ class RecallPolicy:
       question naming one of the candidates' speakers ("What did Ann say about the trip?", "Ann's pets") is
       answered by what that person said: events by the other named speakers are multiplied by
       ``speaker_weight`` (score part ``speaker``). Unnamed sources and facts keep their score; a question naming
-      two speakers, or none, changes nothing. 0.9, fitted on the dev sets, demotes without filtering.
+      two speakers, or none, changes nothing. A user's note that opens with a transcript label ("Bo: ...") is
+      what Bo said, whatever its type (``recall.speakers``). 0.9, fitted on the dev sets, demotes without filtering.
     - Named days: a question that names a day ("on 3 March, 2024", "March 3rd", "between July 2 and July 6,
       2024", "in June 2024", "in late June", "yesterday", "last Friday", "3 days ago") is about what happened
       then, so a record's score is multiplied by ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days``
