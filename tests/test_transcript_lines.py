@@ -38,8 +38,8 @@ def _two_lines(mem: Memory) -> tuple[str, str]:
     older, newer = (
         mem.remember(ROOM, text, valid_from=NOW - timedelta(days=days)).record.id
         for text, days in [
-            ("Ann: the choir meets in the church hall on Mondays", 3),
-            ("Ann: the choir meets in the school gym on Fridays", 1),
+            ("Ann: our choir meets in the church hall on Mondays", 3),
+            ("Ann: our choir meets in the school gym on Fridays", 1),
         ]
     )
     return older, newer
@@ -53,6 +53,18 @@ def test_transcript_lines_are_ranked_by_their_words_not_newest_first(mem: Memory
     hits = rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
     assert [h.record.id for h in hits] == [older, newer]
     assert all(h.part("newer_fact") is None and "possibly_outdated" not in h.flags for h in hits)
+
+
+def test_a_labelled_value_is_a_standing_fact_ranked_newest_first(mem: Memory) -> None:
+    older, newer = (
+        mem.remember(ROOM, text, valid_from=NOW - timedelta(days=days)).record.id
+        for text, days in [("Choir: the church hall on Mondays", 3), ("Choir: the school gym on Fridays", 1)]
+    )
+    cands = [Candidate(older, 2.0), Candidate(newer, 1.0)]
+    policy = RecallPolicy()
+    lists = policy.weighted(keyword=cands, vector=cands)
+    hits = rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
+    assert [h.record.id for h in hits] == [newer, older]
 
 
 def test_the_same_statements_without_labels_are_ranked_newest_first(mem: Memory) -> None:

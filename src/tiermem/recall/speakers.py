@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tiermem.english.transcript import transcript_speaker
+from tiermem.english.transcript import spoken_line, transcript_speaker
 from tiermem.types import MemoryRecord, SourceKind
 
 __all__ = ["speaker_of", "utterance"]
@@ -17,5 +17,8 @@ def speaker_of(record: MemoryRecord) -> str | None:
 
 
 def utterance(record: MemoryRecord) -> bool:
-    """Whether ``record`` is a user note shaped like a transcript line: what someone said then, an event."""
-    return record.source.kind is SourceKind.USER and transcript_speaker(record.content) is not None
+    """Whether ``record`` is a user note that reads as a transcript line: what someone said then, an event.
+
+    A labelled value ("Office: Building 7, room 12") is not: it is a standing fact, and newer ones come first.
+    """
+    return record.source.kind is SourceKind.USER and spoken_line(record.content)
