@@ -17,13 +17,20 @@ NOW = datetime(2025, 1, 1, tzinfo=UTC)
 EPISODIC = MemoryType.EPISODIC
 
 
-def _chat(mem: Memory, bo_type: MemoryType = EPISODIC, bo_source: str = "user:Bo") -> tuple[str, str]:
+def _chat(
+    mem: Memory,
+    bo_type: MemoryType = EPISODIC,
+    bo_source: str = "user:Bo",
+    bo_label: str = "Bo: ",
+    ann_type: MemoryType = EPISODIC,
+    ann_source: str = "user:Ann",
+) -> tuple[str, str]:
     """Bo asks Ann about her trip, Ann answers; returns (Bo's id, Ann's id)."""
     bo, ann = mem.remember_many(
         ROOM,
         [
-            NewMemory("Bo: Ann, how was the trip to Lisbon with the kids?", type=bo_type, source=bo_source),
-            NewMemory("Ann: we loved the trams and the custard tarts", type=EPISODIC, source="user:Ann"),
+            NewMemory(f"{bo_label}Ann, how was the trip to Lisbon with the kids?", type=bo_type, source=bo_source),
+            NewMemory("Ann: we loved the trams and the custard tarts", type=ann_type, source=ann_source),
         ],
     )
     return bo.record.id, ann.record.id
@@ -65,10 +72,30 @@ def test_a_question_naming_no_single_speaker_changes_nothing(mem: Memory, query:
     assert all(h.part("speaker") is None for h in hits)
 
 
-@pytest.mark.parametrize(("bo_type", "bo_source"), [(MemoryType.SEMANTIC, "user:Bo"), (EPISODIC, "user")])
-def test_facts_and_unnamed_sources_keep_their_score(mem: Memory, bo_type: MemoryType, bo_source: str) -> None:
-    bo, ann = _chat(mem, bo_type, bo_source)
+@pytest.mark.parametrize(
+    ("bo_type", "bo_source", "bo_label"),
+    [(MemoryType.SEMANTIC, "user:Bo", "Bo: "), (EPISODIC, "user", ""), (MemoryType.SEMANTIC, "user", "")],
+)
+def test_facts_and_unnamed_sources_keep_their_score(
+    mem: Memory, bo_type: MemoryType, bo_source: str, bo_label: str
+) -> None:
+    bo, ann = _chat(mem, bo_type, bo_source, bo_label)
     assert _order(_ranked(mem, "How was Ann's trip to Lisbon?", bo, ann)) == [bo, ann]
+
+
+@pytest.mark.parametrize("bo_type", [MemoryType.SEMANTIC, EPISODIC])
+def test_a_users_transcript_line_is_said_by_the_speaker_its_label_names(mem: Memory, bo_type: MemoryType) -> None:
+    # Written one remember() a turn, as plain user notes: the label, not the source, says who spoke.
+    bo, ann = _chat(mem, bo_type, "user", "Bo: ", MemoryType.SEMANTIC, "user")
+    hits = _ranked(mem, "How was Ann's trip to Lisbon?", bo, ann)
+    assert _order(hits) == [ann, bo]
+    assert hits[1].part("speaker").contribution == pytest.approx(0.9)  # type: ignore[union-attr]
+
+
+def test_an_agents_label_names_no_speaker(mem: Memory) -> None:
+    bo, ann = _chat(mem, EPISODIC, "agent", "Bo: ")
+    part = {h.record.id: h.part("speaker") for h in _ranked(mem, "How was Ann's trip to Lisbon?", bo, ann)}[bo]
+    assert part is not None and part.contribution == 1.0  # an unnamed agent's words keep their score
 
 
 def test_speaker_weight_one_turns_the_prior_off(mem: Memory) -> None:

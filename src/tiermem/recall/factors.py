@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from tiermem.english.language import looks_english
 from tiermem.english.named_days import NamedDays, named_days
 from tiermem.english.statements import about_the_user
+from tiermem.recall.speakers import speaker_of
 from tiermem.trust.injection import (
     QUARANTINE_FACTOR,
     QUARANTINE_TAG,
@@ -177,14 +178,18 @@ class Speaker:
             return {}
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
-            other = record.type is MemoryType.EPISODIC and record.source.speaker not in (None, speaker)
+            said_by = speaker_of(record)
+            other = (record.type is MemoryType.EPISODIC or said_by != record.source.speaker) and said_by not in (
+                None,
+                speaker,
+            )
             out[rid] = ScorePart(self.name, None, None, weight if other else 1.0)
         return out
 
 
 def named_speaker(query: str, records: Iterable[MemoryRecord]) -> str | None:
     """The one speaker of these records whom the question names as a whole word (case kept), else None."""
-    names = {name for r in records if (name := r.source.speaker)}
+    names = {name for r in records if (name := speaker_of(r))}
     named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", query)]
     return named[0] if len(named) == 1 else None
 

@@ -9,6 +9,7 @@ from typing import Protocol
 from tiermem.embed import Vectors
 from tiermem.english.statements import asked, read
 from tiermem.recall.policy import RecallPolicy
+from tiermem.recall.speakers import utterance
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, ScorePart
 
 __all__ = ["FactStore", "newer_facts_first"]
@@ -61,7 +62,9 @@ def newer_facts_first(
     store: FactStore, scope: Scope, hits: list[Hit], policy: RecallPolicy, query: str = ""
 ) -> list[Hit]:
     """Rank the newest of competing facts first (see RecallPolicy: newer facts first)."""
-    facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC]
+    # A transcript line stored as a note ("Ann: we moved the party to Sunday") is what was said then, not a
+    # standing fact: a later line on the same topic adds to it, so it is ranked like an event, by its words.
+    facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC and not utterance(h.record)]
     if len(facts) < 2:
         return hits
     # A fact that closed an older one is its current version: it competes wherever its predecessor would.

@@ -52,7 +52,8 @@ class RecallPolicy:
       question naming one of the candidates' speakers ("What did Ann say about the trip?", "Ann's pets") is
       answered by what that person said: events by the other named speakers are multiplied by
       ``speaker_weight`` (score part ``speaker``). Unnamed sources and facts keep their score; a question naming
-      two speakers, or none, changes nothing. 0.9, fitted on the dev sets, demotes without filtering.
+      two speakers, or none, changes nothing. A user's note that opens with a transcript label ("Bo: ...") is
+      what Bo said, whatever its type (``recall.speakers``). 0.9, fitted on the dev sets, demotes without filtering.
     - Named days: a question that names a day ("on 3 March, 2024", "March 3rd", "between July 2 and July 6,
       2024", "in June 2024", "in late June", "yesterday", "last Friday", "3 days ago") is about what happened
       then, so a record's score is multiplied by ``1 + date_weight * 2^(-days / date_half_life_days)``, ``days``
@@ -60,6 +61,12 @@ class RecallPolicy:
       a day off 1.5 times (an event is often told a day or two after it); both values were checked on the dev
       sets. A fact is as near as its validity (a fact true from 2021 until now was true in June 2024). Days are
       read in ``now``'s time zone. Score part ``named_day``; the words still decide within the day.
+    - Session evidence: a turn of a conversation counts more when its session holds the query's best
+      matches: each of the best ``max(3k, k + 20)`` hits is multiplied by ``1 + session_weight * b / top``,
+      ``b`` its session's best score among them, ``top`` the best of all (score part ``session``; a record
+      without a session is its own); the passage-and-document combination of passage retrieval, with a
+      session as the document (``recall.sessions``). 0.5 was chosen on the dev conversations, in a range
+      (0.2-1.0) where recall moved little.
     - Quarantine (a default guard): a note quarantined at write time (``write.scan``) is left out of recall
       unless asked for (``include_quarantined``); then, and for a note with no stored verdict that the read-time
       check finds directive-shaped (``trust.legacy``), it keeps ``trust.QUARANTINE_FACTOR`` of its score (score
@@ -94,6 +101,7 @@ class RecallPolicy:
     perspective_weight: float = 1.0
     date_weight: float = 1.0
     date_half_life_days: float = 1.0
+    session_weight: float = 0.5
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
     min_relevance: float | None = None

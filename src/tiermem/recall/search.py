@@ -24,6 +24,7 @@ from tiermem.recall.fusion import FusedList, Lists, fuse
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.relevance import calibration_for, with_relevance
+from tiermem.recall.sessions import rerank_depth, with_session_evidence
 from tiermem.store.base import Candidate, Store
 from tiermem.text_index import query_words
 from tiermem.threads import LazyPool
@@ -221,6 +222,7 @@ def rank(
                     flags.append(flag)
         hits.append(Hit(record, score, tuple(parts), tuple(flags)))
     hits.sort(key=lambda h: h.score, reverse=True)
+    hits = with_session_evidence(hits, policy.session_weight, rerank_depth(k))
     return _guarded(newer_facts_first(store, scope, hits, policy, query), question, k)
 
 

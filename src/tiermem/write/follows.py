@@ -7,6 +7,10 @@ embedded, never returned as the content. It is what ``remember_messages`` does f
 callers that write a stream one ``remember`` at a time with no session or speaker. A note written after a
 longer pause, a note of another scope (a session's scope included), or one with a context of its own is left
 as it is. Off by default because standalone facts gain nothing from the fact written before them, only noise.
+
+Transcript lines follow each other whatever the policy: a user note shaped like one ("Ann: Saturday at nine",
+``english.transcript``) written within ``TRANSCRIPT_WINDOW`` of another such line of its scope is a turn of the
+same conversation, and gets that line's end as context, as the messages API gives a turn the one before it.
 """
 
 from __future__ import annotations
@@ -15,12 +19,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from tiermem.english.transcript import transcript_speaker
 from tiermem.store.base import Store
-from tiermem.types import Filter, Scope
+from tiermem.types import Filter, Scope, Source, SourceKind
 from tiermem.write.neighbours import neighbour_context
 from tiermem.write.path import NewMemory
 
-__all__ = ["with_preceding"]
+__all__ = ["TRANSCRIPT_WINDOW", "with_preceding"]
+
+TRANSCRIPT_WINDOW = timedelta(minutes=30)
+"""How soon after a transcript line the next one still follows it without ``follow_window`` (as its example)."""
 
 
 def _previous(store: Store, scope: Scope, now: datetime, window: timedelta) -> str | None:
@@ -40,13 +48,23 @@ def with_preceding(
 ) -> list[NewMemory]:
     """``items`` (in write order), each without a context of its own given the end of the note before it."""
     listed = list(items)
-    if window is None or not listed or not isinstance(scope, Scope):  # a bad scope is the write path's error
+    if not listed or not isinstance(scope, Scope):  # a bad scope is the write path's error
         return listed
-    before = _previous(store, scope, now, window)
+    if window is None and not any(_line(item) for item in listed):
+        return listed
+    before = _previous(store, scope, now, window or TRANSCRIPT_WINDOW)
     out: list[NewMemory] = []
     for item in listed:
-        if item.context is None and before is not None and isinstance(item.content, str):
+        follows = window is not None or (_line(item) and before is not None and transcript_speaker(before) is not None)
+        if follows and item.context is None and before is not None and isinstance(item.content, str):
             item = replace(item, context=neighbour_context([before, item.content], 1))
         out.append(item)
         before = item.content if isinstance(item.content, str) else None
     return out
+
+
+def _line(item: NewMemory) -> bool:
+    """Whether ``item`` is a user's note shaped like a transcript line ("Ann: ...")."""
+    source = item.source if isinstance(item.source, Source) else None
+    kind = source.kind if source is not None else (SourceKind.USER if item.source == "user" else None)
+    return kind is SourceKind.USER and isinstance(item.content, str) and transcript_speaker(item.content) is not None
