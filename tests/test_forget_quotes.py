@@ -97,3 +97,13 @@ def test_an_expired_note_leaves_the_context_of_the_note_that_followed_it() -> No
 
         assert report.expired == 1
         assert memory.store.get(ALICE, after.id).context is None  # type: ignore[union-attr]
+
+
+def test_forget_takes_a_transcript_line_out_of_the_line_that_followed_it(mem: Memory) -> None:
+    line = mem.remember(ALICE, f"Ann: my locker code is {SECRET}.").record
+    reply = mem.remember(ALICE, "Bo: noted, I will keep it safe!").record
+    assert reply.context is not None and SECRET in reply.context  # lines follow each other by default
+
+    mem.forget(ALICE, line.id)
+
+    assert mem.store.get(ALICE, reply.id).context is None  # type: ignore[union-attr]
