@@ -8,6 +8,7 @@ read back from FTS5's own one-term bm25() (see ``_phrase_frequencies``).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -34,6 +35,8 @@ from tiermem.types import Filter, Scope
 
 TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
 """A term's rows in a scope (rowids) and its weighted frequency in each."""
+ScopeText = tuple[ScopeTextStats, npt.NDArray[np.int64], FloatArray]
+"""A scope's full-text size, its rowids (ascending) and each row's length in tokens."""
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -48,6 +51,7 @@ __all__ = [
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
 COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
+_CACHED_LENGTHS = 2_000_000  # row lengths kept for all scopes together (16 bytes each); past it the cache starts again
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
@@ -91,8 +95,10 @@ class SQLiteFullTextMixin:
         # Per scope, document counts of query words with the scope's size when read: counting walks a word's
         # postings (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
-        # Per scope, its full-text size at a generation (generations never repeat, see maintenance.erase).
-        self._text_stats: dict[tuple[str, str], tuple[int, ScopeTextStats]] = {}
+        # Per scope, its full-text size and row lengths at a generation (generations never repeat, see
+        # maintenance.erase): a keyword query then reads no row's size from the index.
+        self._text_stats: dict[tuple[str, str], tuple[int, ScopeText]] = {}
+        self._text_rows = 0
         # Per scope, the relevance counts of words at a generation: recall asks for them on every query, and a
         # scope's common words come back query after query.
         self._term_counts: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
@@ -125,21 +131,20 @@ class SQLiteFullTextMixin:
             # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
             # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
             rows = self._conn.execute(
-                f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere})"
+                f"SELECT r.rowid, r.id, ({where} AND {fwhere})"
                 " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
-                " JOIN records_fts_docsize d ON d.id = r.rowid"
                 " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
                 [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
             ).fetchall()
             if not rows:
                 return []
-            rowids, ids, sizes, admitted = zip(*rows, strict=True)
+            rowids, ids, admitted = zip(*rows, strict=True)
             if not any(admitted):
                 return []
-            lengths = docsize_lengths(sizes)
+            stats, held, held_lengths = self._scope_text(key, gen)
+            lengths = self._lengths_of(rowids, held, held_lengths)
             known = self._known_frequencies(key, gen)
             frequencies = self._phrase_frequencies(scope, terms, list(rowids), lengths, use_token, known)
-            stats = self._scope_text_stats(key, gen)
         scores = bm25_scores(frequencies, lengths, stats)
         # FTS5's order: best score first, then rowid (unique, so the order is total).
         kept = np.flatnonzero(np.array(admitted, dtype=bool))
@@ -244,23 +249,46 @@ class SQLiteFullTextMixin:
                 score = np.array([s for _, s in mine], dtype=np.float64)
                 out[index, column] = frequency_from_bm25(score, idf, lengths[index], average)
 
-    def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
-        """The scope's document count and tokens (all columns), read once per scope generation."""
+    def _scope_text(self, key: tuple[str, str], gen: int) -> ScopeText:
+        """The scope's document count and tokens (all columns), and each row's length, read once per scope
+        generation."""
         cached = self._text_stats.get(key)
         if cached is not None and cached[0] == gen:
             return cached[1]
-        sizes = self._conn.execute(
-            "SELECT d.sz FROM records r JOIN records_fts_docsize d ON d.id = r.rowid"
+        rows = self._conn.execute(
+            "SELECT r.rowid, d.sz FROM records r JOIN records_fts_docsize d ON d.id = r.rowid"
             " WHERE r.tenant = ? AND r.user_key = ?",
             key,
         ).fetchall()
-        stats = ScopeTextStats(len(sizes), docsize_total([sz for (sz,) in sizes]))
+        rowids = np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows))
+        sizes = [sz for _, sz in rows]
+        order = np.argsort(rowids, kind="stable")
+        lengths = docsize_lengths(sizes)
+        text = (ScopeTextStats(len(sizes), docsize_total(sizes)), rowids[order], lengths[order])
         # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
         if not self._conn.in_transaction:
-            if len(self._text_stats) > 10_000:
+            if len(self._text_stats) > 10_000 or self._text_rows + len(rows) > _CACHED_LENGTHS:
                 self._text_stats.clear()
-            self._text_stats[key] = (gen, stats)
-        return stats
+                self._text_rows = 0
+            self._text_stats[key] = (gen, text)
+            self._text_rows += len(rows)
+        return text
+
+    def _lengths_of(self, rowids: Sequence[int], held: npt.NDArray[np.int64], lengths: FloatArray) -> FloatArray:
+        """The lengths of these rows of the scope: from its held rowids and lengths, else (a row another process
+        wrote after they were read) from the index."""
+        wanted = np.fromiter(rowids, dtype=np.int64, count=len(rowids))
+        places = np.searchsorted(held, wanted)
+        if held.size and int(places.max()) < held.size and np.array_equal(held[places], wanted):
+            found: FloatArray = lengths[places]
+            return found
+        sizes = dict(
+            self._conn.execute(
+                "SELECT id, sz FROM records_fts_docsize WHERE id IN (SELECT value FROM json_each(?))",
+                [json.dumps(list(rowids))],
+            ).fetchall()
+        )
+        return docsize_lengths([sizes.get(rowid, b"") for rowid in rowids])
 
     def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
