@@ -103,6 +103,23 @@ def test_keyword_scores_follow_rows_another_connection_added(two: tuple[SQLiteSt
         fresh.close()
 
 
+def test_keyword_scores_follow_a_row_another_connection_rewrote(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    _fill(first, ALICE, 20)
+    record = make_record(ALICE, "violin garden")
+    first.put_many([item(record)])
+    before = _scored(first, ALICE, ["violin", "garden"])  # keeps the scope's row lengths
+    longer = replace(record, content="violin garden " + " ".join(["lantern"] * 30), version=2)
+    second.put_many([item(longer)])
+    after = _scored(first, ALICE, ["violin", "garden"])
+    assert dict(after)[record.id] < dict(before)[record.id]  # a longer row scores lower
+    fresh = SQLiteStore(first.path)
+    try:
+        assert after == _scored(fresh, ALICE, ["violin", "garden"])
+    finally:
+        fresh.close()
+
+
 def test_vectors_of_sees_a_vector_another_connection_replaced(two: tuple[SQLiteStore, SQLiteStore]) -> None:
     first, second = two
     record = make_record(ALICE, "the lantern is lit")
