@@ -8,7 +8,6 @@ read back from FTS5's own one-term bm25() (see ``_phrase_frequencies``).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
+from tiermem.store.sqlite.scope_text import ScopeText, admits, by_validity_alone, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
@@ -35,8 +35,6 @@ from tiermem.types import Filter, Scope
 
 TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
 """A term's rows in a scope (rowids) and its weighted frequency in each."""
-ScopeText = tuple[ScopeTextStats, npt.NDArray[np.int64], FloatArray]
-"""A scope's full-text size, its rowids (ascending) and each row's length in tokens."""
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -51,7 +49,8 @@ __all__ = [
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
 COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
-_CACHED_LENGTHS = 2_000_000  # row lengths kept for all scopes together (16 bytes each); past it the cache starts again
+HOLD_ROWS_FROM = 3  # the keyword query of a scope generation from which it holds the scope's rows (scope_text)
+_HELD_ROWS = 1_000_000  # rows held for all scopes together (~100 bytes each); past it the cache starts again
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
@@ -95,10 +94,13 @@ class SQLiteFullTextMixin:
         # Per scope, document counts of query words with the scope's size when read: counting walks a word's
         # postings (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
-        # Per scope, its full-text size and row lengths at a generation (generations never repeat, see
-        # maintenance.erase): a keyword query then reads no row's size from the index.
-        self._text_stats: dict[tuple[str, str], tuple[int, ScopeText]] = {}
-        self._text_rows = 0
+        # Per scope, its full-text size at a generation (generations never repeat, see maintenance.erase).
+        self._text_stats: dict[tuple[str, str], tuple[int, ScopeTextStats]] = {}
+        # Per scope, at a generation, how many keyword queries it has had, then its rows (``scope_text``) once that
+        # reaches HOLD_ROWS_FROM: reading them costs a few keyword queries, and a scope that is asked again and
+        # again without a write in between then reads only the matching rowids from the index.
+        self._held_rows: dict[tuple[str, str], tuple[int, int | ScopeText]] = {}
+        self._held_size = 0
         # Per scope, the relevance counts of words at a generation: recall asks for them on every query, and a
         # scope's common words come back query after query.
         self._term_counts: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
@@ -127,29 +129,73 @@ class SQLiteFullTextMixin:
             use_token = size * 4 < (top or 0)
             if size >= PRUNE_FROM_RECORDS:
                 terms = self._prune_common_terms(scope, terms, size)
-            # Every matching row of the (tenant, user), also those the filter or the agent/session leave out: a
-            # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
-            # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
-            rows = self._conn.execute(
-                f"SELECT r.rowid, r.id, ({where} AND {fwhere})"
-                " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
-                " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
-                [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
-            ).fetchall()
-            if not rows:
+            match = fts_query(scope, terms, with_scope_token=use_token)
+            held = self._held_text(key, gen) if by_validity_alone(scope, filter_) else None
+            found = self._held_matches(key, gen, held, match, filter_, now) if held is not None else None
+            if found is None:
+                # Every matching row of the (tenant, user), also those the filter or the agent/session leave out:
+                # a phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps
+                # the scope columns out of the planner's choice: probing the full-text index row by row is far
+                # slower.
+                rows = self._conn.execute(
+                    f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere})"
+                    " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
+                    " JOIN records_fts_docsize d ON d.id = r.rowid"
+                    " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
+                    [*params, *fparams, match, *key],
+                ).fetchall()
+                if not rows:
+                    return []
+                rowids, ids, sizes, admitted = zip(*rows, strict=True)
+                found = (list(rowids), list(ids), np.array(admitted, dtype=bool), docsize_lengths(sizes))
+            matched, names, kept_rows, lengths = found
+            if not kept_rows.any():
                 return []
-            rowids, ids, admitted = zip(*rows, strict=True)
-            if not any(admitted):
-                return []
-            stats, held, held_lengths = self._scope_text(key, gen)
-            lengths = self._lengths_of(rowids, held, held_lengths)
             known = self._known_frequencies(key, gen)
-            frequencies = self._phrase_frequencies(scope, terms, list(rowids), lengths, use_token, known)
+            frequencies = self._phrase_frequencies(scope, terms, matched, lengths, use_token, known)
+            stats = held.stats if held is not None else self._scope_text_stats(key, gen)
         scores = bm25_scores(frequencies, lengths, stats)
         # FTS5's order: best score first, then rowid (unique, so the order is total).
-        kept = np.flatnonzero(np.array(admitted, dtype=bool))
-        best = kept[np.lexsort((np.array(rowids, dtype=np.int64)[kept], -scores[kept]))][:limit]
-        return [Candidate(ids[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+        kept = np.flatnonzero(kept_rows)
+        best = kept[np.lexsort((np.array(matched, dtype=np.int64)[kept], -scores[kept]))][:limit]
+        return [Candidate(names[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+
+    def _held_text(self, key: tuple[str, str], gen: int) -> ScopeText | None:
+        """The scope's rows at ``gen`` once it has had ``HOLD_ROWS_FROM`` keyword queries at it, else None."""
+        if self._conn.in_transaction:  # the generation may yet be rolled back and reused
+            return None
+        cached = self._held_rows.get(key)
+        seen = cached[1] if cached is not None and cached[0] == gen else 0
+        if isinstance(seen, ScopeText):
+            return seen
+        if seen + 1 < HOLD_ROWS_FROM:
+            self._held_rows[key] = (gen, seen + 1)
+            return None
+        text = read_scope_text(self._conn, key)
+        if len(self._held_rows) > 10_000 or self._held_size + text.rowids.size > _HELD_ROWS:
+            self._held_rows.clear()
+            self._held_size = 0
+        self._held_rows[key] = (gen, text)
+        self._held_size += text.rowids.size
+        return text
+
+    def _held_matches(
+        self, key: tuple[str, str], gen: int, text: ScopeText, match: str, filter_: Filter, now: datetime
+    ) -> tuple[list[int], list[str], npt.NDArray[np.bool_], FloatArray] | None:
+        """The scope's rows matching ``match`` (rowids, ids, admitted by ``filter_``, lengths) from ``text``, or
+        None when the scope moved past ``gen`` meanwhile (another process wrote)."""
+        matched = self._conn.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [match]).fetchall()
+        # A row missing from ``text`` is another scope's (the query may walk every scope's postings), unless the
+        # scope changed after ``text`` was read: its generation, read after the match, says which.
+        now_gen = self._conn.execute(
+            "SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
+        ).fetchone()
+        if now_gen is None or now_gen[0] != gen:
+            return None
+        rowids = np.fromiter((rowid for (rowid,) in matched), dtype=np.int64, count=len(matched))
+        places, held = text.places(rowids)
+        at = places[held]
+        return rowids[held].tolist(), text.ids[at].tolist(), admits(text, at, filter_, now), text.lengths[at]
 
     def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
         """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
@@ -249,46 +295,23 @@ class SQLiteFullTextMixin:
                 score = np.array([s for _, s in mine], dtype=np.float64)
                 out[index, column] = frequency_from_bm25(score, idf, lengths[index], average)
 
-    def _scope_text(self, key: tuple[str, str], gen: int) -> ScopeText:
-        """The scope's document count and tokens (all columns), and each row's length, read once per scope
-        generation."""
+    def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
+        """The scope's document count and tokens (all columns), read once per scope generation."""
         cached = self._text_stats.get(key)
         if cached is not None and cached[0] == gen:
             return cached[1]
-        rows = self._conn.execute(
-            "SELECT r.rowid, d.sz FROM records r JOIN records_fts_docsize d ON d.id = r.rowid"
+        sizes = self._conn.execute(
+            "SELECT d.sz FROM records r JOIN records_fts_docsize d ON d.id = r.rowid"
             " WHERE r.tenant = ? AND r.user_key = ?",
             key,
         ).fetchall()
-        rowids = np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows))
-        sizes = [sz for _, sz in rows]
-        order = np.argsort(rowids, kind="stable")
-        lengths = docsize_lengths(sizes)
-        text = (ScopeTextStats(len(sizes), docsize_total(sizes)), rowids[order], lengths[order])
+        stats = ScopeTextStats(len(sizes), docsize_total([sz for (sz,) in sizes]))
         # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
         if not self._conn.in_transaction:
-            if len(self._text_stats) > 10_000 or self._text_rows + len(rows) > _CACHED_LENGTHS:
+            if len(self._text_stats) > 10_000:
                 self._text_stats.clear()
-                self._text_rows = 0
-            self._text_stats[key] = (gen, text)
-            self._text_rows += len(rows)
-        return text
-
-    def _lengths_of(self, rowids: Sequence[int], held: npt.NDArray[np.int64], lengths: FloatArray) -> FloatArray:
-        """The lengths of these rows of the scope: from its held rowids and lengths, else (a row another process
-        wrote after they were read) from the index."""
-        wanted = np.fromiter(rowids, dtype=np.int64, count=len(rowids))
-        places = np.searchsorted(held, wanted)
-        if held.size and int(places.max()) < held.size and np.array_equal(held[places], wanted):
-            found: FloatArray = lengths[places]
-            return found
-        sizes = dict(
-            self._conn.execute(
-                "SELECT id, sz FROM records_fts_docsize WHERE id IN (SELECT value FROM json_each(?))",
-                [json.dumps(list(rowids))],
-            ).fetchall()
-        )
-        return docsize_lengths([sizes.get(rowid, b"") for rowid in rowids])
+            self._text_stats[key] = (gen, stats)
+        return stats
 
     def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
