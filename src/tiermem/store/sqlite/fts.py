@@ -276,7 +276,9 @@ class SQLiteFullTextMixin:
         """Each term's frequencies (into ``out``'s ``columns``) solved from bm25() over the whole FTS5 table."""
         table_rows, table_tokens = table_averages(self._conn)
         average = float(table_tokens) / float(table_rows)
-        at = {rowid: j for j, rowid in enumerate(rowids)}
+        everyone = np.array(rowids, dtype=np.int64)
+        order = np.argsort(everyone)
+        ordered = everyone[order]
         for term, column in zip(terms, columns, strict=True):
             found = self._conn.execute(
                 f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
@@ -289,10 +291,16 @@ class SQLiteFullTextMixin:
                     [fts_query(scope, [term], with_scope_token=False)],
                 ).fetchone()
             idf = table_idf(table_rows, hits)
-            mine = [(at[rowid], score) for rowid, score in found if rowid in at]  # the index lists every scope
-            if mine:
-                index = np.array([j for j, _ in mine], dtype=np.int64)
-                score = np.array([s for _, s in mine], dtype=np.float64)
+            if not found:
+                continue
+            found_rowids, found_scores = zip(*found, strict=True)
+            got = np.array(found_rowids, dtype=np.int64)
+            places = np.searchsorted(ordered, got)
+            mine = places < ordered.size  # the index lists every scope: only the rows of ``rowids`` are kept
+            mine[mine] = ordered[places[mine]] == got[mine]
+            if mine.any():
+                index = order[places[mine]]
+                score = np.array(found_scores, dtype=np.float64)[mine]
                 out[index, column] = frequency_from_bm25(score, idf, lengths[index], average)
 
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
