@@ -168,15 +168,15 @@ class SQLiteFullTextMixin:
         seen = cached[1] if cached is not None and cached[0] == gen else 0
         if isinstance(seen, ScopeText):
             return seen
-        if seen + 1 < HOLD_ROWS_FROM:
-            self._held_rows[key] = (gen, seen + 1)
-            return None
-        text = read_scope_text(self._conn, key)
-        if len(self._held_rows) > 10_000 or self._held_size + text.rowids.size > _HELD_ROWS:
+        if cached is not None and isinstance(cached[1], ScopeText):  # an earlier generation's rows: let go
+            self._held_size -= cached[1].rowids.size
+        text = read_scope_text(self._conn, key) if seen + 1 >= HOLD_ROWS_FROM else None
+        rows = 0 if text is None else text.rowids.size
+        if len(self._held_rows) > 10_000 or self._held_size + rows > _HELD_ROWS:  # bounded: many scopes, big ones
             self._held_rows.clear()
             self._held_size = 0
-        self._held_rows[key] = (gen, text)
-        self._held_size += text.rowids.size
+        self._held_rows[key] = (gen, seen + 1 if text is None else text)
+        self._held_size += rows
         return text
 
     def _held_matches(
