@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from store_fixtures import ALICE, ANY, BOB, NOW, item, make_record
+from tiermem.store.sqlite.fts import HOLD_ROWS_FROM
 from tiermem.store.sqlite.store import SQLiteStore
-from tiermem.types import Scope
+from tiermem.types import Filter, MemoryType, Scope, including_closed
 
 WORDS = "kettle lantern harbour violin garden pepper ladder".split()
 
@@ -101,6 +103,48 @@ def test_keyword_scores_follow_rows_another_connection_added(two: tuple[SQLiteSt
         assert after == _scored(fresh, ALICE, ["violin", "garden"])
     finally:
         fresh.close()
+
+
+def test_keyword_scores_follow_a_row_another_connection_rewrote(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    _fill(first, ALICE, 20)
+    record = make_record(ALICE, "violin garden")
+    first.put_many([item(record)])
+    for _ in range(HOLD_ROWS_FROM):  # the scope's rows (and lengths) are held from here on
+        before = _scored(first, ALICE, ["violin", "garden"])
+    longer = replace(record, content="violin garden " + " ".join(["lantern"] * 30), version=2)
+    second.put_many([item(longer)])
+    after = _scored(first, ALICE, ["violin", "garden"])
+    assert dict(after)[record.id] < dict(before)[record.id]  # a longer row scores lower
+    fresh = SQLiteStore(first.path)
+    try:
+        assert after == _scored(fresh, ALICE, ["violin", "garden"])
+    finally:
+        fresh.close()
+
+
+def test_keyword_candidates_from_held_rows_equal_the_files(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    _fill(first, ALICE, 30)
+    _fill(first, BOB, 30)  # another scope's rows match too
+    closed = make_record(ALICE, "kettle lantern closed", valid_to=NOW - timedelta(days=1))
+    expired = make_record(ALICE, "kettle lantern expired", expires_at=NOW - timedelta(hours=1))
+    later = make_record(ALICE, "kettle lantern expires later", expires_at=NOW + timedelta(hours=1))
+    first.put_many([item(closed), item(expired), item(later)])
+    filters = [ANY, including_closed(ANY), Filter(types=frozenset({MemoryType.SEMANTIC}))]
+    asked = [
+        [(c.id, c.score) for c in second.keyword_candidates(ALICE, ["kettle"], f, now=NOW, limit=50)] for f in filters
+    ]
+    for _ in range(HOLD_ROWS_FROM + 1):
+        for f, expected in zip(filters, asked, strict=True):
+            assert [
+                (c.id, c.score) for c in first.keyword_candidates(ALICE, ["kettle"], f, now=NOW, limit=50)
+            ] == expected
+    assert {closed.id, expired.id}.isdisjoint(c for c, _ in asked[0]) and later.id in dict(asked[0])
+    assert closed.id in dict(asked[1]) and expired.id not in dict(asked[1])
+    added = make_record(ALICE, "kettle kettle")
+    second.put_many([item(added)])  # another connection moves the scope on: the held rows are read again
+    assert first.keyword_candidates(ALICE, ["kettle"], ANY, now=NOW, limit=50)[0].id == added.id
 
 
 def test_vectors_of_sees_a_vector_another_connection_replaced(two: tuple[SQLiteStore, SQLiteStore]) -> None:

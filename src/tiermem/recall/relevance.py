@@ -228,12 +228,15 @@ def with_relevance(
     query_vector: Vectors | None,
     calibration: Calibration,
     query: str = "",
+    weights: TermWeights | None = None,
 ) -> list[Hit]:
-    """``hits`` with their ``relevance`` set (see the module docstring); ``query`` is read for names."""
+    """``hits`` with their ``relevance`` set (see the module docstring); ``query`` is read for names.
+
+    ``weights``: ``term_weights(store, scope, terms, query)`` when the caller has read them already."""
     listed = list(hits)
     if not listed:
         return listed
-    weights = term_weights(store, scope, terms, query)
+    weights = weights if weights is not None else term_weights(store, scope, terms, query)
     found = evidence(store, scope, listed, weights, query_vector)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.

@@ -23,7 +23,7 @@ from tiermem.recall.factors import Question, named_speaker
 from tiermem.recall.fusion import FusedList, Lists, fuse
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
-from tiermem.recall.relevance import calibration_for, with_relevance
+from tiermem.recall.relevance import calibration_for, term_weights, with_relevance
 from tiermem.recall.sessions import rerank_depth, with_session_evidence
 from tiermem.store.base import Candidate, Store
 from tiermem.text_index import query_words
@@ -132,6 +132,8 @@ def hybrid_recall(
         vectors, searches = search_vectors(model)
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(terms)] if policy.phrase_weight > 0 else []
     phrase = store.keyword_candidates(scope, pairs, wanted, now=now, limit=limit) if pairs else []
+    # While the model still runs, this thread reads the relevance floor's word counts instead of waiting.
+    weights = term_weights(store, scope, terms, query) if embedding is not None and not embedding.done() else None
     if model is not None and not vectors:
         vectors, searches = search_vectors(model)
     qv = vectors[0] if vectors else None
@@ -151,7 +153,14 @@ def hybrid_recall(
     )
     fingerprint = model.fingerprint if model is not None else None
     hits = with_relevance(
-        store, scope, terms, hits, query_vector=qv, calibration=calibration_for(fingerprint), query=query
+        store,
+        scope,
+        terms,
+        hits,
+        query_vector=qv,
+        calibration=calibration_for(fingerprint),
+        query=query,
+        weights=weights,
     )
     floor = policy.min_relevance
     return hits if floor is None else [h for h in hits if h.relevance is not None and h.relevance >= floor]

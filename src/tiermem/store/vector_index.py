@@ -359,7 +359,9 @@ def best(scores: npt.NDArray[np.float32], rows: npt.NDArray[np.intp], ids: ObjAr
         return []
     part = np.argpartition(-scores, k - 1)[:k] if scores.size > k else np.arange(scores.size)
     order = part[np.argsort(-scores[part], kind="stable")]
-    return [Candidate(str(ids[rows[i]]), float(scores[i])) for i in order]
+    # Converted as whole arrays: indexing numpy one element at a time costs more than the ranking.
+    found = zip(ids[rows[order]].tolist(), scores[order].tolist(), strict=True)
+    return [Candidate(str(rid), score) for rid, score in found]
 
 
 def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: ObjArray, k: int) -> list[Candidate]:

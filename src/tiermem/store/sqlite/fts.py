@@ -27,6 +27,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
+from tiermem.store.sqlite.scope_text import ScopeText, admits, by_validity_alone, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
@@ -48,6 +49,8 @@ __all__ = [
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
 COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
+HOLD_ROWS_FROM = 3  # the keyword query of a scope generation from which it holds the scope's rows (scope_text)
+_HELD_ROWS = 1_000_000  # rows held for all scopes together (~100 bytes each); past it the cache starts again
 # bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
 # than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
 CONTEXT_WEIGHT = 0.5
@@ -93,6 +96,11 @@ class SQLiteFullTextMixin:
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
         # Per scope, its full-text size at a generation (generations never repeat, see maintenance.erase).
         self._text_stats: dict[tuple[str, str], tuple[int, ScopeTextStats]] = {}
+        # Per scope, at a generation, how many keyword queries it has had, then its rows (``scope_text``) once that
+        # reaches HOLD_ROWS_FROM: reading them costs a few keyword queries, and a scope that is asked again and
+        # again without a write in between then reads only the matching rowids from the index.
+        self._held_rows: dict[tuple[str, str], tuple[int, int | ScopeText]] = {}
+        self._held_size = 0
         # Per scope, the relevance counts of words at a generation: recall asks for them on every query, and a
         # scope's common words come back query after query.
         self._term_counts: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
@@ -121,30 +129,73 @@ class SQLiteFullTextMixin:
             use_token = size * 4 < (top or 0)
             if size >= PRUNE_FROM_RECORDS:
                 terms = self._prune_common_terms(scope, terms, size)
-            # Every matching row of the (tenant, user), also those the filter or the agent/session leave out: a
-            # phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps the
-            # scope columns out of the planner's choice: probing the full-text index row by row is far slower.
-            rows = self._conn.execute(
-                f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere})"
-                " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
-                " JOIN records_fts_docsize d ON d.id = r.rowid"
-                " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
-                [*params, *fparams, fts_query(scope, terms, with_scope_token=use_token), *key],
-            ).fetchall()
-            if not rows:
+            match = fts_query(scope, terms, with_scope_token=use_token)
+            held = self._held_text(key, gen) if by_validity_alone(scope, filter_) else None
+            found = self._held_matches(key, gen, held, match, filter_, now) if held is not None else None
+            if found is None:
+                # Every matching row of the (tenant, user), also those the filter or the agent/session leave out:
+                # a phrase's document frequency is the scope's, whatever this query keeps. The unary '+' keeps
+                # the scope columns out of the planner's choice: probing the full-text index row by row is far
+                # slower.
+                rows = self._conn.execute(
+                    f"SELECT r.rowid, r.id, d.sz, ({where} AND {fwhere})"
+                    " FROM records_fts JOIN records r ON r.rowid = records_fts.rowid"
+                    " JOIN records_fts_docsize d ON d.id = r.rowid"
+                    " WHERE records_fts MATCH ? AND +r.tenant = ? AND +r.user_key = ?",
+                    [*params, *fparams, match, *key],
+                ).fetchall()
+                if not rows:
+                    return []
+                rowids, ids, sizes, admitted = zip(*rows, strict=True)
+                found = (list(rowids), list(ids), np.array(admitted, dtype=bool), docsize_lengths(sizes))
+            matched, names, kept_rows, lengths = found
+            if not kept_rows.any():
                 return []
-            rowids, ids, sizes, admitted = zip(*rows, strict=True)
-            if not any(admitted):
-                return []
-            lengths = docsize_lengths(sizes)
             known = self._known_frequencies(key, gen)
-            frequencies = self._phrase_frequencies(scope, terms, list(rowids), lengths, use_token, known)
-            stats = self._scope_text_stats(key, gen)
+            frequencies = self._phrase_frequencies(scope, terms, matched, lengths, use_token, known)
+            stats = held.stats if held is not None else self._scope_text_stats(key, gen)
         scores = bm25_scores(frequencies, lengths, stats)
         # FTS5's order: best score first, then rowid (unique, so the order is total).
-        kept = np.flatnonzero(np.array(admitted, dtype=bool))
-        best = kept[np.lexsort((np.array(rowids, dtype=np.int64)[kept], -scores[kept]))][:limit]
-        return [Candidate(ids[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+        kept = np.flatnonzero(kept_rows)
+        best = kept[np.lexsort((np.array(matched, dtype=np.int64)[kept], -scores[kept]))][:limit]
+        return [Candidate(names[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+
+    def _held_text(self, key: tuple[str, str], gen: int) -> ScopeText | None:
+        """The scope's rows at ``gen`` once it has had ``HOLD_ROWS_FROM`` keyword queries at it, else None."""
+        if self._conn.in_transaction:  # the generation may yet be rolled back and reused
+            return None
+        cached = self._held_rows.get(key)
+        seen = cached[1] if cached is not None and cached[0] == gen else 0
+        if isinstance(seen, ScopeText):
+            return seen
+        if cached is not None and isinstance(cached[1], ScopeText):  # an earlier generation's rows: let go
+            self._held_size -= cached[1].rowids.size
+        text = read_scope_text(self._conn, key) if seen + 1 >= HOLD_ROWS_FROM else None
+        rows = 0 if text is None else text.rowids.size
+        if len(self._held_rows) > 10_000 or self._held_size + rows > _HELD_ROWS:  # bounded: many scopes, big ones
+            self._held_rows.clear()
+            self._held_size = 0
+        self._held_rows[key] = (gen, seen + 1 if text is None else text)
+        self._held_size += rows
+        return text
+
+    def _held_matches(
+        self, key: tuple[str, str], gen: int, text: ScopeText, match: str, filter_: Filter, now: datetime
+    ) -> tuple[list[int], list[str], npt.NDArray[np.bool_], FloatArray] | None:
+        """The scope's rows matching ``match`` (rowids, ids, admitted by ``filter_``, lengths) from ``text``, or
+        None when the scope moved past ``gen`` meanwhile (another process wrote)."""
+        matched = self._conn.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [match]).fetchall()
+        # A row missing from ``text`` is another scope's (the query may walk every scope's postings), unless the
+        # scope changed after ``text`` was read: its generation, read after the match, says which.
+        now_gen = self._conn.execute(
+            "SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
+        ).fetchone()
+        if now_gen is None or now_gen[0] != gen:
+            return None
+        rowids = np.fromiter((rowid for (rowid,) in matched), dtype=np.int64, count=len(matched))
+        places, held = text.places(rowids)
+        at = places[held]
+        return rowids[held].tolist(), text.ids[at].tolist(), admits(text, at, filter_, now), text.lengths[at]
 
     def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
         """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
@@ -225,7 +276,9 @@ class SQLiteFullTextMixin:
         """Each term's frequencies (into ``out``'s ``columns``) solved from bm25() over the whole FTS5 table."""
         table_rows, table_tokens = table_averages(self._conn)
         average = float(table_tokens) / float(table_rows)
-        at = {rowid: j for j, rowid in enumerate(rowids)}
+        everyone = np.array(rowids, dtype=np.int64)
+        order = np.argsort(everyone)
+        ordered = everyone[order]
         for term, column in zip(terms, columns, strict=True):
             found = self._conn.execute(
                 f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
@@ -238,10 +291,16 @@ class SQLiteFullTextMixin:
                     [fts_query(scope, [term], with_scope_token=False)],
                 ).fetchone()
             idf = table_idf(table_rows, hits)
-            mine = [(at[rowid], score) for rowid, score in found if rowid in at]  # the index lists every scope
-            if mine:
-                index = np.array([j for j, _ in mine], dtype=np.int64)
-                score = np.array([s for _, s in mine], dtype=np.float64)
+            if not found:
+                continue
+            found_rowids, found_scores = zip(*found, strict=True)
+            got = np.array(found_rowids, dtype=np.int64)
+            places = np.searchsorted(ordered, got)
+            mine = places < ordered.size  # the index lists every scope: only the rows of ``rowids`` are kept
+            mine[mine] = ordered[places[mine]] == got[mine]
+            if mine.any():
+                index = order[places[mine]]
+                score = np.array(found_scores, dtype=np.float64)[mine]
                 out[index, column] = frequency_from_bm25(score, idf, lengths[index], average)
 
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:

@@ -31,9 +31,10 @@ from tiermem.store.vector_index import (
 from tiermem.threads import LazyPool
 from tiermem.types import Filter, MemoryRecord, Scope
 
-__all__ = ["SQLiteVectorMixin", "index_row"]
+__all__ = ["INLINE_SCAN_ROWS", "SQLiteVectorMixin", "index_row"]
 
 _POOL = LazyPool("tiermem-vector")
+INLINE_SCAN_ROWS = 4_096  # vectors a scan scores in under a millisecond: scanned in the caller's thread
 
 
 class SQLiteVectorMixin:
@@ -100,7 +101,13 @@ class SQLiteVectorMixin:
     ) -> Future[list[Candidate]]:
         # The scan is memory-bound numpy and a keyword query is SQLite C code; both release the GIL, so a caller
         # that runs its keyword query meanwhile pays for the slower of the two, not their sum.
-        return _POOL.get().submit(self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit))
+        scan, rows = self._prepare_scan_of(scope, vector, fingerprint, filter_, now=now, limit=limit)
+        if rows > INLINE_SCAN_ROWS:
+            return _POOL.get().submit(scan)
+        # A small scope's scan takes less than handing it to a thread and waking the caller when it is done.
+        done: Future[list[Candidate]] = Future()
+        done.set_result(scan())
+        return done
 
     def vector_candidates_many(
         self, scope: Scope, vectors: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
@@ -126,10 +133,16 @@ class SQLiteVectorMixin:
     ) -> Callable[[], list[Candidate]]:
         """Everything touching the database, in the caller's thread (which may hold the write lock inside a
         transaction, so another thread could not); the returned scan is pure numpy and may run on any thread."""
+        return self._prepare_scan_of(scope, vector, fingerprint, filter_, now=now, limit=limit)[0]
+
+    def _prepare_scan_of(
+        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> tuple[Callable[[], list[Candidate]], int]:
+        """``_prepare_scan``, and how many vectors (records' and passages') the scan may score."""
         with self._lock:
             index = self._scope_vectors(scope)
             if not len(index) or index.fingerprint != fingerprint:
-                return list
+                return list, 0
             query = np.asarray(vector, dtype=np.float32).reshape(-1)
             if query.shape[0] != index.dim:
                 raise EmbeddingMismatchError(
@@ -140,7 +153,8 @@ class SQLiteVectorMixin:
             matrix, ids, passages = index.view("matrix"), index.view("ids"), index.passages()
             codes = self._codes(scope, index)
             size = self.shortlist_size
-        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size, passages=passages)
+        rows = len(index) + (0 if passages is None else len(passages.owner))
+        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size, passages=passages), rows
 
     def _codes(self, scope: Scope, index: ScopeVectors) -> Any:
         """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""

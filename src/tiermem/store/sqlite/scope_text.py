@@ -1,0 +1,80 @@
+"""(internal) What a keyword query reads of a scope's full-text rows, read once per scope generation.
+
+A scope's document count and tokens feed its BM25 (``bm25.py``); each row's length, id, validity and expiry let a
+keyword query whose filter reads only those read just the matching rowids from FTS5, with no join to the records.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from tiermem.store.sqlite.bm25 import FloatArray, ScopeTextStats, docsize_lengths, docsize_total
+from tiermem.types import Filter, Scope
+
+__all__ = ["ScopeText", "admits", "by_validity_alone", "read_scope_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeText:
+    """A (tenant, user)'s full-text rows: their count and tokens, and by ascending rowid each row's length (all
+    columns), record id, end of validity and expiry (stored seconds; +inf: none)."""
+
+    stats: ScopeTextStats
+    rowids: npt.NDArray[np.int64]
+    lengths: FloatArray
+    ids: npt.NDArray[np.object_]
+    valid_to: FloatArray
+    expires_at: FloatArray
+
+    def places(self, rowids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+        """Where each of ``rowids`` is held, and which of them are."""
+        places = np.searchsorted(self.rowids, rowids)
+        held = places < self.rowids.size
+        held[held] = self.rowids[places[held]] == rowids[held]
+        return places, held
+
+
+def read_scope_text(conn: sqlite3.Connection, key: tuple[str, str]) -> ScopeText:
+    """The (tenant, user)'s full-text rows as the file holds them now."""
+    # No end of validity or expiry reads as +inf (9e999): later than any moment, as NULL is in ``filter_sql``.
+    rows = conn.execute(
+        "SELECT r.rowid, d.sz, r.id, COALESCE(r.valid_to, 9e999), COALESCE(r.expires_at, 9e999) FROM records r"
+        " JOIN records_fts_docsize d ON d.id = r.rowid WHERE r.tenant = ? AND r.user_key = ?",
+        key,
+    ).fetchall()
+    if not rows:
+        none = np.zeros(0, dtype=np.float64)
+        return ScopeText(ScopeTextStats(0, 0), np.zeros(0, dtype=np.int64), none, np.zeros(0, dtype=object), none, none)
+    rowids, sizes, ids, valid_to, expires = zip(*rows, strict=True)
+    order = np.argsort(np.array(rowids, dtype=np.int64), kind="stable")
+    return ScopeText(
+        ScopeTextStats(len(sizes), docsize_total(sizes)),
+        np.array(rowids, dtype=np.int64)[order],
+        docsize_lengths(sizes)[order],
+        np.array(ids, dtype=object)[order],
+        np.array(valid_to, dtype=np.float64)[order],
+        np.array(expires, dtype=np.float64)[order],
+    )
+
+
+def by_validity_alone(scope: Scope, filter_: Filter) -> bool:
+    """Whether ``scope_sql`` and ``filter_sql`` admit a row of the (tenant, user) by its validity and expiry
+    alone (no agent, session, type, source, tag, time range or ``as_of``)."""
+    f = filter_
+    plain = not (f.types or f.sources or f.tags) and f.time_from is None and f.time_to is None and f.as_of is None
+    return plain and scope.agent is None and scope.session is None
+
+
+def admits(text: ScopeText, places: npt.NDArray[np.intp], filter_: Filter, now: datetime) -> npt.NDArray[np.bool_]:
+    """Which of the rows at ``places`` ``filter_sql`` admits (a filter ``by_validity_alone``): not expired, and
+    unless closed facts are wanted, not closed, at ``now`` (in the stored seconds)."""
+    at = now.timestamp()
+    out: npt.NDArray[np.bool_] = text.expires_at[places] > at
+    if not filter_.with_closed:
+        out &= text.valid_to[places] > at
+    return out
