@@ -50,19 +50,27 @@ def _push_out(ctx: ContextManager, start: int, count: int = 12) -> None:
         ctx.append(Message.assistant(text(i, 60)))
 
 
-def _said_ids(store: StoreWithContext) -> list[str]:
-    return [r.id for r in store.scope_records(SCOPE) if r.content in SAID]
+def _say(ctx: ContextManager, *, summarised: bool) -> None:
+    """The user's two messages, then (``summarised``) replies enough to page them out into the summary."""
+    for line in SAID:
+        ctx.append(Message.user(line))
+    if summarised:
+        _push_out(ctx, 0)
+        assert SECRET in ctx.core.get("summary").value
+
+
+def _secret_id(store: StoreWithContext) -> str:
+    """The record id of the message that holds SECRET."""
+    (record,) = [r for r in store.scope_records(SCOPE) if SECRET in r.content]
+    return record.id
 
 
 def test_forget_takes_a_summarised_message_out_of_the_summary_block_and_its_edits(
     store: StoreWithContext, path: Path
 ) -> None:
     ctx = _summarising(store)
-    for line in SAID:
-        ctx.append(Message.user(line))
-    _push_out(ctx, 0)
-    assert SECRET in ctx.core.get("summary").value
-    secret_id = next(i for i in _said_ids(store) if SECRET in store.get(SCOPE, i).content)  # type: ignore[union-attr]
+    _say(ctx, summarised=True)
+    secret_id = _secret_id(store)
 
     Memory(store, None).forget(SCOPE, secret_id, scrub_file=True)
 
@@ -78,10 +86,8 @@ def test_forget_takes_a_summarised_message_out_of_the_summary_block_and_its_edit
 
 def test_a_running_window_summarises_onto_the_redacted_block_after_a_forget(store: StoreWithContext) -> None:
     ctx = _summarising(store)
-    for line in SAID:
-        ctx.append(Message.user(line))
-    _push_out(ctx, 0)
-    secret_id = next(i for i in _said_ids(store) if SECRET in store.get(SCOPE, i).content)  # type: ignore[union-attr]
+    _say(ctx, summarised=True)
+    secret_id = _secret_id(store)
     Memory(store, None).forget(SCOPE, secret_id)
 
     ctx.append(Message.user("My brother Tomas lives in Porto now."))
@@ -93,9 +99,8 @@ def test_a_running_window_summarises_onto_the_redacted_block_after_a_forget(stor
 
 def test_a_message_forgotten_while_in_the_window_is_not_summarised(store: StoreWithContext) -> None:
     ctx = _summarising(store)
-    for line in SAID:
-        ctx.append(Message.user(line))
-    secret_id = next(i for i in _said_ids(store) if SECRET in store.get(SCOPE, i).content)  # type: ignore[union-attr]
+    _say(ctx, summarised=False)
+    secret_id = _secret_id(store)
     Memory(store, None).forget(SCOPE, secret_id)
 
     _push_out(ctx, 0)
@@ -107,10 +112,7 @@ def test_a_message_forgotten_while_in_the_window_is_not_summarised(store: StoreW
 def test_sweep_takes_deleted_messages_out_of_the_summary_block(path: Path) -> None:
     store = open_sqlite_context_store(path)
     ctx = _summarising(store)
-    for line in SAID:
-        ctx.append(Message.user(line))
-    _push_out(ctx, 0)
-    assert SECRET in ctx.core.get("summary").value
+    _say(ctx, summarised=True)
     keep_newest = RetentionPolicy(keep_last={MemoryType.EPISODIC: 12})  # the user's two messages are the oldest
     with Memory(store, None, retention=keep_newest) as memory:
         report = memory.sweep()
@@ -126,9 +128,8 @@ def test_forget_leaves_core_lines_that_do_not_quote_the_message(store: StoreWith
     ctx.core.define("human", limit=60)
     ctx.core.append("human", f"- [2026-06-01] user: {SAID[0][:-1]} and more.")  # not the summariser's line
     ctx.core.append("human", f"Works out at {SECRET}.")
-    for line in SAID:
-        ctx.append(Message.user(line))
-    secret_id = next(i for i in _said_ids(store) if SECRET in store.get(SCOPE, i).content)  # type: ignore[union-attr]
+    _say(ctx, summarised=False)
+    secret_id = _secret_id(store)
 
     Memory(store, None).forget(SCOPE, secret_id)
 
@@ -170,10 +171,7 @@ def test_forget_finds_the_summary_line_of_a_named_speakers_message(store: StoreW
 def test_cli_sweep_takes_deleted_messages_out_of_the_summary_block(path: Path) -> None:
     store = open_sqlite_context_store(path)
     ctx = _summarising(store)
-    for line in SAID:
-        ctx.append(Message.user(line))
-    _push_out(ctx, 0)
-    assert SECRET in ctx.core.get("summary").value
+    _say(ctx, summarised=True)
     store.close()
 
     result = CliRunner().invoke(cli, ["sweep", "--db", str(path), "--keep-last", "episodic=12", "--json"])
