@@ -10,6 +10,7 @@ from tiermem import Memory, NewMemory, Scope
 from tiermem.english.transcript import transcript_speaker
 from tiermem.recall.search import RecallPolicy, rank
 from tiermem.store.base import Candidate
+from tiermem.types import Hit
 from tiermem.write.follows import TRANSCRIPT_WINDOW, with_preceding
 
 ROOM = Scope("acme", "room-9")
@@ -34,51 +35,43 @@ def test_a_transcript_line_names_its_speaker_by_its_label(text: str, speaker: st
     assert transcript_speaker(text) == speaker
 
 
-def _two_lines(mem: Memory) -> tuple[str, str]:
+def _two_notes(mem: Memory, older_text: str, newer_text: str) -> tuple[str, str]:
+    """The ids of two notes, the first written three days ago, the second one day ago."""
     older, newer = (
         mem.remember(ROOM, text, valid_from=NOW - timedelta(days=days)).record.id
-        for text, days in [
-            ("Ann: our choir meets in the church hall on Mondays", 3),
-            ("Ann: our choir meets in the school gym on Fridays", 1),
-        ]
+        for text, days in [(older_text, 3), (newer_text, 1)]
     )
     return older, newer
 
 
-def test_transcript_lines_are_ranked_by_their_words_not_newest_first(mem: Memory) -> None:
-    older, newer = _two_lines(mem)
+def _ranked(mem: Memory, older: str, newer: str) -> list[Hit]:
+    """The two notes ranked for the choir question, the older one ahead in both lists."""
     cands = [Candidate(older, 2.0), Candidate(newer, 1.0)]
     policy = RecallPolicy()
     lists = policy.weighted(keyword=cands, vector=cands)
-    hits = rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
+    return rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
+
+
+def test_transcript_lines_are_ranked_by_their_words_not_newest_first(mem: Memory) -> None:
+    older, newer = _two_notes(
+        mem, "Ann: our choir meets in the church hall on Mondays", "Ann: our choir meets in the school gym on Fridays"
+    )
+    hits = _ranked(mem, older, newer)
     assert [h.record.id for h in hits] == [older, newer]
     assert all(h.part("newer_fact") is None and "possibly_outdated" not in h.flags for h in hits)
 
 
 def test_a_labelled_value_is_a_standing_fact_ranked_newest_first(mem: Memory) -> None:
-    older, newer = (
-        mem.remember(ROOM, text, valid_from=NOW - timedelta(days=days)).record.id
-        for text, days in [("Choir: the church hall on Mondays", 3), ("Choir: the school gym on Fridays", 1)]
-    )
-    cands = [Candidate(older, 2.0), Candidate(newer, 1.0)]
-    policy = RecallPolicy()
-    lists = policy.weighted(keyword=cands, vector=cands)
-    hits = rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
+    older, newer = _two_notes(mem, "Choir: the church hall on Mondays", "Choir: the school gym on Fridays")
+    hits = _ranked(mem, older, newer)
     assert [h.record.id for h in hits] == [newer, older]
 
 
 def test_the_same_statements_without_labels_are_ranked_newest_first(mem: Memory) -> None:
-    older, newer = (
-        mem.remember(ROOM, text, valid_from=NOW - timedelta(days=days)).record.id
-        for text, days in [
-            ("The choir meets in the church hall on Mondays", 3),
-            ("The choir meets in the school gym on Fridays", 1),
-        ]
+    older, newer = _two_notes(
+        mem, "The choir meets in the church hall on Mondays", "The choir meets in the school gym on Fridays"
     )
-    cands = [Candidate(older, 2.0), Candidate(newer, 1.0)]
-    policy = RecallPolicy()
-    lists = policy.weighted(keyword=cands, vector=cands)
-    hits = rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
+    hits = _ranked(mem, older, newer)
     assert [h.record.id for h in hits] == [newer, older]
 
 
