@@ -38,6 +38,15 @@ def _scored(store: SQLiteStore, scope: Scope, terms: list[str]) -> list[tuple[st
     return [(c.id, c.score) for c in store.keyword_candidates(scope, terms, ANY, now=NOW, limit=50)]
 
 
+def _scored_afresh(store: SQLiteStore, scope: Scope, terms: list[str]) -> list[tuple[str, float]]:
+    """``_scored`` on a new connection to the store's file: nothing cached."""
+    fresh = SQLiteStore(store.path)
+    try:
+        return _scored(fresh, scope, terms)
+    finally:
+        fresh.close()
+
+
 def test_get_many_sees_a_change_another_connection_made(two: tuple[SQLiteStore, SQLiteStore]) -> None:
     first, second = two
     record = make_record(ALICE, "the kettle is blue")
@@ -98,11 +107,7 @@ def test_keyword_scores_follow_rows_another_connection_added(two: tuple[SQLiteSt
     second.put_many([item(added)])
     after = _scored(first, ALICE, ["violin", "garden"])
     assert after != before and after[0][0] == added.id
-    fresh = SQLiteStore(first.path)
-    try:
-        assert after == _scored(fresh, ALICE, ["violin", "garden"])
-    finally:
-        fresh.close()
+    assert after == _scored_afresh(first, ALICE, ["violin", "garden"])
 
 
 def test_keyword_scores_follow_a_row_another_connection_rewrote(two: tuple[SQLiteStore, SQLiteStore]) -> None:
@@ -116,11 +121,7 @@ def test_keyword_scores_follow_a_row_another_connection_rewrote(two: tuple[SQLit
     second.put_many([item(longer)])
     after = _scored(first, ALICE, ["violin", "garden"])
     assert dict(after)[record.id] < dict(before)[record.id]  # a longer row scores lower
-    fresh = SQLiteStore(first.path)
-    try:
-        assert after == _scored(fresh, ALICE, ["violin", "garden"])
-    finally:
-        fresh.close()
+    assert after == _scored_afresh(first, ALICE, ["violin", "garden"])
 
 
 def test_keyword_candidates_from_held_rows_equal_the_files(two: tuple[SQLiteStore, SQLiteStore]) -> None:
