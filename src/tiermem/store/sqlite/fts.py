@@ -27,7 +27,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
-from tiermem.store.sqlite.scope_text import ScopeText, admits, by_validity_alone, read_scope_text
+from tiermem.store.sqlite.scope_text import ScopeText, admits, by_validity_alone, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
@@ -294,10 +294,8 @@ class SQLiteFullTextMixin:
             if not found:
                 continue
             found_rowids, found_scores = zip(*found, strict=True)
-            got = np.array(found_rowids, dtype=np.int64)
-            places = np.searchsorted(ordered, got)
-            mine = places < ordered.size  # the index lists every scope: only the rows of ``rowids`` are kept
-            mine[mine] = ordered[places[mine]] == got[mine]
+            # The index lists every scope: only the rows of ``rowids`` are kept.
+            places, mine = positions(ordered, np.array(found_rowids, dtype=np.int64))
             if mine.any():
                 index = order[places[mine]]
                 score = np.array(found_scores, dtype=np.float64)[mine]

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from tiermem.store.sqlite.bm25 import FloatArray, ScopeTextStats, docsize_lengths, docsize_total
 from tiermem.types import Filter, Scope
 
-__all__ = ["ScopeText", "admits", "by_validity_alone", "read_scope_text"]
+__all__ = ["ScopeText", "admits", "by_validity_alone", "positions", "read_scope_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,10 +33,17 @@ class ScopeText:
 
     def places(self, rowids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """Where each of ``rowids`` is held, and which of them are."""
-        places = np.searchsorted(self.rowids, rowids)
-        held = places < self.rowids.size
-        held[held] = self.rowids[places[held]] == rowids[held]
-        return places, held
+        return positions(self.rowids, rowids)
+
+
+def positions(
+    ordered: npt.NDArray[np.int64], wanted: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Where each of ``wanted`` is in the ascending ``ordered``, and which of them are there at all."""
+    places = np.searchsorted(ordered, wanted)
+    found = places < ordered.size
+    found[found] = ordered[places[found]] == wanted[found]
+    return places, found
 
 
 def read_scope_text(conn: sqlite3.Connection, key: tuple[str, str]) -> ScopeText:

@@ -94,14 +94,15 @@ class SQLiteVectorMixin:
     def vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> list[Candidate]:
-        return self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit)()
+        scan, _ = self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit)
+        return scan()
 
     def start_vector_candidates(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> Future[list[Candidate]]:
         # The scan is memory-bound numpy and a keyword query is SQLite C code; both release the GIL, so a caller
         # that runs its keyword query meanwhile pays for the slower of the two, not their sum.
-        scan, rows = self._prepare_scan_of(scope, vector, fingerprint, filter_, now=now, limit=limit)
+        scan, rows = self._prepare_scan(scope, vector, fingerprint, filter_, now=now, limit=limit)
         if rows > INLINE_SCAN_ROWS:
             return _POOL.get().submit(scan)
         # A small scope's scan takes less than handing it to a thread and waking the caller when it is done.
@@ -130,15 +131,10 @@ class SQLiteVectorMixin:
 
     def _prepare_scan(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
-    ) -> Callable[[], list[Candidate]]:
-        """Everything touching the database, in the caller's thread (which may hold the write lock inside a
-        transaction, so another thread could not); the returned scan is pure numpy and may run on any thread."""
-        return self._prepare_scan_of(scope, vector, fingerprint, filter_, now=now, limit=limit)[0]
-
-    def _prepare_scan_of(
-        self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> tuple[Callable[[], list[Candidate]], int]:
-        """``_prepare_scan``, and how many vectors (records' and passages') the scan may score."""
+        """Everything touching the database, in the caller's thread (which may hold the write lock inside a
+        transaction, so another thread could not), and how many vectors (records' and passages') the returned
+        scan may score; the scan is pure numpy and may run on any thread."""
         with self._lock:
             index = self._scope_vectors(scope)
             if not len(index) or index.fingerprint != fingerprint:
