@@ -47,21 +47,14 @@ def _rows(counts: Mapping[str, int]) -> str:
 @_json_option
 def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -> None:
     """Delete expired records and records over the retention limits (text, full-text index and vectors)."""
-    from tiermem.context.forgetting import forget_in_summaries
-    from tiermem.lifecycle.retention import RetentionPolicy, sweep
-    from tiermem.types import utcnow
+    from tiermem.lifecycle.retention import RetentionPolicy
+    from tiermem.memory import Memory
 
     policy = RetentionPolicy.parse(keep_last=keep_last)
     store = open_db(db, create=False)  # any store: sweep goes through the maintenance protocol
-    now = utcnow()
     try:
-        report = sweep(
-            store,
-            policy,
-            now=now,
-            vacuum=vacuum,
-            also=lambda scope, gone: forget_in_summaries(store, scope, gone, at=now),
-        )
+        # Memory.sweep, not lifecycle's: it also takes deleted messages out of the summary core blocks.
+        report = Memory(store, None, retention=policy).sweep(vacuum=vacuum)
     finally:
         store.close()
     if as_json:
