@@ -8,16 +8,22 @@ import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
+from typing import Any
 
 from tiermem.store.base import AuditEntry, PendingWrite
 from tiermem.types import Scope
 
-__all__ = ["SQLiteAuditMixin", "audit_json"]
+__all__ = ["SQLiteAuditMixin", "audit_json", "audit_loads"]
 
 
 def audit_json(value: dict[str, object] | None) -> str | None:
     """A record snapshot as the audit log keeps it."""
     return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def audit_loads(value: str | None) -> dict[str, Any] | None:
+    """A record snapshot as the audit log keeps it, decoded."""
+    return None if value is None else dict(json.loads(value))
 
 
 class SQLiteAuditMixin:
@@ -69,8 +75,8 @@ class SQLiteAuditMixin:
                 actor=actor,
                 op=op,
                 version=version,
-                before=None if before is None else json.loads(before),
-                after=None if after is None else json.loads(after),
+                before=audit_loads(before),
+                after=audit_loads(after),
                 detail=detail,
                 seq=seq,
             )

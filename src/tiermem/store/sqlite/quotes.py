@@ -10,17 +10,16 @@ phrase of that context's entry.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tiermem.store.base import StoredItem
 from tiermem.store.maintenance_base import changed_contexts, snapshots_without_lines
-from tiermem.store.sqlite.audit import audit_json
+from tiermem.store.sqlite.audit import audit_json, audit_loads
 from tiermem.store.sqlite.fts import scope_token
 from tiermem.store.sqlite.maintenance import Connected, run_sql, secure_delete
 from tiermem.store.sqlite.rows import chunks
@@ -33,10 +32,6 @@ __all__ = ["SQLiteQuotesMixin"]
 _FEW_LINES = 32  # a forget's lines are looked up in the full-text index; more (a sweep's) are matched by a scan
 # A line the index can find holds a letter or digit: the tokenizer makes tokens of nothing else.
 _INDEXABLE = re.compile(r"[^\W_]")
-
-
-def _loads(value: str | None) -> dict[str, Any] | None:
-    return None if value is None else dict(json.loads(value))
 
 
 def _phrase(line: str) -> str:
@@ -74,7 +69,7 @@ class SQLiteQuotesMixin(Connected):
                     [scope.tenant, scope.user or "", *chunk],
                 )
                 for seq, before, after in entries:
-                    snapshots = snapshots_without_lines(_loads(before), _loads(after), wanted)
+                    snapshots = snapshots_without_lines(audit_loads(before), audit_loads(after), wanted)
                     if snapshots is not None:
                         run_sql(
                             self,
