@@ -267,12 +267,7 @@ class Memory:
 
         What other records and the context runtime's summaries quote of it goes too (docs/lifecycle.md).
         """
-        now = utcnow()
-        with self.store.transaction():
-            gone = forget(self.store, scope, record_id, now=now)
-            forget_in_summaries(self.store, gone.scope, [gone], at=now)
-        if scrub_file:
-            self.store.compact(full=False)
+        forget(self.store, scope, record_id, now=utcnow(), scrub_file=scrub_file, also=self._forget_in_summaries)
 
     def erase(self, tenant: str, user: str | None = None, *, actor: str = "system") -> EraseReport:
         """Remove every trace of a user (``user`` None: of the whole tenant) and scrub the database file."""
@@ -280,12 +275,11 @@ class Memory:
 
     def sweep(self, *, vacuum: bool = False) -> SweepReport:
         """Delete expired records and those over the retention limits, with their index and vector rows."""
-        now = utcnow()
+        return sweep(self.store, self.retention, now=utcnow(), vacuum=vacuum, also=self._forget_in_summaries)
 
-        def summaries(scope: Scope, gone: builtins.list[MemoryRecord]) -> None:
-            forget_in_summaries(self.store, scope, gone, at=now)
-
-        return sweep(self.store, self.retention, now=now, vacuum=vacuum, also=summaries)
+    def _forget_in_summaries(self, scope: Scope, gone: builtins.list[MemoryRecord]) -> None:
+        """What forget and sweep also do: take the deleted messages out of the summary core blocks."""
+        forget_in_summaries(self.store, scope, gone, at=utcnow())
 
     def export(self, scope: Scope) -> dict[str, Any]:
         """Everything held about the scope's user (records with history, core blocks, audit...) as JSON data."""

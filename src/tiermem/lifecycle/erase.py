@@ -12,7 +12,7 @@ How a backend does that is its own business (SQLite: ``store/sqlite/maintenance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -51,11 +51,19 @@ def drop_quotes(store: Store, scope: Scope, deleted: Iterable[MemoryRecord]) -> 
 
 
 def forget(
-    store: Store, scope: Scope, record_id: str, *, now: datetime, actor: str = "user", scrub_file: bool = False
+    store: Store,
+    scope: Scope,
+    record_id: str,
+    *,
+    now: datetime,
+    actor: str = "user",
+    scrub_file: bool = False,
+    also: Callable[[Scope, list[MemoryRecord]], object] | None = None,
 ) -> MemoryRecord:
     """Delete one record with its index and vector rows and redact its audit trail; the record deleted.
 
-    NotFoundError if absent.
+    NotFoundError if absent. ``also`` runs in the deletion's transaction with the record's scope and the record
+    (as sweep's does: the context runtime's summaries drop what they quote of it).
 
     The freed bytes are zeroed at once; the full-text index and the WAL keep traces until the next sweep or
     erase compacts the store, or at once with ``scrub_file``.
@@ -69,6 +77,8 @@ def forget(
         store.redact_audit(scope, [record_id], detail="redacted by forget", mention_detail=MENTION_REDACTED)
         entry = AuditEntry(record_id, now, actor, "forget", record.version, None, None, "")
         store.append_audit(record.scope, [entry])
+        if also is not None:
+            also(record.scope, [record])
     if scrub_file:
         store.compact(full=False)
     return record
