@@ -21,6 +21,7 @@ from tiermem.errors import ValidationError
 from tiermem.recall.current import current_versions
 from tiermem.recall.factors import Question, named_speaker
 from tiermem.recall.fusion import FusedList, Lists, fuse
+from tiermem.recall.neighbours import with_neighbour_evidence
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.relevance import calibration_for, term_weights, with_relevance
@@ -231,7 +232,10 @@ def rank(
                     flags.append(flag)
         hits.append(Hit(record, score, tuple(parts), tuple(flags)))
     hits.sort(key=lambda h: h.score, reverse=True)
-    hits = with_session_evidence(hits, policy.session_weight, rerank_depth(k))
+    depth = rerank_depth(k)
+    hits = with_neighbour_evidence(
+        with_session_evidence(hits, policy.session_weight, depth), policy.neighbour_weight, depth
+    )
     return _guarded(newer_facts_first(store, scope, hits, policy, query), question, k)
 
 

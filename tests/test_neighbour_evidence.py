@@ -1,0 +1,105 @@
+"""Neighbour evidence: a turn counts more next to a turn that matches the query."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from tiermem import Memory, Scope
+from tiermem.recall.neighbours import neighbours_of, with_neighbour_evidence
+from tiermem.recall.search import RecallPolicy, rank
+from tiermem.store.base import Candidate
+from tiermem.types import Hit, MemoryRecord
+
+USER = Scope("acme", "ann")
+NOW = datetime(2025, 1, 1, tzinfo=UTC)
+QUERY = "How long did the birdhouse take?"
+
+
+def _lines(mem: Memory) -> tuple[str, str, str]:
+    """Two transcript lines, the second following the first, and an unrelated note: (best, reply, other)."""
+    best = mem.remember(USER, "Ann: I finally finished the birdhouse for the garden").record.id
+    reply = mem.remember(USER, "Ann: it took me three weekends, mostly sanding").record.id
+    other = mem.remember(USER, "The garden centre closes early on Sundays").record.id
+    return best, reply, other
+
+
+def _ranked(mem: Memory, keyword: list[str], vector: list[str], policy: RecallPolicy) -> list[Hit]:
+    # Each list ranks its order first to last, with scores 1, 1/2, 1/3...
+    def listed(ids: list[str]) -> list[Candidate]:
+        return [Candidate(rid, 1.0 / r) for r, rid in enumerate(ids, start=1)]
+
+    lists = policy.weighted(keyword=listed(keyword), vector=listed(vector))
+    return rank(mem.store, USER, lists, k=3, now=NOW, policy=policy, query=QUERY)
+
+
+def _hits(records: dict[str, MemoryRecord], scored: list[tuple[str, float]]) -> list[Hit]:
+    return [Hit(records[rid], score, ()) for rid, score in scored]
+
+
+def test_a_reply_next_to_the_best_match_rises_above_an_equal_match_elsewhere(mem: Memory) -> None:
+    best, reply, other = _lines(mem)
+    assert mem.get(USER, reply).context == "Ann: I finally finished the birdhouse for the garden"
+    # The reply and the other note tie in fusion; the other's better cosine ranks it first without neighbours.
+    keyword, vector = [best, reply, other], [best, other, reply]
+    without = _ranked(mem, keyword, vector, RecallPolicy(neighbour_weight=0))
+    assert [h.record.id for h in without] == [best, other, reply]
+    hits = _ranked(mem, keyword, vector, RecallPolicy())
+    assert [h.record.id for h in hits] == [best, reply, other]
+    part = hits[1].part("neighbour")
+    assert part is not None and part.raw == pytest.approx(1.0) and part.contribution == pytest.approx(1.1)
+    assert hits[0].part("neighbour") is not None  # the best match is the reply's neighbour too
+    assert hits[2].part("neighbour") is None
+
+
+def test_the_turn_before_a_match_gains_by_the_match(mem: Memory) -> None:
+    best, reply, other = _lines(mem)
+    records = mem.store.get_many(USER, [best, reply, other])
+    # Here the reply matches best; the line it follows gains from it and passes the other note.
+    out = with_neighbour_evidence(_hits(records, [(reply, 1.0), (other, 0.8), (best, 0.75)]), 0.1, depth=3)
+    assert [h.record.id for h in out] == [reply, best, other]
+    assert out[1].score == pytest.approx(0.75 * 1.1)
+
+
+def test_neighbour_evidence_only_re_ranks_the_best_hits_it_is_given(mem: Memory) -> None:
+    best, reply, other = _lines(mem)
+    records = mem.store.get_many(USER, [best, reply, other])
+    hits = _hits(records, [(best, 1.0), (other, 0.8), (reply, 0.75)])
+    assert [h.record.id for h in with_neighbour_evidence(hits, 0.1, depth=2)] == [best, other, reply]
+    assert [h.record.id for h in with_neighbour_evidence(hits, 0.1, depth=3)] == [best, reply, other]
+
+
+def test_turns_of_different_sessions_are_not_neighbours(mem: Memory) -> None:
+    best, reply, _ = _lines(mem)
+    records = mem.store.get_many(USER, [best, reply])
+    moved = replace(records[reply], scope=Scope("acme", "ann", session="s2"))
+    assert neighbours_of(_hits({**records, reply: moved}, [(best, 1.0), (reply, 0.5)])) == {}
+    assert neighbours_of(_hits(records, [(best, 1.0), (reply, 0.5)])) == {0: {1}, 1: {0}}
+
+
+def test_a_context_that_ends_like_a_text_but_not_on_a_word_is_not_a_neighbour(mem: Memory) -> None:
+    best, reply, _ = _lines(mem)
+    records = mem.store.get_many(USER, [best, reply])
+    cut = replace(records[reply], context="nished the birdhouse for the garden")
+    assert neighbours_of(_hits({**records, reply: cut}, [(best, 1.0), (reply, 0.5)])) == {}
+    end = replace(records[reply], context="an earlier line\nfinished the birdhouse for the garden")
+    assert neighbours_of(_hits({**records, reply: end}, [(best, 1.0), (reply, 0.5)])) == {0: {1}, 1: {0}}
+
+
+def test_recall_shows_the_neighbour_part_for_adjacent_turns_of_a_conversation(mem: Memory) -> None:
+    scope = Scope("acme", "ann", session="chat")
+    turns = [
+        {"role": "user", "name": "Ann", "content": "Where did you go hiking last weekend?"},
+        {"role": "user", "name": "Bo", "content": "Up the coast path, all the way to the lighthouse."},
+        {"role": "user", "name": "Ann", "content": "My sister bought a new kettle."},
+    ]
+    mem.remember_messages(scope, turns)
+    hits = mem.recall(scope, "Where did Bo go hiking?", k=3)
+    parts = {h.record.content: h.part("neighbour") for h in hits}
+    assert parts["Bo: Up the coast path, all the way to the lighthouse."] is not None
+    assert parts["Ann: Where did you go hiking last weekend?"] is not None
+    mem.policy = RecallPolicy(neighbour_weight=0)
+    off = mem.recall(scope, "Where did Bo go hiking?", k=3)
+    assert all(h.part("neighbour") is None for h in off)
