@@ -103,3 +103,15 @@ def test_recall_shows_the_neighbour_part_for_adjacent_turns_of_a_conversation(me
     mem.policy = RecallPolicy(neighbour_weight=0)
     off = mem.recall(scope, "Where did Bo go hiking?", k=3)
     assert all(h.part("neighbour") is None for h in off)
+
+
+def test_a_user_turn_and_the_assistant_reply_to_it_are_not_neighbours(mem: Memory) -> None:
+    scope = Scope("acme", "ann", session="help")
+    turns = [
+        {"role": "user", "content": "I repotted the fig tree on Sunday."},
+        {"role": "assistant", "content": "Repotting a fig tree on Sunday sounds like a good weekend job."},
+    ]
+    ids = [r.record.id for r in mem.remember_messages(scope, turns)]
+    records = mem.store.get_many(scope, ids)
+    assert records[ids[1]].context == "I repotted the fig tree on Sunday."  # adjacent all the same
+    assert neighbours_of(_hits(records, [(ids[0], 1.0), (ids[1], 0.9)])) == {}

@@ -5,9 +5,10 @@ coast, with the kids."), a statement and the detail that follows it. Passage ret
 evidence around it; within a session, the nearest evidence is the turn just before or after. The write path
 already records that adjacency: a turn of the messages API (``context_turns``), a transcript line or a note
 under ``WritePolicy.follow_window`` carries the end of the turn before it as the last line of its search
-context. Among the re-ranked hits, two of the same session are neighbours when one's context ends with the
-end of the other's text; each hit is then multiplied by ``1 + neighbour_weight * n / top``, ``n`` the best
-score of its neighbours among the hits and ``top`` the best of all (score part ``neighbour``).
+context. Among the re-ranked hits, two of the same session and the same kind of source (two people, not a
+user and the assistant answering them) are neighbours when one's context ends with the end of the other's
+text; each hit is then multiplied by ``1 + neighbour_weight * n / top``, ``n`` the best score of its
+neighbours among the hits and ``top`` the best of all (score part ``neighbour``).
 
 It runs after session evidence, on the same short list (``max(3k, k + 20)``): neighbours far below it carry
 no evidence for the query, and fetching turns outside it would cost a read on every question.
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from tiermem.types import Hit, ScorePart
+from tiermem.types import Hit, MemoryRecord, ScorePart
 
 __all__ = ["NAME", "neighbours_of", "with_neighbour_evidence"]
 
@@ -28,6 +29,13 @@ NAME = "neighbour"
 def _words(text: str) -> str:
     """``text`` with its whitespace collapsed, as a context quotes it."""
     return " ".join(text.split())
+
+
+def _same_talk(a: MemoryRecord, b: MemoryRecord) -> bool:
+    """Whether two turns can be neighbours: the same session, said by the same kind of source."""
+    # A user's turn and an assistant's reply are one exchange told twice (the reply restates the question at
+    # length), so the pair's match would count twice; two people's turns each carry their own facts.
+    return a.scope.session == b.scope.session and a.source.kind == b.source.kind
 
 
 def neighbours_of(hits: list[Hit]) -> dict[int, set[int]]:
@@ -48,7 +56,7 @@ def neighbours_of(hits: list[Hit]) -> dict[int, set[int]]:
         for j in ends.get(quoted.rsplit(" ", 1)[-1], ()):
             text = texts[j]
             whole_words = text == quoted or (text.endswith(quoted) and text[-len(quoted) - 1] == " ")
-            if j != i and whole_words and hits[j].record.scope.session == hit.record.scope.session:
+            if j != i and whole_words and _same_talk(hits[j].record, hit.record):
                 adjacent[i].add(j)
                 adjacent[j].add(i)
     return adjacent

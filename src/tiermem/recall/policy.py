@@ -69,9 +69,9 @@ class RecallPolicy:
       (0.2-1.0) where recall moved little.
     - Neighbour evidence: in a chat the answer is often split over two adjacent turns, so among the same
       short list, a hit is multiplied by ``1 + neighbour_weight * n / top``, ``n`` the best score of the hits
-      it follows or is followed by in its session (the write path's search context names the turn before;
-      score part ``neighbour``, ``recall.neighbours``). 0.1 was chosen on the dev conversations (0.05-0.3 all
-      gained; recall@5 most).
+      it follows or is followed by in its session, said by the same kind of source (the write path's search
+      context names the turn before; score part ``neighbour``, ``recall.neighbours``). 0.1 was chosen on the
+      dev conversations (0.05-0.3 all gained; recall@5 most).
     - Quarantine (a default guard): a note quarantined at write time (``write.scan``) is left out of recall
       unless asked for (``include_quarantined``); then, and for a note with no stored verdict that the read-time
       check finds directive-shaped (``trust.legacy``), it keeps ``trust.QUARANTINE_FACTOR`` of its score (score
