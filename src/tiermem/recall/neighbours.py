@@ -26,11 +26,6 @@ __all__ = ["NAME", "neighbours_of", "with_neighbour_evidence"]
 NAME = "neighbour"
 
 
-def _words(text: str) -> str:
-    """``text`` with its whitespace collapsed, as a context quotes it."""
-    return " ".join(text.split())
-
-
 def _same_talk(a: MemoryRecord, b: MemoryRecord) -> bool:
     """Whether two turns can be neighbours: the same session, said by the same kind of source."""
     # A user's turn and an assistant's reply are one exchange told twice (the reply restates the question at
@@ -40,23 +35,19 @@ def _same_talk(a: MemoryRecord, b: MemoryRecord) -> bool:
 
 def neighbours_of(hits: list[Hit]) -> dict[int, set[int]]:
     """For each hit's index, the indexes of the hits of its session it follows or is followed by."""
+    words = [h.record.content.split() for h in hits]  # a context quotes whole words, its spacing collapsed
     ends: dict[str, list[int]] = defaultdict(list)  # last word of a hit's text -> hits ending with it
-    texts = [_words(h.record.content) for h in hits]
-    for i, text in enumerate(texts):
+    for i, text in enumerate(words):
         if text:
-            ends[text.rsplit(" ", 1)[-1]].append(i)
+            ends[text[-1]].append(i)
     adjacent: dict[int, set[int]] = defaultdict(set)
     for i, hit in enumerate(hits):
         context = hit.record.context
-        if not context:
-            continue
-        quoted = _words(context.splitlines()[-1])  # the turn just before is the context's last line
+        quoted = context.splitlines()[-1].split() if context else None  # the turn just before: the last line
         if not quoted:
             continue
-        for j in ends.get(quoted.rsplit(" ", 1)[-1], ()):
-            text = texts[j]
-            whole_words = text == quoted or (text.endswith(quoted) and text[-len(quoted) - 1] == " ")
-            if j != i and whole_words and _same_talk(hits[j].record, hit.record):
+        for j in ends.get(quoted[-1], ()):
+            if j != i and words[j][-len(quoted) :] == quoted and _same_talk(hits[j].record, hit.record):
                 adjacent[i].add(j)
                 adjacent[j].add(i)
     return adjacent
