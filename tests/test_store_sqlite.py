@@ -322,3 +322,18 @@ def test_successors_are_found_through_the_supersedes_index_not_the_whole_scope(t
     plan = " ".join(row[3] for row in store._conn.execute("EXPLAIN QUERY PLAN " + query))
     assert "records_supersedes" in plan
     store.close()
+
+
+def test_a_users_newest_records_are_read_from_an_index_not_sorted(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "n.db")
+    store.put_many([StoredItem(make_record(ALICE, f"note {i}"), None) for i in range(20)])
+    executed: list[str] = []
+    store._conn.set_trace_callback(executed.append)  # the statement list_records runs, its values bound
+    page = store.list_records(ALICE, Filter(), now=NOW, limit=1, cursor=None)
+    store._conn.set_trace_callback(None)
+    assert [r.content for r in page.records] == ["note 19"]
+    (listing,) = [sql for sql in executed if "ORDER BY r.rowid DESC" in sql]
+    plan = " ".join(str(row[-1]) for row in store.execute("EXPLAIN QUERY PLAN " + listing))
+    # A sort would read every record of the user on each call: the write path asks this before each transcript line.
+    assert "TEMP B-TREE" not in plan and "records_newest" in plan
+    store.close()
