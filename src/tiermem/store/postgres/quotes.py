@@ -1,0 +1,70 @@
+"""(internal) Taking a deleted record's words out of the copies other rows hold (a mixin of PostgresStore).
+
+A turn's search context quotes the turn before it; when the quoted record is forgotten or swept,
+``drop_context_lines`` takes the words out. The old row versions keep the text until the next ``compact``
+(VACUUM) reclaims them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from tiermem.store.base import StoredItem
+from tiermem.store.maintenance_base import changed_contexts, snapshots_without_lines
+from tiermem.store.postgres.sql import scope_sql
+from tiermem.types import MemoryRecord, Scope
+
+__all__ = ["PgQuotesMixin"]
+
+_FEW_LINES = 32  # up to this many lines to drop are looked for in SQL; more (a sweep) are matched in Python
+
+
+def _jsonb(value: dict[str, Any] | None) -> Jsonb | None:
+    return None if value is None else Jsonb(value)
+
+
+class PgQuotesMixin:
+    """``drop_context_lines`` on the store's connections."""
+
+    if TYPE_CHECKING:
+
+        def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
+        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
+
+        def put_many(self, items: Sequence[StoredItem]) -> None: ...
+
+    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        wanted = frozenset(line for line in lines if line)
+        if not wanted:
+            return 0
+        where, params = scope_sql(scope, "records")
+        if len(wanted) <= _FEW_LINES:  # a forget: let the database skip the rows that cannot hold them
+            where += " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(context, line) > 0)"
+            params.append(sorted(wanted))
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
+            changed = changed_contexts(rows.fetchall(), wanted)
+            if not changed:
+                return 0
+            records = self.get_many(scope, list(changed)).values()
+            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
+            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
+            entries = conn.execute(
+                "SELECT seq, before, after FROM audit_log WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)",
+                [scope.tenant, scope.user or "", list(changed)],
+            ).fetchall()
+            for seq, before, after in entries:
+                snapshots = snapshots_without_lines(before, after, wanted)
+                if snapshots is not None:
+                    conn.execute(
+                        "UPDATE audit_log SET before = %s, after = %s WHERE seq = %s",
+                        [_jsonb(snapshots[0]), _jsonb(snapshots[1]), seq],
+                    )
+        return len(changed)
