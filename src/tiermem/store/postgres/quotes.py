@@ -1,8 +1,8 @@
 """(internal) Taking a deleted record's words out of the copies other rows hold (a mixin of PostgresStore).
 
-A turn's search context quotes the turn before it; when the quoted record is forgotten or swept,
-``drop_context_lines`` takes the words out. The old row versions keep the text until the next ``compact``
-(VACUUM) reclaims them.
+A turn's search context quotes the turn before it, and a write held for approval carries such a context too;
+when the quoted record is forgotten or swept, ``drop_context_lines`` and ``drop_held_context_lines`` take the
+words out. The old row versions keep the text until the next ``compact`` (VACUUM) reclaims them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tiermem.store.base import StoredItem
-from tiermem.store.maintenance_base import changed_contexts, snapshots_without_lines
+from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
 from tiermem.store.postgres.sql import scope_sql
 from tiermem.types import MemoryRecord, Scope
 
@@ -30,7 +30,7 @@ def _jsonb(value: dict[str, Any] | None) -> Jsonb | None:
 
 
 class PgQuotesMixin:
-    """``drop_context_lines`` on the store's connections."""
+    """``drop_context_lines`` and ``drop_held_context_lines`` on the store's connections."""
 
     if TYPE_CHECKING:
 
@@ -67,4 +67,23 @@ class PgQuotesMixin:
                         "UPDATE audit_log SET before = %s, after = %s WHERE seq = %s",
                         [_jsonb(snapshots[0]), _jsonb(snapshots[1]), seq],
                     )
+        return len(changed)
+
+    def drop_held_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        wanted = frozenset(line for line in lines if line)
+        if not wanted:
+            return 0
+        with self._tenant(scope.tenant) as conn:
+            # Only the rows whose context holds a line are decoded: the user's held writes are not indexed.
+            rows = conn.execute(
+                "SELECT id, record FROM pending_writes WHERE tenant = %s AND user_key = %s AND EXISTS"
+                " (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(record ->> 'context', line) > 0)",
+                [scope.tenant, scope.user or "", sorted(wanted)],
+            ).fetchall()
+            changed = held_without_lines(rows, wanted)
+            for pending_id, record in changed.items():
+                conn.execute(
+                    "UPDATE pending_writes SET record = %s WHERE tenant = %s AND id = %s",
+                    [Jsonb(record), scope.tenant, pending_id],
+                )
         return len(changed)
