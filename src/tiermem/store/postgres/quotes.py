@@ -3,6 +3,12 @@
 A turn's search context quotes the turn before it, and a write held for approval carries such a context too;
 when the quoted record is forgotten or swept, ``drop_context_lines`` and ``drop_held_context_lines`` take the
 words out. The old row versions keep the text until the next ``compact`` (VACUUM) reclaims them.
+
+A forget looks for the records whose context holds its lines through the full-text postings, not by reading
+every context of the user: a line that is part of a context has its terms among that record's terms, so the
+records holding a line are among those holding the line's rarest term (``fts_terms`` counts them), found by
+equality on the postings' key, which row-level security lets through the index (a ``LIKE`` or trigram match
+is not leakproof, so under the policy it would read every row of the user all the same).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from psycopg.types.json import Jsonb
 from tiermem.store.base import StoredItem
 from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
 from tiermem.store.postgres.sql import scope_sql
+from tiermem.store.postgres.terms import query_stems
+from tiermem.text_index import index_text
 from tiermem.types import MemoryRecord, Scope
 
 __all__ = ["PgQuotesMixin"]
@@ -44,13 +52,8 @@ class PgQuotesMixin:
         wanted = frozenset(line for line in lines if line)
         if not wanted:
             return 0
-        where, params = scope_sql(scope, "records")
-        if len(wanted) <= _FEW_LINES:  # a forget: let the database skip the rows that cannot hold them
-            where += " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(context, line) > 0)"
-            params.append(sorted(wanted))
         with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
-            changed = changed_contexts(rows.fetchall(), wanted)
+            changed = changed_contexts(_holding(conn, scope, wanted), wanted)
             if not changed:
                 return 0
             records = self.get_many(scope, list(changed)).values()
@@ -87,3 +90,28 @@ class PgQuotesMixin:
                     [Jsonb(record), scope.tenant, pending_id],
                 )
         return len(changed)
+
+
+def _holding(conn: psycopg.Connection[Any], scope: Scope, wanted: frozenset[str]) -> list[tuple[str, str]]:
+    """(id, context) of the scope's records whose context may hold one of ``wanted``; a superset."""
+    where, params = scope_sql(scope, "r")
+    stems = query_stems([index_text(line) or "" for line in sorted(wanted)]) if len(wanted) <= _FEW_LINES else []
+    if stems and all(stems):  # a forget's lines, each with words: the postings of each line's rarest term
+        key = [scope.tenant, scope.user or ""]
+        df = dict(
+            conn.execute(
+                "SELECT term, df FROM fts_terms WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
+                [*key, sorted({s for line in stems for s in line})],
+            ).fetchall()
+        )
+        rarest = sorted({min(line, key=lambda s: int(df.get(s, 0))) for line in stems})
+        where += (
+            " AND r.seq IN (SELECT p.seq FROM fts_postings p WHERE p.tenant = %s AND p.user_key = %s"
+            " AND p.term = ANY(%s))"
+        )
+        params += [*key, rarest]
+    elif stems:  # a line without words has no postings: let the database skip the rows that cannot hold them
+        where += " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(r.context, line) > 0)"
+        params.append(sorted(wanted))
+    rows = conn.execute(f"SELECT r.id, r.context FROM records r WHERE {where} AND r.context IS NOT NULL", params)
+    return rows.fetchall()
