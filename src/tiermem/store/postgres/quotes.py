@@ -96,22 +96,34 @@ def _holding(conn: psycopg.Connection[Any], scope: Scope, wanted: frozenset[str]
     """(id, context) of the scope's records whose context may hold one of ``wanted``; a superset."""
     where, params = scope_sql(scope, "r")
     stems = query_stems([index_text(line) or "" for line in sorted(wanted)]) if len(wanted) <= _FEW_LINES else []
-    if stems and all(stems):  # a forget's lines, each with words: the postings of each line's rarest term
-        key = [scope.tenant, scope.user or ""]
-        df = dict(
-            conn.execute(
-                "SELECT term, df FROM fts_terms WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
-                [*key, sorted({s for line in stems for s in line})],
-            ).fetchall()
-        )
-        rarest = sorted({min(line, key=lambda s: int(df.get(s, 0))) for line in stems})
+    rarest = _rarest_terms(conn, scope, stems) if stems and all(stems) else None
+    if rarest is not None:  # a forget's lines, each with words: the records holding each line's rarest term
         where += (
             " AND r.seq IN (SELECT p.seq FROM fts_postings p WHERE p.tenant = %s AND p.user_key = %s"
             " AND p.term = ANY(%s))"
         )
-        params += [*key, rarest]
-    elif stems:  # a line without words has no postings: let the database skip the rows that cannot hold them
+        params += [scope.tenant, scope.user or "", rarest]
+    elif stems:  # no postings to go by: let the database skip the rows that cannot hold the lines
         where += " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(r.context, line) > 0)"
         params.append(sorted(wanted))
     rows = conn.execute(f"SELECT r.id, r.context FROM records r WHERE {where} AND r.context IS NOT NULL", params)
     return rows.fetchall()
+
+
+def _rarest_terms(conn: psycopg.Connection[Any], scope: Scope, stems: Sequence[tuple[str, ...]]) -> list[str] | None:
+    """Each line's rarest term by the user's document frequencies; None when they are so common that reading
+    their postings would cost more than reading every context of the user."""
+    key = [scope.tenant, scope.user or ""]
+    df = dict(
+        conn.execute(
+            "SELECT term, df FROM fts_terms WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
+            [*key, sorted({s for line in stems for s in line})],
+        ).fetchall()
+    )
+    rarest = {min(line, key=lambda s: int(df.get(s, 0))) for line in stems}
+    row = conn.execute("SELECT docs FROM scope_stats WHERE tenant = %s AND user_key = %s", key).fetchone()
+    # A posting costs more than a row's strpos (an index entry, then a join), so past half the user's records
+    # the scan is the cheaper read.
+    if row is not None and sum(int(df.get(s, 0)) for s in rarest) * 2 > int(row[0]):
+        return None
+    return sorted(rarest)
