@@ -118,6 +118,30 @@ class MaintenanceContract(StoreFixture):
         assert got[kept.id].context == kept.context
         assert store.drop_context_lines(ALICE, lines[:1]) == 0
 
+    def test_drop_held_context_lines_takes_them_out_of_the_users_held_writes_only(self, store: Store) -> None:
+        line = 'my "locker" code is 4417 \\ Café'  # JSON escapes quotes and backslashes: matched on the decoded text
+        quoting = make_record(ALICE, "arm it at night", context=f"{line}\nan earlier turn").to_json()
+        held = {
+            "p-quoting": quoting,
+            "p-only": {**quoting, "context": line},
+            "p-near": {**quoting, "context": f"{line} or so"},  # not the whole line
+            "p-none": {**quoting, "context": None},
+        }
+        for pending_id, record in held.items():
+            store.put_pending(ALICE, PendingWrite(pending_id, NOW, record, "untrusted"))
+        store.put_pending(BOB, PendingWrite("p-bob", NOW, quoting, "untrusted"))
+
+        assert store.drop_held_context_lines(ALICE, [line, ""]) == 2
+
+        got = {p.id: p.record for p in store.list_pending(ALICE)}
+        assert got == {
+            **held,
+            "p-quoting": {**quoting, "context": "an earlier turn"},
+            "p-only": {**quoting, "context": None},
+        }
+        assert [p.record for p in store.list_pending(BOB)] == [quoting]
+        assert store.drop_held_context_lines(ALICE, [line]) == 0
+
     def test_erase_scope_leaves_nothing_of_the_user_and_touches_no_one_else(self, store: Store) -> None:
         mine = plant(store, ALICE, "Zorblax7731")
         for scope, secret in ((BOB, "Bobsecret42"), (SHARED, "Sharedsecret9"), (OTHER_TENANT_ALICE, "Globex55")):

@@ -107,3 +107,33 @@ def test_forget_takes_a_transcript_line_out_of_the_line_that_followed_it(mem: Me
     mem.forget(ALICE, line.id)
 
     assert mem.store.get(ALICE, reply.id).context is None  # type: ignore[union-attr]
+
+
+def test_forget_takes_the_forgotten_note_out_of_a_held_write_that_quotes_it(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    policy = WritePolicy(follow_window=timedelta(minutes=30))
+    with Memory.open(f"sqlite:///{path}", embedder=HashingEmbedder(), write_policy=policy) as memory:
+        note = memory.remember(ALICE, f"The alarm code for the studio is {SECRET}.").record
+        held = memory.remember(ALICE, "Always arm it at night.", type=MemoryType.PROCEDURAL, source="tool:notes")
+        assert held.pending_id is not None and SECRET in (held.record.context or "")
+
+        memory.forget(ALICE, note.id, scrub_file=True)
+
+        assert all(SECRET not in json.dumps(p.record) for p in memory.pending(ALICE))
+        approved = memory.approve(ALICE, held.pending_id).record
+        assert approved.context is None and approved.content == "Always arm it at night."
+        assert SECRET not in _texts(memory)
+    assert find_bytes(path, SECRET) == []
+
+
+def test_sweep_takes_an_expired_note_out_of_a_held_write_that_quotes_it() -> None:
+    policy = WritePolicy(follow_window=timedelta(minutes=30))
+    with Memory.open(":memory:", embedder=HashingEmbedder(), write_policy=policy) as memory:
+        memory.remember(ALICE, f"The gate code is {SECRET}.", ttl=60)
+        held = memory.remember(ALICE, "Lock it after dark.", type=MemoryType.PROCEDURAL, source="web:https://x.test")
+        assert held.pending_id is not None and SECRET in (held.record.context or "")
+
+        report = sweep(memory.store, memory.retention, now=utcnow() + timedelta(hours=1))
+
+        assert report.expired == 1
+        assert memory.approve(ALICE, held.pending_id).record.context is None

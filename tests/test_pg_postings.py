@@ -103,3 +103,30 @@ def test_rows_written_before_migration_5_get_their_postings_when_the_store_opens
     assert store.keyword_candidates(ALICE, ["red door", "keeper"], Filter(), now=NOW, limit=5) == want
     assert store.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'records_fts'") == [(0,)]
     store.close()
+
+
+def _records_read(store: PostgresStore) -> int:
+    """Rows of ``records`` this transaction has read so far, by scans of the table or of its indexes."""
+    with store._tenant(ALICE.tenant) as conn:
+        row = conn.execute(
+            "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_xact_user_tables"
+            " WHERE schemaname = current_schema() AND relname = 'records'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_forgets_context_lookup_reads_the_records_of_the_lines_rarest_term_not_every_context(
+    pg: PostgresStore,
+) -> None:
+    common = "the keeper painted the red door of the lighthouse"
+    quoting = make_record(ALICE, "noted", context=f"{common} zephyrine")
+    others = [make_record(ALICE, f"reply {i}", context=f"{common} again {i}") for i in range(60)]
+    pg.put_many([item(r) for r in [quoting, *others]])
+    pg.compact(full=False)  # ANALYZE: without statistics the planner reads every row of a table this small
+    with pg.transaction():
+        with pg._tenant(ALICE.tenant) as conn:  # ... and scans it whole, whatever its indexes
+            conn.execute("SELECT set_config('enable_seqscan', 'off', true)")
+        before = _records_read(pg)
+        assert pg.drop_context_lines(ALICE, [f"{common} zephyrine"]) == 1
+        read = _records_read(pg) - before
+    assert read < 10, read  # the candidates, the changed record read back, the upsert: not the 61 contexts

@@ -2,11 +2,12 @@
 
 Deleting a row is not always enough to remove its text from storage: a database file keeps freed pages, logs
 keep earlier page images, a full-text index keeps tokens in older segments, the audit log keeps every version
-of a record, and the records written after it may carry the end of its text as search context. So these jobs
-delete through the store's ``purge`` and ``erase_scope`` (which leave nothing recoverable where the backend
-can), take the deleted text out of other records' context (``drop_quotes``), redact the audit entries of what
-they deleted (the fact that something happened stays, its content goes), and ``compact`` the store afterwards.
-How a backend does that is its own business (SQLite: ``store/sqlite/maintenance.py``, ``quotes.py``);
+of a record, and the records (or writes held for approval) written after it may carry the end of its text as
+search context. So these jobs delete through the store's ``purge`` and ``erase_scope`` (which leave nothing
+recoverable where the backend can), take the deleted text out of the others' context (``drop_quotes``), redact
+the audit entries of what they deleted (the fact that something happened stays, its content goes), and
+``compact`` the store afterwards. How a backend does that is its own business (SQLite:
+``store/sqlite/maintenance.py``, ``quotes.py``; PostgreSQL: ``store/postgres/maintenance.py``, ``quotes.py``);
 ``tiermem.store.sqlite.find_bytes`` checks a SQLite file.
 """
 
@@ -43,11 +44,14 @@ class EraseReport:
 
 
 def drop_quotes(store: Store, scope: Scope, deleted: Iterable[MemoryRecord]) -> int:
-    """Take what other records of ``scope`` quote of ``deleted`` out of their search context; how many changed."""
+    """Take what other records and held writes of ``scope`` quote of ``deleted`` out of their search context;
+    how many changed."""
     lines: set[str] = set()
     for record in deleted:
         lines |= quoted_lines(record.content)
-    return store.drop_context_lines(scope, lines) if lines else 0
+    if not lines:
+        return 0
+    return store.drop_context_lines(scope, lines) + store.drop_held_context_lines(scope, lines)
 
 
 def forget(

@@ -29,6 +29,7 @@ __all__ = [
     "RecordRef",
     "RowField",
     "changed_contexts",
+    "held_without_lines",
     "snapshots_without_lines",
     "without_lines",
 ]
@@ -52,6 +53,17 @@ def changed_contexts(rows: Iterable[tuple[str, str]], lines: Collection[str]) ->
         kept = without_lines(context, lines)
         if kept != context:
             out[record_id] = kept
+    return out
+
+
+def held_without_lines(rows: Iterable[tuple[str, dict[str, Any]]], lines: Collection[str]) -> dict[str, dict[str, Any]]:
+    """Of (id, serialised record) rows of held writes, those whose context holds one of ``lines``, without them."""
+    out: dict[str, dict[str, Any]] = {}
+    for pending_id, record in rows:
+        context = record.get("context")
+        kept = without_lines(context, lines) if isinstance(context, str) else context
+        if kept != context:
+            out[pending_id] = {**record, "context": kept}
     return out
 
 
@@ -138,6 +150,15 @@ class MaintenanceStore(Protocol):
         context None once empty) and keeps its version; the copies of its context in its audit entries change
         alike. Nothing of the removed lines stays recoverable where the backend can. Joins the caller's
         transaction.
+        """
+        ...
+
+    def drop_held_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        """Take these whole lines out of the context of the scope's writes held for approval; how many changed.
+
+        A held write's serialised record carries the context it was given (a note following the deleted one);
+        approving it later would store those words again. Nothing of the removed lines stays recoverable where
+        the backend can. Joins the caller's transaction.
         """
         ...
 

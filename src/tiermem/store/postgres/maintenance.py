@@ -12,34 +12,22 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg import sql
-from psycopg.types.json import Jsonb
 
 from tiermem.errors import StoreError
-from tiermem.store.base import StoredItem
-from tiermem.store.maintenance_base import (
-    ROW_COUNTS,
-    ErasedScope,
-    Orphans,
-    RecordRef,
-    changed_contexts,
-    snapshots_without_lines,
-)
-from tiermem.store.postgres.sql import scope_sql
-from tiermem.types import MemoryRecord, MemoryType, Scope
+from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
+from tiermem.types import MemoryType, Scope
 
 __all__ = ["INTERNAL_TABLES", "PgMaintenanceMixin", "scoped_tables"]
 
 _AUDIT = "audit_log"
 _ALL = "*"
 _ID_LENGTH = 36  # a record id is a UUID string
-_FEW_LINES = 32  # up to this many lines to drop are looked for in SQL; more (a sweep) are matched in Python
 # Index bookkeeping kept by triggers: emptied by erase, never counted as data a scope holds.
 INTERNAL_TABLES = ("scope_stats", "fts_terms", "fts_postings")
 _ACTOR_KIND = "split_part(actor, ':', 1)"  # the source kind only: a URL or tool name may be personal data
@@ -52,10 +40,6 @@ def scoped_tables(conn: psycopg.Connection[Any]) -> tuple[str, ...]:
         " AND column_name IN ('tenant', 'user_key') GROUP BY table_name HAVING count(*) = 2"
     ).fetchall()
     return tuple(sorted((r[0] for r in rows), key=lambda n: (n != "records", n)))
-
-
-def _jsonb(value: dict[str, Any] | None) -> Jsonb | None:
-    return None if value is None else Jsonb(value)
 
 
 def _scope_where(tenant: str, user: str | None) -> tuple[str, list[str]]:
@@ -76,44 +60,11 @@ class PgMaintenanceMixin:
 
         def delete(self, scope: Scope, record_ids: Sequence[str]) -> int: ...
 
-        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
-
-        def put_many(self, items: Sequence[StoredItem]) -> None: ...
-
         @property
         def _pool(self) -> Any: ...
 
     def purge(self, scope: Scope, record_ids: Sequence[str]) -> int:
         return self.delete(scope, record_ids)  # the dead tuples' text goes at the next compact (VACUUM)
-
-    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
-        wanted = frozenset(line for line in lines if line)
-        if not wanted:
-            return 0
-        where, params = scope_sql(scope, "records")
-        if len(wanted) <= _FEW_LINES:  # a forget: let the database skip the rows that cannot hold them
-            where += " AND EXISTS (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(context, line) > 0)"
-            params.append(sorted(wanted))
-        with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
-            changed = changed_contexts(rows.fetchall(), wanted)
-            if not changed:
-                return 0
-            records = self.get_many(scope, list(changed)).values()
-            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
-            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
-            entries = conn.execute(
-                "SELECT seq, before, after FROM audit_log WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)",
-                [scope.tenant, scope.user or "", list(changed)],
-            ).fetchall()
-            for seq, before, after in entries:
-                snapshots = snapshots_without_lines(before, after, wanted)
-                if snapshots is not None:
-                    conn.execute(
-                        "UPDATE audit_log SET before = %s, after = %s WHERE seq = %s",
-                        [_jsonb(snapshots[0]), _jsonb(snapshots[1]), seq],
-                    )
-        return len(changed)
 
     def redact_audit(self, scope: Scope, record_ids: Sequence[str], *, detail: str, mention_detail: str) -> int:
         if not record_ids:

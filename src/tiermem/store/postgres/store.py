@@ -27,6 +27,7 @@ from tiermem.store.postgres.connect import apply_migrations, driver_error, parse
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
+from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.rows import write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
 from tiermem.store.postgres.terms import tokenize_many
@@ -47,6 +48,7 @@ class PostgresStore(
     PgAuditMixin,
     PgContextMixin,
     PgMaintenanceMixin,
+    PgQuotesMixin,
     PgTransferMixin,
     PgAccessMixin,
     PgUnindexedMixin,

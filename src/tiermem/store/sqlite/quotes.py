@@ -1,8 +1,9 @@
 """(internal) Taking a deleted record's words out of the copies other rows hold (a mixin of SQLiteStore).
 
-A turn's search context quotes the turn before it, and the summary core block quotes evicted messages; when
-the quoted record is forgotten or swept, ``drop_context_lines`` and ``rewrite_core_texts`` take the words out,
-with ``PRAGMA secure_delete`` so the old text is overwritten. A forget looks for the records whose context
+A turn's search context quotes the turn before it, a write held for approval carries such a context too, and
+the summary core block quotes evicted messages; when the quoted record is forgotten or swept,
+``drop_context_lines``, ``drop_held_context_lines`` and ``rewrite_core_texts`` take the words out, with
+``PRAGMA secure_delete`` so the old text is overwritten. A forget looks for the records whose context
 holds its lines through the full-text index (a phrase in the ``context`` column), not by reading every row of
 the user: the index holds each context as ``index_text`` gives it, so a line that is part of a context is a
 phrase of that context's entry.
@@ -10,6 +11,7 @@ phrase of that context's entry.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
@@ -18,7 +20,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tiermem.store.base import StoredItem
-from tiermem.store.maintenance_base import changed_contexts, snapshots_without_lines
+from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
 from tiermem.store.sqlite.audit import audit_json, audit_loads
 from tiermem.store.sqlite.fts import scope_token
 from tiermem.store.sqlite.maintenance import Connected, run_sql, secure_delete
@@ -40,7 +42,7 @@ def _phrase(line: str) -> str:
 
 
 class SQLiteQuotesMixin(Connected):
-    """``drop_context_lines`` and ``rewrite_core_texts`` on the store's connection."""
+    """``drop_context_lines``, ``drop_held_context_lines`` and ``rewrite_core_texts`` on the store's connection."""
 
     if TYPE_CHECKING:  # provided by SQLiteStore
 
@@ -76,6 +78,27 @@ class SQLiteQuotesMixin(Connected):
                             "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
                             [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
                         )
+        return len(changed)
+
+    def drop_held_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
+        wanted = frozenset(line for line in lines if line)
+        if not wanted:
+            return 0
+        with secure_delete(self), self.transaction():
+            # Only the rows whose context holds a line are decoded: the user's held writes are not indexed.
+            rows = run_sql(
+                self,
+                "SELECT id, record FROM pending_writes WHERE tenant = ? AND user_key = ? AND EXISTS"
+                " (SELECT 1 FROM json_each(?) AS line WHERE instr(json_extract(record, '$.context'), line.value) > 0)",
+                [scope.tenant, scope.user or "", json.dumps(sorted(wanted))],
+            )
+            changed = held_without_lines([(pending_id, json.loads(record)) for pending_id, record in rows], wanted)
+            for pending_id, record in changed.items():
+                run_sql(
+                    self,
+                    "UPDATE pending_writes SET record = ? WHERE id = ?",
+                    [json.dumps(record, ensure_ascii=False), pending_id],
+                )
         return len(changed)
 
     def _holding(self, scope: Scope, wanted: frozenset[str]) -> list[tuple[str, str]]:
