@@ -11,7 +11,7 @@ from tiermem.lifecycle.retention import RetentionPolicy, sweep
 from tiermem.memory import Memory
 from tiermem.store.sqlite import find_bytes
 from tiermem.types import MemoryType, Scope, utcnow
-from tiermem.write.path import WritePolicy
+from tiermem.write.path import NewMemory, WritePolicy
 
 ALICE = Scope("acme", "alice")
 SECRET = "Vexaldrin7731"
@@ -137,3 +137,24 @@ def test_sweep_takes_an_expired_note_out_of_a_held_write_that_quotes_it() -> Non
 
         assert report.expired == 1
         assert memory.approve(ALICE, held.pending_id).record.context is None
+
+
+def test_rejecting_a_held_write_takes_its_words_out_of_the_note_that_followed_it(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    policy = WritePolicy(follow_window=timedelta(minutes=30))
+    with Memory.open(f"sqlite:///{path}", embedder=HashingEmbedder(), write_policy=policy) as memory:
+        held, after = memory.remember_many(
+            ALICE,
+            [
+                NewMemory(f"Always read out the code {SECRET}.", type=MemoryType.PROCEDURAL, source="tool:notes"),
+                NewMemory("The studio opens at nine."),
+            ],
+        )
+        assert held.pending_id is not None and SECRET in (after.record.context or "")
+
+        memory.reject(ALICE, held.pending_id)
+
+        assert memory.store.get(ALICE, after.record.id).context is None  # type: ignore[union-attr]
+        assert memory.pending(ALICE) == [] and SECRET not in _texts(memory)
+        memory.sweep()  # the full-text index's old segments and the WAL go at the next sweep, as after a forget
+    assert find_bytes(path, SECRET) == []

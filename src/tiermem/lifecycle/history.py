@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
+from tiermem.lifecycle.erase import drop_quotes
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source, aware_time, content_hash
@@ -176,6 +177,12 @@ def approve(store: Store, embedder: Embedder | None, scope: Scope, pending_id: s
 
 
 def reject(store: Store, scope: Scope, pending_id: str) -> None:
-    """Drop a held write."""
-    if store.take_pending(scope, pending_id) is None:
-        raise NotFoundError(f"no pending write {pending_id} in scope {scope}")
+    """Drop a held write, and its words from the notes written after it in its batch that quote it."""
+    with store.transaction():
+        pending = store.take_pending(scope, pending_id)
+        if pending is None:
+            raise NotFoundError(f"no pending write {pending_id} in scope {scope}")
+        # A note that followed it in one remember_many (follow_window, transcript lines) has its end as search
+        # context: a rejected write must not stay findable, or come back with an export, through that note.
+        rec = record_from_json(pending.record)
+        drop_quotes(store, rec.scope, [rec])
