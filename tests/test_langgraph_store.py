@@ -335,3 +335,43 @@ def test_default_ttl_of_the_store_config_applies_to_puts_without_one() -> None:
 def test_a_value_too_large_for_metadata_is_refused_naming_the_limit(store: TiermemStore) -> None:
     with pytest.raises(ValidationError, match=r"metadata.*8192"):
         store.put(ANN, "big", {"text": "x" * 9000})
+
+
+class _CountingEmbedder(HashingEmbedder):
+    """A hashing embedder that tells queries apart (as e5 does) and counts its calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, tuple[str, ...]]] = []
+
+    def embed_batch(self, texts: Any) -> Any:
+        self.calls.append(("passages", tuple(texts)))
+        return super().embed_batch(texts)
+
+    def embed_queries(self, texts: Any) -> Any:
+        self.calls.append(("queries", tuple(texts)))
+        return super().embed_batch(texts)
+
+
+def test_a_search_of_one_namespace_embeds_its_question_in_one_call_with_the_speakers_form() -> None:
+    embedder = _CountingEmbedder()
+    with Memory.open(":memory:", embedder=embedder) as memory:
+        store = TiermemStore(memory, fields=("text",), source="user")
+        store.put(ANN, "t1", {"text": "Ann: I bought my son a red bike for his birthday."})
+        embedder.calls.clear()
+        hits = store.search(ANN, query="What did Ann buy for her son?")
+    assert hits and "red bike" in hits[0].value["text"]
+    assert [kind for kind, _ in embedder.calls] == ["queries"]  # one model call for the question ...
+    assert len(embedder.calls[0][1]) == 2  # ... and its first-person form ("What did I buy for my son?")
+
+
+def test_a_search_across_users_embeds_the_question_once_as_a_query() -> None:
+    embedder = _CountingEmbedder()
+    with Memory.open(":memory:", embedder=embedder) as memory:
+        store = TiermemStore(memory)
+        store.put(ANN, "drink", {"text": "prefers green tea"})
+        store.put(BOB, "drink", {"text": "prefers black coffee"})
+        embedder.calls.clear()
+        hits = store.search(("notes",), query="which tea?")
+    assert hits and hits[0].namespace == ANN
+    assert embedder.calls == [("queries", ("which tea?",))]  # e5's query form, not the stored texts' form

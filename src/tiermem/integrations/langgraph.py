@@ -49,7 +49,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from tiermem.embed import Vectors
+from tiermem.embed import Vectors, embed_queries
 from tiermem.integrations.langgraph_items import (
     META_TTL,
     Place,
@@ -238,7 +238,10 @@ class TiermemStore(BaseStore):
         query = op.query or ""
         k = MAX_K if op.filter else max(1, min(MAX_K, op.offset + op.limit))
         embedder = self.memory.embedder
-        vector: Vectors | None = embedder.embed_batch([query])[0] if embedder is not None and places else None
+        # One place embeds its own query: recall then runs the model beside its keyword query, in one call with
+        # the question as a named speaker would ask it. Several places share one query vector.
+        several = embedder is not None and len(places) > 1
+        vector: Vectors | None = embed_queries(embedder, [query])[0] if several and embedder is not None else None
         hits: list[Hit] = []
         for place in places:
             hits += hybrid_recall(
