@@ -138,14 +138,15 @@ class TiermemLangGraph:
     """tiermem behind LangGraph's store API (``TiermemStore``): what a LangGraph user gets by swapping the store."""
 
     name = "tiermem TiermemStore (LangGraph API)"
-    note = "the LangGraph adapter: items keyed, no duplicate merging or supersession, hybrid recall"
+    note = "the LangGraph adapter, source='user' (the turns are what people said): items keyed, hybrid recall"
 
     def __init__(self, model: TimedModel, directory: Path) -> None:
         from tiermem.integrations.langgraph import TiermemStore
 
         self.directory = directory
         self.memory = Memory.open(directory / "tiermem.db", embedder=model)
-        self.store = TiermemStore(self.memory, fields=("text",))
+        # The turns are what people said: docs/integrations.md asks for source="user" for such items.
+        self.store = TiermemStore(self.memory, fields=("text",), source="user")
 
     def add(self, user: str, text: str, dia_id: str) -> None:
         self.store.put((TENANT, user), str(uuid.uuid4()), {"text": text, "dia_id": dia_id})
