@@ -80,3 +80,23 @@ def test_the_store_returns_closed_but_never_expired_records_when_asked(memory: M
         near = memory.store.vector_candidates(ALICE, vector, embedder.fingerprint, wanted, now=later, limit=10)
         assert {c.id for c in words} == expected and expected <= {c.id for c in near}
         assert gone not in {c.id for c in near} and (with_closed or old not in {c.id for c in near})
+
+
+def test_equal_scores_keep_the_lists_order_whatever_order_the_store_returns_records_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tiermem.recall.search import RecallPolicy, rank
+    from tiermem.store.base import Candidate
+
+    scope = Scope("acme", "tie")
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
+        first = memory.remember(scope, "the blue kettle").record.id
+        second = memory.remember(scope, "a red lantern").record.id
+        # Each first in one list and absent from the other: the fused scores tie exactly.
+        policy = RecallPolicy()
+        lists = policy.weighted(keyword=[Candidate(first, 1.0)], vector=[Candidate(second, 0.0)])
+        store = memory.store
+        got = store.get_many
+        monkeypatch.setattr(store, "get_many", lambda s, ids: dict(reversed(list(got(s, ids).items()))))
+        hits = rank(store, scope, lists, k=2, now=utcnow(), policy=policy, filter_=including_closed(Filter()))
+    assert [h.record.id for h in hits] == [first, second]

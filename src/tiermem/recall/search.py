@@ -207,7 +207,7 @@ def rank(
     records = store.get_many(scope, shortlist)
     credited: set[str] = set()
     if filter_ is not None and filter_.with_closed:
-        shortlist, credited = _credit_current(store, scope, records, fused, filter_, now)
+        shortlist, credited = _credit_current(store, scope, shortlist, records, fused, filter_, now)
     factored = [(factor.flag, factor.parts(question, records)) for factor in policy.factors]
     hits: list[Hit] = []
     for rid in shortlist:
@@ -275,7 +275,13 @@ def _guarded(ranked: list[Hit], question: Question, k: int) -> list[Hit]:
 
 
 def _credit_current(
-    store: Store, scope: Scope, records: dict[str, MemoryRecord], fused: FusedList, filter_: Filter, now: datetime
+    store: Store,
+    scope: Scope,
+    shortlist: list[str],
+    records: dict[str, MemoryRecord],
+    fused: FusedList,
+    filter_: Filter,
+    now: datetime,
 ) -> tuple[list[str], set[str]]:
     """Hand each closed fact's match to its current version, drop closed facts; the new shortlist, who gained."""
     # A question worded like the old fact finds the fact that replaced it at the old fact's rank.
@@ -284,5 +290,8 @@ def _credit_current(
         if fused.hand_over(old, new.id):
             credited.add(new.id)
         records[new.id] = new
-    live = [rid for rid, record in records.items() if record.valid_to is None or record.valid_to > now]
+    # In the shortlist's order, then the versions that joined it: equal scores keep the lists' order, never the
+    # order the store happened to return records in (which a read cache changes).
+    ordered = [records[rid] for rid in dict.fromkeys([*shortlist, *records]) if rid in records]
+    live = [r.id for r in ordered if r.valid_to is None or r.valid_to > now]
     return sorted(live, key=fused.scores.__getitem__, reverse=True), credited
