@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from store_fixtures import ALICE, ANY, BOB, NOW, item, make_record
+from store_fixtures import ALICE, ANY, BOB, EMB, NOW, item, make_record
 from tiermem.store.sqlite.fts import HOLD_ROWS_FROM
 from tiermem.store.sqlite.store import SQLiteStore
 from tiermem.types import Filter, MemoryType, Scope, including_closed
@@ -159,3 +159,24 @@ def test_vectors_of_sees_a_vector_another_connection_replaced(two: tuple[SQLiteS
     assert np.array_equal(after, item(changed).vector) and not np.array_equal(after, before)
     with pytest.raises(ValueError):
         after[0] = 1.0  # one array is handed to every caller: none may change it
+
+
+def _tagged_ids(store: SQLiteStore, tag: str) -> set[str]:
+    vector = EMB.embed_batch(["kettle"])[0]
+    found = store.vector_candidates(ALICE, vector, EMB.fingerprint, Filter(tags=frozenset({tag})), now=NOW, limit=50)
+    return {c.id for c in found}
+
+
+def test_a_tag_filters_rows_are_read_again_after_any_write(two: tuple[SQLiteStore, SQLiteStore]) -> None:
+    first, second = two
+    kept = make_record(ALICE, "the kettle is blue", tags=("ns:a",))
+    other = make_record(ALICE, "the kettle is red", tags=("ns:b",))
+    first.put_many([item(kept), item(other)])
+    assert _tagged_ids(first, "ns:a") == {kept.id}  # read and kept for this generation
+    moved = replace(other, tags=("ns:a",), version=2)
+    first.put_many([item(moved)])  # this connection's own write
+    assert _tagged_ids(first, "ns:a") == {kept.id, other.id}
+    second.put_many([item(replace(moved, tags=("ns:b",), version=3))])  # another connection's
+    assert _tagged_ids(first, "ns:a") == {kept.id}
+    second.delete(ALICE, [kept.id])
+    assert _tagged_ids(first, "ns:a") == set()

@@ -117,6 +117,8 @@ class ScopeVectors:
         self.part_owner: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         # Filters compare int codes: comparing 100k Python strings costs milliseconds per search.
         self._vocab: dict[str, dict[str, int]] = {name: {} for name in _CATEGORIES}
+        # Rows holding a tag filter's tags, by (generation, tags): a namespace's searches ask the same tag.
+        self.tagged: dict[tuple[int, tuple[str, ...]], npt.NDArray[np.bool_]] = {}
         self._alloc(max(capacity, 16))
 
     def _alloc(self, capacity: int) -> None:

@@ -185,18 +185,29 @@ class SQLiteVectorMixin:
         if filter_.time_to is not None:
             mask &= valid_from <= filter_.time_to.timestamp()
         if filter_.tags:
+            mask &= self._tagged(ix, scope, tuple(sorted(filter_.tags)))
+        return mask
+
+    def _tagged(self, ix: ScopeVectors, scope: Scope, tags: tuple[str, ...]) -> Any:
+        """Which rows of ``ix`` hold one of ``tags``, kept on the index until its generation moves."""
+        # Every write to the scope's records (their tags too) moves the generation, so a mask made at this one
+        # is still true; inside a transaction the writes so far are the index's own, read through this connection.
+        key = (ix.gen, tags)
+        cached = ix.tagged.get(key)
+        if cached is None or len(cached) != ix.n:
             rowids = [
                 rowid
                 for (rowid,) in self._conn.execute(
                     "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
-                    f" json_each(r.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))",
-                    [scope.tenant, scope.user or "", *sorted(filter_.tags)],
+                    f" json_each(r.tags) WHERE value IN ({','.join('?' * len(tags))}))",
+                    [scope.tenant, scope.user or "", *tags],
                 )
             ]
-            tagged = np.zeros(ix.n, dtype=bool)
-            tagged[ix.positions(rowids)] = True
-            mask &= tagged
-        return mask
+            cached = np.zeros(ix.n, dtype=bool)
+            cached[ix.positions(rowids)] = True
+            ix.tagged = {k: v for k, v in ix.tagged.items() if k[0] == ix.gen}  # older generations are dead
+            ix.tagged[key] = cached
+        return cached
 
     def _scope_vectors(self, scope: Scope) -> ScopeVectors:
         key = (scope.tenant, scope.user or "")
