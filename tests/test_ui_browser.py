@@ -312,7 +312,10 @@ def test_every_control_has_an_accessible_name(page: Any, served: tuple[LiveServe
 def test_pages_work_by_keyboard_alone(page: Any, served: tuple[LiveServer, Seeded]) -> None:
     _server, data = served
     page.goto("/ui/login")
-    page.keyboard.type(data.ann)  # the key field has focus on arrival
+    # The key field has focus on arrival: autofocus may land just after the load event, so wait for it rather
+    # than type into nothing (on a busy machine the keys were lost and the test sat on the login page).
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'credential'", timeout=5000)
+    page.keyboard.type(data.ann)
     page.keyboard.press("Enter")
     page.wait_for_url("**/ui/memories**")
 
