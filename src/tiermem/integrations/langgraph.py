@@ -240,8 +240,9 @@ class TiermemStore(BaseStore):
         embedder = self.memory.embedder
         # One place embeds its own query: recall then runs the model beside its keyword query, in one call with
         # the question as a named speaker would ask it. Several places share one query vector.
-        several = embedder is not None and len(places) > 1
-        vector: Vectors | None = embed_queries(embedder, [query])[0] if several and embedder is not None else None
+        vector: Vectors | None = (
+            embed_queries(embedder, [query])[0] if embedder is not None and len(places) > 1 else None
+        )
         hits: list[Hit] = []
         for place in places:
             hits += hybrid_recall(
