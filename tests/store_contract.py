@@ -29,11 +29,12 @@ from tiermem.errors import ConflictError, EmbeddingMismatchError
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, PendingWrite, Store, StoredItem
 from tiermem.types import Filter, MemoryType, Scope, Source, SourceKind, content_hash
+from write_order_contract import WriteOrderContract
 
 __all__ = ["ALICE", "BOB", "EMB", "NOW", "StoreContract", "StoreFixture", "item", "make_record"]
 
 
-class StoreContract(MaintenanceContract, StoreFixture):
+class StoreContract(MaintenanceContract, WriteOrderContract, StoreFixture):
     """Behaviour shared by all stores."""
 
     def test_put_then_get_round_trips_every_field(self, store: Store) -> None:

@@ -337,3 +337,20 @@ def test_a_users_newest_records_are_read_from_an_index_not_sorted(tmp_path: Path
     # A sort would read every record of the user on each call: the write path asks this before each transcript line.
     assert "TEMP B-TREE" not in plan and "records_newest" in plan
     store.close()
+
+
+def test_write_places_count_the_records_between_through_an_index(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "w.db")
+    records = [make_record(ALICE, f"note {i}") for i in range(40)]
+    for record in records:
+        store.put_many([StoredItem(record, None)])
+    executed: list[str] = []
+    store._conn.set_trace_callback(executed.append)  # the statements write_places runs, their values bound
+    found = store.write_places(ALICE, [records[0].id, records[39].id], 5)
+    store._conn.set_trace_callback(None)
+    assert found[records[39].id] - found[records[0].id] > 5
+    (counting,) = [sql for sql in executed if "count(*)" in sql]
+    plan = " ".join(str(row[-1]) for row in store.execute("EXPLAIN QUERY PLAN " + counting))
+    # Recall asks this on each question: counting may read a window's worth of one user's index, never the table.
+    assert "COVERING INDEX records_newest" in plan and "SCAN records" not in plan
+    store.close()

@@ -67,6 +67,10 @@ class RecallPolicy:
       without a session is its own); the passage-and-document combination of passage retrieval, with a
       session as the document (``recall.sessions``). 0.5 was chosen on the dev conversations, in a range
       (0.2-1.0) where recall moved little.
+    - A turn with no session (a transcript line or message written without one, linked by the write path to
+      the turn before) takes as its document the turns written within ``stream_window`` of the user's records
+      on either side (a sliding window). 15 was chosen on the dev conversations written without sessions, in a
+      range (5-30) where recall moved little; 0 makes each such turn its own document.
     - Neighbour evidence: in a chat the answer is often split over two adjacent turns, so among the same
       short list, a hit is multiplied by ``1 + neighbour_weight * n / top``, ``n`` the best score of the hits
       it follows or is followed by in its session, said by the same kind of source (the write path's search
@@ -108,6 +112,7 @@ class RecallPolicy:
     date_half_life_days: float = 1.0
     session_weight: float = 0.5
     neighbour_weight: float = 0.1
+    stream_window: int = 15
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
     min_relevance: float | None = None
@@ -115,6 +120,10 @@ class RecallPolicy:
     guards: tuple[ScoreFactor, ...] = DEFAULT_GUARDS
 
     def __post_init__(self) -> None:
+        if isinstance(self.stream_window, bool) or not isinstance(self.stream_window, int) or self.stream_window < 0:
+            raise ValidationError(
+                "stream_window", "must be a whole number of records, 0 or more", given=self.stream_window
+            )
         if self.min_relevance is not None and not 0.0 <= self.min_relevance <= 1.0:
             raise ValidationError(
                 "min_relevance", "must be from 0 to 1, or None for no floor", given=self.min_relevance

@@ -25,7 +25,7 @@ from tiermem.recall.neighbours import with_neighbour_evidence
 from tiermem.recall.newer import newer_facts_first
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.relevance import calibration_for, term_weights, with_relevance
-from tiermem.recall.sessions import rerank_depth, with_session_evidence
+from tiermem.recall.sessions import rerank_depth, stream_places, with_session_evidence
 from tiermem.store.base import Candidate, Store
 from tiermem.text_index import query_words
 from tiermem.threads import LazyPool
@@ -233,8 +233,10 @@ def rank(
         hits.append(Hit(record, score, tuple(parts), tuple(flags)))
     hits.sort(key=lambda h: h.score, reverse=True)
     depth = rerank_depth(k)
+    window = policy.stream_window if policy.session_weight > 0 else 0
+    places = stream_places(store, scope, hits[:depth], window)
     hits = with_neighbour_evidence(
-        with_session_evidence(hits, policy.session_weight, depth), policy.neighbour_weight, depth
+        with_session_evidence(hits, policy.session_weight, depth, places, window), policy.neighbour_weight, depth
     )
     return _guarded(newer_facts_first(store, scope, hits, policy, query), question, k)
 

@@ -9,17 +9,26 @@ the session's best score among the re-ranked hits and ``top`` the best of all. A
 its own document (its factor grows with its own score, so records without a session keep their order), and
 the best turn of the best session gets the full ``1 + session_weight``.
 
+A turn written without a session still belongs to a conversation: the lines written around it. A transcript
+line, or a record the write path linked to the turn before it (its search context quotes that turn: a message,
+a note under ``follow_window``), that has no session takes as its document the hits of its agent written at
+most ``stream_window`` of the user's records before or after it (``Store.write_places``): a sliding window, so
+no boundary has to be guessed.
+
 It re-ranks the hits as the factors left them, before newer facts first and the guards, within the best
 ``max(3k, k + 20)`` (the short list recall re-scores): sessions far below them carry no evidence for the query.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
-from tiermem.types import Hit, ScorePart
+from tiermem.recall.speakers import utterance
+from tiermem.store.base import Store
+from tiermem.types import Hit, MemoryRecord, Scope, ScorePart
 
-__all__ = ["NAME", "rerank_depth", "with_session_evidence"]
+__all__ = ["NAME", "in_stream", "rerank_depth", "stream_places", "with_session_evidence"]
 
 NAME = "session"
 
@@ -29,10 +38,41 @@ def rerank_depth(k: int) -> int:
     return max(3 * k, k + 20)
 
 
-def with_session_evidence(hits: list[Hit], weight: float, depth: int) -> list[Hit]:
-    """``hits`` (best first) with the best ``depth`` re-ranked by their session's best score (see module)."""
+def in_stream(record: MemoryRecord) -> bool:
+    """Whether ``record`` is a turn without a session: linked by the write path to the turn before it, or a
+    transcript line (the first line of a talk has no turn before it)."""
+    return record.scope.session is None and (bool(record.context) or utterance(record))
+
+
+def stream_places(store: Store, scope: Scope, head: list[Hit], window: int) -> dict[str, int]:
+    """The write-order places of the hits of ``head`` in a stream, when two or more are (else none)."""
+    ids = [h.record.id for h in head if in_stream(h.record)]
+    return store.write_places(scope, ids, window) if window > 0 and len(ids) > 1 else {}
+
+
+def _window_best(head: list[Hit], places: Mapping[str, int], window: int) -> dict[str, float]:
+    """For each hit with a place, the best score among the hits of its agent at most ``window`` places away."""
+    placed = sorted((places[h.record.id], h) for h in head if h.record.id in places)
+    best: dict[str, float] = {}
+    for i, (place, hit) in enumerate(placed):
+        score = hit.score
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(placed) and abs(placed[j][0] - place) <= window:
+                if placed[j][1].record.scope.agent == hit.record.scope.agent:
+                    score = max(score, placed[j][1].score)
+                j += step
+        best[hit.record.id] = score
+    return best
+
+
+def with_session_evidence(
+    hits: list[Hit], weight: float, depth: int, places: Mapping[str, int] | None = None, window: int = 0
+) -> list[Hit]:
+    """``hits`` (best first) with the best ``depth`` re-ranked by their session's (or their stream window's,
+    for the hits ``places`` places) best score (see module)."""
     head, tail = hits[:depth], hits[depth:]
-    if weight <= 0 or not head or not any(h.record.scope.session for h in head):
+    if weight <= 0 or not head or not (places or any(h.record.scope.session for h in head)):
         return hits
     top = max(h.score for h in head)
     if top <= 0:
@@ -42,10 +82,12 @@ def with_session_evidence(hits: list[Hit], weight: float, depth: int) -> list[Hi
         session = hit.record.scope.session
         if session is not None:
             best[session] = max(best.get(session, 0.0), hit.score)
+    streams = _window_best(head, places, window) if places else {}
     out: list[Hit] = []
     for hit in head:
         session = hit.record.scope.session
-        evidence = (best[session] if session is not None else hit.score) / top
+        document = best[session] if session is not None else streams.get(hit.record.id, hit.score)
+        evidence = document / top
         factor = 1.0 + weight * evidence
         part = ScorePart(NAME, None, evidence, factor)
         out.append(replace(hit, score=hit.score * factor, parts=(*hit.parts, part)))

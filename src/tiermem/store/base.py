@@ -151,6 +151,12 @@ class Store(MaintenanceStore, Protocol):
         """For each of ``record_ids`` that has any, the records naming it in ``supersedes``, oldest first."""
         ...
 
+    def write_places(self, scope: Scope, record_ids: Sequence[str], window: int) -> dict[str, int]:
+        """Each of ``record_ids`` in ``scope`` at its place in its user's write order: every record of the user
+        written in between counts one, whatever its agent or session, and two places up to ``window`` apart are
+        exactly that far apart (further ones are only known to be further)."""
+        ...
+
     def unindexed(self, *, limit: int = 1000) -> list[RecordRef]:
         """Records stored with an embedding fingerprint but no vector yet (write-behind's queue), oldest first,
         across every tenant: each named with its (tenant, user) scope, so reading it back stays scoped."""

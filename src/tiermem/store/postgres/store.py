@@ -27,6 +27,7 @@ from tiermem.store.postgres.connect import apply_migrations, driver_error, parse
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
+from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.rows import write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
@@ -52,6 +53,7 @@ class PostgresStore(
     PgTransferMixin,
     PgAccessMixin,
     PgUnindexedMixin,
+    PgWriteOrderMixin,
 ):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
 

@@ -22,6 +22,7 @@ from tiermem.store.sqlite.connect import connect, driver_error
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
+from tiermem.store.sqlite.order import SQLiteWriteOrderMixin
 from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
@@ -66,6 +67,7 @@ class SQLiteStore(
     SQLiteTransferMixin,
     SQLiteAccessMixin,
     SQLiteUnindexedMixin,
+    SQLiteWriteOrderMixin,
 ):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
 

@@ -1,0 +1,43 @@
+"""(internal) ``write_places`` on SQLite: records' places in their user's write order (a mixin of SQLiteStore)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tiermem.store.sqlite.maintenance import Connected, run_sql
+from tiermem.store.sqlite.rows import SQL_VARS, chunks
+from tiermem.store.sqlite.sql import scope_sql
+from tiermem.store.write_order import gaps, places
+from tiermem.types import Scope
+
+__all__ = ["SQLiteWriteOrderMixin"]
+
+
+class SQLiteWriteOrderMixin(Connected):
+    """``write_places`` by rowid, the order of insertion, counting through the ``records_newest`` index."""
+
+    def write_places(self, scope: Scope, record_ids: Sequence[str], window: int) -> dict[str, int]:
+        where, params = scope_sql(scope, by_key=True)
+        keyed: list[tuple[str, int]] = []
+        with self._lock:
+            for chunk in chunks(list(dict.fromkeys(record_ids))):
+                keyed += run_sql(
+                    self,
+                    f"SELECT r.id, r.rowid FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
+                    chunk + params,
+                )
+            keyed.sort(key=lambda row: row[1])
+            wide = gaps(keyed)
+            counted: dict[int, int] = {}
+            step = SQL_VARS // 3  # three variables a gap
+            for start in range(0, len(wide), step):
+                part = wide[start : start + step]
+                rows = run_sql(
+                    self,
+                    f"WITH g(i, lo, hi) AS (VALUES {','.join(['(?, ?, ?)'] * len(part))})"
+                    " SELECT g.i, (SELECT count(*) FROM (SELECT 1 FROM records r WHERE r.tenant = ?"
+                    " AND r.user_key = ? AND r.rowid > g.lo AND r.rowid < g.hi LIMIT ?)) FROM g",
+                    [v for gap in part for v in gap] + [scope.tenant, scope.user or "", window + 1],
+                )
+                counted.update((int(i), int(n)) for i, n in rows)
+        return places(keyed, counted, window)
