@@ -180,3 +180,30 @@ def test_a_tag_filters_rows_are_read_again_after_any_write(two: tuple[SQLiteStor
     assert _tagged_ids(first, "ns:a") == {kept.id}
     second.delete(ALICE, [kept.id])
     assert _tagged_ids(first, "ns:a") == set()
+
+
+def _tagged_keyword(store: SQLiteStore, tags: set[str]) -> list[tuple[str, float]]:
+    found = store.keyword_candidates(ALICE, ["kettle"], Filter(tags=frozenset(tags)), now=NOW, limit=50)
+    return [(c.id, c.score) for c in found]
+
+
+def test_keyword_candidates_with_a_tag_filter_from_held_rows_follow_every_write(
+    two: tuple[SQLiteStore, SQLiteStore],
+) -> None:
+    first, second = two
+    _fill(first, ALICE, 30)
+    kept = make_record(ALICE, "the kettle is blue", tags=("ns:a",))
+    other = make_record(ALICE, "the kettle is red", tags=("ns:b",))
+    both = make_record(ALICE, "kettle and lantern", tags=("ns:a", "ns:b"))
+    first.put_many([item(kept), item(other), item(both)])
+    expected = {tags: _tagged_keyword(second, set(tags)) for tags in (("ns:a",), ("ns:b",), ("ns:a", "ns:b"))}
+    for _ in range(HOLD_ROWS_FROM + 1):  # from the file, then from the held rows and their tag sets
+        for tags, want in expected.items():
+            assert _tagged_keyword(first, set(tags)) == want
+    assert {c for c, _ in expected[("ns:a",)]} == {kept.id, both.id}
+    first.put_many([item(replace(other, tags=("ns:a",), version=2))])  # this connection's own write
+    assert {c for c, _ in _tagged_keyword(first, {"ns:a"})} == {kept.id, both.id, other.id}
+    second.put_many([item(replace(other, tags=("ns:b",), version=3))])  # another connection's
+    assert {c for c, _ in _tagged_keyword(first, {"ns:a"})} == {kept.id, both.id}
+    second.delete(ALICE, [kept.id])
+    assert {c for c, _ in _tagged_keyword(first, {"ns:a"})} == {both.id}

@@ -52,7 +52,7 @@ def stream_places(store: Store, scope: Scope, head: list[Hit], window: int) -> d
 
 def _window_best(head: list[Hit], places: Mapping[str, int], window: int) -> dict[str, float]:
     """For each hit with a place, the best score among the hits of its agent at most ``window`` places away."""
-    placed = sorted((places[h.record.id], h) for h in head if h.record.id in places)
+    placed = sorted(((places[h.record.id], h) for h in head if h.record.id in places), key=lambda p: p[0])
     best: dict[str, float] = {}
     for i, (place, hit) in enumerate(placed):
         score = hit.score

@@ -27,7 +27,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
-from tiermem.store.sqlite.scope_text import ScopeText, admits, by_validity_alone, positions, read_scope_text
+from tiermem.store.sqlite.scope_text import ScopeText, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
 from tiermem.text_index import INDEX_FUNCTION
@@ -130,7 +130,7 @@ class SQLiteFullTextMixin:
             if size >= PRUNE_FROM_RECORDS:
                 terms = self._prune_common_terms(scope, terms, size)
             match = fts_query(scope, terms, with_scope_token=use_token)
-            held = self._held_text(key, gen) if by_validity_alone(scope, filter_) else None
+            held = self._held_text(key, gen) if held_filter(scope, filter_) else None
             found = self._held_matches(key, gen, held, match, filter_, now) if held is not None else None
             if found is None:
                 # Every matching row of the (tenant, user), also those the filter or the agent/session leave out:
@@ -185,6 +185,8 @@ class SQLiteFullTextMixin:
         """The scope's rows matching ``match`` (rowids, ids, admitted by ``filter_``, lengths) from ``text``, or
         None when the scope moved past ``gen`` meanwhile (another process wrote)."""
         matched = self._conn.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [match]).fetchall()
+        # Read before the generation is checked, so a tag set read now is this generation's too.
+        tagged = self._held_tagged(key, text, tuple(sorted(filter_.tags))) if filter_.tags else None
         # A row missing from ``text`` is another scope's (the query may walk every scope's postings), unless the
         # scope changed after ``text`` was read: its generation, read after the match, says which.
         now_gen = self._conn.execute(
@@ -195,7 +197,24 @@ class SQLiteFullTextMixin:
         rowids = np.fromiter((rowid for (rowid,) in matched), dtype=np.int64, count=len(matched))
         places, held = text.places(rowids)
         at = places[held]
-        return rowids[held].tolist(), text.ids[at].tolist(), admits(text, at, filter_, now), text.lengths[at]
+        return rowids[held].tolist(), text.ids[at].tolist(), admits(text, at, filter_, now, tagged), text.lengths[at]
+
+    def _held_tagged(self, key: tuple[str, str], text: ScopeText, tags: tuple[str, ...]) -> npt.NDArray[np.bool_]:
+        """Which of ``text``'s rows hold one of ``tags``: read once, kept with the rows (the same generation)."""
+        cached = text.tagged.get(tags)
+        if cached is None:
+            found = self._conn.execute(
+                "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
+                f" json_each(r.tags) WHERE value IN ({','.join('?' * len(tags))}))",
+                [*key, *tags],
+            ).fetchall()
+            places, held = text.places(np.fromiter((rowid for (rowid,) in found), dtype=np.int64, count=len(found)))
+            cached = np.zeros(text.rowids.size, dtype=bool)
+            cached[places[held]] = True
+            if len(text.tagged) >= 64:  # bounded: a caller asking for ever new tag sets
+                text.tagged.clear()
+            text.tagged[tags] = cached
+        return cached
 
     def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
         """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""

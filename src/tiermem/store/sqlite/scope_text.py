@@ -1,13 +1,14 @@
 """(internal) What a keyword query reads of a scope's full-text rows, read once per scope generation.
 
 A scope's document count and tokens feed its BM25 (``bm25.py``); each row's length, id, validity and expiry let a
-keyword query whose filter reads only those read just the matching rowids from FTS5, with no join to the records.
+keyword query whose filter reads only those (and tags, whose rows are read once per tag set and kept with the
+rows) read just the matching rowids from FTS5, with no join to the records.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy.typing as npt
 from tiermem.store.sqlite.bm25 import FloatArray, ScopeTextStats, docsize_lengths, docsize_total
 from tiermem.types import Filter, Scope
 
-__all__ = ["ScopeText", "admits", "by_validity_alone", "positions", "read_scope_text"]
+__all__ = ["ScopeText", "admits", "held_filter", "positions", "read_scope_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,8 @@ class ScopeText:
     ids: npt.NDArray[np.object_]
     valid_to: FloatArray
     expires_at: FloatArray
+    # Per tag set, which rows hold one of its tags: true as long as these rows are (the same generation).
+    tagged: dict[tuple[str, ...], npt.NDArray[np.bool_]] = field(default_factory=dict, compare=False)
 
     def places(self, rowids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """Where each of ``rowids`` is held, and which of them are."""
@@ -69,19 +72,27 @@ def read_scope_text(conn: sqlite3.Connection, key: tuple[str, str]) -> ScopeText
     )
 
 
-def by_validity_alone(scope: Scope, filter_: Filter) -> bool:
-    """Whether ``scope_sql`` and ``filter_sql`` admit a row of the (tenant, user) by its validity and expiry
-    alone (no agent, session, type, source, tag, time range or ``as_of``)."""
+def held_filter(scope: Scope, filter_: Filter) -> bool:
+    """Whether ``scope_sql`` and ``filter_sql`` admit a row of the (tenant, user) by its validity, expiry and
+    tags alone (no agent, session, type, source, time range or ``as_of``)."""
     f = filter_
-    plain = not (f.types or f.sources or f.tags) and f.time_from is None and f.time_to is None and f.as_of is None
+    plain = not (f.types or f.sources) and f.time_from is None and f.time_to is None and f.as_of is None
     return plain and scope.agent is None and scope.session is None
 
 
-def admits(text: ScopeText, places: npt.NDArray[np.intp], filter_: Filter, now: datetime) -> npt.NDArray[np.bool_]:
-    """Which of the rows at ``places`` ``filter_sql`` admits (a filter ``by_validity_alone``): not expired, and
-    unless closed facts are wanted, not closed, at ``now`` (in the stored seconds)."""
+def admits(
+    text: ScopeText,
+    places: npt.NDArray[np.intp],
+    filter_: Filter,
+    now: datetime,
+    tagged: npt.NDArray[np.bool_] | None = None,
+) -> npt.NDArray[np.bool_]:
+    """Which of the rows at ``places`` ``filter_sql`` admits (a ``held_filter``): not expired, unless closed facts
+    are wanted not closed, at ``now`` (in the stored seconds), and holding one of its tags (``tagged``, by row)."""
     at = now.timestamp()
     out: npt.NDArray[np.bool_] = text.expires_at[places] > at
     if not filter_.with_closed:
         out &= text.valid_to[places] > at
+    if tagged is not None:
+        out &= tagged[places]
     return out
