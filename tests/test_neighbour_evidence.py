@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
 
 import pytest
 
+from rank_helpers import ranked
 from tiermem import Memory, Scope
 from tiermem.recall.neighbours import neighbours_of, with_neighbour_evidence
-from tiermem.recall.search import RecallPolicy, rank
-from tiermem.store.base import Candidate
+from tiermem.recall.search import RecallPolicy
 from tiermem.types import Hit, MemoryRecord
 
 USER = Scope("acme", "ann")
-NOW = datetime(2025, 1, 1, tzinfo=UTC)
 QUERY = "How long did the birdhouse take?"
 
 
@@ -27,12 +25,7 @@ def _lines(mem: Memory) -> tuple[str, str, str]:
 
 
 def _ranked(mem: Memory, keyword: list[str], vector: list[str], policy: RecallPolicy) -> list[Hit]:
-    # Each list ranks its order first to last, with scores 1, 1/2, 1/3...
-    def listed(ids: list[str]) -> list[Candidate]:
-        return [Candidate(rid, 1.0 / r) for r, rid in enumerate(ids, start=1)]
-
-    lists = policy.weighted(keyword=listed(keyword), vector=listed(vector))
-    return rank(mem.store, USER, lists, k=3, now=NOW, policy=policy, query=QUERY)
+    return ranked(mem, USER, keyword, vector, policy, QUERY)
 
 
 def _hits(records: dict[str, MemoryRecord], scored: list[tuple[str, float]]) -> list[Hit]:

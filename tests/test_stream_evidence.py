@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
+from rank_helpers import ranked
 from tiermem import Memory, Scope
 from tiermem.errors import ValidationError
-from tiermem.recall.search import RecallPolicy, rank
+from tiermem.recall.search import RecallPolicy
 from tiermem.recall.sessions import with_session_evidence
-from tiermem.store.base import Candidate
 from tiermem.types import Hit
 
 USER = Scope("acme", "ann")
-NOW = datetime(2025, 1, 1, tzinfo=UTC)
 NO_NEIGHBOURS = RecallPolicy(neighbour_weight=0)  # adjacency has its own tests; these lines are not adjacent
 
 
@@ -30,12 +27,7 @@ def _talk(mem: Memory, far: int = 30, near_scope: Scope = USER) -> tuple[str, st
 
 
 def _ranked(mem: Memory, keyword: list[str], vector: list[str], policy: RecallPolicy) -> list[Hit]:
-    # Each list ranks its order first to last, with scores 1, 1/2, 1/3...
-    def listed(ids: list[str]) -> list[Candidate]:
-        return [Candidate(rid, 1.0 / r) for r, rid in enumerate(ids, start=1)]
-
-    lists = policy.weighted(keyword=listed(keyword), vector=listed(vector))
-    return rank(mem.store, USER, lists, k=3, now=NOW, policy=policy, query="How long did the birdhouse take?")
+    return ranked(mem, USER, keyword, vector, policy, "How long did the birdhouse take?")
 
 
 def test_a_line_written_near_the_best_match_rises_above_an_equal_match_written_far_away(mem: Memory) -> None:
