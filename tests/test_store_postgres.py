@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 from context_contract import ContextStoreContract
 from pg_fixtures import PgServer
+from rank_helpers import ranked
 from store_contract import ALICE, BOB, EMB, NOW, StoreContract, item, make_record
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError
 from tiermem.lifecycle.retention import RetentionPolicy, sweep
 from tiermem.memory import Memory
+from tiermem.recall.policy import RecallPolicy
 from tiermem.store import Store, StoredItem, open_store
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.postgres import PostgresStore
@@ -226,6 +228,25 @@ def test_store_urls_choose_the_backend(pg_server: PgServer) -> None:
 def pg_memory(pg_server: PgServer) -> Iterator[Memory]:
     with Memory.open(pg_server.schema_url(), embedder=HashingEmbedder()) as memory:
         yield memory
+
+
+def test_stream_evidence_ranks_on_postgres_as_on_sqlite(pg_memory: Memory) -> None:
+    ann = Scope("acme", "ann")
+    orders = []
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as sqlite:
+        for mem in (pg_memory, sqlite):
+            best = mem.remember(ann, "Ann: I finally finished the birdhouse for the garden").record.id
+            mem.remember(ann, "Bo: nice, what wood did you use?")
+            near = mem.remember(ann, "Ann: it took me three weekends, mostly sanding").record.id
+            for i in range(20):
+                mem.remember(ann, f"Bo: the match on channel {i} went to extra time")
+            other = mem.remember(ann, "Ann: the garden centre was out of seed").record.id
+            names = {best: "best", near: "near", other: "other"}
+            policy = RecallPolicy(neighbour_weight=0)  # the near line is two lines on: only its window counts
+            hits = ranked(mem, ann, [best, near, other], [best, other, near], policy, "How long did it take?")
+            orders.append([(names[h.record.id], round(h.part("session").raw, 9)) for h in hits])  # type: ignore[union-attr]
+    assert orders[0] == orders[1]
+    assert [name for name, _ in orders[0]] == ["best", "near", "other"]
 
 
 def test_a_contradicting_fact_supersedes_the_old_one_which_stays_visible_as_of_then(pg_memory: Memory) -> None:
