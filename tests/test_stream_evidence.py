@@ -78,7 +78,7 @@ def test_places_decide_the_window_whatever_the_hits_order(mem: Memory) -> None:
     assert narrower[near] == pytest.approx(0.78 * (1 + 0.5 * 0.78))
 
 
-@pytest.mark.parametrize("window", [-1, 2.5, True, "15"])
+@pytest.mark.parametrize("window", [-1, 1001, 2.5, True, "15"])
 def test_a_stream_window_that_is_not_a_whole_number_is_refused_naming_the_field(window: object) -> None:
     with pytest.raises(ValidationError, match="stream_window") as caught:
         RecallPolicy(stream_window=window)  # type: ignore[arg-type]

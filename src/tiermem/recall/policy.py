@@ -9,10 +9,13 @@ from tiermem.errors import ValidationError
 from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, ScoreFactor
 from tiermem.store.base import Candidate
 
-__all__ = ["DEFAULT_MIN_RELEVANCE", "RecallPolicy"]
+__all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_STREAM_WINDOW", "RecallPolicy"]
 
 DEFAULT_MIN_RELEVANCE = 0.15
 """The floor the agent's memory tools use (chosen on the LoCoMo dev conversations; see docs/recall.md)."""
+
+MAX_STREAM_WINDOW = 1000
+"""The widest stream window: recall counts up to this many records in each gap between two hits, per question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +123,13 @@ class RecallPolicy:
     guards: tuple[ScoreFactor, ...] = DEFAULT_GUARDS
 
     def __post_init__(self) -> None:
-        if isinstance(self.stream_window, bool) or not isinstance(self.stream_window, int) or self.stream_window < 0:
+        window = self.stream_window
+        if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_STREAM_WINDOW:
             raise ValidationError(
-                "stream_window", "must be a whole number of records, 0 or more", given=self.stream_window
+                "stream_window",
+                f"must be a whole number of records from 0 to {MAX_STREAM_WINDOW}",
+                given=window,
+                limit=MAX_STREAM_WINDOW,
             )
         if self.min_relevance is not None and not 0.0 <= self.min_relevance <= 1.0:
             raise ValidationError(
