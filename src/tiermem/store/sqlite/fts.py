@@ -29,7 +29,7 @@ from tiermem.store.sqlite.bm25 import (
 )
 from tiermem.store.sqlite.scope_text import ScopeText, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
-from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.store.sqlite.sql import filter_sql, scope_sql, tagged_rowids
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
 
@@ -203,12 +203,7 @@ class SQLiteFullTextMixin:
         """Which of ``text``'s rows hold one of ``tags``: read once, kept with the rows (the same generation)."""
         cached = text.tagged.get(tags)
         if cached is None:
-            found = self._conn.execute(
-                "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
-                f" json_each(r.tags) WHERE value IN ({','.join('?' * len(tags))}))",
-                [*key, *tags],
-            ).fetchall()
-            places, held = text.places(np.fromiter((rowid for (rowid,) in found), dtype=np.int64, count=len(found)))
+            places, held = text.places(np.array(tagged_rowids(self._conn, key, tags), dtype=np.int64))
             cached = np.zeros(text.rowids.size, dtype=bool)
             cached[places[held]] = True
             if len(text.tagged) >= 64:  # bounded: a caller asking for ever new tag sets

@@ -1,13 +1,14 @@
-"""(internal) SQL conditions shared by the SQLite store's parts: a scope, a filter at a moment."""
+"""(internal) SQL shared by the SQLite store's parts: a scope, a filter at a moment, the rows holding a tag."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 from typing import Any
 
 from tiermem.types import Filter, Scope
 
-__all__ = ["filter_sql", "scope_sql"]
+__all__ = ["filter_sql", "scope_sql", "tagged_rowids"]
 
 
 def scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[str, list[Any]]:
@@ -56,3 +57,13 @@ def filter_sql(filter_: Filter, now: datetime, alias: str = "r") -> tuple[str, l
     clauses.append(f"({alias}.expires_at IS NULL OR {alias}.expires_at > ?)")
     params.append(at)
     return " AND ".join(clauses), params
+
+
+def tagged_rowids(conn: sqlite3.Connection, key: tuple[str, str], tags: tuple[str, ...]) -> list[int]:
+    """The rowids of the (tenant, user)'s records holding one of ``tags``."""
+    rows = conn.execute(
+        "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
+        f" json_each(r.tags) WHERE value IN ({','.join('?' * len(tags))}))",
+        [*key, *tags],
+    )
+    return [rowid for (rowid,) in rows]

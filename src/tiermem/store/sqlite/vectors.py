@@ -20,6 +20,7 @@ from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate, StoredItem
 from tiermem.store.sqlite.record_cache import ScopeCache
 from tiermem.store.sqlite.rows import ts
+from tiermem.store.sqlite.sql import tagged_rowids
 from tiermem.store.vector_index import (
     IndexRow,
     ScopeVectors,
@@ -195,14 +196,7 @@ class SQLiteVectorMixin:
         key = (ix.gen, tags)
         cached = ix.tagged.get(key)
         if cached is None or len(cached) != ix.n:
-            rowids = [
-                rowid
-                for (rowid,) in self._conn.execute(
-                    "SELECT r.rowid FROM records r WHERE r.tenant = ? AND r.user_key = ? AND EXISTS (SELECT 1 FROM"
-                    f" json_each(r.tags) WHERE value IN ({','.join('?' * len(tags))}))",
-                    [scope.tenant, scope.user or "", *tags],
-                )
-            ]
+            rowids = tagged_rowids(self._conn, (scope.tenant, scope.user or ""), tags)
             cached = np.zeros(ix.n, dtype=bool)
             cached[ix.positions(rowids)] = True
             ix.tagged = {k: v for k, v in ix.tagged.items() if k[0] == ix.gen}  # older generations are dead
