@@ -234,7 +234,7 @@ def main() -> None:
         "--systems",
         default=(
             "tiermem,tiermem-write-behind,tiermem-follows,tiermem-messages,tiermem-service,tiermem-langgraph,"
-            "langgraph-memory,langgraph-sqlite,chroma,mem0"
+            "tiermem-full-text,langgraph-memory,langgraph-sqlite,chroma,mem0"
         ),
     )
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N conversations")

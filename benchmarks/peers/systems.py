@@ -104,6 +104,18 @@ class TiermemRemember:
         return tree_bytes(self.directory)
 
 
+class TiermemFullText(TiermemRemember):
+    """tiermem with no model (``embedder=None``): full-text recall only, what the search target leaves room for."""
+
+    name = "tiermem remember(), full text only"
+    note = "as tiermem remember() opened with embedder=None: no model at write or search, FTS5 and the re-scoring"
+
+    def __init__(self, model: TimedModel, directory: Path) -> None:
+        self.directory = directory
+        self.memory = Memory.open(directory / "tiermem.db", embedder=None)
+        self.turns_of = {}
+
+
 class TiermemWriteBehind(TiermemRemember):
     """tiermem, ``remember`` per turn acknowledged before embedding (write-behind), flushed before the questions."""
 
@@ -429,4 +441,5 @@ SYSTEMS: dict[str, type[Any]] = {
     "mem0": Mem0,
     "tiermem-messages": TiermemMessages,
     "tiermem-service": TiermemService,
+    "tiermem-full-text": TiermemFullText,
 }
