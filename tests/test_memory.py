@@ -167,6 +167,20 @@ def test_other_embedder_into_same_scope_is_refused(tmp_path: Path) -> None:
         m.remember(BOB, "a fresh scope may use the other model")
 
 
+def test_records_written_without_a_model_are_found_by_full_text_once_a_model_is_used(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory.open(path, embedder=None) as m:
+        old = m.remember(ALICE, "The spare key hangs behind the garden shed door.").record
+        assert [h.record.id for h in m.recall(ALICE, "where is the spare key?")] == [old.id]
+        assert m.store.vector_fingerprint(ALICE) is None
+    with Memory.open(path, embedder=HashingEmbedder(dim=64)) as m:
+        m.remember(ALICE, "We painted the fence green last spring.")
+        hit = next(h for h in m.recall(ALICE, "where is the spare key?") if h.record.id == old.id)
+        parts = {p.name: p for p in hit.parts}
+        assert parts["keyword"].rank == 1 and parts["vector"].rank is None  # no vector was ever made for it
+        assert m.store.get_many(ALICE, [old.id])[old.id].embedding_model is None
+
+
 def test_forget_removes_from_every_signal(mem: Memory) -> None:
     rec = mem.remember(ALICE, "pineapple pizza opinion").record
     mem.forget(ALICE, rec.id)
