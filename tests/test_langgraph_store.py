@@ -18,6 +18,7 @@ from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ScopeError, ValidationError
 from tiermem.integrations.langgraph import ScoredItem, TiermemStore
+from tiermem.recall.policy import RecallPolicy
 
 ANN = ("notes", "ann")
 BOB = ("notes", "bob")
@@ -353,16 +354,18 @@ class _CountingEmbedder(HashingEmbedder):
         return super().embed_batch(texts)
 
 
-def test_a_search_of_one_namespace_embeds_its_question_in_one_call_with_the_speakers_form() -> None:
+@pytest.mark.parametrize("perspective", [0.0, 1.0])
+def test_a_search_of_one_namespace_leaves_the_embedding_to_recall_in_one_call(perspective: float) -> None:
     embedder = _CountingEmbedder()
-    with Memory.open(":memory:", embedder=embedder) as memory:
+    with Memory.open(":memory:", embedder=embedder, policy=RecallPolicy(perspective_weight=perspective)) as memory:
         store = TiermemStore(memory, fields=("text",), source="user")
         store.put(ANN, "t1", {"text": "Ann: I bought my son a red bike for his birthday."})
         embedder.calls.clear()
         hits = store.search(ANN, query="What did Ann buy for her son?")
     assert hits and "red bike" in hits[0].value["text"]
     assert [kind for kind, _ in embedder.calls] == ["queries"]  # one model call for the question ...
-    assert len(embedder.calls[0][1]) == 2  # ... and its first-person form ("What did I buy for my son?")
+    # ... and, opted in, its first-person form ("What did I buy for my son?") in the same call
+    assert len(embedder.calls[0][1]) == (2 if perspective else 1)
 
 
 def test_a_search_across_users_embeds_the_question_once_as_a_query() -> None:

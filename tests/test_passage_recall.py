@@ -9,12 +9,13 @@ import pytest
 
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
+from tiermem.english.perspective import third_person
 from tiermem.store import StoredItem
 from tiermem.write.path import audit_entry
 
 ALICE = Scope("acme", "alice")
 TURN = "Ines: We cycled all morning along the coast. I was in Lisbon last week. The custard tarts were great."
-SENTENCE = "Ines: I was in Lisbon last week."
+SENTENCE = third_person("Ines: I was in Lisbon last week.")  # the sentence as embedded: "Ines was in Lisbon ..."
 
 
 def _vector_cosine(memory: Memory, query: str, record_id: str) -> float:

@@ -89,6 +89,17 @@ def test_an_embedder_that_does_not_pool_passages_embeds_the_whole_text_too() -> 
     assert np.allclose(vectors, emb.inner.embed_batch(["single line here", text]))
 
 
+def test_a_transcript_line_is_embedded_told_in_the_third_person() -> None:
+    emb = _Recording()
+    line = "Juno: I fixed my bike. The chain was rusty."
+    stored = [line, "Juno: Sounds fun!", "I fixed the gate."]
+    vectors, parts = embed_with_passages(emb, stored)
+    told = ["Juno fixed Juno's bike.", "Juno: The chain was rusty."]  # a sentence without "I" keeps its label
+    assert emb.seen == ["Juno: Sounds fun!", "I fixed the gate.", *told]
+    assert parts[0] is not None and np.allclose(parts[0], emb.inner.embed_batch(emb.seen[2:]))
+    assert np.allclose(vectors[1:], emb.inner.embed_batch(stored[1:]))  # no word of the speaker's own: as written
+
+
 def test_minilm_pools_passages_and_e5_does_not() -> None:
     assert pools_passages(MiniLMEmbedder()) and not pools_passages(E5Embedder())
     assert not pools_passages(HashingEmbedder())

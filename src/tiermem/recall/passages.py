@@ -4,7 +4,9 @@ One vector for a whole turn averages its sentences: "We spent a week in Porto. T
 weather kind to us." answers "Where did Mira travel?" with its first sentence only, and the rest of the turn
 pulls its vector away. Vector search scores a record by the best of its whole text and its sentences (max-sim,
 as passage retrieval scores a document by its best passage). A speaker label ("Mira: ...") is kept on every
-sentence: questions name the person, and the sentence alone no longer does.
+sentence: questions name the person, and the sentence alone no longer does. A transcript line and its sentences
+are embedded told in the third person ("Mira: I loved it" as "Mira loved it", ``english.perspective``), as a
+question about Mira asks; the stored text keeps its words.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tiermem.embed import Embedder, Vectors, pools_passages
+from tiermem.english.perspective import third_person
 
 __all__ = ["MAX_PASSAGES", "embed_with_passages", "passages"]
 
@@ -52,8 +55,9 @@ def embed_with_passages(embedder: Embedder, texts: Sequence[str]) -> tuple[Vecto
     """
     split = [passages(t) for t in texts]
     pooled = pools_passages(embedder)
-    whole = [t for t, parts in zip(texts, split, strict=True) if not (pooled and parts)]
-    flat = [p for parts in split for p in parts]
+    # A transcript line is embedded as told in the third person, the way a question about its speaker asks.
+    whole = [third_person(t) for t, parts in zip(texts, split, strict=True) if not (pooled and parts)]
+    flat = [third_person(p) for parts in split for p in parts]
     vectors = embedder.embed_batch([*whole, *flat])
     out: list[Vectors | None] = []
     own: list[Vectors] = []

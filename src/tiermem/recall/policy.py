@@ -31,10 +31,12 @@ class RecallPolicy:
       ordered pairs against single words (0.10 / 0.85, from the literature).
     - Perspective: a transcript's turns are in their speakers' first person ("Ann: I got my boy a bike"), but a
       question about one of them is in the third person ("What did Ann give her son?"), and its vector sits
-      nearer to talk *about* Ann. When the question names one speaker among its best full-text matches, it is
-      also asked as that speaker would ask it ("What did I give my son?", ``perspective.first_person``): a
-      fourth list at ``perspective_weight`` (1: another phrasing of the same question counts like the first).
-      It costs a second query vector, embedded in the same model call.
+      nearer to talk *about* Ann. The write path embeds such a line told in the third person ("Ann got Ann's
+      boy a bike", ``recall.passages``), so one query vector finds it. ``perspective_weight`` > 0 also asks a
+      question naming one speaker among its best full-text matches as that speaker would ("What did I give my
+      son?", ``perspective.first_person``): a fourth list at that weight, a second query vector in the same
+      model call. Off (0) by default since lines are told in the third person: on the dev conversations it then
+      lost recall and cost time; 1 helps a store whose lines were embedded before that (as written).
     - ``factors`` re-score the fused list, each multiplying a record's score by its part's contribution, in
       order; ``guards`` then demote records of the finished ranking (after newer facts first, below), from the
       top down as far as the k best need (see ``recall.factors``; add or drop one with ``with_factor`` /
@@ -110,7 +112,7 @@ class RecallPolicy:
     trust_floor: float = 0.5
     first_hand_weight: float = 0.8
     speaker_weight: float = 0.9
-    perspective_weight: float = 1.0
+    perspective_weight: float = 0.0
     date_weight: float = 1.0
     date_half_life_days: float = 1.0
     session_weight: float = 0.5
