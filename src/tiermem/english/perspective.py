@@ -3,9 +3,10 @@
 A transcript's turns are written in their speakers' first person ("Ann: I gave my son a bike"), but a question
 about one of them is in the third person ("What did Ann give her son?"). Its words still find the turn, yet its
 vector sits nearer to turns that talk *about* Ann than to what Ann said. Either side can be turned:
-``third_person`` tells a line as the question would ("Ann gave Ann's son a bike"), once, when it is embedded;
-``first_person`` asks a question as the speaker would, a second query vector on every search. English only; a
-question it cannot turn (a name that is not a speaker, two speakers) is left alone by the caller.
+``third_person`` tells a line as the question would ("Ann gave Ann's son a bike"), once, when it is embedded
+(the default); ``first_person`` asks a question as the speaker would, a second query vector on every search
+(opt-in, ``RecallPolicy.perspective_weight``). English only; a question it cannot turn (a name that is not a
+speaker, two speakers) is left alone by the caller.
 """
 
 from __future__ import annotations
