@@ -12,6 +12,7 @@ import pytest
 
 from store_fixtures import ALICE, ANY, BOB, EMB, NOW, item, make_record
 from tiermem.store.sqlite.fts import HOLD_ROWS_FROM
+from tiermem.store.sqlite.sql import TAG_SETS_KEPT
 from tiermem.store.sqlite.store import SQLiteStore
 from tiermem.types import Filter, MemoryType, Scope, including_closed
 
@@ -207,3 +208,23 @@ def test_keyword_candidates_with_a_tag_filter_from_held_rows_follow_every_write(
     assert {c for c, _ in _tagged_keyword(first, {"ns:a"})} == {kept.id, both.id}
     second.delete(ALICE, [kept.id])
     assert {c for c, _ in _tagged_keyword(first, {"ns:a"})} == {both.id}
+
+
+def test_the_tag_sets_kept_for_a_scope_stay_bounded_without_a_write(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        _fill(store, ALICE, HOLD_ROWS_FROM + 5)
+        kept = make_record(ALICE, "the kettle is blue", tags=("ns:a",))
+        store.put_many([item(kept)])
+        for _ in range(HOLD_ROWS_FROM + 1):  # until the keyword query holds the scope's rows
+            _tagged_keyword(store, {"ns:a"})
+        for i in range(TAG_SETS_KEPT * 2):  # ever new tag sets, and no write to move the generation
+            assert _tagged_ids(store, f"ns:x{i}") == set()
+            assert _tagged_keyword(store, {f"ns:x{i}"}) == []
+        index = store._scope_vectors(ALICE)
+        held = store._held_rows[(ALICE.tenant, ALICE.user or "")][1]
+        assert not isinstance(held, int)  # the rows are held, not just counted
+        assert 0 < len(index.tagged) <= TAG_SETS_KEPT and 0 < len(held.tagged) <= TAG_SETS_KEPT
+        assert _tagged_ids(store, "ns:a") == {kept.id} and [c for c, _ in _tagged_keyword(store, {"ns:a"})] == [kept.id]
+    finally:
+        store.close()

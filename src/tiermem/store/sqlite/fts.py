@@ -29,7 +29,7 @@ from tiermem.store.sqlite.bm25 import (
 )
 from tiermem.store.sqlite.scope_text import ScopeText, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
-from tiermem.store.sqlite.sql import filter_sql, scope_sql, tagged_rowids
+from tiermem.store.sqlite.sql import TAG_SETS_KEPT, filter_sql, scope_sql, tagged_rowids
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
 
@@ -206,7 +206,7 @@ class SQLiteFullTextMixin:
             places, held = text.places(np.array(tagged_rowids(self._conn, key, tags), dtype=np.int64))
             cached = np.zeros(text.rowids.size, dtype=bool)
             cached[places[held]] = True
-            if len(text.tagged) >= 64:  # bounded: a caller asking for ever new tag sets
+            if len(text.tagged) >= TAG_SETS_KEPT:
                 text.tagged.clear()
             text.tagged[tags] = cached
         return cached

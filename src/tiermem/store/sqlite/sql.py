@@ -8,7 +8,10 @@ from typing import Any
 
 from tiermem.types import Filter, Scope
 
-__all__ = ["filter_sql", "scope_sql", "tagged_rowids"]
+__all__ = ["TAG_SETS_KEPT", "filter_sql", "scope_sql", "tagged_rowids"]
+
+TAG_SETS_KEPT = 64
+"""How many tag sets' rows a scope's held rows or vector index keep: bounded, for a caller asking ever new sets."""
 
 
 def scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[str, list[Any]]:

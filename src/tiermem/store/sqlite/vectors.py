@@ -20,7 +20,7 @@ from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate, StoredItem
 from tiermem.store.sqlite.record_cache import ScopeCache
 from tiermem.store.sqlite.rows import ts
-from tiermem.store.sqlite.sql import tagged_rowids
+from tiermem.store.sqlite.sql import TAG_SETS_KEPT, tagged_rowids
 from tiermem.store.vector_index import (
     IndexRow,
     ScopeVectors,
@@ -200,6 +200,8 @@ class SQLiteVectorMixin:
             cached = np.zeros(ix.n, dtype=bool)
             cached[ix.positions(rowids)] = True
             ix.tagged = {k: v for k, v in ix.tagged.items() if k[0] == ix.gen}  # older generations are dead
+            if len(ix.tagged) >= TAG_SETS_KEPT:  # a read-only scope keeps its generation: bound it by count too
+                ix.tagged.clear()
             ix.tagged[key] = cached
         return cached
 
