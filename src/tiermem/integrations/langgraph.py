@@ -238,8 +238,8 @@ class TiermemStore(BaseStore):
         query = op.query or ""
         k = MAX_K if op.filter else max(1, min(MAX_K, op.offset + op.limit))
         embedder = self.memory.embedder
-        # One place embeds its own query: recall then runs the model beside its keyword query, in one call with
-        # the question as a named speaker would ask it. Several places share one query vector.
+        # One place leaves its query to recall, which runs the model beside its keyword query (in one call with
+        # the speaker's form of the question, when perspective_weight asks for it). Several places share one vector.
         vector: Vectors | None = (
             embed_queries(embedder, [query])[0] if embedder is not None and len(places) > 1 else None
         )
