@@ -220,7 +220,10 @@ class Agent:
                 # Leave an even share of what is left for the results still to come in this step.
                 room = (self.context.budget.message_budget - used) // (len(calls) - i)
                 content = result if result.strip() else "(empty result)"  # a chat message may not be blank
-                message = self._fit(Message.tool(content, tool_call_id=call.id, name=call.name, **at), room)
+                # A held call's notice is the runtime's own words, not the tool's: system, not tool:<name>.
+                author = {} if hold is None else {"author": "system"}
+                message = Message.tool(content, tool_call_id=call.id, name=call.name, **at, **author)
+                message = self._fit(message, room)
                 used += message_tokens(message, self.counter)
                 evicted += self.context.append(message)
                 runs.append(ToolRun(call.id, call.name, call.arguments, message.content))
@@ -286,6 +289,7 @@ class Agent:
                 tool_call_id=message.tool_call_id or "",
                 name=message.name or "",
                 created_at=message.created_at,
+                author=message.author,
             )
             if keep == 0 or message_tokens(candidate, self.counter) <= room:
                 return candidate
