@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (case tables: one case a line reads better than wrapped calls)
 """Write the development case files (``credentials.jsonl``, ``pii.jsonl``): the detectors are tuned on these.
 
 The same line format as ``make_heldout.py``; every format has at least two instances, in different fields and
@@ -269,7 +270,7 @@ def pii() -> list[dict[str, str]]:
     hit("iban", spaced(ib[3]).lower(), f"iban: {spaced(ib[3]).lower()}")
     hit("iban", spaced(ib[4]), f"rekening {spaced(ib[4])}")
     hit("iban", ib[5][:2].lower() + ib[5][2:], f"Konto {ib[5][:2].lower() + ib[5][2:]}")
-    cards = [g.card("4", 16), g.card("55", 16), g.card("34", 15), g.card("6011", 16), g.card("35", 16), g.card("36", 14), g.card("2720", 16), g.card("4", 19)]
+    cards = [g.card("4", 16), g.card("55", 16), g.card("34", 15), g.card("6011", 16), g.card("3530", 16), g.card("36", 14), g.card("2720", 16), g.card("4", 19)]
     hit("card", spaced(cards[0]), f"visa {spaced(cards[0])}")
     hit("card", "-".join(cards[1][i : i + 4] for i in range(0, 16, 4)), "MC " + "-".join(cards[1][i : i + 4] for i in range(0, 16, 4)))
     hit("card", cards[2], f"amex {cards[2]} exp 11/27")

@@ -122,7 +122,8 @@ def main() -> None:
     report(f"PII ({args.set})", pii, misses=args.misses)
     regions = sorted({k.split(":")[1] for k in pii.found if k.startswith("phone:")})
     phone = [pii.found[f"phone:{r}"] for r in regions]
-    print(f"  phone regions: {len(regions)} ({', '.join(f'{r} {h}/{n}' for r, (h, n) in zip(regions, phone, strict=True))})")
+    listed = ", ".join(f"{r} {h}/{n}" for r, (h, n) in zip(regions, phone, strict=True))
+    print(f"  phone regions: {len(regions)} ({listed})")
 
 
 if __name__ == "__main__":

@@ -15,13 +15,16 @@ and it starts like a card). Values are matched exactly as written: ``4111 1111 1
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+
+from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
+from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
+from tiermem.trust.pii_phones import phones
 
 __all__ = ["PROCESS_PII_COUNTS", "PiiCounter", "PiiKind", "PiiMasker", "PiiSpan", "find_pii"]
 
@@ -37,6 +40,9 @@ class PiiKind(StrEnum):
     NINO = "NINO"
     IP = "IP"
     PHONE = "PHONE"
+    NATIONAL_ID = "ID"
+    PASSPORT = "PASSPORT"
+    BIRTH_DATE = "DOB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,64 +102,6 @@ _SECRET_VALUE = [
         r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([^\s\"',;]{8,})"
     ),
 ]
-_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])")
-# Grouped as printed on cards (4-4-4-4[-3], Amex 4-6-5) or one run of 13-19 digits; the first digit is a network's.
-_CARD = re.compile(
-    r"(?<![\d.,+-])(?:[2-6]\d{3}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|3[47]\d{2}([ -])\d{6}\2\d{5}|[2-6]\d{12,18})"
-    r"(?!\d|[.,-]\d)"
-)
-_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
-_NINO = re.compile(
-    r"(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
-    r"(?![A-Za-z0-9])"
-)
-_IPV4 = re.compile(
-    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
-)
-_VERSION_WORD = re.compile(r"(?i)(?:\bv|\bversion|\brelease|\bbuild|\bver\.?)\s*$")
-_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9]+)?(?![\w:])")
-# "+" and a country code, or "00", a country code and a separator (a bare 00123... is an order number).
-_PHONE_INTL = re.compile(r"(?<![\w+])(?:\+[1-9]\d{0,2}|00[1-9]\d{0,2}(?=[ .-]))(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)")
-_PHONE_US = re.compile(r"(?<![\w(+-])(?:\(\d{3}\) ?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
-_PHONE_WORD = re.compile(
-    r"(?i)\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|call\s+me\s+(?:on|at)|ring\s+me\s+on)\b"
-    r"(?:\s*(?:number|no\.?|#))?\s*[:.]?\s*(\(?\d[\d ().-]{5,18}\d)(?![\w-])"
-)
-
-
-def _luhn_ok(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
-
-
-def _iban_ok(text: str) -> bool:
-    compact = text.replace(" ", "")
-    if not 15 <= len(compact) <= 34:
-        return False
-    moved = compact[4:] + compact[:4]
-    return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
-
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
-
-
-def _spans(
-    pattern: re.Pattern[str], check: Callable[[str], bool] = lambda _: True
-) -> Callable[[str], Iterator[tuple[int, int]]]:
-    def find(text: str) -> Iterator[tuple[int, int]]:
-        for m in pattern.finditer(text):
-            if check(m.group(0)):
-                yield m.start(), m.end()
-
-    return find
-
-
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
     for pattern in _SECRET:
         for m in pattern.finditer(text):
@@ -163,49 +111,27 @@ def _secrets(text: str) -> Iterator[tuple[int, int]]:
             yield m.start(1), m.end(1)
 
 
-def _card_ok(text: str) -> bool:
-    digits = _digits(text)
-    separators = {ch for ch in text if not ch.isdigit()}
-    return 13 <= len(digits) <= 19 and len(separators) <= 1 and _luhn_ok(digits)
+def _emails(text: str) -> Iterator[tuple[int, int]]:
+    for m in _EMAIL.finditer(text):
+        yield m.start(), m.end()
 
 
-def _ipv4(text: str) -> Iterator[tuple[int, int]]:
-    for m in _IPV4.finditer(text):
-        if not _VERSION_WORD.search(text[max(0, m.start() - 12) : m.start()]):
-            yield m.start(), m.end()
-
-
-def _ipv6_ok(text: str) -> bool:
-    if text.count(":") < 2 or not any(ch.isdigit() for ch in text):
-        return False  # "a::b" in code, or a time like 12:30:45 (not valid anyway)
-    try:
-        ipaddress.IPv6Address(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _phones(text: str) -> Iterator[tuple[int, int]]:
-    for pattern in (_PHONE_INTL, _PHONE_US):
-        for m in pattern.finditer(text):
-            if 8 <= len(_digits(m.group(0))) <= 15 or pattern is _PHONE_US:
-                yield m.start(), m.end()
-    for m in _PHONE_WORD.finditer(text):
-        if 7 <= len(_digits(m.group(1))) <= 15:
-            yield m.start(1), m.end(1)
-
-
-# Earlier kinds win where spans overlap (a key may hold digits that look like a card; a card is not a phone).
+# Earlier kinds win where spans overlap (a key may hold digits that look like a card; a card is not a phone; an
+# IBAN, a card or an SSN is not also an identifier of another kind).
 _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ...] = (
     (PiiKind.SECRET, _secrets),
-    (PiiKind.EMAIL, _spans(_EMAIL)),
-    (PiiKind.IBAN, _spans(_IBAN, _iban_ok)),
-    (PiiKind.CARD, _spans(_CARD, _card_ok)),
-    (PiiKind.SSN, _spans(_SSN)),
-    (PiiKind.NINO, _spans(_NINO)),
-    (PiiKind.IP, _spans(_IPV6, _ipv6_ok)),
-    (PiiKind.IP, _ipv4),
-    (PiiKind.PHONE, _phones),
+    (PiiKind.EMAIL, _emails),
+    (PiiKind.IBAN, ibans),
+    (PiiKind.CARD, cards),
+    (PiiKind.SSN, ssns),
+    (PiiKind.NINO, ninos),
+    (PiiKind.BIRTH_DATE, birth_dates),
+    (PiiKind.PASSPORT, passports),
+    (PiiKind.NATIONAL_ID, labelled_ids),
+    (PiiKind.NATIONAL_ID, national_ids),
+    (PiiKind.IP, ipv6s),
+    (PiiKind.IP, ipv4s),
+    (PiiKind.PHONE, phones),
 )
 
 

@@ -176,7 +176,9 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
     ("a Google Cloud service-account key", _patterns(r"\"private_key_id\"\s*:\s*\"[0-9a-f]{16,}\"")),
     (
         "a Google OAuth secret or token",
-        _patterns(_B + r"GOCSPX-[A-Za-z0-9_\-]{28}", _B + r"ya29\.[0-9A-Za-z_\-]{30,}", _B + r"1//0[0-9A-Za-z_\-]{40,}"),
+        _patterns(
+            _B + r"GOCSPX-[A-Za-z0-9_\-]{28}", _B + r"ya29\.[0-9A-Za-z_\-]{30,}", _B + r"1//0[0-9A-Za-z_\-]{40,}"
+        ),
     ),
     ("a GitHub token", _either(_plugin("github"), _patterns(_B + r"github_pat_[A-Za-z0-9_]{40,}"))),
     ("a GitLab token", _plugin("gitlab")),
@@ -220,8 +222,11 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
         ),
     ),
     ("a Telegram bot token", _plugin("telegram")),
-    ("a JSON Web Token", _plugin("jwt", lambda v: v.count(".") >= 2 and len(v.rsplit(".", 1)[-1]) >= 8)),
-    ("a Square token", _either(_plugin("square"), _patterns(_B + r"sq0atp-[A-Za-z0-9_\-]{22}", _B + r"EAAA[\w\-]{60}" + _E))),
+    ("a JSON Web Token", _plugin("jwt", lambda v: len(v) >= 30)),
+    (
+        "a Square token",
+        _either(_plugin("square"), _patterns(_B + r"sq0atp-[A-Za-z0-9_\-]{22}", _B + r"EAAA[\w\-]{60}" + _E)),
+    ),
     ("an IBM Cloud credential", _either(_plugin("ibm"), _plugin("cloudant"), _plugin("softlayer"))),
     ("an Artifactory credential", _plugin("artifactory", _random_mix)),
     (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import re
 from collections.abc import Callable
 
@@ -75,7 +76,7 @@ _ASSIGNED = re.compile(
     r"(?i)" + _PASSWORD_LABEL + r"[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
 )
 _SAID = re.compile(
-    r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'’.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
+    r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
     r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
 _BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
@@ -100,7 +101,7 @@ def _passwords(text: str) -> bool:
 _PIN = re.compile(
     r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|(?:door|alarm|gate|garage|safe|lock|"
     r"entry|keypad|access|entrance|building|locker)[\s_\-]code|(?:safe|lock)[\s_\-]combination|combination)"
-    r"(?:\s+(?:is|was|for\s+[\w\s'’]{1,30}?\s+is))?\s*[:=#-]?\s*"
+    r"(?:\s+(?:is|was|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?\s*"
     r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d.,/:])"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
@@ -112,14 +113,16 @@ def _pins(text: str) -> bool:
         if len(set(value.replace(" ", "").replace("-", ""))) == 1 and len(value) > 4:
             continue  # 000000
         # In India a "PIN code" is a postal code: six digits, no card or bank in sight.
-        if re.fullmatch(r"pin\s*code|pincode", label) and re.fullmatch(r"[1-9]\d{5}", value):
-            if not _CARD_CONTEXT.search(text[max(0, m.start() - 40) : m.start()]):
-                continue
+        postal = re.fullmatch(r"pin\s*code|pincode", label) and re.fullmatch(r"[1-9]\d{5}", value)
+        if postal and not _CARD_CONTEXT.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
         return True
     return False
 
 
-_CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card\s+security\s+code|security\s+code)\b\s*(?:is\s*)?[:=#]?\s*(\d{3,4})\b")
+_CVV = re.compile(
+    r"(?i)\b(?:cvv2?|cvc2?|cid|card\s+security\s+code|security\s+code)\b\s*(?:is\s*)?[:=#]?\s*(\d{3,4})\b"
+)
 
 # Labels of keys and tokens; the value after one must look random (a word or a short number is not a key).
 _KEY_LABEL = re.compile(
@@ -186,7 +189,9 @@ _PUBLIC_CONTEXT = re.compile(
     r"|\w+://\S*|www\.\S*)\s*$",
     re.IGNORECASE,
 )
-_PUBLIC_BLOCK = re.compile(r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----")
+_PUBLIC_BLOCK = re.compile(
+    r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----"
+)
 
 
 def _entropy(value: str) -> float:
@@ -201,7 +206,7 @@ def _class_changes(value: str) -> float:
     def kind(c: str) -> int:
         return 0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3
 
-    return sum(kind(a) != kind(b) for a, b in zip(value, value[1:], strict=False)) / (len(value) - 1)
+    return sum(kind(a) != kind(b) for a, b in itertools.pairwise(value)) / (len(value) - 1)
 
 
 def _decodes_to_text(value: str) -> bool:
@@ -221,7 +226,7 @@ def _bare_token(text: str) -> bool:
     public_blocks = [m.start() for m in _PUBLIC_BLOCK.finditer(text)]
     for m in _TOKEN.finditer(text):
         value = m.group(0)
-        if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
+        if not all(any(test(c) for c in value) for test in (str.isupper, str.islower, str.isdigit)):
             continue  # hex digests, UUIDs and words have no mix of all three
         if _PUBLIC_CONTEXT.search(text[max(0, m.start() - 80) : m.start()]):
             continue  # a URL's path, a public key, a data URI, a subresource hash

@@ -23,6 +23,8 @@ __all__ = ["SECRET_KINDS", "find_secrets", "find_secrets_in_fields"]
 
 _DETECTORS = (*FORMAT_DETECTORS, *VALUE_DETECTORS)
 SECRET_KINDS: tuple[str, ...] = tuple(dict.fromkeys(kind for kind, _ in _DETECTORS))
+# Named only when nothing more specific was found: "token ghp_..." is a GitHub token, not also "a token".
+_GENERIC = frozenset({"an API key or token", "a high-entropy secret"})
 
 # Text with neither a run of 16 token characters nor a word that labels a credential holds none.
 _MAYBE = re.compile(
@@ -43,7 +45,10 @@ def find_secrets(text: str, *, label: str = "") -> tuple[str, ...]:
         text = f"{label}: {text}"
     if not _MAYBE.search(text):
         return ()
-    return tuple(dict.fromkeys(kind for kind, find in _DETECTORS if find(text)))
+    kinds = [kind for kind, find in _DETECTORS if kind not in _GENERIC and find(text)]
+    if not kinds:
+        kinds = [kind for kind, find in _DETECTORS if kind in _GENERIC and find(text)]
+    return tuple(dict.fromkeys(kinds))
 
 
 def find_secrets_in_fields(
