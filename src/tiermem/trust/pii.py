@@ -81,18 +81,19 @@ _EMAIL = re.compile(
     r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*"
     r"\.[A-Za-z]{2,24}(?![\w-])"
 )
-_SECRET = [
-    re.compile(r"(?<![\w-])(?:sk|pk|rk)-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}"),
-    re.compile(r"(?<!\w)(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    re.compile(r"(?<!\w)(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
-    re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}"),
-    re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"),
-    re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}"),
-    re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}"),
-    re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}"),
-    re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+# (literal prefixes one of which the text must hold, the pattern): the prefix test skips the pattern cheaply.
+_SECRET: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
+    (("sk-", "pk-", "rk-"), re.compile(r"(?<![\w-])(?:sk|pk|rk)-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
+    (("_live_", "_test_"), re.compile(r"(?<!\w)(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    (("gh",), re.compile(r"(?<!\w)(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}")),
+    (("github_pat_",), re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}")),
+    (("glpat-",), re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}")),
+    (("xox",), re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}")),
+    (("AKIA", "ASIA"), re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
+    (("AIza",), re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}")),
+    (("hf_",), re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}")),
+    (("npm_",), re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}")),
+    (("eyJ",), re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
 ]
 # The value after "Bearer" or after a key-like name: group 1 is what is masked, the label stays readable.
 _SECRET_VALUE = [
@@ -103,12 +104,15 @@ _SECRET_VALUE = [
     ),
 ]
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
-    for pattern in _SECRET:
-        for m in pattern.finditer(text):
-            yield m.start(), m.end()
-    for pattern in _SECRET_VALUE:
-        for m in pattern.finditer(text):
-            yield m.start(1), m.end(1)
+    for hints, pattern in _SECRET:
+        if any(hint in text for hint in hints):
+            for m in pattern.finditer(text):
+                yield m.start(), m.end()
+    lower = text.lower()
+    if any(word in lower for word in ("bearer", "key", "token", "secret", "passw")):
+        for pattern in _SECRET_VALUE:
+            for m in pattern.finditer(text):
+                yield m.start(1), m.end(1)
 
 
 def _emails(text: str) -> Iterator[tuple[int, int]]:

@@ -41,8 +41,15 @@ _BIRTH = re.compile(
 )
 
 
+_BIRTH_HINTS = ("birth", "dob", "d.o.b", "born", "geburt", "geboren", "né", "naissance", "nacimiento", "nacid", "nascita",
+                "nato", "nata", "geboorte")  # fmt: skip
+
+
 def birth_dates(text: str) -> Spans:
     """A date right after a birth-date label; a bare date, or a year alone ("born in 1985"), stays."""
+    lower = text.lower()
+    if not any(hint in lower for hint in _BIRTH_HINTS):
+        return
     for m in _BIRTH.finditer(text):
         yield m.start(1), m.end(1)
 
@@ -55,6 +62,9 @@ _PASSPORT = re.compile(
 
 def passports(text: str) -> Spans:
     """A passport number right after its label: 6 to 10 capitals and digits, at least two digits."""
+    lower = text.lower()
+    if "pass" not in lower and "paspoort" not in lower:
+        return
     for m in _PASSPORT.finditer(text):
         value = m.group(1)
         if value.upper() == value and sum(c.isdigit() for c in value) >= 2:
@@ -69,22 +79,27 @@ def _after(label: str, value: str) -> re.Pattern[str]:
     return re.compile(r"(?i)\b(?:" + label + r")" + _SEP + r"(" + value + r")\b")
 
 
-_LABELLED: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
-    (_after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"), pan.is_valid),
-    (_after(r"aadhaar|aadhar|uid", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
-    (re.compile(r"(?<!\d)([2-9]\d{3} \d{4} \d{4})(?![\d ]\d)"), aadhaar.is_valid),
-    (_after(r"nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}"), nhs.is_valid),
-    (_after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}"), sin.is_valid),
-    (_after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"), nir.is_valid),
-    (_after(r"bsn|burgerservicenummer", r"\d{9}"), bsn.is_valid),
-    (_after(r"steuer-?id|steueridentifikationsnummer|idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"), idnr.is_valid),
-    (_after(r"cpf", r"\d{11}"), cpf.is_valid),
+# (words one of which the text must hold, lower case, or none; the pattern; the check): the words keep a prompt
+# without them cheap.
+_LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
+    (("pan", "permanent account"), _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"), pan.is_valid),
+    (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
+    ((), re.compile(r"(?<!\d)([2-9]\d{3} \d{4} \d{4})(?![\d ]\d)"), aadhaar.is_valid),
+    (("nhs",), _after(r"nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}"), nhs.is_valid),
+    (("sin", "social insurance"), _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}"), sin.is_valid),
+    (("nir", "curit", "secu"), _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"), nir.is_valid),
+    (("bsn", "burgerservice"), _after(r"bsn|burgerservicenummer", r"\d{9}"), bsn.is_valid),
+    (("steuer", "idnr"), _after(r"steuer-?id|steueridentifikationsnummer|idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"), idnr.is_valid),
+    (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),
 )
 
 
 def labelled_ids(text: str) -> Spans:
     """National identifiers after their label, checked by their check digit (Aadhaar also as 4-4-4)."""
-    for pattern, valid in _LABELLED:
+    lower = text.lower()
+    for hints, pattern, valid in _LABELLED:
+        if hints and not any(hint in lower for hint in hints):
+            continue
         for m in pattern.finditer(text):
             if valid(m.group(1)):
                 yield m.start(1), m.end(1)

@@ -105,6 +105,9 @@ def ssns(text: str) -> Spans:
     for m in _SSN.finditer(text):
         if ssn.is_valid(m.group(0).replace(" ", "-")):
             yield m.start(), m.end()
+    lower = text.lower()
+    if "ssn" not in lower and "social" not in lower and "ss#" not in lower:
+        return
     for m in _SSN_BARE.finditer(text):
         if _SSN_LABEL.search(text[max(0, m.start() - 30) : m.start()]) and ssn.is_valid(m.group(0)):
             yield m.start(), m.end()

@@ -69,7 +69,7 @@ def _prose_value(value: str, after: str) -> bool:
 
 
 _PASSWORD_LABEL = (
-    r"(?:[\w.\-]*?(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|passphrase|passcode)\w*"
+    r"(?:(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|passphrase|passcode)\w*"
     r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bmot\s+de\s+passe|\bpass\s+word)"
 )
 _ASSIGNED = re.compile(
@@ -126,7 +126,7 @@ _CVV = re.compile(
 
 # Labels of keys and tokens; the value after one must look random (a word or a short number is not a key).
 _KEY_LABEL = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?:[\w.\-]*?[_\-.])?(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|access[_\-\s]?(?:token|key"
+    r"(?i)(?<![A-Za-z0-9])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|access[_\-\s]?(?:token|key"
     r"(?:[_\-\s]?id)?|secret)|auth(?:entication|orization)?[_\-\s]?(?:token|key)|refresh[_\-\s]?token|client[_\-\s]?"
     r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
     r"key|signing[_\-\s]?(?:key|secret)|encryption[_\-\s]?key|master[_\-\s]?key|session[_\-\s]?token|webhook[_\-\s]?"

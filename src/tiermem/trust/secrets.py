@@ -7,8 +7,8 @@ detect-secrets' plugins), and values known by their label or their randomness (`
 of a note is read alone, so a bare token in a tag or a metadata value is found as well as one in a sentence;
 ``find_secrets_in_fields`` reads a note's fields and lets a metadata key label its value (``{"pin": "4821"}``).
 
-Most text written to memory is prose with no token-shaped run and no credential word; one cheap pattern finds
-that and returns before any detector runs.
+Most text written to memory is prose with no token-shaped run and no credential word: a detector runs only on
+text holding one of its words or a token-shaped run (``_HINTS``), so such prose costs a few substring tests.
 """
 
 from __future__ import annotations
@@ -26,11 +26,20 @@ SECRET_KINDS: tuple[str, ...] = tuple(dict.fromkeys(kind for kind, _ in _DETECTO
 # Named only when nothing more specific was found: "token ghp_..." is a GitHub token, not also "a token".
 _GENERIC = frozenset({"an API key or token", "a high-entropy secret"})
 
-# Text with neither a run of 16 token characters nor a word that labels a credential holds none.
-_MAYBE = re.compile(
-    r"[A-Za-z0-9+/=_\-.~:%]{16,}|(?i:pass|pwd|\bpw\b|pin|code|key|token|secret|auth|bearer|basic|cvv|cvc|\bcid\b|"
-    r"combination|contrase|wachtwoord|kennwort|senha|://|-----BEGIN|PuTTY|\bmysql\b|\s-u\s)"
-)
+# A detector runs only on text that holds one of its words (lower case); the others need a run of 16 token
+# characters, which every token format has and most prose does not. Python's regular expressions try every
+# alternative at every position, so these substring tests keep a write of ordinary prose cheap.
+_HINTS: dict[str, tuple[str, ...]] = {
+    "a private key": ("private key", "putty-user-key"),
+    "a connection string with a password": ("://",),
+    "a password": ("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql"),
+    "a PIN or access code": ("pin", "code", "combination"),
+    "a card security code": ("cvv", "cvc", "cid", "security code"),
+    "a bearer token": ("bearer",),
+    "a basic-auth credential": ("basic", "auth", "-u", "--user"),
+    "an API key or token": ("key", "token", "secret", "seed"),
+}
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~:%]{16,}")
 
 
 def find_secrets(text: str, *, label: str = "") -> tuple[str, ...]:
@@ -43,11 +52,15 @@ def find_secrets(text: str, *, label: str = "") -> tuple[str, ...]:
         return ()
     if label:
         text = f"{label}: {text}"
-    if not _MAYBE.search(text):
-        return ()
-    kinds = [kind for kind, find in _DETECTORS if kind not in _GENERIC and find(text)]
+    lower, run = text.lower(), bool(_TOKEN_RUN.search(text))
+    ready = [
+        (kind, find)
+        for kind, find in _DETECTORS
+        if (any(hint in lower for hint in _HINTS[kind]) if kind in _HINTS else run)
+    ]
+    kinds = [kind for kind, find in ready if kind not in _GENERIC and find(text)]
     if not kinds:
-        kinds = [kind for kind, find in _DETECTORS if kind in _GENERIC and find(text)]
+        kinds = [kind for kind, find in ready if kind in _GENERIC and find(text)]
     return tuple(dict.fromkeys(kinds))
 
 
