@@ -2,15 +2,17 @@
 
 ``PiiMasker`` is one conversation's mapping: the same value always gets the same placeholder (``[EMAIL_1]``), so
 the model can refer to it, and ``unmask`` puts the real values back into what the model answered. Kinds found:
-e-mail addresses, phone numbers (international ``+``/``00`` forms, US forms, or digits after a word such as
-"phone"), payment cards (13-19 digits with a card network's leading digit and a valid Luhn check digit), IBANs
-(mod-97 checksum), US SSNs (dashed, valid area/group/serial), UK National Insurance numbers, IPv4 and IPv6
-addresses, API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...`` values).
+e-mail addresses; phone numbers of any country in international form and of the default regions in national
+form (``pii_phones``, on phonenumbers); IBANs in any case and spacing, payment cards, US SSNs and Spanish,
+Italian and Brazilian identifiers by their check digits (``pii_numbers``, on python-stdnum); UK National
+Insurance numbers; IPv4 and IPv6 addresses; birth dates, passport numbers and other national identifiers after
+their label (``pii_labelled``); API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...``).
+Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
-Ordinary numbers stay: dates, times, amounts, versions and order numbers do not pass these checks (a bare
-digit run is never a phone number; a 16-digit order number is a card only if its Luhn digit happens to agree
-and it starts like a card). Values are matched exactly as written: ``4111 1111 1111 1111`` and
-``4111111111111111`` get different placeholders, so unmasking gives back exactly the text that was masked.
+Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v" is not an
+address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass these checks.
+Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
+placeholders, so unmasking gives back exactly the text that was masked.
 """
 
 from __future__ import annotations
@@ -103,6 +105,8 @@ _SECRET_VALUE = [
         r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([^\s\"',;]{8,})"
     ),
 ]
+
+
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
     for hints, pattern in _SECRET:
         if any(hint in text for hint in hints):

@@ -31,8 +31,11 @@ _MONTH = (
 )
 _DATE = (
     r"(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d{2}|(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}|"
-    r"\d{1,2}(?:st|nd|rd|th|er|º)?\s+(?:de\s+)?" + _MONTH + r"(?:\s+de)?,?\s+(?:19|20)\d{2}|"
-    + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})"
+    r"\d{1,2}(?:st|nd|rd|th|er|º)?\s+(?:de\s+)?"
+    + _MONTH
+    + r"(?:\s+de)?,?\s+(?:19|20)\d{2}|"
+    + _MONTH
+    + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})"
 )
 _BIRTH = re.compile(
     r"(?i)\b(?:date\s+of\s+birth|birth\s*date|birthday|d\.?o\.?b\.?|born(?:\s+on)?|geburtsdatum|geboren(?:\s+am)?|"
@@ -41,8 +44,9 @@ _BIRTH = re.compile(
 )
 
 
-_BIRTH_HINTS = ("birth", "dob", "d.o.b", "born", "geburt", "geboren", "né", "naissance", "nacimiento", "nacid", "nascita",
-                "nato", "nata", "geboorte")  # fmt: skip
+_BIRTH_HINTS = tuple(
+    "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte".split()
+)
 
 
 def birth_dates(text: str) -> Spans:
@@ -82,14 +86,26 @@ def _after(label: str, value: str) -> re.Pattern[str]:
 # (words one of which the text must hold, lower case, or none; the pattern; the check): the words keep a prompt
 # without them cheap.
 _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
-    (("pan", "permanent account"), _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"), pan.is_valid),
+    (
+        ("pan", "permanent account"),
+        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"),
+        pan.is_valid,
+    ),
     (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
     ((), re.compile(r"(?<!\d)([2-9]\d{3} \d{4} \d{4})(?![\d ]\d)"), aadhaar.is_valid),
     (("nhs",), _after(r"nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}"), nhs.is_valid),
     (("sin", "social insurance"), _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}"), sin.is_valid),
-    (("nir", "curit", "secu"), _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"), nir.is_valid),
+    (
+        ("nir", "curit", "secu"),
+        _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"),
+        nir.is_valid,
+    ),
     (("bsn", "burgerservice"), _after(r"bsn|burgerservicenummer", r"\d{9}"), bsn.is_valid),
-    (("steuer", "idnr"), _after(r"steuer-?id|steueridentifikationsnummer|idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"), idnr.is_valid),
+    (
+        ("steuer", "idnr"),
+        _after(r"steuer-?id|steueridentifikationsnummer|idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"),
+        idnr.is_valid,
+    ),
     (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),
 )
 

@@ -182,7 +182,13 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
     ),
     ("a GitHub token", _either(_plugin("github"), _patterns(_B + r"github_pat_[A-Za-z0-9_]{40,}"))),
     ("a GitLab token", _plugin("gitlab")),
-    ("a Slack token", _either(_plugin("slack"), _patterns(_B + r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}"))),
+    (
+        "a Slack token",
+        _either(
+            _plugin("slack", lambda v: not v.startswith("https") and looks_filled(v)),
+            _patterns(_B + r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}"),
+        ),
+    ),
     (
         "a webhook URL",
         _either(
