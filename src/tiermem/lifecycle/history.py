@@ -11,7 +11,7 @@ from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.lifecycle.erase import drop_quotes
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
+from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source, aware_time, content_hash
 from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
 
@@ -149,7 +149,8 @@ def rollback(
     if not same_text and embedder is not None:
         vectors, parts = embed_with_passages(embedder, [restored.content])
         vector, passages = vectors[0], parts[0]
-    with store.transaction():
+    with scope_writes(store, scope):
+        unchanged_since(store, scope, current)
         store.put_many([StoredItem(restored, vector, keep_vector=same_text or embedder is None, passages=passages)])
         store.append_audit(
             scope, [audit_entry("rollback", actor, now, current, restored, f"restored version {version}")]

@@ -9,7 +9,7 @@ from datetime import datetime
 from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
+from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
 from tiermem.types import MemoryRecord, Scope, content_hash
 from tiermem.write.path import audit_entry
 
@@ -49,7 +49,8 @@ def revise(
     if not same_text and embedder is not None:
         vectors, parts = embed_with_passages(embedder, [text])
         vector, passages = vectors[0], parts[0]
-    with store.transaction():
+    with scope_writes(store, scope):
+        unchanged_since(store, scope, current)
         store.put_many([StoredItem(revised, vector, keep_vector=same_text or embedder is None, passages=passages)])
         store.append_audit(scope, [audit_entry(op, actor, now, current, revised, detail)])
     return revised
