@@ -5,7 +5,8 @@ under its key, as the write gate reads it); a ``near_miss`` case must get none. 
 when ``find_pii``'s spans cover every character of its value; a ``near_miss`` case must be left as it was.
 
     .venv/bin/python benchmarks/detectors/run.py                 # the development cases
-    .venv/bin/python benchmarks/detectors/run.py --set heldout   # the held-out cases (score once)
+    .venv/bin/python benchmarks/detectors/run.py --set heldout   # the held-out cases (scored once, then fixed)
+    .venv/bin/python benchmarks/detectors/run.py --set fresh     # written after those fixes, scored once
     .venv/bin/python benchmarks/detectors/run.py --misses        # also print each miss
 """
 
@@ -24,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 FILES = {
     "dev": ("credentials.jsonl", "pii.jsonl"),
     "heldout": ("heldout_credentials.jsonl", "heldout_pii.jsonl"),
+    "fresh": ("fresh_credentials.jsonl", "fresh_pii.jsonl"),
 }
 
 

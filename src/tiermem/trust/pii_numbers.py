@@ -30,7 +30,7 @@ NOT_PERSONAL = re.compile(
     r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
     r"serial|s/n|sn|part|sku|item|po|isbn|issn|ean(?:-?(?:8|13))?|upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|"
     r"id|transaction|txn|"
-    r"receipt|record|row|build|version)\b\.?(?:\s*(?:no\.?|number|num|#|id))?\s*[:#]?\s*|#)$"
+    r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz)\b\.?(?:\s*(?:no\.?|number|num|#|id))?\s*[:#]?\s*|#)$"
 )
 
 
@@ -177,11 +177,11 @@ _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:%[A
 def ipv6s(text: str) -> Spans:
     """IPv6 addresses as ``ipaddress`` reads them; "a::b" (no digit) and times are not."""
     for m in _IPV6.finditer(text):
-        value = m.group(0)
+        value = m.group(0).rstrip(".")  # the full stop that ends a sentence
         if value.count(":") < 2 or not any(ch.isdigit() for ch in value):
             continue
         try:
             ipaddress.IPv6Address(value)
         except ValueError:
             continue
-        yield m.start(), m.end()
+        yield m.start(), m.start() + len(value)

@@ -49,6 +49,7 @@ _DATE = re.compile(
     r"^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])"
     r"(?:0[1-9]|[12]\d|3[01])|(?:19|20)\d{2}\s?[-/]\s?(?:19|20)\d{2})$"
 )
+_ZIP4 = re.compile(r"^\d{5}-\d{4}$")  # a US ZIP+4 code: no phone number is grouped 5-4
 _THOUSANDS = re.compile(r"^\d{1,2}(?:[ ,.]\d{3})+$")
 _MONEY_BEFORE = re.compile(r"[$€£¥₹]\s?$|\b(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|JPY|INR|BRL|MXN|AUD|CAD)\s?$")
 _MONEY_AFTER = re.compile(r"^\s?(?:[$€£¥₹%]|(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|kr|ms|km|kg|rows|items)\b)")
@@ -99,7 +100,7 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
             continue
         before, after = text[max(0, m.start() - 40) : m.start()], text[m.start() + len(value) :]
         context = bool(_PHONE_WORD.search(before))
-        if _DATE.match(value) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after):
+        if _DATE.match(value) or _ZIP4.match(value) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after):
             continue
         if digits == value and len(digits) in (8, 12, 13) and ean.is_valid(digits):
             continue  # a product barcode (EAN-8, UPC-A, EAN-13)

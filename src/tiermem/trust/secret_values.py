@@ -100,9 +100,10 @@ def _passwords(text: str) -> bool:
 
 _PIN = re.compile(
     r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|(?:door|alarm|gate|garage|safe|lock|"
-    r"entry|keypad|access|entrance|building|locker)[\s_\-]code|(?:safe|lock)[\s_\-]combination|combination)"
+    r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
+    r"combination)"
     r"(?:\s+(?:is|was|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?\s*"
-    r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d.,/:])"
+    r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
 
@@ -155,6 +156,7 @@ def _labelled_keys(text: str) -> bool:
 
 _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{16,}=*)")
 _BASIC = re.compile(r"(?i)(?:\bbasic\s+|\"auth\"\s*:\s*\")([A-Za-z0-9+/]{8,}={0,2})")
+_AUTHORIZATION_BASIC = re.compile(r"(?i)\bauthorization\s*[:=]\s*basic\s+([A-Za-z0-9+/]{12,}={0,2})")
 _CURL_USER = re.compile(r"(?:\s-u\s*|--user[\s=])['\"]?[^\s:'\"]+:([^\s'\"]{4,})")
 
 
@@ -171,6 +173,8 @@ def _basic(text: str) -> bool:
         user, sep, password = decoded.partition(":")
         if sep and user and len(password) >= 4 and not is_placeholder(password):
             return True
+    if any(_random_value(m.group(1), "basic") for m in _AUTHORIZATION_BASIC.finditer(text)):
+        return True  # an Authorization header's value is a credential whatever it decodes to
     return any(not is_placeholder(m.group(1)) for m in _CURL_USER.finditer(text))
 
 
@@ -185,7 +189,7 @@ def _url_password(text: str) -> bool:
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{40,}(?![A-Za-z0-9+/=_\-])")
 _PUBLIC_CONTEXT = re.compile(
-    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)-|integrity"
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)-|integrity=?[\"']?"
     r"|\w+://\S*|www\.\S*)\s*$",
     re.IGNORECASE,
 )
@@ -226,6 +230,8 @@ def _bare_token(text: str) -> bool:
     public_blocks = [m.start() for m in _PUBLIC_BLOCK.finditer(text)]
     for m in _TOKEN.finditer(text):
         value = m.group(0)
+        if re.match(r"sha(?:256|384|512)-", value):
+            continue  # a subresource integrity hash
         if not all(any(test(c) for c in value) for test in (str.isupper, str.islower, str.isdigit)):
             continue  # hex digests, UUIDs and words have no mix of all three
         if _PUBLIC_CONTEXT.search(text[max(0, m.start() - 80) : m.start()]):
