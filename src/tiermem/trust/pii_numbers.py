@@ -40,7 +40,7 @@ def _not_personal(text: str, start: int) -> bool:
 
 # -- IBAN -------------------------------------------------------------------------------------------------------
 
-_IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{2,4}){3,8}(?![A-Za-z0-9])")
+_IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?![A-Za-z0-9])")
 
 
 def ibans(text: str) -> Spans:
@@ -54,9 +54,10 @@ def ibans(text: str) -> Spans:
             if iban.is_valid(value, check_country=False):
                 yield m.start(), m.start() + len(value)
                 break
-            if " " not in value:
+            cut = max(value.rfind(" "), value.rfind("-"))
+            if cut < 0:
                 break
-            value = value.rsplit(" ", 1)[0]
+            value = value[:cut]
 
 
 # -- payment cards ----------------------------------------------------------------------------------------------

@@ -73,14 +73,19 @@ _PASSWORD_LABEL = (
     r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bmot\s+de\s+passe|\bpass\s+word)"
 )
 _ASSIGNED = re.compile(
-    r"(?i)" + _PASSWORD_LABEL + r"[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
+    r"(?i)"
+    + _PASSWORD_LABEL
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
+    r"\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
 )
 _SAID = re.compile(
     r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
     r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
 _BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
-_CLI = re.compile(r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|--password[\s=])['\"]?([^\s'\"]+)")
+_CLI = re.compile(
+    r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+|--password[\s=])['\"]?([^\s'\"]+)"
+)
 
 
 def _passwords(text: str) -> bool:

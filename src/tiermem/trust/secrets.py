@@ -32,7 +32,7 @@ _GENERIC = frozenset({"an API key or token", "a high-entropy secret"})
 _HINTS: dict[str, tuple[str, ...]] = {
     "a private key": ("private key", "putty-user-key"),
     "a connection string with a password": ("://",),
-    "a password": ("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql"),
+    "a password": ("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker"),
     "a PIN or access code": ("pin", "code", "combination"),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
