@@ -11,6 +11,7 @@ import json
 import random
 import string
 import uuid
+from pathlib import Path
 
 ALNUM = string.ascii_letters + string.digits
 B64 = ALNUM + "+/"
@@ -73,3 +74,34 @@ def luhn_digit(digits: str) -> int:
 def spaced(value: str, every: int = 4) -> str:
     """``value`` in groups of ``every`` characters."""
     return " ".join(value[i : i + every] for i in range(0, len(value), every))
+
+
+class Cases:
+    """The rows of one case file, one JSON object each."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, str]] = []
+
+    def credential(self, label: str, kind: str, text: str, field: str = "content", name: str = "") -> None:
+        """A credential case (``label`` secret or near_miss) as one field of a note holds it."""
+        row = {"text": text, "label": label, "kind": kind, "field": field}
+        self.rows.append({**row, **({"name": name} if name else {})})
+
+    def pii(self, kind: str, value: str, text: str, region: str = "") -> None:
+        """A PII case: ``value`` inside ``text`` must be masked."""
+        assert value in text, (value, text)
+        row = {"text": text, "label": "pii", "kind": kind, "value": value}
+        self.rows.append({**row, **({"region": region} if region else {})})
+
+    def near_pii(self, kind: str, text: str) -> None:
+        """A PII near miss: ``text`` must come back unchanged."""
+        self.rows.append({"text": text, "label": "near_miss", "kind": kind})
+
+
+def write(here: Path, files: dict[str, list[dict[str, str]]]) -> None:
+    """Write each file's rows, one JSON object a line, and say how many."""
+    for name, rows in files.items():
+        with (here / name).open("w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(name, len(rows))

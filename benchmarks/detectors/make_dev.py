@@ -12,9 +12,10 @@ from __future__ import annotations
 import base64
 import json
 import string
+from functools import partial
 from pathlib import Path
 
-from casegen import ALNUM, B64, URLSAFE, Gen, spaced
+from casegen import ALNUM, B64, URLSAFE, Cases, Gen, spaced, write
 
 HERE = Path(__file__).resolve().parent
 UP = string.ascii_uppercase + string.digits
@@ -23,15 +24,12 @@ B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
 def credentials() -> list[dict[str, str]]:
     g = Gen("dev-credentials")
-    rows: list[dict[str, str]] = []
+    cases = Cases()
+    add = cases.credential
 
-    def add(label: str, kind: str, text: str, field: str = "content", name: str = "") -> None:
-        rows.append({"text": text, "label": label, "kind": kind, "field": field, **({"name": name} if name else {})})
-
-    def secret(kind: str, *variants: tuple[str, str] | tuple[str, str, str]) -> None:
+    def secret(kind: str, *variants: tuple[str, ...]) -> None:
         for variant in variants:
-            text, field, *rest = (*variant, "")[:3] if len(variant) == 2 else variant
-            add("secret", kind, text, field, rest[0] if rest else "")
+            add("secret", kind, *variant)
 
     c = "content"
     m = "metadata"
@@ -122,8 +120,7 @@ def credentials() -> list[dict[str, str]]:
     secret("sendinblue_key", (f"xkeysib-{g.hex(64)}-{g.s(ALNUM, 16)}", c), (f"xsmtpsib-{g.hex(64)}-{g.s(ALNUM, 16)}", m, "smtp"))
     secret("mapbox_secret", (f"sk.eyJ1Ijoi{g.s(ALNUM, 40)}.{g.s(URLSAFE, 22)}", c), (f"MAPBOX_TOKEN=sk.eyJ1Ijoi{g.s(ALNUM, 40)}.{g.s(URLSAFE, 22)}", c))
 
-    def near(kind: str, text: str, field: str = "content", name: str = "") -> None:
-        add("near_miss", kind, text, field, name)
+    near = partial(add, "near_miss")
 
     near("sha256", g.hex(64), "metadata", "sha256")
     near("sha256", f"checksum: sha256:{g.hex(64)}")
@@ -193,19 +190,13 @@ def credentials() -> list[dict[str, str]]:
     near("ids", f"order {g.s(UP, 10)}, invoice INV-{g.s(string.digits, 8)}")
     near("base32_word", "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567 is the base32 alphabet.")
     near("lorem", "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.")
-    return rows
+    return cases.rows
 
 
 def pii() -> list[dict[str, str]]:
     g = Gen("dev-pii")
-    rows: list[dict[str, str]] = []
-
-    def hit(kind: str, value: str, text: str, region: str = "") -> None:
-        assert value in text, (value, text)
-        rows.append({"text": text, "label": "pii", "kind": kind, "value": value, **({"region": region} if region else {})})
-
-    def near(kind: str, text: str) -> None:
-        rows.append({"text": text, "label": "near_miss", "kind": kind})
+    cases = Cases()
+    hit, near = cases.pii, cases.near_pii
 
     for value, text in [
         ("ann.lee@example.com", "Mail ann.lee@example.com about the invoice."),
@@ -334,15 +325,11 @@ def pii() -> list[dict[str, str]]:
     near("phone_like", "Population 8 336 817 in 2020")
     near("phone_like", "serial number SN 2041 7788 1290")
     near("hex", "mac address? no, checksum 0x1F2E3D4C")
-    return rows
+    return cases.rows
 
 
 def main() -> None:
-    for name, rows in (("credentials.jsonl", credentials()), ("pii.jsonl", pii())):
-        with (HERE / name).open("w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(name, len(rows))
+    write(HERE, {"credentials.jsonl": credentials(), "pii.jsonl": pii()})
 
 
 if __name__ == "__main__":

@@ -11,11 +11,11 @@ after those fixes come from cases the detectors were not changed for; scored onc
 from __future__ import annotations
 
 import base64
-import json
 import string
+from functools import partial
 from pathlib import Path
 
-from casegen import ALNUM, URLSAFE, Gen, spaced
+from casegen import ALNUM, URLSAFE, Cases, Gen, spaced, write
 
 HERE = Path(__file__).resolve().parent
 UP = string.ascii_uppercase + string.digits
@@ -23,10 +23,8 @@ UP = string.ascii_uppercase + string.digits
 
 def credentials() -> list[dict[str, str]]:
     g = Gen("fresh-credentials")
-    rows: list[dict[str, str]] = []
-
-    def add(label: str, kind: str, text: str, field: str = "content", name: str = "") -> None:
-        rows.append({"text": text, "label": label, "kind": kind, "field": field, **({"name": name} if name else {})})
+    cases = Cases()
+    add = cases.credential
 
     add("secret", "aws_secret_key_bare", f"- {g.s(ALNUM + '/+', 40)}", "tag")
     add("secret", "aws_pair_prose", f"Key id AKIA{g.s(UP, 16)} with secret {g.s(ALNUM + '/+', 40)} for the backup bucket")
@@ -71,7 +69,7 @@ def credentials() -> list[dict[str, str]]:
     add("secret", "docker_login", f"docker login -u ci -p {g.s(ALNUM, 16)} registry.acme.example")
     add("secret", "ssh_password_prose", f"root password on the old NAS: {g.s(ALNUM, 8)}!")
 
-    near = lambda kind, text, field="content", name="": add("near_miss", kind, text, field, name)  # noqa: E731
+    near = partial(add, "near_miss")
     near("sha256_tag", g.hex(64), "tag")
     near("sha1_meta", g.hex(40).upper(), "metadata", "digest")
     near("commit_prose", f"Reverted {g.hex(10)}; the bisect landed on {g.hex(40)}.")
@@ -100,19 +98,13 @@ def credentials() -> list[dict[str, str]]:
     near("ed25519_pub", f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{g.s(ALNUM + '+/', 43)} laptop")
     near("youtube", f"https://www.youtube.com/watch?v={g.s(URLSAFE, 11)}&list=PL{g.s(URLSAFE, 32)}")
     near("camel", "AbstractBeanFactoryAwareAdvisingPostProcessor2")
-    return rows
+    return cases.rows
 
 
 def pii() -> list[dict[str, str]]:
     g = Gen("fresh-pii")
-    rows: list[dict[str, str]] = []
-
-    def hit(kind: str, value: str, text: str, region: str = "") -> None:
-        assert value in text, (value, text)
-        rows.append({"text": text, "label": "pii", "kind": kind, "value": value, **({"region": region} if region else {})})
-
-    def near(kind: str, text: str) -> None:
-        rows.append({"text": text, "label": "near_miss", "kind": kind})
+    cases = Cases()
+    hit, near = cases.pii, cases.near_pii
 
     hit("email", "priya.k@hospital.example.in", "Dr Priya's address is priya.k@hospital.example.in, she replies fast.")
     hit("email", "TEAM@EXAMPLE.NET", "WRITE TO TEAM@EXAMPLE.NET")
@@ -172,15 +164,11 @@ def pii() -> list[dict[str, str]]:
     near("coordinates", "GPS 40.7128, -74.0060")
     near("ratio", "Aspect 1920x1080 at 59.94 fps")
     near("ids", "Ticket #4471923, case 00012345")
-    return rows
+    return cases.rows
 
 
 def main() -> None:
-    for name, rows in (("fresh_credentials.jsonl", credentials()), ("fresh_pii.jsonl", pii())):
-        with (HERE / name).open("w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(name, len(rows))
+    write(HERE, {"fresh_credentials.jsonl": credentials(), "fresh_pii.jsonl": pii()})
 
 
 if __name__ == "__main__":

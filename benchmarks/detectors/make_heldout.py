@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import string
+from functools import partial
 from pathlib import Path
 
-from casegen import ALNUM, B64, URLSAFE, Gen, spaced
+from casegen import ALNUM, B64, URLSAFE, Cases, Gen, spaced, write
 
 HERE = Path(__file__).resolve().parent
 
@@ -23,15 +24,9 @@ HERE = Path(__file__).resolve().parent
 def credentials() -> list[dict[str, str]]:
     g = Gen("heldout-credentials")
     up = string.ascii_uppercase + string.digits
-    rows: list[dict[str, str]] = []
-
-    def secret(kind: str, text: str, field: str = "content", name: str = "") -> None:
-        rows.append({"text": text, "label": "secret", "kind": kind, "field": field, **({"name": name} if name else {})})
-
-    def near(kind: str, text: str, field: str = "content", name: str = "") -> None:
-        rows.append(
-            {"text": text, "label": "near_miss", "kind": kind, "field": field, **({"name": name} if name else {})}
-        )
+    cases = Cases()
+    secret = partial(cases.credential, "secret")
+    near = partial(cases.credential, "near_miss")
 
     secret("aws_access_key_id", f"Rotated the deploy user's key, new id is AKIA{g.s('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}.")
     secret("aws_secret_key_bare", g.s(ALNUM + "/+", 40), field="metadata", name="value")
@@ -142,7 +137,7 @@ def credentials() -> list[dict[str, str]]:
     near("env_reference", "api_key = os.environ['PAYMENTS_API_KEY']")
     near("prose_secret", "The secret to a good risotto is patience and warm stock.")
     near("isbn", "ISBN 978-0-13-468599-1, second edition")
-    return rows
+    return cases.rows
 
 
 def base64_of(text: str) -> str:
@@ -151,14 +146,8 @@ def base64_of(text: str) -> str:
 
 def pii() -> list[dict[str, str]]:
     g = Gen("heldout-pii")
-    rows: list[dict[str, str]] = []
-
-    def hit(kind: str, value: str, text: str, region: str = "") -> None:
-        assert value in text, (value, text)
-        rows.append({"text": text, "label": "pii", "kind": kind, "value": value, **({"region": region} if region else {})})
-
-    def near(kind: str, text: str) -> None:
-        rows.append({"text": text, "label": "near_miss", "kind": kind})
+    cases = Cases()
+    hit, near = cases.pii, cases.near_pii
 
     for value, text in [
         ("m.okafor@clinic-north.example", "Send the referral to m.okafor@clinic-north.example by Friday."),
@@ -239,15 +228,11 @@ def pii() -> list[dict[str, str]]:
     near("coordinates", "Meet at 48.8584, 2.2945 near the tower.")
     near("isbn", "ISBN 978-1-4028-9462-6")
     near("zip", "Ship to ZIP 94107-1234.")
-    return rows
+    return cases.rows
 
 
 def main() -> None:
-    for name, rows in (("heldout_credentials.jsonl", credentials()), ("heldout_pii.jsonl", pii())):
-        with (HERE / name).open("w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(name, len(rows))
+    write(HERE, {"heldout_credentials.jsonl": credentials(), "heldout_pii.jsonl": pii()})
 
 
 if __name__ == "__main__":
