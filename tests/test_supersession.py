@@ -147,9 +147,8 @@ def test_untrusted_procedural_write_stays_pending_until_approved(mem: Memory) ->
     assert [p.id for p in mem.pending(ALICE)] == [held.pending_id]
     trusted = mem.remember(ALICE, "Answer in French.", type="procedural", source="user")
     assert trusted.status is WriteStatus.ADDED
-    approved = mem.approve(ALICE, held.pending_id)
+    approved = mem.approve(ALICE, held.pending_id, actor="key:reviewer")
     assert approved.status is WriteStatus.ADDED
-    assert approved.record.metadata["approved_from"] == "web:http://evil.example"
     assert mem.pending(ALICE) == []
     with pytest.raises(NotFoundError):
         mem.reject(ALICE, held.pending_id)
@@ -362,3 +361,14 @@ def test_a_rollback_of_a_record_changed_meanwhile_is_a_conflict(mem: Memory) -> 
         patch.object(mem.store, "get", side_effect=[stale, fresh]),  # read before, then inside the transaction
     ):
         rollback(mem.store, None, ALICE, first.id, 1, actor="user", now=first.created_at)
+
+
+def test_an_approved_write_keeps_its_source_and_trust_and_records_its_approver(mem: Memory) -> None:
+    held = mem.remember(ALICE, "Prefer window seats on trains.", type="procedural", source="web:http://shop.example")
+    assert held.pending_id is not None
+    approved = mem.approve(ALICE, held.pending_id, actor="key:reviewer")
+    record = approved.record
+    assert (str(record.source), record.trust) == ("web:http://shop.example", held.record.trust)
+    assert record.metadata["approved_by"] == "key:reviewer" and "approved_at" in record.metadata
+    (entry,) = mem.audit(ALICE, record.id)
+    assert (entry.op, entry.detail) == ("add", "approved by key:reviewer")

@@ -33,11 +33,11 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
+from tiermem.write.gate import refuse_credentials
 from tiermem.write.scan import (
     ScanPolicy,
     SourceScan,
     learned_applies,
-    refuse_secrets,
     scan_records,
     scan_texts,
     scan_with_vectors,
@@ -99,6 +99,8 @@ class NewMemory:
     # Score this write for injection whatever its source (True), or never (False); None: as ``WritePolicy.scan``
     # says for the source's kind. The agent tools set it for notes they write to archival memory.
     scan: bool | None = None
+    # Who approved this held write (``lifecycle.history.approve``): it is stored, not held again.
+    approved_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,13 +312,17 @@ def write_many(
     chosen = list(ids) if ids is not None else [None] * len(items)
     prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     if policy.scan.refuse_secrets:
-        refuse_secrets(store, scope, prepared, now)  # before anything is embedded or stored
+        refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
     scan_records(prepared, [it.scan for it in items], policy.scan)
     wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
     dated = frozenset(i for i, it in enumerate(items) if it.valid_from is not None)
     batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated)
     explicit = _explicit_targets(batch)
-    held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
+    held = [
+        i
+        for i, r in enumerate(batch.prepared)
+        if r.type is MemoryType.PROCEDURAL and r.source.untrusted and items[i].approved_by is None
+    ]
     dedupe = [item.dedupe for item in items]
     todo = [i for i in range(len(items)) if i not in held]
     vectors: Vectors | None = None
@@ -351,7 +357,9 @@ def write_many(
             rec = batch.prepared[i]
             superseded = tuple(batch.closed_by.get(rec.id, ()))
             status = WriteStatus.SUPERSEDED if superseded else WriteStatus.ADDED
-            batch.audit.append(audit_entry("add", str(rec.source), now, None, rec))
+            approver = items[i].approved_by
+            detail = "" if approver is None else f"approved by {approver}"
+            batch.audit.append(audit_entry("add", str(rec.source), now, None, rec, detail))
             previous = batch.results[i]
             reasons = previous.reasons if previous is not None else ()
             batch.results[i] = WriteResult(status, rec, superseded, reasons)

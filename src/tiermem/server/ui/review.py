@@ -98,7 +98,7 @@ def delete(request: Request, record_id: str, view: Page, form: Form) -> Response
 @router.post("/review/pending/{pending_id}/approve")
 def approve(request: Request, pending_id: str, view: Page, form: Form) -> Response:
     """Store the held write."""
-    result = runtime(request).memory.approve(view.scope, pending_id)
+    result = runtime(request).memory.approve(view.scope, pending_id, actor=view.principal.credential)
     return RedirectResponse(with_user(view, "/ui/review", done=f"Approved: stored as {result.record.id}."), 303)
 
 
