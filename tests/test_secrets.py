@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from tiermem.trust.secrets import SECRET_KINDS, find_secrets, find_secrets_in_fields
+from tiermem.trust.secrets import SECRET_KINDS, find_secrets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -171,25 +171,11 @@ def test_a_specific_kind_is_named_instead_of_a_generic_one() -> None:
     assert find_secrets("ci token ghp_4f9Kx2Lm8Qp1Rt6Vw3Yz7Bc5Dg0Hj2Kn4Ms8a") == ("a GitHub token",)
 
 
-def test_a_metadata_key_labels_its_value() -> None:
-    assert find_secrets("8264", label="pin") == ("a PIN or access code",)
-    assert find_secrets("Hunter7&rain", label="password") == ("a password",)
-    assert find_secrets("8264", label="floor") == ()
-
-
-def test_find_secrets_in_fields_names_each_field_holding_one() -> None:
-    found = find_secrets_in_fields(
-        "Notes from the call.",
-        metadata={"pin": 4821, "room": 12, "done": True, "wifi_pass": "summer2024!"},
-        tags=["travel", "AKIAQ7RK2LMX9VTZ4NC8"],
-        source="tool:notes",
-    )
-    assert found == {
-        "metadata.pin": ("a PIN or access code",),
-        "metadata.wifi_pass": ("a password",),
-        "tags[1]": ("an AWS access key id",),
-    }
-    assert find_secrets_in_fields("The lodge has a lake view.", metadata={"city": "Oslo"}, tags=["trip"]) == {}
+def test_a_bare_value_is_found_by_the_name_it_is_stored_under() -> None:
+    assert find_secrets("pin: 8264") == ("a PIN or access code",)
+    assert find_secrets("password: Hunter7&rain") == ("a password",)
+    assert find_secrets("wifi_pass: summer2024!") == ("a password",)
+    assert find_secrets("floor: 8264") == ()
 
 
 def test_every_kind_named_is_listed_in_secret_kinds() -> None:

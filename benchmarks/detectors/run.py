@@ -1,7 +1,7 @@
 """Score the credential and PII detectors on the case files beside this file.
 
-Credentials: a ``secret`` case is found when ``find_secrets`` names any kind for it (a metadata case is read
-under its key, as the write gate reads it); a ``near_miss`` case must get none. PII: a ``pii`` case is masked
+Credentials: a ``secret`` case is found when ``find_secrets`` names any kind for it (a metadata case is read as
+``key: value``, as the write gate reads it); a ``near_miss`` case must get none. PII: a ``pii`` case is masked
 when ``find_pii``'s spans cover every character of its value; a ``near_miss`` case must be left as it was.
 
     .venv/bin/python benchmarks/detectors/run.py                 # the development cases
@@ -61,7 +61,8 @@ def load(name: str) -> list[dict[str, str]]:
 def score_credentials(rows: list[dict[str, str]]) -> Score:
     score = Score()
     for row in rows:
-        kinds = find_secrets(row["text"], label=row.get("name", ""))
+        text = f"{row['name']}: {row['text']}" if row.get("name") else row["text"]  # as the write gate reads metadata
+        kinds = find_secrets(text)
         score.add(row["label"] == "secret", row["kind"], bool(kinds), row["text"])
     return score
 
