@@ -3,9 +3,11 @@
 Credentials: each ``secret`` case (and each near miss) is written with ``Memory.remember`` as the content, as a
 metadata value, as a tag and inside a source's name; a case is refused in a field when the write gate raises
 ``SecretRefusedError`` there (a field whose own rules refuse the text first, a tag with a space say, is counted
-apart; a metadata value is stored under the name its case gives, as a user would store it). PII: a ``tiermem serve`` on a temporary database with ``--pii-mask always`` and a recording fake of the
-OpenAI API as its model; each case is said in a chat turn of its own, and a value counts as masked when it does
-not occur in what the model received (a near miss counts as altered when its text does not occur whole).
+apart; a metadata value is stored under the name its case gives, as a user would store it).
+
+PII: a ``tiermem serve`` on a temporary database with ``--pii-mask always`` and a recording fake of the OpenAI
+API as its model; each case is said in a chat turn of its own, and a value counts as masked when it does not
+occur in what the model received (a near miss counts as altered when its text does not occur whole).
 
     .venv/bin/python benchmarks/detectors/doors.py --set fresh
 """
@@ -64,25 +66,28 @@ def credentials(cases: list[dict[str, str]]) -> None:
 def pii(cases: list[dict[str, str]]) -> None:
     """Masked share per kind through the chat route, and altered share of the near misses."""
     masked: dict[str, list[int]] = {}
-    with tempfile.TemporaryDirectory() as folder, FakeOpenAI() as model:
-        with live_server(Path(folder) / "pii.db", llm_url=model.base_url, llm_model="m", pii_mask="always") as s:
-            with s.client(s.key(SCOPE.tenant, SCOPE.user)) as http:
-                for i, case in enumerate(cases):
-                    model.reply("ok")
-                    said = http.post(f"/v1/sessions/pii-{i}/messages", json={"text": case["text"]})
-                    if said.status_code != 200:
-                        print(f"  not sent ({said.status_code}): {case['kind']}")
-                        continue
-                    seen = json.dumps(model.chat_requests[-1].body, ensure_ascii=False)
-                    if case["label"] == "pii":
-                        hit = case["value"] not in seen
-                        kind = f"{case['kind']}" + (f" {case['region']}" if case.get("region") else "")
-                    else:
-                        hit = json.dumps(case["text"], ensure_ascii=False)[1:-1] not in seen
-                        kind = f"near miss: {case['kind']}"
-                    row = masked.setdefault(kind, [0, 0])
-                    row[0] += hit
-                    row[1] += 1
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        FakeOpenAI() as model,
+        live_server(Path(folder) / "pii.db", llm_url=model.base_url, llm_model="m", pii_mask="always") as s,
+        s.client(s.key(SCOPE.tenant, SCOPE.user)) as http,
+    ):
+        for i, case in enumerate(cases):
+            model.reply("ok")
+            said = http.post(f"/v1/sessions/pii-{i}/messages", json={"text": case["text"]})
+            if said.status_code != 200:
+                print(f"  not sent ({said.status_code}): {case['kind']}")
+                continue
+            seen = json.dumps(model.chat_requests[-1].body, ensure_ascii=False)
+            if case["label"] == "pii":
+                hit = case["value"] not in seen
+                kind = f"{case['kind']}" + (f" {case['region']}" if case.get("region") else "")
+            else:
+                hit = json.dumps(case["text"], ensure_ascii=False)[1:-1] not in seen
+                kind = f"near miss: {case['kind']}"
+            row = masked.setdefault(kind, [0, 0])
+            row[0] += hit
+            row[1] += 1
     for positive in (True, False):
         rows = {k: v for k, v in masked.items() if k.startswith("near miss") != positive}
         done, total = sum(v[0] for v in rows.values()), sum(v[1] for v in rows.values())
