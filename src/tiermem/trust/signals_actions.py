@@ -12,8 +12,9 @@ from tiermem.trust.patterns import Finding, patterns
 
 __all__ = ["exfiltration", "imperatives", "urgent_action"]
 
+# "by email", "a call", "the post": the same words as nouns are no order.
 _ACTION = re.compile(
-    r"\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
+    r"(?<!\bby\s)(?<!\bvia\s)(?<!\ban\s)(?<!\bthe\s)(?<!\byour\s)(?<!\ba\s)\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel|post|export|copy|download|run|accept|call|invoke|"
     r"use|trigger|bill|paste|append|schedule)\b"
 )

@@ -13,6 +13,7 @@ from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, words
 from tiermem.trust.signals_actions import exfiltration, imperatives, urgent_action
 from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
+from tiermem.trust.signals_hijack import SIGNALS_HIJACK
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
 
 __all__ = ["SIGNALS_EN"]
@@ -74,7 +75,8 @@ _OVERRIDE = [
 ]
 _REFERENCE = [
     (re.compile(r"\b(?:system|developer|hidden|initial|original|secret)\s+(?:prompt|message|instructions?)\b"), 0.25),
-    (re.compile(rf"\byour\s+(?:\w+\s+)?{_GUIDANCE}\b"), 0.25),
+    # Not "your order" or "your messages": what a shop or a mail service says to its customer.
+    (re.compile(rf"\byour\s+(?:\w+\s+)?{_MODEL_GUIDANCE}\b|\byour\s+(?:rules|guidelines|constraints)\b"), 0.25),
     # The agent's own machinery: only an agent has tool results.
     (re.compile(r"\btool\s+(?:results?|outputs?|calls?)\b"), 0.25),
 ]
@@ -347,12 +349,7 @@ _HIJACK = [
         0.5,
     ),
     (re.compile(r"\b(?:always\s+)?recommend\s+(?:\S+\s+){1,4}?(?:for|in|to)\s+(?:every|each|all)\b"), 0.3),
-    (
-        re.compile(
-            r"\b(?:only|exclusively)\s+(?:reply|respond|answer|write|speak)\s+in\s+\w+|\b(?:reply|respond|answer)\s+only\s+in\s+\w+"
-        ),
-        0.3,
-    ),
+    # The answer's language: ``signals_hijack.answer_hijack``.
     (
         re.compile(r"\b(?:reply|respond|answer)\s+with\s+(?:exactly\s+|only\s+|just\s+)?(?:one|a\s+single)\s+word\b"),
         0.35,
@@ -462,4 +459,5 @@ SIGNALS_EN = (
     *SIGNALS_SHAPE,
     *SIGNALS_COMBINED,
     *SIGNALS_ADDRESS,
+    *SIGNALS_HIJACK,
 )

@@ -79,7 +79,9 @@ _GRANTOR = words(
 _PERMISSION = [
     (
         re.compile(
-            rf"\bpre-?(?:approved|authori[sz]ed|cleared)\b|\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
+            rf"\bpre-?(?:approved|authori[sz]ed|cleared)\b(?!\s+(?:payments?|debits?|withdrawals?|charges?|credit|loans?|"
+            r"cards?|transactions?|amounts?|mortgages?|offers?|transfers?|billing)|\s+for\s+(?:an?\s+|up\s+to\s+|[$€£\d]))|"
+            rf"\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
             rf"\bon\s+behalf\s+of\s+{_GRANTOR}\b|\b(?:access|permission|clearance|authori[sz]ation)\s+"
             r"(?:is\s+|has\s+been\s+)?(?:granted|confirmed)\b"
         ),
