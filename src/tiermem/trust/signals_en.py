@@ -28,7 +28,7 @@ _OWN = words(
 )
 _OVERRIDE_VERB = words(r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard", r"set\s+aside")
 _MODEL_GUIDANCE = words(
-    r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?"
+    r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?", r"guidance"
 )
 _OVERRIDE = [
     # "ignore all previous instructions", "disregard your guidelines": the model's own instructions as target.
@@ -160,7 +160,7 @@ _ADDRESSED = [
         re.compile(
             r"\b(?:the\s+)?(?:ai|assistant|assistants|agent|agents|model|chatbot|bot)\s+(?:must|should|shall|has\s+to|"
             r"have\s+to|is\s+required\s+to|are\s+required\s+to|will\s+now|needs?\s+to|may\s+now|is\s+allowed\s+to|"
-            r"is\s+supposed\s+to|will)\b"
+            r"is\s+supposed\s+to|will\s+(?:now|always|never|only|from\s+now))\b"
         ),
         0.4,
     ),
@@ -399,7 +399,7 @@ _HIJACK = [
     ),
 ]
 _PERSIST = re.compile(
-    r"\b(?:from\s+now\s+on|from\s+this\s+point\s+on|starting\s+now|going\s+forward|for\s+the\s+rest\s+of\s+"
+    r"\b(?:from\s+now\s+on|from\s+(?:this|that)\s+moment(?:\s+on)?|from\s+here\s+on|from\s+this\s+point\s+on|starting\s+now|going\s+forward|for\s+the\s+rest\s+of\s+"
     r"(?:this|the)\s+(?:chat|conversation|session)|no\s+matter\s+what(?:\s+is\s+asked|\s+the\s+user)?|"
     r"even\s+if\s+the\s+user|whatever\s+you\s+answer|no\s+matter\s+(?:its|their|the)\s+\w+|whatever\s+(?:the\s+)?(?:user|person|reader|customer)\s+"
     r"(?:asks|says|wants|writes)|whatever\s+(?:the\s+)?[\w\s]{1,30}?\s+(?:says|shows|states)|keep\s+(?:recommending|saying|mentioning|promoting|insisting)|every\s+message|"
@@ -429,7 +429,7 @@ _THE_USER = [
     (re.compile(r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b"), 0.2),
     (
         re.compile(
-            r"\bthe\s+(?:person|human|people)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
+            r"\b(?:the\s+(?:person|human|people|one)|whoever)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
             r"chatting\s+with|serving)\b"
         ),
         0.35,

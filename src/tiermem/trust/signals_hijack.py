@@ -31,7 +31,11 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # -- a persona handed to the reader ------------------------------------------------------------------------------
 
 _PERSONA = re.compile(
-    r"\b(?:you\s+are\s+(?:now|going\s+to\s+(?:be|pretend|act|play))|you(?:'re|\s+are)\s+no\s+longer\s+(?:a|an|the)\b|you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be|play|"
+    r"\b(?:you\s+are\s+(?:now|going\s+to\s+(?:be|pretend|act|play))|you(?:'re|\s+are)\s+no\s+longer\s+(?:a|an|the)\b|"
+    r"you(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|not)\b)['\"]?[\w-]+['\"]?,?\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:assistant|ai|bot|model|chatbot|"
+    r"agent)\b|i\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|be|pretend|play|behave|become|roleplay)\b|"
+    r"behave\s+as\s+(?:though|if)\b|\bact\s+as\s+(?:my|a|an|the|if)\b|"
+    r"you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be|play|"
     r"act|become|pretend)|(?:^|[.!?:;]\s*|\band\s+|\bplease\s+|,\s*)(?:act|behave|respond|answer|reply|speak)\s+(?:like|as)|"
     r"pretend\s+(?:to\s+be|you\s+are|you'?re)|role-?\s?play\s+(?:as|the)|play\s+(?:the\s+)?(?:role|part)\s+of|"
     r"take\s+on\s+the\s+(?:persona|role|identity|character)|adopt\s+(?:the\s+)?(?:persona|identity|role|character)|"
@@ -46,10 +50,15 @@ _UNBOUND = re.compile(
     r"\b(?:unfiltered|unrestricted|uncensored|unchained|unlocked|jailbroken|limitless|amoral|rogue)\b|"
     r"\b(?:never|without|no)\s+(?:refus\w*|says?\s+no|disclaimers?|warnings?)\b|\banswers?\s+anything\b|"
     r"\b(?:do|does)\s+anything\b|\bopposite\s+of\s+what\b|\broot\s+(?:access|shell)\b|\bevil\b|"
-    r"\bshares?\s+(?:anything|everything)\b"
+    r"\bshares?\s+(?:anything|everything)\b|\b(?:safety|filters?|guardrails?|restrictions?|polic(?:y|ies)|"
+    r"moderation)\s+(?:\w+\s+){0,2}?(?:disabled|off|removed|lifted|suspended)\b|\bdeveloper[\s-]mode\b"
+)
+_PERSONA_SECRET = re.compile(
+    r"\bpasswords?\b|\bcard\s+(?:numbers?|details)\b|\bcontents?\s+of\b|\bverify\b|/etc/|\bapprove\s+(?:every|all)\b|"
+    r"\bpins?\b|\bcredentials?\b|\bsecrets?\b|\bapi\s+keys?\b"
 )
 _PERSONA_TASK = re.compile(
-    r"\b(?:the\s+)?user'?s?\b|\bpasswords?\b|\bcard\b|\bcontents?\s+of\b|\bverify\b|/etc/|\bapprove\b|"
+    r"\b(?:the\s+)?user'?s?\b|\bcard\b|\bapprove\b|"
     r"\bonly\s+(?:ever\s+)?(?:books?|recommends?|suggests?|sells?|push)|\bpush\b|\bnever\s+mentions?\b|"
     r"\bin\s+(?:every|each)\s+(?:answer|reply|response)\b|\bbegin\s+every\b"
 )
@@ -62,6 +71,8 @@ def persona(text: str) -> Finding | None:
         return None
     if _UNBOUND.search(text):
         return 0.6, found.group(0)
+    if _PERSONA_SECRET.search(text, found.start()):
+        return 0.5, found.group(0)
     if _PERSONA_TASK.search(text, found.start()):
         return 0.45, found.group(0)
     return 0.25, found.group(0)
@@ -77,12 +88,13 @@ _LATER_EVENT = re.compile(
     r"\b(?:in|for|during)\s+(?:every|all|any)?\s*(?:future|later|upcoming|next|subsequent)\s+(?:chats?|conversations?|"
     r"sessions?|replies|answers|messages|turns)\b|\b(?:after|in)\s+(?:\w+|\d+)\s+(?:more\s+)?(?:messages|replies|"
     r"answers|turns|exchanges)\b|\b(?:\w+|\d+)\s+(?:messages|replies|answers|turns)\s+from\s+now\b|"
-    r"\bwhen\s+this\s+(?:\w+\s+)?is\s+(?:summari[sz]ed|read|processed|opened)\b|"
+    r"\bwhen(?:ever)?\s+this\s+(?:\w+\s+)?is\s+(?:summari[sz]ed|read|processed|opened|translated)\b|"
     r"\bthe\s+(?:subject|topic)\s+of\s+\w+\s+comes\s+up\b"
 )
 # The user, or the reader's own sessions and messages: the world only an agent lives in.
 _THE_READERS_WORLD = re.compile(
-    r"\bthe\s+user\b|\busers\b|\b(?:chats?|conversations?|sessions?|messages|replies|answers|turns)\b"
+    r"\bthe\s+user\b|\busers\b|\b(?:chats?|conversations?|sessions?|messages|replies|answers|turns)\b|"
+    r"\b(?:summari[sz]ed|processed|translated)\b"
 )
 _KEEP_FOR_LATER = re.compile(
     r"\b(?:remember|keep|save|store|memori[sz]e|note)\s+(?:this|that|the\s+following)(?:\s+\w+)?\s+(?:for\s+"
@@ -91,7 +103,8 @@ _KEEP_FOR_LATER = re.compile(
 )
 _THEN_ORDER = re.compile(
     r"\b(?:tell|say|reply|respond|answer|recommend|suggest|state|claim|insist|ask|greet|start|switch|pick|add|"
-    r"refuse|send|include|give|show|describe|book|approve|only\s+(?:suggest|recommend|mention))\w*\b"
+    r"refuse|send|include|give|show|describe|book|approve|push|steer|nudge|point|direct|offer|sell|promote|mention|"
+    r"warn|remind|only\s+(?:suggest|recommend|mention))\w*\b"
 )
 
 
@@ -123,23 +136,29 @@ _YOUR_ANSWER = rf"(?:(?:your|the|each|every|all|its|their)\s+(?:\w+\s+)?{_ANSWER
 _ANSWER_IN_LANGUAGE = re.compile(
     rf"(?:^|[.!?:;,]\s*|\b(?:please|and|then|now|only|just)\s+)(?:answer|reply|respond|switch\s+to\s+answering|"
     rf"start\s+answering|continue|speak|talk)\b(?!\s+to\s+(?:this|the|our|my|a)\s+"
-    rf"(?:e-?mail|message|letter|survey|invitation|post|ad|comment))(?:\s+\S+){{0,5}}?\s+(?:only\s+)?(?:in|into)\s+"
-    rf"{_LANGUAGES}\b|\b{_YOUR_ANSWER}\s+(?:\w+\s+){{0,3}}?(?:in|into)\s+{_LANGUAGES}\b|"
+    rf"(?:e-?mail|message|letter|survey|invitation|post|ad|comment))(?:\s+\S+){{0,5}}?\s+(?:only\s+)?(?:in|into|using|with)\s+"
+    rf"(?:only\s+)?"
+    rf"{_LANGUAGES}\b|\b{_YOUR_ANSWER}\s+(?:\w+\s+){{0,4}}?(?:in|into)\s+{_LANGUAGES}\b|"
+    rf"\b(?:summari[sz]e|describe|explain|rewrite|recap|answer)\s+(?:this|it|everything|the\s+above)(?:\s+\w+){{0,2}}?\s+"
+    rf"(?:in|into)\s+{_LANGUAGES}\b|"
     rf"\b(?:in|into)\s+{_LANGUAGES}\s+only\b"
 )
 _INTO_ANSWER = re.compile(
     rf"\b(?:in|into|to|at\s+the\s+(?:end|start|top|bottom|beginning)\s+of|after|before|with)\s+{_YOUR_ANSWER}\b|"
     rf"\b(?:end|start|begin|finish)\s+(?:your|the|each|every)\s+(?:\w+\s+)?{_ANSWER}\s+with\b|"
-    rf"\b(?:every|each)\s+(?:answer|reply|response)\b"
+    rf"\b(?:every|each)\s+(?:answer|reply|response)\b|"
+    rf"\b{_YOUR_ANSWER}(?:\s+\S+){{0,5}}?\s+(?:should|must|shall|needs?\s+to|has\s+to|will)\s+(?:also\s+)?(?:include|"
+    rf"contain|mention|end|start|begin|feature|promote|recommend|link|open|close)\b|"
+    rf"\b(?:rewrite|turn|phrase|write|format)\s+{_YOUR_ANSWER}\s+(?:as|into)\b"
 )
 _PROMO = re.compile(
     r"https?://|\bwww\.|\b[a-z0-9-]+\.(?:example|com|net|org|io|co|biz|info|xyz)\b|\b(?:links?|urls?|"
     r"advert\w*|ads?|promo\w*|sponsor\w*|discounts?|coupons?|deals?|offers?|\d+\s*%\s*off|save\s+\d+|buy|"
-    r"subscribe|sign\s+up|claim|reward|visit(?:ing)?|recommend\w*)\b"
+    r"subscribe|sign\s+up|claim|reward|visit(?:ing)?|recommend\w*|pitch|marketing|sales)\b"
 )
 _ADD = re.compile(
     r"\b(?:add|insert|include|put|append|prepend|mention|place|paste|embed|slip|promote|advertise|recommend|end|"
-    r"start|begin|finish)\w*\b"
+    r"start|begin|finish|rewrite|turn|feature|link|open|close)\w*\b"
 )
 
 
@@ -183,7 +202,8 @@ _WHOSE = r"(?:(?:their|his|her|my|the|its)\s+(?:\S+\s+){0,2}?)"
 _ASK_FOR = re.compile(
     rf"\b(?:ask|request|prompt|get|have|make|collect|obtain)\w*\s+(?:{_SOMEONE})\b(?:\s+\S+){{0,6}}?\s+{_WHOSE}"
     rf"(?:{_DETAILS})\b|\b(?:request|collect|obtain|gather|get)\w*\s+(?:the\s+)?(?:user|account\s+holder|customer|"
-    rf"caller|client|reader)'?s\s+(?:\S+\s+){{0,2}}?(?:{_DETAILS})\b|\b(?:ask|request)\w*\s+(?:{_SOMEONE})\s+"
+    rf"caller|client|reader|guest)'?s\s+(?:\S+\s+){{0,2}}?(?:{_DETAILS})\b|\bask\s+for\s+(?:the\s+)?(?:user|account\s+"
+    rf"holder|customer|caller|client|reader)'?s\s+(?:\S+\s+){{0,2}}?(?:{_DETAILS})\b|\b(?:ask|request)\w*\s+(?:{_SOMEONE})\s+"
     rf"(?:\S+\s+){{0,4}}?(?:to\s+)?(?:provide|enter|type|confirm|send|give|share|read\s+out|verify)\b"
     rf"(?:\s+\S+){{0,5}}?\s+(?:{_DETAILS})\b"
 )
@@ -200,10 +220,12 @@ def asks_for_card(text: str) -> Finding | None:
 _READER_WORK = (
     r"(?:(?:the|this|that|your|my|the\s+user'?s|their)\s+(?:\w+\s+)?(?:task|assignment|job|question|request|prompt|"
     r"e-?mail|message|document|text|page|article|summary|instructions?)(?:\s+(?:above|below|you\s+were\s+given))?|"
-    r"summari[sz]ing|answering|translating|replying|the\s+original\s+question|the\s+above|everything\s+above)"
+    r"summari[sz]ing|answering|translating|replying|the\s+original\s+question|the\s+above|everything\s+above|"
+    r"what\s+you(?:'re|\s+are)\s+doing)"
 )
 _SET_ASIDE = re.compile(
-    rf"\b(?:ignore|forget|disregard|skip|drop|abandon|stop|never\s+mind|set\s+aside|instead\s+of|rather\s+than)\s+"
+    rf"\b(?:ignore|forget|disregard|skip|drop|abandon|stop|never\s+mind|set\s+aside|instead\s+of|rather\s+than|"
+    rf"(?:do\s+not|don'?t|never)\s+(?:answer|summari[sz]e|reply\s+to|respond\s+to|translate|address))\s+"
     rf"(?:about\s+)?{_READER_WORK}"
 )
 _NEW_WORK = re.compile(
@@ -211,7 +233,7 @@ _NEW_WORK = re.compile(
     r"recommend|make|plan|invent|translate|sing|share)\b"
 )
 _NEW_TASK = re.compile(
-    r"\byour\s+(?:new\s+)?(?:task|job|goal|assignment|mission)\s+is\s+now\b|\byour\s+new\s+(?:task|job|goal|"
+    r"\byour\s+(?:new\s+)?(?:task|job|goal|assignment|mission)\s+is\s+now\b|\bnew\s+(?:task|job|assignment|goal)\s*:|\byour\s+new\s+(?:task|job|goal|"
     r"assignment|mission)\s+is\b|\bchange\s+(?:your|the)\s+task\b|\byour\s+(?:task|job)\s+has\s+changed\b"
 )
 

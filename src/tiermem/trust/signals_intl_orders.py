@@ -12,6 +12,8 @@ each written as small word lists per language rather than as whole phrasings:
 - a *sensitive object*: a password, a card number, a security code, the user's e-mails or chat history;
 - *secrecy*: without telling or asking the user;
 - a *trigger*: when the user (or anyone) asks or mentions something later;
+- an order to *tell the user* something ("dile", "digli", "dis-lui", "sag ihm", "告诉用户");
+- the *task changed*: a new task for the reader, or something to do instead of answering;
 - *data sent out*: a sending verb with an address or a link.
 
 One class alone counts for nothing (an e-mail says "désormais" or "al usuario"); an override alone, or two
@@ -38,13 +40,14 @@ _OVERRIDE = re.compile(
     # is left to the English signals unless a Romance article follows it.
     rf"\b(?:ignora|ignorad|ignorate|ignorez|ignoriere|ignorieren\s+sie|ignore\s+(?:as|os|les|tes|vos|todas|toutes|"
     rf"tous|suas|seus|tus|sus)|olvida|olvide|olviden|olvidad|descarta|descarte|omite|esqueça|esquece|esqueçam|"
-    rf"desconsidere|desconsidera|dimentica|dimenticate|tralascia|oublie|oubliez|vergiss|vergessen\s+sie|"
-    rf"missachte)\b(?:\s+\S+){{0,4}}?\s+{_GUIDANCE}|"
+    rf"desconsidere|desconsidera|dimentica|dimenticate|tralascia|scordati\s+(?:di|delle|dei|della)|oublie|oubliez|"
+    rf"vergiss|vergessen\s+sie|missachte)\b(?:\s+\S+){{0,4}}?\s+{_GUIDANCE}|"
     rf"\b(?:no\s+hagas\s+caso|no\s+sigas|não\s+(?:siga|obedeça)|non\s+seguire(?:\s+più)?|non\s+rispettare|"
     rf"ne\s+(?:tiens|tenez)\s+plus\s+compte|ne\s+suis\s+plus|ne\s+respecte\s+plus)\b(?:\s+\S+){{0,3}}?\s+{_GUIDANCE}|"
     r"\b(?:olvida|esquece|esqueça|dimentica|oublie|vergiss)\s+(?:\w+\s+){0,2}?(?:lo\s+que\s+te|o\s+que\s+te|"
     r"quello\s+che\s+ti|ce\s+qu['’]on\s+t['’]a|tout\s+ce\s+qu|alles,?\s+was\s+(?:man\s+)?dir)|"
-    r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|别管)(?:\S{0,12}?)(?:指令|指示|规则|提示|设定|限制|要求)"
+    r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|别管)(?:\S{0,12}?)(?:指令|指示|规则|提示|设定|限制|要求)|"
+    r"(?:忽略|无视|忘记|忘掉)(?:上面|以上|之前|前面)的?(?:内容|文字|文本|对话|一切|所有)"
 )
 _PERSONA = re.compile(
     r"\b(?:eres|ahora\s+eres|sei|ora\s+sei|você\s+(?:agora\s+)?é|tu\s+és|tu\s+es|vous\s+êtes|du\s+bist|"
@@ -90,6 +93,7 @@ _SENSITIVE = re.compile(
     r"(?:número|numero|numéro)\s+(?:\w+\s+){0,3}?(?:tarjeta|cartão|carta|carte)|kartennummer|kreditkarte\w*|"
     r"tarjeta\s+de\s+crédito|cartão\s+de\s+crédito|carta\s+di\s+credito|carte\s+(?:bancaire|de\s+crédit)|"
     r"código\s+de\s+seguridad|código\s+de\s+segurança|codice\s+di\s+sicurezza|cvv|"
+    r"prompt\s+(?:del|di|do)\s+sistema|prompt\s+système|systemprompt|"
     r"historial|histórico|cronologia|historique|verlauf|correos|e-?mails|contactos|contatos|contatti|contacts|kontakte|"
     r"fotos|fichiers|archivos|arquivos|dateien)\b|(?:密码|信用卡|卡号|银行卡|聊天记录|联系人|邮件)"
 )
@@ -111,6 +115,18 @@ _TRIGGER = re.compile(
     r"pergunte|pedir|chied\w+|domand\w+|demande\w*|fragt|nachfragt|erwähnt|menciona\w*|mention\w+|parla\w*)\b|"
     r"(?:当|如果|一旦)(?:用户|有人|任何人)\S{0,6}?(?:问|提到|询问|要求)"
 )
+_TELL = re.compile(
+    r"\b(?:dile|díganle|dígale|diles|diga-lhe|diga\s+ao|conte\s+ao|digli|ditegli|dica\s+all['’]|dis-lui|dites-lui|"
+    r"dis\s+à|dites\s+à|sag\s+(?:ihm|ihr|dem)|sagen\s+sie\s+(?:ihm|ihr|dem))\b|(?:告诉(?:他|她|用户)|对用户说)"
+)
+_NEW_TASK = re.compile(
+    r"\b(?:tu\s+(?:nueva\s+)?tarea\s+(?:ahora\s+)?es|tu\s+nueva\s+tarea|sua\s+(?:nova\s+)?tarefa\s+(?:agora\s+)?é|"
+    r"il\s+tuo\s+(?:nuovo\s+)?compito\s+(?:ora\s+)?è|ta\s+(?:nouvelle\s+)?tâche\s+(?:est\s+)?(?:maintenant|désormais)|"
+    r"ta\s+nouvelle\s+tâche|deine\s+(?:neue\s+)?aufgabe\s+ist\s+(?:jetzt|nun|ab\s+sofort)|deine\s+neue\s+aufgabe|"
+    r"en\s+(?:lugar|vez)\s+de\s+(?:responder|resumir)|em\s+vez\s+de\s+(?:responder|resumir)|invece\s+di\s+"
+    r"(?:rispondere|riassumere)|au\s+lieu\s+de\s+(?:répondre|résumer)|statt\s+(?:zu\s+antworten|zusammenzufassen)|"
+    r"invece|stattdessen|en\s+su\s+lugar)\b|(?:你的(?:新)?任务是|现在你的任务|而是改为|不要回答用户的问题)"
+)
 _OUTSIDE = re.compile(
     r"https?://|[\w.+-]+@[\w-]+\.[\w.-]+|\b[a-z0-9-]+\.(?:example|com|net|org|io|de|es|it|fr|br|cn)\b"
 )
@@ -123,6 +139,8 @@ _CLASSES = (
     ("a sensitive object", _SENSITIVE),
     ("secrecy", _SECRECY),
     ("a trigger about a later question", _TRIGGER),
+    ("an order to tell the user", _TELL),
+    ("the task changed", _NEW_TASK),
 )
 # One class alone counts for nothing here (the phrase signals weigh it); two are what planted text has.
 _BY_COUNT = (0.0, 0.0, 0.5, 0.65)

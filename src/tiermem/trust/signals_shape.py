@@ -212,8 +212,9 @@ _ABOUT_OUTPUT = [
 # -- an order to mislead or steer the person the agent serves ----------------------------------------------------
 
 _PERSON = (
-    r"(?:the\s+)?(?:users?|readers?|customers?|visitors?|person|people|human)(?!\s+(?:guide|manual|interface|id|name|"
-    r"account|experience|base|group|settings)\b)"
+    r"(?:(?:the\s+)?(?:users?|readers?|customers?|visitors?|person|people|human)(?!\s+(?:guide|manual|interface|id|name|"
+    r"account|experience|base|group|settings)\b)|(?:whoever|the\s+(?:one|person))\s+you(?:'re|\s+are)\s+(?:helping|"
+    r"assisting|serving|talking\s+to|working\s+for))"
 )
 _MISLEAD = [
     (
