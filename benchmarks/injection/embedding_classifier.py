@@ -174,6 +174,12 @@ def report(name: str, rows: list[dict[str, str]], flagged: Array) -> None:
         print(f"    {technique:14s}{int(pick.sum()):5d}  {flagged[pick].mean():.3f}")
     fresh = hostile & np.array([("/more-" in row["family"] or "/later-" in row["family"]) for row in rows])
     later = hostile & np.array(["/later-" in row["family"] for row in rows])
+    general = np.array(["/general" in row["family"] for row in rows])
+    for label in ("hostile", "benign"):
+        pick = general & (hostile if label == "hostile" else ~hostile)
+        if pick.any():
+            what = "caught" if label == "hostile" else "flagged"
+            print(f"    generalisation round, {label} {int(pick.sum())}: {what} {flagged[pick].mean():.3f}")
     if fresh.any():
         print(
             f"    fresh batches (more+later) {int(fresh.sum())}: {flagged[fresh].mean():.3f};"
