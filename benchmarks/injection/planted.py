@@ -5,7 +5,8 @@ its middle (between two lines) and at its end, the way ``tiermem scan`` scores a
 path's scan of one note: the rules, raised by the MiniLM classifier unless ``--embedder hash``). A case is
 *flagged* at the suspicious threshold and *quarantined* at the quarantine threshold. ``dev`` documents and
 attacks were developed against; ``held`` ones (``--held``) were written at the same time and are the figure
-to report, scored once.
+to report, scored once; ``held-2`` (``--held-2``) was written after ``held`` was scored and two generic fixes
+were made for what it flagged, and scored once after them.
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection/planted.py                  # dev, rules + classifier
     PYTHONPATH=src .venv/bin/python benchmarks/injection/planted.py --embedder hash  # dev, the rules alone
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from planted_text import ATTACKS_DEV, ATTACKS_HELD, DOCS_DEV, DOCS_HELD
+from planted_text import ATTACKS_DEV, ATTACKS_HELD, ATTACKS_HELD_2, DOCS_DEV, DOCS_HELD, DOCS_HELD_2
 
 from tiermem.embed import Embedder, MiniLMEmbedder
 from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD
@@ -65,17 +66,20 @@ def rates(scores: list[float]) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held", action="store_true", help="Score the held documents and attacks (once).")
+    parser.add_argument("--held-2", action="store_true", help="Score the second held part (once).")
     parser.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     parser.add_argument("--show", type=int, default=0, help="Print this many missed attacks and flagged clean docs.")
     args = parser.parse_args()
     docs, attacks = (DOCS_HELD, ATTACKS_HELD) if args.held else (DOCS_DEV, ATTACKS_DEV)
+    if args.held_2:
+        docs, attacks = DOCS_HELD_2, ATTACKS_HELD_2
     embedder: Embedder | None = MiniLMEmbedder() if args.embedder == "minilm" else None
     all_cases = cases(docs, attacks)
     verdicts = scan_texts([case.text for case in all_cases], embedder)
     scores = [v.score for v in verdicts]
     clean = [s for c, s in zip(all_cases, scores, strict=True) if c.attack is None]
     planted = [s for c, s in zip(all_cases, scores, strict=True) if c.attack is not None]
-    split = "held" if args.held else "dev"
+    split = "held-2" if args.held_2 else "held" if args.held else "dev"
     print(f"{split}, {args.embedder}: {len(docs)} documents, {len(attacks)} attacks, {len(planted)} planted cases")
     flagged, quarantined = rates(planted)
     print(f"  planted: flagged {flagged:.3f}  quarantined {quarantined:.3f}")

@@ -14,7 +14,8 @@ __all__ = ["exfiltration", "imperatives", "urgent_action"]
 
 # "by email", "a call", "the post": the same words as nouns are no order.
 _ACTION = re.compile(
-    r"(?<!\bby\s)(?<!\bvia\s)(?<!\ban\s)(?<!\bthe\s)(?<!\byour\s)(?<!\ba\s)\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
+    r"(?<!\bby\s)(?<!\bvia\s)(?<!\ban\s)(?<!\bthe\s)(?<!\byour\s)(?<!\ba\s)(?<!\bany\s)(?<!\bour\s)(?<!\bmy\s)"
+    r"(?<!\bthis\s)(?<!\bthat\s)(?<!\beach\s)(?<!\bevery\s)(?<!\bper\s)(?<!\bone\s)(?<!\bno\s)\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel|post|export|copy|download|run|accept|call|invoke|"
     r"use|trigger|bill|paste|append|schedule)\b"
 )

@@ -79,8 +79,10 @@ _GRANTOR = words(
 _PERMISSION = [
     (
         re.compile(
-            rf"\bpre-?(?:approved|authori[sz]ed|cleared)\b(?!\s+(?:payments?|debits?|withdrawals?|charges?|credit|loans?|"
-            r"cards?|transactions?|amounts?|mortgages?|offers?|transfers?|billing)|\s+for\s+(?:an?\s+|up\s+to\s+|[$€£\d]))|"
+            # said of a request or an action ("this transfer is pre-approved"), not of a bank's "preauthorized
+            # withdrawal" or "pre-approved for a loan"
+            r"(?:\b(?:is|are|was|were|been|be|has|have|had)\s+|'(?:re|s)\s+|\b(?:request|action|instruction|change|"
+            r"transfer|command|operation|step|user|holder|owner|admin\w*|operator|developer|manager)s?\s+)pre-?(?:approved|authori[sz]ed|cleared)\b(?!\s+for\s+(?:an?\s+|up\s+to\s+|[$€£\d]))|"
             rf"\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
             rf"\bon\s+behalf\s+of\s+{_GRANTOR}\b|\b(?:access|permission|clearance|authori[sz]ation)\s+"
             r"(?:is\s+|has\s+been\s+)?(?:granted|confirmed)\b"
