@@ -17,7 +17,7 @@ _ACTION = re.compile(
     r"(?<!\bby\s)(?<!\bvia\s)(?<!\ban\s)(?<!\bthe\s)(?<!\byour\s)(?<!\ba\s)(?<!\bany\s)(?<!\bour\s)(?<!\bmy\s)"
     r"(?<!\bthis\s)(?<!\bthat\s)(?<!\beach\s)(?<!\bevery\s)(?<!\bper\s)(?<!\bone\s)(?<!\bno\s)\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel|post|export|copy|download|run|accept|call|invoke|"
-    r"use|trigger|bill|paste|append|schedule)\b"
+    r"use|trigger|paste|append|schedule)\b"
 )
 _URGENCY = re.compile(r"\b(?:immediately|urgent(?:ly)?|right\s+away|right\s+now|asap|at\s+once|without\s+delay)\b")
 _SENSITIVE = re.compile(

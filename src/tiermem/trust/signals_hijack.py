@@ -131,7 +131,11 @@ _LANGUAGES = (
     r"pig\s+latin|esperanto|catalan|welsh|irish|icelandic)"
 )
 _ANSWER = r"(?:answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|outputs?|messages?)"
-_YOUR_ANSWER = rf"(?:(?:your|the|each|every|all|its|their)\s+(?:\w+\s+)?{_ANSWER})"
+# The reader's output, however it is named: "your reply", "every answer", "whatever you write", "everything you say"
+_YOUR_ANSWER = (
+    rf"(?:(?:your|the|each|every|all|its|their)\s+(?:\w+\s+)?{_ANSWER}|(?:whatever|everything|anything|all|what)\s+"
+    r"you\s+(?:write|say|produce|output|generate|send|answer|reply|respond|tell)\b)"
+)
 # An order about what the reader writes back, not about replying to a letter ("reply to this e-mail in Spanish")
 _ANSWER_IN_LANGUAGE = re.compile(
     rf"(?:^|[.!?:;,]\s*|\b(?:please|and|then|now|only|just)\s+)(?:answer|reply|respond|switch\s+to\s+answering|"
@@ -140,7 +144,8 @@ _ANSWER_IN_LANGUAGE = re.compile(
     rf"(?:only\s+)?"
     rf"{_LANGUAGES}\b|\b{_YOUR_ANSWER}\s+(?:\w+\s+){{0,4}}?(?:in|into)\s+{_LANGUAGES}\b|"
     rf"\b(?:summari[sz]e|describe|explain|rewrite|recap|answer)\s+(?:this|it|everything|the\s+above)(?:\s+\w+){{0,2}}?\s+"
-    rf"(?:in|into)\s+{_LANGUAGES}\b|"
+    rf"(?:in|into)\s+{_LANGUAGES}\b|\b(?:translate|write|put|give|render)\s+{_YOUR_ANSWER}(?:\s+\S+){{0,4}}?\s+(?:in|into)\s+"
+    rf"{_LANGUAGES}\b|"
     rf"\b(?:in|into)\s+{_LANGUAGES}\s+only\b"
 )
 _INTO_ANSWER = re.compile(
