@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -31,15 +31,17 @@ from tiermem.context.messages import (
 from tiermem.context.summary import Summariser
 from tiermem.embed import Embedder
 from tiermem.errors import ConfigError, ConflictError, ValidationError
+from tiermem.lifecycle.erase import forget
 from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
-from tiermem.types import Filter, Hit, Scope, normalise_text, utcnow
+from tiermem.trust.prompt_gate import admit_hits, admitted, shown_text
+from tiermem.types import Filter, Hit, MemoryRecord, Scope, normalise_text, utcnow
 from tiermem.write.conversation import write_messages
-from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, write_many
+from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, WriteStatus, write_many
 
-__all__ = ["ContextManager", "RecallWriter", "StoreRecall"]
+__all__ = ["ContextManager", "Mark", "RecallWriter", "StoreRecall"]
 
 
 class RecallWriter(Protocol):
@@ -80,8 +82,19 @@ class StoreRecall:
 
 
 @dataclass(frozen=True, slots=True)
+class Mark:
+    """The window as it was (``ContextManager.mark``), to go back to with ``undo``."""
+
+    entries: tuple[_Entry, ...]
+    summary_through: str | None
+    unsummarised: tuple[Message, ...]
+    summary: str | None  # the summary block's text, if there is such a block
+    written: int  # how many records the window had added by then
+
+
+@dataclass(frozen=True, slots=True)
 class _Entry:
-    """A message in the window with its cached cost, its record id and its API form."""
+    """A message in the window with its record id, and its API form as prompts show it (with its cost)."""
 
     message: Message
     tokens: int
@@ -144,6 +157,7 @@ class ContextManager:
         self._total = 0
         self._summary_through: str | None = None
         self._unsummarised: list[Message] = []
+        self._added: list[str] = []  # records this manager's appends added (``undo`` forgets the latest)
         self._load()
 
     # -- state ---------------------------------------------------------------------------------------------
@@ -207,10 +221,44 @@ class ContextManager:
             # The conversation path: the previous message of the session is its search context, and its record
             # id comes from the message id (appending the same message twice stores it once).
             (written,) = self._recall.remember_messages(self._scope, [message])
-            self._push(_Entry(message, cost, written.record.id, message.to_openai()))
+            if written.record.id in self._ids:  # the same message again (a retried turn): it is there already
+                return ()
+            if written.status is not WriteStatus.UNCHANGED:
+                self._added.append(written.record.id)
+            self._push(self._entry(message, written.record, cost))
             evicted = self._evict()
             self._persist(evicted)
             return tuple(e.message for e in evicted)
+
+    def mark(self) -> Mark:
+        """Where the window is now; ``undo(mark)`` goes back there."""
+        with self._lock:
+            summary = self.core.get(self._summary_block).value if self._summary_block in self.core else None
+            return Mark(
+                tuple(self._entries), self._summary_through, tuple(self._unsummarised), summary, len(self._added)
+            )
+
+    def undo(self, mark: Mark) -> None:
+        """Go back to ``mark``: the messages appended since are forgotten (as ``Memory.forget`` does, audited),
+        the window and its summary are as they were. What tools did meanwhile (notes, core edits) stays."""
+        with self._lock:
+            gone, self._added = self._added[mark.written :], self._added[: mark.written]
+            now = self._clock()
+            for record_id in gone:
+                if self._store.get(self._scope, record_id) is not None:
+                    forget(self._store, self._scope, record_id, now=now, actor="undo")
+            for queue in (self._entries, self._ids, self._api):
+                queue.clear()
+            self._total = self._with_calls = 0
+            for entry in mark.entries:
+                self._push(entry)
+            self._summary_through = mark.summary_through
+            self._unsummarised = list(mark.unsummarised)
+            if mark.summary is not None and self.core.get(self._summary_block).value != mark.summary:
+                self.core.rewrite(self._summary_block, mark.summary, actor="undo", force=True)
+            self._store.save_context_window(
+                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
+            )
 
     def _check_fits(self, message: Message, cost: int) -> None:
         """Refuse a message that cannot fit even alone (with the tool call it answers) before anything is written."""
@@ -253,6 +301,13 @@ class ContextManager:
                 self._pop(evicted)
         return evicted
 
+    def _entry(self, message: Message, record: MemoryRecord, cost: int) -> _Entry:
+        """The window's entry of ``message``: prompts see it as the prompt gate shows it (``_as_shown``)."""
+        shown = _as_shown(message, record)
+        if shown is not message:
+            cost = message_tokens(shown, self._counter)
+        return _Entry(message, cost, record.id, shown.to_openai())
+
     def _push(self, entry: _Entry) -> None:
         self._entries.append(entry)
         self._ids.append(entry.record_id)
@@ -276,7 +331,10 @@ class ContextManager:
             if summariser is not None and evicted:
                 # A message forgotten while it sat in the window is not summarised.
                 stored = self._store.get_many(self._scope, [e.record_id for e in evicted])
-                self._unsummarised.extend(e.message for e in evicted if e.record_id in stored)
+                # The summariser is a model too: what the prompt gate withholds, it never reads.
+                self._unsummarised.extend(
+                    e.message for e in evicted if e.record_id in stored and admitted(stored[e.record_id])
+                )
                 summary = self._summary_text(summariser)
         finally:
             # Saved even when the summariser failed: the evictions happened; the next eviction retries the summary.
@@ -324,7 +382,7 @@ class ContextManager:
             if message.role is Role.TOOL and message.tool_call_id not in calls:
                 continue
             calls.update(call.id for call in message.tool_calls)
-            self._push(_Entry(message, message_tokens(message, self._counter), record_id, message.to_openai()))
+            self._push(self._entry(message, record, message_tokens(message, self._counter)))
         # The budget may have shrunk since the window was saved.
         if self._evict() or len(self._entries) != len(state.message_ids):
             self._store.save_context_window(
@@ -334,8 +392,9 @@ class ContextManager:
     # -- prompt and search ---------------------------------------------------------------------------------
 
     def compile(self, retrieved: Sequence[Hit] = ()) -> CompiledPrompt:
-        """The prompt for the next call: system, core, ``retrieved`` as quoted data, then the messages."""
-        memories = render_memories(retrieved, self._budget.retrieval_reserve, self._memory_counts)
+        """The prompt for the next call: system, core, ``retrieved`` as quoted data (what the prompt gate admits),
+        then the messages."""
+        memories = render_memories(admit_hits(retrieved), self._budget.retrieval_reserve, self._memory_counts)
         with self._lock:
             return compile_prompt(
                 budget=self._budget,
@@ -375,7 +434,14 @@ class ContextManager:
             page = self._store.list_records(scope, filter_, now=self._clock(), limit=k, cursor=None)
             hits = [Hit(record, 1.0, ()) for record in reversed(page.records)]
         allowed = {r.value for r in wanted}
-        return [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
+        found = [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
+        return admit_hits(found)  # what it finds is shown to a model (the tools, a host's recall)
+
+
+def _as_shown(message: Message, record: MemoryRecord) -> Message:
+    """``message`` as the window shows it: its words withheld when its record is quarantined (the prompt gate)."""
+    text = shown_text(record, message.content)
+    return message if text is message.content else replace(message, content=text)
 
 
 def _roles(roles: Iterable[Role | str] | None) -> frozenset[Role]:

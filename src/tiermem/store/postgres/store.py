@@ -26,6 +26,7 @@ from tiermem.store.postgres.bulk import BulkState, PgBulkMixin
 from tiermem.store.postgres.connect import apply_migrations, driver_error, parse_url
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
+from tiermem.store.postgres.idempotency import PgIdempotencyMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.quotes import PgQuotesMixin
@@ -52,6 +53,7 @@ class PostgresStore(
     PgQuotesMixin,
     PgTransferMixin,
     PgAccessMixin,
+    PgIdempotencyMixin,
     PgUnindexedMixin,
     PgWriteOrderMixin,
 ):
@@ -150,6 +152,17 @@ class PostgresStore(
                 if before is not None and before != tenant and conn.info.transaction_status.name != "INERROR":
                     conn.execute(SET_TENANT, [before])
                     local.tenant = before
+
+    def serialise(self, scope: Scope) -> None:
+        if getattr(self._local, "conn", None) is None:
+            raise StoreError("serialise() needs a transaction: call it inside store.transaction()")
+        # A transaction-scoped advisory lock per (schema, tenant, user): released by COMMIT or ROLLBACK, taken
+        # again by a nested call at no cost. Two users whose keys collide only wait for each other.
+        with self._tenant(scope.tenant) as conn:
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                [f"tiermem\x1f{self.schema}\x1f{scope.tenant}\x1f{scope.user or ''}"],
+            )
 
     # -- writes -------------------------------------------------------------------------------------------
 
