@@ -32,8 +32,7 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 _PERSONA = re.compile(
     r"\b(?:you\s+are\s+(?:now|going\s+to\s+(?:be|pretend|act|play))|you(?:'re|\s+are)\s+no\s+longer\s+(?:a|an|the)\b|"
-    r"you(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|not)\b)['\"]?[\w-]+['\"]?,?\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:assistant|ai|bot|model|chatbot|"
-    r"agent)\b|i\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|be|pretend|play|behave|become|roleplay)\b|"
+    r"i\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|be|pretend|play|behave|become|roleplay)\b|"
     r"behave\s+as\s+(?:though|if)\b|\bact\s+as\s+(?:my|a|an|the|if)\b|"
     r"you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be|play|"
     r"act|become|pretend)|(?:^|[.!?:;]\s*|\band\s+|\bplease\s+|,\s*)(?:act|behave|respond|answer|reply|speak)\s+(?:like|as)|"
@@ -64,17 +63,30 @@ _PERSONA_TASK = re.compile(
 )
 
 
+# "You are Atlas, a travel assistant": how an operator's own system prompt or persona block reads too, so it
+# counts only with what a hijacker adds (no rules, someone's secrets).
+_DEFINITION = re.compile(
+    r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|not)\b)['\"]?[\w-]+['\"]?,?\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:assistant|ai|bot|model|chatbot|agent)\b"
+)
+
+
 def persona(text: str) -> Finding | None:
     """An identity handed to the reader; strong when it is free of rules or serves an order about the user."""
     found = _PERSONA.search(text)
-    if not found:
+    defined = _DEFINITION.search(text) if found is None else None
+    if found is None and defined is None:
         return None
+    where = found or defined
+    assert where is not None
     if _UNBOUND.search(text):
-        return 0.6, found.group(0)
-    if _PERSONA_SECRET.search(text, found.start()):
-        return 0.5, found.group(0)
+        return 0.6, where.group(0)
+    if _PERSONA_SECRET.search(text, where.start()):
+        return 0.5, where.group(0)
+    if found is None:
+        return None
     if _PERSONA_TASK.search(text, found.start()):
-        return 0.45, found.group(0)
+        return 0.3, found.group(0)
     return 0.25, found.group(0)
 
 
