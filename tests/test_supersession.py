@@ -9,7 +9,7 @@ import pytest
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.english.statements import same_frame, slot_of, subject_of
-from tiermem.errors import NotFoundError, ValidationError
+from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.write.path import WritePolicy, WriteStatus
 from tiermem.write.supersede import Verdict, decide
 
@@ -109,7 +109,10 @@ def test_every_change_is_audited(real: Memory) -> None:
 
 def test_rollback_restores_content_and_both_indexes(real: Memory) -> None:
     rec = real.remember(ALICE, "The launch is on Friday.", valid_from=T0).record
-    real.remember(ALICE, "The launch moved to Monday.", supersedes=rec.id)
+    monday = real.remember(ALICE, "The launch moved to Monday.", supersedes=rec.id).record
+    with pytest.raises(ConflictError, match="two current versions"):  # never beside the fact that replaced it
+        real.rollback(ALICE, rec.id, version=1)
+    real.forget(ALICE, monday.id)
     restored = real.rollback(ALICE, rec.id, version=1)
     assert restored.valid_to is None and restored.version == 3
     hits = real.recall(ALICE, "when is the launch on Friday?")
