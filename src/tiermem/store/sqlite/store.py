@@ -27,6 +27,7 @@ from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.store.sqlite.summary import SQLiteSummaryMixin
 from tiermem.store.sqlite.transfer import SQLiteTransferMixin
 from tiermem.store.sqlite.unindexed import SQLiteUnindexedMixin
 from tiermem.store.sqlite.vectors import SQLiteVectorMixin, index_row
@@ -63,6 +64,7 @@ class SQLiteStore(
     SQLiteAuditMixin,
     SQLiteContextMixin,
     SQLiteMaintenanceMixin,
+    SQLiteSummaryMixin,
     SQLiteQuotesMixin,
     SQLiteTransferMixin,
     SQLiteAccessMixin,
@@ -360,9 +362,22 @@ class SQLiteStore(
                     out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(self, scope: Scope, filter_: Filter, *, now: datetime, limit: int, cursor: str | None) -> Page:
+    def list_records(
+        self,
+        scope: Scope,
+        filter_: Filter,
+        *,
+        now: datetime,
+        limit: int,
+        cursor: str | None,
+        without_tags: frozenset[str] = frozenset(),
+    ) -> Page:
         where, params = scope_sql(scope)
         fwhere, fparams = filter_sql(filter_, now)
+        if without_tags:
+            marks = ",".join("?" * len(without_tags))
+            fwhere += f" AND NOT EXISTS (SELECT 1 FROM json_each(r.tags) WHERE value IN ({marks}))"
+            fparams = [*fparams, *sorted(without_tags)]
         after = ""
         if cursor is not None:
             after = " AND r.rowid < ?"
