@@ -66,6 +66,9 @@ class Message:
     name: str | None = None
     tool_call_id: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    # Stored with the message's record and never sent to the model (e.g. what recall put in the prompt a
+    # reply answered, ``context.trace``); not rebuilt from the record.
+    metadata: Mapping[str, MetaValue] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):
@@ -154,6 +157,7 @@ def as_transcript(message: Message) -> TranscriptMessage:
         id=message.id,
         tool_call_id=message.tool_call_id,
         tool_calls=message.tool_calls,
+        metadata=message.metadata,
     )
 
 
