@@ -24,8 +24,9 @@ from tiermem.server.keys import check_key, looks_like_key
 from tiermem.server.settings import JWTConfig
 from tiermem.store.access_base import AccessStore, KeyRole
 from tiermem.types import Scope, utcnow
+from tiermem.write.actor import act_as
 
-__all__ = ["CredentialCache", "JWTVerifier", "Principal", "authenticate", "scope_for"]
+__all__ = ["CredentialCache", "JWTVerifier", "Principal", "acting", "authenticate", "scope_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +153,12 @@ def authenticate(access: AccessStore, verifier: JWTVerifier | None, authorizatio
         if principal is not None:
             return principal
     raise AccessError("the credential is not valid (unknown, revoked, expired or wrongly signed)")
+
+
+def acting(principal: Principal) -> Principal:
+    """``principal`` as the author of this request's writes: their audit entries name its credential id."""
+    act_as(principal.credential)
+    return principal
 
 
 def scope_for(

@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from tiermem.errors import ValidationError
-from tiermem.server.auth import Principal, authenticate, scope_for
+from tiermem.server.auth import Principal, acting, authenticate, scope_for
 from tiermem.server.models import SCOPE_PATTERN
 from tiermem.server.runtime import Runtime
 from tiermem.types import MAX_SCOPE_PART, Scope
@@ -55,7 +55,7 @@ async def caller(
         runtime.credentials.put(header, principal)
     request.state.credential = principal.credential
     runtime.limiter.take(principal.credential)
-    return principal
+    return acting(principal)
 
 
 Caller = Annotated[Principal, Depends(caller)]

@@ -30,7 +30,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 
 from tiermem.errors import MemError
-from tiermem.server.auth import Principal, authenticate, scope_for
+from tiermem.server.auth import Principal, acting, authenticate, scope_for
 from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send
 from tiermem.server.models import SCOPE_PATTERN
 from tiermem.server.problems import problem_for
@@ -141,7 +141,7 @@ def _guarded(
 def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> tuple[int, bytes]:
     """The rate limit, the scope, the work and its answer (status and JSON): what the declared route would do."""
     runtime.limiter.take(principal.credential)
-    scope = scope_for(runtime.access, principal, user=query.get("user"), agent=query.get("agent"))
+    scope = scope_for(runtime.access, acting(principal), user=query.get("user"), agent=query.get("agent"))
     content = hot.work(runtime, body, scope)
     # The work's dict already holds what the response model would (times as datetimes), so it is written as is:
     # the declared route validates the same dict first and writes the same bytes (a test compares them).

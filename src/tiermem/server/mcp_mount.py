@@ -17,7 +17,7 @@ from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from tiermem.errors import AccessError, RateLimitError
-from tiermem.server.auth import authenticate
+from tiermem.server.auth import acting, authenticate
 from tiermem.server.mcp import DEFAULT_BUDGET
 from tiermem.server.mcp_http import McpHttpEndpoint
 from tiermem.server.runtime import Runtime
@@ -40,7 +40,7 @@ async def _caller_scope(request: Request) -> Scope:
         except AccessError as exc:
             raise HTTPException(401, str(exc)) from None
         runtime.credentials.put(header, principal)
-    request.state.credential = principal.credential
+    request.state.credential = acting(principal).credential
     try:
         runtime.limiter.take(principal.credential)
     except RateLimitError as exc:

@@ -40,6 +40,7 @@ from tiermem.trust.injection import (
 from tiermem.trust.learned import learned_signal, raise_verdict
 from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
+from tiermem.write.actor import actor_for
 
 __all__ = [
     "ScanPolicy",
@@ -131,7 +132,7 @@ def refuse_secrets(store: Store, scope: Scope, records: Sequence[MemoryRecord], 
         AuditEntry(
             record_id=record.id,
             at=now,
-            actor=str(record.source),
+            actor=actor_for(record.source),
             op="refuse",
             version=0,
             before=None,
