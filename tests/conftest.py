@@ -15,6 +15,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI does; numpy is 
 from pg_fixtures import pg_server  # noqa: F401  (the session's PostgreSQL server, for any test that asks)
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.memory import Memory
+from ui_browser import browser  # noqa: F401  (a Chromium per module, for the inspector's browser tests)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -189,23 +189,23 @@ def test_each_reply_records_what_recall_put_in_its_prompt(mem: Memory) -> None:
     replies = [r for r in mem.list(SCOPE, limit=20).records if r.metadata.get("role") == "assistant"]
     assert len(replies) == 2  # the call for a tool and the answer: each was a reply to a prompt
     for reply in replies:
-        traced = {r.record_id: r for r in recalled_of(reply.metadata)}
+        traced = {r.record_id: r for r in recalled_of(reply.metadata) or ()}
         assert {pepper.id, web.id} <= set(traced)
         assert "untrusted" in traced[web.id].flags and "untrusted" not in traced[pepper.id].flags
         assert traced[pepper.id].shown is Shown.WHOLE
     user = next(r for r in mem.list(SCOPE, limit=20).records if r.metadata.get("role") == "user")
-    assert recalled_of(user.metadata) == ()  # the user's words are not a reply to a prompt
+    assert recalled_of(user.metadata) is None  # the user's words are not a reply to a prompt
 
 
 def test_a_memory_cut_or_left_out_for_want_of_room_is_traced_so(mem: Memory) -> None:
     hits = [Hit(mem.remember(SCOPE, f"note number {i} about walks").record, 1.0 - i / 10, ()) for i in range(3)]
     ids = tuple(h.record.id for h in hits)
     prompt = CompiledPrompt([], PromptTokens(0, 0, 0, 0, 0), ids[:2], ids[1:2], ids[2:])
-    traced = recalled_of(trace_metadata(hits, prompt))
+    traced = recalled_of(trace_metadata(hits, prompt)) or ()
     expected = [Shown.WHOLE, Shown.CUT, Shown.LEFT_OUT]
     assert [(r.record_id, r.shown) for r in traced] == list(zip(ids, expected, strict=True))
-    assert trace_metadata([], prompt) == {}
-    assert recalled_of({"recalled": "not json"}) == () and recalled_of({}) == ()
+    assert recalled_of(trace_metadata([], prompt)) == ()  # the prompt held no memory: traced as such
+    assert recalled_of({"recalled": "not json"}) is None and recalled_of({}) is None
 
 
 def test_tool_calls_without_an_id_get_one_so_the_result_can_answer_them(mem: Memory) -> None:

@@ -101,6 +101,14 @@ def test_rest_writes_are_audited_as_the_key_not_the_source_the_client_sent(alice
     assert key in {e["actor"] for e in entries if e["record_id"] not in ids}  # the transcript's message too
 
 
+def test_rolling_back_a_superseded_version_is_409_naming_the_current_one(alice: httpx.Client) -> None:
+    old = alice.post("/v1/memories", json={"content": "Alice's bike is green"}).json()["record"]["id"]
+    new = alice.post("/v1/memories", json={"content": "Alice's bike is black", "supersedes": old}).json()["record"]
+    body = _problem(alice.post(f"/v1/memories/{old}/rollback", json={"version": 1}), 409)
+    assert new["id"] in str(body["detail"])
+    assert alice.get(f"/v1/memories/{old}").json()["valid_to"] is not None  # still closed: one live fact
+
+
 def test_malformed_json_is_400_problem(alice: httpx.Client) -> None:
     r = alice.post("/v1/memories", content=b'{"content": "tea', headers={"content-type": "application/json"})
     assert _problem(r, 400)["field"] == "body"

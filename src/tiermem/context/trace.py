@@ -42,9 +42,7 @@ class Recalled:
 
 
 def trace_metadata(hits: Sequence[Hit], prompt: CompiledPrompt) -> dict[str, MetaValue]:
-    """The metadata a reply to ``prompt`` carries (none when recall added nothing)."""
-    if not hits:
-        return {}
+    """The metadata a reply to ``prompt`` carries (an empty list when recall added nothing)."""
     cut, left_out = set(prompt.truncated_ids), set(prompt.dropped_ids)
     rows = []
     for hit in hits[:MAX_TRACED]:
@@ -57,15 +55,15 @@ def trace_metadata(hits: Sequence[Hit], prompt: CompiledPrompt) -> dict[str, Met
     return {RECALLED_KEY: json.dumps(rows, separators=(",", ":"))}
 
 
-def recalled_of(metadata: Mapping[str, MetaValue]) -> tuple[Recalled, ...]:
-    """The trace a reply's record carries; empty when it has none (or it is not what ``trace_metadata`` wrote)."""
+def recalled_of(metadata: Mapping[str, MetaValue]) -> tuple[Recalled, ...] | None:
+    """The trace a reply's record carries; None when it has none (a message not written by the agent loop)."""
     text = metadata.get(RECALLED_KEY)
     if not isinstance(text, str):
-        return ()
+        return None
     try:
         rows = json.loads(text)
     except ValueError:
-        return ()
+        return None
     out = []
     for row in rows if isinstance(rows, list) else []:
         if not isinstance(row, dict) or not isinstance(row.get("id"), str):
