@@ -9,7 +9,6 @@ from tiermem.errors import ValidationError
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base
 from tiermem.server.ui.web import Form, Page, UIRoute, error_page, render, runtime, sessions
-from tiermem.store.sqlite import SQLiteStore, find_bytes
 from tiermem.types import Scope
 
 __all__ = ["router"]
@@ -25,11 +24,9 @@ def file_probes(rt: Runtime, scope: Scope) -> list[bytes]:
 
 
 def found_in_file(rt: Runtime, probes: list[bytes]) -> int | None:
-    """How many probes still occur in the database's files (None: the store is not a file)."""
-    store = rt.memory.store
-    if not isinstance(store, SQLiteStore) or store.path == ":memory:":
-        return None
-    return sum(1 for p in probes if find_bytes(store.path, p))
+    """How many probes still occur in the database's files (None: the store has no files to read)."""
+    left = rt.memory.store.residue(probes)
+    return None if left is None else len(left)
 
 
 # -- erase ------------------------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ def apply(request: Request, view: Page, form: Form) -> Response:
         elif action == "delete":
             mem.forget(view.scope, i)
         elif action == "approve":
-            mem.approve(view.scope, i)
+            mem.approve(view.scope, i, actor=view.principal.credential)
         else:
             mem.reject(view.scope, i)
     return RedirectResponse(with_user(view, "/ui/review", done=DONE[action]), status_code=303)

@@ -153,6 +153,17 @@ class PostgresStore(
                     conn.execute(SET_TENANT, [before])
                     local.tenant = before
 
+    def serialise(self, scope: Scope) -> None:
+        if getattr(self._local, "conn", None) is None:
+            raise StoreError("serialise() needs a transaction: call it inside store.transaction()")
+        # A transaction-scoped advisory lock per (schema, tenant, user): released by COMMIT or ROLLBACK, taken
+        # again by a nested call at no cost. Two users whose keys collide only wait for each other.
+        with self._tenant(scope.tenant) as conn:
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                [f"tiermem\x1f{self.schema}\x1f{scope.tenant}\x1f{scope.user or ''}"],
+            )
+
     # -- writes -------------------------------------------------------------------------------------------
 
     def put_many(self, items: Sequence[StoredItem]) -> None:
@@ -284,10 +295,7 @@ class PostgresStore(
         without_tags: frozenset[str] = frozenset(),
     ) -> Page:
         where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now)
-        if without_tags:
-            fwhere += " AND NOT (r.tags && %s::text[])"
-            fparams = [*fparams, sorted(without_tags)]
+        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
         after = ""
         if cursor is not None:
             after = " AND r.seq < %s"
