@@ -7,28 +7,14 @@ docs/ui/, so docs/ui.md shows the UI as it is. Without a browser the tests skip 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from live_server import LiveServer, live_server
+from live_server import LiveServer
 from tiermem.types import Scope
-from ui_browser import new_page, shot, sign_in, unnamed_controls
-from ui_fixtures import TENANT, Seeded, seed
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seeded]]:
-    with live_server(tmp_path_factory.mktemp("ui-browser") / "ui.db") as server:
-        yield server, seed(server)
-
-
-@pytest.fixture
-def page(browser: Any, served: tuple[LiveServer, Seeded]) -> Iterator[Any]:
-    opened = new_page(browser, served[0].url)
-    yield opened
-    opened.context.close()
+from ui_browser import shot, sign_in, unnamed_controls
+from ui_fixtures import TENANT, Seeded
 
 
 def test_sign_in_search_and_read_score_parts(page: Any, served: tuple[LiveServer, Seeded]) -> None:

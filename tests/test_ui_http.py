@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from live_server import LiveServer, live_server
 from tiermem.types import Scope
-from ui_fixtures import HOSTILE, Seeded, csrf_of, seed, signed_in
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seeded]]:
-    db: Path = tmp_path_factory.mktemp("ui") / "ui.db"
-    with live_server(db) as server:
-        yield server, seed(server)
+from ui_fixtures import HOSTILE, Seeded, csrf_of, signed_in
 
 
 def test_every_ui_page_has_a_strict_csp_and_refuses_framing(served: tuple[LiveServer, Seeded]) -> None:

@@ -6,7 +6,6 @@ layout on every page. Screenshots of every page at 1280 and 390 px go to docs/ui
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,23 +15,10 @@ from fake_openai import FakeOpenAI
 from live_server import LiveServer, live_server
 from tiermem.types import Scope
 from ui_browser import NARROW, WIDE, axe_violations, new_page, overflows, shot, sign_in
-from ui_fixtures import TENANT, Seeded, seed
+from ui_fixtures import TENANT, Seeded
 
 ANN = Scope(TENANT, "ann")
 ANONYMOUS_LOADS = 10_000
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seeded]]:
-    with live_server(tmp_path_factory.mktemp("ui-inspect") / "ui.db") as server:
-        yield server, seed(server)
-
-
-@pytest.fixture
-def page(browser: Any, served: tuple[LiveServer, Seeded]) -> Iterator[Any]:
-    opened = new_page(browser, served[0].url)
-    yield opened
-    opened.context.close()
 
 
 def test_viewing_a_context_or_session_page_binds_nothing(page: Any, served: tuple[LiveServer, Seeded]) -> None:
@@ -313,9 +299,7 @@ def test_a_chat_turn_shows_its_transcript_core_blocks_and_recalled_memories(brow
         mem.remember(ANN, "Ann's sister is called Rita")
         mem.remember(ANN, "Rita, the sister, runs a bakery in Lisbon", source="web:example.org")
         model.reply("Your sister Rita runs a bakery in Lisbon.")
-        said = server.client(ann).post(
-            "/v1/sessions/trip-1/messages", json={"text": "What does my sister Rita do?"}
-        )
+        said = server.client(ann).post("/v1/sessions/trip-1/messages", json={"text": "What does my sister Rita do?"})
         assert said.status_code == 200, said.text
         page = new_page(browser, server.url)
         sign_in(page, ann)

@@ -1,8 +1,9 @@
 """What the inspector's browser tests share: one Chromium per module, a page per test, signing in, screenshots
 into docs/ui, and the page checks every page must pass (axe-core, no horizontal overflow, named controls).
 
-Without a browser the tests skip locally and fail in CI (``CI`` set). ``browser`` is offered to every test
-module by conftest.
+Without a browser the tests skip locally and fail in CI (``CI`` set). conftest offers the fixtures to every
+test module: ``browser`` (a Chromium per module), ``served`` (a server per module with the seeded data) and
+``page`` (a fresh browser context per test on that server).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from ui_fixtures import chromium_path, launch_args
+from live_server import LiveServer, live_server
+from ui_fixtures import Seeded, chromium_path, launch_args, seed
 
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "ui"
 INSTALL = "no Chromium could be started; install one with `apt-get install chromium` (or set TIERMEM_CHROMIUM)"
@@ -39,6 +41,19 @@ def browser() -> Iterator[Any]:
             pytest.skip(f"{INSTALL}: {exc}")
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seeded]]:
+    with live_server(tmp_path_factory.mktemp("ui") / "ui.db") as server:
+        yield server, seed(server)
+
+
+@pytest.fixture
+def page(browser: Any, served: tuple[LiveServer, Seeded]) -> Iterator[Any]:
+    opened = new_page(browser, served[0].url)
+    yield opened
+    opened.context.close()
 
 
 class Watch:
