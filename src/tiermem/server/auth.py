@@ -24,9 +24,8 @@ from tiermem.server.keys import check_key, looks_like_key
 from tiermem.server.settings import JWTConfig
 from tiermem.store.access_base import AccessStore, KeyRole
 from tiermem.types import Scope, utcnow
-from tiermem.write.actor import act_as
 
-__all__ = ["CredentialCache", "JWTVerifier", "Principal", "acting", "authenticate", "scope_for"]
+__all__ = ["CredentialCache", "JWTVerifier", "Principal", "authenticate", "scope_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +55,12 @@ class JWTVerifier:
             self._client = jwt.PyJWKClient(config.jwks_url, cache_keys=True, lifespan=300, timeout=10)
 
     def _key(self, token: str) -> Any:
+        """The issuer's key the token names; InvalidTokenError when it names none."""
         if self._client is not None:
             return self._client.get_signing_key_from_jwt(token).key
-        assert self._keys is not None
+        keys = list(self._keys or ())
         kid = jwt.get_unverified_header(token).get("kid")
-        keys = list(self._keys)
-        if kid is None and len(keys) == 1:
-            return keys[0].key
-        match = next((k for k in keys if k.key_id == kid), None)
+        match = keys[0] if kid is None and len(keys) == 1 else next((k for k in keys if k.key_id == kid), None)
         if match is None:
             raise jwt.InvalidTokenError("no key with that kid")
         return match.key
@@ -81,7 +78,7 @@ class JWTVerifier:
                 leeway=c.leeway_seconds,
                 options={"require": ["exp", "iss", "aud"]},
             )
-        except (jwt.PyJWTError, ValueError):
+        except (jwt.PyJWTError, ValueError, TypeError):  # TypeError: a key of one kind given a token of another
             return None
         tenant, user, role = claims.get(c.tenant_claim), claims.get(c.user_claim), claims.get(c.role_claim, "user")
         if not isinstance(tenant, str) or not (user is None or isinstance(user, str)):
@@ -153,12 +150,6 @@ def authenticate(access: AccessStore, verifier: JWTVerifier | None, authorizatio
         if principal is not None:
             return principal
     raise AccessError("the credential is not valid (unknown, revoked, expired or wrongly signed)")
-
-
-def acting(principal: Principal) -> Principal:
-    """``principal`` as the author of this request's writes: their audit entries name its credential id."""
-    act_as(principal.credential)
-    return principal
 
 
 def scope_for(

@@ -1,7 +1,7 @@
 """(internal) Who writes, when that is known apart from a note's source: the author the audit log names.
 
 A note's source says where its text came from (``user``, ``web:<url>``); the service knows more, the credential
-that sent it. It sets that credential's id for each request (``server.auth.acting``), and the write path's audit
+that sent it. It sets that credential's id for each request (``AuthPath.admit``), and the write path's audit
 entries name it instead of the source string a client chose. A context variable carries it, so it follows the
 request into the threads it hands work to and never leaks into another request.
 """

@@ -12,7 +12,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from tiermem.errors import AccessError, NotFoundError, ValidationError
-from tiermem.server.auth import authenticate
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.session import COOKIE, LOGIN_COOKIE
 from tiermem.server.ui.web import (
@@ -150,14 +149,16 @@ async def login_form(request: Request) -> Response:
 async def login(request: Request, form: LoginForm) -> Response:
     """Verify the key (or JWT) with the service's own check, then start a fresh session."""
     rt = runtime(request)
+    header = "Bearer " + form.get("credential", "").strip()
+    client = request.client.host if request.client else None
     try:
-        principal = await run_in_threadpool(authenticate, rt.access, rt.jwt, "Bearer " + form.get("credential", ""))
+        principal = await run_in_threadpool(rt.auth.verify, header, client)
     except AccessError:
         return render(request, "login.html", 401, csrf=form.get("csrf", ""), error="That key or token is not valid.")
     old = sessions(request).get(request.cookies.get(COOKIE))
     if old is not None:
         sessions(request).end(old)
-    session = sessions(request).new(principal)
+    session = sessions(request).new(principal, header)
     response = RedirectResponse("/ui/", status_code=303)
     set_cookie(request, response, session)
     response.delete_cookie(LOGIN_COOKIE, path="/ui/login")

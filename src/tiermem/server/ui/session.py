@@ -5,8 +5,9 @@ session here: the sign-in form's CSRF token is derived from a random nonce in a 
 only to /ui/login), so loading the sign-in page stores nothing, however often it is loaded, and it never
 replaces the cookie of a session already signed in (a link from another site lands there without that cookie,
 SameSite=Strict). Signing in starts a fresh session id, so an id planted before is worthless. Sessions end at
-sign-out, after ``idle_seconds`` without a request, when their user is erased, or, past ``max_sessions``, the
-one idle longest first.
+sign-out, after ``idle_seconds`` without a request, when their user is erased, when their credential no longer
+verifies (checked on every page through ``identity.AuthPath``), or, past ``max_sessions``, the one idle longest
+first.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class UISession:
     csrf: str
     principal: Principal
     seen: float = field(default=0.0)
+    # The credential signed in with, as an Authorization header: every page checks it again (a revoked key ends
+    # the session within the credential cache's second). It stays in this process; the cookie holds only the id.
+    credential: str | None = field(default=None, repr=False)
 
     def csrf_ok(self, given: str | None) -> bool:
         """The form's token is this session's (compared in constant time)."""
@@ -78,9 +82,11 @@ class UISessions:
         """What the session cookie carries: the id and its signature."""
         return f"{session.id}.{self._sign('session' + chr(0) + session.id)}"
 
-    def new(self, principal: Principal) -> UISession:
-        """A fresh signed-in session with its own CSRF token."""
-        session = UISession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock())
+    def new(self, principal: Principal, credential: str | None = None) -> UISession:
+        """A fresh signed-in session with its own CSRF token, and the credential every page checks again."""
+        session = UISession(
+            secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock(), credential
+        )
         with self._lock:
             self._expire()
             self._sessions[session.id] = session

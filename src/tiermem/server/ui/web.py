@@ -22,7 +22,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tiermem.errors import AccessError, ConflictError, MemError, NotFoundError, RateLimitError, ValidationError
-from tiermem.server.auth import Principal, acting
+from tiermem.server.auth import Principal
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.session import COOKIE, LOGIN_COOKIE, UISession, UISessions
 from tiermem.server.ui.text import clip, hidden_characters, visible
@@ -164,9 +164,15 @@ def viewer(request: Request) -> Viewer:
     session = sessions(request).get(request.cookies.get(COOKIE))
     if session is None:
         raise SignInRequired()
-    principal = acting(session.principal)  # the inspector's writes are audited as the signed-in credential
+    auth = runtime(request).auth
+    try:  # the credential is checked again, as the API checks it on every request: revoked means signed out
+        principal = auth.verify(session.credential, request.client.host if request.client else None)
+    except AccessError:
+        sessions(request).end(session)
+        raise SignInRequired() from None
+    session.principal = principal
     request.state.credential = principal.credential  # for the request's log line, as the API's routes do
-    runtime(request).limiter.take(principal.credential)  # the credential's rate covers its browser session too
+    auth.admit(principal)  # the credential's rate covers its browser session too
     wanted = request.query_params.get("user") or None
     if wanted is not None and wanted != principal.user and principal.role is not KeyRole.ADMIN:
         raise NotFoundError(f"no user {wanted}")  # a user never learns whether another user exists

@@ -21,6 +21,7 @@ from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error, released
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
+from tiermem.store.sqlite.idempotency import SQLiteIdempotencyMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
 from tiermem.store.sqlite.order import SQLiteWriteOrderMixin
 from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
@@ -68,6 +69,7 @@ class SQLiteStore(
     SQLiteQuotesMixin,
     SQLiteTransferMixin,
     SQLiteAccessMixin,
+    SQLiteIdempotencyMixin,
     SQLiteUnindexedMixin,
     SQLiteWriteOrderMixin,
 ):
@@ -438,21 +440,6 @@ class SQLiteStore(
                 record = row_to_record(row)
                 out[str(record.supersedes)].append(record)
         return out
-
-    def count(self, scope: Scope | None = None) -> int:
-        with self._lock:
-            if scope is None:
-                (n,) = self._conn.execute("SELECT COUNT(*) FROM records").fetchone()
-            else:
-                where, params = scope_sql(scope)
-                (n,) = self._conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()
-        return int(n)
-
-    def iter_scopes(self) -> Iterator[Scope]:
-        with self._lock:
-            rows = self._conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
-        for tenant, user_key in rows:
-            yield Scope(tenant, user_key or None)
 
     def close(self) -> None:
         with self._lock:

@@ -1,9 +1,11 @@
-"""(internal) SQLite aggregates for the inspector: a scope's sessions and its live records counted (a mixin)."""
+"""(internal) SQLite aggregates: rows counted, the scopes held, a scope's sessions and its live records by kind
+(a mixin of SQLiteStore)."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
@@ -14,10 +16,25 @@ __all__ = ["SQLiteSummaryMixin"]
 
 
 class SQLiteSummaryMixin:
-    """``list_sessions`` and ``tally`` on the store's connection."""
+    """``count``, ``iter_scopes``, ``list_sessions`` and ``tally`` on the store's connection."""
 
     _conn: sqlite3.Connection
     _lock: threading.RLock
+
+    def count(self, scope: Scope | None = None) -> int:
+        with self._lock:
+            if scope is None:
+                (n,) = self._conn.execute("SELECT COUNT(*) FROM records").fetchone()
+            else:
+                where, params = scope_sql(scope)
+                (n,) = self._conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()
+        return int(n)
+
+    def iter_scopes(self) -> Iterator[Scope]:
+        with self._lock:
+            rows = self._conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
+        for tenant, user_key in rows:
+            yield Scope(tenant, user_key or None)
 
     def list_sessions(self, scope: Scope, *, limit: int = MAX_SESSIONS) -> list[SessionSummary]:
         where, params = scope_sql(scope)
