@@ -5,7 +5,6 @@ layout on every page. Screenshots of every page at 1280 and 390 px go to docs/ui
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
@@ -75,7 +74,6 @@ def test_ten_thousand_anonymous_sign_in_page_loads_leave_a_bounded_number_of_ses
     sessions = server.app.state.ui_sessions
     before = len(sessions)
     page.goto("/ui/login")
-    started = time.monotonic()
     statuses = page.evaluate(
         """async (n) => {
             const seen = {};
@@ -90,7 +88,6 @@ def test_ten_thousand_anonymous_sign_in_page_loads_leave_a_bounded_number_of_ses
     )
     assert statuses == {"200": ANONYMOUS_LOADS}
     assert len(sessions) == before  # an anonymous sign-in form stores nothing on the server
-    assert time.monotonic() - started < 120
 
 
 def test_a_link_from_another_site_to_sign_in_keeps_the_session(page: Any, served: tuple[LiveServer, Seeded]) -> None:
