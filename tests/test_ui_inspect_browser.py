@@ -231,6 +231,19 @@ def test_review_shows_the_verdict_asks_to_confirm_and_acts_in_bulk(
     assert int(page.locator("nav .badge").inner_text()) == waiting - 2
 
 
+def test_the_audit_trail_names_the_key_of_a_rest_write_not_its_source(
+    page: Any, served: tuple[LiveServer, Seeded]
+) -> None:
+    server, data = served
+    api = server.client(data.ann)
+    key = api.get("/v1/whoami").json()["credential"]
+    made = api.post("/v1/memories", json={"content": "Ann's umbrella is yellow", "source": "web:example.org"}).json()
+    sign_in(page, data.ann)
+    page.goto(f"/ui/records/{made['record']['id']}")
+    assert page.locator("dd.source").inner_text() == "web:example.org"  # the provenance stays the note's
+    assert page.locator("table.audit td[data-label=actor]").all_inner_texts() == [key]
+
+
 def test_overview_counts_the_memory_and_lists_only_the_callers_requests(
     page: Any, served: tuple[LiveServer, Seeded], browser: Any
 ) -> None:
