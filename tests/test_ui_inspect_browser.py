@@ -248,7 +248,9 @@ def test_overview_counts_the_memory_and_lists_only_the_callers_requests(
     page: Any, served: tuple[LiveServer, Seeded], browser: Any
 ) -> None:
     server, data = served
-    server.client(data.bob).get("/v1/whoami")  # another credential's request
+    bob = server.client(data.bob)
+    bobs = bob.post("/v1/memories", json={"content": "Bob's bike is red"}).json()["record"]["id"]
+    bob.get(f"/v1/memories/{bobs}/history")  # another credential's request, on a route ann never calls
     sign_in(page, data.ann)
     page.get_by_role("link", name="Overview").click()
     total = int(page.locator("#total").inner_text())
@@ -256,7 +258,7 @@ def test_overview_counts_the_memory_and_lists_only_the_callers_requests(
     assert "semantic" in page.locator("#by-type").inner_text() and "web" in page.locator("#by-source").inner_text()
     assert page.locator("#h-users").count() == 0  # per-user totals are for admins
     routes = page.locator("table.requests td[data-label=route]").all_inner_texts()
-    assert "/ui/memories" in routes and "/v1/whoami" not in routes
+    assert "/ui/memories" in routes and "/v1/memories/{record_id}/history" not in routes
     admin = new_page(browser, server.url)
     sign_in(admin, data.admin)
     admin.goto("/ui/overview?user=ann")
