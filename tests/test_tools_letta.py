@@ -122,7 +122,7 @@ def test_archival_search_filters_by_tags_and_dates(mem: Memory) -> None:
     recent = (datetime.now(UTC) - timedelta(days=1)).date().isoformat()
     dated = call(tools, "archival_memory_search", query="boat", start_datetime=recent)  # Letta's name
     assert "engine" in dated and "trailer" not in dated
-    early = call(tools, "archival_memory_search", query="boat", end_date="2024-03-31")
+    early = call(tools, "archival_memory_search", query="boat", end_datetime="2024-03-31")  # Letta's name
     assert "trailer" in early and "engine" not in early
 
 
