@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tiermem import Memory, Scope
 from tiermem.cli import cli
-from tiermem.errors import ValidationError
+from tiermem.errors import SecretRefusedError, ValidationError
 from tiermem.integrations.mem0_import import Mem0Defaults, import_mem0
 from tiermem.types import MemoryType, SourceKind
 
@@ -134,3 +134,15 @@ def test_cli_mem0_errors_exit_2_naming_the_field(tmp_path: Path) -> None:
 def test_tiermem_format_refuses_scope_options(tmp_path: Path) -> None:
     result = invoke(tmp_path / "m.db", str(FIXTURE), "--user", "priya")
     assert result.exit_code == 2 and "--user: is not used with --from tiermem" in result.output
+
+
+def test_a_credential_in_a_mem0_memory_is_refused_by_the_gate_and_a_fixed_file_adds_the_rest(mem: Memory) -> None:
+    data = items()[:3]  # priya's, then her agent's, then her run's memories: three scopes, three writes
+    data[2] = {**data[2], "metadata": {"note": "door code AKIAZ3MPLQ7TR4XW9BNC"}}  # an access key's shape, made up
+    with pytest.raises(SecretRefusedError):
+        import_mem0(mem, data)
+    kept = {r.content for r in mem.store.scope_records(PRIYA)}
+    assert kept == {"Prefers aisle seats on long flights", "Is allergic to peanuts"}  # the scopes written before
+    data[2] = items()[2]
+    again = import_mem0(mem, data)
+    assert again.counts["records added"] == 1 and again.counts["records already stored"] == 2

@@ -8,6 +8,7 @@ checked, deduplicated and scanned as any other write is, and importing the same 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -40,7 +41,7 @@ def _emit(counts: dict[str, int], heading: str, as_json: bool, extra: dict[str, 
         click.echo(f"  {name:<{width}}  {n}")
 
 
-def _restore(db: str | None, file: str, embedder: str, as_json: bool) -> None:
+def _restore(db: str | None, file: str, embedder: str, vouch: bool, as_json: bool) -> None:
     from tiermem.embed import get_embedder
     from tiermem.lifecycle.export import import_user
 
@@ -49,7 +50,7 @@ def _restore(db: str | None, file: str, embedder: str, as_json: bool) -> None:
     with removed_if_failed(db):  # all or nothing: a failed import into a new file leaves no file
         store = open_db(db, create=True)
         try:
-            report = import_user(store, chosen, data)
+            report = import_user(store, chosen, data, name=Path(file).stem[:64] or "file", vouched=vouch)
         finally:
             store.close()
     heading = f"restored user {report.user!r} of tenant {report.tenant!r}:"
@@ -81,6 +82,12 @@ def _restore(db: str | None, file: str, embedder: str, as_json: bool) -> None:
     f"{_DEFAULT_CORE_BUDGET}, what `tiermem mcp` and `tiermem serve` serve]",
 )
 @embedder_option("Embedding model for the imported records.")
+@click.option(
+    "--vouch",
+    is_flag=True,
+    help="(tiermem) You vouch for the file: its records keep the source and trust it gives them (else "
+    "import:<file name>).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def import_command(
     db: str | None,
@@ -92,21 +99,26 @@ def import_command(
     session: str | None,
     core_budget: int | None,
     embedder: str,
+    vouch: bool,
     as_json: bool,
 ) -> None:
     """Import memories: restore a `tiermem export` file, or write a Mem0 or Letta export through tiermem.
 
-    A tiermem export is restored into its (now empty) user, all or nothing. A Mem0 or Letta file is checked
-    whole, then each memory is stored with tiermem's write calls (source import:mem0 or import:letta); running
-    the same import again adds nothing. See docs/migrate.md for how each field maps.
+    A tiermem export is restored into its (now empty) user, all or nothing; it passes the write gate (a
+    credential anywhere refuses it, every record is judged again for injection) and its records are stored as
+    from import:<file name> unless you --vouch for the file. A Mem0 or Letta file is checked whole, then each
+    memory is stored with tiermem's write calls (source import:mem0 or import:letta); running the same import
+    again adds nothing. See docs/migrate.md for how each field maps.
     """
     given = {"--tenant": tenant, "--user": user, "--agent": agent, "--session": session, "--core-budget": core_budget}
     if source == "tiermem":
         named = [name for name, value in given.items() if value is not None]
         if named:
             raise ValidationError(named[0], "is not used with --from tiermem: an export names its own tenant and user")
-        _restore(db, file, embedder, as_json)
+        _restore(db, file, embedder, vouch, as_json)
         return
+    if vouch:
+        raise ValidationError("--vouch", "is used with --from tiermem only: Mem0 and Letta records come from import")
     if source == "mem0" and core_budget is not None:
         raise ValidationError("--core-budget", "is used with --from letta only (Mem0 has no core blocks)")
     if source == "letta" and user is None:

@@ -16,7 +16,9 @@ An Agent File holds ``agents`` (one is imported), the ``blocks`` they name by ``
   The Agent File does not carry passages today: a file may hold them under ``passages``, or be the list of
   passages Letta's archival-memory API returns.
 
-Everything is read and checked before anything is written; importing the same file again adds nothing.
+Everything is read and checked before anything is written. The write gate then judges each write as it is
+stored (a credential refuses it, core-block text that reads like instructions is refused): a refusal stops the
+import there, with what came before it kept. Importing the same file again adds only what is missing.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from tiermem.context.core import CoreMemory, check_block_name
 from tiermem.errors import ConfigError, ConflictError, ValidationError
 from tiermem.integrations.importing import ImportSummary, counted, optional_text, tags_at, text_at, time_at
 from tiermem.memory import Memory
-from tiermem.store.context_base import ContextStore, CoreBlock
+from tiermem.store.context_base import CoreBlock, StoreWithContext
 from tiermem.tokens import TokenCounter
 from tiermem.types import MemoryType, Scope
 from tiermem.write.messages import parse_message
@@ -250,9 +252,10 @@ def _define(
         return {}
     if not callable(getattr(memory.store, "save_core_block", None)):
         raise ConfigError(f"importing core blocks needs a store that keeps core memory ({type(memory.store).__name__})")
-    core = CoreMemory(
-        cast(ContextStore, memory.store), Scope(scope.tenant, scope.user, scope.agent), counter=counter, budget=budget
-    )
+    store = cast(StoreWithContext, memory.store)
+    # The write gate judges each block's text (credentials, injection) as this memory's policy says.
+    home = Scope(scope.tenant, scope.user, scope.agent)
+    core = CoreMemory(store, home, counter=counter, budget=budget, scan=memory.write_policy.scan)
     todo = []
     for block in blocks:
         if block.label not in core:

@@ -14,7 +14,9 @@ conversation; ``expiration_date`` on Mem0's platform). An item becomes one recor
 - an ``expiration_date`` becomes the record's expiry; an item already expired is not imported.
 
 Items are written oldest first, so when one supersedes another the newer one stays current, as in Mem0. Every
-item is checked before anything is written; importing the same file again adds nothing.
+item is checked before anything is written; then each scope's items are one write, which the write gate judges
+whole (a credential in one refuses that scope's write, and the scopes written before it are kept). Importing the
+same file again adds only what is missing.
 """
 
 from __future__ import annotations
