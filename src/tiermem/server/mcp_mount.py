@@ -19,7 +19,6 @@ from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from tiermem.errors import MemError
-from tiermem.server.auth import authenticate
 from tiermem.server.mcp import DEFAULT_BUDGET
 from tiermem.server.mcp_http import McpHttpEndpoint
 from tiermem.server.problems import WWW_AUTHENTICATE, problem, problem_for
@@ -36,12 +35,13 @@ async def _caller_scope(request: Request) -> Scope:
     """The scope of the request's credential (the tenant and user it names), as the REST routes derive it."""
     runtime: Runtime = request.app.state.runtime
     header = request.headers.get("authorization")
-    principal = runtime.credentials.get(header)
-    if principal is None:  # AccessError (401) and RateLimitError (429) are answered by _refused
-        principal = await run_in_threadpool(authenticate, runtime.access, runtime.jwt, header)
-        runtime.credentials.put(header, principal)
+    # AccessError (401) and RateLimitError (429) are answered by _refused, as the app answers them on /v1.
+    principal = runtime.auth.cached(header)
+    if principal is None:
+        client = request.client.host if request.client else None
+        principal = await run_in_threadpool(runtime.auth.verify, header, client)
     request.state.credential = principal.credential
-    runtime.limiter.take(principal.credential)
+    runtime.auth.admit(principal)
     return Scope(principal.tenant, principal.user)
 
 

@@ -1,4 +1,4 @@
-"""The write gate: what every write passes, whatever its door.
+"""(internal) The write gate: what every write passes, whatever its door.
 
 Python methods, CLI commands, REST routes, MCP and OpenAI Agents tools, the LangGraph store, import, approval
 and the inspector reach storage through four paths, and each of them calls this module before it stores:
