@@ -366,7 +366,14 @@ CORE_WRITES: dict[str, Callable[[CoreMemory, str], object]] = {
     "replace": lambda c, t: c.replace("human", "tea", t),
     "rewrite": lambda c, t: c.rewrite("human", t, actor="agent"),
 }
-CORE_NO_TEXT = {"get": "reads", "history": "reads", "refresh": "reads", "render": "reads", "would_fit": "measures"}
+CORE_NO_TEXT = {
+    "cap_room": "measures",
+    "get": "reads",
+    "history": "reads",
+    "refresh": "reads",
+    "render": "reads",
+    "would_fit": "measures",
+}
 
 
 def _held_in(memory: Memory, text: str) -> str:

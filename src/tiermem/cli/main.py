@@ -22,7 +22,8 @@ import click
 from tiermem.cli.context_commands import budget
 from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
-from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
+from tiermem.cli.import_command import import_command
+from tiermem.cli.lifecycle_commands import erase_command, sweep_command
 from tiermem.cli.mcp_command import mcp_command
 from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.migrate_command import migrate_command

@@ -41,9 +41,19 @@ from tiermem.errors import (
     ValidationError,
 )
 
-__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "problem_for", "slug_for", "unexpected"]
+__all__ = [
+    "MEDIA_TYPE",
+    "WWW_AUTHENTICATE",
+    "PreconditionError",
+    "install",
+    "problem",
+    "problem_for",
+    "slug_for",
+    "unexpected",
+]
 
 MEDIA_TYPE = "application/problem+json"
+WWW_AUTHENTICATE = 'Bearer realm="tiermem"'  # the challenge of every 401, /v1 and /mcp alike
 TYPE_PREFIX = "urn:tiermem:problem:"
 _GIVEN_CHARS = 200
 _log = logging.getLogger("tiermem.server")
@@ -178,7 +188,7 @@ async def problem_for(request: Request, exc: MemError) -> Response:
     if isinstance(exc, ValidationError):
         members = {"field": exc.field, "limit": exc.limit, "given": exc.given}
     elif isinstance(exc, AccessError) and status == 401:
-        headers["WWW-Authenticate"] = 'Bearer realm="tiermem"'
+        headers["WWW-Authenticate"] = WWW_AUTHENTICATE
     elif isinstance(exc, RateLimitError):
         headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
         members = {"limit": "requests per credential", "given": None}
