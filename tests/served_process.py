@@ -23,7 +23,9 @@ def env_for(db: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def make_key(db: Path, tenant: str, user: str) -> str:
-    """A new API key's secret, made with ``tiermem keys create``."""
+    """A new API key's secret, made with ``tiermem keys create`` (the database made first if new)."""
+    if not db.exists():
+        subprocess.run([*TIERMEM, "init"], env=env_for(db), capture_output=True, text=True, check=True)
     create = [*TIERMEM, "keys", "create", "--tenant", tenant, "--user", user]
     return subprocess.run(create, env=env_for(db), capture_output=True, text=True, check=True).stdout.strip()
 

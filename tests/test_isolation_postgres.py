@@ -12,6 +12,7 @@ from isolation_contract import IsolationContract, IsolationTarget
 from pg_fixtures import PgServer
 from tiermem.embed import HashingEmbedder
 from tiermem.memory import Memory
+from tiermem.store.options import PoolOptions
 from tiermem.store.postgres import PostgresStore
 
 
@@ -23,7 +24,7 @@ class TestPostgresIsolation(IsolationContract):
         type(self).url = pg_server.schema_url("iso")
 
     def make_target(self) -> IsolationTarget:
-        store = PostgresStore(self.url, pool_size=2)
+        store = PostgresStore(self.url, pool=PoolOptions(size=2))
         tables = [t for (t,) in store.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
         store.execute("TRUNCATE " + ", ".join(t for t in tables if t != "schema_migrations") + " RESTART IDENTITY")
         return IsolationTarget(Memory(store, HashingEmbedder(dim=64)), context=store)

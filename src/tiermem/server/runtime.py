@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tiermem.embed import get_embedder
-from tiermem.errors import MemError
+from tiermem.errors import MemError, StoreError
 from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
 from tiermem.server.auth import CredentialCache, JWTVerifier
@@ -59,11 +59,17 @@ class Runtime:
 
     def store_ok(self) -> bool:
         """The store answers a query."""
+        return self.store_problem() is None
+
+    def store_problem(self) -> str | None:
+        """Why the store does not answer a query (naming no database: a client may read it), or None."""
         try:
             self.memory.store.count(None)
+        except StoreError as exc:
+            return exc.public or "the store does not answer"
         except MemError:
-            return False
-        return True
+            return "the store does not answer"
+        return None
 
     def close(self) -> None:
         """Stop the hot routes' threads, then release the store."""
@@ -75,7 +81,7 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
     """Open the store, load the model and run it once, so the first request pays for neither."""
     metrics = metrics or Metrics()
     embedder = TimedEmbedder(get_embedder(settings.embedder), metrics)
-    store, access = open_access(settings.db_url)
+    store, access = open_access(settings.db_url, pool=settings.pool)
     try:
         if isinstance(store, SQLiteStore):
             store.set_synchronous(settings.synchronous)

@@ -14,9 +14,12 @@ import psycopg
 from psycopg import sql
 
 from tiermem.errors import ConfigError, MigrationError, StoreError
+from tiermem.store import display_url
 from tiermem.store.postgres.terms import refill_index_text
 
-__all__ = ["PgTarget", "apply_migrations", "driver_error", "parse_url"]
+__all__ = ["UNREACHABLE", "PgTarget", "apply_migrations", "driver_error", "parse_url", "with_connect_timeout"]
+
+UNREACHABLE = "the database server cannot be reached"
 
 _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
@@ -42,7 +45,7 @@ def parse_url(url: str) -> PgTarget:
     """A ``postgresql://`` (or ``postgres://``) URL; ``?schema=name`` (default public) is ours, the rest libpq's."""
     parts = urlsplit(url)
     if parts.scheme not in ("postgresql", "postgres"):
-        raise ConfigError(f"not a PostgreSQL URL: {url!r} (expected postgresql://user@host/dbname)")
+        raise ConfigError(f"not a PostgreSQL URL: {display_url(url)!r} (expected postgresql://user@host/dbname)")
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = next((v for k, v in query if k == "schema"), "public")
     if not _SCHEMA.fullmatch(schema):
@@ -51,23 +54,36 @@ def parse_url(url: str) -> PgTarget:
         )
     rest = urlencode([(k, v) for k, v in query if k != "schema"])
     conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, rest, ""))
-    host = parts.hostname or dict(query).get("host", "local socket")
-    display = f"postgresql://{parts.username + '@' if parts.username else ''}{host}{parts.path}"
-    return PgTarget(conninfo, schema, display + ("" if schema == "public" else f"?schema={schema}"))
+    return PgTarget(conninfo, schema, display_url(url))
+
+
+def with_connect_timeout(conninfo: str, seconds: int) -> str:
+    """``conninfo`` with libpq's ``connect_timeout`` set to ``seconds`` unless the URL sets its own."""
+    parts = urlsplit(conninfo)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if any(k == "connect_timeout" for k, _ in query):
+        return conninfo
+    query.append(("connect_timeout", str(seconds)))
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
 
 
 def driver_error(action: str, where: str, exc: psycopg.Error) -> StoreError:
-    """A StoreError that says what failed on which server, and what the driver's message means."""
+    """A StoreError that says what failed on which server, and what the driver's message means; its ``public``
+    part says the meaning alone (a client of the service is told no role, host, socket or schema)."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, psycopg.OperationalError):
         meaning = "the server cannot be reached or closed the connection; check the URL and that it runs"
+        public = UNREACHABLE
     elif isinstance(exc, psycopg.errors.InsufficientPrivilege):
         meaning = "the database role lacks a privilege (or a row-level security policy refused the row)"
+        public = "the database refused the operation"
     elif isinstance(exc, psycopg.errors.SerializationFailure | psycopg.errors.DeadlockDetected):
         meaning = "another transaction wrote the same rows; retry"
+        public = "a concurrent write got in the way; retry"
     else:
         meaning = "the database driver failed"
-    return StoreError(f"cannot {action} {where}: {meaning} (PostgreSQL: {text})")
+        public = "the database failed"
+    return StoreError(f"cannot {action} {where}: {meaning} (PostgreSQL: {text})", public=public)
 
 
 def apply_migrations(conn: psycopg.Connection[tuple[object, ...]], schema: str, where: str) -> int:

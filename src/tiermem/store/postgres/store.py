@@ -15,19 +15,21 @@ from typing import Any
 import numpy as np
 import psycopg
 from psycopg import sql
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
 from tiermem.store.base import Page, StoredItem
+from tiermem.store.options import PoolOptions
 from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
 from tiermem.store.postgres.bulk import BulkState, PgBulkMixin
-from tiermem.store.postgres.connect import apply_migrations, driver_error, parse_url
+from tiermem.store.postgres.connect import UNREACHABLE, apply_migrations, driver_error, parse_url, with_connect_timeout
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.order import PgWriteOrderMixin
+from tiermem.store.postgres.outage import Outage
 from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.rows import write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
@@ -57,16 +59,18 @@ class PostgresStore(
 ):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
 
-    def __init__(self, url: str, *, pool_size: int = 8, create: bool = True) -> None:
+    def __init__(self, url: str, *, pool: PoolOptions | None = None, create: bool = True) -> None:
         target = parse_url(url)
         self.url = url
         self.where = target.display
         self.schema = target.schema
+        self.pool_options = pool if pool is not None else PoolOptions.from_env()
+        self._conninfo = with_connect_timeout(target.conninfo, self.pool_options.connect_timeout)
         self._local = threading.local()
         self._dims: set[int] = set()
         self._bulk: BulkState | None = None
         try:
-            with psycopg.connect(target.conninfo, autocommit=True, connect_timeout=10) as conn:
+            with psycopg.connect(self._conninfo, autocommit=True) as conn:
                 self._schema_version = apply_migrations(conn, target.schema, target.display)
                 row = conn.execute(
                     "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"
@@ -77,7 +81,20 @@ class PostgresStore(
         except psycopg.Error as exc:
             raise driver_error("open", target.display, exc) from exc
         del create  # a server database is never created by opening it; the tables are, by the migrations
-        search_path = sql.SQL("SET search_path TO {}, public").format(sql.Identifier(target.schema))
+        self._pool_lock = threading.Lock()
+        self._pool = self._new_pool()
+        self.outage = Outage(self._probe, self._renew_pool)
+        try:
+            self._pool.open(wait=True, timeout=self.pool_options.connect_timeout + 1)
+        except PoolTimeout as exc:  # the server refused every connection
+            self._pool.close()
+            raise StoreError(
+                f"cannot open {self.where}: no connection within {self.pool_options.connect_timeout + 1} s ({exc})",
+                public="the database server cannot be reached",
+            ) from exc
+
+    def _new_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        search_path = sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema))
 
         def configure(conn: psycopg.Connection[Any]) -> None:
             from pgvector.psycopg import register_vector
@@ -92,20 +109,30 @@ class PostgresStore(
             conn.prepare_threshold = None
             register_vector(conn)
 
-        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            target.conninfo,
+        return ConnectionPool(
+            self._conninfo,
             min_size=1,
-            max_size=pool_size,
+            max_size=self.pool_options.size,
             kwargs={"autocommit": True},
             configure=configure,
-            timeout=30,
+            timeout=self.pool_options.wait,
             open=False,
         )
+
+    def _probe(self) -> None:
+        """Connect afresh, outside the pool: StoreError when the server cannot be reached."""
         try:
-            self._pool.open(wait=True, timeout=30)
-        except Exception as exc:  # psycopg_pool.PoolTimeout: the server refused every connection
-            self._pool.close()
-            raise StoreError(f"cannot open {self.where}: no connection within 30 s ({exc})") from exc
+            psycopg.connect(self._conninfo, autocommit=True).close()
+        except psycopg.Error as exc:
+            raise driver_error("reach", self.where, exc) from exc
+
+    def _renew_pool(self) -> None:
+        """The server is back: a fresh pool replaces the one whose reconnection attempts are backing off."""
+        fresh = self._new_pool()
+        fresh.open(wait=False)
+        with self._pool_lock:
+            old, self._pool = self._pool, fresh
+        old.close(timeout=0)  # connections still lent out are closed as they come back
 
     def schema_version(self) -> int:
         """The highest applied migration."""
@@ -120,19 +147,40 @@ class PostgresStore(
         if getattr(local, "conn", None) is not None:
             yield
             return
-        try:
-            conn = self._pool.getconn()
-        except psycopg.Error as exc:
-            raise driver_error("connect to", self.where, exc) from exc
+        pool, conn = self._connection()
         local.conn, local.tenant = conn, None
         try:
             with conn.transaction():
                 yield
         except psycopg.Error as exc:
+            if conn.broken:
+                self.outage.suspect()
             raise driver_error("write to", self.where, exc) from exc
         finally:
             local.conn = None
-            self._pool.putconn(conn)
+            pool.putconn(conn)
+
+    def _connection(self) -> tuple[ConnectionPool[psycopg.Connection[Any]], psycopg.Connection[Any]]:
+        """A connection from the pool, and that pool; refused at once while the server is away."""
+        away = self.outage.away
+        if away is not None:
+            raise StoreError(
+                f"cannot reach {self.where}: the server has not answered for {self.outage.away_for():.0f} s ({away})",
+                public=UNREACHABLE,
+            )
+        with self._pool_lock:
+            pool = self._pool
+        try:
+            return pool, pool.getconn()
+        except PoolTimeout as exc:
+            self.outage.suspect()
+            raise StoreError(
+                f"no connection to {self.where} came free within {self.pool_options.wait:g} s (the pool of"
+                f" {self.pool_options.size} is busy, or the server is away): {exc}",
+                public="the database is busy or cannot be reached",
+            ) from exc
+        except psycopg.Error as exc:
+            raise driver_error("connect to", self.where, exc) from exc
 
     @contextmanager
     def _tenant(self, tenant: str) -> Iterator[psycopg.Connection[Any]]:
@@ -333,7 +381,9 @@ class PostgresStore(
             yield Scope(tenant, user_key or None)
 
     def close(self) -> None:
-        self._pool.close()
+        self.outage.close()
+        with self._pool_lock:
+            self._pool.close()
 
     # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
     def execute(
