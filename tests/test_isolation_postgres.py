@@ -18,13 +18,16 @@ from tiermem.store.postgres import PostgresStore
 
 class TestPostgresIsolation(IsolationContract):
     url: str
+    server: PgServer
 
     @pytest.fixture(autouse=True, scope="class")
     def _schema(self, pg_server: PgServer) -> None:
         type(self).url = pg_server.schema_url("iso")
+        type(self).server = pg_server
 
     def make_target(self) -> IsolationTarget:
         store = PostgresStore(self.url, pool=PoolOptions(size=2))
         tables = [t for (t,) in store.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
-        store.execute("TRUNCATE " + ", ".join(t for t in tables if t != "schema_migrations") + " RESTART IDENTITY")
+        owned = ", ".join(t for t in tables if t != "schema_migrations")
+        self.server.owner_execute(self.url, f"TRUNCATE {owned} RESTART IDENTITY")  # the owner's to do
         return IsolationTarget(Memory(store, HashingEmbedder(dim=64)), context=store)

@@ -16,18 +16,31 @@ __all__ = ["init_command"]
 
 @click.command("init")
 @db_option
-def init_command(db: str | None) -> None:
+@click.option(
+    "--grant",
+    "runtime_role",
+    default=None,
+    metavar="ROLE",
+    help="PostgreSQL: the runtime role `tiermem serve` connects as; given what the service needs and no more.",
+)
+def init_command(db: str | None, runtime_role: str | None) -> None:
     """Create the database --db names (SQLite), or bring a PostgreSQL schema up to date (as its owner).
 
     `serve`, `keys` and the reading commands never create a database: a mistyped --db is an error, not a new,
     empty store.
     """
-    from tiermem.store import display_url, open_store
+    from tiermem.errors import ConfigError
+    from tiermem.store import display_url, is_postgres_url, open_store
 
     url = db_url(db)
+    if runtime_role is not None and not is_postgres_url(url):
+        raise ConfigError("--grant names a PostgreSQL role: it needs a postgresql:// --db")
     store = open_store(url, create=True)
     try:
         version = int(store.schema_version())  # type: ignore[attr-defined]  # both stores have it, not the protocol
+        if runtime_role is not None:
+            store.grant_runtime(runtime_role)  # type: ignore[attr-defined]  # is_postgres_url: a PostgresStore
     finally:
         store.close()
-    click.echo(f"{display_url(url)}: schema version {version}")
+    granted = f"; {runtime_role} may serve it" if runtime_role is not None else ""
+    click.echo(f"{display_url(url)}: schema version {version}{granted}")

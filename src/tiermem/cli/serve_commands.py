@@ -73,6 +73,12 @@ __all__ = ["keys_group", "serve_command"]
     envvar=CONNECT_TIMEOUT_ENV,
     help=f"PostgreSQL: whole seconds to reach the server [env: ${CONNECT_TIMEOUT_ENV}].",
 )
+@click.option(
+    "--allow-rls-bypass",
+    is_flag=True,
+    help="PostgreSQL: serve even as a role row-level security does not bind (a superuser, BYPASSRLS, the tables'"
+    " owner), with a warning; by default that is refused.",
+)
 def serve_command(
     db: str | None,
     host: str,
@@ -89,6 +95,7 @@ def serve_command(
     pool_size: int,
     pool_wait: float,
     connect_timeout: int,
+    allow_rls_bypass: bool,
 ) -> None:
     """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
 
@@ -120,6 +127,7 @@ def serve_command(
         llm_model=llm_model,
         llm_api_key=ServerSettings.llm_key_from_env(),
         pool=PoolOptions(size=pool_size, wait=pool_wait, connect_timeout=connect_timeout),
+        allow_rls_bypass=allow_rls_bypass,
     )
 
     def announce() -> None:

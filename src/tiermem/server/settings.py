@@ -97,6 +97,7 @@ class ServerSettings:
     llm_api_key: str | None = field(default=None, repr=False)  # from the environment only; never printed
     pool: PoolOptions = field(default_factory=PoolOptions)  # a server store's connections and waits
     ready_timeout: float = 0.9  # seconds /readyz waits for the store before it answers 503
+    allow_rls_bypass: bool = False  # serve even when row-level security does not bind the database role (warned)
 
     def __post_init__(self) -> None:
         check_embedder_name(self.embedder)

@@ -86,38 +86,68 @@ def driver_error(action: str, where: str, exc: psycopg.Error) -> StoreError:
     return StoreError(f"cannot {action} {where}: {meaning} (PostgreSQL: {text})", public=public)
 
 
+def _applied(conn: psycopg.Connection[tuple[object, ...]], schema: str) -> set[int] | None:
+    """The versions recorded in ``schema`` (None: no migration record there yet), read without any DDL."""
+    found = conn.execute("SELECT to_regclass(format('%%I.schema_migrations', %s::text))", [schema]).fetchone()
+    if found is None or found[0] is None:
+        return None
+    query = sql.SQL("SELECT version FROM {}.schema_migrations").format(sql.Identifier(schema))
+    return {int(str(v)) for (v,) in conn.execute(query).fetchall()}
+
+
 def apply_migrations(conn: psycopg.Connection[tuple[object, ...]], schema: str, where: str) -> int:
-    """Apply the packaged migrations not yet recorded in ``schema``, in one transaction; the latest version."""
+    """Apply the packaged migrations not yet recorded in ``schema``, in one transaction; the latest version.
+
+    A schema that is up to date is only read (the runtime role may do that); one that is not needs the role that
+    owns it (or may create it), and anyone else is told to run ``tiermem init`` as that role."""
     folder = resources.files("tiermem.store.postgres") / "migrations"
     scripts = sorted((f.name, f) for f in folder.iterdir() if f.name.endswith(".sql"))
-    ident = sql.Identifier(schema)
-    with conn.transaction():
-        # Two processes opening a new database at once: the second waits, then finds the work done.
-        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"tiermem-migrate-{schema}"])
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
-        conn.execute(sql.SQL("SET LOCAL search_path TO {}, public").format(ident))
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL,"
-            " applied_at timestamptz NOT NULL)"
-        )
-        done = {int(v) for (v,) in conn.execute("SELECT version FROM schema_migrations").fetchall()}  # type: ignore[call-overload]
-        for name, file in scripts:
-            version = int(name.split("_", 1)[0])
-            if version in done:
-                continue
-            try:
-                with conn.transaction():
-                    conn.execute(file.read_text(encoding="utf-8").encode())
-                    step = _PYTHON_STEPS.get(version)
-                    if step is not None:
-                        step(conn)
-            except psycopg.errors.InsufficientPrivilege as exc:
-                raise MigrationError(
-                    f"migration {name} on {where} needs a privilege the role lacks ({exc}); an administrator may run"
-                    " `CREATE EXTENSION vector; CREATE EXTENSION btree_gin;` in the database first"
-                ) from exc
-            except psycopg.Error as exc:
-                raise MigrationError(f"migration {name} on {where} failed: {exc}") from exc
-            conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)", [version, name, datetime.now(UTC)])
-            done.add(version)
+    versions = {int(name.split("_", 1)[0]) for name, _ in scripts}
+    done = _applied(conn, schema)
+    if done is not None and versions <= done:
         return max(done, default=0)
+    ident = sql.Identifier(schema)
+    try:
+        with conn.transaction():
+            # Two processes opening a new database at once: the second waits, then finds the work done.
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"tiermem-migrate-{schema}"])
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
+            conn.execute(sql.SQL("SET LOCAL search_path TO {}, public").format(ident))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL,"
+                " applied_at timestamptz NOT NULL)"
+            )
+            done = {int(v) for (v,) in conn.execute("SELECT version FROM schema_migrations").fetchall()}  # type: ignore[call-overload]
+            for name, file in scripts:
+                version = int(name.split("_", 1)[0])
+                if version in done:
+                    continue
+                _apply(conn, name, file.read_text(encoding="utf-8"), where)
+                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)", [version, name, datetime.now(UTC)])
+                done.add(version)
+    except psycopg.errors.InsufficientPrivilege as exc:
+        pending = sorted(versions - (done or set()))
+        raise MigrationError(
+            f"{where} needs migrations {', '.join(map(str, pending))}, which this role may not run ({exc});"
+            " run `tiermem init --db <the owner's URL>` as the role that owns the schema (docs/postgres.md,"
+            ' "Two roles")'
+        ) from exc
+    return max(done, default=0)
+
+
+def _apply(conn: psycopg.Connection[tuple[object, ...]], name: str, script: str, where: str) -> None:
+    version = int(name.split("_", 1)[0])
+    try:
+        with conn.transaction():
+            conn.execute(script.encode())
+            step = _PYTHON_STEPS.get(version)
+            if step is not None:
+                step(conn)
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise MigrationError(
+            f"migration {name} on {where} needs a privilege the role lacks ({exc}); an administrator may run"
+            " `CREATE EXTENSION vector; CREATE EXTENSION btree_gin;` in the database first, and the schema's"
+            " owner runs `tiermem init`"
+        ) from exc
+    except psycopg.Error as exc:
+        raise MigrationError(f"migration {name} on {where} failed: {exc}") from exc

@@ -1,7 +1,8 @@
 """(internal) The PostgreSQL store: psycopg 3 with a pool, BM25 from per-scope statistics, pgvector HNSW.
 
 Every statement runs in a transaction whose ``tiermem.tenant`` setting names the tenant it works on, so the
-row-level security policies (migration 0002) hold even where a query forgot its own scope filter.
+row-level security policies (migration 0008) hold even where a query forgot its own scope filter; the few
+store-wide reads go through the schema's functions that run as its owner.
 """
 
 from __future__ import annotations
@@ -30,18 +31,18 @@ from tiermem.store.postgres.fulltext import PgFullTextMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.outage import Outage
+from tiermem.store.postgres.postings import INDEXED_COLUMNS, Indexed, indexed_row, reindex, text_digest
 from tiermem.store.postgres.quotes import PgQuotesMixin
+from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
-from tiermem.store.postgres.vectors import PgVectorMixin
+from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, build_missing_hnsw
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
-__all__ = ["ALL_TENANTS", "PostgresStore"]
-
-ALL_TENANTS = "*"  # the tenant setting of store-wide maintenance (see migration 0002)
+__all__ = ["PostgresStore"]
 
 
 class PostgresStore(
@@ -67,17 +68,16 @@ class PostgresStore(
         self.pool_options = pool if pool is not None else PoolOptions.from_env()
         self._conninfo = with_connect_timeout(target.conninfo, self.pool_options.connect_timeout)
         self._local = threading.local()
-        self._dims: set[int] = set()
         self._bulk: BulkState | None = None
         try:
             with psycopg.connect(self._conninfo, autocommit=True) as conn:
                 self._schema_version = apply_migrations(conn, target.schema, target.display)
-                row = conn.execute(
-                    "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"
-                ).fetchone()
-                # A superuser or BYPASSRLS role is not walled in by row-level security; the store still scopes
-                # every query itself, but the second wall is down (docs/postgres.md: use a plain role).
-                self.row_security = not (row and row[0])
+                # A superuser, a BYPASSRLS role or the tables' owner is not walled in by row-level security: the
+                # store still scopes every query itself, but the second wall is down (the service refuses to run
+                # so unless told; docs/postgres.md, "Two roles").
+                self.rls_bypass = bypass_reason(conn, target.schema)
+                conn.execute(sql.SQL("SET search_path TO {}, public").format(sql.Identifier(target.schema)))
+                self._dims = build_missing_hnsw(conn)
         except psycopg.Error as exc:
             raise driver_error("open", target.display, exc) from exc
         del create  # a server database is never created by opening it; the tables are, by the migrations
@@ -134,9 +134,22 @@ class PostgresStore(
             old, self._pool = self._pool, fresh
         old.close(timeout=0)  # connections still lent out are closed as they come back
 
+    @property
+    def row_security(self) -> bool:
+        """Whether row-level security binds this store's role (it does for the runtime role)."""
+        return self.rls_bypass is None
+
     def schema_version(self) -> int:
         """The highest applied migration."""
         return self._schema_version
+
+    def grant_runtime(self, role: str) -> None:
+        """Give ``role`` the privileges the service needs on this schema (the store must be opened as its owner)."""
+        try:
+            with self._pool.connection() as conn:
+                grant_runtime(conn, self.schema, role)
+        except psycopg.Error as exc:
+            raise driver_error(f"grant {role} the use of", self.where, exc) from exc
 
     # -- transactions -------------------------------------------------------------------------------------
 
@@ -199,6 +212,13 @@ class PostgresStore(
                     conn.execute(SET_TENANT, [before])
                     local.tenant = before
 
+    @contextmanager
+    def _anywhere(self) -> Iterator[psycopg.Connection[Any]]:
+        """This thread's transaction as it is: for the catalog and the store-wide functions (migration 0008),
+        which need no tenant."""
+        with self.transaction():
+            yield self._local.conn
+
     # -- writes -------------------------------------------------------------------------------------------
 
     def put_many(self, items: Sequence[StoredItem]) -> None:
@@ -211,19 +231,23 @@ class PostgresStore(
             for tenant, group in by_tenant.items():
                 with self._tenant(tenant) as conn:
                     self._bulk_write(conn, tenant, {i.record.scope.user or "" for i in group})
-                    self._check_ids(conn, tenant, group)
+                    stored = self._stored(conn, tenant, group)
                     self._check_fingerprints(conn, tenant, group)
-                    self._insert_records(conn, group)
+                    self._insert_records(conn, tenant, group, stored)
                     self._write_vectors(conn, group)
 
-    def _check_ids(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> None:
+    def _stored(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> dict[str, Indexed]:
+        """What the records of ``items`` that exist already hold in the full-text tables; ConflictError for an id
+        of another scope."""
         wanted = {i.record.id: i.record.scope.user or "" for i in items}
         rows = conn.execute(
-            "SELECT id, user_key FROM records WHERE tenant = %s AND id = ANY(%s)", [tenant, list(wanted)]
+            f"SELECT {INDEXED_COLUMNS} FROM records r WHERE r.tenant = %s AND r.id = ANY(%s)", [tenant, list(wanted)]
         ).fetchall()
-        for rid, user_key in rows:
-            if wanted[rid] != user_key:
+        stored = dict(indexed_row(row) for row in rows)
+        for rid, was in stored.items():
+            if wanted[rid] != was.user_key:
                 raise ConflictError(f"record id {rid} already belongs to another scope")
+        return stored
 
     def _check_fingerprints(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> None:
         users = sorted({i.record.scope.user or "" for i in items if i.vector is not None})
@@ -250,9 +274,25 @@ class PostgresStore(
                     f"'{have[0]}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
                 )
 
-    def _insert_records(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
+    def _insert_records(
+        self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem], stored: dict[str, Indexed]
+    ) -> None:
         tokens = tokenize_many([(i.record.content, i.record.context) for i in items])
         write_records(conn, [_record_row(i.record, t.tsvector, t.length) for i, t in zip(items, tokens, strict=True)])
+        # Only records that are new or whose text changed move anything in the full-text tables.
+        changed = [
+            (i.record, t)
+            for i, t in zip(items, tokens, strict=True)
+            if (was := stored.get(i.record.id)) is None or was.digest != text_digest(i.record.content, i.record.context)
+        ]
+        reindex(
+            conn,
+            tenant,
+            [stored[r.id] for r, _ in changed if r.id in stored],
+            [r.id for r, _ in changed],
+            [(r.scope.user or "", t.length, t.terms) for r, t in changed],
+            count_terms=self._bulk is None,
+        )
 
     def _write_vectors(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
         replaced = [i.record.id for i in items if not i.keep_vector]
@@ -275,8 +315,8 @@ class PostgresStore(
             for n, vec in enumerate(parts):
                 indexed = flags.get(r.scope.user or "", False)
                 rows.append((tenant, r.id, n, r.scope.user or "", r.embedding_model, own.shape[0], vec, indexed))
-        for dim in sorted({row[5] for row in rows if row[7]}):
-            self._ensure_vector_index(conn, dim)
+        if self._bulk is not None:  # indexes dropped for the load, or new: made at its end
+            self._bulk.dims |= {int(row[5]) for row in rows if row[7] and row[5] <= HNSW_MAX_DIM}
         write_vectors(conn, rows)
 
     def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:
@@ -285,8 +325,10 @@ class PostgresStore(
         where, params = scope_sql(scope)
         with self._tenant(scope.tenant) as conn:
             rows = conn.execute(
-                f"DELETE FROM records r WHERE r.id = ANY(%s) AND {where} RETURNING r.id", [list(record_ids), *params]
+                f"DELETE FROM records r WHERE r.id = ANY(%s) AND {where} RETURNING {INDEXED_COLUMNS}",
+                [list(record_ids), *params],
             ).fetchall()
+            reindex(conn, scope.tenant, [indexed_row(row)[1] for row in rows], [], [], count_terms=self._bulk is None)
         return len(rows)
 
     # -- reads --------------------------------------------------------------------------------------------
@@ -366,8 +408,8 @@ class PostgresStore(
 
     def count(self, scope: Scope | None = None) -> int:
         if scope is None:
-            with self._tenant(ALL_TENANTS) as conn:
-                row = conn.execute("SELECT COUNT(*) FROM records").fetchone()
+            with self._anywhere() as conn:
+                row = conn.execute("SELECT records FROM tiermem_row_counts()").fetchone()
         else:
             where, params = scope_sql(scope)
             with self._tenant(scope.tenant) as conn:
@@ -375,8 +417,8 @@ class PostgresStore(
         return int(row[0]) if row else 0
 
     def iter_scopes(self) -> Iterator[Scope]:
-        with self._tenant(ALL_TENANTS) as conn:
-            rows = conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
+        with self._anywhere() as conn:
+            rows = conn.execute("SELECT tenant, user_key FROM tiermem_scopes()").fetchall()
         for tenant, user_key in rows:
             yield Scope(tenant, user_key or None)
 
@@ -387,10 +429,11 @@ class PostgresStore(
 
     # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
     def execute(
-        self, statement: str, params: Sequence[Any] = (), *, tenant: str = ALL_TENANTS
+        self, statement: str, params: Sequence[Any] = (), *, tenant: str | None = None
     ) -> list[tuple[Any, ...]]:
-        """Run one SQL statement as ``tenant`` (default: store-wide) and return its rows (none: [])."""
-        with self._tenant(tenant) as conn:
+        """Run one SQL statement as ``tenant`` (None: no tenant, which reads no row of a table but the catalog's)
+        and return its rows (none: [])."""
+        with self._tenant(tenant) if tenant is not None else self._anywhere() as conn:
             cur = conn.execute(statement.encode() if not params else statement, params or None)
             return cur.fetchall() if cur.description else []
 
