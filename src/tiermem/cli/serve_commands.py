@@ -50,6 +50,14 @@ __all__ = ["keys_group", "serve_command"]
 @click.option("--llm-url", default=None, help="Chat: an OpenAI-compatible base URL (e.g. http://localhost:11434/v1).")
 @click.option("--llm-model", default=None, help="Chat: the model name at --llm-url.")
 @click.option(
+    "--pii-mask",
+    type=click.Choice(["always", "remote", "never"]),
+    default="remote",
+    show_default=True,
+    envvar="TIERMEM_PII_MASK",
+    help="Chat: mask personal data in prompts to the model (remote: when --llm-url is not this machine).",
+)
+@click.option(
     "--pool-size",
     type=click.IntRange(1, 1000),
     default=8,
@@ -96,6 +104,7 @@ def serve_command(
     pool_wait: float,
     connect_timeout: int,
     allow_rls_bypass: bool,
+    pii_mask: str,
 ) -> None:
     """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
 
@@ -128,6 +137,7 @@ def serve_command(
         llm_api_key=ServerSettings.llm_key_from_env(),
         pool=PoolOptions(size=pool_size, wait=pool_wait, connect_timeout=connect_timeout),
         allow_rls_bypass=allow_rls_bypass,
+        pii_mask=pii_mask,
     )
 
     def announce() -> None:

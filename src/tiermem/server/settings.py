@@ -98,6 +98,7 @@ class ServerSettings:
     pool: PoolOptions = field(default_factory=PoolOptions)  # a server store's connections and waits
     ready_timeout: float = 0.9  # seconds /readyz waits for the store before it answers 503
     allow_rls_bypass: bool = False  # serve even when row-level security does not bind the database role (warned)
+    pii_mask: str = "remote"  # the chat model client's outbound gate: always, remote or never (tiermem.llm.PiiMask)
 
     def __post_init__(self) -> None:
         check_embedder_name(self.embedder)
@@ -107,6 +108,8 @@ class ServerSettings:
             raise ConfigError(f"synchronous must be NORMAL, FULL or EXTRA, not {self.synchronous!r}")
         if (self.llm_url is None) != (self.llm_model is None):
             raise ConfigError("the chat model needs both --llm-url and --llm-model (or neither)")
+        if self.pii_mask not in ("always", "remote", "never"):
+            raise ConfigError(f"--pii-mask must be always, remote or never, not {self.pii_mask!r}")
 
     @property
     def log(self) -> TextIO:
