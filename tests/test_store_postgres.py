@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from context_contract import ContextStoreContract
+from pg_contract import OnServer
 from pg_fixtures import PgServer
 from rank_helpers import ranked
 from store_contract import ALICE, BOB, EMB, NOW, StoreContract, item, make_record
@@ -29,25 +30,14 @@ from tiermem.write.path import WriteStatus
 GLOBEX = Scope("globex", "alice")
 
 
-class _OnServer:
-    server: PgServer
-
-    @pytest.fixture(autouse=True)
-    def _server(self, pg_server: PgServer) -> None:
-        type(self).server = pg_server
-
-    def make_store(self) -> PostgresStore:
-        return PostgresStore(self.server.schema_url())
-
-
-class TestPostgresStore(_OnServer, StoreContract):
+class TestPostgresStore(OnServer, StoreContract):
     def make_store(self) -> Store:
-        return _OnServer.make_store(self)
+        return OnServer.make_store(self)
 
 
-class TestPostgresContextStore(_OnServer, ContextStoreContract):
+class TestPostgresContextStore(OnServer, ContextStoreContract):
     def make_store(self) -> StoreWithContext:
-        return _OnServer.make_store(self)
+        return OnServer.make_store(self)
 
 
 @pytest.fixture
