@@ -97,6 +97,20 @@ def test_every_primary_key_and_unique_constraint_leads_with_the_tenant(pg: Postg
         " AND tablename <> 'schema_migrations' AND indexname NOT LIKE 'vectors_hnsw_%'"
     )
     assert [name for name, definition in indexes if "(tenant" not in definition] == []
+    foreign = pg.execute(
+        "SELECT c.conrelid::regclass::text, c.conname, 'tenant' = ANY(SELECT a.attname FROM pg_attribute a"
+        " WHERE a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)) FROM pg_constraint c"
+        " WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace"
+    )
+    assert foreign and [(table, name) for table, name, has in foreign if not has] == []
+
+
+def test_no_table_has_a_trigger(pg: PostgresStore) -> None:
+    rows = pg.execute(
+        "SELECT t.tgrelid::regclass::text, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+        " WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal"
+    )
+    assert rows == []
 
 
 def test_every_tenant_table_has_a_policy_that_admits_one_exact_tenant(pg: PostgresStore) -> None:

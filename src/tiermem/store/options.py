@@ -1,7 +1,8 @@
 """(internal) How a server store connects: its pool of connections and how long anything may wait for the server.
 
-Re-exported as ``tiermem.store.PoolOptions``. Pure values (no driver imported), so the command line and the service's settings can hold them; the
-PostgreSQL store reads them. Each can be set in the environment (``from_env``) or by ``tiermem serve``'s options.
+Pure values (no driver imported), so the command line and the service's settings can hold them; the PostgreSQL
+store reads them. Each can be set in the environment (``from_env``) or by ``tiermem serve``'s options.
+Re-exported as ``tiermem.store.PoolOptions``.
 """
 
 from __future__ import annotations

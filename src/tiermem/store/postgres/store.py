@@ -35,7 +35,7 @@ from tiermem.store.postgres.postings import INDEXED_COLUMNS, Indexed, indexed_ro
 from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import write_records, write_vectors
-from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
+from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
@@ -203,13 +203,13 @@ class PostgresStore(
             conn: psycopg.Connection[Any] = local.conn
             before = local.tenant
             if before != tenant:
-                conn.execute(SET_TENANT, [tenant])
+                conn.execute(set_tenant(tenant))
                 local.tenant = tenant
             try:
                 yield conn
             finally:
                 if before is not None and before != tenant and conn.info.transaction_status.name != "INERROR":
-                    conn.execute(SET_TENANT, [before])
+                    conn.execute(set_tenant(before))
                     local.tenant = before
 
     @contextmanager
