@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ from tiermem.store.postgres.outage import Outage
 from tiermem.store.postgres.postings import INDEXED_COLUMNS, Indexed, indexed_row, reindex, text_digest
 from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
-from tiermem.store.postgres.rows import write_records, write_vectors
+from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
@@ -289,21 +289,24 @@ class PostgresStore(
         self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem], stored: dict[str, Indexed]
     ) -> None:
         tokens = tokenize_many([(i.record.content, i.record.context) for i in items])
-        write_records(conn, [_record_row(i.record, t.tsvector, t.length) for i, t in zip(items, tokens, strict=True)])
         # Only records that are new or whose text changed move anything in the full-text tables.
         changed = [
             (i.record, t)
             for i, t in zip(items, tokens, strict=True)
             if (was := stored.get(i.record.id)) is None or was.digest != text_digest(i.record.content, i.record.context)
         ]
-        reindex(
-            conn,
-            tenant,
-            [stored[r.id] for r, _ in changed if r.id in stored],
-            [r.id for r, _ in changed],
-            [(r.scope.user or "", t.length, t.terms) for r, t in changed],
-            count_terms=self._bulk is None,
-        )
+        rows = [_record_row(i.record, t.tsvector, t.length) for i, t in zip(items, tokens, strict=True)]
+        # A few rows and their full-text upkeep go in one round trip; COPY (many rows) cannot join a pipeline.
+        with conn.pipeline() if len(rows) < STAGE_FROM else nullcontext():
+            write_records(conn, rows)
+            reindex(
+                conn,
+                tenant,
+                [stored[r.id] for r, _ in changed if r.id in stored],
+                [r.id for r, _ in changed],
+                [(r.scope.user or "", t.length, t.terms) for r, t in changed],
+                count_terms=self._bulk is None,
+            )
 
     def _write_vectors(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
         replaced = [i.record.id for i in items if not i.keep_vector]
