@@ -59,3 +59,30 @@ def served(db: Path | str, args: Sequence[str] = (), env: Mapping[str, str] | No
             proc.wait(timeout=30)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+@contextmanager
+def served_to_file(db: Path | str, log: Path, *args: str) -> Iterator[str]:
+    """The base URL of ``tiermem serve --db db --embedder hash *args``, its output written to ``log`` (a file, not
+    a pipe: a busy server's request log must never block it); SIGTERM at the end."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [*TIERMEM, "serve", "--db", str(db), "--port", str(port), "--embedder", "hash", *args]
+    with log.open("w") as out:
+        proc = subprocess.Popen(command, env=env_for(db), stdout=out, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)

@@ -3,7 +3,6 @@ without a restart; the database's password is never printed, logged or answered,
 
 from __future__ import annotations
 
-import signal
 import statistics
 import subprocess
 import time
@@ -16,7 +15,7 @@ import httpx
 import pytest
 
 from pg_fixtures import EmbeddedPg, private_pg
-from served_process import TIERMEM, env_for
+from served_process import TIERMEM, env_for, served_to_file
 
 PASSWORD = "PASSWORD-d8Qz1"  # the test's own: it must appear nowhere
 
@@ -34,33 +33,10 @@ def _with_password(url: str) -> str:
 
 
 @contextmanager
-def _served(url: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str], Path]]:
+def _served(url: str, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     log = tmp_path / "serve.log"
-    port_file = tmp_path / "port"
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    port_file.write_text(str(port))
-    command = [*TIERMEM, "serve", "--db", url, "--embedder", "hash", "--port", str(port), "--rate", "0"]
-    with log.open("w") as out:
-        proc = subprocess.Popen(command, env=env_for(tmp_path / "unused.db"), stdout=out, stderr=out, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
-        yield base, proc, log
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+    with served_to_file(url, log, "--rate", "0") as base:
+        yield base, log
 
 
 def _key(url: str, tmp_path: Path) -> str:
@@ -75,7 +51,7 @@ def _key(url: str, tmp_path: Path) -> str:
 def test_with_the_database_stopped_search_is_503_at_once_and_readyz_says_why(pg: EmbeddedPg, tmp_path: Path) -> None:
     url = pg.urls.schema_url("outage")
     secret = _key(url, tmp_path)
-    with _served(url, tmp_path) as (base, _, _log):
+    with _served(url, tmp_path) as (base, _log):
         auth = {"Authorization": f"Bearer {secret}"}
         with httpx.Client(base_url=base, headers=auth, timeout=30) as c:
             assert c.post("/v1/memories", json={"content": "the boiler is serviced in March"}).status_code == 201
@@ -111,7 +87,7 @@ def test_the_database_password_is_in_no_output_log_line_or_response(pg: Embedded
     assert PASSWORD in url
     secret = _key(url, tmp_path)
     seen: list[str] = []
-    with _served(url, tmp_path) as (base, _, log):
+    with _served(url, tmp_path) as (base, log):
         auth = {"Authorization": f"Bearer {secret}"}
         with httpx.Client(base_url=base, headers=auth, timeout=30) as c:
             seen += [c.post("/v1/memories", json={"content": "a note"}).text, c.get("/metrics").text]

@@ -4,8 +4,6 @@ answers any request), keys and revocations from the CLI reach all of them, and t
 
 from __future__ import annotations
 
-import signal
-import socket
 import subprocess
 import threading
 import time
@@ -16,45 +14,38 @@ from pathlib import Path
 import httpx
 
 from pg_fixtures import PgServer
-from served_process import TIERMEM, env_for
+from served_process import TIERMEM, env_for, served_to_file
 
 WORKERS = 3
 
 
 @contextmanager
-def _worker(url: str, log: Path, *args: str) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    command = [*TIERMEM, "serve", "--db", url, "--port", str(port), "--embedder", "hash", *args]
-    with log.open("w") as out:  # a file, not a pipe: a worker's request log must never block it
-        proc = subprocess.Popen(command, env=env_for(url), stdout=out, stderr=out)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-
-
-@contextmanager
 def _workers(url: str, tmp_path: Path, *args: str) -> Iterator[list[str]]:
     with ExitStack() as stack:
-        yield [stack.enter_context(_worker(url, tmp_path / f"worker{i}.log", *args)) for i in range(WORKERS)]
+        yield [stack.enter_context(served_to_file(url, tmp_path / f"worker{i}.log", *args)) for i in range(WORKERS)]
 
 
 def _cli(url: str, *args: str) -> str:
     done = subprocess.run([*TIERMEM, *args, "--db", url], env=env_for(url), capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def admitted(bases: list[str], secret: str, seconds: float) -> list[int]:
+    """Requests each worker admitted (200) in ``seconds``, one client thread per worker asking as fast as it can."""
+    accepted = [0] * len(bases)
+
+    def hammer(i: int, stop: float) -> None:
+        with httpx.Client(base_url=bases[i], headers={"Authorization": f"Bearer {secret}"}) as c:
+            while time.monotonic() < stop:
+                accepted[i] += c.get("/v1/whoami").status_code == 200
+
+    stop = time.monotonic() + seconds
+    threads = [threading.Thread(target=hammer, args=(i, stop)) for i in range(len(bases))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return accepted
 
 
 def test_any_worker_answers_any_request_and_a_revoked_key_is_refused_by_all(
@@ -84,21 +75,8 @@ def test_n_workers_at_rate_r_over_n_admit_r_per_second_in_all(pg_server: PgServe
     url = pg_server.schema_url("rate")
     secret = _cli(url, "keys", "create", "--tenant", "acme", "--user", "alice")
     total, burst, seconds = 30.0, 5, 4.0
-    accepted = [0] * WORKERS
     with _workers(url, tmp_path, "--rate", f"{total / WORKERS:g}", "--burst", str(burst)) as bases:
-
-        def hammer(i: int, stop: float) -> None:
-            with httpx.Client(base_url=bases[i], headers={"Authorization": f"Bearer {secret}"}) as c:
-                while time.monotonic() < stop:
-                    if c.get("/v1/whoami").status_code == 200:
-                        accepted[i] += 1
-
-        stop = time.monotonic() + seconds
-        threads = [threading.Thread(target=hammer, args=(i, stop)) for i in range(WORKERS)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        accepted = admitted(bases, secret, seconds)
     # Each worker: its burst, then rate/N a second. In all: R a second, and the bursts once.
     ceiling = WORKERS * burst + total * seconds * 1.2
     floor = WORKERS * burst + total * seconds * 0.8
