@@ -4,7 +4,7 @@ A statement passes when every tenant table it reads or changes is pinned to one 
 ``alias.tenant = <parameter or constant>`` among the conditions ANDed in its WHERE or JOIN ... ON, or
 ``alias.tenant = other.tenant`` with ``other`` pinned (at that level or an enclosing one). An INSERT must give the
 tenant column. That is what lets a distributed PostgreSQL route it to one tenant's shard, and what a forgotten
-scope filter would break. The store-wide reads are calls of the schema's functions (migration 0008): counted
+scope filter would break. The store-wide reads are calls of the schema's functions (migration 0009): counted
 apart, never a table read. DDL on a tenant table is refused outright (a temporary staging table is not one).
 """
 

@@ -103,7 +103,7 @@ def test_no_write_makes_an_index_and_a_bulk_load_builds_them_once_at_its_end(
     items = _items(BIG, 80)
     store.put_many(items[:30])
     store.put_many(items[30:40])  # the scope has grown past 20: its vectors are flagged for the index
-    assert _hnsw(store) == ["vectors_hnsw_384"]  # migration 0009's; no write made one of 64 dimensions
+    assert _hnsw(store) == ["vectors_hnsw_384"]  # migration 0010's; no write made one of 64 dimensions
     assert store.execute("SELECT count(*) FROM vectors WHERE NOT indexed", tenant=BIG.tenant) == [(0,)]
     target = items[35]
     found = store.vector_candidates(BIG, target.vector, EMB.fingerprint, Filter(), now=NOW, limit=3)  # type: ignore[arg-type]

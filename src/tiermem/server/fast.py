@@ -31,7 +31,7 @@ from starlette.requests import Request
 
 from tiermem.errors import MemError
 from tiermem.server.auth import Principal, scope_for
-from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send
+from tiermem.server.limits import ASGIApp, Receive, Scope, Send, replay
 from tiermem.server.models import SCOPE_PATTERN
 from tiermem.server.problems import problem_for
 from tiermem.server.routes import memories
@@ -87,7 +87,7 @@ class FastRoutes:
             body += message.get("body", b"")
             more = bool(message.get("more_body", False))
         if not await self._answer(hot, scope, body, receive, send):
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay(body, receive), send)
 
     async def _answer(self, hot: _Hot, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
         """Answer the request; False (nothing sent, no rate token taken) when the declared route must."""
@@ -162,17 +162,3 @@ def _query(raw: bytes) -> dict[str, str] | None:
 
 def _json(content_type: str | None) -> bool:
     return content_type is not None and content_type.partition(";")[0].strip().lower() == "application/json"
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """The body already read, then the connection's own messages (its disconnect)."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay

@@ -16,7 +16,7 @@ from typing import Any
 from tiermem.errors import RateLimitError
 from tiermem.server.problems import MEDIA_TYPE, TYPE_PREFIX
 
-__all__ = ["BodyLimit", "RateLimiter"]
+__all__ = ["BodyLimit", "RateLimiter", "replay"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -57,17 +57,7 @@ class BodyLimit:
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()  # after the body: wait for the disconnect, as a server would say it
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay(b"".join(chunks), receive), send)
 
     async def _refuse(self, scope: Scope, send: Send, given: str, status: int = 413) -> None:
         detail = (
@@ -95,6 +85,20 @@ class BodyLimit:
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives ``body`` (read already) whole, then the connection's own messages (its disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -2,7 +2,7 @@
 
 A key is found by its id alone: authentication happens before anyone knows the tenant, so ``find_key``,
 ``revoke_key`` and ``list_keys()`` of every tenant go through the schema's functions that run as its owner
-(migration 0008), like the store-wide maintenance reads. Everything that names a tenant runs as that tenant,
+(migration 0009), like the store-wide maintenance reads. Everything that names a tenant runs as that tenant,
 walled in by row-level security. The primary key is (tenant, id) so the table distributes by tenant; that an id
 is unique across tenants too is checked by ``add_key`` under an advisory lock on the id.
 """

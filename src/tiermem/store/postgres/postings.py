@@ -4,7 +4,7 @@ What a record puts in them: its postings (``fts_postings``, a row per term with 
 scope's documents and tokens (``scope_stats``, BM25's N and average length) and, per term, one document
 (``fts_terms``, the document frequencies). Triggers on ``records`` used to do this (migrations 0001, 0005); a
 distributed PostgreSQL (Citus) does not run triggers on distributed tables, so the writes do it themselves, in
-their transaction, right after the rows change (migration 0009 dropped the triggers). The statements go in one
+their transaction, right after the rows change (migration 0010 dropped the triggers). The statements go in one
 pipeline: one round trip whatever their number. Every statement names its tenant, as every statement on a tenant
 table does (``tests/tenant_filter.py`` checks the contract suite's).
 

@@ -1,7 +1,7 @@
 """(internal) The two roles of a PostgreSQL store: the owner that migrates, and the runtime role the service uses.
 
 The owner of the schema's tables runs the migrations and is the only role the row-level security policies do not
-bind (migration 0008). The runtime role gets, by ``grant_runtime``, exactly what the service needs: to use the
+bind (migration 0009). The runtime role gets, by ``grant_runtime``, exactly what the service needs: to use the
 schema, to read and write the rows of the tables (the policies still choose which), to read the migration
 record, to run the store's functions (among them the cross-tenant ones, which return ids and counts, never
 text) and, where the server has the privilege (PostgreSQL 17+), ``MAINTAIN``, so ``compact`` can VACUUM. It can

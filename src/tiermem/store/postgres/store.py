@@ -1,7 +1,7 @@
 """(internal) The PostgreSQL store: psycopg 3 with a pool, BM25 from per-scope statistics, pgvector HNSW.
 
 Every statement runs in a transaction whose ``tiermem.tenant`` setting names the tenant it works on, so the
-row-level security policies (migration 0008) hold even where a query forgot its own scope filter; the few
+row-level security policies (migration 0009) hold even where a query forgot its own scope filter; the few
 store-wide reads go through the schema's functions that run as its owner.
 """
 
@@ -28,6 +28,7 @@ from tiermem.store.postgres.bulk import BulkState, PgBulkMixin
 from tiermem.store.postgres.connect import UNREACHABLE, apply_migrations, driver_error, parse_url, with_connect_timeout
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
+from tiermem.store.postgres.idempotency import PgIdempotencyMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.outage import Outage
@@ -55,6 +56,7 @@ class PostgresStore(
     PgQuotesMixin,
     PgTransferMixin,
     PgAccessMixin,
+    PgIdempotencyMixin,
     PgUnindexedMixin,
     PgWriteOrderMixin,
 ):
@@ -214,7 +216,7 @@ class PostgresStore(
 
     @contextmanager
     def _anywhere(self) -> Iterator[psycopg.Connection[Any]]:
-        """This thread's transaction as it is: for the catalog and the store-wide functions (migration 0008),
+        """This thread's transaction as it is: for the catalog and the store-wide functions (migration 0009),
         which need no tenant."""
         with self.transaction():
             yield self._local.conn

@@ -129,7 +129,7 @@ def refill_index_text(conn: psycopg.Connection[Any], *, batch: int = 500) -> int
     Rows written before the index held ``index_text`` carry the raw text's terms; ASCII text comes out the same
     either way, so only rows with a multi-byte character are rewritten. Runs inside the migration's transaction,
     for every tenant (as the schema's owner). Where the statistics triggers of migration 0001 still stand (a store
-    older than migration 0009) they keep ``scope_stats`` and ``fts_terms`` in step; else ``reindex`` does.
+    older than migration 0010) they keep ``scope_stats`` and ``fts_terms`` in step; else ``reindex`` does.
     """
     conn.execute("SELECT set_config('tiermem.tenant', '*', true)")  # store-wide, as the policies then allowed
     found = conn.execute(

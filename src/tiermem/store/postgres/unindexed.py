@@ -1,6 +1,6 @@
 """(internal) The write-behind queue on PostgreSQL: records that name an embedding model but have no vector yet.
 
-It runs store-wide, through the schema's function that runs as its owner (migration 0008), like the store-wide
+It runs store-wide, through the schema's function that runs as its owner (migration 0009), like the store-wide
 maintenance reads: the worker that embeds them serves every tenant. Each record comes back named with its own
 (tenant, user) and version only, and is read back through the scoped methods.
 """

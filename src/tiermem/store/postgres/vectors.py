@@ -8,7 +8,7 @@ every tenant's vectors would have to visit a great many rows to find a small sco
 ``hnsw.iterative_scan = relaxed_order``, so a narrow filter still yields k rows.
 
 Indexes are made by the schema's owner, never by a request (no DDL at request time: a distributed PostgreSQL
-propagates DDL, it does not want it per write): migration 0009 makes the one of 384 dimensions (the default
+propagates DDL, it does not want it per write): migration 0010 makes the one of 384 dimensions (the default
 models'), and a store opened by the owner (``tiermem init``, a bulk load's end) makes the index of every dimension
 whose vectors are flagged. Until a dimension has its index, its large scopes are searched exactly: right, slower.
 """
