@@ -271,6 +271,7 @@ CLI_NO_TEXT = {
     "export": "reads",
     "forget": "deletes",
     "get": "reads",
+    "init": "makes an empty database, or migrates a schema and grants a role: no text",
     "keys create": "makes an API key",
     "keys list": "reads",
     "keys revoke": "revokes a key",
