@@ -37,6 +37,7 @@ from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
+from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
@@ -53,6 +54,7 @@ class PostgresStore(
     PgAuditMixin,
     PgContextMixin,
     PgMaintenanceMixin,
+    PgSummaryMixin,
     PgQuotesMixin,
     PgTransferMixin,
     PgAccessMixin,
@@ -377,9 +379,18 @@ class PostgresStore(
             out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(self, scope: Scope, filter_: Filter, *, now: Any, limit: int, cursor: str | None) -> Page:
+    def list_records(
+        self,
+        scope: Scope,
+        filter_: Filter,
+        *,
+        now: Any,
+        limit: int,
+        cursor: str | None,
+        without_tags: frozenset[str] = frozenset(),
+    ) -> Page:
         where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now)
+        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
         after = ""
         if cursor is not None:
             after = " AND r.seq < %s"
