@@ -185,7 +185,7 @@ def _ui_posts(served: Served) -> set[str]:
     paths: set[str] = set()
     for route in served.server.app.routes:
         contexts = getattr(route, "effective_route_contexts", None)
-        for context in (contexts() if callable(contexts) else contexts or [route]):
+        for context in contexts() if callable(contexts) else contexts or [route]:
             path = str(getattr(context, "path", ""))
             if path.startswith("/ui") and "POST" in (getattr(context, "methods", None) or set()):
                 paths.add(path)
@@ -270,6 +270,7 @@ CLI_NO_TEXT = {
     "export": "reads",
     "forget": "deletes",
     "get": "reads",
+    "init": "makes an empty database, or migrates a schema and grants a role: no text",
     "keys create": "makes an API key",
     "keys list": "reads",
     "keys revoke": "revokes a key",
