@@ -146,7 +146,7 @@ def test_async_ttl_sweeper_deletes_expired_items() -> None:
     [
         ({"default_ttl": -1}, r"ttl\.default_ttl must be a positive number"),
         ({"default_ttl": 5, "max_age": 3}, r"unknown keys \['max_age'\]"),
-        ("5", r"ttl must be a mapping"),
+        ("5", r"ttl must be a mapping of default_ttl"),
     ],
 )
 def test_a_ttl_config_it_cannot_use_is_refused_naming_the_field(ttl: object, message: str) -> None:

@@ -62,7 +62,7 @@ from langgraph.store.base import (
 )
 
 from tiermem.errors import ConfigError, ValidationError
-from tiermem.integrations.langgraph_index import LangChainEmbedder, index_of
+from tiermem.integrations.langgraph_index import LangChainEmbedder, check_config, index_of
 from tiermem.integrations.langgraph_items import (
     META_TTL,
     Place,
@@ -90,11 +90,7 @@ def _ttl_config(ttl: Mapping[str, Any] | None) -> TTLConfig:
     """The store's TTL config, with ``refresh_on_read`` off unless it is turned on (see the module docstring)."""
     if ttl is None:
         return TTLConfig(refresh_on_read=False)
-    if not isinstance(ttl, Mapping):
-        raise ConfigError(f"ttl must be a mapping (LangGraph's TTLConfig), given {type(ttl).__name__}")
-    unknown = sorted(set(ttl) - set(_TTL_KEYS))
-    if unknown:
-        raise ConfigError(f"ttl has unknown keys {unknown}; it takes {', '.join(_TTL_KEYS)}")
+    check_config("ttl", ttl, _TTL_KEYS)
     default = ttl.get("default_ttl")
     if default is not None and (isinstance(default, bool) or not isinstance(default, int | float) or not default > 0):
         raise ConfigError(f"ttl.default_ttl must be a positive number of minutes (or None), given {default!r}")
@@ -166,7 +162,8 @@ class _TiermemStoreBase(BaseStore):
             else:
                 puts[(tuple(op.namespace), op.key)] = op
         by_scope: dict[Scope, list[PutOp]] = {}
-        for put in puts.values():
+        for put in puts.values():  # the namespace's depth and the TTL are checked before any scope is written
+            _minutes(put.ttl)
             by_scope.setdefault(place_of(put.namespace).scope, []).append(put)
         for scope, scope_puts in by_scope.items():
             self._put(scope, scope_puts, now)

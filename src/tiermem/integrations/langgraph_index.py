@@ -22,7 +22,7 @@ from langgraph.store.base import ensure_embeddings
 from tiermem.embed import Embedder, OpenAIEmbedder, Vectors, get_embedder
 from tiermem.errors import ConfigError, EmbeddingError
 
-__all__ = ["DEFAULT_FIELDS", "Index", "LangChainEmbedder", "index_of"]
+__all__ = ["DEFAULT_FIELDS", "Index", "LangChainEmbedder", "check_config", "index_of"]
 
 DEFAULT_FIELDS = ("$",)
 _KEYS = ("dims", "embed", "fields", "text_fields", "distance_type")
@@ -87,15 +87,20 @@ class Index:
     embeddings: Embeddings | None = None
 
 
+def check_config(name: str, config: object, keys: Sequence[str]) -> None:
+    """A ConfigError naming ``name`` unless ``config`` is a mapping holding only ``keys``."""
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"{name} must be a mapping of {', '.join(keys)}, given {type(config).__name__}")
+    unknown = sorted(set(config) - set(keys))
+    if unknown:
+        raise ConfigError(f"{name} has unknown keys {unknown}; it takes {', '.join(keys)}")
+
+
 def index_of(config: Mapping[str, Any] | None, default: Embedder | None) -> Index:
     """The index a LangGraph ``index`` config names (``default``, the memory's embedder, when there is none)."""
     if config is None:
         return Index(default, DEFAULT_FIELDS, None)
-    if not isinstance(config, Mapping):
-        raise ConfigError(f"index must be a mapping with dims and embed, given {type(config).__name__}")
-    unknown = sorted(set(config) - set(_KEYS))
-    if unknown:
-        raise ConfigError(f"index has unknown keys {unknown}; it takes {', '.join(_KEYS)}")
+    check_config("index", config, _KEYS)
     dims = config.get("dims")
     if isinstance(dims, bool) or not isinstance(dims, int) or dims < 1:
         raise ConfigError(f"index.dims must be a positive integer (the model's vector size), given {dims!r}")
