@@ -15,6 +15,34 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI does; numpy is 
 from pg_fixtures import pg_server  # noqa: F401  (the session's PostgreSQL server, for any test that asks)
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.memory import Memory
+from tiermem.store.sqlite.connect import is_open_here
+
+_OPENED_LIVE_FILES: list[str] = []
+_LOG_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def _watch_database_files(event: str, args: tuple[object, ...]) -> None:
+    """Note every open(), in any thread, of a database file (or its log) that this process has a store on."""
+    if event != "open" or not args or not isinstance(args[0], str | bytes | os.PathLike):
+        return
+    name = os.fsdecode(args[0])  # type: ignore[arg-type]
+    for suffix in _LOG_SUFFIXES:
+        name = name.removesuffix(suffix)
+    if is_open_here(name):
+        _OPENED_LIVE_FILES.append(os.fsdecode(args[0]))  # type: ignore[arg-type]
+
+
+sys.addaudithook(_watch_database_files)
+
+
+@pytest.fixture(autouse=True)
+def _no_code_opens_a_live_database_file() -> Iterator[None]:
+    """Fails a test during which anything but SQLite opened a database file this process had open: closing
+    that descriptor would drop the process's SQLite locks (they are per process, POSIX advisory locks)."""
+    _OPENED_LIVE_FILES.clear()
+    yield
+    opened, _OPENED_LIVE_FILES[:] = list(_OPENED_LIVE_FILES), []
+    assert not opened, f"opened while a store had them open: {sorted(set(opened))}"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

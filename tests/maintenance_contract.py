@@ -291,7 +291,7 @@ class MaintenanceContract(StoreFixture):
         first = export_user(store, ALICE, now=NOW)
         assert len(first["records"]) == 4 and len(first["audit"]) == 2 and len(first["pending"]) == 1
 
-        report = import_user(empty_store, EMB, json.loads(json.dumps(first)))
+        report = import_user(empty_store, EMB, json.loads(json.dumps(first)), vouched=True)
 
         assert report.restored["records"] == 4
         second = export_user(empty_store, ALICE, now=NOW + timedelta(hours=1))

@@ -17,19 +17,19 @@ import httpx
 TIERMEM = [sys.executable, "-c", "from tiermem.cli import main; main()"]
 
 
-def env_for(db: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment of a child that uses this test's source tree and ``db``."""
+def env_for(db: Path | str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a child that uses this test's source tree and ``db`` (a file or a PostgreSQL URL)."""
     return {**os.environ, "TIERMEM_DB": str(db), "PYTHONPATH": os.pathsep.join(sys.path), **(extra or {})}
 
 
-def make_key(db: Path, tenant: str, user: str) -> str:
+def make_key(db: Path | str, tenant: str, user: str | None, *, role: str = "user") -> str:
     """A new API key's secret, made with ``tiermem keys create``."""
-    create = [*TIERMEM, "keys", "create", "--tenant", tenant, "--user", user]
+    create = [*TIERMEM, "keys", "create", "--tenant", tenant, "--role", role, *(["--user", user] if user else [])]
     return subprocess.run(create, env=env_for(db), capture_output=True, text=True, check=True).stdout.strip()
 
 
 @contextmanager
-def served(db: Path, args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> Iterator[str]:
+def served(db: Path | str, args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> Iterator[str]:
     """The base URL of ``tiermem serve --embedder hash --rate 0 *args`` on ``db``; SIGTERM at the end."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from maintenance_contract import MaintenanceContract
+from serial_contract import SerialContract
 from store_fixtures import (
     ALICE,
     ANY,
@@ -34,7 +35,7 @@ from write_order_contract import WriteOrderContract
 __all__ = ["ALICE", "BOB", "EMB", "NOW", "StoreContract", "StoreFixture", "item", "make_record"]
 
 
-class StoreContract(MaintenanceContract, WriteOrderContract, StoreFixture):
+class StoreContract(MaintenanceContract, WriteOrderContract, SerialContract, StoreFixture):
     """Behaviour shared by all stores."""
 
     def test_put_then_get_round_trips_every_field(self, store: Store) -> None:

@@ -18,14 +18,14 @@ LAYERS: dict[str, tuple[int, int]] = {
     "threads": (0, 3),
     "tokens": (1, 0),
     "embed": (1, 0),
-    "llm": (1, 0),
     "text_index": (1, 0),
     "english": (2, 0),
     "store": (3, 0),
     "trust": (4, 0),
-    "recall": (4, 1),
-    "write": (4, 2),
-    "lifecycle": (4, 3),
+    "llm": (4, 1),  # the model client carries the outbound gate, which masks with trust.pii
+    "recall": (4, 2),
+    "write": (4, 3),
+    "lifecycle": (4, 4),
     "context": (5, 0),
     "remote": (5, 1),  # the HTTP client behind Memory.open("http://..."): below the facade that returns it
     "memory": (6, 0),

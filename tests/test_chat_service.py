@@ -1,5 +1,5 @@
 """The chat engine in-process: turns of one session take turns, other sessions run alongside, and every prompt
-passes the outbound guard before it leaves."""
+passes the model client's outbound gate before it leaves."""
 
 from __future__ import annotations
 
@@ -11,12 +11,16 @@ from typing import Any
 
 import pytest
 
+import fake_openai
+from fake_openai import FakeOpenAI
 from tiermem.errors import ConfigError
 from tiermem.llm import ChatMessage, ChatResponse
 from tiermem.memory import Memory
 from tiermem.server.chat import ChatService
 from tiermem.tokens import counter_for_model
 from tiermem.types import Scope
+
+fake = fake_openai.fixture("fake")
 
 
 class SlowModel:
@@ -81,16 +85,12 @@ def test_turns_of_different_sessions_run_alongside(memory: Memory) -> None:
     assert model.most >= 2
 
 
-def test_every_prompt_passes_the_outbound_guard(memory: Memory) -> None:
-    model = SlowModel(0.0)
-
-    def mask(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{**m, "content": str(m.get("content") or "").replace("555-0199", "[phone]")} for m in messages]
-
-    service = ChatService(memory, model, counter_for_model("gpt-4o"), outbound=mask)
-    service.turn(Scope("acme", "alice", None, "s1"), "call me on 555-0199 tomorrow")
-    sent = "\n".join(str(m.get("content")) for m in model.prompts[-1])
-    assert "555-0199" not in sent and "[phone]" in sent
+def test_every_prompt_passes_the_model_clients_outbound_gate(memory: Memory, fake: FakeOpenAI) -> None:
+    service = ChatService.from_settings(memory, counter_for_model("gpt-4o"), fake.base_url, "m", "k", "always")
+    fake.reply("I will write to [EMAIL_1].")
+    turn = service.turn(Scope("acme", "alice", None, "s1"), "write to ann@example.com tomorrow")
+    assert "ann@example.com" not in fake.chat_requests[-1].raw.decode()
+    assert turn.reply == "I will write to ann@example.com."
 
 
 def test_a_turn_without_a_model_names_the_options(memory: Memory) -> None:

@@ -14,6 +14,7 @@ from tiermem.cli import cli
 from tiermem.embed import Embedder, HashingEmbedder, MiniLMEmbedder
 from tiermem.errors import NotFoundError, StoreError
 from tiermem.lifecycle.erase import erase, forget
+from tiermem.store.base import Store
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
 from tiermem.store.sqlite import find_bytes
 from tiermem.store.sqlite.context import open_sqlite_context_store
@@ -34,10 +35,11 @@ def needles(secret: str) -> list[str]:
     return [secret, low, *(low[i : i + 8] for i in range(len(low) - 7))]
 
 
-def raw_bytes(path: Path) -> bytes:
-    """The database file and its WAL, read directly."""
-    wal = path.with_name(path.name + "-wal")
-    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+def left(store: Store, *texts: str) -> list[bytes]:
+    """Which of the texts' needles are still in the database's files (read by the store's child process)."""
+    found = store.residue([n.encode() for text in texts for n in needles(text)])
+    assert found is not None
+    return found
 
 
 def populate(store: StoreWithContext, embedder: Embedder, scope: Scope, secret: str) -> int:
@@ -69,7 +71,7 @@ def test_erase_user_leaves_no_byte_of_a_planted_string_and_keeps_other_users(tmp
     populate(store, minilm, BOB, "Bobsecret4242Varnish")
     query = minilm.embed_batch([f"what is my codename {SECRET}"])[0]
     assert store.vector_candidates(ALICE, query, minilm.fingerprint, Filter(), now=NOW, limit=5)  # caches vectors
-    assert any(n.encode() in raw_bytes(path) for n in needles(SECRET))  # the check below can see a trace
+    assert left(store, SECRET)  # the check below can see a trace
 
     report = erase(store, "acme", "alice", now=NOW)
 
@@ -78,10 +80,7 @@ def test_erase_user_leaves_no_byte_of_a_planted_string_and_keeps_other_users(tmp
     assert report.removed["records"] == report.removed["records_fts"] == report.removed["vectors"] == n_alice
     expected = {"core_blocks": 1, "core_block_edits": 1, "context_windows": 1, "pending_writes": 1}
     assert {t: report.removed[t] for t in expected} == expected
-    data = raw_bytes(path)
-    for needle in needles(SECRET):
-        assert needle.encode() not in data, needle
-    assert find_bytes(path, SECRET) == []
+    assert left(store, SECRET) == []
     # Bob is untouched and still searchable by both signals.
     assert store.count(BOB) == n_alice
     assert store.keyword_candidates(BOB, ["codename"], Filter(), now=NOW, limit=5)
@@ -120,9 +119,8 @@ def test_erase_tenant_covers_every_user_and_shared_memory_but_no_other_tenant(tm
     for table in ("records", "vectors", "core_blocks", "core_block_edits", "context_windows", "pending_writes"):
         assert store.execute(f"SELECT COUNT(*) FROM {table} WHERE tenant = 'acme'") == [(0,)], table
     assert store.count(other) == kept and store.load_core_blocks(Scope("globex", "alice", "bot"))
-    data = raw_bytes(tmp_path / "t.db")
-    assert not any(n.encode() in data for s in (SECRET, "Bobsecret4242Varnish", "Sharedsecret99") for n in needles(s))
-    assert b"Globexsecret55" in data
+    assert left(store, SECRET, "Bobsecret4242Varnish", "Sharedsecret99") == []
+    assert store.residue([b"Globexsecret55"]) == [b"Globexsecret55"]
     store.close()
 
 
@@ -155,7 +153,7 @@ def test_plain_delete_leaves_the_text_in_the_file_and_forget_does_not(tmp_path: 
         for r in write_many(store, HASH, ALICE, [NewMemory(SECRET + " one"), NewMemory("Plumtree8830 two")], NOW)
     )
     store.delete(ALICE, [first.id])  # what Store.delete alone does
-    assert find_bytes(path, SECRET)  # still in the audit log's JSON (and in the WAL)
+    assert store.residue([SECRET.encode()])  # still in the audit log's JSON (and in the WAL)
 
     with pytest.raises(NotFoundError):
         forget(store, BOB, second.id, now=NOW)  # another user's id is not found
@@ -164,7 +162,7 @@ def test_plain_delete_leaves_the_text_in_the_file_and_forget_does_not(tmp_path: 
     assert store.get(ALICE, second.id) is None
     assert [e.op for e in store.audit(ALICE, second.id)] == ["add", "forget"]
     assert all(e.after is None for e in store.audit(ALICE, second.id))
-    assert not any(n.encode() in raw_bytes(path) for n in needles("Plumtree8830"))
+    assert left(store, "Plumtree8830") == []
     store.close()
 
 
@@ -205,5 +203,5 @@ def test_forget_also_blanks_the_supersession_note_that_quotes_the_forgotten_reco
     old_trail = store.audit(ALICE, old.id)
     assert old_trail[-1].detail == "superseded by a record since deleted"
     assert old_trail[-1].after is not None  # the older record keeps its own history
-    assert b"99173645" not in raw_bytes(path)
+    assert store.residue([b"99173645"]) == []
     store.close()

@@ -77,7 +77,7 @@ def test_export_import_export_round_trips_exactly(tmp_path: Path) -> None:
     assert all("vector" not in r and r["embedding_model"] == EMB.fingerprint for r in first["records"])
 
     target = open_sqlite_context_store(tmp_path / "b.db")
-    report = import_user(target, EMB, json.loads(json.dumps(first)))  # through JSON text, as a file would
+    report = import_user(target, EMB, json.loads(json.dumps(first)), vouched=True)  # through JSON text, as a file would
     second = export_user(target, ALICE, now=NOW + timedelta(hours=1))
 
     assert report.restored["records"] == 5 and report.restored["audit"] == 6
@@ -108,7 +108,7 @@ def test_import_after_erase_restores_the_user_next_to_the_erase_entry(tmp_path: 
     populate(store, ALICE)
     data = export_user(store, ALICE, now=NOW)
     erase(store, "acme", "alice", now=NOW)
-    import_user(store, EMB, data)
+    import_user(store, EMB, data, vouched=True)
     again = export_user(store, ALICE, now=NOW)
     assert again["records"] == data["records"] and again["core_blocks"] == data["core_blocks"]
     n = len(data["audit"])

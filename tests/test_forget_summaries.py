@@ -81,7 +81,7 @@ def test_forget_takes_a_summarised_message_out_of_the_summary_block_and_its_edit
     assert not any(SECRET in f"{e.before} {e.after}" for e in edits)
     assert SECRET not in json.dumps(Memory(store, None).export(SCOPE), default=str)
     store.compact(full=True)
-    assert find_bytes(path, SECRET) == []
+    assert store.residue([SECRET.encode()]) == []
 
 
 def test_a_running_window_summarises_onto_the_redacted_block_after_a_forget(store: StoreWithContext) -> None:

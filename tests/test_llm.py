@@ -49,7 +49,7 @@ SEARCH_TOOL: dict[str, Any] = {
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Records the retry backoff instead of waiting for it."""
     seen: list[float] = []
-    monkeypatch.setattr(llm, "_sleep", seen.append)
+    monkeypatch.setattr(llm.openai, "_sleep", seen.append)
     return seen
 
 

@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 import fake_openai
 from fake_openai import FakeOpenAI
 from tiermem.agent.loop import Agent, FunctionTool
-from tiermem.agent.outbound import is_loopback_url
 from tiermem.context.budget import ContextBudget
 from tiermem.embed import HashingEmbedder
-from tiermem.llm import ChatMessage, OpenAIChatClient, ScriptedClient, ToolCall
+from tiermem.llm import ChatMessage, MaskedClient, OpenAIChatClient, ScriptedClient, ToolCall, is_loopback_url
 from tiermem.memory import Memory
 from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
@@ -196,9 +195,7 @@ def test_the_agent_masks_prompts_to_a_remote_model_and_unmasks_its_reply_and_too
             ChatMessage.assistant("Sent to [EMAIL_1]; card [CARD_1] is on file."),
         ]
     )
-    llm.url = "https://models.example.com/v1/chat/completions"  # type: ignore[attr-defined]
-    agent = _agent(mem, llm, tools=[mailer])
-    assert agent.pii is not None  # on by default: the URL is not this machine
+    agent = _agent(mem, MaskedClient(llm), tools=[mailer])  # the outbound gate around a client of one's own
 
     turn = agent.step("Mail ann@example.com that card 4111 1111 1111 1111 is mine.")
 
@@ -213,10 +210,11 @@ def test_the_agent_masks_prompts_to_a_remote_model_and_unmasks_its_reply_and_too
 
 
 def test_the_guard_is_off_for_a_loopback_model_unless_asked(mem: Memory, fake: FakeOpenAI) -> None:
-    client = OpenAIChatClient(fake.base_url, "m", api_key="k")
-    assert _agent(mem, client).pii is None
+    assert not OpenAIChatClient(fake.base_url, "m", api_key="k").masks_pii
+    assert OpenAIChatClient("https://models.example.com/v1", "m", api_key="k").masks_pii  # remote: on by default
+    assert not OpenAIChatClient("https://models.example.com/v1", "m", api_key="k", pii_mask="never").masks_pii
     fake.reply("Noted, [EMAIL_1].")
-    agent = _agent(mem, client, pii_guard=True)
+    agent = _agent(mem, OpenAIChatClient(fake.base_url, "m", api_key="k", pii_mask="always"))
     turn = agent.step("I am ann@example.com")
     assert turn.reply == "Noted, ann@example.com."
     assert "ann@example.com" not in fake.chat_requests[0].raw.decode()

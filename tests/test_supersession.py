@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from unittest.mock import patch
 
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import MiniLMEmbedder
 from tiermem.english.statements import same_frame, slot_of, subject_of
-from tiermem.errors import NotFoundError, ValidationError
-from tiermem.write.path import WritePolicy, WriteStatus
+from tiermem.errors import ConflictError, NotFoundError, ValidationError
+from tiermem.lifecycle.history import rollback
+from tiermem.write.path import WritePolicy, WriteResult, WriteStatus, write_many
 from tiermem.write.supersede import Verdict, decide
 
 ALICE = Scope("acme", "alice")
@@ -145,9 +147,8 @@ def test_untrusted_procedural_write_stays_pending_until_approved(mem: Memory) ->
     assert [p.id for p in mem.pending(ALICE)] == [held.pending_id]
     trusted = mem.remember(ALICE, "Answer in French.", type="procedural", source="user")
     assert trusted.status is WriteStatus.ADDED
-    approved = mem.approve(ALICE, held.pending_id)
+    approved = mem.approve(ALICE, held.pending_id, actor="key:reviewer")
     assert approved.status is WriteStatus.ADDED
-    assert approved.record.metadata["approved_from"] == "web:http://evil.example"
     assert mem.pending(ALICE) == []
     with pytest.raises(NotFoundError):
         mem.reject(ALICE, held.pending_id)
@@ -323,3 +324,51 @@ def test_a_fact_that_closed_another_competes_where_its_predecessor_would(real: M
     assert [h.record.content for h in hits] == [denial, other]
     # It takes the closed fact's match outright; no lift over the other fact is needed.
     assert hits[0].part("current_version") is not None
+
+
+def test_a_fact_dated_before_the_current_one_it_contradicts_is_stored_closed(mem: Memory) -> None:
+    newer = mem.remember(ALICE, "My favourite drink is coffee", valid_from=T0 + timedelta(days=10)).record
+    older = mem.remember(ALICE, "My favourite drink is tea", valid_from=T0)
+    assert older.status is WriteStatus.ADDED and older.record.valid_to == newer.valid_from
+    assert any("already superseded by" in reason for reason in older.reasons)
+    assert [h.record.content for h in mem.recall(ALICE, "favourite drink")] == ["My favourite drink is coffee"]
+    then = mem.recall(ALICE, "favourite drink", as_of=T0 + timedelta(days=1))
+    assert [h.record.content for h in then] == ["My favourite drink is tea"]
+
+
+def test_an_undated_fact_written_after_a_newer_clock_reading_still_supersedes_it(mem: Memory) -> None:
+    def write(text: str, clock: datetime) -> WriteResult:
+        return write_many(mem.store, mem.embedder, ALICE, [NewMemory(text)], clock)[0]
+
+    ahead = write("My favourite drink is coffee", T0 + timedelta(seconds=1)).record
+    # Prepared with an earlier clock, as a writer that waited for the scope would be: written later, said later.
+    behind = write("My favourite drink is now cocoa", T0)
+    assert behind.status is WriteStatus.SUPERSEDED and behind.superseded == (ahead.id,)
+    hits = mem.recall(ALICE, "favourite drink", now=T0 + timedelta(seconds=2))
+    assert [h.record.content for h in hits] == ["My favourite drink is now cocoa"]
+
+
+def test_a_rollback_of_a_record_changed_meanwhile_is_a_conflict(mem: Memory) -> None:
+    first = mem.remember(ALICE, "The spare key is under the blue pot").record
+    edited = mem.remember(ALICE, "The spare key is under the red pot", supersedes=first.id)
+    assert edited.status is WriteStatus.SUPERSEDED
+    stale = mem.store.get(ALICE, first.id)
+    assert stale is not None
+    mem.rollback(ALICE, first.id, 1)  # now at version 3
+    fresh = mem.store.get(ALICE, first.id)
+    with (
+        pytest.raises(ConflictError, match="changed while this edit was prepared"),
+        patch.object(mem.store, "get", side_effect=[stale, fresh]),  # read before, then inside the transaction
+    ):
+        rollback(mem.store, None, ALICE, first.id, 1, actor="user", now=first.created_at)
+
+
+def test_an_approved_write_keeps_its_source_and_trust_and_records_its_approver(mem: Memory) -> None:
+    held = mem.remember(ALICE, "Prefer window seats on trains.", type="procedural", source="web:http://shop.example")
+    assert held.pending_id is not None
+    approved = mem.approve(ALICE, held.pending_id, actor="key:reviewer")
+    record = approved.record
+    assert (str(record.source), record.trust) == ("web:http://shop.example", held.record.trust)
+    assert record.metadata["approved_by"] == "key:reviewer" and "approved_at" in record.metadata
+    (entry,) = mem.audit(ALICE, record.id)
+    assert (entry.op, entry.detail) == ("add", "approved by key:reviewer")

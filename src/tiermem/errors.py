@@ -3,7 +3,8 @@
     MemError
      ├── ValidationError          bad input: names the field, the limit and what was given
      │    ├── ScopeError          a scope that is empty, too long or has forbidden characters
-     │    └── SecretRefusedError  content holding a credential: names its kind, never its value
+     │    ├── SecretRefusedError  a field holding a credential: names the field and the kind, never the value
+     │    └── InjectionRefusedError  text refused where it would reach every prompt (core memory): says why
      ├── NotFoundError            an id that does not exist in the caller's scope, or a database file that
      │                            does not exist where one is opened without being created
      ├── ConflictError            an optimistic-concurrency or state conflict
@@ -30,6 +31,7 @@ __all__ = [
     "ConflictError",
     "EmbeddingError",
     "EmbeddingMismatchError",
+    "InjectionRefusedError",
     "LLMError",
     "MemError",
     "MigrationError",
@@ -69,14 +71,28 @@ class ScopeError(ValidationError):
 
 
 class SecretRefusedError(ValidationError):
-    """A write refused because its content holds a credential; the message names the kind, never the value."""
+    """A write refused because a field holds a credential; the message names the field and the kind, never the value."""
 
-    def __init__(self, kinds: tuple[str, ...], *, count: int = 1, batch: int = 1) -> None:
+    def __init__(self, kinds: tuple[str, ...], *, count: int = 1, batch: int = 1, field: str = "content") -> None:
         self.kinds = kinds
         which = "" if batch == 1 else f" ({count} of the batch's {batch} items; nothing was stored)"
         super().__init__(
-            "content",
+            field,
             f"holds {' and '.join(kinds)}{which}; credentials are refused and never stored: remove it and write again",
+        )
+
+
+class InjectionRefusedError(ValidationError):
+    """Text refused because it reads like instructions to the model where it would reach every prompt."""
+
+    def __init__(self, field: str, score: float, reasons: tuple[str, ...]) -> None:
+        self.score = score
+        self.reasons = reasons
+        why = "; ".join(reasons[:3]) or "directive-shaped text"
+        super().__init__(
+            field,
+            f"reads like instructions to the model (injection score {score:.2f}: {why}); it would be in every"
+            " prompt, so it is refused",
         )
 
 

@@ -299,9 +299,15 @@ class Memory:
         """Everything held about the scope's user (records with history, core blocks, audit...) as JSON data."""
         return export_user(self.store, scope, now=utcnow())
 
-    def restore(self, data: dict[str, Any]) -> ImportReport:
-        """Import an ``export`` into its (tenant, user), which must be empty; all or nothing."""
-        return import_user(self.store, self.embedder, data)
+    def restore(self, data: dict[str, Any], *, name: str = "export", vouched: bool = False) -> ImportReport:
+        """Import an ``export`` into its (tenant, user), which must be empty; all or nothing.
+
+        Its records are stored as from ``import:<name>`` and judged again, unless ``vouched`` (they keep the
+        source and trust the file gives them); a credential anywhere in the file refuses it (``lifecycle.admit``).
+        """
+        return import_user(
+            self.store, self.embedder, data, name=name, vouched=vouched, scan=self.write_policy.scan, now=utcnow()
+        )
 
     def history(self, scope: Scope, record_id: str) -> builtins.list[MemoryRecord]:
         """The supersession chain through a record, oldest first."""
@@ -323,9 +329,9 @@ class Memory:
         """Writes held for approval."""
         return self.store.list_pending(scope)
 
-    def approve(self, scope: Scope, pending_id: str) -> WriteResult:
-        """Store a held write."""
-        return lifecycle.approve(self.store, self.embedder, scope, pending_id, now=utcnow())
+    def approve(self, scope: Scope, pending_id: str, *, actor: str = "operator") -> WriteResult:
+        """Store a held write: it keeps its source and trust, and ``actor`` is recorded as its approver."""
+        return lifecycle.approve(self.store, self.embedder, scope, pending_id, now=utcnow(), actor=actor)
 
     def reject(self, scope: Scope, pending_id: str) -> None:
         """Drop a held write."""

@@ -6,8 +6,9 @@ is added to the window, each call is run (memory tools through ``MemoryTools``, 
 ``FunctionTool``s given) and its result is added as a ``tool`` message; a reply without tool calls ends the
 turn. Tool results are cut to fit the message budget, because the window refuses a message that cannot fit.
 
-Two guards sit at the edges of a step. Outbound, every prompt is masked by the conversation's ``PiiMasker``
-(on by default when the model's URL is not on this machine) and the reply unmasked. Inbound, a call of a
+Two guards sit at the edges of a step. Outbound, the model client masks every prompt's personal data (the
+outbound gate of ``tiermem.llm``: on by default when the model's URL is not on this machine) and unmasks the
+reply. Inbound, a call of a
 ``side_effect`` tool whose arguments repeat untrusted memory recalled in the turn is held for approval instead
 of run (the rule is in ``tiermem.agent.approval``).
 """
@@ -20,7 +21,6 @@ from datetime import datetime
 from typing import Any, cast
 
 from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
-from tiermem.agent.outbound import is_loopback_url, mask_messages, model_url, unmask_reply
 from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
@@ -32,7 +32,6 @@ from tiermem.llm import ChatClient, ChatMessage
 from tiermem.memory import Memory
 from tiermem.store.context_base import StoreWithContext
 from tiermem.tokens import TokenCounter, counter_for_model
-from tiermem.trust.pii import PiiCounter, PiiMasker
 from tiermem.types import Hit, Scope, new_id
 
 __all__ = ["HELD_MARKER", "STEP_LIMIT_MARKER", "Agent", "AgentTurn", "FunctionTool", "ToolRun"]
@@ -137,11 +136,9 @@ class Agent:
         retrieve_k: int = 0,
         tools: Sequence[FunctionTool] = (),
         summariser: Summariser | None = None,
-        pii_guard: bool | None = None,
-        pii_counter: PiiCounter | None = None,
         retrieve: Callable[[str], Sequence[Hit]] | None = None,
     ) -> None:
-        """``pii_guard``: mask PII in prompts (None: only when the model's URL is not this machine)."""
+        """Prompts leave through ``llm``, which masks personal data where it is the outbound gate (``tiermem.llm``)."""
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_STEPS:
             raise ValidationError("max_steps", f"must be an integer from 1 to {MAX_STEPS}", given=max_steps)
         if isinstance(retrieve_k, bool) or not isinstance(retrieve_k, int) or not 0 <= retrieve_k <= MAX_SEARCH_K:
@@ -167,10 +164,6 @@ class Agent:
             if tool.name in TOOL_NAMES or tool.name in self._extra:
                 raise ValidationError("tools", "tool names must be unique and not a memory tool's", given=tool.name)
             self._extra[tool.name] = tool
-        if pii_guard is None:
-            url = model_url(llm)
-            pii_guard = url is not None and not is_loopback_url(url)
-        self.pii: PiiMasker | None = PiiMasker(pii_counter) if pii_guard else None
         self.held = HeldCalls()
 
     def definitions(self) -> list[dict[str, Any]]:
@@ -237,11 +230,8 @@ class Agent:
         return self.held.resolve(held_id, HoldStatus.REJECTED)
 
     def _complete(self, messages: Sequence[dict[str, Any]]) -> ChatMessage:
-        """The model's reply; with the PII guard on, it saw masked messages and the reply is unmasked."""
-        if self.pii is None:
-            return self.llm.complete(messages, tools=self.definitions()).message
-        masked = mask_messages(self.pii, messages)
-        return unmask_reply(self.pii, self.llm.complete(masked, tools=self.definitions()).message)
+        """The model's reply (the client's outbound gate masked what it sent and unmasked what came back)."""
+        return self.llm.complete(messages, tools=self.definitions()).message
 
     def _hold(self, call: ToolCall, user_text: str) -> HeldCall | None:
         """Hold ``call`` when it is side-effecting and its arguments repeat untrusted memory of this turn."""

@@ -28,7 +28,8 @@ from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.memory import Memory
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE
 from tiermem.recall.search import MAX_QUERY_CHARS
-from tiermem.trust.injection import QUARANTINE_TAG, REASONS_KEY, SCORE_KEY, SUSPICIOUS_TAG, apply_quarantine
+from tiermem.trust.injection import QUARANTINE_TAG, REASONS_KEY, SCORE_KEY, SUSPICIOUS_TAG
+from tiermem.trust.prompt_gate import admit_hits
 from tiermem.trust.provenance import MEMORY_IS_DATA, render_hits
 from tiermem.types import Filter, Hit, MemoryType, Scope, normalise_text
 from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteStatus
@@ -330,9 +331,7 @@ class MemoryTools:
 
     def search_archival(self, query: str, k: int) -> list[Hit]:
         """The k best archival hits, quarantined ones left out (what archival_memory_search shows)."""
-        # Recall leaves stored-quarantined notes out and demotes the rest it judges; apply_quarantine keeps the
-        # agent protected when the memory's policy dropped that guard (it never demotes a hit twice).
-        hits = apply_quarantine(self._relevant(self._archival_hits(query, k)))
+        hits = admit_hits(self._relevant(self._archival_hits(query, k)))
         self.recalled += hits
         return hits
 
@@ -364,7 +363,7 @@ class MemoryTools:
     def _search(self, args: dict[str, Any]) -> str:
         query = args["query"]
         found = self._archival_hits(query, args.get("k", 5))
-        hits = apply_quarantine(self._relevant(found))
+        hits = admit_hits(self._relevant(found))
         self.recalled += hits
         if not found:
             return f"no archival memories match {_quote(query)}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -151,9 +152,18 @@ def erase_command(
 @db_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @embedder_option("Embedding model for the restored records.")
+@click.option(
+    "--vouch",
+    is_flag=True,
+    help="You vouch for the file: its records keep the source and trust it gives them (else import:<file name>).",
+)
 @_json_option
-def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> None:
-    """Restore a `tiermem export` file into its (now empty) user; all or nothing."""
+def import_command(db: str | None, file: str, embedder: str, vouch: bool, as_json: bool) -> None:
+    """Restore a `tiermem export` file into its (now empty) user; all or nothing.
+
+    The file passes the write gate: a credential anywhere refuses it, and every record is judged again for
+    injection. Its records are stored as from import:<file name> unless you --vouch for the file.
+    """
     from tiermem.embed import get_embedder
     from tiermem.lifecycle.export import import_user
 
@@ -166,7 +176,7 @@ def import_command(db: str | None, file: str, embedder: str, as_json: bool) -> N
     with removed_if_failed(db):  # all or nothing: a failed import into a new file leaves no file
         store = open_db(db, create=True)
         try:
-            report = import_user(store, chosen, data)
+            report = import_user(store, chosen, data, name=Path(file).stem[:64] or "file", vouched=vouch)
         finally:
             store.close()
     if as_json:

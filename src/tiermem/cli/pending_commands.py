@@ -56,11 +56,11 @@ def list_pending(db: str | None, tenant: str, user: str, embedder: str, as_json:
 @store_options
 @click.argument("pending_id")
 def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, pending_id: str) -> None:
-    """Store a held write through the normal write path (as a system-sourced note that keeps its origin)."""
+    """Store a held write through the write path: it keeps its source and trust; the approver is recorded."""
     from tiermem.cli.render import write_json, write_lines
 
     with open_memory(db, embedder, create=False) as mem:
-        result = mem.approve(_scope(tenant, user), pending_id)
+        result = mem.approve(_scope(tenant, user), pending_id, actor="cli")
     if as_json:
         _emit({"approved": pending_id, **write_json(result)})
         return

@@ -43,6 +43,14 @@ __all__ = ["keys_group", "serve_command"]
 )
 @click.option("--llm-url", default=None, help="Chat: an OpenAI-compatible base URL (e.g. http://localhost:11434/v1).")
 @click.option("--llm-model", default=None, help="Chat: the model name at --llm-url.")
+@click.option(
+    "--pii-mask",
+    type=click.Choice(["always", "remote", "never"]),
+    default="remote",
+    show_default=True,
+    envvar="TIERMEM_PII_MASK",
+    help="Chat: mask personal data in prompts to the model (remote: when --llm-url is not this machine).",
+)
 def serve_command(
     db: str | None,
     host: str,
@@ -56,6 +64,7 @@ def serve_command(
     write_behind: bool,
     llm_url: str | None,
     llm_model: str | None,
+    pii_mask: str,
 ) -> None:
     """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
 
@@ -84,6 +93,7 @@ def serve_command(
         llm_url=llm_url,
         llm_model=llm_model,
         llm_api_key=ServerSettings.llm_key_from_env(),
+        pii_mask=pii_mask,
     )
     click.echo(f"tiermem serving {settings.db_url} on http://{host}:{port} (Ctrl-C stops)", err=True)
     serve(settings)

@@ -20,6 +20,7 @@ from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import MESSAGE_OVERHEAD, REPLY_PRIMING
 from tiermem.errors import ValidationError
 from tiermem.tokens import TokenCounter
+from tiermem.trust.provenance import hit_flags
 from tiermem.types import Hit
 
 __all__ = [
@@ -110,10 +111,7 @@ def system_tokens(system_prompt: str, counter: TokenCounter) -> int:
 
 def _line(hit: Hit, text: str) -> str:
     record = hit.record
-    flags = [f.upper() for f in hit.flags]
-    if record.source.untrusted and "UNTRUSTED" not in flags:
-        flags.append("UNTRUSTED")
-    extra = "".join(f", {flag}" for flag in flags)
+    extra = "".join(f", {flag}" for flag in hit_flags(hit))
     at = record.valid_from.date().isoformat()
     return (
         f"- [id={record.id}, source={record.source}, trust={record.trust:.2f}, at={at}{extra}] "

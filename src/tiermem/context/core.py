@@ -14,9 +14,11 @@ from datetime import datetime
 
 from tiermem.context.messages import MESSAGE_OVERHEAD
 from tiermem.errors import ConflictError, NotFoundError, ValidationError
-from tiermem.store.context_base import BlockEdit, ContextStore, CoreBlock
+from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext
 from tiermem.tokens import TokenCounter
 from tiermem.types import Scope, new_id, utcnow
+from tiermem.write.gate import admit_block
+from tiermem.write.scan import ScanPolicy
 
 __all__ = ["MAX_DESCRIPTION_CHARS", "BlockEdit", "CoreBlock", "CoreMemory"]
 
@@ -61,13 +63,15 @@ class CoreMemory:
 
     def __init__(
         self,
-        store: ContextStore,
+        store: StoreWithContext,
         scope: Scope,
         *,
         counter: TokenCounter,
         budget: int,
         clock: Callable[[], datetime] = utcnow,
+        scan: ScanPolicy | None = None,
     ) -> None:
+        """``scan``: how the write gate judges block text (``write.scan.ScanPolicy.core``; scanned by default)."""
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
             raise ValidationError("core", "the core budget must be an integer >= 0", given=budget, limit=">= 0")
         self._store = store
@@ -75,6 +79,7 @@ class CoreMemory:
         self._counter = counter
         self._budget = budget
         self._clock = clock
+        self._scan = scan
         self._blocks: dict[str, CoreBlock] = {}
         self._cached: tuple[str, int] | None = None
         self.refresh()
@@ -234,6 +239,11 @@ class CoreMemory:
     def _save(self, old: CoreBlock | None, new: CoreBlock, op: str, actor: str) -> CoreBlock:
         _check_actor(actor)
         now = self._clock()
+        changed = [
+            text if old is None or text != before else ""
+            for text, before in ((new.value, old and old.value), (new.description, old and old.description))
+        ]
+        admit_block(self._store, self._scope, new.name, changed, actor=actor, now=now, policy=self._scan)
         expected = 0 if old is None else old.version
         saved = replace(new, version=expected + 1, updated_at=now)
         edit = BlockEdit(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -35,7 +35,8 @@ from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
-from tiermem.types import Filter, Hit, Scope, normalise_text, utcnow
+from tiermem.trust.prompt_gate import admit_hits, admitted, shown_text
+from tiermem.types import Filter, Hit, MemoryRecord, Scope, normalise_text, utcnow
 from tiermem.write.conversation import write_messages
 from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, write_many
 
@@ -81,7 +82,7 @@ class StoreRecall:
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
-    """A message in the window with its cached cost, its record id and its API form."""
+    """A message in the window with its record id, and its API form as prompts show it (with its cost)."""
 
     message: Message
     tokens: int
@@ -207,7 +208,7 @@ class ContextManager:
             # The conversation path: the previous message of the session is its search context, and its record
             # id comes from the message id (appending the same message twice stores it once).
             (written,) = self._recall.remember_messages(self._scope, [message])
-            self._push(_Entry(message, cost, written.record.id, message.to_openai()))
+            self._push(self._entry(message, written.record, cost))
             evicted = self._evict()
             self._persist(evicted)
             return tuple(e.message for e in evicted)
@@ -253,6 +254,13 @@ class ContextManager:
                 self._pop(evicted)
         return evicted
 
+    def _entry(self, message: Message, record: MemoryRecord, cost: int) -> _Entry:
+        """The window's entry of ``message``: prompts see it as the prompt gate shows it (``_as_shown``)."""
+        shown = _as_shown(message, record)
+        if shown is not message:
+            cost = message_tokens(shown, self._counter)
+        return _Entry(message, cost, record.id, shown.to_openai())
+
     def _push(self, entry: _Entry) -> None:
         self._entries.append(entry)
         self._ids.append(entry.record_id)
@@ -276,7 +284,10 @@ class ContextManager:
             if summariser is not None and evicted:
                 # A message forgotten while it sat in the window is not summarised.
                 stored = self._store.get_many(self._scope, [e.record_id for e in evicted])
-                self._unsummarised.extend(e.message for e in evicted if e.record_id in stored)
+                # The summariser is a model too: what the prompt gate withholds, it never reads.
+                self._unsummarised.extend(
+                    e.message for e in evicted if e.record_id in stored and admitted(stored[e.record_id])
+                )
                 summary = self._summary_text(summariser)
         finally:
             # Saved even when the summariser failed: the evictions happened; the next eviction retries the summary.
@@ -324,7 +335,7 @@ class ContextManager:
             if message.role is Role.TOOL and message.tool_call_id not in calls:
                 continue
             calls.update(call.id for call in message.tool_calls)
-            self._push(_Entry(message, message_tokens(message, self._counter), record_id, message.to_openai()))
+            self._push(self._entry(message, record, message_tokens(message, self._counter)))
         # The budget may have shrunk since the window was saved.
         if self._evict() or len(self._entries) != len(state.message_ids):
             self._store.save_context_window(
@@ -334,8 +345,9 @@ class ContextManager:
     # -- prompt and search ---------------------------------------------------------------------------------
 
     def compile(self, retrieved: Sequence[Hit] = ()) -> CompiledPrompt:
-        """The prompt for the next call: system, core, ``retrieved`` as quoted data, then the messages."""
-        memories = render_memories(retrieved, self._budget.retrieval_reserve, self._memory_counts)
+        """The prompt for the next call: system, core, ``retrieved`` as quoted data (what the prompt gate admits),
+        then the messages."""
+        memories = render_memories(admit_hits(retrieved), self._budget.retrieval_reserve, self._memory_counts)
         with self._lock:
             return compile_prompt(
                 budget=self._budget,
@@ -375,7 +387,14 @@ class ContextManager:
             page = self._store.list_records(scope, filter_, now=self._clock(), limit=k, cursor=None)
             hits = [Hit(record, 1.0, ()) for record in reversed(page.records)]
         allowed = {r.value for r in wanted}
-        return [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
+        found = [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
+        return admit_hits(found)  # what it finds is shown to a model (the tools, a host's recall)
+
+
+def _as_shown(message: Message, record: MemoryRecord) -> Message:
+    """``message`` as the window shows it: its words withheld when its record is quarantined (the prompt gate)."""
+    text = shown_text(record, message.content)
+    return message if text is message.content else replace(message, content=text)
 
 
 def _roles(roles: Iterable[Role | str] | None) -> frozenset[Role]:

@@ -16,13 +16,15 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
-from tiermem.embed import Embedder
+from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ConflictError, ValidationError
+from tiermem.lifecycle.admit import admit_imported, admit_rows
 from tiermem.lifecycle.history import record_from_json
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
+from tiermem.store.base import Store, StoredItem, scope_writes
 from tiermem.store.maintenance_base import FieldKind, RowField
-from tiermem.types import MemoryRecord, Scope, aware_time
+from tiermem.types import MemoryRecord, Scope, Source, aware_time, utcnow
+from tiermem.write.scan import ScanPolicy, scan_with_vectors
 
 __all__ = ["FORMAT", "NOT_EXPORTED", "SECTIONS", "ImportReport", "export_user", "import_user"]
 
@@ -76,22 +78,38 @@ def export_user(store: Store, scope: Scope, *, now: datetime) -> dict[str, Any]:
     return data
 
 
-def import_user(store: Store, embedder: Embedder | None, data: Mapping[str, Any]) -> ImportReport:
+def import_user(
+    store: Store,
+    embedder: Embedder | None,
+    data: Mapping[str, Any],
+    *,
+    name: str = "export",
+    vouched: bool = False,
+    scan: ScanPolicy | None = None,
+    now: datetime | None = None,
+) -> ImportReport:
     """Restore an export into its (tenant, user), which must be empty; all or nothing, in one transaction.
 
-    Records are embedded again with ``embedder`` (and take its fingerprint); without one they get no vector.
+    The file passes the write gate (``write.gate``): a credential anywhere refuses it whole, and every record is
+    scanned again. Its records are stored as from ``import:<name>`` with that source's trust, unless ``vouched``
+    (an operator vouches for the file: records keep the source and trust it gives them). Records are embedded
+    again with ``embedder`` (and take its fingerprint); without one they get no vector.
     """
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         given = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise ValidationError("format", f"must be '{FORMAT}' (a file written by tiermem export)", given=given)
     scope = _scope_of(data)
-    records = _records(data, scope)
+    at = now or utcnow()
+    policy = scan or ScanPolicy()
+    source = Source.parse(f"import:{name}")
+    records, judged = admit_imported(store, scope, _records(data, scope), source, vouched, policy, at)
     sections = {s: _list(data, s) for s in SECTIONS}
     _require_empty(store, scope)  # before embedding, which may take a while
     rows = {s: _rows_in(store.row_fields(SECTIONS[s]), s, r) for s, r in sections.items()}
-    items = _embedded(records, embedder)
+    admit_rows(store, scope, rows, f"import:{name}", policy, at)
+    items = _embedded(records, embedder, judged, policy)
     restored = {"records": len(records)}
-    with store.transaction():
+    with scope_writes(store, scope):
         _require_empty(store, scope)  # again under the write lock: another writer may have come first
         store.put_many(items)
         for section, section_rows in rows.items():
@@ -149,15 +167,21 @@ def _require_empty(store: Store, scope: Scope) -> None:
         raise ConflictError(f"scope {scope} is not empty ({counts}); import restores into an empty scope only")
 
 
-def _embedded(records: Sequence[MemoryRecord], embedder: Embedder | None) -> list[StoredItem]:
-    """The records with vectors made by ``embedder`` (for those that had one), outside any transaction."""
+def _embedded(
+    records: list[MemoryRecord], embedder: Embedder | None, judged: Sequence[int], policy: ScanPolicy
+) -> list[StoredItem]:
+    """The records with vectors made by ``embedder`` (for those that had one), outside any transaction; the
+    ``judged`` ones also scored by the learned injection signal on those vectors (``write.scan``)."""
     wanted = [i for i, r in enumerate(records) if r.embedding_model is not None and embedder is not None]
-    items = [StoredItem(replace(r, embedding_model=None), None) for r in records]
+    known: dict[int, tuple[Vectors | None, Vectors | None]] = {}
     if embedder is not None and wanted:
         vectors, passages = embed_with_passages(embedder, [records[i].content for i in wanted])
-        for row, i in enumerate(wanted):
-            record = replace(records[i], embedding_model=embedder.fingerprint)
-            items[i] = StoredItem(record, vectors[row], passages=passages[row])
+        known = {i: (vectors[row], passages[row]) for row, i in enumerate(wanted)}
+    scan_with_vectors(records, judged, embedder, known, policy)
+    items = [StoredItem(replace(r, embedding_model=None), None) for r in records]
+    fingerprint = embedder.fingerprint if embedder is not None else None
+    for i, (vector, parts) in known.items():
+        items[i] = StoredItem(replace(records[i], embedding_model=fingerprint), vector, passages=parts)
     return items
 
 

@@ -11,8 +11,9 @@ from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.lifecycle.erase import drop_quotes
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
-from tiermem.types import MemoryRecord, MemoryType, Scope, Source, aware_time, content_hash
+from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
+from tiermem.types import MemoryRecord, MemoryType, MetaValue, Scope, Source, aware_time, content_hash
+from tiermem.write.gate import refuse_credentials
 from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
 
 __all__ = ["approve", "history", "record_from_json", "reject", "rollback"]
@@ -145,11 +146,13 @@ def rollback(
         version=current.version + 1,
     )
     same_text = restored.content == current.content
+    refuse_credentials(store, scope, [restored], now)  # a version stored before a detector learned its format
     vector, passages = None, None
     if not same_text and embedder is not None:
         vectors, parts = embed_with_passages(embedder, [restored.content])
         vector, passages = vectors[0], parts[0]
-    with store.transaction():
+    with scope_writes(store, scope):
+        unchanged_since(store, scope, current)
         store.put_many([StoredItem(restored, vector, keep_vector=same_text or embedder is None, passages=passages)])
         store.append_audit(
             scope, [audit_entry("rollback", actor, now, current, restored, f"restored version {version}")]
@@ -157,23 +160,32 @@ def rollback(
     return restored
 
 
-def approve(store: Store, embedder: Embedder | None, scope: Scope, pending_id: str, *, now: datetime) -> WriteResult:
-    """Store a held write through the normal write path (the approver vouches for it)."""
-    pending = store.take_pending(scope, pending_id)
-    if pending is None:
-        raise NotFoundError(f"no pending write {pending_id} in scope {scope}")
-    rec = record_from_json(pending.record)
-    # Approval is a trusted act: the note keeps its provenance in metadata but is stored as system-sourced.
-    item = NewMemory(
-        rec.content,
-        type=rec.type,
-        source="system",
-        tags=rec.tags,
-        valid_from=rec.valid_from,
-        metadata={**rec.metadata, "approved_from": str(rec.source)},
-        context=rec.context,
-    )
-    return write_many(store, embedder, scope, [item], now)[0]
+def approve(
+    store: Store, embedder: Embedder | None, scope: Scope, pending_id: str, *, now: datetime, actor: str = "operator"
+) -> WriteResult:
+    """Store a held write through the write path, taken and stored in one transaction.
+
+    Approval lifts the hold, nothing else: the note keeps its source and trust and is judged by the write gate
+    as any write from that source is (a quarantine verdict stands until released); who approved it is recorded
+    in its metadata (``approved_by``, ``approved_at``) and its audit entry.
+    """
+    with scope_writes(store, scope):
+        pending = store.take_pending(scope, pending_id)
+        if pending is None:
+            raise NotFoundError(f"no pending write {pending_id} in scope {scope}")
+        rec = record_from_json(pending.record)
+        approval: dict[str, MetaValue] = {"approved_by": actor, "approved_at": now.isoformat()}
+        item = NewMemory(
+            rec.content,
+            type=rec.type,
+            source=rec.source,
+            tags=rec.tags,
+            valid_from=rec.valid_from,
+            metadata={**rec.metadata, **approval},
+            context=rec.context,
+            approved_by=actor,
+        )
+        return write_many(store, embedder, scope, [item], now)[0]
 
 
 def reject(store: Store, scope: Scope, pending_id: str) -> None:

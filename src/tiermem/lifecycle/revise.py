@@ -9,9 +9,11 @@ from datetime import datetime
 from tiermem.embed import Embedder
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
+from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
 from tiermem.types import MemoryRecord, Scope, content_hash
+from tiermem.write.gate import refuse_credentials
 from tiermem.write.path import audit_entry
+from tiermem.write.scan import ScanPolicy, scan_records, scan_with_vectors, scanned
 
 __all__ = ["revise"]
 
@@ -28,6 +30,7 @@ def revise(
     tags: Sequence[str] | None = None,
     op: str = "edit",
     detail: str = "",
+    scan: ScanPolicy | None = None,
 ) -> MemoryRecord:
     """The record with ``content`` and/or ``tags`` changed, saved as version + 1 (rollback can restore any)."""
     current = store.get(scope, record_id)
@@ -49,7 +52,15 @@ def revise(
     if not same_text and embedder is not None:
         vectors, parts = embed_with_passages(embedder, [text])
         vector, passages = vectors[0], parts[0]
-    with store.transaction():
+    if not same_text:  # new words pass the write gate as a write from the record's source would
+        policy = scan or ScanPolicy()
+        refuse_credentials(store, scope, [revised], now)
+        judged = [revised]
+        scan_records(judged, [None], policy)
+        scan_with_vectors(judged, scanned(judged, [None], policy), embedder, {0: (vector, passages)}, policy)
+        revised = judged[0]
+    with scope_writes(store, scope):
+        unchanged_since(store, scope, current)
         store.put_many([StoredItem(revised, vector, keep_vector=same_text or embedder is None, passages=passages)])
         store.append_audit(scope, [audit_entry(op, actor, now, current, revised, detail)])
     return revised

@@ -5,29 +5,26 @@ Agent object is only a cache: dropping it, or restarting the process, loses noth
 serialised by a per-session lock (two at once would interleave their messages in one window); different
 sessions run in parallel on the server's thread pool.
 
-Before each model call the prompt passes ``outbound`` (a guard over the outgoing messages: identity today; the
-PII guard masks emails, phone numbers, card numbers and keys there). It sees exactly what leaves the process.
+Every prompt leaves through the model client, whose outbound gate masks personal data (``tiermem.llm``;
+``--pii-mask``): whatever the service wraps around it, each call it sends is masked as the setting says.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from tiermem.agent.loop import Agent, AgentTurn
 from tiermem.context.budget import ContextBudget
 from tiermem.errors import ConfigError
-from tiermem.llm import ChatClient, ChatResponse, OpenAIChatClient
+from tiermem.llm import ChatClient, OpenAIChatClient, PiiMask
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, define_blocks
 from tiermem.tokens import TokenCounter
 from tiermem.types import Hit, Scope
 
-__all__ = ["SYSTEM_PROMPT", "ChatService", "GuardedClient", "Outbound", "no_guard"]
+__all__ = ["SYSTEM_PROMPT", "ChatService"]
 
 SYSTEM_PROMPT = (
     "You are a helpful assistant with long-term memory. Earlier conversations with this user, found in recall, "
@@ -39,35 +36,6 @@ RECALL_K = 4  # earlier messages found by the user's words
 RECENT_K = 4  # and the user's latest messages of earlier sessions: "it happened again" names nothing to search
 MAX_AGENTS = 512  # cached Agents (their state is in the store; a dropped one is rebuilt on the next turn)
 _BLOCKS = {"human": 200}  # the core block the agent keeps facts about the user in
-
-Outbound = Callable[[Sequence[dict[str, Any]]], Sequence[dict[str, Any]]]
-"""A guard over the messages of a prompt, applied just before they leave the process."""
-
-
-def no_guard(messages: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
-    """The messages unchanged (until the PII guard is plugged in)."""
-    return messages
-
-
-@dataclass(frozen=True, slots=True)
-class GuardedClient:
-    """A ChatClient whose every prompt passes ``outbound`` first."""
-
-    inner: ChatClient
-    outbound: Outbound
-
-    @property
-    def model(self) -> str | None:
-        """The inner client's model name (the agent picks its tokenizer by it)."""
-        model = getattr(self.inner, "model", None)
-        return model if isinstance(model, str) else None
-
-    def complete(
-        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
-    ) -> ChatResponse:
-        """Guard the prompt, then send it."""
-        return self.inner.complete(self.outbound(messages), tools=tools)
-
 
 class _Slot:
     """One session's lock and (once built) its Agent."""
@@ -90,11 +58,10 @@ class ChatService:
         counter: TokenCounter,
         *,
         budget: ContextBudget = DEFAULT_BUDGET,
-        outbound: Outbound = no_guard,
         max_agents: int = MAX_AGENTS,
     ) -> None:
         self.memory = memory
-        self.llm = GuardedClient(llm, outbound) if llm is not None else None
+        self.llm = llm
         self.counter = counter
         self.budget = budget
         self.max_agents = max_agents
@@ -103,11 +70,18 @@ class ChatService:
 
     @classmethod
     def from_settings(
-        cls, memory: Memory, counter: TokenCounter, url: str | None, model: str | None, api_key: str | None
+        cls,
+        memory: Memory,
+        counter: TokenCounter,
+        url: str | None,
+        model: str | None,
+        api_key: str | None,
+        pii_mask: PiiMask | str = PiiMask.REMOTE,
     ) -> ChatService:
         """A service over the configured OpenAI-compatible model, or one that refuses turns when none is."""
-        llm = OpenAIChatClient(url, model, api_key=api_key) if url is not None and model is not None else None
-        return cls(memory, llm, counter)
+        if url is None or model is None:
+            return cls(memory, None, counter)
+        return cls(memory, OpenAIChatClient(url, model, api_key=api_key, pii_mask=pii_mask), counter)
 
     def turn(self, scope: Scope, text: str, *, now: datetime | None = None) -> AgentTurn:
         """Run one user turn in ``scope`` (which names the session); waits for a turn already running there."""

@@ -83,7 +83,9 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
         memory = Memory(store, embedder, retention=retention, write_behind=settings.write_behind)
         jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None
         counter = counter_for_model(settings.token_model)
-        chat = ChatService.from_settings(memory, counter, settings.llm_url, settings.llm_model, settings.llm_api_key)
+        chat = ChatService.from_settings(
+            memory, counter, settings.llm_url, settings.llm_model, settings.llm_api_key, settings.pii_mask
+        )
         runtime = Runtime(
             settings,
             memory,

@@ -94,6 +94,7 @@ class ServerSettings:
     llm_url: str | None = None  # the chat route's OpenAI-compatible model; None: POST .../messages answers 503
     llm_model: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)  # from the environment only; never printed
+    pii_mask: str = "remote"  # the chat model client's outbound gate: always, remote or never (tiermem.llm.PiiMask)
 
     def __post_init__(self) -> None:
         check_embedder_name(self.embedder)
@@ -103,6 +104,8 @@ class ServerSettings:
             raise ConfigError(f"synchronous must be NORMAL, FULL or EXTRA, not {self.synchronous!r}")
         if (self.llm_url is None) != (self.llm_model is None):
             raise ConfigError("the chat model needs both --llm-url and --llm-model (or neither)")
+        if self.pii_mask not in ("always", "remote", "never"):
+            raise ConfigError(f"--pii-mask must be always, remote or never, not {self.pii_mask!r}")
 
     @property
     def log(self) -> TextIO:

@@ -4,16 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from tiermem.embed import Vectors
+from tiermem.errors import ConflictError
 from tiermem.store.maintenance_base import MaintenanceStore, RecordRef
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
-__all__ = ["AuditEntry", "Candidate", "Page", "PendingWrite", "Store", "StoredItem", "TermStatistics"]
+__all__ = [
+    "AuditEntry",
+    "Candidate",
+    "Page",
+    "PendingWrite",
+    "Store",
+    "StoredItem",
+    "TermStatistics",
+    "scope_writes",
+    "unchanged_since",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +185,11 @@ class Store(MaintenanceStore, Protocol):
         """Group several writes atomically; nested calls join the outer transaction."""
         ...
 
+    def serialise(self, scope: Scope) -> None:
+        """Inside the caller's transaction, wait until no other transaction writes the scope's (tenant, user),
+        and keep them waiting until this one ends: what it reads then is what is stored, in every process."""
+        ...
+
     def iter_scopes(self) -> Iterator[Scope]:
         """Every (tenant, user) that holds records."""
         ...
@@ -191,3 +207,24 @@ class TermStatistics(Protocol):
         """The scope's record count and, per term (as ``recall.search.query_terms`` gives it), the records
         whose content holds it as the keyword index matches it."""
         ...
+
+
+@contextmanager
+def scope_writes(store: Store, *scopes: Scope) -> Iterator[None]:
+    """A transaction in which no other writer touches these scopes' users (``Store.serialise``, in a fixed order
+    so that two such transactions never wait for each other)."""
+    with store.transaction():
+        for scope in sorted(set(scopes), key=lambda s: (s.tenant, s.user or "")):
+            store.serialise(scope)
+        yield
+
+
+def unchanged_since(store: Store, scope: Scope, read: MemoryRecord) -> None:
+    """ConflictError unless the record is still stored as ``read`` was (call it inside ``scope_writes``)."""
+    now = store.get(scope, read.id)
+    if now is None or now.version != read.version:
+        stored = "gone" if now is None else f"at version {now.version}"
+        raise ConflictError(
+            f"record {read.id} changed while this edit was prepared (read at version {read.version}, now {stored});"
+            " reload it and retry"
+        )

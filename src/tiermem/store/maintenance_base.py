@@ -179,6 +179,11 @@ class MaintenanceStore(Protocol):
         (run again later). A ``full`` compaction inside a transaction raises StoreError."""
         ...
 
+    def residue(self, needles: Sequence[bytes]) -> list[bytes] | None:
+        """Which of ``needles`` still occur anywhere in the store's own files, read without opening them in this
+        process; None where the store has no files a client can read (a server database, ``:memory:``)."""
+        ...
+
     def expired_records(self, now: datetime, scope: Scope | None = None) -> list[RecordRef]:
         """Records with ``expires_at <= now`` in the scope's (tenant, user), or in the whole store."""
         ...

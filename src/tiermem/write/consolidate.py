@@ -25,7 +25,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tiermem.embed import Embedder
-from tiermem.store.base import AuditEntry, Store, StoredItem
+from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 from tiermem.write.path import DetectionPolicy, absorb, audit_entry
 from tiermem.write.supersede import Verdict, decide
@@ -74,9 +74,16 @@ def consolidate(
     policy: DetectionPolicy | None = None,
 ) -> list[Action]:
     """Merge paraphrases and close superseded facts among the scope's current facts."""
-    policy = policy or DetectionPolicy()
     if embedder is None:
         return []
+    # Decided and written with the scope's writers held off, so no decision rests on a version since replaced.
+    with scope_writes(store, scope):
+        return _consolidate(store, embedder, scope, now, dry_run, policy or DetectionPolicy())
+
+
+def _consolidate(
+    store: Store, embedder: Embedder, scope: Scope, now: datetime, dry_run: bool, policy: DetectionPolicy
+) -> list[Action]:
     facts = _current_facts(store, scope, now)
     vectors = store.vectors_of(scope, [f.id for f in facts])
     facts = [f for f in facts if f.id in vectors and f.embedding_model == embedder.fingerprint]

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem
+from tiermem.store.base import Store, StoredItem, scope_writes
 from tiermem.store.maintenance_base import RecordRef
 from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import MemoryRecord, MemoryType, Scope, utcnow
@@ -90,7 +90,7 @@ def store_embedded(store: Store, fingerprint: str, embedded: Embedded, policy: W
     """
     if not embedded.queued:
         return 0
-    with store.transaction():
+    with scope_writes(store, *(q.scope for q in embedded.queued)):
         # Read again inside the transaction: a record may have been forgotten, changed or embedded meanwhile.
         # A record of this batch is not changed by the ones before it: without a vector it is nobody's neighbour.
         current, indexed = _current(store, embedded.queued)

@@ -19,7 +19,7 @@ import numpy as np
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import AuditEntry, PendingWrite, Store, StoredItem
+from tiermem.store.base import AuditEntry, PendingWrite, Store, StoredItem, scope_writes
 from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import (
     Filter,
@@ -33,11 +33,11 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
+from tiermem.write.gate import refuse_credentials
 from tiermem.write.scan import (
     ScanPolicy,
     SourceScan,
     learned_applies,
-    refuse_secrets,
     scan_records,
     scan_texts,
     scan_with_vectors,
@@ -99,6 +99,8 @@ class NewMemory:
     # Score this write for injection whatever its source (True), or never (False); None: as ``WritePolicy.scan``
     # says for the source's kind. The agent tools set it for notes they write to archival memory.
     scan: bool | None = None
+    # Who approved this held write (``lifecycle.history.approve``): it is stored, not held again.
+    approved_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +276,8 @@ class _Batch:
     changed: dict[str, MemoryRecord] = field(default_factory=dict)  # stored records this batch modifies
     closed_by: dict[str, list[str]] = field(default_factory=dict)  # new record id -> ids it superseded
     audit: list[AuditEntry] = field(default_factory=list)
+    # Positions whose valid_from the caller gave (the others are the time the write was prepared).
+    dated: frozenset[int] = frozenset()
     # Record id -> position in ``prepared``; a prepared record is replaced only by versions with the same id.
     positions: dict[str, int] = field(default_factory=dict, init=False)
 
@@ -308,12 +312,17 @@ def write_many(
     chosen = list(ids) if ids is not None else [None] * len(items)
     prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     if policy.scan.refuse_secrets:
-        refuse_secrets(store, scope, prepared, now)  # before anything is embedded or stored
+        refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
     scan_records(prepared, [it.scan for it in items], policy.scan)
     wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
-    batch = _Batch(store, scope, now, prepared, [None] * len(items))
+    dated = frozenset(i for i, it in enumerate(items) if it.valid_from is not None)
+    batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated)
     explicit = _explicit_targets(batch)
-    held = [i for i, r in enumerate(batch.prepared) if r.type is MemoryType.PROCEDURAL and r.source.untrusted]
+    held = [
+        i
+        for i, r in enumerate(batch.prepared)
+        if r.type is MemoryType.PROCEDURAL and r.source.untrusted and items[i].approved_by is None
+    ]
     dedupe = [item.dedupe for item in items]
     todo = [i for i in range(len(items)) if i not in held]
     vectors: Vectors | None = None
@@ -329,7 +338,7 @@ def write_many(
     passages_of = dict(zip(todo, passages, strict=True))
     known = {i: (vector_of[i], passages_of[i]) for i in todo}
     scan_with_vectors(batch.prepared, [i for i in todo if i in wanted], embedder, known, policy.scan)
-    with store.transaction():
+    with scope_writes(store, scope):
         todo = _dedupe(batch, dedupe, todo)  # a racing writer may have stored the same text meanwhile
         for i in held:
             _hold(batch, i)
@@ -348,7 +357,9 @@ def write_many(
             rec = batch.prepared[i]
             superseded = tuple(batch.closed_by.get(rec.id, ()))
             status = WriteStatus.SUPERSEDED if superseded else WriteStatus.ADDED
-            batch.audit.append(audit_entry("add", str(rec.source), now, None, rec))
+            approver = items[i].approved_by
+            detail = "" if approver is None else f"approved by {approver}"
+            batch.audit.append(audit_entry("add", str(rec.source), now, None, rec, detail))
             previous = batch.results[i]
             reasons = previous.reasons if previous is not None else ()
             batch.results[i] = WriteResult(status, rec, superseded, reasons)
@@ -422,11 +433,21 @@ def _detect(
                 _merge(batch, i, old, new, verdict.reason)
                 keep.discard(i)
                 break
-            if verdict.verdict is Verdict.SUPERSEDE and old.valid_from <= new.valid_from and old.valid_to is None:
-                _close(batch, old, new, verdict.reason)
-                reasons.append(f"supersedes {old.id}: {verdict.reason}")
-                if new.supersedes is None:
-                    new = batch.prepared[i] = replace(new, supersedes=old.id)
+            if verdict.verdict is not Verdict.SUPERSEDE or old.valid_to is not None:
+                continue
+            if old.valid_from > new.valid_from and i not in batch.dated:
+                # Written after ``old`` (writes to a scope are serialised), so said after it: the clock this
+                # write read before it waited for the scope may be behind the one ``old`` read.
+                new = batch.prepared[i] = replace(new, valid_from=old.valid_from)
+            if old.valid_from > new.valid_from:
+                # Dated before a current fact it contradicts: it was true until that one began.
+                new = batch.prepared[i] = replace(new, valid_to=old.valid_from)
+                reasons.append(f"already superseded by {old.id}, valid from {old.valid_from.isoformat()}")
+                break
+            _close(batch, old, new, verdict.reason)
+            reasons.append(f"supersedes {old.id}: {verdict.reason}")
+            if new.supersedes is None:
+                new = batch.prepared[i] = replace(new, supersedes=old.id)
         if i in keep and reasons:
             batch.results[i] = WriteResult(WriteStatus.ADDED, new, reasons=tuple(reasons))
     return [i for i in todo if i in keep]

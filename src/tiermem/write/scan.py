@@ -1,7 +1,6 @@
 """(internal) Scanning in the write path: secrets refused, injections quarantined or flagged, per source kind.
 
-Every write is checked for credentials (``trust.secrets``): a batch holding one is refused whole with a
-``SecretRefusedError`` naming the kind, and the refusal is audited without the value; nothing is stored.
+Credentials are the write gate's (``write.gate``): a batch holding one in any field is refused whole.
 Writes from sources below the user's trust (``tool:``, ``web:``, ``import:``; and whatever a caller marks
 with ``NewMemory.scan``) are scored for injection (``trust.injection_score``, and the learned signal of
 ``trust.learned`` on the note's vectors) under the thresholds of their source kind (``ScanPolicy``). The
@@ -20,7 +19,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 from tiermem.embed import Embedder, Vectors
-from tiermem.errors import NotFoundError, SecretRefusedError, ValidationError
+from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import AuditEntry, Store, StoredItem
 from tiermem.trust.injection import (
@@ -38,14 +37,12 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import learned_signal, raise_verdict
-from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
 __all__ = [
     "ScanPolicy",
     "SourceScan",
     "learned_applies",
-    "refuse_secrets",
     "release",
     "scan_learned",
     "scan_records",
@@ -90,7 +87,8 @@ class ScanPolicy:
     - ``agent``, ``user``, ``system``: not scanned (the agent tools scan notes they copy from tool results and
       everything written to archival memory; see ``NewMemory.scan``). Recall judges a note without a verdict when
       it reads it, as it always did.
-    - ``refuse_secrets``: refuse any write holding a credential, whatever its source (on by default).
+    - ``refuse_secrets``: refuse any write holding a credential in any field, whatever its source (on by default).
+    - ``core``: core-block text, whatever its writer; at ``quarantine_at`` the edit is refused (``write.gate``).
     - ``learned``: also score scanned notes with the sentence-embedding classifier (``trust.learned``) when the
       embedder is the one it was trained on (MiniLM, the default); it reuses the note's vectors, and with
       write-behind embeds only the scanned notes (on by default).
@@ -104,6 +102,7 @@ class ScanPolicy:
     system: SourceScan = _OFF
     refuse_secrets: bool = True
     learned: bool = True
+    core: SourceScan = SourceScan()
     _by_kind: dict[SourceKind, SourceScan] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -120,30 +119,6 @@ class ScanPolicy:
     def for_source(self, kind: SourceKind) -> SourceScan:
         """The scan settings of one source kind."""
         return self._by_kind[kind]
-
-
-def refuse_secrets(store: Store, scope: Scope, records: Sequence[MemoryRecord], now: datetime) -> None:
-    """Raise SecretRefusedError, after auditing the refusal (kinds only), if any record holds a credential."""
-    found = [(record, kinds) for record in records if (kinds := find_secrets(record.content))]
-    if not found:
-        return
-    entries = [
-        AuditEntry(
-            record_id=record.id,
-            at=now,
-            actor=str(record.source),
-            op="refuse",
-            version=0,
-            before=None,
-            after=None,
-            detail=f"refused: the content holds {', '.join(kinds)} (the value is not recorded)",
-        )
-        for record, kinds in found
-    ]
-    with store.transaction():
-        store.append_audit(scope, entries)
-    kinds = tuple(dict.fromkeys(kind for _, ks in found for kind in ks))
-    raise SecretRefusedError(kinds, count=len(found), batch=len(records))
 
 
 def scan_records(records: list[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> None:

@@ -30,7 +30,7 @@ from tiermem.server.models import (
 )
 from tiermem.server.problems import PreconditionError
 from tiermem.server.runtime import Runtime
-from tiermem.store.context_base import ContextStore, CoreBlock
+from tiermem.store.context_base import CoreBlock, StoreWithContext
 from tiermem.types import MAX_SCOPE_PART, Scope
 
 __all__ = ["router"]
@@ -52,9 +52,9 @@ def pending(runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
 
 
 @router.post("/pending/{pending_id}/approve", response_model=WriteOut, tags=["pending"], summary="Approve")
-def approve(pending_id: PendingId, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
-    """Store the held write through the normal write path."""
-    return write_out(runtime.memory.approve(scope, pending_id))
+def approve(pending_id: PendingId, runtime: Rt, principal: Caller, scope: ScopeFull) -> dict[str, Any]:
+    """Store the held write through the write path; it keeps its source and trust, the key is its approver."""
+    return write_out(runtime.memory.approve(scope, pending_id, actor=principal.credential))
 
 
 @router.post("/pending/{pending_id}/reject", status_code=204, tags=["pending"], summary="Reject")
@@ -65,7 +65,7 @@ def reject(pending_id: PendingId, runtime: Rt, scope: ScopeFull) -> Response:
 
 
 def _core(runtime: Runtime, scope: Scope) -> CoreMemory:
-    store = cast(ContextStore, runtime.memory.store)
+    store = cast(StoreWithContext, runtime.memory.store)
     return CoreMemory(store, scope, counter=runtime.counter, budget=runtime.settings.core_budget)
 
 
@@ -187,7 +187,7 @@ SessionId = Annotated[str, Path(pattern=SCOPE_PATTERN, max_length=MAX_SCOPE_PART
 def messages(session: SessionId, runtime: Rt, principal: Caller, scope: ScopeAgent) -> dict[str, Any]:
     """The messages in the session's context window, oldest first (older ones are in recall: search them)."""
     full = scope_for(runtime.access, principal, user=scope.user, agent=scope.agent, session=session)
-    store = cast(ContextStore, runtime.memory.store)
+    store = cast(StoreWithContext, runtime.memory.store)
     state = store.load_context_window(full)
     if state is None:
         return {"session": session, "messages": [], "summary_through": None}

@@ -21,7 +21,7 @@ from tiermem.server.auth import scope_for
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base, with_user
 from tiermem.server.ui.web import Form, Page, UIRoute, Viewer, render, runtime
-from tiermem.store.context_base import ContextStore
+from tiermem.store.context_base import StoreWithContext
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["router"]
@@ -63,7 +63,7 @@ def _number(text: str | None, field: str, default: int) -> int:
 
 
 def _core(rt: Runtime, scope: Scope) -> CoreMemory:
-    store = cast(ContextStore, rt.memory.store)
+    store = cast(StoreWithContext, rt.memory.store)
     return CoreMemory(store, scope, counter=rt.counter, budget=rt.settings.core_budget)
 
 
@@ -92,7 +92,7 @@ def context(request: Request, view: Page) -> Response:
     paged: list[MemoryRecord] = []
     saved_at = None
     if full is not None:
-        store = cast(ContextStore, rt.memory.store)
+        store = cast(StoreWithContext, rt.memory.store)
         state = store.load_context_window(full)
         ids = list(state.message_ids) if state is not None else []
         saved_at = state.updated_at if state is not None else None

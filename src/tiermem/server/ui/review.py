@@ -10,7 +10,6 @@ from tiermem.lifecycle.revise import revise
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base, with_user
 from tiermem.server.ui.web import Form, Page, UIRoute, render, runtime, sessions
-from tiermem.store.sqlite import SQLiteStore, find_bytes
 from tiermem.trust.injection import QUARANTINE_TAG, injection_score
 from tiermem.types import Filter, MemoryRecord, Scope, utcnow
 
@@ -29,11 +28,9 @@ def file_probes(rt: Runtime, scope: Scope) -> list[bytes]:
 
 
 def found_in_file(rt: Runtime, probes: list[bytes]) -> int | None:
-    """How many probes still occur in the database's files (None: the store is not a file)."""
-    store = rt.memory.store
-    if not isinstance(store, SQLiteStore) or store.path == ":memory:":
-        return None
-    return sum(1 for p in probes if find_bytes(store.path, p))
+    """How many probes still occur in the database's files (None: the store has no files to read)."""
+    left = rt.memory.store.residue(probes)
+    return None if left is None else len(left)
 
 
 def reasons(record: MemoryRecord) -> list[str]:
@@ -101,7 +98,7 @@ def delete(request: Request, record_id: str, view: Page, form: Form) -> Response
 @router.post("/review/pending/{pending_id}/approve")
 def approve(request: Request, pending_id: str, view: Page, form: Form) -> Response:
     """Store the held write."""
-    result = runtime(request).memory.approve(view.scope, pending_id)
+    result = runtime(request).memory.approve(view.scope, pending_id, actor=view.principal.credential)
     return RedirectResponse(with_user(view, "/ui/review", done=f"Approved: stored as {result.record.id}."), 303)
 
 

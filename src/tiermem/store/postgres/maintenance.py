@@ -100,6 +100,9 @@ class PgMaintenanceMixin:
             ).rowcount
         return ErasedScope(MappingProxyType(removed), redacted)
 
+    def residue(self, needles: Sequence[bytes]) -> list[bytes] | None:
+        return None  # the server's files are not the client's to read: held_rows and VACUUM FULL stand for it
+
     def compact(self, *, full: bool) -> bool:
         if getattr(self._local, "conn", None) is not None:
             if full:

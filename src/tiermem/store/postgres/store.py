@@ -151,6 +151,17 @@ class PostgresStore(
                     conn.execute(SET_TENANT, [before])
                     local.tenant = before
 
+    def serialise(self, scope: Scope) -> None:
+        if getattr(self._local, "conn", None) is None:
+            raise StoreError("serialise() needs a transaction: call it inside store.transaction()")
+        # A transaction-scoped advisory lock per (schema, tenant, user): released by COMMIT or ROLLBACK, taken
+        # again by a nested call at no cost. Two users whose keys collide only wait for each other.
+        with self._tenant(scope.tenant) as conn:
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                [f"tiermem\x1f{self.schema}\x1f{scope.tenant}\x1f{scope.user or ''}"],
+            )
+
     # -- writes -------------------------------------------------------------------------------------------
 
     def put_many(self, items: Sequence[StoredItem]) -> None:

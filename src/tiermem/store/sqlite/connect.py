@@ -2,13 +2,43 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
+from collections import Counter
 from pathlib import Path
 
 from tiermem.errors import NotFoundError, StorageFullError, StoreError
 from tiermem.text_index import INDEX_FUNCTION, index_text
 
-__all__ = ["connect", "driver_error"]
+__all__ = ["connect", "driver_error", "is_open_here", "released"]
+
+# Database files this process holds connections to. SQLite's locks are POSIX advisory locks, held per process:
+# closing any descriptor of the file in this process drops every lock its connections hold, so nothing here may
+# open such a file except SQLite itself (``files.find_bytes`` refuses, ``files.residue`` reads in a child).
+_OPEN: Counter[str] = Counter()
+_OPEN_LOCK = threading.Lock()
+
+
+def _key(path: str | Path) -> str:
+    return os.path.realpath(path)
+
+
+def is_open_here(path: str | Path) -> bool:
+    """Whether a connection of this process has the database file at ``path`` open."""
+    with _OPEN_LOCK:
+        return _OPEN[_key(path)] > 0
+
+
+def released(path: str) -> None:
+    """Record that one connection to ``path`` (as ``connect`` was given it) was closed."""
+    if path == ":memory:":
+        return
+    with _OPEN_LOCK:
+        key = _key(path)
+        _OPEN[key] -= 1
+        if _OPEN[key] <= 0:
+            del _OPEN[key]
 
 
 def connect(path: str, *, create: bool) -> sqlite3.Connection:
@@ -34,6 +64,8 @@ def connect(path: str, *, create: bool) -> sqlite3.Connection:
         conn = sqlite3.connect(target, uri=not create, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
         raise driver_error("open", path, exc) from exc
+    with _OPEN_LOCK:
+        _OPEN[_key(path)] += 1
     return _with_functions(conn)
 
 

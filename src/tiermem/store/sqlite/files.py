@@ -3,34 +3,79 @@
 This is what only a file-backed store can offer. A server store (PostgreSQL) cannot be read byte by byte by its
 client; there the equivalent check is on the server: no row of the scope left in any table (``held_rows``) and
 ``compact(full=True)`` (VACUUM FULL) run, so the dead tuples are gone from the heap and index files too.
+
+The bytes are read without SQLite, so never by a process that has the database open: SQLite's locks are POSIX
+advisory locks, held per process, and closing any descriptor of the file drops all of them (another process
+could then checkpoint or reset the log under this one's connections). ``find_bytes`` refuses such a read;
+``residue`` does it in a child process, which holds no locks to lose. Run as a module, this file is that child.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from tiermem.errors import ConfigError, ValidationError
-from tiermem.store.base import Store
-from tiermem.store.sqlite.store import SQLiteStore
+from tiermem.errors import StoreError, ValidationError
+from tiermem.store.sqlite.connect import is_open_here
 
-__all__ = ["find_bytes", "require_sqlite"]
+__all__ = ["find_bytes", "residue"]
 
-
-def require_sqlite(store: Store) -> SQLiteStore:
-    """The store as a SQLiteStore, or a ConfigError: for what needs the database file itself."""
-    if not isinstance(store, SQLiteStore):
-        raise ConfigError(f"this needs the SQLite store (a database file), not {type(store).__name__}")
-    return store
+_SUFFIXES = ("", "-wal", "-journal", "-shm")
+_CHILD_TIMEOUT = 300.0  # seconds: a multi-gigabyte file is read at disk speed
 
 
 def find_bytes(db_path: str | Path, needle: str | bytes) -> list[str]:
-    """The files of the database (main, -wal, -journal, -shm) whose bytes contain ``needle`` (UTF-8)."""
-    pattern = needle.encode("utf-8") if isinstance(needle, str) else needle
+    """The files of the database (main, -wal, -journal, -shm) whose bytes contain ``needle`` (UTF-8).
+
+    StoreError when this process has the database open (use the store's ``residue``, which reads in a child).
+    """
+    if is_open_here(db_path):
+        raise StoreError(
+            f"{db_path} is open in this process: reading its files here would drop SQLite's locks; "
+            "close the store first, or use its residue() check"
+        )
+    return _find(Path(db_path), _needle(needle))
+
+
+def residue(db_path: str | Path, needles: Sequence[bytes]) -> list[bytes]:
+    """Which of ``needles`` still occur in the database's files, read by a child process."""
+    wanted = [_needle(n) for n in needles]
+    if not wanted:
+        return []
+    request = json.dumps({"path": str(db_path), "needles": [n.hex() for n in wanted]})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", __name__],
+            input=request,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=_CHILD_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise StoreError(f"cannot check the files of {db_path} for left-over bytes: {exc}") from exc
+    if done.returncode != 0:
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        raise StoreError(f"cannot check the files of {db_path} for left-over bytes: {why[0]}")
+    return [wanted[i] for i in json.loads(done.stdout)]
+
+
+def _needle(value: str | bytes) -> bytes:
+    pattern = value.encode("utf-8") if isinstance(value, str) else value
     if not pattern:
         raise ValidationError("needle", "must not be empty")
-    base = Path(db_path)
+    return pattern
+
+
+def _find(base: Path, pattern: bytes) -> list[str]:
     found: list[str] = []
-    for path in (base, *(base.with_name(base.name + s) for s in ("-wal", "-journal", "-shm"))):
+    for path in (base.with_name(base.name + s) for s in _SUFFIXES):
         if path.is_file() and _file_contains(path, pattern):
             found.append(str(path))
     return found
@@ -44,3 +89,15 @@ def _file_contains(path: Path, pattern: bytes, block: int = 1 << 20) -> bool:
                 return True
             tail = (tail + chunk)[-(len(pattern) - 1) :] if len(pattern) > 1 else b""
     return False
+
+
+def _child() -> None:
+    """Read ``{"path", "needles": [hex]}`` on stdin; print the indexes of the needles found, as JSON."""
+    request = json.loads(sys.stdin.read())
+    base = Path(request["path"])
+    found = [i for i, hexed in enumerate(request["needles"]) if _find(base, bytes.fromhex(hexed))]
+    print(json.dumps(found))
+
+
+if __name__ == "__main__":
+    _child()

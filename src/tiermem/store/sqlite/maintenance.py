@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.errors import StoreError
 from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
+from tiermem.store.sqlite import files
 from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
 from tiermem.types import MemoryType, Scope
 
@@ -45,6 +46,7 @@ class Connected:
 
     _conn: sqlite3.Connection
     _lock: threading.RLock
+    path: str
 
 
 def run_sql(store: Connected, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -151,6 +153,11 @@ class SQLiteMaintenanceMixin(Connected):
             # Erased data should not outlive the erase in this process's vector cache either.
             self.drop_cached_vectors(tenant, user)
         return ErasedScope(MappingProxyType(removed), len(redacted))
+
+    def residue(self, needles: Sequence[bytes]) -> list[bytes] | None:
+        if self.path == ":memory:":
+            return None
+        return files.residue(self.path, needles)
 
     def compact(self, *, full: bool) -> bool:
         # Merging the full-text index drops the tokens of deleted rows from its segments; ``full`` also rebuilds

@@ -18,7 +18,7 @@ from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, M
 from tiermem.store.base import Page, StoredItem
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
-from tiermem.store.sqlite.connect import connect, driver_error
+from tiermem.store.sqlite.connect import connect, driver_error, released
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
@@ -89,6 +89,7 @@ class SQLiteStore(
         self.shortlist_size = shortlist_size
         self.neighbour_shortlist = neighbour_shortlist  # the same for batched lookups (the write path's)
         self._conn = connect(self.path, create=create)
+        self._closed = False
         self._lock = threading.RLock()
         self._depth = 0
         # Least recently searched last out: scopes' vectors in memory, bounded by ``cache_bytes``.
@@ -101,6 +102,7 @@ class SQLiteStore(
             self._set_up()
         except BaseException as exc:
             self._conn.close()
+            released(self.path)
             if isinstance(exc, sqlite3.Error):
                 raise driver_error("open", self.path, exc) from exc
             raise
@@ -193,6 +195,11 @@ class SQLiteStore(
                     self._conn.execute("COMMIT")
                 except sqlite3.Error as exc:
                     raise driver_error("commit to", self.path, exc) from exc
+
+    def serialise(self, scope: Scope) -> None:
+        # BEGIN IMMEDIATE already took the file's one write lock: no other writer, in any process, until COMMIT.
+        if self._depth == 0:
+            raise StoreError("serialise() needs a transaction: call it inside store.transaction()")
 
     # -- writes -------------------------------------------------------------------------------------------
 
@@ -438,11 +445,15 @@ class SQLiteStore(
 
     def close(self) -> None:
         with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             self._vectors.clear()
             self._records.clear()
             self._vector_rows.clear()
             self._successors.clear()
             self._conn.close()
+            released(self.path)
 
     # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

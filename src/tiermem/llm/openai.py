@@ -1,15 +1,7 @@
-"""Chat-model plumbing: message values, the ChatClient protocol, a scripted client and an OpenAI-compatible one.
-
-Errors (from the one tree in ``tiermem.errors``): ``ConfigError`` for a client that cannot be used as configured
-(bad URL, timeout, exhausted script), ``LLMError`` when the endpoint fails (transport, HTTP status, timeout) or
-replies with the wrong shape.
-
-No LLM is needed by the core; this module is only used where a model helps (extraction, summaries, the agent).
-"""
+"""(internal) A client of any OpenAI-compatible chat endpoint, with the outbound gate in its every call."""
 
 from __future__ import annotations
 
-import copy
 import http.client
 import json
 import math
@@ -18,24 +10,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from tiermem.errors import ConfigError, LLMError, ValidationError
+from tiermem.llm.messages import EXCERPT, ChatMessage, ChatResponse, ToolCall, excerpt
+from tiermem.llm.outbound import PiiMask, is_loopback_url, masked_call
+from tiermem.trust.pii import PiiCounter
 
-__all__ = [
-    "ChatClient",
-    "ChatMessage",
-    "ChatResponse",
-    "LLMError",
-    "OpenAIChatClient",
-    "ScriptedClient",
-    "ScriptedReply",
-    "ToolCall",
-    "complete_json",
-]
+__all__ = ["OpenAIChatClient"]
 
-_EXCERPT = 300
 _RETRY_BACKOFF = 0.5  # seconds before the one retry when the server gives no Retry-After
 _MAX_RETRY_AFTER = 5.0
 _RETRYABLE = frozenset({429, 500, 502, 503, 504})
@@ -43,131 +26,6 @@ _MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # a chat reply is text; anything larger 
 
 # Indirection so tests can observe the backoff without waiting for it.
 _sleep: Callable[[float], None] = time.sleep
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """A function call the model asked for; ``arguments`` is the raw JSON string exactly as the API sent it."""
-
-    id: str  # may be empty as received (some servers omit it); a stored Message requires one
-    name: str
-    arguments: str = "{}"
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.id, str):
-            raise ValidationError("tool_calls.id", "must be a string", given=type(self.id).__name__)
-        if not self.name or not isinstance(self.name, str):
-            raise ValidationError("tool_calls.name", "must be a non-empty string", given=self.name)
-        if not isinstance(self.arguments, str):
-            raise ValidationError("tool_calls.arguments", "must be JSON text", given=type(self.arguments).__name__)
-
-    def to_openai(self) -> dict[str, Any]:
-        """The OpenAI wire shape of one entry of ``tool_calls``."""
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
-
-
-@dataclass(frozen=True, slots=True)
-class ChatMessage:
-    """One chat message: system, user, assistant (text and/or tool calls) or a tool result."""
-
-    role: str
-    content: str | None
-    name: str | None = None
-    tool_call_id: str | None = None
-    tool_calls: tuple[ToolCall, ...] = ()
-
-    def to_openai(self) -> dict[str, Any]:
-        """The exact OpenAI wire shape (``content`` is sent as null when an assistant only calls tools)."""
-        out: dict[str, Any] = {"role": self.role, "content": self.content}
-        if self.name is not None:
-            out["name"] = self.name
-        if self.tool_call_id is not None:
-            out["tool_call_id"] = self.tool_call_id
-        if self.tool_calls:
-            out["tool_calls"] = [call.to_openai() for call in self.tool_calls]
-        return out
-
-    @classmethod
-    def system(cls, content: str) -> ChatMessage:
-        """A system message."""
-        return cls("system", content)
-
-    @classmethod
-    def user(cls, content: str) -> ChatMessage:
-        """A user message."""
-        return cls("user", content)
-
-    @classmethod
-    def assistant(cls, content: str | None = None, tool_calls: Sequence[ToolCall] = ()) -> ChatMessage:
-        """An assistant message with text, tool calls or both."""
-        return cls("assistant", content, tool_calls=tuple(tool_calls))
-
-    @classmethod
-    def tool(cls, tool_call_id: str, content: str) -> ChatMessage:
-        """The result of the tool call ``tool_call_id``."""
-        return cls("tool", content, tool_call_id=tool_call_id)
-
-
-@dataclass(frozen=True, slots=True)
-class ChatResponse:
-    """The model's reply, why it stopped and the token usage the server reported (None if it did not)."""
-
-    message: ChatMessage
-    finish_reason: str
-    usage_prompt_tokens: int | None
-    usage_completion_tokens: int | None
-
-
-@runtime_checkable
-class ChatClient(Protocol):
-    """Anything that answers a list of OpenAI-shaped messages (and optional tool schemas) with one reply."""
-
-    def complete(
-        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
-    ) -> ChatResponse:
-        """The model's next message for this prompt."""
-        ...
-
-
-ScriptedReply = ChatMessage | Callable[[Sequence[dict[str, Any]]], ChatMessage]
-
-
-class ScriptedClient:
-    """A deterministic ChatClient that replays scripted replies in order and records every prompt it saw."""
-
-    def __init__(self, replies: Sequence[ScriptedReply]) -> None:
-        self._replies = list(replies)
-        self._next = 0
-        self.calls: list[list[dict[str, Any]]] = []  # the messages of each call, as the model saw them
-        self.tools: list[list[dict[str, Any]] | None] = []  # the tool schemas offered on each call
-
-    @property
-    def remaining(self) -> int:
-        """How many scripted replies are left."""
-        return len(self._replies) - self._next
-
-    def complete(
-        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
-    ) -> ChatResponse:
-        """The next scripted reply; a callable reply is given the prompt's messages."""
-        # Deep copies: the caller usually keeps mutating its message list, and the record must show this call.
-        seen = copy.deepcopy(list(messages))
-        self.calls.append(seen)
-        self.tools.append(None if tools is None else copy.deepcopy(list(tools)))
-        if self._next >= len(self._replies):
-            last = seen[-1].get("content") if seen else None
-            raise ConfigError(
-                f"ScriptedClient ran out of replies: {len(self._replies)} scripted, call {len(self.calls)} asked "
-                f"for another (last message: {_excerpt(str(last), 120)!r})"
-            )
-        reply = self._replies[self._next]
-        self._next += 1
-        message = reply if isinstance(reply, ChatMessage) else reply(seen)
-        if not isinstance(message, ChatMessage):
-            raise ConfigError(
-                f"ScriptedClient reply {self._next} returned {type(message).__name__}, expected a ChatMessage"
-            )
-        return ChatResponse(message, "tool_calls" if message.tool_calls else "stop", None, None)
 
 
 class OpenAIChatClient:
@@ -182,7 +40,11 @@ class OpenAIChatClient:
         timeout: float = 60,
         temperature: float | None = None,
         max_tokens: int | None = None,
+        pii_mask: PiiMask | str = PiiMask.REMOTE,
+        pii_counter: PiiCounter | None = None,
     ) -> None:
+        """``pii_mask``: when prompts are masked (``PiiMask``; every masked value is also counted in
+        ``trust.pii.PROCESS_PII_COUNTS`` and in ``pii_counter``)."""
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"base_url must start with http:// or https://, given {base_url!r}")
         if not isinstance(model, str) or not model.strip():
@@ -197,7 +59,15 @@ class OpenAIChatClient:
             isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
         ):
             raise ConfigError(f"max_tokens must be a positive integer, given {max_tokens!r}")
+        try:
+            mode = PiiMask(pii_mask)
+        except ValueError:
+            choices = ", ".join(m.value for m in PiiMask)
+            raise ConfigError(f"pii_mask must be one of {choices}, given {pii_mask!r}") from None
         self.url = base_url.rstrip("/") + "/chat/completions"
+        self.pii_mask = mode
+        self.masks_pii = mode is PiiMask.ALWAYS or (mode is PiiMask.REMOTE and not is_loopback_url(self.url))
+        self._pii_counter = pii_counter
         self.model = model
         self.timeout = float(timeout)
         self.temperature = temperature
@@ -211,9 +81,14 @@ class OpenAIChatClient:
     def complete(
         self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
     ) -> ChatResponse:
-        """Send the prompt; one retry on 429/5xx; LLMError for transport, HTTP or shape failures."""
-        payload = self._post(self._body(messages, tools))
-        return self._parse(payload)
+        """Send the prompt (masked as ``pii_mask`` says); one retry on 429/5xx; LLMError for transport, HTTP or
+        shape failures."""
+        if self.masks_pii:
+            return masked_call(self._send_prompt, messages, tools, self._pii_counter)
+        return self._send_prompt(messages, tools)
+
+    def _send_prompt(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> ChatResponse:
+        return self._parse(self._post(self._body(messages, tools)))
 
     def _body(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> bytes:
         if isinstance(messages, str | bytes) or not messages:
@@ -267,8 +142,8 @@ class OpenAIChatClient:
         text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         if self._api_key:
             text = text.replace(self._api_key, "***")  # some proxies echo the request back
-        excerpt = _excerpt(text, _EXCERPT)
-        return LLMError(f"POST {self.url} {what}: {excerpt}", url=self.url, status=status, excerpt=excerpt)
+        shown = excerpt(text, EXCERPT)
+        return LLMError(f"POST {self.url} {what}: {shown}", url=self.url, status=status, excerpt=shown)
 
     def _parse(self, payload: Any) -> ChatResponse:
         try:
@@ -327,44 +202,3 @@ def _retry_delay(retry_after: str | None) -> float:
         if math.isfinite(seconds):
             return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
     return _RETRY_BACKOFF
-
-
-def _excerpt(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
-
-
-def complete_json(client: ChatClient, messages: Sequence[dict[str, Any]], schema_keys: Sequence[str]) -> dict[str, Any]:
-    """Ask for one JSON object with ``schema_keys`` and return it; LLMError with the raw reply otherwise."""
-    keys = list(schema_keys)
-    instruction = (
-        "Reply with exactly one JSON object and nothing else (no prose, no code fences). "
-        f"It must have the keys: {', '.join(keys)}."
-    )
-    prompt = [dict(m) for m in messages]
-    # Extend a leading system message rather than add a second one: some chat templates reject that.
-    if prompt and prompt[0].get("role") == "system" and isinstance(prompt[0].get("content"), str):
-        prompt[0]["content"] = f"{prompt[0]['content']}\n\n{instruction}"
-    else:
-        prompt.insert(0, {"role": "system", "content": instruction})
-    raw = client.complete(prompt).message.content
-    if raw is None:
-        raise LLMError("the model answered without text where a JSON object was asked for")
-    try:
-        value = json.loads(_json_object_text(raw))
-    except ValueError as exc:
-        raise LLMError(f"the model's reply is not a JSON object: {_excerpt(raw, _EXCERPT)!r}", excerpt=raw) from exc
-    if not isinstance(value, dict):
-        raise LLMError(f"the model's reply is JSON but not an object: {_excerpt(raw, _EXCERPT)!r}", excerpt=raw)
-    missing = [k for k in keys if k not in value]
-    if missing:
-        raise LLMError(
-            f"the model's JSON lacks the keys {', '.join(missing)}: {_excerpt(raw, _EXCERPT)!r}", excerpt=raw
-        )
-    return value
-
-
-def _json_object_text(raw: str) -> str:
-    """The outermost {...} of a reply: models wrap JSON in fences or a sentence despite being told not to."""
-    start, end = raw.find("{"), raw.rfind("}")
-    return raw[start : end + 1] if 0 <= start < end else raw

@@ -1,0 +1,84 @@
+"""(internal) The outbound gate: a prompt's personal data masked before it leaves the process, the reply unmasked."""
+
+from __future__ import annotations
+
+import ipaddress
+import urllib.parse
+from collections.abc import Sequence
+from dataclasses import replace
+from enum import StrEnum
+from typing import Any
+
+from tiermem.llm.messages import ChatClient, ChatResponse, Send, ToolCall
+from tiermem.trust.pii import PiiCounter, PiiMasker
+
+__all__ = ["MaskedClient", "PiiMask", "is_loopback_url", "masked_call"]
+
+
+class PiiMask(StrEnum):
+    """When the outbound gate masks a prompt's personal data."""
+
+    ALWAYS = "always"
+    REMOTE = "remote"  # when the model's URL is not this machine
+    NEVER = "never"
+
+
+_LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+
+
+def is_loopback_url(url: str) -> bool:
+    """The URL names this machine (localhost, 127.0.0.0/8, ::1): a prompt sent there does not leave it."""
+    host = (urllib.parse.urlsplit(url).hostname or "").casefold()
+    if host in _LOCAL_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def masked_call(
+    send: Send, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None, counter: PiiCounter | None
+) -> ChatResponse:
+    """``send`` the prompt with its text and tool-call arguments masked; the reply with the real values back."""
+    masker = PiiMasker(counter)
+    masked: list[dict[str, Any]] = []
+    for message in messages:
+        copy_ = dict(message)
+        if isinstance(copy_.get("content"), str):
+            copy_["content"] = masker.mask(copy_["content"])
+        if copy_.get("tool_calls"):
+            copy_["tool_calls"] = [_masked_call(masker, call) for call in copy_["tool_calls"]]
+        masked.append(copy_)
+    response = send(masked, tools)
+    reply = response.message
+    calls = tuple(ToolCall(c.id, c.name, masker.unmask(c.arguments, json_string=True)) for c in reply.tool_calls)
+    content = None if reply.content is None else masker.unmask(reply.content)
+    return replace(response, message=replace(reply, content=content, tool_calls=calls))
+
+
+def _masked_call(masker: PiiMasker, call: dict[str, Any]) -> dict[str, Any]:
+    function = dict(call.get("function") or {})
+    if isinstance(function.get("arguments"), str):
+        function["arguments"] = masker.mask(function["arguments"])
+    return {**call, "function": function}
+
+
+class MaskedClient:
+    """The outbound gate around a ChatClient of your own: every prompt masked, every reply unmasked."""
+
+    def __init__(self, inner: ChatClient, counter: PiiCounter | None = None) -> None:
+        self.inner = inner
+        self._counter = counter
+
+    @property
+    def model(self) -> str | None:
+        """The inner client's model name, if it has one."""
+        model = getattr(self.inner, "model", None)
+        return model if isinstance(model, str) else None
+
+    def complete(
+        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
+    ) -> ChatResponse:
+        """Mask, send through the inner client, unmask."""
+        return masked_call(self.inner.complete, messages, tools, self._counter)

@@ -1,0 +1,119 @@
+"""(internal) The write gate: what every write passes, whatever its door.
+
+Python methods, CLI commands, REST routes, MCP and OpenAI Agents tools, the LangGraph store, import, approval
+and the inspector reach storage through four paths, and each of them calls this module before it stores:
+records through the write path (``write.path.write_many``), core blocks through ``context.core.CoreMemory``,
+restored exports through ``lifecycle.export``, edits through ``lifecycle.revise`` and ``lifecycle.history``.
+
+- **Credentials are refused in every field**: the content, its search context, each tag, the source's name,
+  each metadata key with its value; a core block's text and description. The refusal is audited by kind and
+  field, never with the value, and nothing of the write is stored.
+- **Notes are scanned for injection** as their source's policy says (``write.scan.ScanPolicy``), on their
+  scanning form (look-alike letters, hidden characters and spacing undone: ``trust.injection``), and the verdict
+  is stored on the record, where the prompt gate reads it.
+- **Core-block text is scanned whatever its writer**: core memory is pasted into every prompt, so text at the
+  quarantine threshold is refused there (``ScanPolicy.core``), where a note would be stored quarantined.
+
+Serialising the writers of one user is the store's part (``Store.serialise``, taken by each path's transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from tiermem.errors import InjectionRefusedError, SecretRefusedError
+from tiermem.store.base import AuditEntry, Store
+from tiermem.trust.injection import injection_score
+from tiermem.trust.secrets import find_secrets
+from tiermem.types import MemoryRecord, Scope
+from tiermem.write.scan import ScanPolicy
+
+__all__ = ["admit_block", "credential_fields", "record_texts", "refuse_credentials", "refuse_credentials_in"]
+
+Found = list[tuple[str, tuple[str, ...]]]
+
+
+def credential_fields(record: MemoryRecord) -> Found:
+    """Each field of ``record`` that holds a credential, with the kinds found there."""
+    return _found(record_texts(record))
+
+
+def record_texts(record: MemoryRecord) -> list[tuple[str, str]]:
+    """Every text of ``record`` the gate reads for credentials, named by its field."""
+    texts: list[tuple[str, str]] = [("content", record.content)]
+    if record.context:
+        texts.append(("context", record.context))
+    texts += [(f"tags[{i}]", tag) for i, tag in enumerate(record.tags)]
+    if record.source.detail:
+        texts.append(("source", str(record.source)))
+    # The key labels its value ("password", "api_key"): a bare value that is no known format is found by it.
+    texts += [(f"metadata.{key}", f"{key}: {value}") for key, value in record.metadata.items() if value is not None]
+    return texts
+
+
+def refuse_credentials(
+    store: Store, scope: Scope, records: Sequence[MemoryRecord], now: datetime, *, label: str = "items"
+) -> None:
+    """SecretRefusedError, after auditing the refusal (field and kinds only), if any record holds a credential."""
+    found = [(i, record, fields) for i, record in enumerate(records) if (fields := credential_fields(record))]
+    if not found:
+        return
+    entries = [
+        _refusal(record.id, str(record.source), now, f"{field} holds {', '.join(kinds)}")
+        for _, record, fields in found
+        for field, kinds in fields
+    ]
+    with store.transaction():
+        store.append_audit(scope, entries)
+    first, _, fields = found[0]
+    where = fields[0][0] if len(records) == 1 else f"{label}[{first}].{fields[0][0]}"
+    kinds = tuple(dict.fromkeys(kind for _, _, fs in found for _, ks in fs for kind in ks))
+    raise SecretRefusedError(kinds, count=len(found), batch=len(records), field=where)
+
+
+def refuse_credentials_in(
+    store: Store, scope: Scope, texts: Iterable[tuple[str, str]], actor: str, now: datetime
+) -> None:
+    """The same for free text outside a record (rows of an import, held writes): ``texts`` are (field, text)."""
+    found = _found(texts)
+    if not found:
+        return
+    with store.transaction():
+        store.append_audit(scope, [_refusal("", actor, now, f"{f} holds {', '.join(ks)}") for f, ks in found])
+    raise SecretRefusedError(tuple(dict.fromkeys(k for _, ks in found for k in ks)), field=found[0][0])
+
+
+def admit_block(
+    store: Store,
+    scope: Scope,
+    name: str,
+    texts: Sequence[str],
+    *,
+    actor: str,
+    now: datetime,
+    policy: ScanPolicy | None = None,
+) -> None:
+    """Refuse a core block's new text (and description) holding a credential, or reading like instructions."""
+    field = f"core.{name}"
+    labelled = [(field if i == 0 else f"{field}.description", text) for i, text in enumerate(texts) if text]
+    refuse_credentials_in(store, scope, labelled, actor, now)
+    settings = (policy or ScanPolicy()).core
+    if not settings.scan:
+        return
+    for where, text in labelled:
+        verdict = injection_score(text)
+        if verdict.score >= settings.quarantine_at:
+            detail = f"refused: {where} reads like instructions (injection score {verdict.score:.2f})"
+            with store.transaction():
+                store.append_audit(scope, [_refusal("", actor, now, detail)])
+            raise InjectionRefusedError(where, verdict.score, verdict.reasons)
+
+
+def _found(texts: Iterable[tuple[str, str]]) -> Found:
+    return [(field, kinds) for field, text in texts if (kinds := find_secrets(text))]
+
+
+def _refusal(record_id: str, actor: str, now: datetime, what: str) -> AuditEntry:
+    detail = what if what.startswith("refused") else f"refused: {what} (the value is not recorded)"
+    return AuditEntry(record_id, now, actor, "refuse", 0, None, None, detail)
