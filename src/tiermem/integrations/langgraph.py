@@ -78,6 +78,7 @@ from tiermem.integrations.langgraph_items import (
 from tiermem.integrations.langgraph_search import ScoredItem, Searcher, item_of, live_records
 from tiermem.integrations.langgraph_ttl import SweeperTask, SweeperThread, sweep_interval
 from tiermem.memory import Memory
+from tiermem.store.base import scope_writes
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source, utcnow
 from tiermem.write.path import NewMemory
 
@@ -242,8 +243,9 @@ class _TiermemStoreBase(BaseStore):
     # -- writes --------------------------------------------------------------------------------------------------
 
     def _put(self, scope: Scope, ops: Sequence[PutOp], now: datetime) -> None:
-        """Store, replace and delete the items of one scope in one transaction."""
-        with self.memory.store.transaction():
+        """Store, replace and delete the items of one scope in one transaction, no other writer of the scope between
+        reading which items exist and writing them."""
+        with scope_writes(self.memory.store, scope):
             current: dict[tuple[tuple[str, ...], str], MemoryRecord] = {}
             by_place: dict[tuple[str, ...], list[str]] = {}
             for op in ops:

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from tiermem.errors import ValidationError
 from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
-from tiermem.store.base import AuditEntry, Store, StoredItem
+from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
 from tiermem.types import MemoryRecord, MemoryType, Scope
 from tiermem.write.path import MAX_TTL
 
@@ -169,7 +169,7 @@ def restart_expiry(store: Store, scope: Scope, ttls: Mapping[str, timedelta], *,
     for record_id, ttl in ttls.items():
         if not isinstance(ttl, timedelta) or not timedelta(0) < ttl <= MAX_TTL:
             raise ValidationError("ttl", f"of {record_id} must be a positive timedelta", given=ttl, limit=MAX_TTL)
-    with store.transaction():
+    with scope_writes(store, scope):
         found = store.get_many(scope, list(ttls))
         changed = [
             replace(r, expires_at=now + ttls[r.id])
