@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tiermem.errors import ConflictError
-from tiermem.store.access_base import ApiKey, KeyRole
+from tiermem.store.access_base import ApiKey, ClaimState, KeyRole
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -107,3 +107,64 @@ class AccessContract:
         assert access.find_key("kb") is not None and access.find_key("kt") is not None
         assert access.bind_session("acme", "sa", "bob", at=T0) == "bob"  # free again
         assert access.bind_session("acme", "sb", "carol", at=T0) == "bob"
+
+    # -- idempotency keys ------------------------------------------------------------------------------------------
+
+    def _claim(self, access: Any, key_: str = "k1", fingerprint: str = "f1", at: datetime = T0, **who: Any) -> Any:
+        return access.claim_request(
+            who.get("tenant", "acme"),
+            who.get("user", "alice"),
+            key_,
+            fingerprint,
+            at=at,
+            stale_before=at - timedelta(minutes=5),
+            expired_before=at - timedelta(hours=24),
+        )
+
+    def test_an_answered_key_replays_its_answer_and_refuses_another_request(self, access: Any) -> None:
+        assert self._claim(access).state is ClaimState.NEW
+        assert self._claim(access, at=T0 + timedelta(seconds=1)).state is ClaimState.RUNNING
+        access.finish_request("acme", "alice", "k1", status=201, body=b'{"ok": 1}', media_type="application/json")
+        done = self._claim(access, at=T0 + timedelta(seconds=2))
+        assert (done.state, done.status, done.body, done.media_type) == (
+            ClaimState.DONE, 201, b'{"ok": 1}', "application/json"
+        )  # fmt: skip
+        assert self._claim(access, fingerprint="f2").state is ClaimState.MISMATCH
+
+    def test_a_key_belongs_to_its_user_and_tenant(self, access: Any) -> None:
+        assert self._claim(access).state is ClaimState.NEW
+        assert self._claim(access, user="bob").state is ClaimState.NEW
+        assert self._claim(access, tenant="globex").state is ClaimState.NEW
+        assert self._claim(access, user=None).state is ClaimState.NEW
+
+    def test_a_released_or_abandoned_key_is_claimed_again(self, access: Any) -> None:
+        assert self._claim(access).state is ClaimState.NEW
+        access.release_request("acme", "alice", "k1")
+        assert self._claim(access).state is ClaimState.NEW
+        assert self._claim(access, at=T0 + timedelta(minutes=1)).state is ClaimState.RUNNING
+        assert self._claim(access, at=T0 + timedelta(minutes=6)).state is ClaimState.NEW  # its request died
+
+    def test_keys_older_than_a_day_are_forgotten(self, access: Any) -> None:
+        self._claim(access)
+        access.finish_request("acme", "alice", "k1", status=200, body=b"x", media_type=None)
+        later = self._claim(access, fingerprint="f2", at=T0 + timedelta(hours=25))
+        assert later.state is ClaimState.NEW
+
+    def test_racing_claims_of_one_key_let_exactly_one_run(self, access: Any) -> None:
+        states: list[ClaimState] = []
+
+        def claim() -> None:
+            states.append(self._claim(access).state)
+
+        threads = [threading.Thread(target=claim) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(states) == sorted([ClaimState.NEW] + [ClaimState.RUNNING] * 7)
+
+    def test_erasing_a_user_removes_its_kept_answers(self, access: Any) -> None:
+        self._claim(access)
+        access.finish_request("acme", "alice", "k1", status=201, body=b"alice's words", media_type=None)
+        access.erase_scope("acme", "alice", audit_detail="erased")
+        assert self._claim(access).state is ClaimState.NEW

@@ -138,7 +138,8 @@ def test_held_writes_are_listed_approved_and_rejected(api: tuple[Any, Scope]) ->
     assert one.status is WriteStatus.PENDING and one.pending_id is not None
     assert [p.id for p in mem.pending(scope)] == [one.pending_id, two.pending_id]
     approved = mem.approve(scope, one.pending_id)
-    assert approved.status is WriteStatus.ADDED and approved.record.metadata["approved_from"] == "tool:crawler"
+    assert approved.status is WriteStatus.ADDED and str(approved.record.source) == "tool:crawler"
+    assert approved.record.metadata["approved_by"]  # the operator, or the server's credential id
     assert two.pending_id is not None
     mem.reject(scope, two.pending_id)
     assert mem.pending(scope) == []

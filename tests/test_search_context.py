@@ -59,7 +59,7 @@ def test_context_survives_export_and_import(mem: Memory) -> None:
     data = mem.export(ALICE)
     assert data["records"][0]["context"] == "Did you go to the workshop?"
     with Memory.open(":memory:", embedder=HashingEmbedder()) as other:
-        other.restore(data)
+        other.restore(data, vouched=True)  # vouched: the records keep their source, so they round-trip exactly
         (hit,) = other.recall(ALICE, "workshop", k=1)
         assert hit.record.context == "Did you go to the workshop?"
         assert other.export(ALICE)["records"] == data["records"]

@@ -170,10 +170,24 @@ class Agent:
         """Every tool schema offered to the model: the memory tools, then the others."""
         return self.memory_tools.definitions() + [dict(t.definition) for t in self._extra.values()]
 
-    def step(self, user_text: str, *, now: datetime | None = None) -> AgentTurn:
-        """Run one user turn to the model's final reply, or to the step limit; ``now`` dates its messages."""
+    def step(self, user_text: str, *, now: datetime | None = None, message_id: str | None = None) -> AgentTurn:
+        """Run one user turn to the model's final reply, or to the step limit; ``now`` dates its messages.
+
+        A turn that fails (the model call, most often) is undone: the window is as if it had not been sent
+        (``ContextManager.undo``), so a retry is a turn of its own. ``message_id`` names the user's message: the
+        same id again (a retry after a crash) is not stored twice.
+        """
+        mark = self.context.mark()
+        try:
+            return self._step(user_text, now, message_id)
+        except BaseException:
+            self.context.undo(mark)
+            raise
+
+    def _step(self, user_text: str, now: datetime | None, message_id: str | None) -> AgentTurn:
         at: dict[str, Any] = {"created_at": now} if now is not None else {}
-        evicted = list(self.context.append(Message.user(user_text, **at)))
+        said = Message.user(user_text, **at) if message_id is None else Message.user(user_text, id=message_id, **at)
+        evicted = list(self.context.append(said))
         self.memory_tools.recalled.clear()  # what this turn recalls: side-effecting calls are traced against it
         retrieved: list[Hit] = []
         if self.retrieve_k and user_text.strip():
@@ -206,7 +220,10 @@ class Agent:
                 # Leave an even share of what is left for the results still to come in this step.
                 room = (self.context.budget.message_budget - used) // (len(calls) - i)
                 content = result if result.strip() else "(empty result)"  # a chat message may not be blank
-                message = self._fit(Message.tool(content, tool_call_id=call.id, name=call.name, **at), room)
+                # A held call's notice is the runtime's own words, not the tool's: system, not tool:<name>.
+                author = {} if hold is None else {"author": "system"}
+                message = Message.tool(content, tool_call_id=call.id, name=call.name, **at, **author)
+                message = self._fit(message, room)
                 used += message_tokens(message, self.counter)
                 evicted += self.context.append(message)
                 runs.append(ToolRun(call.id, call.name, call.arguments, message.content))
@@ -272,6 +289,7 @@ class Agent:
                 tool_call_id=message.tool_call_id or "",
                 name=message.name or "",
                 created_at=message.created_at,
+                author=message.author,
             )
             if keep == 0 or message_tokens(candidate, self.counter) <= room:
                 return candidate

@@ -66,6 +66,9 @@ class Message:
     name: str | None = None
     tool_call_id: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    # Who wrote the text, when not whom its role names: a notice the runtime gives in place of a tool's result
+    # is "system", not "tool:<name>" (its source, and so its trust and whether it is scanned).
+    author: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):
@@ -112,7 +115,10 @@ class Message:
 
     @property
     def source(self) -> str:
-        """The provenance its recall record gets: user or agent (with the speaker's name), system, tool:<name>."""
+        """The provenance its recall record gets: its ``author`` if given, else user or agent (with the speaker's
+        name), system, tool:<name>."""
+        if self.author is not None:
+            return self.author
         named = f":{self.name}" if self.name and self.name.strip() else ""  # a group chat's speaker
         if self.role is Role.USER:
             return f"user{named}"
@@ -154,6 +160,7 @@ def as_transcript(message: Message) -> TranscriptMessage:
         id=message.id,
         tool_call_id=message.tool_call_id,
         tool_calls=message.tool_calls,
+        given_source=message.author,
     )
 
 

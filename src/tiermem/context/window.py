@@ -31,6 +31,7 @@ from tiermem.context.messages import (
 from tiermem.context.summary import Summariser
 from tiermem.embed import Embedder
 from tiermem.errors import ConfigError, ConflictError, ValidationError
+from tiermem.lifecycle.erase import forget
 from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
 from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
@@ -38,9 +39,9 @@ from tiermem.tokens import TokenCounter
 from tiermem.trust.prompt_gate import admit_hits, admitted, shown_text
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, normalise_text, utcnow
 from tiermem.write.conversation import write_messages
-from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, write_many
+from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, WriteStatus, write_many
 
-__all__ = ["ContextManager", "RecallWriter", "StoreRecall"]
+__all__ = ["ContextManager", "Mark", "RecallWriter", "StoreRecall"]
 
 
 class RecallWriter(Protocol):
@@ -78,6 +79,17 @@ class StoreRecall:
         return hybrid_recall(
             self.store, self.embedder, scope, query, k=k, filter_=filter or Filter(), now=utcnow(), policy=self.policy
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """The window as it was (``ContextManager.mark``), to go back to with ``undo``."""
+
+    entries: tuple[_Entry, ...]
+    summary_through: str | None
+    unsummarised: tuple[Message, ...]
+    summary: str | None  # the summary block's text, if there is such a block
+    written: int  # how many records the window had added by then
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +157,7 @@ class ContextManager:
         self._total = 0
         self._summary_through: str | None = None
         self._unsummarised: list[Message] = []
+        self._added: list[str] = []  # records this manager's appends added (``undo`` forgets the latest)
         self._load()
 
     # -- state ---------------------------------------------------------------------------------------------
@@ -208,10 +221,44 @@ class ContextManager:
             # The conversation path: the previous message of the session is its search context, and its record
             # id comes from the message id (appending the same message twice stores it once).
             (written,) = self._recall.remember_messages(self._scope, [message])
+            if written.record.id in self._ids:  # the same message again (a retried turn): it is there already
+                return ()
+            if written.status is not WriteStatus.UNCHANGED:
+                self._added.append(written.record.id)
             self._push(self._entry(message, written.record, cost))
             evicted = self._evict()
             self._persist(evicted)
             return tuple(e.message for e in evicted)
+
+    def mark(self) -> Mark:
+        """Where the window is now; ``undo(mark)`` goes back there."""
+        with self._lock:
+            summary = self.core.get(self._summary_block).value if self._summary_block in self.core else None
+            return Mark(
+                tuple(self._entries), self._summary_through, tuple(self._unsummarised), summary, len(self._added)
+            )
+
+    def undo(self, mark: Mark) -> None:
+        """Go back to ``mark``: the messages appended since are forgotten (as ``Memory.forget`` does, audited),
+        the window and its summary are as they were. What tools did meanwhile (notes, core edits) stays."""
+        with self._lock:
+            gone, self._added = self._added[mark.written :], self._added[: mark.written]
+            now = self._clock()
+            for record_id in gone:
+                if self._store.get(self._scope, record_id) is not None:
+                    forget(self._store, self._scope, record_id, now=now, actor="undo")
+            for queue in (self._entries, self._ids, self._api):
+                queue.clear()
+            self._total = self._with_calls = 0
+            for entry in mark.entries:
+                self._push(entry)
+            self._summary_through = mark.summary_through
+            self._unsummarised = list(mark.unsummarised)
+            if mark.summary is not None and self.core.get(self._summary_block).value != mark.summary:
+                self.core.rewrite(self._summary_block, mark.summary, actor="undo", force=True)
+            self._store.save_context_window(
+                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
+            )
 
     def _check_fits(self, message: Message, cost: int) -> None:
         """Refuse a message that cannot fit even alone (with the tool call it answers) before anything is written."""

@@ -307,8 +307,8 @@ class RemoteMemory:
         """Writes held for approval."""
         return [decode.pending(p) for p in self._call("GET", "/v1/pending", params=self._params(scope))["pending"]]
 
-    def approve(self, scope: Scope, pending_id: str) -> WriteResult:
-        """Store a held write."""
+    def approve(self, scope: Scope, pending_id: str, *, actor: str = "operator") -> WriteResult:
+        """Store a held write; the server records the credential as its approver."""
         path = f"/v1/pending/{_id(pending_id, 'pending_id')}/approve"
         return decode.write_result(self._call("POST", path, params=self._params(scope)))
 

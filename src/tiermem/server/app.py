@@ -11,6 +11,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette.middleware.errors import ServerErrorMiddleware
 
 from tiermem.server.fast import FastRoutes
+from tiermem.server.idempotency import Idempotent
 from tiermem.server.limits import ASGIApp, BodyLimit, Receive, Scope, Send
 from tiermem.server.mcp_mount import MCP_METHODS, MCP_PATH, McpRoute, mcp_endpoint
 from tiermem.server.metrics import Metrics
@@ -107,8 +108,10 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> S
 
     app.openapi = openapi  # type: ignore[method-assign]
     # Outermost first: a crash anywhere still answers a 500 problem; observe (request id, log line, metrics)
-    # sees even a refused body; the hot routes' fast path sits inside the body limit.
+    # sees even a refused body; a keyed retry is answered before any route; the hot routes' fast path sits inside
+    # the body limit.
     fast = FastRoutes(app.stack, owner=app)
-    limited = BodyLimit(fast, max_bytes=settings.limits.max_body_bytes)
+    idempotent = Idempotent(fast, owner=app)
+    limited = BodyLimit(idempotent, max_bytes=settings.limits.max_body_bytes)
     app.front = ServerErrorMiddleware(Observe(limited, metrics=metrics, stream=settings.log), handler=unexpected)
     return app

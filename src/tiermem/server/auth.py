@@ -55,14 +55,12 @@ class JWTVerifier:
             self._client = jwt.PyJWKClient(config.jwks_url, cache_keys=True, lifespan=300, timeout=10)
 
     def _key(self, token: str) -> Any:
+        """The issuer's key the token names; InvalidTokenError when it names none."""
         if self._client is not None:
             return self._client.get_signing_key_from_jwt(token).key
-        assert self._keys is not None
+        keys = list(self._keys or ())
         kid = jwt.get_unverified_header(token).get("kid")
-        keys = list(self._keys)
-        if kid is None and len(keys) == 1:
-            return keys[0].key
-        match = next((k for k in keys if k.key_id == kid), None)
+        match = keys[0] if kid is None and len(keys) == 1 else next((k for k in keys if k.key_id == kid), None)
         if match is None:
             raise jwt.InvalidTokenError("no key with that kid")
         return match.key
@@ -80,7 +78,7 @@ class JWTVerifier:
                 leeway=c.leeway_seconds,
                 options={"require": ["exp", "iss", "aud"]},
             )
-        except (jwt.PyJWTError, ValueError):
+        except (jwt.PyJWTError, ValueError, TypeError):  # TypeError: a key of one kind given a token of another
             return None
         tenant, user, role = claims.get(c.tenant_claim), claims.get(c.user_claim), claims.get(c.role_claim, "user")
         if not isinstance(tenant, str) or not (user is None or isinstance(user, str)):

@@ -83,8 +83,12 @@ class ChatService:
             return cls(memory, None, counter)
         return cls(memory, OpenAIChatClient(url, model, api_key=api_key, pii_mask=pii_mask), counter)
 
-    def turn(self, scope: Scope, text: str, *, now: datetime | None = None) -> AgentTurn:
-        """Run one user turn in ``scope`` (which names the session); waits for a turn already running there."""
+    def turn(
+        self, scope: Scope, text: str, *, now: datetime | None = None, message_id: str | None = None
+    ) -> AgentTurn:
+        """Run one user turn in ``scope`` (which names the session); waits for a turn already running there.
+
+        A turn whose model call fails leaves the session as if it had not been sent (``Agent.step``)."""
         if self.llm is None:
             raise ConfigError("no chat model is configured: start the server with --llm-url and --llm-model")
         slot = self._take(scope)
@@ -92,7 +96,7 @@ class ChatService:
             with slot.lock:
                 if slot.agent is None:
                     slot.agent = self._agent(scope, self.llm)
-                return slot.agent.step(text, now=now)
+                return slot.agent.step(text, now=now, message_id=message_id)
         finally:
             with self._lock:
                 slot.users -= 1

@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from tiermem.errors import ValidationError
-from tiermem.server.auth import Principal, authenticate, scope_for
+from tiermem.server.auth import Principal, scope_for
 from tiermem.server.models import SCOPE_PATTERN
 from tiermem.server.runtime import Runtime
 from tiermem.types import MAX_SCOPE_PART, Scope
@@ -47,15 +47,14 @@ async def caller(
     runtime: Rt,
     _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    """The authenticated caller; 401 without a valid credential, 429 over its rate."""
+    """The authenticated caller (``identity.AuthPath``); 401 without a valid credential, 429 over its rate."""
     header = request.headers.get("authorization")
-    principal = runtime.credentials.get(header)
+    principal = runtime.auth.cached(header)
     if principal is None:
-        principal = await run_in_threadpool(authenticate, runtime.access, runtime.jwt, header)
-        runtime.credentials.put(header, principal)
+        client = request.client.host if request.client else None
+        principal = await run_in_threadpool(runtime.auth.verify, header, client)
     request.state.credential = principal.credential
-    runtime.limiter.take(principal.credential)
-    return principal
+    return runtime.auth.admit(principal)
 
 
 Caller = Annotated[Principal, Depends(caller)]

@@ -30,8 +30,8 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 
 from tiermem.errors import MemError
-from tiermem.server.auth import Principal, authenticate, scope_for
-from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send
+from tiermem.server.auth import Principal, scope_for
+from tiermem.server.limits import ASGIApp, Receive, Scope, Send, replay
 from tiermem.server.models import SCOPE_PATTERN
 from tiermem.server.problems import problem_for
 from tiermem.server.routes import memories
@@ -87,7 +87,7 @@ class FastRoutes:
             body += message.get("body", b"")
             more = bool(message.get("more_body", False))
         if not await self._answer(hot, scope, body, receive, send):
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay(body, receive), send)
 
     async def _answer(self, hot: _Hot, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
         """Answer the request; False (nothing sent, no rate token taken) when the declared route must."""
@@ -106,7 +106,9 @@ class FastRoutes:
         if errors:
             return False
         scope["route"] = hot.route  # what the log line and the metrics name
-        done = await runtime.hot_pool.run(_guarded, hot, runtime, header, query, value)
+        client = scope.get("client")
+        host = client[0] if client else None
+        done = await runtime.hot_pool.run(_guarded, hot, runtime, header, host, query, value)
         if done is None:  # the credential did not verify: the declared route refuses it in its own words
             return False
         credential, outcome = done
@@ -122,16 +124,13 @@ class FastRoutes:
 
 
 def _guarded(
-    hot: _Hot, runtime: Runtime, header: str, query: dict[str, str], body: Any
+    hot: _Hot, runtime: Runtime, header: str, client: str | None, query: dict[str, str], body: Any
 ) -> tuple[str, tuple[int, bytes] | MemError] | None:
     """The caller's credential with the answer or the error to write; None when the credential does not verify."""
-    principal = runtime.credentials.get(header)
-    if principal is None:
-        try:
-            principal = authenticate(runtime.access, runtime.jwt, header)
-        except MemError:
-            return None
-        runtime.credentials.put(header, principal)
+    try:
+        principal = runtime.auth.verify(header, client)
+    except MemError:  # refused (or over the failed-credential limit): the declared route answers in its words
+        return None
     try:
         return principal.credential, _run(hot, runtime, principal, query, body)
     except MemError as exc:
@@ -140,7 +139,7 @@ def _guarded(
 
 def _run(hot: _Hot, runtime: Runtime, principal: Principal, query: dict[str, str], body: Any) -> tuple[int, bytes]:
     """The rate limit, the scope, the work and its answer (status and JSON): what the declared route would do."""
-    runtime.limiter.take(principal.credential)
+    runtime.auth.admit(principal)
     scope = scope_for(runtime.access, principal, user=query.get("user"), agent=query.get("agent"))
     content = hot.work(runtime, body, scope)
     # The work's dict already holds what the response model would (times as datetimes), so it is written as is:
@@ -163,17 +162,3 @@ def _query(raw: bytes) -> dict[str, str] | None:
 
 def _json(content_type: str | None) -> bool:
     return content_type is not None and content_type.partition(";")[0].strip().lower() == "application/json"
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """The body already read, then the connection's own messages (its disconnect)."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay

@@ -16,7 +16,7 @@ from typing import Any
 from tiermem.errors import RateLimitError
 from tiermem.server.problems import MEDIA_TYPE, TYPE_PREFIX
 
-__all__ = ["BodyLimit", "RateLimiter"]
+__all__ = ["BodyLimit", "RateLimiter", "replay"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -57,17 +57,7 @@ class BodyLimit:
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()  # after the body: wait for the disconnect, as a server would say it
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay(b"".join(chunks), receive), send)
 
     async def _refuse(self, scope: Scope, send: Send, given: str, status: int = 413) -> None:
         detail = (
@@ -97,6 +87,20 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": data})
 
 
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives ``body`` (read already) whole, then the connection's own messages (its disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
 def _content_length(scope: Scope) -> int | None:
     """The declared length; None when absent, -1 when it is not a number."""
     for name, value in scope.get("headers", []):
@@ -118,21 +122,33 @@ class RateLimiter:
 
     def take(self, credential: str) -> None:
         """Spend one token of ``credential``; RateLimitError with the wait until the next one otherwise."""
+        self._use(credential, spend=True, check=True, what="requests for this credential")
+
+    def check(self, key: str, *, what: str) -> None:
+        """RateLimitError when ``key`` has no token left (``what`` names what is counted); spends nothing."""
+        self._use(key, spend=False, check=True, what=what)
+
+    def spend(self, key: str) -> None:
+        """Spend a token of ``key`` if it has one left (never raises)."""
+        self._use(key, spend=True, check=False, what="")
+
+    def _use(self, key: str, *, spend: bool, check: bool, what: str) -> None:
         if self.per_second <= 0:
             return
         now = self._clock()
         with self._lock:
-            tokens, then = self._buckets.get(credential, (float(self.burst), now))
+            tokens, then = self._buckets.get(key, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - then) * self.per_second)
             if tokens < 1.0:
-                self._buckets[credential] = (tokens, now)
+                self._buckets[key] = (tokens, now)
+                if not check:
+                    return
                 wait = (1.0 - tokens) / self.per_second
                 raise RateLimitError(
-                    f"more than {self.per_second:g} requests per second (burst {self.burst}) for this credential;"
-                    f" retry in {wait:.2f} s",
+                    f"more than {self.per_second:g} {what} per second (burst {self.burst}); retry in {wait:.2f} s",
                     retry_after=wait,
                 )
-            self._buckets[credential] = (tokens - 1.0, now)
+            self._buckets[key] = (tokens - 1.0 if spend else tokens, now)
             if len(self._buckets) > 10_000:  # forget full buckets: they hold nothing a new one would not
                 full = [c for c, (t, w) in self._buckets.items() if t + (now - w) * self.per_second >= self.burst]
                 for c in full:

@@ -17,7 +17,6 @@ from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from tiermem.errors import AccessError, RateLimitError
-from tiermem.server.auth import authenticate
 from tiermem.server.mcp import DEFAULT_BUDGET
 from tiermem.server.mcp_http import McpHttpEndpoint
 from tiermem.server.runtime import Runtime
@@ -33,16 +32,15 @@ async def _caller_scope(request: Request) -> Scope:
     """The scope of the request's credential (the tenant and user it names), as the REST routes derive it."""
     runtime: Runtime = request.app.state.runtime
     header = request.headers.get("authorization")
-    principal = runtime.credentials.get(header)
-    if principal is None:
-        try:
-            principal = await run_in_threadpool(authenticate, runtime.access, runtime.jwt, header)
-        except AccessError as exc:
-            raise HTTPException(401, str(exc)) from None
-        runtime.credentials.put(header, principal)
-    request.state.credential = principal.credential
     try:
-        runtime.limiter.take(principal.credential)
+        principal = runtime.auth.cached(header)
+        if principal is None:
+            client = request.client.host if request.client else None
+            principal = await run_in_threadpool(runtime.auth.verify, header, client)
+        request.state.credential = principal.credential
+        runtime.auth.admit(principal)
+    except AccessError as exc:
+        raise HTTPException(401, str(exc)) from None
     except RateLimitError as exc:
         retry = str(max(1, math.ceil(exc.retry_after)))
         raise HTTPException(429, str(exc), headers={"Retry-After": retry}) from None

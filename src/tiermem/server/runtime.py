@@ -13,6 +13,7 @@ from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
 from tiermem.server.auth import CredentialCache, JWTVerifier
 from tiermem.server.chat import ChatService
+from tiermem.server.identity import FAILED_BURST, FAILED_PER_SECOND, AuthPath
 from tiermem.server.keys import open_access
 from tiermem.server.limits import RateLimiter
 from tiermem.server.metrics import Metrics, TimedEmbedder
@@ -38,6 +39,7 @@ class Runtime:
     counter: TokenCounter
     credentials: CredentialCache
     chat: ChatService
+    auth: AuthPath
     model_ready: bool = False
     hot_pool: HotPool = field(default_factory=HotPool)  # the hot routes' trips (server.fast)
 
@@ -86,17 +88,11 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
         chat = ChatService.from_settings(
             memory, counter, settings.llm_url, settings.llm_model, settings.llm_api_key, settings.pii_mask
         )
-        runtime = Runtime(
-            settings,
-            memory,
-            access,
-            metrics,
-            RateLimiter(settings.rate.per_second, settings.rate.burst),
-            jwt,
-            counter,
-            CredentialCache(settings.credential_cache_seconds),
-            chat,
-        )
+        limiter = RateLimiter(settings.rate.per_second, settings.rate.burst)
+        credentials = CredentialCache(settings.credential_cache_seconds)
+        failures = RateLimiter(FAILED_PER_SECOND, FAILED_BURST)
+        auth = AuthPath(access, jwt, credentials, limiter, failures)
+        runtime = Runtime(settings, memory, access, metrics, limiter, jwt, counter, credentials, chat, auth)
         embedder.embed_batch(["warm up the model"])
         runtime.model_ready = True
         return runtime

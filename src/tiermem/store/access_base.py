@@ -14,7 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-__all__ = ["AccessStore", "ApiKey", "KeyRole"]
+__all__ = ["AccessStore", "ApiKey", "Claim", "ClaimState", "KeyRole"]
 
 
 class KeyRole(StrEnum):
@@ -43,6 +43,25 @@ class ApiKey:
         return self.revoked_at is None
 
 
+class ClaimState(StrEnum):
+    """What a retried request's key says: run it, replay the first answer, wait for it, or refuse a reuse."""
+
+    NEW = "new"  # the first request with this key (or one whose first run was abandoned): run it
+    DONE = "done"  # answered before: replay that answer
+    RUNNING = "running"  # the first request is still running
+    MISMATCH = "mismatch"  # the key was used for another request
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The state of an idempotency key and, once answered, the answer."""
+
+    state: ClaimState
+    status: int | None = None
+    body: bytes | None = None
+    media_type: str | None = None
+
+
 class AccessStore(Protocol):
     """Keys and session bindings; every method is its own transaction (or joins the caller's)."""
 
@@ -68,4 +87,33 @@ class AccessStore(Protocol):
         Atomic: of two users racing for a new session id exactly one wins, and both learn who. ``user`` None
         is the tenant's shared memory, and is returned as None.
         """
+        ...
+
+    def claim_request(
+        self,
+        tenant: str,
+        user: str | None,
+        key: str,
+        fingerprint: str,
+        *,
+        at: datetime,
+        stale_before: datetime,
+        expired_before: datetime,
+    ) -> Claim:
+        """Claim an idempotency key for a request with this fingerprint, atomically across processes.
+
+        A new key (or one claimed before ``stale_before`` and never answered: its request died) is claimed at
+        ``at``; a key answered before gives its answer; the user's keys claimed before ``expired_before`` are
+        forgotten first.
+        """
+        ...
+
+    def finish_request(
+        self, tenant: str, user: str | None, key: str, *, status: int, body: bytes, media_type: str | None
+    ) -> None:
+        """Keep the answer of a claimed key."""
+        ...
+
+    def release_request(self, tenant: str, user: str | None, key: str) -> None:
+        """Forget a claimed, unanswered key (the request failed: a retry runs it again)."""
         ...

@@ -58,10 +58,13 @@ class TranscriptMessage:
     tool_call_id: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     metadata: Mapping[str, MetaValue] = field(default_factory=lambda: MappingProxyType({}))
+    given_source: str | None = None  # a provenance other than the role's (the runtime's own notices: system)
 
     @property
     def source(self) -> str:
         """Its provenance: ``user[:name]``, ``agent[:name]``, ``system`` or ``tool:<name>`` (tool trust)."""
+        if self.given_source is not None:
+            return self.given_source
         if self.role == "tool":
             return f"tool:{self.name or _UNNAMED_TOOL}"
         if self.role == "system":
@@ -109,6 +112,7 @@ def parse_message(raw: object, index: int) -> TranscriptMessage:
         tool_call_id=_optional_text(get("tool_call_id"), f"{where}.tool_call_id"),
         tool_calls=calls,
         metadata=_metadata(get("metadata"), f"{where}.metadata"),
+        given_source=_optional_text(get("source"), f"{where}.source"),
     )
 
 

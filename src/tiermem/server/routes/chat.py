@@ -8,6 +8,7 @@ model that is missing (503) or unreachable (502) still gets a problem+json answe
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -95,8 +96,15 @@ async def chat(
     principal: Caller,
     scope: ScopeAgent,
     accept: Annotated[str | None, Header(max_length=1000)] = None,
+    idempotency_key: Annotated[
+        str | None, Header(max_length=255, description="Retry safely: the same key gets the first answer.")
+    ] = None,
 ) -> Any:
-    """The agent answers the message with its context window, core memory and recall of earlier sessions."""
+    """The agent answers the message with its context window, core memory and recall of earlier sessions.
+
+    A turn whose model call fails (502) leaves the session as if the message had not been sent. With an
+    ``Idempotency-Key``, a retry gets the first answer; and the user's message takes its id from the key, so
+    even a turn cut short by a crash is not stored twice by its retry."""
     check_limit("text", len(body.text), runtime.settings.limits.max_text_chars, " on characters")
     full = await run_in_threadpool(
         scope_for, runtime.access, principal, user=scope.user, agent=scope.agent, session=session
@@ -104,7 +112,8 @@ async def chat(
     if runtime.chat.llm is None:
         detail = "no chat model is configured: start the server with --llm-url URL --llm-model NAME"
         return problem(503, detail, request=request, field="llm_url", given=None)
-    turn = await run_in_threadpool(runtime.chat.turn, full, body.text, now=body.now)
+    said = None if idempotency_key is None else "turn-" + hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]
+    turn = await run_in_threadpool(runtime.chat.turn, full, body.text, now=body.now, message_id=said)
     out = _out(session, turn)
     if accept is not None and SSE in accept:
         return StreamingResponse(_events(out), media_type=SSE, headers={"Cache-Control": "no-store"})

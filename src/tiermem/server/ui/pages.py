@@ -13,7 +13,6 @@ from starlette.concurrency import run_in_threadpool
 
 from tiermem.errors import AccessError, ValidationError
 from tiermem.lifecycle.revise import revise
-from tiermem.server.auth import authenticate
 from tiermem.server.ui.session import COOKIE
 from tiermem.server.ui.web import Form, Page, UIRoute, Viewer, render, runtime, sessions, set_cookie
 from tiermem.trust.injection import quarantined
@@ -90,14 +89,16 @@ async def login(request: Request, form: Form) -> Response:
     """Verify the key (or JWT) with the service's own check, then start a fresh session."""
     rt = runtime(request)
     old = sessions(request).get(request.cookies.get(COOKIE))
+    header = "Bearer " + form.get("credential", "").strip()
+    client = request.client.host if request.client else None
     try:
-        principal = await run_in_threadpool(authenticate, rt.access, rt.jwt, "Bearer " + form.get("credential", ""))
+        principal = await run_in_threadpool(rt.auth.verify, header, client)
     except AccessError:
         assert old is not None  # the CSRF check found it
         return render(request, "login.html", 401, csrf=old.csrf, error="That key or token is not valid.")
     if old is not None:
         sessions(request).end(old)
-    session = sessions(request).new(principal)
+    session = sessions(request).new(principal, header)
     response = RedirectResponse("/ui/", status_code=303)
     set_cookie(request, response, session)
     return response

@@ -2,8 +2,8 @@
 
 The cookie holds only ``<id>.<hmac>``; the principal lives in this process. A session starts anonymous (so the
 sign-in form has a CSRF token too) and is replaced by a fresh id at sign-in, so an id planted before sign-in is
-worthless afterwards. Sessions end at sign-out, after ``idle_seconds`` without a request, or when their user is
-erased.
+worthless afterwards. Sessions end at sign-out, after ``idle_seconds`` without a request, when their user is
+erased, or when their credential no longer verifies (checked on every page through ``identity.AuthPath``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ class UISession:
     csrf: str
     principal: Principal | None = None
     seen: float = field(default=0.0)
+    # The credential signed in with, as an Authorization header: every page checks it again (a revoked key ends
+    # the session within the credential cache's second). It stays in this process; the cookie holds only the id.
+    credential: str | None = field(default=None, repr=False)
 
     def csrf_ok(self, given: str | None) -> bool:
         """The form's token is this session's (compared in constant time)."""
@@ -54,9 +57,11 @@ class UISessions:
         """What the cookie carries: the id and its signature."""
         return f"{session.id}.{self._sign(session.id)}"
 
-    def new(self, principal: Principal | None = None) -> UISession:
-        """A fresh session with its own CSRF token."""
-        session = UISession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock())
+    def new(self, principal: Principal | None = None, credential: str | None = None) -> UISession:
+        """A fresh session with its own CSRF token (signed in when ``principal`` and its ``credential`` are given)."""
+        session = UISession(
+            secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock(), credential
+        )
         with self._lock:
             self._expire()
             self._sessions[session.id] = session

@@ -129,9 +129,15 @@ def viewer(request: Request) -> Viewer:
     session = sessions(request).get(request.cookies.get(COOKIE))
     if session is None or session.principal is None:
         raise SignInRequired()
-    principal = session.principal
+    auth = runtime(request).auth
+    try:  # the credential is checked again, as the API checks it on every request: revoked means signed out
+        principal = auth.verify(session.credential, request.client.host if request.client else None)
+    except AccessError:
+        sessions(request).end(session)
+        raise SignInRequired() from None
+    session.principal = principal
     request.state.credential = principal.credential  # for the request's log line, as the API's routes do
-    runtime(request).limiter.take(principal.credential)  # the credential's rate covers its browser session too
+    auth.admit(principal)  # the credential's rate covers its browser session too
     wanted = request.query_params.get("user") or None
     if wanted is not None and wanted != principal.user and principal.role is not KeyRole.ADMIN:
         raise NotFoundError(f"no user {wanted}")  # a user never learns whether another user exists

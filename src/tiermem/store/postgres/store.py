@@ -26,6 +26,7 @@ from tiermem.store.postgres.bulk import BulkState, PgBulkMixin
 from tiermem.store.postgres.connect import apply_migrations, driver_error, parse_url
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
+from tiermem.store.postgres.idempotency import PgIdempotencyMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.quotes import PgQuotesMixin
@@ -52,6 +53,7 @@ class PostgresStore(
     PgQuotesMixin,
     PgTransferMixin,
     PgAccessMixin,
+    PgIdempotencyMixin,
     PgUnindexedMixin,
     PgWriteOrderMixin,
 ):

@@ -21,6 +21,7 @@ from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error, released
 from tiermem.store.sqlite.context import SQLiteContextMixin
 from tiermem.store.sqlite.fts import SQLiteFullTextMixin
+from tiermem.store.sqlite.idempotency import SQLiteIdempotencyMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
 from tiermem.store.sqlite.order import SQLiteWriteOrderMixin
 from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
@@ -66,6 +67,7 @@ class SQLiteStore(
     SQLiteQuotesMixin,
     SQLiteTransferMixin,
     SQLiteAccessMixin,
+    SQLiteIdempotencyMixin,
     SQLiteUnindexedMixin,
     SQLiteWriteOrderMixin,
 ):

@@ -1,0 +1,150 @@
+"""(internal) Idempotent retries: a ``POST /v1/...`` with an ``Idempotency-Key`` header is answered once per key.
+
+A client that lost an answer (a timeout, a dropped connection, a server restarted mid-request) sends the request
+again with the same key and gets the first answer, with ``Idempotent-Replayed: true``, and nothing is written
+twice. The key belongs to the caller's (tenant, user): the same key from another user is another key. The
+answer is kept in the store (``AccessStore.claim_request``), so every worker process and a restarted server
+know it, for ``KEPT`` after it was first sent.
+
+- The same key with another method, path, query or body is refused (422): a key names one request.
+- While the first request runs, a retry gets 409 with ``Retry-After``; if it never answered (its process died),
+  a retry ``STALE`` later runs it again.
+- Only a success (2xx) is kept: after a refusal or a failure the key is released, and a retry runs again.
+
+Requests without the header, and every other method and path, pass through untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import timedelta
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.requests import Request
+
+from tiermem.errors import AccessError, MemError, RateLimitError
+from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send, replay
+from tiermem.server.problems import problem, problem_for
+from tiermem.server.runtime import Runtime
+from tiermem.store.access_base import ClaimState
+from tiermem.types import utcnow
+
+__all__ = ["HEADER", "KEPT", "STALE", "Idempotent"]
+
+HEADER = "idempotency-key"
+KEPT = timedelta(hours=24)
+STALE = timedelta(minutes=5)  # longer than any request runs (a chat turn's model calls included)
+_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+
+
+class Idempotent:
+    """ASGI middleware (inside the body limit): runs a keyed POST once and replays its answer to retries."""
+
+    def __init__(self, app: ASGIApp, owner: FastAPI) -> None:
+        self.app = app
+        self.owner = owner
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope) if scope["type"] == "http" else None
+        key = headers.get(HEADER) if headers is not None and scope["method"] == "POST" else None
+        if key is None or headers is None or not str(scope["path"]).startswith("/v1/"):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if not _KEY.fullmatch(key):
+            detail = "Idempotency-Key: must be 1 to 255 visible ASCII characters"
+            await problem(400, detail, request=request, field="Idempotency-Key", given=key[:300])(scope, receive, send)
+            return
+        body = await _body(receive)
+        if body is None:
+            return
+        runtime: Runtime = self.owner.state.runtime
+        client = scope.get("client")
+        header = headers.get("authorization")
+        try:
+            principal = runtime.auth.cached(header)
+            if principal is None:
+                principal = await run_in_threadpool(runtime.auth.verify, header, client[0] if client else None)
+        except (AccessError, RateLimitError):  # the route refuses it in its own words
+            await self.app(scope, replay(body, receive), send)
+            return
+        query = scope.get("query_string", b"")
+        fingerprint = hashlib.sha256(b"\0".join([b"POST", str(scope["path"]).encode(), query, body])).hexdigest()
+        now = utcnow()
+        try:
+            claim = await run_in_threadpool(
+                runtime.access.claim_request,
+                principal.tenant,
+                principal.user,
+                key,
+                fingerprint,
+                at=now,
+                stale_before=now - STALE,
+                expired_before=now - KEPT,
+            )
+        except MemError as exc:
+            await (await problem_for(request, exc))(scope, receive, send)
+            return
+        if claim.state is ClaimState.MISMATCH:
+            detail = "Idempotency-Key: was used for another request (method, path or body); use a new key for this one"
+            await problem(422, detail, request=request, field="Idempotency-Key", given=key)(scope, receive, send)
+        elif claim.state is ClaimState.RUNNING:
+            detail = "Idempotency-Key: the first request with this key is still running; retry in a moment"
+            answer = problem(409, detail, request=request, headers={"Retry-After": "1"}, field="Idempotency-Key")
+            await answer(scope, receive, send)
+        elif claim.state is ClaimState.DONE:
+            await _send(send, claim.status or 200, claim.body or b"", claim.media_type)
+        else:
+            await self._first(scope, body, receive, send, runtime, (principal.tenant, principal.user, key))
+
+    async def _first(
+        self, scope: Scope, body: bytes, receive: Receive, send: Send, runtime: Runtime, who: tuple[str, Any, str]
+    ) -> None:
+        """Run the request, pass its answer on, and keep it if it succeeded (else release the key)."""
+        answer: dict[str, Any] = {"status": 0, "media_type": None, "chunks": []}
+
+        async def recording(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"] = int(message["status"])
+                answer["media_type"] = Headers(raw=message.get("headers", [])).get("content-type")
+            elif message["type"] == "http.response.body":
+                answer["chunks"].append(message.get("body", b""))
+            await send(message)
+
+        kept = False
+        try:
+            await self.app(scope, replay(body, receive), recording)
+            if 200 <= answer["status"] < 300:
+                content = b"".join(answer["chunks"])
+                await run_in_threadpool(
+                    runtime.access.finish_request, *who, status=answer["status"], body=content,
+                    media_type=answer["media_type"],
+                )  # fmt: skip
+                kept = True
+        finally:
+            if not kept:
+                await run_in_threadpool(runtime.access.release_request, *who)
+
+
+async def _body(receive: Receive) -> bytes | None:
+    """The whole request body (the body limit outside has bounded it); None when the client went away."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _send(send: Send, status: int, body: bytes, media_type: str | None) -> None:
+    headers = [(b"content-length", str(len(body)).encode()), (b"idempotent-replayed", b"true")]
+    if media_type:
+        headers.append((b"content-type", media_type.encode("latin-1")))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
