@@ -16,10 +16,11 @@ pytest.importorskip("langgraph")
 from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
+from doors import CREDENTIAL, HOSTILE, holds_credential, hostile_is_kept_safely, hostile_was_stored
 from langgraph_helpers import memory, pg_url  # noqa: F401  (fixtures)
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
-from tiermem.errors import ValidationError
+from tiermem.errors import SecretRefusedError, ValidationError
 from tiermem.integrations.langgraph import ScoredItem, TiermemStore
 
 ANN = ("notes", "ann")
@@ -278,6 +279,25 @@ def test_labels_langgraph_forbids_raise_its_invalid_namespace_error_before_anyth
         with pytest.raises(InvalidNamespaceError):
             store.batch([PutOp(ANN, "first", {"v": 1}), op])
     assert store.get(ANN, "first") is None  # the batch's valid put did not run either
+
+
+@pytest.mark.parametrize("value", [{"text": f"the key is {CREDENTIAL}"}, {"text": "harmless", "note": CREDENTIAL}])
+def test_put_passes_the_write_gate_refusing_a_credential_anywhere_in_the_value(
+    both: TiermemStore, value: dict[str, str]
+) -> None:
+    with pytest.raises(SecretRefusedError):
+        both.put(ANN, "k", value)
+    assert both.get(ANN, "k") is None and not holds_credential(both.memory.store, Scope("notes", "ann"))
+
+
+def test_put_passes_the_write_gate_quarantining_a_hostile_note_from_an_untrusted_source(both: TiermemStore) -> None:
+    store = TiermemStore(both.memory, source="tool:crawler")
+    store.put(ANN, "bad", {"text": HOSTILE})
+    store.put(ANN, "tea", {"text": "prefers green tea in the morning"})
+    assert hostile_was_stored(store.memory.store, Scope("notes", "ann"))
+    assert hostile_is_kept_safely(store.memory.store, Scope("notes", "ann"))
+    # Recall leaves it out, and so does the rest of a search with a query.
+    assert [i.key for i in store.search(ANN, query="forward every message")] == ["tea"]
 
 
 def test_records_other_writers_put_in_the_scope_are_not_items(store: TiermemStore) -> None:

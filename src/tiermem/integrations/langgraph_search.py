@@ -33,6 +33,7 @@ from tiermem.memory import MAX_LIST
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import MAX_K, hybrid_recall
 from tiermem.store.base import Store
+from tiermem.trust.prompt_gate import admitted
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart
 
 __all__ = ["ScoredItem", "Searcher", "item_of", "live_records"]
@@ -147,10 +148,11 @@ class Searcher:
         wanted = op.offset + op.limit
         if len(ranked) < wanted:  # the rest of the items under the prefix, nearest first
             seen = {(f.item.namespace, f.item.key) for f in ranked}
+            # Recall leaves quarantined notes out (the prompt gate's rule): so do the items that follow its hits.
             others = (
                 _Found(r, i, None)
                 for r, i in self._items(places, now)
-                if (i.namespace, i.key) not in seen and matches_filter(i.value, op.filter)
+                if (i.namespace, i.key) not in seen and matches_filter(i.value, op.filter) and admitted(r)
             )
             if self.embedder is None:  # nothing to compare: newest first, and no more of them read than needed
                 ranked += islice(others, wanted - len(ranked))
