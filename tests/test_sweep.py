@@ -182,7 +182,7 @@ def test_cli_sweep_reports_counts_and_applies_keep_last(tmp_path: Path) -> None:
 
 def test_refresh_ttl_restarts_the_expiry_of_live_records_that_have_one() -> None:
     with Memory.open(":memory:", embedder=EMB) as memory:
-        brief = memory.remember(ALICE, "the gate code is 4471", ttl=60).record
+        brief = memory.remember(ALICE, "the parcel arrives on Tuesday", ttl=60).record
         lasting = memory.remember(ALICE, "a note with no expiry").record
         changed = memory.refresh_ttl(ALICE, {brief.id: timedelta(hours=2), lasting.id: timedelta(hours=2)})
         assert [r.id for r in changed] == [brief.id]  # a record without an expiry keeps none
