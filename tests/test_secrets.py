@@ -146,6 +146,10 @@ def test_hashes_uuids_and_commit_ids_are_not_credentials(text: str) -> None:
         "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         "pwd: /home/ann/src",
         "The API key goes in the settings page under Integrations.",
+        "2. pwd: prints the folder you are in, so you know where a command will run.",
+        "- Reused passwords: Most people keep one for every site, which is the first thing attackers try.",
+        "* login: the name a member picks\n* password: salted hash of the member's password\n* phone: optional",
+        "    password_digest = Column(Text, nullable=False)",
     ],
 )
 def test_talk_about_passwords_and_placeholders_are_not_credentials(text: str) -> None:
@@ -161,6 +165,7 @@ def test_talk_about_passwords_and_placeholders_are_not_credentials(text: str) ->
         "HTMLInputElementValidationMessageProvider2Factory",
         "Upgraded from 2.14.3-rc.1+build.5678 to 2.15.0.",
         "/home/ann/Projects/Website2024/src/components/NavigationBarDropdown.tsx",
+        "The ED25519 host key fingerprint is SHA256:Qx7vT2mK9pL4wR8nB3cY6hJ1dF5sG0aZ8eU2iO7kM4q.",
     ],
 )
 def test_base64_of_text_public_keys_urls_identifiers_and_versions_are_not_credentials(text: str) -> None:
@@ -210,3 +215,7 @@ def test_the_case_files_meet_the_targets() -> None:
         assert hit / total >= 0.95, (kind, pii.misses)
     assert len({k for k in pii.found if k.startswith("phone:")}) >= 10
     assert pii.false_rate <= 0.05, pii.misses
+
+
+def test_a_passphrase_of_plain_words_after_its_label_is_found() -> None:
+    assert find_secrets("password: lantern orchard velvet pebble") == ("a password",)

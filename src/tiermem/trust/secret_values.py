@@ -30,7 +30,10 @@ _PLACEHOLDER_WORDS = frozenset(
     "required optional unchanged same see below above default demo abc".split()
 )
 _TEMPLATE = re.compile(r"^(?:<.*|\{.*|\$.*|%.*|\[.*|\.{2,}|…|\*+|#+|x+|X+|-+|_+|\?+|0+)$")
-_CODE_REFERENCE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)")
+_CODE_REFERENCE = re.compile(
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
+    r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')]|$)"  # a call: ``hashed_password = Column(String, ...)``
+)
 
 
 def is_placeholder(value: str) -> bool:
@@ -88,10 +91,29 @@ _CLI = re.compile(
 )
 
 
+# Words a description is made of and a passphrase of random words is not ("pwd: shows you the current folder").
+_FUNCTION_WORDS = frozenset(
+    "a an the of for to in on at by as from with and or but not is are was were be been can could should must will "
+    "would may might you your it its this that these which who what when where how often always never usually use "
+    "uses used do does make makes".split()
+)
+
+
+def _described(value: str, after: str) -> bool:
+    """``label: value`` that is a description going on ("Weak passwords: Small businesses often use..."), not a
+    value: a plain word, followed on its line by words a sentence is made of."""
+    if not (value.isalpha() and value[1:].islower()):
+        return False
+    following = re.findall(r"[A-Za-z']+", after.split("\n", 1)[0])[:8]
+    return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
+
+
 def _passwords(text: str) -> bool:
     for m in _ASSIGNED.finditer(text):
         value = next(v for v in m.groups() if v is not None)
-        if len(value) >= 4 and not is_placeholder(value) and not value.startswith(("/", "~")):
+        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")):
+            continue
+        if not _described(value, text[m.end() :]):
             return True
     for m in _SAID.finditer(text):
         if len(m.group(1)) >= 4 and _prose_value(m.group(1).rstrip(".,;!?"), text[m.end() :]):
@@ -194,7 +216,8 @@ def _url_password(text: str) -> bool:
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{40,}(?![A-Za-z0-9+/=_\-])")
 _PUBLIC_CONTEXT = re.compile(
-    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)-|integrity=?[\"']?"
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)[-:]"
+    r"|integrity=?[\"']?|fingerprint(?:\s+is)?:?\s*(?:sha\d+:|md5:)?"
     r"|\w+://\S*|www\.\S*)\s*$",
     re.IGNORECASE,
 )
