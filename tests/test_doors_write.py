@@ -360,6 +360,8 @@ MEMORY_NO_TEXT = {
     "release": "an operator's release of a quarantined note",
     "rollback": "restores a version that passed the gate (credentials checked again)",
     "consolidate": "merges and closes stored facts: no new text",
+    "refresh_ttl": "restarts the expiry of stored records: no new text",
+    "with_embedder": "another facade on the same store: its writes are these methods",
 }
 CORE_WRITES: dict[str, Callable[[CoreMemory, str], object]] = {
     "define": lambda c, t: c.define("probe", limit=200, value=t),
