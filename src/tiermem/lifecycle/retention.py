@@ -18,7 +18,7 @@ from tiermem.errors import ValidationError
 from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
 from tiermem.store.base import AuditEntry, Store
 from tiermem.types import MemoryRecord, MemoryType, Scope
-from tiermem.write.path import MAX_TTL
+from tiermem.write.fields import MAX_TTL
 
 __all__ = ["KEEP_LAST_ENV", "TTL_ENV", "RetentionPolicy", "SweepReport", "parse_duration", "sweep"]
 

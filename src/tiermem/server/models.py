@@ -15,7 +15,8 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.store.access_base import KeyRole
 from tiermem.types import MAX_SCOPE_PART, MemoryType, SourceKind
-from tiermem.write.path import MAX_BATCH, MAX_CONTENT_CHARS, MAX_TTL, WriteStatus
+from tiermem.write.fields import MAX_TTL
+from tiermem.write.path import MAX_BATCH, MAX_CONTENT_CHARS, WriteStatus
 
 __all__ = [
     "ID_PATTERN",
