@@ -86,6 +86,7 @@ def render(report: dict[str, Any]) -> str:
     lines.append("")
     for store, found in report["checks"].items():
         counts = {k: found["counts"].get(k, 0) for k in ("lost", "duplicated", "forked", "audit gap", "erase residue")}
+        lines.append(f"{store}: checked {found['checked']}")
         lines.append(f"{store}: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
         for kind, examples in found["examples"].items():
             lines += [f"  {kind}: {e}" for e in examples]

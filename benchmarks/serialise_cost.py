@@ -94,8 +94,7 @@ def _stores(which: list[str], pg_url: str | None) -> Iterator[dict[str, str]]:
             if pg_url is None:
                 pg = OwnPostgres(root)
                 pg.start()
-                pg.prepare()
-                pg_url = pg.app_url()
+                _, pg_url = pg.prepare()
             urls["postgres"] = pg_url + ("&" if "?" in pg_url else "?") + f"schema=serialise_{int(time.time())}"
         yield urls
     finally:

@@ -144,6 +144,7 @@ class Findings:
 
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    checked: dict[str, int] = field(default_factory=dict)  # what was looked at: the checks' sample sizes
 
     def add(self, kind: str, example: str) -> None:
         self.counts[kind] += 1
@@ -156,6 +157,13 @@ def check(store: str, snap: Snapshot, expectations: Iterable[Expectation]) -> Fi
     found = Findings()
     mine = [e for e in expectations if e.store == store]
     erased = {e.user for e in mine if isinstance(e, Erased)}
+    found.checked = {
+        "acknowledged writes": sum(not isinstance(e, Erased) for e in mine),
+        "records": len(snap.records),
+        "audit entries": len(snap.audit),
+        "slot facts": sum(r.user in SLOTS and r.content.startswith(SLOT_PREFIX) for r in snap.records),
+        "erased users": len(erased),
+    }
     _lost(snap, [e for e in mine if not isinstance(e, Erased)], found)
     _duplicates(snap, found)
     _forks(snap, found)

@@ -113,7 +113,9 @@ class InspectorWriter:
             )
             if answer.ok and answer.body["status"] == "added":
                 self.edits[answer.body["record"]["id"]] = _Edits([(text, "acked")])
-            self.run.ledger.record(Op("rest", "note", self.target.store, outcome(answer), int(answer.ok)))
+            detail = "" if answer.ok else f"{answer.status}: {answer.text[:200]}"
+            op = Op("rest", "note", self.target.store, outcome(answer), int(answer.ok), answer.attempts, detail)
+            self.run.ledger.record(op)
             return
         record_id = self.rng.choice(list(self.edits))
         text = self.run.words.note("edited")

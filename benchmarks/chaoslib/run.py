@@ -155,8 +155,8 @@ def _run(config: Config, root: Path, progress: Callable[[str], None], held: _Hel
             progress("starting PostgreSQL")
             pg = held.pg = OwnPostgres(root)
             pg.start()
-            pg.prepare()
-            db, where[store], count = pg.app_url(), pg.admin_url(), config.pg_servers
+            where[store], db = pg.prepare()
+            count = config.pg_servers
         else:
             db = where[store] = str(root / "chaos.db")
             count = 1
@@ -223,6 +223,9 @@ def _report(
         "down_seconds": ledger.downtimes(),
         "operations": ops,
         "not_acknowledged": ledger.troubles(),
-        "checks": {store: {"counts": dict(f.counts), "examples": dict(f.examples)} for store, f in findings.items()},
+        "checks": {
+            store: {"checked": f.checked, "counts": dict(f.counts), "examples": dict(f.examples)}
+            for store, f in findings.items()
+        },
         "findings": trouble,
     }
