@@ -263,13 +263,13 @@ def test_import_recomputes_the_content_hash_instead_of_trusting_the_file(
 
 
 def test_add_reports_the_ids_it_superseded_and_why_in_text_and_json(run: Run) -> None:
-    first = json.loads(run("add", "--db", "s.db", "--user", "alice", "--json", "My locker code is 4411").stdout)
-    text = run("add", "--db", "s.db", "--user", "alice", "My locker code is 9023")
+    first = json.loads(run("add", "--db", "s.db", "--user", "alice", "--json", "My locker number is 4411").stdout)
+    text = run("add", "--db", "s.db", "--user", "alice", "My locker number is 9023")
     _check(text, 0)
     second_id = text.stdout.splitlines()[0].removeprefix("superseded ")
     assert text.stdout.splitlines()[0] == f"superseded {second_id}"
     assert f"supersedes {first['record']['id']}: " in text.stdout
-    third = run("add", "--db", "s.db", "--user", "alice", "--json", "My locker code is 7310")
+    third = run("add", "--db", "s.db", "--user", "alice", "--json", "My locker number is 7310")
     data = json.loads(third.stdout)
     assert data["status"] == "superseded" and data["superseded"] == [second_id]
     assert len(data["reasons"]) == 1 and data["reasons"][0].startswith(f"supersedes {second_id}: ")

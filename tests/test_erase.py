@@ -193,8 +193,8 @@ def test_cli_erase_asks_first_prints_counts_and_verifies(tmp_path: Path) -> None
 def test_forget_also_blanks_the_supersession_note_that_quotes_the_forgotten_record(tmp_path: Path) -> None:
     path = tmp_path / "q.db"
     store = open_sqlite_context_store(path)
-    old = write_many(store, HASH, ALICE, [NewMemory("Dana locker code is 48213")], NOW)[0].record
-    new = write_many(store, HASH, ALICE, [NewMemory("Dana locker code is 99173645")], NOW)[0]
+    old = write_many(store, HASH, ALICE, [NewMemory("Dana locker number is 48213")], NOW)[0].record
+    new = write_many(store, HASH, ALICE, [NewMemory("Dana locker number is 99173645")], NOW)[0]
     assert new.superseded == (old.id,)
     assert "99173645" in store.audit(ALICE, old.id)[-1].detail  # the reason quotes the new value
 

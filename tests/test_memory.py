@@ -85,9 +85,9 @@ def test_untrusted_sources_are_flagged_and_ranked_lower(mem: Memory) -> None:
 
 
 def test_expired_records_are_not_recalled(mem: Memory) -> None:
-    mem.remember(ALICE, "temporary door code 4411", ttl=60)
+    mem.remember(ALICE, "temporary parking spot 4411", ttl=60)
     later = datetime.now(UTC) + timedelta(minutes=2)
-    assert mem.recall(ALICE, "door code") != []
+    assert mem.recall(ALICE, "parking spot") != []
     assert mem.recall(ALICE, "door code", now=later) == []
     assert mem.list(ALICE).records != ()
 

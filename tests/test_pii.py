@@ -53,6 +53,12 @@ EXAMPLES: list[tuple[PiiKind, str]] = [
     (PiiKind.SECRET, "AKIAIOSFODNN7EXAMPLE"),
     (PiiKind.SECRET, "xoxb-123456789012-abcdefghijkl"),
     (PiiKind.SECRET, "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    (PiiKind.PHONE, "020 7946 0321"),
+    (PiiKind.PHONE, "06 12 34 56 78"),
+    (PiiKind.IBAN, "de89 3704 0044 0532 0130 00"),
+    (PiiKind.NATIONAL_ID, "12345678Z"),
+    (PiiKind.NATIONAL_ID, "RSSMRA85T10A562S"),
+    (PiiKind.NATIONAL_ID, "111.444.777-35"),
 ]
 
 ORDINARY = [
@@ -150,6 +156,117 @@ def test_mask_then_unmask_is_the_identity_across_a_conversation(messages: list[l
     for pieces in messages:
         text = "".join(pieces)
         assert masker.unmask(masker.mask(text)) == text
+
+
+def test_lowercase_iban_is_masked() -> None:
+    assert PiiMasker().mask("iban: gb82 west 1234 5698 7654 32 please") == "iban: [IBAN_1] please"
+    assert PiiMasker().mask("es9121000418450200051332.") == "[IBAN_1]."
+
+
+def test_an_iban_followed_by_a_word_is_masked_without_the_word() -> None:
+    assert PiiMasker().mask("GB82 WEST 1234 5698 7654 32 for rent") == "[IBAN_1] for rent"
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("SSN 536-90-4312 on file", "SSN [SSN_1] on file"),
+        ("ssn 457 22 1093", "ssn [SSN_1]"),
+        ("Social security number: 601234567", "Social security number: [SSN_1]"),
+        ("ticket 601234567", "ticket 601234567"),  # nine digits without the label are not an SSN
+    ],
+)
+def test_an_ssn_is_masked_dashed_spaced_or_unspaced_after_its_label(text: str, masked: str) -> None:
+    assert PiiMasker().mask(text) == masked
+
+
+def test_a_number_the_ssa_never_issues_is_not_an_ssn() -> None:
+    assert PiiKind.SSN not in {span.kind for span in find_pii("SSN 666-12-3456 and 900-12-3456")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Firmware 10.2.3.4 fixes the Wi-Fi drop.",
+        "Upgrade to v1.2.3.4 before Friday.",
+        "build 2.0.12.87 is on the beta channel",
+        "release 4.3.2.1-rc1",
+    ],
+)
+def test_four_part_firmware_version_is_not_an_ip(text: str) -> None:
+    assert find_pii(text) == []
+
+
+def test_an_address_is_still_masked_when_a_version_is_elsewhere_in_the_text() -> None:
+    assert PiiMasker().mask("version 10.2.3.4 runs on 10.2.3.5:8080") == "version 10.2.3.4 runs on [IP_1]"
+
+
+@pytest.mark.parametrize("text", ["EAN 4006381333931 on the box", "UPC-A 036000291452", "scan 9780201379624"])
+def test_a_product_barcode_is_not_a_card_or_a_phone(text: str) -> None:
+    assert find_pii(text) == []
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "(415) 555-0132",  # US
+        "0161 496 0753",  # GB
+        "+44 7700 900123",  # GB, the range set aside for fiction: still a number in international form
+        "030 12345678",  # DE
+        "0171 2345678",  # DE mobile
+        "01 42 68 53 00",  # FR
+        "098765 43210",  # IN
+        "(21) 99876-5432",  # BR
+        "090-1234-5678",  # JP
+        "0412 345 678",  # AU
+        "91 123 45 67",  # ES
+        "02 1234 5678",  # IT
+        "81 1234 5678",  # MX
+        "020 123 4567",  # NL
+        "+52 55 1234 5678",  # MX, international
+        "0049 89 1234567",  # DE from abroad
+    ],
+)
+def test_phone_numbers_of_many_regions_are_masked_in_national_and_international_form(number: str) -> None:
+    assert PiiMasker().mask(f"reach me on {number} after six") == "reach me on [PHONE_1] after six"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Order 4500012345 shipped.",
+        "case number 0123456789",
+        "invoice 302-1234567-7654321",
+        "Population 8 336 817 in 2020",
+        "The lease runs from 01.04.2026 to 31.03.2027.",
+        "It costs 1 299,00 € or $1,349.99.",
+        "Standup at 09:15, retro at 16:30:00.",
+        "20260501 snapshot",
+    ],
+)
+def test_order_numbers_dates_counts_and_prices_are_not_phone_numbers(text: str) -> None:
+    assert find_pii(text) == []
+
+
+def test_a_birth_date_is_masked_only_after_its_label() -> None:
+    assert PiiMasker().mask("DOB: 14/03/1985") == "DOB: [DOB_1]"
+    assert PiiMasker().mask("She was born on 2 July 1990 in Leeds.") == "She was born on [DOB_1] in Leeds."
+    assert find_pii("The meeting is on 14/03/2026; I was born in 1985.") == []
+
+
+def test_a_passport_number_is_masked_only_after_its_label() -> None:
+    assert PiiMasker().mask("passport no. L898902C3, expires 2031") == "passport no. [PASSPORT_1], expires 2031"
+    assert find_pii("Gate L898902C3 and my passport photo") == []
+
+
+def test_labelled_national_identifiers_are_checked_by_their_check_digit() -> None:
+    assert PiiMasker().mask("PAN ABCPE1234F") == "PAN [ID_1]"
+    assert PiiMasker().mask("NHS number 943 476 5919") == "NHS number [ID_1]"
+    assert PiiKind.NATIONAL_ID not in {s.kind for s in find_pii("NHS number 943 476 5918")}  # wrong check digit
+
+
+def test_a_lowercase_ni_number_is_masked_after_its_label() -> None:
+    assert PiiMasker().mask("my ni number is ce 45 67 89 d") == "my ni number is [NINO_1]"
 
 
 @pytest.mark.parametrize(

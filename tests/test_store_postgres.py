@@ -272,9 +272,9 @@ def test_the_sweep_deletes_expired_records_and_erase_leaves_the_user_nothing(pg_
 
 
 def test_forget_on_postgres_takes_the_turn_out_of_the_next_turns_context_and_audit(pg_memory: Memory) -> None:
-    turns = [{"role": "user", "content": "my locker code is 8823"}, {"role": "assistant", "content": "Noted."}]
+    turns = [{"role": "user", "content": "my locker number is 8823"}, {"role": "assistant", "content": "Noted."}]
     first, reply = (r.record for r in pg_memory.remember_messages(ALICE, turns, session="s1"))
-    assert reply.context == "my locker code is 8823"
+    assert reply.context == "my locker number is 8823"
     pg_memory.forget(ALICE, first.id)
     assert pg_memory.get(ALICE, reply.id).context is None
     assert "8823" not in str(pg_memory.export(ALICE))

@@ -125,7 +125,7 @@ def test_new_memory_scan_forces_scanning_of_a_trusted_source(mem: Memory) -> Non
 # -- secrets ------------------------------------------------------------------------------------------------------
 
 SECRETS = {
-    "a PEM private key": "backup of the deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
+    "a private key": "backup of the deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
     "an AWS access key id": "the build uses AKIAZ7Q4N2M5P8R3T6W1 for uploads",
     "a Google Cloud API key": "maps key AIzaSyD4k9XqL2mN8pR5tV7wY1zB3cF6hJ0kM2n",
     "a bearer token": "curl -H 'Authorization: Bearer 9fK2mQ8xL4vN7pR1tW5zY3bC6hJ0dG' https://api.example",
@@ -144,7 +144,7 @@ def test_a_write_holding_a_secret_is_refused_naming_the_kind_never_the_value(mem
         mem.remember(ALICE, text, source="user")
     message = str(caught.value)
     assert kind in message and caught.value.kinds == (kind,)
-    secret_part = text.split()[-1] if kind != "a PEM private key" else "b3BlbnNzaC1rZXktdjEAAAAA"
+    secret_part = text.split()[-1] if kind != "a private key" else "b3BlbnNzaC1rZXktdjEAAAAA"
     assert secret_part not in message
     assert mem.store.count() == before  # the store is unchanged
 

@@ -4,7 +4,8 @@ One JSON object a line: ``text``, ``label`` (hostile | benign), ``technique``, `
 ``split`` (dev | holdout). The build is deterministic (seeded), so the committed file can be re-made and
 checked. A fifth of every family is held out, chosen by a seeded shuffle when the corpus was first built and
 before any tuning of the scorer; tune only on ``dev``, report both. Notes written after tuning began
-(``dev_more``) come last and are all ``dev``, so the original notes and their holdout stay as they were.
+(``dev_more``) come after them and are all ``dev``, so the original notes and their holdout stay as they were.
+The generalisation round (``general_text``) comes last: its dev notes in ``dev``, its final batch in ``holdout``.
 
     .venv/bin/python benchmarks/injection/build_corpus.py            # writes corpus.jsonl
     .venv/bin/python benchmarks/injection/build_corpus.py --check    # exits 1 if the file is stale
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benign
 import dev_more
+import general_text
 import hostile
 
 OUT = Path(__file__).resolve().parent / "corpus.jsonl"
@@ -72,6 +74,21 @@ def build() -> list[dict[str, str]]:
                         seen.add(text)
                         row = {"text": text, "label": label, "technique": technique, "language": lang}
                         rows.append(row | {"family": name, "split": "dev"})
+    # The generalisation round (``general_text``): its dev notes, then its final batch, held out whole.
+    general = (
+        ("hostile", general_text.DEV_HOSTILE, "general", "dev"),
+        ("benign", {**general_text.DEV_BENIGN, "ordinary_mail": general_text.DEV_MAIL}, "general", "dev"),
+        ("hostile", general_text.FINAL_HOSTILE, "general-final", "holdout"),
+        ("benign", {**general_text.FINAL_BENIGN, "ordinary_mail": general_text.FINAL_MAIL}, "general-final", "holdout"),
+    )
+    for label, notes_by_technique, batch, split in general:
+        for technique, notes in notes_by_technique.items():
+            name = f"{technique}/{batch}"
+            for text, lang in notes:
+                if text not in seen:
+                    seen.add(text)
+                    row = {"text": text, "label": label, "technique": technique, "language": lang}
+                    rows.append(row | {"family": name, "split": split})
     return rows
 
 

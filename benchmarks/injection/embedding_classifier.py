@@ -103,6 +103,20 @@ def fit(x: Array, y: Array, penalty: float, start: Array | None = None, steps: i
     return w[:-1], float(w[-1])
 
 
+def with_benign_passages(
+    whole: Array, windows: list[Array], y: Array, keep: npt.NDArray[np.bool_]
+) -> tuple[Array, Array]:
+    """The kept notes' vectors and labels, and each kept benign note's passage vectors as more benign rows.
+
+    The model scores a note by its most hostile passage, so a receipt's lone line ("Payment received on 12 March")
+    must be seen as benign in training too; a hostile note's passages are not all hostile, so only benign ones.
+    """
+    extra = [windows[i] for i in np.flatnonzero(keep & (y == 0)) if len(windows[i])]
+    x = np.vstack([whole[keep], *extra]) if extra else whole[keep]
+    labels = np.concatenate([y[keep], np.zeros(sum(len(v) for v in extra))])
+    return x, labels
+
+
 def probability(whole: Array, windows: list[Array], w: Array, b: float, use_windows: bool) -> Array:
     """The model's probability per note: of its whole text, or the highest of that and its passages."""
     logits = whole @ w + b
@@ -120,11 +134,11 @@ def out_of_family(
     y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
     families = np.array([row["family"] for row in rows])
     oof = np.zeros(len(rows))
-    w_all, b_all = fit(whole, y, penalty)
+    w_all, b_all = fit(*with_benign_passages(whole, windows, y, np.ones(len(rows), dtype=bool)), penalty)
     start = np.append(w_all, b_all)  # each fold starts from the full fit: a few Newton steps, same optimum
     for family in sorted(set(families)):
         held = families == family
-        w, b = fit(whole[~held], y[~held], penalty, start)
+        w, b = fit(*with_benign_passages(whole, windows, y, ~held), penalty, start)
         pick = np.flatnonzero(held)
         oof[held] = probability(whole[held], [windows[i] for i in pick], w, b, use_windows)
     return oof
@@ -160,6 +174,12 @@ def report(name: str, rows: list[dict[str, str]], flagged: Array) -> None:
         print(f"    {technique:14s}{int(pick.sum()):5d}  {flagged[pick].mean():.3f}")
     fresh = hostile & np.array([("/more-" in row["family"] or "/later-" in row["family"]) for row in rows])
     later = hostile & np.array(["/later-" in row["family"] for row in rows])
+    general = np.array(["/general" in row["family"] for row in rows])
+    for label in ("hostile", "benign"):
+        pick = general & (hostile if label == "hostile" else ~hostile)
+        if pick.any():
+            what = "caught" if label == "hostile" else "flagged"
+            print(f"    generalisation round, {label} {int(pick.sum())}: {what} {flagged[pick].mean():.3f}")
     if fresh.any():
         print(
             f"    fresh batches (more+later) {int(fresh.sum())}: {flagged[fresh].mean():.3f};"
@@ -169,10 +189,15 @@ def report(name: str, rows: list[dict[str, str]], flagged: Array) -> None:
 
 def choose(
     rows: list[dict[str, str]], whole: Array, windows: list[Array], rules: Array, use_windows: bool, max_fpr: float
-) -> tuple[float, float]:
-    """Penalty and threshold with the most dev notes caught, leaving one family out, at most ``max_fpr`` flagged."""
+) -> tuple[float, float, Array]:
+    """Penalty and threshold with the most dev notes caught, leaving one family out, at most ``max_fpr`` flagged.
+
+    Also returns the chosen penalty's out-of-family probabilities (each note scored by a model fitted without its
+    family), for the per-family report.
+    """
     hostile = np.array([row["label"] == "hostile" for row in rows])
     best: tuple[int, int, float, float] | None = None  # (caught, -false positives, penalty, threshold)
+    best_oof = np.zeros(len(rows))
     for penalty in PENALTIES:
         oof = out_of_family(rows, whole, windows, penalty, use_windows)
         t = lowest_threshold(rules, oof, hostile, max_fpr)
@@ -185,20 +210,36 @@ def choose(
         report("  rules OR model, leave one family out", rows, flagged)
         key = (int(flagged[hostile].sum()), -int(flagged[~hostile].sum()), penalty, t)
         if best is None or key[:2] > best[:2]:
-            best = key
+            best, best_oof = key, oof
     assert best is not None
     print(f"\nchosen on dev cross-validation: penalty {best[2]}, threshold {best[3]}, windows {use_windows}")
-    return best[2], best[3]
+    return best[2], best[3], best_oof
 
 
-def weights_file(rows: list[dict[str, str]], whole: Array, penalty: float, threshold: float) -> dict[str, Any]:
+def by_family(rows: list[dict[str, str]], rules: Array, oof: Array, threshold: float) -> None:
+    """Per family, each scored by a model fitted without it: the rules, the model alone, and the two together.
+
+    The rules were written against dev (no family was hidden from them), so their column is in-sample; the
+    model's columns are the leave-one-family-out estimate.
+    """
+    print(f"\nleave one family out, threshold {threshold} (hostile: caught; benign: quarantined)")
+    print(f"  {'family':34s} {'label':8s} {'n':>4s}  {'rules':>6s} {'model':>6s} {'either':>6s}")
+    for family, label in dict.fromkeys((row["family"], row["label"]) for row in rows):
+        pick = np.array([row["family"] == family and row["label"] == label for row in rows])
+        r, m = rules[pick] >= RULES_AT, oof[pick] >= threshold
+        print(f"  {family:34s} {label:8s} {int(pick.sum()):4d}  {r.mean():6.3f} {m.mean():6.3f} {(r | m).mean():6.3f}")
+
+
+def weights_file(
+    rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, threshold: float
+) -> dict[str, Any]:
     """What ``tiermem/data/injection-minilm.json`` holds: the model fitted on all of dev, rounded for the file."""
     y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
-    w, b = fit(whole, y, penalty)
+    w, b = fit(*with_benign_passages(whole, windows, y, np.ones(len(rows), dtype=bool)), penalty)
     return {
         "about": "injection classifier on MiniLM vectors; rebuilt by benchmarks/injection/embedding_classifier.py",
         "model": MiniLMEmbedder.fingerprint,
-        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl, {len(rows)} notes",
+        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl: {len(rows)} notes and benign notes' passages",
         "penalty": penalty,
         "threshold": threshold,
         "bias": round(b, DIGITS),
@@ -222,6 +263,7 @@ def main() -> int:
     parser.add_argument("--whole-only", action="store_true", help="Score whole texts only, not their passages.")
     parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
     parser.add_argument("--cache", type=Path, help="Keep the vectors in this .npz file between runs.")
+    parser.add_argument("--families", action="store_true", help="Print the leave-one-family-out figures per family.")
     parser.add_argument("--write", action="store_true", help=f"Write the shipped weights ({WEIGHTS.name}).")
     parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
     args = parser.parse_args()
@@ -229,8 +271,10 @@ def main() -> int:
     whole, windows = embed(rows, args.cache)
     rules = np.array([score_text(row["text"])[0] for row in rows])
     report("rules alone (dev)", rows, rules >= RULES_AT)
-    penalty, t = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr)
-    built = weights_file(rows, whole, penalty, t)
+    penalty, t, oof = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr)
+    if args.families:
+        by_family(rows, rules, oof, t)
+    built = weights_file(rows, whole, windows, penalty, t)
     if args.write:
         WEIGHTS.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
     if args.check:

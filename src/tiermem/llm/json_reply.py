@@ -12,7 +12,6 @@ from tiermem.llm.messages import EXCERPT, ChatClient, excerpt
 __all__ = ["complete_json"]
 
 
-
 def complete_json(client: ChatClient, messages: Sequence[dict[str, Any]], schema_keys: Sequence[str]) -> dict[str, Any]:
     """Ask for one JSON object with ``schema_keys`` and return it; LLMError with the raw reply otherwise."""
     keys = list(schema_keys)
@@ -37,9 +36,7 @@ def complete_json(client: ChatClient, messages: Sequence[dict[str, Any]], schema
         raise LLMError(f"the model's reply is JSON but not an object: {excerpt(raw, EXCERPT)!r}", excerpt=raw)
     missing = [k for k in keys if k not in value]
     if missing:
-        raise LLMError(
-            f"the model's JSON lacks the keys {', '.join(missing)}: {excerpt(raw, EXCERPT)!r}", excerpt=raw
-        )
+        raise LLMError(f"the model's JSON lacks the keys {', '.join(missing)}: {excerpt(raw, EXCERPT)!r}", excerpt=raw)
     return value
 
 

@@ -105,6 +105,7 @@ class ChatClient(Protocol):
         """The model's next message for this prompt."""
         ...
 
+
 ScriptedReply = ChatMessage | Callable[[Sequence[dict[str, Any]]], ChatMessage]
 Send = Callable[[Sequence[dict[str, Any]], Sequence[dict[str, Any]] | None], ChatResponse]
 

@@ -37,6 +37,7 @@ RECENT_K = 4  # and the user's latest messages of earlier sessions: "it happened
 MAX_AGENTS = 512  # cached Agents (their state is in the store; a dropped one is rebuilt on the next turn)
 _BLOCKS = {"human": 200}  # the core block the agent keeps facts about the user in
 
+
 class _Slot:
     """One session's lock and (once built) its Agent."""
 
@@ -83,9 +84,7 @@ class ChatService:
             return cls(memory, None, counter)
         return cls(memory, OpenAIChatClient(url, model, api_key=api_key, pii_mask=pii_mask), counter)
 
-    def turn(
-        self, scope: Scope, text: str, *, now: datetime | None = None, message_id: str | None = None
-    ) -> AgentTurn:
+    def turn(self, scope: Scope, text: str, *, now: datetime | None = None, message_id: str | None = None) -> AgentTurn:
         """Run one user turn in ``scope`` (which names the session); waits for a turn already running there.
 
         A turn whose model call fails leaves the session as if it had not been sent (``Agent.step``)."""

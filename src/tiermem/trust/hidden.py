@@ -2,7 +2,8 @@
 
 ``hidden_parts`` finds what HTML and Markdown keep from a human reader (comments, ``display:none`` and other
 invisible styles, ``hidden`` elements, ``alt`` and ``title`` attributes, Markdown image alt text and link
-titles, Markdown comments). ``decoded_parts`` finds base64, hex, ROT13 and leetspeak payloads and decodes them.
+titles, Markdown comments). ``decoded_parts`` finds base64, hex, ROT13, leetspeak and Unicode tag-character payloads
+and decodes them.
 The scorer scores each part again: a directive that was hidden or encoded is more suspect, never less.
 """
 
@@ -105,9 +106,16 @@ def _hex(blob: str) -> str | None:
         return None
 
 
+# Unicode tag characters mirror ASCII (U+E0020-E007E) and render as nothing: text smuggled past a reader.
+_TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
+
+
 def decoded_parts(text: str) -> list[Part]:
-    """Base64, hex, ROT13 and leetspeak payloads in ``text``, decoded (those that decode to words)."""
+    """Base64, hex, ROT13, leetspeak and Unicode-tag payloads in ``text``, decoded (those that decode to words)."""
     found: list[Part] = []
+    if not text.isascii():
+        for match in _TAGS.finditer(text):
+            found.append(Part("Unicode tag characters", "".join(chr(ord(c) - 0xE0000) for c in match.group(0))))
     for match in _B64.finditer(text):
         decoded = _base64(match.group(0))
         if decoded is not None:

@@ -2,26 +2,31 @@
 
 ``PiiMasker`` is one conversation's mapping: the same value always gets the same placeholder (``[EMAIL_1]``), so
 the model can refer to it, and ``unmask`` puts the real values back into what the model answered. Kinds found:
-e-mail addresses, phone numbers (international ``+``/``00`` forms, US forms, or digits after a word such as
-"phone"), payment cards (13-19 digits with a card network's leading digit and a valid Luhn check digit), IBANs
-(mod-97 checksum), US SSNs (dashed, valid area/group/serial), UK National Insurance numbers, IPv4 and IPv6
-addresses, API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...`` values).
+e-mail addresses; phone numbers of any country in international form and of the default regions in national
+form (``pii_phones``, on phonenumbers); IBANs in any case and spacing, payment cards, US SSNs and Spanish,
+Italian and Brazilian identifiers by their check digits (``pii_numbers``, on python-stdnum); UK National
+Insurance numbers; IPv4 and IPv6 addresses; birth dates, passport numbers and other national identifiers after
+their label (``pii_labelled``); API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...``).
+Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
-Ordinary numbers stay: dates, times, amounts, versions and order numbers do not pass these checks (a bare
-digit run is never a phone number; a 16-digit order number is a card only if its Luhn digit happens to agree
-and it starts like a card). Values are matched exactly as written: ``4111 1111 1111 1111`` and
-``4111111111111111`` get different placeholders, so unmasking gives back exactly the text that was masked.
+Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v" is not an
+address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass these checks.
+Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
+placeholders, so unmasking gives back exactly the text that was masked.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+
+from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
+from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
+from tiermem.trust.pii_phones import phones
 
 __all__ = ["PROCESS_PII_COUNTS", "PiiCounter", "PiiKind", "PiiMasker", "PiiSpan", "find_pii"]
 
@@ -37,6 +42,9 @@ class PiiKind(StrEnum):
     NINO = "NINO"
     IP = "IP"
     PHONE = "PHONE"
+    NATIONAL_ID = "ID"
+    PASSPORT = "PASSPORT"
+    BIRTH_DATE = "DOB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +83,19 @@ _EMAIL = re.compile(
     r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*"
     r"\.[A-Za-z]{2,24}(?![\w-])"
 )
-_SECRET = [
-    re.compile(r"(?<![\w-])(?:sk|pk|rk)-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}"),
-    re.compile(r"(?<!\w)(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    re.compile(r"(?<!\w)(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}"),
-    re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}"),
-    re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"),
-    re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}"),
-    re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}"),
-    re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}"),
-    re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+# (literal prefixes one of which the text must hold, the pattern): the prefix test skips the pattern cheaply.
+_SECRET: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
+    (("sk-", "pk-", "rk-"), re.compile(r"(?<![\w-])(?:sk|pk|rk)-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
+    (("_live_", "_test_"), re.compile(r"(?<!\w)(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    (("gh",), re.compile(r"(?<!\w)(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}")),
+    (("github_pat_",), re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}")),
+    (("glpat-",), re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}")),
+    (("xox",), re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}")),
+    (("AKIA", "ASIA"), re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
+    (("AIza",), re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}")),
+    (("hf_",), re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}")),
+    (("npm_",), re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}")),
+    (("eyJ",), re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
 ]
 # The value after "Bearer" or after a key-like name: group 1 is what is masked, the label stays readable.
 _SECRET_VALUE = [
@@ -96,116 +105,41 @@ _SECRET_VALUE = [
         r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([^\s\"',;]{8,})"
     ),
 ]
-_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])")
-# Grouped as printed on cards (4-4-4-4[-3], Amex 4-6-5) or one run of 13-19 digits; the first digit is a network's.
-_CARD = re.compile(
-    r"(?<![\d.,+-])(?:[2-6]\d{3}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|3[47]\d{2}([ -])\d{6}\2\d{5}|[2-6]\d{12,18})"
-    r"(?!\d|[.,-]\d)"
-)
-_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
-_NINO = re.compile(
-    r"(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
-    r"(?![A-Za-z0-9])"
-)
-_IPV4 = re.compile(
-    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
-)
-_VERSION_WORD = re.compile(r"(?i)(?:\bv|\bversion|\brelease|\bbuild|\bver\.?)\s*$")
-_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9]+)?(?![\w:])")
-# "+" and a country code, or "00", a country code and a separator (a bare 00123... is an order number).
-_PHONE_INTL = re.compile(r"(?<![\w+])(?:\+[1-9]\d{0,2}|00[1-9]\d{0,2}(?=[ .-]))(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)")
-_PHONE_US = re.compile(r"(?<![\w(+-])(?:\(\d{3}\) ?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
-_PHONE_WORD = re.compile(
-    r"(?i)\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|call\s+me\s+(?:on|at)|ring\s+me\s+on)\b"
-    r"(?:\s*(?:number|no\.?|#))?\s*[:.]?\s*(\(?\d[\d ().-]{5,18}\d)(?![\w-])"
-)
-
-
-def _luhn_ok(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
-
-
-def _iban_ok(text: str) -> bool:
-    compact = text.replace(" ", "")
-    if not 15 <= len(compact) <= 34:
-        return False
-    moved = compact[4:] + compact[:4]
-    return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
-
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
-
-
-def _spans(
-    pattern: re.Pattern[str], check: Callable[[str], bool] = lambda _: True
-) -> Callable[[str], Iterator[tuple[int, int]]]:
-    def find(text: str) -> Iterator[tuple[int, int]]:
-        for m in pattern.finditer(text):
-            if check(m.group(0)):
-                yield m.start(), m.end()
-
-    return find
 
 
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
-    for pattern in _SECRET:
-        for m in pattern.finditer(text):
-            yield m.start(), m.end()
-    for pattern in _SECRET_VALUE:
-        for m in pattern.finditer(text):
-            yield m.start(1), m.end(1)
-
-
-def _card_ok(text: str) -> bool:
-    digits = _digits(text)
-    separators = {ch for ch in text if not ch.isdigit()}
-    return 13 <= len(digits) <= 19 and len(separators) <= 1 and _luhn_ok(digits)
-
-
-def _ipv4(text: str) -> Iterator[tuple[int, int]]:
-    for m in _IPV4.finditer(text):
-        if not _VERSION_WORD.search(text[max(0, m.start() - 12) : m.start()]):
-            yield m.start(), m.end()
-
-
-def _ipv6_ok(text: str) -> bool:
-    if text.count(":") < 2 or not any(ch.isdigit() for ch in text):
-        return False  # "a::b" in code, or a time like 12:30:45 (not valid anyway)
-    try:
-        ipaddress.IPv6Address(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _phones(text: str) -> Iterator[tuple[int, int]]:
-    for pattern in (_PHONE_INTL, _PHONE_US):
-        for m in pattern.finditer(text):
-            if 8 <= len(_digits(m.group(0))) <= 15 or pattern is _PHONE_US:
+    for hints, pattern in _SECRET:
+        if any(hint in text for hint in hints):
+            for m in pattern.finditer(text):
                 yield m.start(), m.end()
-    for m in _PHONE_WORD.finditer(text):
-        if 7 <= len(_digits(m.group(1))) <= 15:
-            yield m.start(1), m.end(1)
+    lower = text.lower()
+    if any(word in lower for word in ("bearer", "key", "token", "secret", "passw")):
+        for pattern in _SECRET_VALUE:
+            for m in pattern.finditer(text):
+                yield m.start(1), m.end(1)
 
 
-# Earlier kinds win where spans overlap (a key may hold digits that look like a card; a card is not a phone).
+def _emails(text: str) -> Iterator[tuple[int, int]]:
+    for m in _EMAIL.finditer(text):
+        yield m.start(), m.end()
+
+
+# Earlier kinds win where spans overlap (a key may hold digits that look like a card; a card is not a phone; an
+# IBAN, a card or an SSN is not also an identifier of another kind).
 _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ...] = (
     (PiiKind.SECRET, _secrets),
-    (PiiKind.EMAIL, _spans(_EMAIL)),
-    (PiiKind.IBAN, _spans(_IBAN, _iban_ok)),
-    (PiiKind.CARD, _spans(_CARD, _card_ok)),
-    (PiiKind.SSN, _spans(_SSN)),
-    (PiiKind.NINO, _spans(_NINO)),
-    (PiiKind.IP, _spans(_IPV6, _ipv6_ok)),
-    (PiiKind.IP, _ipv4),
-    (PiiKind.PHONE, _phones),
+    (PiiKind.EMAIL, _emails),
+    (PiiKind.IBAN, ibans),
+    (PiiKind.CARD, cards),
+    (PiiKind.SSN, ssns),
+    (PiiKind.NINO, ninos),
+    (PiiKind.BIRTH_DATE, birth_dates),
+    (PiiKind.PASSPORT, passports),
+    (PiiKind.NATIONAL_ID, labelled_ids),
+    (PiiKind.NATIONAL_ID, national_ids),
+    (PiiKind.IP, ipv6s),
+    (PiiKind.IP, ipv4s),
+    (PiiKind.PHONE, phones),
 )
 
 

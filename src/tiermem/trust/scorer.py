@@ -11,40 +11,36 @@ directive, having been hidden adds ``HIDDEN_WEIGHT``. Invisible format character
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from tiermem.trust.hidden import decoded_parts, hidden_parts
+from tiermem.trust.normalise import ScanForm, normalise
 from tiermem.trust.patterns import noisy_or
 from tiermem.trust.signals_en import SIGNALS_EN
 from tiermem.trust.signals_intl import SIGNALS_INTL
 
-__all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "WINDOW_CHARS", "score_text"]
+__all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "LOOKALIKE_WEIGHT", "WINDOW_CHARS", "score_text"]
 
 SIGNALS = (*SIGNALS_EN, *SIGNALS_INTL)
 HIDDEN_WEIGHT = 0.35
 INVISIBLE_WEIGHT = 0.2
+LOOKALIKE_WEIGHT = 0.2
 WINDOW_CHARS = 500
 """A window is two chunks of at most half this, cut at sentence ends: about two or three sentences."""
 
 _EXCERPT = 60
 _MAX_DEPTH = 2  # a payload inside a payload is decoded once more, no further
 _PART_CHARS = 4000
-_INVISIBLE = {"Cf"}  # format characters: zero-width spaces and joiners, bidi overrides, tag characters
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+")  # and the CJK full stop, ! and ?
 
 Scored = tuple[float, tuple[str, ...]]
 
 
-def _normalise(text: str) -> tuple[str, int]:
-    """The text to scan and how many invisible format characters were removed from it."""
-    folded = unicodedata.normalize("NFKC", text)
-    # No ASCII character is a format character: only the others need looking up, one by one.
-    kept = _NON_ASCII.sub(lambda m: "" if unicodedata.category(m.group()) in _INVISIBLE else m.group(), folded)
-    hidden = len(folded) - len(kept)
+def _normalise(text: str) -> tuple[str, ScanForm]:
+    """The text to scan (``trust.normalise``, case folded, spaces collapsed) and what was undone to make it."""
+    form = normalise(text)
     # Keep line breaks: the template detectors look for "system:" at the start of a line.
-    lines = kept.casefold().splitlines()
-    return "\n".join(" ".join(line.split()) for line in lines), hidden
+    lines = form.text.casefold().splitlines()
+    return "\n".join(" ".join(line.split()) for line in lines), form
 
 
 def excerpt(text: str) -> str:
@@ -117,7 +113,7 @@ def _score_scanned(scanned: str) -> Scored:
 
 def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
     """How directive-shaped ``text`` is (0..1), with one reason per signal that fired."""
-    scanned, invisible = _normalise(text)
+    scanned, form = _normalise(text)
     best = _score_scanned(scanned)
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
@@ -133,7 +129,12 @@ def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
             combined = noisy_or((inner, HIDDEN_WEIGHT))
             if combined > best[0]:
                 best = (combined, (f"hidden in {part.how}: '{excerpt(part.text)}'", *reasons))
-    if invisible:
-        plural = "s" if invisible != 1 else ""
-        best = (noisy_or((best[0], INVISIBLE_WEIGHT)), (*best[1], f"{invisible} invisible format character{plural}"))
+    if form.invisible:
+        plural = "s" if form.invisible != 1 else ""
+        reason = f"{form.invisible} invisible character{plural}"
+        best = (noisy_or((best[0], INVISIBLE_WEIGHT)), (*best[1], reason))
+    if form.lookalikes:
+        plural = "s" if form.lookalikes != 1 else ""
+        reason = f"{form.lookalikes} look-alike letter{plural} of another script in Latin words"
+        best = (noisy_or((best[0], LOOKALIKE_WEIGHT)), (*best[1], reason))
     return round(best[0], 4), best[1]

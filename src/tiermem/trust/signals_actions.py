@@ -12,10 +12,12 @@ from tiermem.trust.patterns import Finding, patterns
 
 __all__ = ["exfiltration", "imperatives", "urgent_action"]
 
+# "by email", "a call", "the post": the same words as nouns are no order.
 _ACTION = re.compile(
-    r"\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
+    r"(?<!\bby\s)(?<!\bvia\s)(?<!\ban\s)(?<!\bthe\s)(?<!\byour\s)(?<!\ba\s)(?<!\bany\s)(?<!\bour\s)(?<!\bmy\s)"
+    r"(?<!\bthis\s)(?<!\bthat\s)(?<!\beach\s)(?<!\bevery\s)(?<!\bper\s)(?<!\bone\s)(?<!\bno\s)\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel|post|export|copy|download|run|accept|call|invoke|"
-    r"use|trigger|bill|paste|append|schedule)\b"
+    r"use|trigger|paste|append|schedule)\b"
 )
 _URGENCY = re.compile(r"\b(?:immediately|urgent(?:ly)?|right\s+away|right\s+now|asap|at\s+once|without\s+delay)\b")
 _SENSITIVE = re.compile(
@@ -33,6 +35,11 @@ _DESTINATION = re.compile(
 _SEND_TO = re.compile(
     r"\b(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant)\w*\b"
     r"(?:\s+\S+){0,10}?\s+(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?$"
+)
+_SENT_DATA = re.compile(
+    r"\b(?:all|every|each|any|everything|whatever|the\s+user'?s?|their|his|her|my|its)\b|"
+    r"\b(?:passwords?|credentials?|keys?|tokens?|secrets?|history|contacts?|e-?mails|messages|conversations?|chats?|"
+    r"data|files|documents|memor(?:y|ies)|notes|records|card|codes?|details|logs?|transcripts?)\b"
 )
 _TOOL_CALL = re.compile(
     r"\b[a-z]+(?:_[a-z]+)+\s*\([^)]*=|\b(?:call|invoke|run|use|trigger|execute)\s+(?:the\s+)?[\w.]+\s+(?:tool|function)\b|"
@@ -79,7 +86,9 @@ def exfiltration(text: str) -> Finding | None:
     for found in _DESTINATION.finditer(text):
         before = text[max(0, found.start() - 120) : found.start()]
         if _SEND_TO.search(before):
-            return 0.35, text[max(0, found.start() - 60) : found.end()]
+            # "send the signed invoice to billing@..." is ordinary mail; what planted text sends is someone's data.
+            weight = 0.35 if _SENT_DATA.search(before) else 0.2
+            return weight, text[max(0, found.start() - 60) : found.end()]
     call = _TOOL_CALL.search(text)
     if call:
         return 0.35, call.group(0)

@@ -13,6 +13,7 @@ from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, words
 from tiermem.trust.signals_actions import exfiltration, imperatives, urgent_action
 from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
+from tiermem.trust.signals_hijack import SIGNALS_HIJACK
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
 
 __all__ = ["SIGNALS_EN"]
@@ -27,7 +28,7 @@ _OWN = words(
 )
 _OVERRIDE_VERB = words(r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard", r"set\s+aside")
 _MODEL_GUIDANCE = words(
-    r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?"
+    r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?", r"guidance"
 )
 _OVERRIDE = [
     # "ignore all previous instructions", "disregard your guidelines": the model's own instructions as target.
@@ -74,7 +75,8 @@ _OVERRIDE = [
 ]
 _REFERENCE = [
     (re.compile(r"\b(?:system|developer|hidden|initial|original|secret)\s+(?:prompt|message|instructions?)\b"), 0.25),
-    (re.compile(rf"\byour\s+(?:\w+\s+)?{_GUIDANCE}\b"), 0.25),
+    # Not "your order" or "your messages": what a shop or a mail service says to its customer.
+    (re.compile(rf"\byour\s+(?:\w+\s+)?{_MODEL_GUIDANCE}\b|\byour\s+(?:rules|guidelines|constraints)\b"), 0.25),
     # The agent's own machinery: only an agent has tool results.
     (re.compile(r"\btool\s+(?:results?|outputs?|calls?)\b"), 0.25),
 ]
@@ -158,7 +160,7 @@ _ADDRESSED = [
         re.compile(
             r"\b(?:the\s+)?(?:ai|assistant|assistants|agent|agents|model|chatbot|bot)\s+(?:must|should|shall|has\s+to|"
             r"have\s+to|is\s+required\s+to|are\s+required\s+to|will\s+now|needs?\s+to|may\s+now|is\s+allowed\s+to|"
-            r"is\s+supposed\s+to|will)\b"
+            r"is\s+supposed\s+to|will\s+(?:now|always|never|only|from\s+now))\b"
         ),
         0.4,
     ),
@@ -347,12 +349,7 @@ _HIJACK = [
         0.5,
     ),
     (re.compile(r"\b(?:always\s+)?recommend\s+(?:\S+\s+){1,4}?(?:for|in|to)\s+(?:every|each|all)\b"), 0.3),
-    (
-        re.compile(
-            r"\b(?:only|exclusively)\s+(?:reply|respond|answer|write|speak)\s+in\s+\w+|\b(?:reply|respond|answer)\s+only\s+in\s+\w+"
-        ),
-        0.3,
-    ),
+    # The answer's language: ``signals_hijack.answer_hijack``.
     (
         re.compile(r"\b(?:reply|respond|answer)\s+with\s+(?:exactly\s+|only\s+|just\s+)?(?:one|a\s+single)\s+word\b"),
         0.35,
@@ -402,7 +399,7 @@ _HIJACK = [
     ),
 ]
 _PERSIST = re.compile(
-    r"\b(?:from\s+now\s+on|from\s+this\s+point\s+on|starting\s+now|going\s+forward|for\s+the\s+rest\s+of\s+"
+    r"\b(?:from\s+now\s+on|from\s+(?:this|that)\s+moment(?:\s+on)?|from\s+here\s+on|from\s+this\s+point\s+on|starting\s+now|going\s+forward|for\s+the\s+rest\s+of\s+"
     r"(?:this|the)\s+(?:chat|conversation|session)|no\s+matter\s+what(?:\s+is\s+asked|\s+the\s+user)?|"
     r"even\s+if\s+the\s+user|whatever\s+you\s+answer|no\s+matter\s+(?:its|their|the)\s+\w+|whatever\s+(?:the\s+)?(?:user|person|reader|customer)\s+"
     r"(?:asks|says|wants|writes)|whatever\s+(?:the\s+)?[\w\s]{1,30}?\s+(?:says|shows|states)|keep\s+(?:recommending|saying|mentioning|promoting|insisting)|every\s+message|"
@@ -432,7 +429,7 @@ _THE_USER = [
     (re.compile(r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b"), 0.2),
     (
         re.compile(
-            r"\bthe\s+(?:person|human|people)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
+            r"\b(?:the\s+(?:person|human|people|one)|whoever)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
             r"chatting\s+with|serving)\b"
         ),
         0.35,
@@ -462,4 +459,5 @@ SIGNALS_EN = (
     *SIGNALS_SHAPE,
     *SIGNALS_COMBINED,
     *SIGNALS_ADDRESS,
+    *SIGNALS_HIJACK,
 )

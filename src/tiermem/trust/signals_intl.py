@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from tiermem.trust.patterns import Signal, patterns
+from tiermem.trust.signals_intl_orders import SIGNALS_INTL_ORDERS
 
 __all__ = ["SIGNALS_INTL"]
 
@@ -161,4 +162,5 @@ SIGNALS_INTL = (
     Signal("secrecy from the user (other language)", patterns(_SECRECY)),
     Signal("output-format hijack (other language)", patterns(_HIJACK)),
     Signal("an order about the user's data or the model (other language)", patterns(_SENSITIVE)),
+    *SIGNALS_INTL_ORDERS,
 )

@@ -79,7 +79,11 @@ _GRANTOR = words(
 _PERMISSION = [
     (
         re.compile(
-            rf"\bpre-?(?:approved|authori[sz]ed|cleared)\b|\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
+            # said of a request or an action ("this transfer is pre-approved"), not of a bank's "preauthorized
+            # withdrawal" or "pre-approved for a loan"
+            r"(?:\b(?:is|are|was|were|been|be|has|have|had)\s+|'(?:re|s)\s+|\b(?:request|action|instruction|change|"
+            r"transfer|command|operation|step|user|holder|owner|admin\w*|operator|developer|manager)s?\s+)pre-?(?:approved|authori[sz]ed|cleared)\b(?!\s+for\s+(?:an?\s+|up\s+to\s+|[$€£\d]))|"
+            rf"\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
             rf"\bon\s+behalf\s+of\s+{_GRANTOR}\b|\b(?:access|permission|clearance|authori[sz]ation)\s+"
             r"(?:is\s+|has\s+been\s+)?(?:granted|confirmed)\b"
         ),
@@ -210,8 +214,9 @@ _ABOUT_OUTPUT = [
 # -- an order to mislead or steer the person the agent serves ----------------------------------------------------
 
 _PERSON = (
-    r"(?:the\s+)?(?:users?|readers?|customers?|visitors?|person|people|human)(?!\s+(?:guide|manual|interface|id|name|"
-    r"account|experience|base|group|settings)\b)"
+    r"(?:(?:the\s+)?(?:users?|readers?|customers?|visitors?|person|people|human)(?!\s+(?:guide|manual|interface|id|name|"
+    r"account|experience|base|group|settings)\b)|(?:whoever|the\s+(?:one|person))\s+you(?:'re|\s+are)\s+(?:helping|"
+    r"assisting|serving|talking\s+to|working\s+for))"
 )
 _MISLEAD = [
     (

@@ -59,9 +59,7 @@ class UISessions:
 
     def new(self, principal: Principal | None = None, credential: str | None = None) -> UISession:
         """A fresh session with its own CSRF token (signed in when ``principal`` and its ``credential`` are given)."""
-        session = UISession(
-            secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock(), credential
-        )
+        session = UISession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock(), credential)
         with self._lock:
             self._expire()
             self._sessions[session.id] = session

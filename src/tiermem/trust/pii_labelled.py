@@ -1,0 +1,121 @@
+"""(internal) Personal values recognised only after a word that names them: birth dates, passports, tax ids.
+
+A date is not personal until it is someone's birth date, and a passport number is nine characters that could be
+anything; so each is masked only right after its label ("DOB:", "born on", "Geburtsdatum", "passport no.",
+"PAN", "NHS number"), where python-stdnum checks the identifiers that carry a check digit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from stdnum.br import cpf
+from stdnum.ca import sin
+from stdnum.de import idnr
+from stdnum.fr import nir
+from stdnum.gb import nhs
+from stdnum.in_ import aadhaar, pan
+from stdnum.nl import bsn
+
+__all__ = ["birth_dates", "labelled_ids", "passports"]
+
+Spans = Iterator[tuple[int, int]]
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|"
+    r"mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|"
+    r"agosto|septiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|"
+    r"dicembre)\.?"
+)
+_DATE = (
+    r"(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d{2}|(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}|"
+    r"\d{1,2}(?:st|nd|rd|th|er|º)?\s+(?:de\s+)?"
+    + _MONTH
+    + r"(?:\s+de)?,?\s+(?:19|20)\d{2}|"
+    + _MONTH
+    + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})"
+)
+_BIRTH = re.compile(
+    r"(?i)\b(?:date\s+of\s+birth|birth\s*date|birthday|d\.?o\.?b\.?|born(?:\s+on)?|geburtsdatum|geboren(?:\s+am)?|"
+    r"n[ée]e?\s+le|date\s+de\s+naissance|fecha\s+de\s+nacimiento|nacid[oa]\s+el|data\s+di\s+nascita|nat[oa]\s+il|"
+    r"geboortedatum|geboren\s+op)\b\s*(?:is\s*)?[:\-]?\s*(" + _DATE + r")(?!\d)"
+)
+
+
+_BIRTH_HINTS = tuple(
+    "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte".split()
+)
+
+
+def birth_dates(text: str) -> Spans:
+    """A date right after a birth-date label; a bare date, or a year alone ("born in 1985"), stays."""
+    lower = text.lower()
+    if not any(hint in lower for hint in _BIRTH_HINTS):
+        return
+    for m in _BIRTH.finditer(text):
+        yield m.start(1), m.end(1)
+
+
+_PASSPORT = re.compile(
+    r"(?i)\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte)(?:\s+(?:no\.?|nr\.?|"
+    r"number|num\.?|#|n[ºo°]))?\s*(?:is\s*)?[:#.]?\s*([A-Z0-9]{6,10})\b"
+)
+
+
+def passports(text: str) -> Spans:
+    """A passport number right after its label: 6 to 10 capitals and digits, at least two digits."""
+    lower = text.lower()
+    if "pass" not in lower and "paspoort" not in lower:
+        return
+    for m in _PASSPORT.finditer(text):
+        value = m.group(1)
+        if value.upper() == value and sum(c.isdigit() for c in value) >= 2:
+            yield m.start(1), m.end(1)
+
+
+_SEP = r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
+
+
+def _after(label: str, value: str) -> re.Pattern[str]:
+    """``value`` (group 1) right after ``label``."""
+    return re.compile(r"(?i)\b(?:" + label + r")" + _SEP + r"(" + value + r")\b")
+
+
+# (words one of which the text must hold, lower case, or none; the pattern; the check): the words keep a prompt
+# without them cheap.
+_LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
+    (
+        ("pan", "permanent account"),
+        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"),
+        pan.is_valid,
+    ),
+    (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
+    ((), re.compile(r"(?<!\d)([2-9]\d{3} \d{4} \d{4})(?![\d ]\d)"), aadhaar.is_valid),
+    (("nhs",), _after(r"nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}"), nhs.is_valid),
+    (("sin", "social insurance"), _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}"), sin.is_valid),
+    (
+        ("nir", "curit", "secu"),
+        _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"),
+        nir.is_valid,
+    ),
+    (("bsn", "burgerservice"), _after(r"bsn|burgerservicenummer", r"\d{9}"), bsn.is_valid),
+    (
+        ("steuer", "idnr"),
+        _after(r"steuer-?id|steueridentifikationsnummer|idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"),
+        idnr.is_valid,
+    ),
+    (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),
+)
+
+
+def labelled_ids(text: str) -> Spans:
+    """National identifiers after their label, checked by their check digit (Aadhaar also as 4-4-4)."""
+    lower = text.lower()
+    for hints, pattern, valid in _LABELLED:
+        if hints and not any(hint in lower for hint in hints):
+            continue
+        for m in pattern.finditer(text):
+            if valid(m.group(1)):
+                yield m.start(1), m.end(1)

@@ -1,0 +1,188 @@
+"""(internal) Numbers that identify a person or an account: IBANs, payment cards, national identifiers, IPs.
+
+A regular expression finds each candidate as people write it; python-stdnum decides: the IBAN's mod-97 check
+(any case, any spacing), Luhn for cards (plus the network's prefix and length), the SSA's rules for SSNs, and
+the check digits of Spanish DNI/NIE, Italian codice fiscale and Brazilian CPF numbers. A digit run that also
+passes the EAN/UPC check (a product barcode) is not a card. UK National Insurance numbers have no check digit
+and no stdnum module; their letter rules are here. An IPv4 address is four octets unless the words before it
+name a version ("firmware 10.2.3.4", "v1.2.3.4", "build 2.0.12.87"): such quads are versions, and a product's
+release is far more often written after its name than an address is.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable, Iterator
+
+from stdnum import ean, iban, luhn
+from stdnum.br import cpf
+from stdnum.es import dni, nie
+from stdnum.it import codicefiscale
+from stdnum.us import ssn
+
+__all__ = ["NOT_PERSONAL", "cards", "ibans", "ipv4s", "ipv6s", "national_ids", "ninos", "ssns"]
+
+Spans = Iterator[tuple[int, int]]
+
+# Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...".
+NOT_PERSONAL = re.compile(
+    r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
+    r"serial|s/n|sn|part|sku|item|po|isbn|issn|ean(?:-?(?:8|13))?|upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|"
+    r"id|transaction|txn|"
+    r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz)\b\.?(?:\s*(?:no\.?|number|num|#|id))?\s*[:#]?\s*|#)$"
+)
+
+
+def _not_personal(text: str, start: int) -> bool:
+    return bool(NOT_PERSONAL.search(text[max(0, start - 30) : start]))
+
+
+# -- IBAN -------------------------------------------------------------------------------------------------------
+
+_IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?![A-Za-z0-9])")
+
+
+def ibans(text: str) -> Spans:
+    """IBANs in any case and spacing; a trailing word caught by the pattern is given back."""
+    for m in _IBAN.finditer(text):
+        value = m.group(0)
+        # mod-97 and the country's length and layout; a national check digit inside the BBAN is not required (a
+        # reader cannot tell, and a value one typo away from someone's account is still theirs).
+        # Try the whole run, then drop trailing groups: "GB82 WEST 1234 5698 7654 32 for" checks without "for".
+        while len(value.replace(" ", "")) >= 15:
+            if iban.is_valid(value, check_country=False):
+                yield m.start(), m.start() + len(value)
+                break
+            cut = max(value.rfind(" "), value.rfind("-"))
+            if cut < 0:
+                break
+            value = value[:cut]
+
+
+# -- payment cards ----------------------------------------------------------------------------------------------
+
+# Grouped as printed (4-4-4-4[-3], Amex 4-6-5, Diners 4-6-4) or one run of 12-19 digits.
+_CARD = re.compile(
+    r"(?<![\d.,+-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{12,19})(?!\d|[.,-]\d)"
+)
+# (leading digits, lengths) of the card networks: Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro.
+_NETWORKS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
+    (("4",), (13, 16, 19)),
+    (tuple(str(n) for n in range(51, 56)) + tuple(str(n) for n in range(2221, 2721)), (16,)),
+    (("34", "37"), (15,)),
+    (("6011", "644", "645", "646", "647", "648", "649", "65"), (16, 17, 18, 19)),
+    (tuple(str(n) for n in range(3528, 3590)), (16, 17, 18, 19)),
+    (("300", "301", "302", "303", "304", "305", "36", "38", "39"), (14, 15, 16, 17, 18, 19)),
+    (("62",), (16, 17, 18, 19)),
+    (("50", "56", "57", "58", "6"), (12, 13, 14, 15, 16, 17, 18, 19)),
+)
+
+
+def _card_network(digits: str) -> bool:
+    return any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _NETWORKS)
+
+
+def cards(text: str) -> Spans:
+    """Payment card numbers: a network's prefix and length and a valid Luhn digit; not a barcode or an order."""
+    for m in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if not (_card_network(digits) and luhn.is_valid(digits)) or _not_personal(text, m.start()):
+            continue
+        if digits == m.group(0) and len(digits) in (12, 13) and ean.is_valid(digits):
+            continue  # an EAN-13 or UPC-A barcode printed as one run
+        yield m.start(), m.end()
+
+
+# -- US SSN, UK NINO --------------------------------------------------------------------------------------------
+
+_SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
+_SSN_BARE = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
+_SSN_LABEL = re.compile(r"(?i)\b(?:ssn|social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ss#)\s*(?:is\s*)?[:#]?\s*$")
+
+
+def ssns(text: str) -> Spans:
+    """SSNs the SSA could issue, dashed or spaced 3-2-4, or nine digits right after a label ("SSN: ...")."""
+    for m in _SSN.finditer(text):
+        if ssn.is_valid(m.group(0).replace(" ", "-")):
+            yield m.start(), m.end()
+    lower = text.lower()
+    if "ssn" not in lower and "social" not in lower and "ss#" not in lower:
+        return
+    for m in _SSN_BARE.finditer(text):
+        if _SSN_LABEL.search(text[max(0, m.start() - 30) : m.start()]) and ssn.is_valid(m.group(0)):
+            yield m.start(), m.end()
+
+
+_NINO = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
+    r"(?![A-Za-z0-9])"
+)
+_NINO_LABEL = re.compile(r"(?i)\b(?:ni|nino|national\s+insurance)\b")
+
+
+def ninos(text: str) -> Spans:
+    """UK National Insurance numbers; written in lower case only after a label ("my NI number is ...")."""
+    for m in _NINO.finditer(text):
+        if m.group(0).isupper() or _NINO_LABEL.search(text[max(0, m.start() - 30) : m.start()]):
+            yield m.start(), m.end()
+
+
+# -- national identifiers with a check digit --------------------------------------------------------------------
+
+_IDS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
+    (re.compile(r"(?<![\w-])\d{8}-?[A-Za-z](?![\w-])"), dni.is_valid),
+    (re.compile(r"(?<![\w-])[XYZxyz]-?\d{7}-?[A-Za-z](?![\w-])"), nie.is_valid),
+    (re.compile(r"(?<!\w)[A-Za-z]{6}\d{2}[A-Za-z]\d{2}[A-Za-z]\d{3}[A-Za-z](?!\w)"), codicefiscale.is_valid),
+    (re.compile(r"(?<![\d.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])"), cpf.is_valid),
+)
+
+
+def national_ids(text: str) -> Spans:
+    """Identifiers whose format and check digit are distinctive enough without a label."""
+    for pattern, valid in _IDS:
+        for m in pattern.finditer(text):
+            if valid(m.group(0)):
+                yield m.start(), m.end()
+
+
+# -- IP addresses -----------------------------------------------------------------------------------------------
+
+_IPV4 = re.compile(
+    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
+)
+_VERSION_BEFORE = re.compile(
+    r"(?i)(?:\bv|\bver\.?|\bversions?|\bfirmware|\bfw|\bbuild|\brelease[sd]?|\brev(?:ision)?|\bpatch|\bsdk|\bbios"
+    r"|\bdriver|\bkernel|\bos|\bios|\bandroid|\bupdate[sd]?|\bupgraded?|\bbumped|\bhotfix|\bedition|\bagent|"
+    r"\bclient|\bpackage|\bplugin)\b[^\n.;:!?]{0,24}?$|\bv$"
+)
+_VERSION_AFTER = re.compile(r"^(?:[-+~][A-Za-z]|\s*\((?:build|beta|rc|release))", re.IGNORECASE)
+
+
+def ipv4s(text: str) -> Spans:
+    """Dotted quads that are addresses: not after a version word, not followed by a pre-release suffix."""
+    for m in _IPV4.finditer(text):
+        if m.group(0).startswith("0."):
+            continue  # 0.0.0.0/8 names no host; 0.9.1.2 is a version
+        if _VERSION_BEFORE.search(text[max(0, m.start() - 40) : m.start()]) or _VERSION_AFTER.match(text[m.end() :]):
+            continue
+        end = m.end()
+        if port := re.match(r":\d{1,5}(?!\d)", text[end:]):
+            end += port.end()
+        yield m.start(), end
+
+
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9]+)?(?![\w:])")
+
+
+def ipv6s(text: str) -> Spans:
+    """IPv6 addresses as ``ipaddress`` reads them; "a::b" (no digit) and times are not."""
+    for m in _IPV6.finditer(text):
+        value = m.group(0).rstrip(".")  # the full stop that ends a sentence
+        if value.count(":") < 2 or not any(ch.isdigit() for ch in value):
+            continue
+        try:
+            ipaddress.IPv6Address(value)
+        except ValueError:
+            continue
+        yield m.start(), m.start() + len(value)

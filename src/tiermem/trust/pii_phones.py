@@ -1,0 +1,113 @@
+"""(internal) Phone numbers of any region, national or international, as libphonenumber's metadata knows them.
+
+A regular expression finds digit groups written the way numbers are written (7 to 15 digits, single spaces,
+dashes, dots, slashes or brackets between groups); ``phonenumbers`` (Google's libphonenumber) decides:
+
+- ``+44 20 ...``, ``0049 89 ...``, ``011 44 ...``: an international number is masked when its length is
+  possible for its country code (a fictional 07700 900xxx UK number is still someone's number to a reader);
+- a national form (``020 7946 0958``, ``06 12 34 56 78``, ``(11) 98765-4321``) is masked when it is a valid
+  number of one of the default regions, and it is written like a phone number: digit groups, brackets, a
+  trunk ``0``, or a word such as "phone", "Handy", "móvil", "電話" just before it.
+
+What the regions' metadata accepts is wide (a German number can have almost any length), so a run of digits
+alone is not enough: a date, a time, a price, a count in thousands, a version, and anything after "order",
+"invoice", "ticket", "ref" and similar words is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import phonenumbers
+from stdnum import ean
+
+from tiermem.trust.pii_numbers import NOT_PERSONAL
+
+__all__ = ["DEFAULT_REGIONS", "phones"]
+
+# Regions whose national forms are tried, in order: the most populous markets and the European ones most written
+# about in English text. International forms (+, 00, 011) are read for every country whatever this holds.
+DEFAULT_REGIONS: tuple[str, ...] = (
+    "US", "GB", "IN", "DE", "FR", "ES", "IT", "NL", "BR", "MX", "JP", "AU", "CA", "IE", "CH", "AT", "BE", "SE",
+    "PL", "PT", "ZA", "NZ", "SG",
+)  # fmt: skip
+
+_CANDIDATE = re.compile(
+    r"(?<![\w+@/.,:-])(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{1,4}\)\s?|\d)"
+    r"(?:[ .\-/]?(?:\(\d{1,5}\)\s?|\d)){5,22}(?![\w@]|[.,\-/:]\d)"
+)
+_PHONE_WORD = re.compile(
+    r"(?i)(?:\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|call|ring|text|sms|whatsapp|signal|fax|"
+    r"(?:my|your|his|her|our|their)\s+number|"
+    r"contact|reach|dial|hotline|landline|office|zentrale|handy|handynummer|telefon|telefonnummer|rufnummer|ruf|"
+    r"anrufen|mobil|téléphone|tél|portable|numéro|appelez|appeler|teléfono|telefono|móvil|movil|celular|llámame|"
+    r"llamar|número|numero|cellulare|cell\.|chiamami|chiamare|telefoon|mobiel|bel|bellen|nummer|fone|zap|kom|"
+    r"tlf|puhelin)\b[^\n]{0,25}|[電話携帯手机电话]{2}[^\n]{0,12})$"
+)
+_DATE = re.compile(
+    r"^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])"
+    r"(?:0[1-9]|[12]\d|3[01])|(?:19|20)\d{2}\s?[-/]\s?(?:19|20)\d{2})$"
+)
+_ZIP4 = re.compile(r"^\d{5}-\d{4}$")  # a US ZIP+4 code: no phone number is grouped 5-4
+_THOUSANDS = re.compile(r"^\d{1,2}(?:[ ,.]\d{3})+$")
+_MONEY_BEFORE = re.compile(r"[$€£¥₹]\s?$|\b(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|JPY|INR|BRL|MXN|AUD|CAD)\s?$")
+_MONEY_AFTER = re.compile(r"^\s?(?:[$€£¥₹%]|(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|kr|ms|km|kg|rows|items)\b)")
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+def _international(value: str) -> bool:
+    """Whether a number written with its country code has a possible length for that country."""
+    compact = value.lstrip()
+    region = None if compact.startswith("+") else "DE" if compact.startswith("00") else "US"
+    try:
+        number = phonenumbers.parse(value, region)
+    except phonenumbers.NumberParseException:
+        return False
+    return bool(phonenumbers.is_possible_number(number))
+
+
+def _national(value: str, regions: tuple[str, ...]) -> bool:
+    """Whether ``value`` is a valid number of one of ``regions``."""
+    for region in regions:
+        try:
+            number = phonenumbers.parse(value, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            return True
+    return False
+
+
+def _written_like_a_phone(value: str) -> bool:
+    """Digit groups or brackets, or one run that starts with a trunk 0 ("07911123456")."""
+    if re.search(r"[ ()\-/]", value):
+        return True
+    if "." in value:
+        return all(len(group) >= 2 for group in value.split("."))  # 650.555.0110, not 4.18.0.22
+    return value.startswith("0") and not value.startswith("00") and len(value) >= 10
+
+
+def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tuple[int, int]]:
+    """Phone numbers in ``text``: international forms of any country, national forms of ``regions``."""
+    for m in _CANDIDATE.finditer(text):
+        value = m.group(0).rstrip()
+        digits = _digits(value)
+        if not 7 <= len(digits) <= 15:
+            continue
+        before, after = text[max(0, m.start() - 40) : m.start()], text[m.start() + len(value) :]
+        context = bool(_PHONE_WORD.search(before))
+        if _DATE.match(value) or _ZIP4.match(value) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after):
+            continue
+        if digits == value and len(digits) in (8, 12, 13) and ean.is_valid(digits):
+            continue  # a product barcode (EAN-8, UPC-A, EAN-13)
+        if _THOUSANDS.match(value) and not context:
+            continue
+        if NOT_PERSONAL.search(before[-30:]) and not context:
+            continue
+        international = value.startswith(("+", "00", "011")) and _international(value)
+        if international or ((context or _written_like_a_phone(value)) and _national(value, regions)):
+            yield m.start(), m.start() + len(value)

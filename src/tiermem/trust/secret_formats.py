@@ -1,0 +1,265 @@
+"""(internal) Credentials recognised by their format alone: a provider's prefix, alphabet and length.
+
+detect-secrets' regex plugins do most of it (AWS, Azure storage, Slack, Stripe, Twilio, SendGrid, Mailchimp,
+npm, PyPI, GitLab, GitHub, Telegram, Discord, OpenAI, Square, IBM, Cloudant, Artifactory, JWTs, private keys);
+each plugin's ``analyze_string`` yields the values it matched, and a value made of one repeated character or a
+run (``sk_live_xxxxxxxx...``) is a placeholder, not a credential. The formats it lacks (newer GitHub, OpenAI and
+Anthropic keys, webhook URLs, Google OAuth, Shopify, Vault and about twenty more) are one table here. None of
+these needs a label: a tag or a metadata value holding the bare token is found the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Protocol
+
+__all__ = ["FORMAT_DETECTORS", "FormatDetector", "looks_filled"]
+
+
+class _Plugin(Protocol):
+    def analyze_string(self, string: str) -> Iterable[str]: ...
+
+
+FormatDetector = tuple[str, Callable[[str], bool]]
+
+_RUN = re.compile(r"(.)\1{7,}")
+
+
+def looks_filled(value: str) -> bool:
+    """Whether a matched value is filled in rather than a template: no long run of one character, varied."""
+    if _RUN.search(value) or len(set(value)) < min(8, len(value) // 2):
+        return False
+    from detect_secrets.filters.heuristic import is_sequential_string
+
+    return not is_sequential_string(value)
+
+
+@cache
+def _plugins() -> dict[str, _Plugin]:
+    """detect-secrets' plugins, imported on first use (the package imports ``requests``: ~0.1 s)."""
+    from detect_secrets.plugins import (
+        artifactory,
+        aws,
+        azure_storage_key,
+        cloudant,
+        discord,
+        github_token,
+        gitlab_token,
+        ibm_cloud_iam,
+        ibm_cos_hmac,
+        jwt,
+        mailchimp,
+        npm,
+        openai,
+        private_key,
+        pypi_token,
+        sendgrid,
+        slack,
+        softlayer,
+        square_oauth,
+        stripe,
+        telegram_token,
+        twilio,
+    )
+
+    return {
+        "private_key": private_key.PrivateKeyDetector(),
+        "aws": aws.AWSKeyDetector(),
+        "azure": azure_storage_key.AzureStorageKeyDetector(),
+        "github": github_token.GitHubTokenDetector(),
+        "gitlab": gitlab_token.GitLabTokenDetector(),
+        "slack": slack.SlackDetector(),
+        "discord": discord.DiscordBotTokenDetector(),
+        "stripe": stripe.StripeDetector(),
+        "twilio": twilio.TwilioKeyDetector(),
+        "sendgrid": sendgrid.SendGridDetector(),
+        "mailchimp": mailchimp.MailchimpDetector(),
+        "npm": npm.NpmDetector(),
+        "pypi": pypi_token.PypiTokenDetector(),
+        "openai": openai.OpenAIDetector(),
+        "telegram": telegram_token.TelegramBotTokenDetector(),
+        "jwt": jwt.JwtTokenDetector(),
+        "square": square_oauth.SquareOAuthDetector(),
+        "ibm": _Either(ibm_cloud_iam.IbmCloudIamDetector(), ibm_cos_hmac.IbmCosHmacDetector()),
+        "cloudant": cloudant.CloudantDetector(),
+        "softlayer": softlayer.SoftlayerDetector(),
+        "artifactory": artifactory.ArtifactoryDetector(),
+    }
+
+
+class _Either:
+    """Two plugins read as one kind."""
+
+    def __init__(self, *plugins: _Plugin) -> None:
+        self.plugins = plugins
+
+    def analyze_string(self, string: str) -> Iterable[str]:
+        for plugin in self.plugins:
+            yield from _values(plugin, string)
+
+
+def _values(plugin: _Plugin, text: str) -> Iterable[str]:
+    """What a plugin matched: its longest captured group when that is the token, else the whole match.
+
+    ``analyze_string`` yields a pattern's groups, and some patterns capture only the prefix (``(ghp|gho)_...``).
+    """
+    patterns = getattr(plugin, "denylist", None)
+    if patterns is None or getattr(plugin, "secret_type", "") == "JSON Web Token":
+        yield from plugin.analyze_string(text)  # the JWT plugin also checks that the parts decode
+        return
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            longest = max((g for g in m.groups() if g), key=len, default="")
+            yield longest if len(longest) >= 16 else m.group(0)
+
+
+def _plugin(name: str, keep: Callable[[str], bool] = looks_filled) -> Callable[[str], bool]:
+    def find(text: str) -> bool:
+        return any(keep(value) for value in _values(_plugins()[name], text))
+
+    return find
+
+
+def _aws_key_id(value: str) -> bool:
+    return len(value) == 20 and looks_filled(value)
+
+
+def _aws_secret(value: str) -> bool:
+    return len(value) == 40 and looks_filled(value)
+
+
+def _random_mix(value: str) -> bool:
+    """A value with upper and lower case letters and digits, 20 or more characters: Artifactory's are ~70."""
+    return (
+        len(value.strip()) >= 20
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+        and looks_filled(value.strip())
+    )
+
+
+def _patterns(*patterns: str, flags: int = 0) -> Callable[[str], bool]:
+    compiled = [re.compile(p, flags) for p in patterns]
+
+    def find(text: str) -> bool:
+        return any(looks_filled(m.group(0)) for p in compiled for m in p.finditer(text))
+
+    return find
+
+
+def _either(*finders: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda text: any(find(text) for find in finders)
+
+
+_B = r"(?<![A-Za-z0-9_\-])"  # a token starts after no token character
+_E = r"(?![A-Za-z0-9_\-])"
+
+FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
+    (
+        "a private key",
+        _either(
+            _plugin("private_key", lambda _: True),
+            _patterns(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----", r"PuTTY-User-Key-File-\d+:"),
+        ),
+    ),
+    ("an age encryption key", _patterns(r"AGE-SECRET-KEY-1[0-9A-Z]{58}")),
+    ("an AWS access key id", _plugin("aws", _aws_key_id)),
+    ("an AWS secret access key", _plugin("aws", _aws_secret)),
+    ("an AWS session token", _patterns(_B + r"(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{100,}")),
+    ("an Azure storage account key", _either(_plugin("azure"), _patterns(r"SharedAccessKey=[A-Za-z0-9+/]{43}="))),
+    ("an Azure shared access signature", _patterns(r"(?:[?&;]|\b)sig=[A-Za-z0-9%+/]{40,}(?:%3D|=)*")),
+    ("an Azure AD client secret", _patterns(_B + r"[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}" + _E)),
+    ("a Google Cloud API key", _patterns(_B + r"AIza[0-9A-Za-z_\-]{35}" + _E)),
+    ("a Google Cloud service-account key", _patterns(r"\"private_key_id\"\s*:\s*\"[0-9a-f]{16,}\"")),
+    (
+        "a Google OAuth secret or token",
+        _patterns(
+            _B + r"GOCSPX-[A-Za-z0-9_\-]{28}", _B + r"ya29\.[0-9A-Za-z_\-]{30,}", _B + r"1//0[0-9A-Za-z_\-]{40,}"
+        ),
+    ),
+    ("a GitHub token", _either(_plugin("github"), _patterns(_B + r"github_pat_[A-Za-z0-9_]{40,}"))),
+    ("a GitLab token", _plugin("gitlab")),
+    (
+        "a Slack token",
+        _either(
+            _plugin("slack", lambda v: not v.startswith("https") and looks_filled(v)),
+            _patterns(_B + r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}"),
+        ),
+    ),
+    (
+        "a webhook URL",
+        _either(
+            _plugin("slack", lambda v: v.startswith("https") and looks_filled(v.rsplit("/", 1)[-1])),
+            _patterns(
+                r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[A-Za-z0-9_\-]{30,}",
+                r"https://[\w.\-]*(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/\S{40,}",
+                r"https://hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]+",
+                r"https://maker\.ifttt\.com/(?:\S*/)?key/[A-Za-z0-9_\-]{16,}",
+            ),
+        ),
+    ),
+    ("a Discord bot token", _plugin("discord")),
+    (
+        "a Stripe secret key",
+        _either(_plugin("stripe"), _patterns(_B + r"[rs]k_test_[0-9A-Za-z]{24,}", _B + r"whsec_[A-Za-z0-9]{32,}")),
+    ),
+    ("a Twilio API key", _plugin("twilio")),
+    ("a SendGrid API key", _plugin("sendgrid")),
+    ("a Mailchimp API key", _plugin("mailchimp")),
+    ("an npm token", _either(_plugin("npm"), _patterns(_B + r"npm_[A-Za-z0-9]{36}" + _E))),
+    ("a PyPI token", _plugin("pypi")),
+    (
+        "an AI provider API key",
+        _either(
+            _plugin("openai"),
+            _patterns(
+                _B + r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}",
+                _B + r"sk-[A-Za-z0-9]{48}" + _E,
+                _B + r"sk-ant-[a-z]+\d\d-[A-Za-z0-9_\-]{80,}",
+                _B + r"hf_[A-Za-z0-9]{34,}" + _E,
+                _B + r"gsk_[A-Za-z0-9]{48,}" + _E,
+                _B + r"r8_[A-Za-z0-9]{37}" + _E,
+                _B + r"pplx-[A-Za-z0-9]{48}" + _E,
+                _B + r"xai-[A-Za-z0-9]{60,}" + _E,
+            ),
+        ),
+    ),
+    ("a Telegram bot token", _plugin("telegram")),
+    ("a JSON Web Token", _plugin("jwt", lambda v: len(v) >= 30)),
+    (
+        "a Square token",
+        _either(_plugin("square"), _patterns(_B + r"sq0atp-[A-Za-z0-9_\-]{22}", _B + r"EAAA[\w\-]{60}" + _E)),
+    ),
+    ("an IBM Cloud credential", _either(_plugin("ibm"), _plugin("cloudant"), _plugin("softlayer"))),
+    ("an Artifactory credential", _plugin("artifactory", _random_mix)),
+    (
+        "a service API token",
+        _patterns(
+            _B + r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _E,  # Shopify
+            _B + r"do[por]_v1_[a-f0-9]{64}" + _E,  # DigitalOcean
+            _B + r"dapi[a-f0-9]{32}(?:-\d)?" + _E,  # Databricks
+            _B + r"ATATT3[A-Za-z0-9_\-=]{100,}",  # Atlassian
+            _B + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}",  # HashiCorp Vault
+            r"(?<![\w.])s\.[A-Za-z0-9]{24}" + _E,  # Vault, legacy
+            _B + r"lin_api_[A-Za-z0-9]{40}" + _E,  # Linear
+            _B + r"ntn_[A-Za-z0-9]{40,}" + _E,  # Notion
+            _B + r"secret_[A-Za-z0-9]{43}" + _E,  # Notion, legacy
+            _B + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _E,  # Postman
+            _B + r"glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}" + _E,  # Grafana service account
+            _B + r"glc_[A-Za-z0-9+/=_\-]{32,}",  # Grafana Cloud
+            _B + r"NR(?:AK|II|AA|JS)-[A-Za-z0-9_\-]{20,}",  # New Relic
+            _B + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}",  # Doppler
+            _B + r"key-[a-f0-9]{32}" + _E,  # Mailgun
+            _B + r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}" + _E,  # Brevo
+            _B + r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}",  # Mapbox secret token
+            _B + r"LTAI[A-Za-z0-9]{12,20}" + _E,  # Alibaba Cloud
+            _B + r"EAA[A-Za-z0-9]{100,}" + _E,  # Meta (Facebook) access token
+            _B + r"AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}",  # Firebase Cloud Messaging server key
+            r"django-insecure-\S{20,}",  # Django's generated SECRET_KEY
+        ),
+    ),
+    ("a TOTP secret", _patterns(r"otpauth://[th]otp/\S*[?&]secret=[A-Z2-7]{16,}", flags=re.IGNORECASE)),
+)

@@ -1,0 +1,284 @@
+"""(internal) Credentials known by what names them: a password, a PIN, a key after its label, a URL's password.
+
+detect-secrets' keyword plugin is written for source files (the value must be quoted in most file types, and
+in config files it runs to the end of the line), so prose such as "the password for the router is ..." and
+"my PIN is ..." is read here. What counts is the value: a placeholder (``<your password>``, ``YOUR_KEY``,
+``${TOKEN}``, ``xxxx``, ``********``) or a word that continues a sentence ("the password is on the fridge",
+"... is required") is not a credential; a value that merely begins like one ("Secretariat#77", "testPilot9")
+is. A random-looking token of 40 or more characters with no label at all (a bare cloud secret in a metadata
+value) is one too, unless it is a hash, a URL's path, a public key, a certificate or base64 of ordinary text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import itertools
+import re
+from collections.abc import Callable
+
+from tiermem.trust.secret_formats import looks_filled
+
+__all__ = ["VALUE_DETECTORS", "is_placeholder"]
+
+# Words that stand for a value in documentation and forms: a value made only of these is not a credential.
+_PLACEHOLDER_WORDS = frozenset(
+    "your my the a an our their his her this that some any new old example sample dummy fake placeholder "
+    "secret password passwd pwd pass passphrase word token key keys api access id user username login value "
+    "here insert enter replace me put paste goes changeme change it redacted hidden removed masked none null "
+    "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
+    "required optional unchanged same see below above default demo abc".split()
+)
+_TEMPLATE = re.compile(r"^(?:<.*|\{.*|\$.*|%.*|\[.*|\.{2,}|…|\*+|#+|x+|X+|-+|_+|\?+|0+)$")
+_CODE_REFERENCE = re.compile(
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
+    r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')]|$)"  # a call: ``hashed_password = Column(String, ...)``
+)
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether ``value`` stands for a credential instead of being one."""
+    if _CODE_REFERENCE.match(value.strip("\"'`")):
+        return True
+    stripped = value.strip("\"'`,;.:)(")
+    if not stripped or _TEMPLATE.match(stripped):
+        return True
+    words = [w for w in re.split(r"[\s_\-./]+", stripped.lower()) if w]
+    return all(w in _PLACEHOLDER_WORDS or re.fullmatch(r"x+|\*+|\d", w) for w in words)
+
+
+# Words that continue a sentence after "password is": the password is *on the fridge*, *required*, *the same*.
+_PROSE_WORDS = frozenset(
+    "on in at under behind inside near by with without for from of to into onto over above below about the a an "
+    "my your his her our their its this that these those same different written saved stored kept somewhere "
+    "required needed incorrect wrong correct right invalid valid weak strong long short secure safe unsafe "
+    "unknown blank empty missing set reset changed case too very still now not also just only being known new "
+    "old easy hard simple complicated good bad fine ok okay optional mandatory temporary encrypted hashed visible "
+    "hidden printed listed attached included enclosed there here something anything nothing what whatever "
+    "different expired expiring protected sent shared".split()
+)
+_PROSE_SHAPE = re.compile(r"^[a-z]+(?:ed|ing|ly|ible|able|ful|less|ous|ive)$")
+
+
+def _prose_value(value: str, after: str) -> bool:
+    """Whether ``value`` (the word after "password is") is a credential rather than the sentence going on."""
+    lower = value.lower()
+    if lower in _PROSE_WORDS or _PROSE_SHAPE.match(lower) or is_placeholder(value):
+        return False
+    if re.search(r"\d|[^\w]", value) or value != value.lower():
+        return True  # password-shaped: a digit, a symbol or a capital inside
+    # One plain word: a credential only where the sentence stops ("the wifi password is sunflower.").
+    return not re.match(r"\s+[A-Za-z]", after)
+
+
+_PASSWORD_LABEL = (
+    r"(?:(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|passphrase|passcode)\w*"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bmot\s+de\s+passe|\bpass\s+word)"
+)
+_ASSIGNED = re.compile(
+    r"(?i)"
+    + _PASSWORD_LABEL
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
+    r"\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
+)
+_SAID = re.compile(
+    r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
+    r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
+)
+_BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
+_CLI = re.compile(
+    r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+|--password[\s=])['\"]?([^\s'\"]+)"
+)
+
+
+# Words a description is made of and a passphrase of random words is not ("pwd: shows you the current folder").
+_FUNCTION_WORDS = frozenset(
+    "a an the of for to in on at by as from with and or but not is are was were be been can could should must will "
+    "would may might you your it its this that these which who what when where how often always never usually use "
+    "uses used do does make makes".split()
+)
+
+
+def _described(value: str, after: str) -> bool:
+    """``label: value`` that is a description going on ("Weak passwords: Small businesses often use..."), not a
+    value: a plain word, followed on its line by words a sentence is made of."""
+    if not (value.isalpha() and value[1:].islower()):
+        return False
+    following = re.findall(r"[A-Za-z']+", after.split("\n", 1)[0])[:8]
+    return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
+
+
+def _passwords(text: str) -> bool:
+    for m in _ASSIGNED.finditer(text):
+        value = next(v for v in m.groups() if v is not None)
+        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")):
+            continue
+        if not _described(value, text[m.end() :]):
+            return True
+    for m in _SAID.finditer(text):
+        if len(m.group(1)) >= 4 and _prose_value(m.group(1).rstrip(".,;!?"), text[m.end() :]):
+            return True
+    for m in _BARE_AFTER_LABEL.finditer(text):
+        value = m.group(1)
+        if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
+            return True
+    return any(len(m.group(1)) >= 4 and not is_placeholder(m.group(1)) for m in _CLI.finditer(text))
+
+
+_PIN = re.compile(
+    r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|(?:door|alarm|gate|garage|safe|lock|"
+    r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
+    r"combination)"
+    r"(?:\s+(?:is|was|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?\s*"
+    r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
+)
+_CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
+
+
+def _pins(text: str) -> bool:
+    for m in _PIN.finditer(text):
+        label, value = m.group("label").lower(), m.group("value")
+        if len(set(value.replace(" ", "").replace("-", ""))) == 1 and len(value) > 4:
+            continue  # 000000
+        # In India a "PIN code" is a postal code: six digits, no card or bank in sight.
+        postal = re.fullmatch(r"pin\s*code|pincode", label) and re.fullmatch(r"[1-9]\d{5}", value)
+        if postal and not _CARD_CONTEXT.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        return True
+    return False
+
+
+_CVV = re.compile(
+    r"(?i)\b(?:cvv2?|cvc2?|cid|card\s+security\s+code|security\s+code)\b\s*(?:is\s*)?[:=#]?\s*(\d{3,4})\b"
+)
+
+# Labels of keys and tokens; the value after one must look random (a word or a short number is not a key).
+_KEY_LABEL = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|access[_\-\s]?(?:token|key"
+    r"(?:[_\-\s]?id)?|secret)|auth(?:entication|orization)?[_\-\s]?(?:token|key)|refresh[_\-\s]?token|client[_\-\s]?"
+    r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
+    r"key|signing[_\-\s]?(?:key|secret)|encryption[_\-\s]?key|master[_\-\s]?key|session[_\-\s]?token|webhook[_\-\s]?"
+    r"secret|x-api-key|bot[_\-\s]?token|secret|token|(?:2fa|mfa|otp|totp)[_\-\s]?(?:seed|secret|key))"
+    r"(?![A-Za-z0-9])[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
+)
+
+
+def _random_value(value: str, label: str) -> bool:
+    value = value.strip().rstrip(".,;")
+    if is_placeholder(value) or not looks_filled(value) or " " in value:
+        return False
+    least = 20 if label in {"token", "secret"} else 12
+    has_letter = any(c.isalpha() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    return len(value) >= least and has_letter and (has_digit or len(set(value)) >= 16)
+
+
+def _labelled_keys(text: str) -> bool:
+    for m in _KEY_LABEL.finditer(text):
+        value = next(v for v in m.groups()[1:] if v is not None)
+        if _random_value(value, m.group("label").lower()):
+            return True
+    return False
+
+
+_BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{16,}=*)")
+_BASIC = re.compile(r"(?i)(?:\bbasic\s+|\"auth\"\s*:\s*\")([A-Za-z0-9+/]{8,}={0,2})")
+_AUTHORIZATION_BASIC = re.compile(r"(?i)\bauthorization\s*[:=]\s*basic\s+([A-Za-z0-9+/]{12,}={0,2})")
+_CURL_USER = re.compile(r"(?:\s-u\s*|--user[\s=])['\"]?[^\s:'\"]+:([^\s'\"]{4,})")
+
+
+def _bearer(text: str) -> bool:
+    return any(_random_value(m.group(1), "bearer") for m in _BEARER.finditer(text))
+
+
+def _basic(text: str) -> bool:
+    for m in _BASIC.finditer(text):
+        try:
+            decoded = base64.b64decode(m.group(1), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+        user, sep, password = decoded.partition(":")
+        if sep and user and len(password) >= 4 and not is_placeholder(password):
+            return True
+    if any(_random_value(m.group(1), "basic") for m in _AUTHORIZATION_BASIC.finditer(text)):
+        return True  # an Authorization header's value is a credential whatever it decodes to
+    return any(not is_placeholder(m.group(1)) for m in _CURL_USER.finditer(text))
+
+
+_URL_PASSWORD = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://([^\s:/@\"'<>]*):([^\s@\"'<>]+)@[^\s/\"'<>]+")
+
+
+def _url_password(text: str) -> bool:
+    return any(len(m.group(2)) >= 4 and not is_placeholder(m.group(2)) for m in _URL_PASSWORD.finditer(text))
+
+
+# -- a random token with no label ------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{40,}(?![A-Za-z0-9+/=_\-])")
+_PUBLIC_CONTEXT = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)[-:]"
+    r"|integrity=?[\"']?|fingerprint(?:\s+is)?:?\s*(?:sha\d+:|md5:)?"
+    r"|\w+://\S*|www\.\S*)\s*$",
+    re.IGNORECASE,
+)
+_PUBLIC_BLOCK = re.compile(
+    r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----"
+)
+
+
+def _entropy(value: str) -> float:
+    from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
+
+    return Base64HighEntropyString().calculate_shannon_entropy(value)
+
+
+def _class_changes(value: str) -> float:
+    """How often neighbouring characters change class (upper, lower, digit, symbol): ~0.65 for random base64."""
+
+    def kind(c: str) -> int:
+        return 0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3
+
+    return sum(kind(a) != kind(b) for a, b in itertools.pairwise(value)) / (len(value) - 1)
+
+
+def _decodes_to_text(value: str) -> bool:
+    """Whether ``value`` is base64 of ordinary text (mostly printable characters once decoded)."""
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        raw = base64.b64decode(padded, altchars=b"-_" if "-" in value or "_" in value else None, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if not raw:
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return printable / len(raw) > 0.9
+
+
+def _bare_token(text: str) -> bool:
+    public_blocks = [m.start() for m in _PUBLIC_BLOCK.finditer(text)]
+    for m in _TOKEN.finditer(text):
+        value = m.group(0)
+        if re.match(r"sha(?:256|384|512)-", value):
+            continue  # a subresource integrity hash
+        if not all(any(test(c) for c in value) for test in (str.isupper, str.islower, str.isdigit)):
+            continue  # hex digests, UUIDs and words have no mix of all three
+        if _PUBLIC_CONTEXT.search(text[max(0, m.start() - 80) : m.start()]):
+            continue  # a URL's path, a public key, a data URI, a subresource hash
+        if any(start < m.start() and "-----END" not in text[start : m.start()] for start in public_blocks):
+            continue
+        if _class_changes(value) < 0.4 or _entropy(value) <= 4.5 or _decodes_to_text(value) or not looks_filled(value):
+            continue
+        return True
+    return False
+
+
+VALUE_DETECTORS: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("a connection string with a password", _url_password),
+    ("a password", _passwords),
+    ("a PIN or access code", _pins),
+    ("a card security code", lambda text: bool(_CVV.search(text))),
+    ("a bearer token", _bearer),
+    ("a basic-auth credential", _basic),
+    ("an API key or token", _labelled_keys),
+    ("a high-entropy secret", _bare_token),
+)

@@ -1,0 +1,165 @@
+"""(internal) Orders to the reader in Spanish, Portuguese, Italian, French, German and Chinese, by evidence class.
+
+Beside the phrase signals of ``signals_intl``, this asks which classes of agent-directed evidence a window holds,
+each written as small word lists per language rather than as whole phrasings:
+
+- an *override*: a verb of forgetting or ignoring with the reader's instructions, rules or what it was told;
+- a *persona*: the reader told what it now is or plays ("eres/sei/você é/du bist/你是 ... asistente, IA");
+- *free of rules*: without filters, restrictions or limits;
+- a *standing order*: from now on ("a partir de ahora", "d'ora in poi", "désormais", "ab jetzt", "从现在开始");
+- the *answer's form*: answer only in another language, add a link to every answer;
+- *the user* in the third person (the person an agent works for);
+- a *sensitive object*: a password, a card number, a security code, the user's e-mails or chat history;
+- *secrecy*: without telling or asking the user;
+- a *trigger*: when the user (or anyone) asks or mentions something later;
+- an order to *tell the user* something ("dile", "digli", "dis-lui", "sag ihm", "告诉用户");
+- the *task changed*: a new task for the reader, or something to do instead of answering;
+- *data sent out*: a sending verb with an address or a link.
+
+One class alone counts for nothing (an e-mail says "désormais" or "al usuario"); an override alone, or two
+classes in one window, is what planted text has. Text is case folded.
+"""
+
+# ruff: noqa: RUF001  (the patterns are written in the scripts they match)
+
+from __future__ import annotations
+
+import re
+
+from tiermem.trust.patterns import Finding, Signal
+
+__all__ = ["SIGNALS_INTL_ORDERS"]
+
+_GUIDANCE = (
+    r"(?:instrucci\w+|reglas|normas|indicaciones|directrices|instruç\w+|regras|diretrizes|orienta\w+|istruzioni|"
+    r"regole|direttive|indicazioni|consignes|instructions|règles|directives|anweisungen|regeln|vorgaben|"
+    r"richtlinien|sicherheitsrichtlinien|instruktionen|系统提示|提示词?|指令|指示|规则|设定|限制)"
+)
+_OVERRIDE = re.compile(
+    # Imperatives only: "olvidé las instrucciones del horno" (I forgot the oven's) is no order. English "ignore"
+    # is left to the English signals unless a Romance article follows it.
+    rf"\b(?:ignora|ignorad|ignorate|ignorez|ignoriere|ignorieren\s+sie|ignore\s+(?:as|os|les|tes|vos|todas|toutes|"
+    rf"tous|suas|seus|tus|sus)|olvida|olvide|olviden|olvidad|descarta|descarte|omite|esqueça|esquece|esqueçam|"
+    rf"desconsidere|desconsidera|dimentica|dimenticate|tralascia|scordati\s+(?:di|delle|dei|della)|oublie|oubliez|"
+    rf"vergiss|vergessen\s+sie|missachte)\b(?:\s+\S+){{0,4}}?\s+{_GUIDANCE}|"
+    rf"\b(?:no\s+hagas\s+caso|no\s+sigas|não\s+(?:siga|obedeça)|non\s+seguire(?:\s+più)?|non\s+rispettare|"
+    rf"ne\s+(?:tiens|tenez)\s+plus\s+compte|ne\s+suis\s+plus|ne\s+respecte\s+plus)\b(?:\s+\S+){{0,3}}?\s+{_GUIDANCE}|"
+    r"\b(?:olvida|esquece|esqueça|dimentica|oublie|vergiss)\s+(?:\w+\s+){0,2}?(?:lo\s+que\s+te|o\s+que\s+te|"
+    r"quello\s+che\s+ti|ce\s+qu['’]on\s+t['’]a|tout\s+ce\s+qu|alles,?\s+was\s+(?:man\s+)?dir)|"
+    r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|别管)(?:\S{0,12}?)(?:指令|指示|规则|提示|设定|限制|要求)|"
+    r"(?:忽略|无视|忘记|忘掉)(?:上面|以上|之前|前面)的?(?:内容|文字|文本|对话|一切|所有)"
+)
+_PERSONA = re.compile(
+    r"\b(?:eres|ahora\s+eres|sei|ora\s+sei|você\s+(?:agora\s+)?é|tu\s+és|tu\s+es|vous\s+êtes|du\s+bist|"
+    r"actúa\s+como|actua\s+como|finge\s+ser|finja\s+ser|haz\s+de|fai\s+finta\s+di\s+essere|comportati\s+come|"
+    r"agisci\s+come|aja\s+como|atue\s+como|fais\s+comme\s+si|agis\s+comme|joue\s+le\s+rôle|spiele\s+die\s+rolle|"
+    r"tu\s+so,?\s+als)\b(?:\s+\S+){0,3}?\s+(?:un\s+|una\s+|um\s+|uma\s+|une?\s+|ein\s+|eine\s+)?(?:asistente|"
+    r"assistente|assistant|assistent|ia|ki|ai|modelo|modello|modèle|bot|chatbot)\b|"
+    r"(?:你现在是|你是一个|你现在扮演|请扮演|扮演一个)"
+)
+_FREE = re.compile(
+    r"\b(?:sin|senza|sans|sem|ohne)\s+(?:ning[uú]n\s+|alcun\w*\s+|aucun\w*\s+|nenhum\w*\s+|jegliche\s+)?"
+    r"(?:filtros?|filtri|filtres?|filter|restricci\w+|restrizion\w+|restrictions?|restriç\w+|einschränkungen|"
+    r"límites|limiti|limites|limits?|censura|censure|zensur|reglas|regole|règles|regras|regeln)\b|"
+    r"(?:没有任何限制|没有限制|无限制|不受限制|不受任何限制|没有任何规则|无任何过滤)"
+)
+_STANDING = re.compile(
+    r"\b(?:a\s+partir\s+de\s+(?:ahora|este\s+momento|hoy|agora)|de\s+ahora\s+en\s+adelante|desde\s+ahora|"
+    r"de\s+agora\s+em\s+diante|daqui\s+(?:em\s+diante|para\s+a\s+frente)|d['’]ora\s+in\s+(?:poi|avanti)|"
+    r"da\s+(?:ora|adesso|oggi)\s+in\s+(?:poi|avanti)|da\s+adesso|désormais|à\s+partir\s+de\s+maintenant|"
+    r"dorénavant|ab\s+(?:jetzt|sofort|heute)|von\s+nun\s+an|künftig)\b|(?:从现在开始|从现在起|从今以后|今后)"
+)
+_LANGUAGES = (
+    r"(?:inglés|ingl[eê]s|inglese|anglais|englisch|español|espanhol|spagnolo|espagnol|spanisch|francés|francês|"
+    r"francese|français|französisch|alemán|alemão|tedesco|allemand|deutsch|italiano|italien|italienisch|"
+    r"portugu[eé]s|portoghese|portugais|portugiesisch|chino|chinês|cinese|chinois|chinesisch|japonés|japonês|"
+    r"giapponese|japonais|japanisch|ruso|russo|russe|russisch|árabe|arabo|arabe|arabisch|coreano|coréen|"
+    r"koreanisch|emojis?|英语|英文|法语|德语|西班牙语|意大利语|葡萄牙语|日语|俄语|韩语|中文|表情符号)"
+)
+_ANSWER_FORM = re.compile(
+    rf"\b(?:respond\w*|contest\w*|rispond\w*|répond\w*|antworte\w*|escrib\w+|escrev\w+|scriv\w+|écri\w+|"
+    rf"schreib\w*)\b(?:\s+\S+){{0,4}}?\s+(?:en|em|in|auf)\s+{_LANGUAGES}\b|"
+    rf"\b(?:solo|sólo|solamente|únicamente|apenas|somente|soltanto|solo|uniquement|seulement|nur(?:\s+noch)?)\s+"
+    rf"(?:en|em|in|auf)\s+{_LANGUAGES}\b|(?:只能?|仅)用{_LANGUAGES}|"
+    r"\b(?:cada|toda|todas\s+las|ogni|chaque|toute|jede[rn]?)\s+(?:respuesta|resposta|risposta|réponse|antwort)|"
+    r"(?:每个|每次|所有)(?:回答|回复)"
+)
+_THE_USER = re.compile(
+    r"\b(?:al|del|el|ao|do|o|all['’]|dell['’]|l['’]|à\s+l['’]|de\s+l['’]|dem|des|der|den)\s*"
+    r"(?:usuario|usuário|utilizador|utente|utilisateur|nutzer[s]?|benutzer[s]?|cliente)\b|用户"
+)
+_SENSITIVE = re.compile(
+    r"\b(?:contraseñas?|senhas?|password|mot\s+de\s+passe|passwort|kennwort|pin|"
+    r"(?:número|numero|numéro)\s+(?:\w+\s+){0,3}?(?:tarjeta|cartão|carta|carte)|kartennummer|kreditkarte\w*|"
+    r"tarjeta\s+de\s+crédito|cartão\s+de\s+crédito|carta\s+di\s+credito|carte\s+(?:bancaire|de\s+crédit)|"
+    r"código\s+de\s+seguridad|código\s+de\s+segurança|codice\s+di\s+sicurezza|cvv|"
+    r"prompt\s+(?:del|di|do)\s+sistema|prompt\s+système|systemprompt|"
+    r"historial|histórico|cronologia|historique|verlauf|correos|e-?mails|contactos|contatos|contatti|contacts|kontakte|"
+    r"fotos|fichiers|archivos|arquivos|dateien)\b|(?:密码|信用卡|卡号|银行卡|聊天记录|联系人|邮件)"
+)
+_SECRECY = re.compile(
+    r"\b(?:sin\s+(?:decir|avisar|preguntar|informar)|no\s+(?:le\s+)?(?:digas|adviertas|avises|cuentes|menciones)|"
+    r"sem\s+(?:avisar|perguntar|dizer|informar)|não\s+(?:diga|conte|avise|mencione|expliques?)|"
+    r"senza\s+(?:dire|avvisare|chiedere)|non\s+(?:dire|dirgli|avvisare|spiegare|menzionare)|"
+    r"sans\s+(?:le\s+)?(?:dire|prévenir|demander)|ne\s+(?:lui\s+)?(?:dis|dites)\s+rien|"
+    r"ohne\s+(?:ihn|sie|den\s+nutzer)?\s*zu\s+(?:fragen|informieren)|sag\s+(?:ihm|ihr|dem\s+nutzer)?\s*nichts|"
+    r"no\s+expliques|n['’]explique\s+pas|erkläre\s+nicht)\b|(?:不要告诉|别告诉|不要解释|不要让用户知道)"
+)
+_SEND = re.compile(
+    r"\b(?:env[ií]a\w*|mand[ae]\w*|reenv[ií]a\w*|envie|encaminh\w+|invia\w*|inoltra\w*|envoie\w*|transf[eè]re\w*|"
+    r"schick\w*|sende\w*|leite\w*|incluir|incluye|inclui|includi|inclus|füge|aggiungi|añade|agrega|ajoute|"
+    r"adicione|acrescente)\b|(?:发送|发给|转发|发到|寄给|加上|附上)"
+)
+_TRIGGER = re.compile(
+    r"\b(?:cuando|si|quando|se|quand|lorsque|wenn|falls|sobald)\s+(?:\w+\s+){0,3}?(?:pregunt\w+|pida|perguntar|"
+    r"pergunte|pedir|chied\w+|domand\w+|demande\w*|fragt|nachfragt|erwähnt|menciona\w*|mention\w+|parla\w*)\b|"
+    r"(?:当|如果|一旦)(?:用户|有人|任何人)\S{0,6}?(?:问|提到|询问|要求)"
+)
+_TELL = re.compile(
+    r"\b(?:dile|díganle|dígale|diles|diga-lhe|diga\s+ao|conte\s+ao|digli|ditegli|dica\s+all['’]|dis-lui|dites-lui|"
+    r"dis\s+à|dites\s+à|sag\s+(?:ihm|ihr|dem)|sagen\s+sie\s+(?:ihm|ihr|dem))\b|(?:告诉(?:他|她|用户)|对用户说)"
+)
+_NEW_TASK = re.compile(
+    r"\b(?:tu\s+(?:nueva\s+)?tarea\s+(?:ahora\s+)?es|tu\s+nueva\s+tarea|sua\s+(?:nova\s+)?tarefa\s+(?:agora\s+)?é|"
+    r"il\s+tuo\s+(?:nuovo\s+)?compito\s+(?:ora\s+)?è|ta\s+(?:nouvelle\s+)?tâche\s+(?:est\s+)?(?:maintenant|désormais)|"
+    r"ta\s+nouvelle\s+tâche|deine\s+(?:neue\s+)?aufgabe\s+ist\s+(?:jetzt|nun|ab\s+sofort)|deine\s+neue\s+aufgabe|"
+    r"en\s+(?:lugar|vez)\s+de\s+(?:responder|resumir)|em\s+vez\s+de\s+(?:responder|resumir)|invece\s+di\s+"
+    r"(?:rispondere|riassumere)|au\s+lieu\s+de\s+(?:répondre|résumer)|statt\s+(?:zu\s+antworten|zusammenzufassen)|"
+    r"invece|stattdessen|en\s+su\s+lugar)\b|(?:你的(?:新)?任务是|现在你的任务|而是改为|不要回答用户的问题)"
+)
+_OUTSIDE = re.compile(
+    r"https?://|[\w.+-]+@[\w-]+\.[\w.-]+|\b[a-z0-9-]+\.(?:example|com|net|org|io|de|es|it|fr|br|cn)\b"
+)
+_CLASSES = (
+    ("a persona", _PERSONA),
+    ("free of rules", _FREE),
+    ("a standing order", _STANDING),
+    ("the answer's form", _ANSWER_FORM),
+    ("the user in the third person", _THE_USER),
+    ("a sensitive object", _SENSITIVE),
+    ("secrecy", _SECRECY),
+    ("a trigger about a later question", _TRIGGER),
+    ("an order to tell the user", _TELL),
+    ("the task changed", _NEW_TASK),
+)
+# One class alone counts for nothing here (the phrase signals weigh it); two are what planted text has.
+_BY_COUNT = (0.0, 0.0, 0.5, 0.65)
+
+
+def intl_order(text: str) -> Finding | None:
+    """An order to the reader in another language: an override, or two classes of evidence together."""
+    override = _OVERRIDE.search(text)
+    found = [name for name, pattern in _CLASSES if pattern.search(text)]
+    send = _SEND.search(text)
+    if send and _OUTSIDE.search(text, send.start()):
+        found.append("data sent out")
+    weight = _BY_COUNT[min(len(found), len(_BY_COUNT) - 1)]
+    if override:
+        weight = max(weight, 0.55 if not found else 0.65)
+        found.insert(0, f"an override ('{override.group(0)}')")
+    if weight <= 0:
+        return None
+    return weight, ", ".join(found)
+
+
+SIGNALS_INTL_ORDERS = (Signal("an order to the reader (other language)", intl_order),)
