@@ -158,7 +158,7 @@ def check(store: str, snap: Snapshot, expectations: Iterable[Expectation]) -> Fi
     mine = [e for e in expectations if e.store == store]
     erased = {e.user for e in mine if isinstance(e, Erased)}
     found.checked = {
-        "acknowledged writes": sum(not isinstance(e, Erased) for e in mine),
+        "promises": len({e for e in mine if not isinstance(e, Erased)}),  # distinct: a re-sent transcript repeats
         "records": len(snap.records),
         "audit entries": len(snap.audit),
         "slot facts": sum(r.user in SLOTS and r.content.startswith(SLOT_PREFIX) for r in snap.records),

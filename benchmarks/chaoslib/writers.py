@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from chaoslib.clients import Answer, Rest, cli_add, mcp_insert
-from chaoslib.ledger import InBlock, Op, Present, PresentId
+from chaoslib.ledger import Expectation, InBlock, Op, Present, PresentId
 from chaoslib.workload import BLOCK, GENERAL, HELD, SLOTS, TENANT, Run, Target, outcome, promised
 
 KINDS = ("note", "batch", "transcript", "slot", "race", "append", "held")
@@ -164,51 +165,55 @@ class RestWriter:
             self._op("race", answer, writes, *expect)
 
 
-def mcp_writer(run: Run, target: Target, index: int) -> None:
-    """Notes and facts through ``archival_memory_insert``, each retried (a note is never stored twice)."""
+# One attempt of a door without idempotency keys: (what the store now holds, the server that said so) when it was
+# acknowledged, else the error.
+Attempt = Callable[[str, str], "tuple[Expectation | None, str] | str"]
+
+
+def retried_writer(run: Run, target: Target, index: int, door: str, attempt: Attempt) -> None:
+    """Notes and facts, each sent until acknowledged or the retry window ends (safe: neither is stored twice)."""
     rng = random.Random(run.seed * 1000 + index)
     while not run.stop.is_set():
         fact = rng.random() < 0.5
-        user = rng.choice(SLOTS if fact else GENERAL)
-        text = run.words.fact() if fact else run.words.note("mcp")
-        deadline, attempts, last = time.monotonic() + run.retry_for, 0, ""
+        kind, user = ("fact", rng.choice(SLOTS)) if fact else ("note", rng.choice(GENERAL))
+        text = run.words.fact() if fact else run.words.note(door)
+        deadline, attempts = time.monotonic() + run.retry_for, 0
         while True:
             attempts += 1
-            server = rng.choice(list(target.servers))
-            try:
-                ok, stored, found = mcp_insert(server.url, target.user_keys[user], text)
-            except Exception as exc:  # the client's whole error tree (transport, protocol, cancelled stream)
-                ok, stored, found = False, False, f"{type(exc).__name__}: {exc}"[:200]
-            if ok:
-                expect = Present(target.store, user, text) if stored else PresentId(target.store, user, found)
-                op = Op("mcp", "fact" if fact else "note", target.store, "acked", 1, attempts, server=server.name)
-                run.ledger.record(op, expect)
+            done = attempt(user, text)
+            if not isinstance(done, str):
+                run.ledger.record(Op(door, kind, target.store, "acked", 1, attempts, server=done[1]), done[0])
                 break
-            last = found
             if time.monotonic() > deadline:
-                run.ledger.record(Op("mcp", "fact" if fact else "note", target.store, "unresolved", 0, attempts, last))
+                run.ledger.record(Op(door, kind, target.store, "unresolved", 0, attempts, done))
                 break
             time.sleep(0.3 * (0.5 + rng.random()))
 
 
-def cli_writer(run: Run, target: Target, index: int) -> None:
-    """``tiermem add`` as a child process on the store the servers use, retried until it exits 0."""
+def mcp_writer(run: Run, target: Target, index: int) -> None:
+    """Notes and facts through ``archival_memory_insert`` on any server of the store."""
     rng = random.Random(run.seed * 1000 + index)
-    while not run.stop.is_set():
-        fact = rng.random() < 0.5
-        user = rng.choice(SLOTS if fact else GENERAL)
-        text = run.words.fact() if fact else run.words.note("cli")
-        deadline, attempts = time.monotonic() + run.retry_for, 0
-        while True:
-            attempts += 1
-            ok, result = cli_add(target.db, TENANT, user, text)
-            if ok:
-                assert isinstance(result, dict)
-                expect = promised(target.store, user, text, result)
-                op = Op("cli", "fact" if fact else "note", target.store, "acked", 1, attempts, server="cli")
-                run.ledger.record(op, expect)
-                break
-            if time.monotonic() > deadline:
-                run.ledger.record(Op("cli", "note", target.store, "unresolved", 0, attempts, str(result)))
-                break
-            time.sleep(0.5)
+
+    def attempt(user: str, text: str) -> tuple[Expectation | None, str] | str:
+        server = rng.choice(list(target.servers))
+        try:
+            ok, stored, found = mcp_insert(server.url, target.user_keys[user], text)
+        except Exception as exc:  # the client's whole error tree (transport, protocol, cancelled stream)
+            return f"{type(exc).__name__}: {exc}"[:200]
+        if not ok:
+            return found
+        return (Present(target.store, user, text) if stored else PresentId(target.store, user, found)), server.name
+
+    retried_writer(run, target, index, "mcp", attempt)
+
+
+def cli_writer(run: Run, target: Target, index: int) -> None:
+    """``tiermem add`` as a child process on the store the servers use."""
+
+    def attempt(user: str, text: str) -> tuple[Expectation | None, str] | str:
+        ok, result = cli_add(target.db, TENANT, user, text)
+        if not ok or not isinstance(result, dict):
+            return str(result)
+        return promised(target.store, user, text, result), "cli"
+
+    retried_writer(run, target, index, "cli", attempt)
