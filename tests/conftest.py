@@ -16,6 +16,7 @@ from pg_fixtures import pg_server  # noqa: F401  (the session's PostgreSQL serve
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.memory import Memory
 from tiermem.store.sqlite.connect import is_open_here
+from ui_browser import browser, page, served  # noqa: F401  (the inspector's browser tests: see ui_browser)
 
 _OPENED_LIVE_FILES: list[str] = []
 _LOG_SUFFIXES = ("-wal", "-shm", "-journal")

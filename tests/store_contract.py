@@ -12,6 +12,7 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
+from inspect_contract import InspectContract
 from maintenance_contract import MaintenanceContract
 from serial_contract import SerialContract
 from store_fixtures import (
@@ -35,7 +36,7 @@ from write_order_contract import WriteOrderContract
 __all__ = ["ALICE", "BOB", "EMB", "NOW", "StoreContract", "StoreFixture", "item", "make_record"]
 
 
-class StoreContract(MaintenanceContract, WriteOrderContract, SerialContract, StoreFixture):
+class StoreContract(MaintenanceContract, InspectContract, WriteOrderContract, SerialContract, StoreFixture):
     """Behaviour shared by all stores."""
 
     def test_put_then_get_round_trips_every_field(self, store: Store) -> None:

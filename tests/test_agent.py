@@ -13,13 +13,15 @@ from fake_openai import FakeOpenAI
 from tiermem.agent.loop import STEP_LIMIT_MARKER, Agent, FunctionTool
 from tiermem.agent.tools import TOOL_NAMES
 from tiermem.context.budget import ContextBudget
+from tiermem.context.compile import CompiledPrompt, PromptTokens
+from tiermem.context.trace import Shown, recalled_of, trace_metadata
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError, ValidationError
 from tiermem.llm import ChatMessage, OpenAIChatClient, ScriptedClient, ToolCall
 from tiermem.memory import Memory
 from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter
-from tiermem.types import Scope
+from tiermem.types import Hit, Scope
 
 fake = fake_openai.fixture("fake")
 
@@ -176,6 +178,34 @@ def test_retrieve_k_puts_archival_hits_in_the_prompt_as_quoted_data(mem: Memory)
     retrieved = [m["content"] for m in llm.calls[0] if m["content"] and m["content"].startswith("Retrieved memories")]
     assert retrieved and '"Maya\'s dog is called Pepper."' in retrieved[0] and "source=agent" in retrieved[0]
     assert turn.prompt_tokens[0].retrieved > 0
+
+
+def test_each_reply_records_what_recall_put_in_its_prompt(mem: Memory) -> None:
+    llm = ScriptedClient([calls(("archival_memory_search", {"query": "dog"})), ChatMessage.assistant("Pepper.")])
+    agent = agent_for(mem, llm, retrieve_k=3)
+    pepper = mem.remember(SCOPE, "Maya's dog is called Pepper.", source="agent").record
+    web = mem.remember(SCOPE, "Dogs called Pepper like long walks.", source="web:example.org").record
+    agent.step("What is my dog called?")
+    replies = [r for r in mem.list(SCOPE, limit=20).records if r.metadata.get("role") == "assistant"]
+    assert len(replies) == 2  # the call for a tool and the answer: each was a reply to a prompt
+    for reply in replies:
+        traced = {r.record_id: r for r in recalled_of(reply.metadata) or ()}
+        assert {pepper.id, web.id} <= set(traced)
+        assert "untrusted" in traced[web.id].flags and "untrusted" not in traced[pepper.id].flags
+        assert traced[pepper.id].shown is Shown.WHOLE
+    user = next(r for r in mem.list(SCOPE, limit=20).records if r.metadata.get("role") == "user")
+    assert recalled_of(user.metadata) is None  # the user's words are not a reply to a prompt
+
+
+def test_a_memory_cut_or_left_out_for_want_of_room_is_traced_so(mem: Memory) -> None:
+    hits = [Hit(mem.remember(SCOPE, f"note number {i} about walks").record, 1.0 - i / 10, ()) for i in range(3)]
+    ids = tuple(h.record.id for h in hits)
+    prompt = CompiledPrompt([], PromptTokens(0, 0, 0, 0, 0), ids[:2], ids[1:2], ids[2:])
+    traced = recalled_of(trace_metadata(hits, prompt)) or ()
+    expected = [Shown.WHOLE, Shown.CUT, Shown.LEFT_OUT]
+    assert [(r.record_id, r.shown) for r in traced] == list(zip(ids, expected, strict=True))
+    assert recalled_of(trace_metadata([], prompt)) == ()  # the prompt held no memory: traced as such
+    assert recalled_of({"recalled": "not json"}) is None and recalled_of({}) is None
 
 
 def test_tool_calls_without_an_id_get_one_so_the_result_can_answer_them(mem: Memory) -> None:

@@ -172,10 +172,9 @@ UI_NO_TEXT = {
     "/ui/logout": "signs out",
     "/ui/records/{record_id}/rollback": "restores a version that passed the gate (credentials checked again)",
     "/ui/records/{record_id}/forget": "deletes",
-    "/ui/review/notes/{record_id}/release": "an operator's release of a quarantined note",
-    "/ui/review/notes/{record_id}/delete": "deletes",
-    "/ui/review/pending/{pending_id}/approve": "stores a held write through the write path (see the REST approve)",
-    "/ui/review/pending/{pending_id}/reject": "drops a held write",
+    "/ui/review/confirm": "changes nothing: lists what a review action would change",
+    "/ui/review/apply": "releases or deletes quarantined notes, approves (through the write path, as the REST"
+    " approve) or rejects held writes",
     "/ui/erase": "deletes a user",
     "/ui/context/core/{name}": "saves core blocks through CoreMemory (see CORE_WRITES)",
 }

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from live_server import LiveServer, live_server
-from tiermem.errors import AccessError, ConfigError, NotFoundError, StoreError, ValidationError
+from tiermem.errors import AccessError, ConfigError, ConflictError, NotFoundError, StoreError, ValidationError
 from tiermem.memory import Memory
 from tiermem.remote import RemoteMemory
 from tiermem.types import Filter, MemoryType, Scope
@@ -125,6 +125,9 @@ def test_history_audit_and_rollback(api: tuple[Any, Scope]) -> None:
     ops = [e.op for e in mem.audit(scope)]
     assert ops.count("add") == 2 and "supersede" in ops
     assert [e.version for e in mem.audit(scope, first.record.id)] == [1, 2]
+    with pytest.raises(ConflictError, match=second.record.id):  # the successor is current: no second version
+        mem.rollback(scope, first.record.id, 1)
+    mem.forget(scope, second.record.id)
     restored = mem.rollback(scope, first.record.id, 1)
     assert restored.valid_to is None and restored.version == 3
     with pytest.raises(ValidationError, match="version"):

@@ -87,6 +87,28 @@ def test_whoami_names_the_credentials_scope(alice: httpx.Client) -> None:
     assert me["credential"].startswith("key:")
 
 
+def test_rest_writes_are_audited_as_the_key_not_the_source_the_client_sent(alice: httpx.Client) -> None:
+    key = alice.get("/v1/whoami").json()["credential"]
+    one = alice.post("/v1/memories", json={"content": "Alice's locker is number 12", "source": "web:example.org"})
+    fast = alice.post("/v1/memories", json={"content": "Alice's desk is by the window"})  # the hot path
+    batch = alice.post("/v1/memories/batch", json={"items": [{"content": "Alice's badge is blue", "source": "user"}]})
+    said = alice.post("/v1/sessions/audit-s1/transcript", json={"messages": [{"role": "user", "content": "hi there"}]})
+    assert {r.status_code for r in (one, fast, batch, said)} == {201}, [one.text, fast.text, batch.text, said.text]
+    ids = [one.json()["record"]["id"], fast.json()["record"]["id"], batch.json()["results"][0]["record"]["id"]]
+    entries = alice.get("/v1/audit").json()["entries"]
+    added = {e["record_id"]: e["actor"] for e in entries if e["op"] == "add"}
+    assert [added[i] for i in ids] == [key, key, key]
+    assert key in {e["actor"] for e in entries if e["record_id"] not in ids}  # the transcript's message too
+
+
+def test_rolling_back_a_superseded_version_is_409_naming_the_current_one(alice: httpx.Client) -> None:
+    old = alice.post("/v1/memories", json={"content": "Alice's bike is green"}).json()["record"]["id"]
+    new = alice.post("/v1/memories", json={"content": "Alice's bike is black", "supersedes": old}).json()["record"]
+    body = _problem(alice.post(f"/v1/memories/{old}/rollback", json={"version": 1}), 409)
+    assert new["id"] in str(body["detail"])
+    assert alice.get(f"/v1/memories/{old}").json()["valid_to"] is not None  # still closed: one live fact
+
+
 def test_malformed_json_is_400_problem(alice: httpx.Client) -> None:
     r = alice.post("/v1/memories", content=b'{"content": "tea', headers={"content-type": "application/json"})
     assert _problem(r, 400)["field"] == "body"

@@ -111,7 +111,10 @@ def test_every_change_is_audited(real: Memory) -> None:
 
 def test_rollback_restores_content_and_both_indexes(real: Memory) -> None:
     rec = real.remember(ALICE, "The launch is on Friday.", valid_from=T0).record
-    real.remember(ALICE, "The launch moved to Monday.", supersedes=rec.id)
+    monday = real.remember(ALICE, "The launch moved to Monday.", supersedes=rec.id).record
+    with pytest.raises(ConflictError, match="two current versions"):  # never beside the fact that replaced it
+        real.rollback(ALICE, rec.id, version=1)
+    real.forget(ALICE, monday.id)
     restored = real.rollback(ALICE, rec.id, version=1)
     assert restored.valid_to is None and restored.version == 3
     hits = real.recall(ALICE, "when is the launch on Friday?")
@@ -354,13 +357,13 @@ def test_a_rollback_of_a_record_changed_meanwhile_is_a_conflict(mem: Memory) -> 
     assert edited.status is WriteStatus.SUPERSEDED
     stale = mem.store.get(ALICE, first.id)
     assert stale is not None
-    mem.rollback(ALICE, first.id, 1)  # now at version 3
+    mem.rollback(ALICE, first.id, 2)  # now at version 3 (version 2, closed: no second current version)
     fresh = mem.store.get(ALICE, first.id)
     with (
         pytest.raises(ConflictError, match="changed while this edit was prepared"),
         patch.object(mem.store, "get", side_effect=[stale, fresh]),  # read before, then inside the transaction
     ):
-        rollback(mem.store, None, ALICE, first.id, 1, actor="user", now=first.created_at)
+        rollback(mem.store, None, ALICE, first.id, 2, actor="user", now=first.created_at)
 
 
 def test_an_approved_write_keeps_its_source_and_trust_and_records_its_approver(mem: Memory) -> None:

@@ -6,112 +6,15 @@ docs/ui/, so docs/ui.md shows the UI as it is. Without a browser the tests skip 
 
 from __future__ import annotations
 
-import io
-import os
-from collections.abc import Iterator
-from pathlib import Path
+import re
 from typing import Any
 
 import pytest
 
-from live_server import LiveServer, live_server
+from live_server import LiveServer
 from tiermem.types import Scope
-from ui_fixtures import TENANT, Seeded, chromium_path, launch_args, seed
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "ui"
-INSTALL = "no Chromium could be started; install one with `apt-get install chromium` (or set TIERMEM_CHROMIUM)"
-CONTROLS = {"button", "link", "textbox", "searchbox", "combobox", "spinbutton", "checkbox", "radio", "listbox"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if chromium_path() is None:
-        if os.environ.get("CI"):
-            pytest.fail(INSTALL)
-        pytest.skip(INSTALL)
-    with sync_api.sync_playwright() as p:
-        try:
-            launched = p.chromium.launch(**launch_args())
-        except sync_api.Error as exc:
-            if os.environ.get("CI"):
-                pytest.fail(f"{INSTALL}: {exc}")
-            pytest.skip(f"{INSTALL}: {exc}")
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seeded]]:
-    with live_server(tmp_path_factory.mktemp("ui-browser") / "ui.db") as server:
-        yield server, seed(server)
-
-
-class Watch:
-    """Dialogs, page errors and console errors seen by a page (each is a failure of inertness or of the CSP)."""
-
-    def __init__(self, page: Any) -> None:
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-        self.accept = False  # dialogs are dismissed unless a test says otherwise
-        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.accept() if self.accept else d.dismiss()))
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-
-
-@pytest.fixture
-def page(browser: Any, served: tuple[LiveServer, Seeded]) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=served[0].url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.watch = Watch(page)
-    yield page
-    context.close()
-
-
-def sign_in(page: Any, key: str) -> None:
-    page.goto("/ui/login")
-    page.get_by_label("API key or token").fill(key)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/ui/memories**")
-
-
-def shot(page: Any, name: str, share: float = 0.005) -> None:
-    """Save a screenshot to docs/ui, unless it differs from the one there only in a few pixels (a latency bar)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    png = page.screenshot(full_page=True)
-    if not path.exists() or not nearly_same(path.read_bytes(), png, share):
-        path.write_bytes(png)
-
-
-def nearly_same(old: bytes, new: bytes, share: float = 0.005) -> bool:
-    """Same size, and under ``share`` of the pixels differ (without Pillow: only identical bytes)."""
-    if old == new:
-        return True
-    try:
-        from PIL import Image, ImageChops
-    except ImportError:
-        return False
-    a, b = Image.open(io.BytesIO(old)).convert("RGB"), Image.open(io.BytesIO(new)).convert("RGB")
-    if a.size != b.size:
-        return False
-    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v else 0)
-    changed = diff.histogram()[255]
-    return changed < share * a.size[0] * a.size[1]
-
-
-def unnamed_controls(page: Any) -> list[str]:
-    """Controls in the page's accessibility tree (Chromium's, over CDP) that have no accessible name."""
-    cdp = page.context.new_cdp_session(page)
-    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
-    bad = []
-    for node in nodes:
-        role = node.get("role", {}).get("value")
-        if role in CONTROLS and not node.get("ignored") and not (node.get("name", {}).get("value") or "").strip():
-            bad.append(f"{role} {node.get('backendDOMNodeId')}")
-    return bad
+from ui_browser import shot, sign_in, unnamed_controls
+from ui_fixtures import TENANT, Seeded
 
 
 def test_sign_in_search_and_read_score_parts(page: Any, served: tuple[LiveServer, Seeded]) -> None:
@@ -131,7 +34,8 @@ def test_sign_in_search_and_read_score_parts(page: Any, served: tuple[LiveServer
     assert "keyword" in names and "vector" in names
     bar = first.locator("tr.part[data-part=keyword] rect.bar-fill")
     assert 0 < float(bar.get_attribute("width")) <= 100
-    assert float(first.locator("tr.part[data-part=keyword] td.contribution").inner_text()) > 0
+    assert first.locator("tr.part[data-part=keyword] td.contribution").inner_text().startswith("+ ")
+    assert float(first.locator("tr.part[data-part=keyword] td.after").inner_text()) > 0
     shot(page, "search")
     assert page.watch.dialogs == [] and page.watch.errors == []
 
@@ -155,9 +59,11 @@ def test_as_of_moves_across_a_supersession_then_edit_and_roll_back(
     page.get_by_label("What was believed on").fill("2026-02-01")
     page.get_by_role("button", name="Show").click()
     shot(page, "record")
+    page.get_by_text("Edit the text").click()
     page.get_by_label("New text").fill("Ann takes her tea with honey and mint")
     page.get_by_role("button", name="Save new version").click()
-    assert "Saved as version 2" in page.get_by_role("status").first.inner_text()
+    assert page.get_by_role("status").first.inner_text() == "Saved as a new version."
+    assert "version 2" in page.locator("#h-content").inner_text()
     assert "mint" in page.locator("blockquote.content").inner_text()
     page.get_by_label("Roll back to version").select_option("1")
     page.get_by_role("button", name="Roll back").click()
@@ -191,10 +97,12 @@ def test_release_a_quarantined_note_and_approve_a_held_write(page: Any, served: 
     assert "slogan" in page.locator("li.pending").first.inner_text()
     shot(page, "review")
     page.get_by_role("button", name="Release note 1").click()
+    page.get_by_role("button", name="Yes, release 1").click()
     assert page.get_by_role("status").inner_text() == "Released."
     assert "light rain" not in page.locator("#main").inner_text()
     page.get_by_role("button", name="Approve held write 1").click()
-    assert "Approved" in page.get_by_role("status").inner_text()
+    page.get_by_role("button", name="Yes, approve 1").click()
+    assert page.get_by_role("status").inner_text() == "Approved and stored."
     scope = Scope(TENANT, "ann")
     mem = server.runtime.memory
     assert mem.pending(scope) == []
@@ -218,7 +126,8 @@ def test_context_bar_shows_the_window_composition(page: Any, served: tuple[LiveS
     shot(page, "context")
     page.get_by_label("persona").fill("A patient, brief assistant for Ann.")
     page.get_by_role("button", name="Save persona").click()
-    assert "saved as version 2" in page.get_by_role("status").inner_text()
+    assert page.get_by_role("status").inner_text() == "Core block saved as a new version."
+    assert "version 2" in page.get_by_label("persona").evaluate("e => e.labels[0].innerText")
 
 
 def test_admin_erases_a_user_with_typed_confirmation(page: Any, served: tuple[LiveServer, Seeded]) -> None:
@@ -251,8 +160,11 @@ def test_charts_draw_records_per_day_and_recall_latency(page: Any, served: tuple
     page.get_by_label("Viewing user").select_option("bob")  # bob's records are all seeded: a stable picture
     page.get_by_role("button", name="Show").click()
     page.wait_for_url("**/ui/charts?user=bob")
-    assert page.locator("svg.chart rect").count() >= 2
-    assert page.locator("h3", has_text="/ui/memories").is_visible()
+    assert page.locator("svg#per-day rect").count() >= 2
+    ticks = page.locator("section[aria-labelledby=h-per-day] .y-axis li").all_inner_texts()
+    assert ticks[-1] == "0" and int(ticks[0]) >= 2  # counts up the side, from 0
+    assert page.locator("section[aria-labelledby=h-per-day] .x-axis span").count() == 3  # days along the bottom
+    assert "of this credential" in page.locator("#h-latency").inner_text()  # the caller's own requests only
     shot(page, "charts", share=0.03)  # the latency histograms move with the machine's load
     assert page.watch.errors == []
 
@@ -276,6 +188,7 @@ def test_a_form_without_its_csrf_token_is_refused_in_the_browser(page: Any, serv
     sign_in(page, data.ann)
     page.goto(f"/ui/records/{data.new_tea}")
     page.locator("form[action$='/edit'] input[name=csrf]").evaluate("e => e.remove()")
+    page.get_by_text("Edit the text").click()
     page.get_by_label("New text").fill("posted without a token")
     with page.expect_response(lambda r: r.url.endswith("/edit")) as posted:
         page.get_by_role("button", name="Save new version").click()
@@ -302,6 +215,9 @@ def test_every_control_has_an_accessible_name(page: Any, served: tuple[LiveServe
         f"/ui/records/{data.old_tea}?user=ann",
         "/ui/review?user=ann",
         "/ui/context?user=ann&session=s1",
+        "/ui/sessions?user=ann",
+        "/ui/sessions/s1?user=ann",
+        "/ui/overview?user=ann",
         "/ui/erase?user=ann",
         "/ui/charts?user=ann",
     ):
@@ -323,7 +239,7 @@ def test_pages_work_by_keyboard_alone(page: Any, served: tuple[LiveServer, Seede
         for _ in range(limit):
             page.keyboard.press("Tab")
             focused = page.evaluate("document.activeElement.innerText || document.activeElement.value || ''")
-            if focused.strip() == name:
+            if re.fullmatch(rf"{name}(\s+\d+)?", focused.strip()):  # a link may carry its count ("Review 2")
                 return
         raise AssertionError(f"{name!r} cannot be reached with Tab")
 

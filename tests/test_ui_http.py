@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from live_server import LiveServer, live_server
 from tiermem.types import Scope
-from ui_fixtures import HOSTILE, Seeded, csrf_of, seed, signed_in
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seeded]]:
-    db: Path = tmp_path_factory.mktemp("ui") / "ui.db"
-    with live_server(db) as server:
-        yield server, seed(server)
+from ui_fixtures import HOSTILE, Seeded, csrf_of, signed_in
 
 
 def test_every_ui_page_has_a_strict_csp_and_refuses_framing(served: tuple[LiveServer, Seeded]) -> None:
     server, data = served
     client = signed_in(server, data.ann)
+    assert server.client().get("/ui/login").headers["x-frame-options"] == "DENY"  # signed out: the form
     for path in (
-        "/ui/login",
         "/ui/memories",
         f"/ui/records/{data.new_tea}",
         "/ui/review",
         "/ui/context?session=s1",
+        "/ui/sessions",
+        "/ui/sessions/s1",
+        "/ui/overview",
         "/ui/charts",
         "/ui/static/ui.css",
     ):
@@ -131,11 +124,12 @@ def test_memories_page_through_with_the_cursor_without_overlap(served: tuple[Liv
     for i in range(6):
         server.runtime.memory.remember(Scope("acme", "ann"), f"Ann repotted plant number {i}", type="episodic")
     client = signed_in(server, data.ann)
-    first = client.get("/ui/memories").text
+    first = client.get("/ui/memories?chat=1").text  # with the chat turns, ann has more than a page
     link = re.search(r'<a href="([^"]+)" rel="next">', first)
     assert link, "ann has more memories than one page"
+    assert "chat=1" in link.group(1)  # the next page keeps the toggles
     second = client.get(html.unescape(link.group(1))).text
-    ids = [re.findall(r'href="/ui/records/([^"?]+)"', page) for page in (first, second)]
+    ids = [re.findall(r'<a href="/ui/records/([^"?]+)">', page) for page in (first, second)]
     assert len(ids[0]) == 25 and ids[1] and not set(ids[0]) & set(ids[1])
     only_episodic = client.get("/ui/memories?type=episodic").text
     assert "river" in only_episodic and "bullet points" not in only_episodic

@@ -150,8 +150,9 @@ class Inspector:
             raise httpx.TransportError(f"sign-in answered {answer.status_code}")
         self.signed_in = True
 
-    def submit(self, page: str, action: str, form: dict[str, str], retry_for: float) -> Answer:
-        """GET ``page`` for its token, POST ``form`` to ``action``; signs in again after a restart lost the session."""
+    def submit(self, page: str, steps: Sequence[tuple[str, dict[str, str]]], retry_for: float) -> Answer:
+        """GET ``page``, then POST each (action, form) of ``steps`` with the CSRF token of the page before (a form
+        that asks for a confirmation is two steps); signs in again after a restart lost the session."""
         deadline = time.monotonic() + retry_for
         attempt, last = 0, ""
         while True:
@@ -165,7 +166,11 @@ class Inspector:
                     raise httpx.TransportError("signed out")
                 if shown.status_code in RETRIED:
                     raise httpx.TransportError(f"page answered {shown.status_code}")
-                answer = self.http.post(action, data={"csrf": _csrf(shown.text), **form})
+                for action, form in steps:
+                    answer = self.http.post(action, data={"csrf": _csrf(shown.text), **form})
+                    if answer.status_code != 200:
+                        break
+                    shown = answer
                 location = answer.headers.get("location", "")
                 if answer.status_code == 303 and "/ui/login" in location:
                     self.signed_in = False

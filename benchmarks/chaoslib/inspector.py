@@ -82,7 +82,8 @@ class InspectorWriter:
         self.rest.call("POST", "/v1/memories", params={"user": victim}, body=body, key=self.run.key("v"))
 
     def _erase(self, victim: str) -> int:
-        answer = self.page.submit("/ui/erase", "/ui/erase", {"target": victim, "confirm": victim}, self.run.retry_for)
+        form = {"target": victim, "confirm": victim}
+        answer = self.page.submit("/ui/erase", [("/ui/erase", form)], self.run.retry_for)
         done = _form(answer, answer.status == 200 and "records left" in answer.text)
         detail = "" if done == "acked" else f"{answer.status}: {answer.text[:200]}"
         self.run.ledger.record(Op("inspector", "erase", self.target.store, done, 0, answer.attempts, detail),
@@ -95,10 +96,12 @@ class InspectorWriter:
         except queue.Empty:
             return False
         where = f"?user={HELD}"
-        answer = self.page.submit(
-            f"/ui/review{where}", f"/ui/review/pending/{pending_id}/approve{where}", {}, self.run.retry_for
-        )
-        done = _form(answer, answer.status == 303 and "Approved" in answer.location)
+        steps = [  # the review page asks for a confirmation first
+            (f"/ui/review/confirm{where}", {"item": f"approve:{pending_id}"}),
+            (f"/ui/review/apply{where}", {"action": "approve", "id": pending_id}),
+        ]
+        answer = self.page.submit(f"/ui/review{where}", steps, self.run.retry_for)
+        done = _form(answer, answer.status == 303 and "done=approved" in answer.location)
         detail = "" if done == "acked" else f"{answer.status}: {answer.location or answer.text[:200]}"
         op = Op("inspector", "approve", self.target.store, done, int(done == "acked"), answer.attempts, detail,
                 answer.server)
@@ -120,11 +123,9 @@ class InspectorWriter:
         record_id = self.rng.choice(list(self.edits))
         text = self.run.words.note("edited")
         where = f"?user={EDITED}"
-        answer = self.page.submit(
-            f"/ui/records/{record_id}{where}", f"/ui/records/{record_id}/edit{where}", {"content": text},
-            self.run.retry_for,
-        )  # fmt: skip
-        done = _form(answer, answer.status == 303 and "Saved" in answer.location)
+        steps = [(f"/ui/records/{record_id}/edit{where}", {"content": text})]
+        answer = self.page.submit(f"/ui/records/{record_id}{where}", steps, self.run.retry_for)
+        done = _form(answer, answer.status == 303 and "done=saved" in answer.location)
         self.edits[record_id].texts.append((text, done))
         detail = "" if done == "acked" else f"{answer.status}: {answer.location or answer.text[:200]}"
         self.run.ledger.record(Op("inspector", "edit", self.target.store, done, int(done == "acked"), answer.attempts,

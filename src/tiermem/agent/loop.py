@@ -26,6 +26,7 @@ from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
 from tiermem.context.messages import Message, ToolCall, message_tokens
 from tiermem.context.summary import Summariser
+from tiermem.context.trace import trace_metadata
 from tiermem.context.window import ContextManager
 from tiermem.errors import ConfigError, MemError, ValidationError
 from tiermem.llm import ChatClient, ChatMessage
@@ -203,13 +204,14 @@ class Agent:
             tokens.append(prompt.tokens)
             reply = self._complete(prompt.messages)
             text = reply.content or ""
+            shown = trace_metadata(retrieved, prompt)  # each reply records what recall put in its prompt
             if not reply.tool_calls:
                 if text.strip():
-                    evicted += self.context.append(Message.assistant(text, **at))
+                    evicted += self.context.append(Message.assistant(text, metadata=shown, **at))
                 return AgentTurn(text, tuple(runs), tuple(tokens), tuple(evicted), False, tuple(held))
             # Some compatible servers send calls without ids; the result must still name the call it answers.
             calls = tuple(ToolCall(c.id or f"call_{new_id()}", c.name, c.arguments) for c in reply.tool_calls)
-            asking = Message.assistant(text, calls, **at)
+            asking = Message.assistant(text, calls, metadata=shown, **at)
             evicted += self.context.append(asking)
             used = message_tokens(asking, self.counter)
             for i, call in enumerate(calls):

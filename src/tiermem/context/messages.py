@@ -69,6 +69,9 @@ class Message:
     # Who wrote the text, when not whom its role names: a notice the runtime gives in place of a tool's result
     # is "system", not "tool:<name>" (its source, and so its trust and whether it is scanned).
     author: str | None = None
+    # Stored with the message's record and never sent to the model (e.g. what recall put in the prompt a
+    # reply answered, ``context.trace``); not rebuilt from the record.
+    metadata: Mapping[str, MetaValue] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):
@@ -160,6 +163,7 @@ def as_transcript(message: Message) -> TranscriptMessage:
         id=message.id,
         tool_call_id=message.tool_call_id,
         tool_calls=message.tool_calls,
+        metadata=message.metadata,
         given_source=message.author,
     )
 

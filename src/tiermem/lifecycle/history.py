@@ -8,7 +8,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 from tiermem.embed import Embedder
-from tiermem.errors import NotFoundError, ValidationError
+from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.lifecycle.erase import drop_quotes
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
@@ -16,7 +16,7 @@ from tiermem.types import MemoryRecord, MemoryType, MetaValue, Scope, Source, aw
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
 
-__all__ = ["approve", "history", "record_from_json", "reject", "rollback"]
+__all__ = ["approve", "history", "live_successor", "record_from_json", "reject", "rollback"]
 
 
 def history(store: Store, scope: Scope, record_id: str) -> list[MemoryRecord]:
@@ -42,6 +42,13 @@ def history(store: Store, scope: Scope, record_id: str) -> list[MemoryRecord]:
         forward = later[0]
         chain.append(forward)
         seen.add(forward.id)
+
+
+def live_successor(store: Store, scope: Scope, record_id: str) -> MemoryRecord | None:
+    """The current record that (directly or down the chain) superseded ``record_id``, if one is still valid."""
+    chain = history(store, scope, record_id)
+    later = chain[[r.id for r in chain].index(record_id) + 1 :]
+    return next((r for r in reversed(later) if r.valid_to is None), None)
 
 
 def record_from_json(data: Mapping[str, object]) -> MemoryRecord:
@@ -123,7 +130,11 @@ def _version(value: object) -> int:
 def rollback(
     store: Store, embedder: Embedder | None, scope: Scope, record_id: str, version: int, *, actor: str, now: datetime
 ) -> MemoryRecord:
-    """Restore a record's content and lifecycle fields as they were at ``version``, as a new version."""
+    """Restore a record's content and lifecycle fields as they were at ``version``, as a new version.
+
+    A superseded record is not brought back beside the record that replaced it: restoring a version from
+    before its supersession is a ConflictError while that successor is current (never two current versions).
+    """
     current = store.get(scope, record_id)
     if current is None:
         raise NotFoundError(f"no record {record_id} in scope {scope}")
@@ -132,6 +143,13 @@ def rollback(
         known = ", ".join(map(str, sorted(snapshots))) or "none"
         raise ValidationError("version", f"is not a recorded version of {record_id} (known: {known})", given=version)
     old = record_from_json(snapshots[version])
+    if old.valid_to is None and current.valid_to is not None:
+        successor = live_successor(store, scope, record_id)
+        if successor is not None:
+            raise ConflictError(
+                f"version {version} of {record_id} was valid before {successor.id} superseded it; restoring it "
+                f"would make two current versions of one fact. Edit {successor.id} instead, or forget it first"
+            )
     restored = replace(
         current,
         content=old.content,

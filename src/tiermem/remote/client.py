@@ -101,7 +101,7 @@ def _message(raw: object, index: int) -> object:
     if isinstance(raw, Mapping):
         out = dict(raw)
     elif hasattr(raw, "role") and hasattr(raw, "content"):
-        out = {key: getattr(raw, key) for key in _MESSAGE_FIELDS if getattr(raw, key, None) not in (None, ())}
+        out = {key: getattr(raw, key) for key in _MESSAGE_FIELDS if getattr(raw, key, None) not in (None, (), {})}
     else:
         return raw  # the server names what is wrong with it
     role: Any = out.get("role")

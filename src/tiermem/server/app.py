@@ -16,7 +16,7 @@ from tiermem.server.limits import ASGIApp, BodyLimit, Receive, Scope, Send
 from tiermem.server.mcp_mount import MCP_METHODS, MCP_PATH, McpRoute, mcp_endpoint
 from tiermem.server.metrics import Metrics
 from tiermem.server.models import Problem
-from tiermem.server.observe import Observe
+from tiermem.server.observe import Observe, RequestLog
 from tiermem.server.problems import MEDIA_TYPE, install, unexpected
 from tiermem.server.routes import admin, chat, context, memories, transcript
 from tiermem.server.runtime import Runtime, open_runtime
@@ -113,5 +113,7 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> S
     fast = FastRoutes(app.stack, owner=app)
     idempotent = Idempotent(fast, owner=app)
     limited = BodyLimit(idempotent, max_bytes=settings.limits.max_body_bytes)
-    app.front = ServerErrorMiddleware(Observe(limited, metrics=metrics, stream=settings.log), handler=unexpected)
+    app.state.request_log = RequestLog()  # each credential's last requests, for the inspector's overview
+    observe = Observe(limited, metrics=metrics, stream=settings.log, requests=app.state.request_log)
+    app.front = ServerErrorMiddleware(observe, handler=unexpected)
     return app

@@ -20,6 +20,7 @@ from tiermem.errors import AccessError
 from tiermem.server.auth import CredentialCache, JWTVerifier, Principal, authenticate
 from tiermem.server.limits import RateLimiter
 from tiermem.store.access_base import AccessStore
+from tiermem.write.actor import act_as
 
 __all__ = ["FAILED_BURST", "FAILED_PER_SECOND", "AuthPath"]
 
@@ -60,6 +61,8 @@ class AuthPath:
         return principal
 
     def admit(self, principal: Principal) -> Principal:
-        """Spend a token of the principal's rate (RateLimitError over it)."""
+        """Spend a token of the principal's rate (RateLimitError over it), and make it the author of the request's
+        writes: their audit entries name its credential id, not the source a client sent (``write.actor``)."""
         self.limiter.take(principal.credential)
+        act_as(principal.credential)
         return principal

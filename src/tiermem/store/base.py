@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError
 from tiermem.store.maintenance_base import MaintenanceStore, RecordRef
+from tiermem.store.summary_base import SummaryStore
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = [
@@ -78,12 +79,12 @@ class PendingWrite:
     reason: str
 
 
-class Store(MaintenanceStore, Protocol):
+class Store(MaintenanceStore, SummaryStore, Protocol):
     """Scoped persistence. Every read and write is confined to the scope passed in, inside the query.
 
     Scope matching: tenant and user match exactly (user None = the tenant's shared memory); agent and
     session match exactly when given and match any value when None. The maintenance methods (erase, retention,
-    scrubbing, export rows) are in ``MaintenanceStore``.
+    scrubbing, export rows) are in ``MaintenanceStore``, the aggregates (sessions, counts) in ``SummaryStore``.
     """
 
     def put_many(self, items: Sequence[StoredItem]) -> None:
@@ -102,8 +103,17 @@ class Store(MaintenanceStore, Protocol):
         """Live-or-not records in this exact scope and type whose content hash is one of ``hashes``."""
         ...
 
-    def list_records(self, scope: Scope, filter_: Filter, *, now: datetime, limit: int, cursor: str | None) -> Page:
-        """Records newest first, filtered like recall, with cursor pagination."""
+    def list_records(
+        self,
+        scope: Scope,
+        filter_: Filter,
+        *,
+        now: datetime,
+        limit: int,
+        cursor: str | None,
+        without_tags: frozenset[str] = frozenset(),
+    ) -> Page:
+        """Records newest first, filtered like recall, with cursor pagination; none with a tag in ``without_tags``."""
         ...
 
     def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:

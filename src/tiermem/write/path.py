@@ -31,6 +31,7 @@ from tiermem.types import (
     new_id,
     normalise_text,
 )
+from tiermem.write.actor import actor_for
 from tiermem.write.fields import MAX_METADATA_BYTES, checked_metadata, checked_ttl
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.scan import (
@@ -325,7 +326,7 @@ def write_many(
             status = WriteStatus.SUPERSEDED if superseded else WriteStatus.ADDED
             approver = items[i].approved_by
             detail = "" if approver is None else f"approved by {approver}"
-            batch.audit.append(audit_entry("add", str(rec.source), now, None, rec, detail))
+            batch.audit.append(audit_entry("add", actor_for(rec.source), now, None, rec, detail))
             previous = batch.results[i]
             reasons = previous.reasons if previous is not None else ()
             batch.results[i] = WriteResult(status, rec, superseded, reasons)
@@ -359,7 +360,8 @@ def _close(batch: _Batch, old: MemoryRecord, new: MemoryRecord, reason: str) -> 
     current = batch.changed.get(old.id, old)
     closed = replace(current, valid_to=new.valid_from, updated_at=batch.now, version=current.version + 1)
     batch.changed[old.id] = closed
-    batch.audit.append(audit_entry("supersede", str(new.source), batch.now, current, closed, f"{reason}; by {new.id}"))
+    entry = audit_entry("supersede", actor_for(new.source), batch.now, current, closed, f"{reason}; by {new.id}")
+    batch.audit.append(entry)
 
 
 def _detect(
@@ -438,7 +440,7 @@ def _merge(batch: _Batch, i: int, old: MemoryRecord, new: MemoryRecord, reason: 
         batch.prepared[j] = refreshed
     else:
         batch.changed[old.id] = refreshed
-        batch.audit.append(audit_entry("merge", str(new.source), batch.now, old, refreshed, reason))
+        batch.audit.append(audit_entry("merge", actor_for(new.source), batch.now, old, refreshed, reason))
     batch.results[i] = WriteResult(WriteStatus.MERGED, refreshed, reasons=(reason,))
 
 

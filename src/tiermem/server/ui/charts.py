@@ -1,4 +1,9 @@
-"""(internal) The inspector's charts as SVG drawn by the template: records per day by type, recall latency."""
+"""(internal) The inspector's charts as SVG drawn by the template: records per day by type, request latency.
+
+Both show the viewer's own data only: the viewed user's records, and the latency of the signed-in credential's
+own last requests (never the server's totals, which would tell one tenant about another's traffic). Each chart
+has its axes' values: counts up the side, days or latency buckets along the bottom.
+"""
 
 from __future__ import annotations
 
@@ -10,20 +15,33 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from tiermem.server.metrics import BUCKETS
+from tiermem.server.ui.overview import own_requests
 from tiermem.server.ui.pages import base
 from tiermem.server.ui.web import Page, UIRoute, render, runtime
 from tiermem.types import MemoryRecord, MemoryType
 
-__all__ = ["router"]
+__all__ = ["Axis", "axis", "latency_bars", "per_day", "router"]
 
 router = APIRouter(prefix="/ui", route_class=UIRoute, include_in_schema=False)
 MAX_RECORDS = 5000
 MAX_DAYS = 30
 MIN_DAYS = 14
-RECALL_ROUTES = (
-    ("/v1/memories/search", "searches through the API"),
-    ("/ui/memories", "the inspector's memories page (lists and searches)"),
-)
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """A count axis: its top value and the ticks drawn up the side (top first)."""
+
+    top: int
+    ticks: tuple[int, ...]
+
+
+def axis(largest: int) -> Axis:
+    """An axis from 0 to a round number at or above ``largest``, with ticks at its top, middle and 0."""
+    top = max(largest, 1)
+    if top > 2 and top % 2:
+        top += 1  # an even top keeps the middle tick a whole number
+    return Axis(top, (top, top // 2, 0) if top >= 2 else (top, 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +66,7 @@ def per_day(records: list[MemoryRecord]) -> tuple[list[date], list[Rect]]:
     start = max(first, last - timedelta(days=MAX_DAYS - 1))
     span = max((last - start).days + 1, MIN_DAYS)  # at least a fortnight: one day is not the whole chart
     days = [last - timedelta(days=span - 1 - i) for i in range(span)]
-    top = max((sum(counts[(d, t)] for t in MemoryType) for d in days), default=0) or 1
+    top = axis(max((sum(counts[(d, t)] for t in MemoryType) for d in days), default=0)).top
     width = 100 / max(len(days), 1)
     rects = []
     for i, d in enumerate(days):
@@ -62,10 +80,13 @@ def per_day(records: list[MemoryRecord]) -> tuple[list[date], list[Rect]]:
     return days, rects
 
 
-def latency_bars(buckets: list[int]) -> list[Rect]:
-    """A histogram of requests per latency bucket (from the cumulative counts)."""
-    per = [n - (buckets[i - 1] if i else 0) for i, n in enumerate(buckets)]
-    top = max(per, default=0) or 1
+def latency_bars(milliseconds: list[float]) -> list[Rect]:
+    """A histogram of requests per latency bucket (each bucket up to its bound, the last one beyond too)."""
+    per = [0] * len(BUCKETS)
+    for ms in milliseconds:
+        i = next((i for i, bound in enumerate(BUCKETS) if ms <= bound * 1000), len(BUCKETS) - 1)
+        per[i] += 1
+    top = axis(max(per, default=0)).top
     width = 100 / len(per)
     return [
         Rect(
@@ -83,7 +104,7 @@ def latency_bars(buckets: list[int]) -> list[Rect]:
 
 @router.get("/charts", response_class=HTMLResponse)
 def charts(request: Request, view: Page) -> Response:
-    """Records over time by type, and how long recall takes."""
+    """The viewed user's records over time by type, and how long the signed-in credential's requests took."""
     rt = runtime(request)
     records: list[MemoryRecord] = []
     cursor = None
@@ -94,18 +115,21 @@ def charts(request: Request, view: Page) -> Response:
         if not cursor:
             break
     days, rects = per_day(records)
-    latencies = []
-    for route, what in RECALL_ROUTES:
-        buckets, seconds, count = rt.metrics.latency(route)
-        mean = 1000 * seconds / count if count else None
-        latencies.append((route, what, latency_bars(buckets), count, mean))
+    tallest = max((sum(r.count for r in rects if r.label == d.isoformat()) for d in days), default=0)
+    lines = own_requests(request, view)
+    latencies = [line.latency_ms for line in lines]
+    bars = latency_bars(latencies)
     return render(
         request,
         "charts.html",
         **base(request, view, title="Charts"),
         days=days,
         rects=rects,
+        day_axis=axis(tallest),
         types=[t.value for t in MemoryType],
         total=len(records),
-        latencies=latencies,
+        bars=bars,
+        latency_axis=axis(max((b.count for b in bars), default=0)),
+        requests=len(lines),
+        mean=sum(latencies) / len(latencies) if latencies else None,
     )

@@ -1,15 +1,14 @@
 """(internal) The inspector's context page: a session's window as one stacked bar, core blocks, what was paged out.
 
 The server keeps no system prompt or window size of its own (each agent brings them), so the page takes the
-window size and the reserves as inputs (defaulting to DESIGN's worked example) and measures what is stored:
-core blocks (the ``summary`` block apart), the messages in the saved window, and the session's messages that
-were paged out to recall.
+window size and the reserves as inputs (defaulting to the budget docs' worked example) and measures what is
+stored: core blocks (the ``summary`` block apart), the messages in the saved window, and the session's messages
+that were paged out to recall. The session is picked from the user's sessions; looking binds nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -17,11 +16,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from tiermem.context.core import CoreMemory
 from tiermem.context.messages import message_from_record, message_tokens
 from tiermem.errors import ValidationError
-from tiermem.server.auth import scope_for
 from tiermem.server.runtime import Runtime
-from tiermem.server.ui.pages import base, with_user
+from tiermem.server.ui.pages import base, context_store, find_session, with_user
 from tiermem.server.ui.web import Form, Page, UIRoute, Viewer, render, runtime
-from tiermem.store.context_base import StoreWithContext
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["router"]
@@ -63,18 +60,17 @@ def _number(text: str | None, field: str, default: int) -> int:
 
 
 def _core(rt: Runtime, scope: Scope) -> CoreMemory:
-    store = cast(StoreWithContext, rt.memory.store)
-    return CoreMemory(store, scope, counter=rt.counter, budget=rt.settings.core_budget)
+    return CoreMemory(context_store(rt), scope, counter=rt.counter, budget=rt.settings.core_budget)
 
 
 def _scopes(request: Request, view: Viewer, session: str, agent: str | None) -> tuple[Scope, Scope | None]:
-    """The agent's scope (core blocks) and the session's (its window), the session checked to be the user's."""
-    rt = runtime(request)
-    agent_scope = Scope(view.principal.tenant, view.user, agent)
+    """The agent's scope (core blocks) and the session's (its window): a session of the viewed user's, read
+    from its records, never bound (looking at a page claims nothing)."""
     if not session:
-        return agent_scope, None
-    full = scope_for(rt.access, view.principal, user=view.user, agent=agent, session=session)
-    return agent_scope, full
+        return Scope(view.principal.tenant, view.user, agent), None
+    found = find_session(request, view, session, agent)
+    full = Scope(view.principal.tenant, view.user, found.agent, found.session)
+    return Scope(full.tenant, full.user, full.agent), full
 
 
 @router.get("/context", response_class=HTMLResponse)
@@ -92,8 +88,7 @@ def context(request: Request, view: Page) -> Response:
     paged: list[MemoryRecord] = []
     saved_at = None
     if full is not None:
-        store = cast(StoreWithContext, rt.memory.store)
-        state = store.load_context_window(full)
+        state = context_store(rt).load_context_window(full)
         ids = list(state.message_ids) if state is not None else []
         saved_at = state.updated_at if state is not None else None
         found = rt.memory.store.get_many(full, ids)
@@ -114,7 +109,8 @@ def context(request: Request, view: Page) -> Response:
         "context.html",
         **base(request, view, title="Context"),
         session=session,
-        agent=agent or "",
+        sessions=rt.memory.store.list_sessions(view.scope),
+        agent=agent_scope.agent or "",
         sizes=sizes,
         bar=segments(sizes["window"], parts),
         blocks=blocks,
@@ -123,7 +119,6 @@ def context(request: Request, view: Page) -> Response:
         paged=paged,
         saved_at=saved_at,
         stale=None,
-        message=q.get("done"),
     )
 
 
@@ -152,8 +147,7 @@ def edit_block(request: Request, name: str, view: Page, form: Form) -> Response:
             agent=agent or "",
             session=form.get("session", ""),
         )
-    saved = core.rewrite(name, value, actor=view.principal.credential)
-    done = f"Block '{name}' saved as version {saved.version}."
+    core.rewrite(name, value, actor=view.principal.credential)
     return RedirectResponse(
-        with_user(view, "/ui/context", session=form.get("session"), agent=agent, done=done), status_code=303
+        with_user(view, "/ui/context", session=form.get("session"), agent=agent, done="block-saved"), status_code=303
     )

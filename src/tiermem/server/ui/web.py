@@ -3,7 +3,9 @@
 Every page is rendered by Jinja2 with autoescaping on, so a memory's text is always data. Every response under
 ``/ui`` carries a Content-Security-Policy without 'unsafe-inline' (scripts and styles come from /ui/static
 only), and refuses framing. Every POST goes through ``Form`` and ``checked``: a form without this session's
-CSRF token is a 403 before the route runs.
+CSRF token is a 403 before the route runs. A status message after a change comes from ``NOTICES`` by the code
+the route redirects with (``?done=saved``): text in a URL is never shown, so nobody can make the inspector say
+something by sending a link.
 """
 
 from __future__ import annotations
@@ -22,11 +24,24 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tiermem.errors import AccessError, ConflictError, MemError, NotFoundError, RateLimitError, ValidationError
 from tiermem.server.auth import Principal
 from tiermem.server.runtime import Runtime
-from tiermem.server.ui.session import COOKIE, UISession, UISessions
+from tiermem.server.ui.session import COOKIE, LOGIN_COOKIE, UISession, UISessions
+from tiermem.server.ui.text import clip, hidden_characters, visible
 from tiermem.store.access_base import KeyRole
 from tiermem.types import Scope as MemScope
 
-__all__ = ["CSP", "Page", "SecurityHeaders", "UIRoute", "Viewer", "render"]
+__all__ = [
+    "CSP",
+    "NOTICES",
+    "Form",
+    "LoginForm",
+    "Page",
+    "Posted",
+    "SecurityHeaders",
+    "UIRoute",
+    "Viewer",
+    "error_page",
+    "render",
+]
 
 HERE = Path(__file__).parent
 CSP = (
@@ -47,6 +62,19 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+templates.globals.update(visible=visible, clip=clip, hidden_characters=hidden_characters)
+
+NOTICES = {
+    "saved": "Saved as a new version.",
+    "rolled-back": "Rolled back: the version you chose is restored as the newest version.",
+    "released": "Released.",
+    "deleted": "Deleted.",
+    "approved": "Approved and stored.",
+    "rejected": "Rejected.",
+    "block-saved": "Core block saved as a new version.",
+    "nothing-chosen": "Nothing was chosen: tick at least one item first.",
+}
+"""What ``?done=<code>`` shows; any other code shows nothing."""
 
 
 class SecurityHeaders:
@@ -92,6 +120,13 @@ def set_cookie(request: Request, response: Response, session: UISession) -> None
     )
 
 
+def set_login_cookie(request: Request, response: Response, value: str) -> None:
+    """The sign-in form's cookie: like the session's, but sent to /ui/login only."""
+    response.set_cookie(
+        LOGIN_COOKIE, value, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/ui/login"
+    )
+
+
 class SignInRequired(Exception):
     """No signed-in session: the route answers with a redirect to the sign-in page."""
 
@@ -127,7 +162,7 @@ class Viewer:
 def viewer(request: Request) -> Viewer:
     """The signed-in viewer; ``user`` from the query or form is honoured for admins only (others: 404)."""
     session = sessions(request).get(request.cookies.get(COOKIE))
-    if session is None or session.principal is None:
+    if session is None:
         raise SignInRequired()
     auth = runtime(request).auth
     try:  # the credential is checked again, as the API checks it on every request: revoked means signed out
@@ -147,23 +182,55 @@ def viewer(request: Request) -> Viewer:
 Page = Annotated[Viewer, Depends(viewer)]
 
 
-async def checked(request: Request) -> dict[str, str]:
+class Posted(dict[str, str]):
+    """A POSTed form: the last value of each field, and ``every`` value of a field that repeats (checkboxes)."""
+
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        super().__init__(pairs)
+        self._pairs = pairs
+
+    def every(self, name: str) -> list[str]:
+        """Each value given for ``name``, in order."""
+        return [v for k, v in self._pairs if k == name]
+
+
+async def checked(request: Request) -> Posted:
     """The POSTed form, after its CSRF token matched the session's (CSRFRefused otherwise)."""
     form = await request.form()
     session = sessions(request).get(request.cookies.get(COOKIE))
     token = form.get("csrf")
     if session is None or not session.csrf_ok(token if isinstance(token, str) else None):
         raise CSRFRefused()
+    return Posted([(k, v) for k, v in form.multi_items() if isinstance(v, str)])
+
+
+Form = Annotated[Posted, Depends(checked)]
+
+
+async def login_checked(request: Request) -> dict[str, str]:
+    """The POSTed sign-in form, after its CSRF token matched its sign-in cookie (CSRFRefused otherwise)."""
+    form = await request.form()
+    token = form.get("csrf")
+    if not sessions(request).login_ok(request.cookies.get(LOGIN_COOKIE), token if isinstance(token, str) else None):
+        raise CSRFRefused()
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
-Form = Annotated[dict[str, str], Depends(checked)]
+LoginForm = Annotated[dict[str, str], Depends(login_checked)]
 
 
 def render(request: Request, template: str, status: int = 200, /, **context: Any) -> HTMLResponse:
-    """A page; ``viewer`` (if any) gives the navigation its user and the forms their token."""
-    html = templates.get_template(template).render(request=request, **context)
+    """A page; ``view`` (if any) gives the navigation its user and the forms their token; ``?done=`` a notice."""
+    notice = NOTICES.get(request.query_params.get("done") or "")
+    html = templates.get_template(template).render(request=request, notice=notice, **context)
     return HTMLResponse(html, status_code=status)
+
+
+def error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+    """An error page: the message once, and the navigation when the browser is signed in."""
+    session = sessions(request).get(request.cookies.get(COOKIE))
+    view = Viewer(session, session.principal, session.principal.user) if session is not None else None
+    return render(request, "error.html", status, title=title, error=message, view=view, users=[], path="")
 
 
 def _status(exc: MemError) -> int:
@@ -192,16 +259,10 @@ class UIRoute(APIRoute):
             except SignInRequired:
                 return RedirectResponse("/ui/login", status_code=303)
             except CSRFRefused:
-                return render(
-                    request,
-                    "error.html",
-                    403,
-                    title="Refused",
-                    message="The form's CSRF token is missing or not this session's. Reload the page and try again.",
-                )
+                message = "The form's CSRF token is missing or not this session's. Reload the page and try again."
+                return error_page(request, 403, "Refused", message)
             except MemError as exc:
                 status = _status(exc)
-                message = "Not found." if status == 404 else str(exc)
-                return render(request, "error.html", status, title=f"Error {status}", message=message)
+                return error_page(request, status, f"Error {status}", "Not found." if status == 404 else str(exc))
 
         return handler

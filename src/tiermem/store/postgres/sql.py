@@ -33,10 +33,15 @@ def scope_sql(scope: Scope, alias: str = "r") -> tuple[str, list[Any]]:
     return sql, params
 
 
-def filter_sql(filter_: Filter, now: datetime, alias: str = "r") -> tuple[str, list[Any]]:
-    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now)."""
+def filter_sql(
+    filter_: Filter, now: datetime, alias: str = "r", *, without_tags: frozenset[str] = frozenset()
+) -> tuple[str, list[Any]]:
+    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
     clauses: list[str] = []
     params: list[Any] = []
+    if without_tags:
+        clauses.append(f"NOT ({alias}.tags && %s::text[])")
+        params.append(sorted(without_tags))
     if filter_.types:
         clauses.append(f"{alias}.type = ANY(%s)")
         params.append(sorted(t.value for t in filter_.types))

@@ -32,6 +32,7 @@ from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.rows import write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
+from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
@@ -50,6 +51,7 @@ class PostgresStore(
     PgAuditMixin,
     PgContextMixin,
     PgMaintenanceMixin,
+    PgSummaryMixin,
     PgQuotesMixin,
     PgTransferMixin,
     PgAccessMixin,
@@ -284,9 +286,18 @@ class PostgresStore(
             out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(self, scope: Scope, filter_: Filter, *, now: Any, limit: int, cursor: str | None) -> Page:
+    def list_records(
+        self,
+        scope: Scope,
+        filter_: Filter,
+        *,
+        now: Any,
+        limit: int,
+        cursor: str | None,
+        without_tags: frozenset[str] = frozenset(),
+    ) -> Page:
         where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now)
+        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
         after = ""
         if cursor is not None:
             after = " AND r.seq < %s"

@@ -29,10 +29,16 @@ def scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[
     return sql, params
 
 
-def filter_sql(filter_: Filter, now: datetime, alias: str = "r") -> tuple[str, list[Any]]:
-    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now)."""
+def filter_sql(
+    filter_: Filter, now: datetime, alias: str = "r", *, without_tags: frozenset[str] = frozenset()
+) -> tuple[str, list[Any]]:
+    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
     clauses: list[str] = []
     params: list[Any] = []
+    if without_tags:
+        marks = ",".join("?" * len(without_tags))
+        clauses.append(f"NOT EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({marks}))")
+        params += sorted(without_tags)
     if filter_.types:
         clauses.append(f"{alias}.type IN ({','.join('?' * len(filter_.types))})")
         params += sorted(t.value for t in filter_.types)

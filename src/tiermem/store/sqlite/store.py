@@ -28,6 +28,7 @@ from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
 from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.store.sqlite.summary import SQLiteSummaryMixin
 from tiermem.store.sqlite.transfer import SQLiteTransferMixin
 from tiermem.store.sqlite.unindexed import SQLiteUnindexedMixin
 from tiermem.store.sqlite.vectors import SQLiteVectorMixin, index_row
@@ -64,6 +65,7 @@ class SQLiteStore(
     SQLiteAuditMixin,
     SQLiteContextMixin,
     SQLiteMaintenanceMixin,
+    SQLiteSummaryMixin,
     SQLiteQuotesMixin,
     SQLiteTransferMixin,
     SQLiteAccessMixin,
@@ -369,9 +371,18 @@ class SQLiteStore(
                     out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(self, scope: Scope, filter_: Filter, *, now: datetime, limit: int, cursor: str | None) -> Page:
+    def list_records(
+        self,
+        scope: Scope,
+        filter_: Filter,
+        *,
+        now: datetime,
+        limit: int,
+        cursor: str | None,
+        without_tags: frozenset[str] = frozenset(),
+    ) -> Page:
         where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now)
+        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
         after = ""
         if cursor is not None:
             after = " AND r.rowid < ?"
@@ -429,21 +440,6 @@ class SQLiteStore(
                 record = row_to_record(row)
                 out[str(record.supersedes)].append(record)
         return out
-
-    def count(self, scope: Scope | None = None) -> int:
-        with self._lock:
-            if scope is None:
-                (n,) = self._conn.execute("SELECT COUNT(*) FROM records").fetchone()
-            else:
-                where, params = scope_sql(scope)
-                (n,) = self._conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()
-        return int(n)
-
-    def iter_scopes(self) -> Iterator[Scope]:
-        with self._lock:
-            rows = self._conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
-        for tenant, user_key in rows:
-            yield Scope(tenant, user_key or None)
 
     def close(self) -> None:
         with self._lock:
