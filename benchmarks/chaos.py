@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -94,8 +95,13 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # the run's clean-up stops its servers and its PostgreSQL
+
+
 def main(argv: list[str] | None = None) -> int:
     config, as_json = parse(argv)
+    signal.signal(signal.SIGTERM, _interrupted)
     began = time.monotonic()
     report = run(config, progress=lambda line: print(f"[{time.monotonic() - began:5.1f} s] {line}", file=sys.stderr))
     print(json.dumps(report, indent=2) if as_json else render(report))

@@ -56,7 +56,9 @@ def _keys(db: str) -> tuple[str, dict[str, str]]:
 class Chaos:
     """Kills at random moments: servers (SIGKILL, then started again on the same port) and the postmaster."""
 
-    def __init__(self, config: Config, servers: list[Server], pg: OwnPostgres | None, ledger: Ledger) -> None:
+    def __init__(
+        self, config: Config, servers: list[Server], pg: OwnPostgres | None, ledger: Ledger, released: threading.Event
+    ) -> None:
         self.rng = random.Random(config.seed)
         self.servers, self.pg, self.ledger = servers, pg, ledger
         # Moments as shares of the duration, early enough for the last restart to be over soon after the end.
@@ -68,6 +70,7 @@ class Chaos:
         self.order = order  # servers are killed in turn, so each is killed when there are kills enough
         self.restarts: list[threading.Thread] = []
         self.pg_lock = threading.Lock()
+        self.released = released  # the run is over (or interrupted): start nothing again
 
     def __call__(self, started: float, stop: threading.Event) -> None:
         turn = 0
@@ -97,6 +100,8 @@ class Chaos:
             killed = time.monotonic()
             self.ledger.event(f"SIGKILL {server.store} server")
             time.sleep(self.rng.uniform(0.2, 1.5))
+            if self.released.is_set():
+                return
             server.launch()
             server.wait_ready()
             self.ledger.downtime(f"{server.store} server", time.monotonic() - killed)
@@ -110,6 +115,8 @@ class Chaos:
             killed = time.monotonic()
             self.ledger.event("SIGKILL postgres")
             time.sleep(self.rng.uniform(0.5, 3.0))
+            if self.released.is_set():
+                return
             self.pg.start()
             self.ledger.downtime("postgres", time.monotonic() - killed)
 
@@ -120,10 +127,15 @@ class _Held:
 
     servers: list[Server] = field(default_factory=list)
     pg: OwnPostgres | None = None
+    stop: threading.Event = field(default_factory=threading.Event)  # writers and kills end when it is set
+    released: threading.Event = field(default_factory=threading.Event)  # no process starts after it is set
 
     def release(self) -> None:
+        self.stop.set()
+        self.released.set()
         for server in self.servers:
-            server.stop()
+            with server.lock:  # a restart in progress ends first (it launches nothing once released)
+                server.stop()
         if self.pg is not None:
             self.pg.stop()
 
@@ -143,7 +155,7 @@ def run(config: Config, progress: Callable[[str], None] = print) -> dict[str, An
 
 def _run(config: Config, root: Path, progress: Callable[[str], None], held: _Held) -> dict[str, Any]:
     ledger = Ledger()
-    stop = threading.Event()
+    stop = held.stop
     shared = Run(ledger, Words(config.seed), stop, config.retry_for, config.seed)
     rng = random.Random(config.seed)
     targets: list[Target] = []
@@ -172,15 +184,15 @@ def _run(config: Config, root: Path, progress: Callable[[str], None], held: _Hel
     threads: list[threading.Thread] = []
     for target in targets:  # each writer has its own index: its random stream and its transcripts' names
         for _ in range(config.rest_writers):
-            threads.append(threading.Thread(target=RestWriter(shared, target, len(threads))))
+            threads.append(threading.Thread(target=RestWriter(shared, target, len(threads)), daemon=True))
         for _ in range(config.mcp_writers):
-            threads.append(threading.Thread(target=mcp_writer, args=(shared, target, len(threads))))
+            threads.append(threading.Thread(target=mcp_writer, args=(shared, target, len(threads)), daemon=True))
         for _ in range(config.cli_writers):
-            threads.append(threading.Thread(target=cli_writer, args=(shared, target, len(threads))))
-        threads.append(threading.Thread(target=InspectorWriter(shared, target, config.duration)))
-    chaos = Chaos(config, servers, pg, ledger)
+            threads.append(threading.Thread(target=cli_writer, args=(shared, target, len(threads)), daemon=True))
+        threads.append(threading.Thread(target=InspectorWriter(shared, target, config.duration), daemon=True))
+    chaos = Chaos(config, servers, pg, ledger, held.released)
     started = time.monotonic()
-    killer = threading.Thread(target=chaos, args=(started, stop))
+    killer = threading.Thread(target=chaos, args=(started, stop), daemon=True)
     progress(f"writing for {config.duration:.0f} s with {len(threads)} writers; {len(chaos.plan)} kills planned")
     for thread in [*threads, killer]:
         thread.start()
