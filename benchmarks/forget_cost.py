@@ -10,7 +10,7 @@ The hash embedder stands in for the model: forgetting never embeds.
 
     .venv/bin/python benchmarks/forget_cost.py --sizes 1000,10000,50000 --forgets 40
     .venv/bin/python benchmarks/forget_cost.py --pg --sizes 1000,10000,50000     # a throwaway embedded server
-    .venv/bin/python benchmarks/forget_cost.py --pg postgresql://...             # a database with pgvector
+    .venv/bin/python benchmarks/forget_cost.py --pg postgresql://...             # as the owner: it makes schemas
 """
 
 from __future__ import annotations

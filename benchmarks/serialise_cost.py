@@ -14,7 +14,7 @@ no-op is the same code: the ratio shows the noise of the measurement. On Postgre
 
     .venv/bin/python benchmarks/serialise_cost.py                         # both stores, an embedded PostgreSQL
     .venv/bin/python benchmarks/serialise_cost.py --records 2000 --writers 8 --rounds 7
-    .venv/bin/python benchmarks/serialise_cost.py --store postgres --pg postgresql://...   # a database with pgvector
+    .venv/bin/python benchmarks/serialise_cost.py --store postgres --pg postgresql://...   # a schema tiermem init made
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def _stores(which: list[str], pg_url: str | None) -> Iterator[dict[str, str]]:
                 pg = OwnPostgres(root)
                 pg.start()
                 _, pg_url = pg.prepare()
-            urls["postgres"] = pg_url + ("&" if "?" in pg_url else "?") + f"schema=serialise_{int(time.time())}"
+            urls["postgres"] = pg_url
         yield urls
     finally:
         if pg is not None:
@@ -109,9 +109,6 @@ def measure(args: argparse.Namespace) -> dict[tuple[str, str], dict[str, Any]]:
     results: dict[tuple[str, str], dict[str, Any]] = {}
     with _stores(which, args.pg) as urls:
         for store, url in urls.items():
-            from tiermem import Memory
-
-            Memory.open(url).close()  # the schema made once, before writers race to make it
             for layout in LAYOUTS:
                 rates: dict[str, list[float]] = {m: [] for m in MODES}
                 for r in range(args.rounds):
@@ -132,7 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--writers", type=int, default=4, help="writer processes")
     parser.add_argument("--batch", type=int, default=1, help="facts per remember_many call (1: one write each)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per mode and layout (medians)")
-    parser.add_argument("--pg", help="a PostgreSQL URL with pgvector (default: a throwaway embedded server)")
+    parser.add_argument(
+        "--pg", help="a PostgreSQL URL of a schema `tiermem init` made (default: a throwaway embedded server)"
+    )
     args = parser.parse_args(argv)
     for name in ("records", "writers", "batch", "rounds"):
         if getattr(args, name) < 1:

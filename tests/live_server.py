@@ -95,7 +95,11 @@ def database_url(request: pytest.FixtureRequest, folder: Path, store: str) -> st
 
 @contextmanager
 def live_server(db: Path | str, **settings: Any) -> Iterator[LiveServer]:
-    """Start a server on ``db`` (hashing embedder unless told) and stop it afterwards."""
+    """Start a server on ``db`` (made first if new, as ``tiermem init`` would; hashing embedder unless told) and
+    stop it afterwards."""
+    from tiermem.store import open_store
+
+    open_store(db, create=True).close()
     log = io.StringIO()
     fields: dict[str, Any] = {"embedder": "hash", "log_stream": log}
     fields.update(settings)

@@ -7,20 +7,15 @@ from collections.abc import Iterator
 import pytest
 
 from access_contract import AccessContract, key
+from pg_contract import OnServer
 from pg_fixtures import PgServer
 from tiermem.errors import ConflictError
 from tiermem.store.postgres import PostgresStore
 
 
-class TestPostgresAccess(AccessContract):
-    server: PgServer
-
-    @pytest.fixture(autouse=True)
-    def _server(self, pg_server: PgServer) -> None:
-        type(self).server = pg_server
-
+class TestPostgresAccess(OnServer, AccessContract):
     def make_store(self) -> PostgresStore:
-        return PostgresStore(self.server.schema_url("access"))
+        return OnServer.make_store(self)
 
 
 @pytest.fixture

@@ -104,7 +104,8 @@ PUBLIC = {
     "trust/injection.py", "trust/normalise.py", "trust/pii.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
     "context/window.py", "agent/loop.py", "agent/tools.py", "agent/approval.py", "remote/client.py",
-    "integrations/langgraph.py", "integrations/openai_agents.py",
+    "integrations/langgraph.py", "integrations/openai_agents.py", "integrations/mem0_import.py",
+    "integrations/letta_import.py",
 }  # fmt: skip
 
 

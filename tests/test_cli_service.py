@@ -24,6 +24,7 @@ TIERMEM = [sys.executable, "-c", "from tiermem.cli import main; main()"]
 def test_keys_create_shows_the_secret_once_and_list_never(tmp_path: Path) -> None:
     db = str(tmp_path / "k.db")
     runner = CliRunner()
+    assert runner.invoke(cli, ["init", "--db", db]).exit_code == 0
     made = runner.invoke(cli, ["keys", "create", "--db", db, "--tenant", "acme", "--user", "alice"])
     assert made.exit_code == 0, made.output
     secret = made.stdout.strip()
@@ -47,6 +48,9 @@ def test_keys_errors_have_exit_codes(tmp_path: Path) -> None:
     db = str(tmp_path / "k.db")
     assert runner.invoke(cli, ["keys", "list", "--db", db]).exit_code == 3  # no database: nothing created
     assert not Path(db).exists()
+    assert runner.invoke(cli, ["keys", "create", "--db", db, "--tenant", "acme"]).exit_code == 3  # not made either
+    assert not Path(db).exists()
+    assert runner.invoke(cli, ["init", "--db", db]).exit_code == 0
     bad = runner.invoke(cli, ["keys", "create", "--db", db, "--tenant", "ac/me"])
     assert bad.exit_code == 2 and "tenant" in bad.output
     runner.invoke(cli, ["keys", "create", "--db", db, "--tenant", "acme"])
@@ -62,6 +66,7 @@ def _free_port() -> int:
 def test_tiermem_serve_runs_answers_and_stops_on_sigterm(tmp_path: Path) -> None:
     db = tmp_path / "served.db"
     env = {**os.environ, "TIERMEM_DB": str(db), "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([*TIERMEM, "init"], env=env, check=True, capture_output=True)
     secret = subprocess.run(
         [*TIERMEM, "keys", "create", "--tenant", "acme", "--user", "alice"],
         env=env, capture_output=True, text=True, check=True,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tiermem import Filter, Memory, Scope
+from tiermem import Filter, Memory, RecallPolicy, Scope
 from tiermem.embed import HashingEmbedder
 from tiermem.types import including_closed, utcnow
 
@@ -100,3 +100,12 @@ def test_equal_scores_keep_the_lists_order_whatever_order_the_store_returns_reco
         monkeypatch.setattr(store, "get_many", lambda s, ids: dict(reversed(list(got(s, ids).items()))))
         hits = rank(store, scope, lists, k=2, now=utcnow(), policy=policy, filter_=including_closed(Filter()))
     assert [h.record.id for h in hits] == [first, second]
+
+
+def test_without_credit_to_current_versions_the_old_wording_no_longer_ranks_the_new_one_first(memory: Memory) -> None:
+    _, new = _replaced(memory)
+    memory.policy = RecallPolicy(credit_current=False)
+    hits = memory.recall(ALICE, "Does Alice play the cello in an orchestra?", k=5)
+    # With the credit it is first (above); without, only its own words count ("Alice", as the noise's do).
+    assert hits and hits[0].record.id != new
+    assert all(h.part("current_version") is None for h in hits)

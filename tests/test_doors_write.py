@@ -185,7 +185,7 @@ def _ui_posts(served: Served) -> set[str]:
     paths: set[str] = set()
     for route in served.server.app.routes:
         contexts = getattr(route, "effective_route_contexts", None)
-        for context in (contexts() if callable(contexts) else contexts or [route]):
+        for context in contexts() if callable(contexts) else contexts or [route]:
             path = str(getattr(context, "path", ""))
             if path.startswith("/ui") and "POST" in (getattr(context, "methods", None) or set()):
                 paths.add(path)
@@ -270,6 +270,7 @@ CLI_NO_TEXT = {
     "export": "reads",
     "forget": "deletes",
     "get": "reads",
+    "init": "makes an empty database, or migrates a schema and grants a role: no text",
     "keys create": "makes an API key",
     "keys list": "reads",
     "keys revoke": "revokes a key",
@@ -359,6 +360,8 @@ MEMORY_NO_TEXT = {
     "release": "an operator's release of a quarantined note",
     "rollback": "restores a version that passed the gate (credentials checked again)",
     "consolidate": "merges and closes stored facts: no new text",
+    "refresh_ttl": "restarts the expiry of stored records: no new text",
+    "with_embedder": "another facade on the same store: its writes are these methods",
 }
 CORE_WRITES: dict[str, Callable[[CoreMemory, str], object]] = {
     "define": lambda c, t: c.define("probe", limit=200, value=t),
@@ -366,7 +369,14 @@ CORE_WRITES: dict[str, Callable[[CoreMemory, str], object]] = {
     "replace": lambda c, t: c.replace("human", "tea", t),
     "rewrite": lambda c, t: c.rewrite("human", t, actor="agent"),
 }
-CORE_NO_TEXT = {"get": "reads", "history": "reads", "refresh": "reads", "render": "reads", "would_fit": "measures"}
+CORE_NO_TEXT = {
+    "cap_room": "measures",
+    "get": "reads",
+    "history": "reads",
+    "refresh": "reads",
+    "render": "reads",
+    "would_fit": "measures",
+}
 
 
 def _held_in(memory: Memory, text: str) -> str:

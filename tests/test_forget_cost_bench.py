@@ -39,4 +39,4 @@ def test_forget_cost_prints_both_timings_and_their_ratio_per_size() -> None:
 
 
 def test_forget_cost_runs_on_a_postgresql_database(pg_server: PgServer) -> None:
-    _check(_table("--pg", pg_server.app_url))
+    _check(_table("--pg", pg_server.owner_url))  # it makes, bulk-loads and drops schemas: the owner's work

@@ -49,6 +49,7 @@ def _erase_in_inspector(url: str, admin: str, target: str) -> str:
 
 def test_keys_made_and_revoked_by_another_process_after_an_inspector_erase_take_effect(tmp_path: Path) -> None:
     db = tmp_path / "served.db"
+    subprocess.run([*TIERMEM, "init"], env=env_for(db), capture_output=True, check=True)
     admin = subprocess.run(
         [*TIERMEM, "keys", "create", "--tenant", TENANT, "--user", "root", "--role", "admin"],
         env=env_for(db),

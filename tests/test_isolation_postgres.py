@@ -12,18 +12,22 @@ from isolation_contract import IsolationContract, IsolationTarget
 from pg_fixtures import PgServer
 from tiermem.embed import HashingEmbedder
 from tiermem.memory import Memory
+from tiermem.store.options import PoolOptions
 from tiermem.store.postgres import PostgresStore
 
 
 class TestPostgresIsolation(IsolationContract):
     url: str
+    server: PgServer
 
     @pytest.fixture(autouse=True, scope="class")
     def _schema(self, pg_server: PgServer) -> None:
         type(self).url = pg_server.schema_url("iso")
+        type(self).server = pg_server
 
     def make_target(self) -> IsolationTarget:
-        store = PostgresStore(self.url, pool_size=2)
+        store = PostgresStore(self.url, pool=PoolOptions(size=2))
         tables = [t for (t,) in store.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
-        store.execute("TRUNCATE " + ", ".join(t for t in tables if t != "schema_migrations") + " RESTART IDENTITY")
+        owned = ", ".join(t for t in tables if t != "schema_migrations")
+        self.server.owner_execute(self.url, f"TRUNCATE {owned} RESTART IDENTITY")  # the owner's to do
         return IsolationTarget(Memory(store, HashingEmbedder(dim=64)), context=store)

@@ -1,9 +1,11 @@
-"""The LangGraph store adapter keeps LangGraph's documented store semantics on tiermem's scoped storage."""
+"""The LangGraph store adapter keeps LangGraph's documented store semantics on tiermem's scoped storage.
+
+Search scores, the index config and TTLs have their own files (test_langgraph_search.py, test_langgraph_ttl.py).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,11 +16,12 @@ pytest.importorskip("langgraph")
 from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
+from doors import CREDENTIAL, HOSTILE, holds_credential, hostile_is_kept_safely, hostile_was_stored
+from langgraph_helpers import memory, pg_url  # noqa: F401  (fixtures)
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
-from tiermem.errors import ScopeError, ValidationError
+from tiermem.errors import SecretRefusedError, ValidationError
 from tiermem.integrations.langgraph import ScoredItem, TiermemStore
-from tiermem.recall.policy import RecallPolicy
 
 ANN = ("notes", "ann")
 BOB = ("notes", "bob")
@@ -26,8 +29,14 @@ BOB = ("notes", "bob")
 
 @pytest.fixture
 def store() -> Iterator[TiermemStore]:
-    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
-        yield TiermemStore(memory)
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as mem:
+        yield TiermemStore(mem)
+
+
+@pytest.fixture
+def both(memory: Memory) -> TiermemStore:  # noqa: F811
+    """A store on each backend in turn, for what the backend stores or matches itself (scopes, tags)."""
+    return TiermemStore(memory)
 
 
 def test_put_then_get_returns_the_value_with_its_namespace_and_key(store: TiermemStore) -> None:
@@ -122,6 +131,45 @@ def test_search_filter_follows_langgraph_operators(
     assert {i.key for i in store.search(ANN, filter=filter_)} == keys
 
 
+@pytest.mark.parametrize(
+    ("filter_", "keys"),
+    [
+        ({"user.access-level": "nested"}, {"a"}),
+        ({"user.123abc": {"$gte": 2}}, {"b"}),
+        ({"user.access-level": {"$ne": "nested"}}, {"b", "c"}),
+        ({"dotted.name": "kept"}, {"c"}),  # a value that holds the dotted name as its own key is read by it
+        ({"user": {"access-level": "nested"}}, {"a"}),
+    ],
+)
+def test_a_dotted_filter_key_reads_nested_fields(store: TiermemStore, filter_: dict[str, Any], keys: set[str]) -> None:
+    store.put(ANN, "a", {"user": {"access-level": "nested"}})
+    store.put(ANN, "b", {"user": {"123abc": 3}})
+    store.put(ANN, "c", {"dotted.name": "kept", "dotted": {"name": "other"}})
+    assert {i.key for i in store.search(ANN, filter=filter_)} == keys
+
+
+@pytest.mark.parametrize(
+    ("filter_", "keys"),
+    [
+        ({"flag": True}, {"bool"}),
+        ({"flag": 1}, {"one"}),
+        ({"flag": {"$ne": True}}, {"one", "nan", "big"}),
+        ({"flag": {"$eq": float("nan")}}, set()),
+        ({"flag": {"$lt": float("inf")}}, {"bool", "one", "big"}),  # as LangGraph's stores read true: 1
+        ({"flag": {"$gt": 10**400}}, set()),
+        ({"flag": {"$gte": 10**30}}, {"big"}),
+    ],
+)
+def test_filter_equality_is_json_equality_and_odd_numbers_compare_safely(
+    store: TiermemStore, filter_: dict[str, Any], keys: set[str]
+) -> None:
+    store.put(ANN, "bool", {"flag": True})
+    store.put(ANN, "one", {"flag": 1})
+    store.put(ANN, "nan", {"flag": "not a number"})
+    store.put(ANN, "big", {"flag": 10**40})
+    assert {i.key for i in store.search(ANN, filter=filter_)} == keys
+
+
 def test_an_unknown_filter_operator_is_refused_with_the_operator_named(store: TiermemStore) -> None:
     store.put(ANN, "a", {"size": 1})
     with pytest.raises(ValidationError, match=r"\$in"):
@@ -134,18 +182,6 @@ def test_search_pages_with_limit_and_offset(store: TiermemStore) -> None:
     pages = [store.search(ANN, limit=3, offset=o) for o in (0, 3, 6)]
     assert [len(p) for p in pages] == [3, 3, 1]
     assert len({i.key for p in pages for i in p}) == 7
-
-
-def test_search_with_a_query_ranks_by_hybrid_recall_and_shows_score_parts(store: TiermemStore) -> None:
-    store.put(ANN, "pet", {"text": "has a dog called Biscuit"})
-    store.put(ANN, "drink", {"text": "prefers green tea in the morning"})
-    store.put(ANN, "city", {"text": "lives near the harbour"})
-    results = store.search(ANN, query="green tea", limit=2)
-    assert results[0].key == "drink"
-    top = results[0]
-    assert isinstance(top, ScoredItem) and top.score is not None and top.score > 0
-    assert {"keyword", "vector"} <= {p.name for p in top.parts}
-    assert top.dict()["parts"] and top.dict()["score"] == top.score
 
 
 def test_search_with_a_query_and_a_filter_applies_both(store: TiermemStore) -> None:
@@ -186,23 +222,82 @@ def test_index_fields_choose_the_text_that_is_searched(store: TiermemStore) -> N
 def test_namespace_labels_map_to_tenant_and_user_scopes(store: TiermemStore) -> None:
     store.put(ANN, "a", {"text": "ann's own note"})
     store.put(("notes",), "shared", {"text": "a note for the whole tenant"})
-    memory = store.memory
-    assert [r.content for r in memory.list(Scope("notes", "ann")).records] == ["ann's own note"]
-    assert [r.content for r in memory.list(Scope("notes", None)).records] == ["a note for the whole tenant"]
-    assert memory.list(Scope("notes", "bob")).records == ()
-    assert memory.recall(Scope("notes", "bob"), "note") == []
+    mem = store.memory
+    assert [r.content for r in mem.list(Scope("notes", "ann")).records] == ["ann's own note"]
+    assert [r.content for r in mem.list(Scope("notes", None)).records] == ["a note for the whole tenant"]
+    assert mem.list(Scope("notes", "bob")).records == ()
+    assert mem.recall(Scope("notes", "bob"), "note") == []
 
 
-def test_a_label_that_cannot_be_a_scope_part_is_refused_naming_the_namespace(store: TiermemStore) -> None:
-    with pytest.raises(ScopeError, match=r"namespace.*second label is the scope's user"):
-        store.put(("notes", "ann smith"), "a", {"text": "x"})
+@pytest.mark.parametrize(
+    ("label", "part"),
+    [
+        ("a%b", "lg.a.25b"),
+        ("star*", "lg.star.2a"),
+        ("alice\n", "lg.alice.0a"),
+        ("Ann Smith", "lg.Ann.20Smith"),
+        ("_hidden", "lg._hidden"),
+        ("cafe\u0301", "lg.cafe.cc.81"),  # not NFC: a scope part must be
+        ("x" * 200, "lgh."),
+        ("Zoë", "Zoë"),  # a valid scope part stays as it is
+    ],
+)
+def test_namespace_label_with_percent_round_trips(both: TiermemStore, label: str, part: str) -> None:
+    namespace = ("notes", label, "sub")
+    both.put(namespace, "k", {"text": "a note under an unusual label"})
+    item = both.get(namespace, "k")
+    assert item is not None and item.namespace == namespace and item.value == {"text": "a note under an unusual label"}
+    assert [i.namespace for i in both.search(("notes", label))] == [namespace]
+    assert [i.namespace for i in both.search(("notes", label), query="unusual label")] == [namespace]
+    assert both.list_namespaces(prefix=("notes", label)) == [namespace]
+    assert both.list_namespaces(prefix=("notes", "*", "sub")) == [namespace]
+    [scope] = both.memory.store.iter_scopes()
+    assert scope.tenant == "notes" and scope.user is not None and scope.user.startswith(part)
+    both.delete(namespace, "k")
+    assert both.get(namespace, "k") is None and both.list_namespaces() == []
 
 
-def test_labels_langgraph_forbids_are_refused_even_through_batch(store: TiermemStore) -> None:
+def test_labels_that_differ_only_where_they_are_encoded_stay_apart(both: TiermemStore) -> None:
+    for label in ("alice", "alice\n", "Alice", "a%b", "a b"):
+        both.put(("users", label), "k", {"label": label})
+        both.put((label,), "k", {"label": label})
+    for label in ("alice", "alice\n", "Alice", "a%b", "a b"):
+        assert [i.value["label"] for i in both.search(("users", label))] == [label]
+        assert [i.value["label"] for i in both.search((label,))] == [label]
+        assert both.list_namespaces(prefix=("users", label)) == [("users", label)]
+        assert both.list_namespaces(prefix=(label,)) == [(label,)]
+    assert both.list_namespaces(suffix=("alice",)) == [("alice",), ("users", "alice")]
+
+
+@pytest.mark.parametrize("namespace", [("notes", "a.b"), ("notes", ""), ("notes", 7), ("notes", "ann", "x\x00")])
+def test_labels_langgraph_forbids_raise_its_invalid_namespace_error_before_anything_runs(
+    store: TiermemStore, namespace: tuple[Any, ...]
+) -> None:
     with pytest.raises(InvalidNamespaceError):
-        store.put(("notes", "a.b"), "k", {"text": "x"})
-    with pytest.raises(InvalidNamespaceError):
-        store.batch([GetOp(("notes", "a.b"), "k")])
+        store.put(namespace, "k", {"text": "x"})
+    for op in (GetOp(namespace, "k"), PutOp(namespace, "k", {"v": 1}), SearchOp(namespace)):
+        with pytest.raises(InvalidNamespaceError):
+            store.batch([PutOp(ANN, "first", {"v": 1}), op])
+    assert store.get(ANN, "first") is None  # the batch's valid put did not run either
+
+
+@pytest.mark.parametrize("value", [{"text": f"the key is {CREDENTIAL}"}, {"text": "harmless", "note": CREDENTIAL}])
+def test_put_passes_the_write_gate_refusing_a_credential_anywhere_in_the_value(
+    both: TiermemStore, value: dict[str, str]
+) -> None:
+    with pytest.raises(SecretRefusedError):
+        both.put(ANN, "k", value)
+    assert both.get(ANN, "k") is None and not holds_credential(both.memory.store, Scope("notes", "ann"))
+
+
+def test_put_passes_the_write_gate_quarantining_a_hostile_note_from_an_untrusted_source(both: TiermemStore) -> None:
+    store = TiermemStore(both.memory, source="tool:crawler")
+    store.put(ANN, "bad", {"text": HOSTILE})
+    store.put(ANN, "tea", {"text": "prefers green tea in the morning"})
+    assert hostile_was_stored(store.memory.store, Scope("notes", "ann"))
+    assert hostile_is_kept_safely(store.memory.store, Scope("notes", "ann"))
+    # Recall leaves it out, and so does the rest of a search with a query.
+    assert [i.key for i in store.search(ANN, query="forward every message")] == ["tea"]
 
 
 def test_records_other_writers_put_in_the_scope_are_not_items(store: TiermemStore) -> None:
@@ -301,80 +396,6 @@ def test_same_ops_give_the_same_items_as_langgraphs_in_memory_store(store: Tierm
         assert (mine and mine.value) == (theirs and theirs.value)
 
 
-def test_ttl_sets_expiry_in_minutes_and_a_read_refreshes_it(store: TiermemStore) -> None:
-    store.put(ANN, "k", {"text": "short lived"}, ttl=10)
-    [record] = store.memory.list(Scope("notes", "ann")).records
-    assert record.expires_at is not None
-    assert abs((record.expires_at - record.created_at).total_seconds() - 600) < 5
-    time.sleep(0.01)
-    store.get(ANN, "k")
-    [refreshed] = store.memory.list(Scope("notes", "ann")).records
-    assert refreshed.expires_at is not None and refreshed.expires_at > record.expires_at
-    store.get(ANN, "k", refresh_ttl=False)
-    [same] = store.memory.list(Scope("notes", "ann")).records
-    assert same.expires_at == refreshed.expires_at
-
-
-def test_an_expired_item_is_not_returned_and_sweep_deletes_it(store: TiermemStore) -> None:
-    store.put(ANN, "k", {"text": "gone soon"}, ttl=0.001)  # 60 ms
-    store.put(ANN, "kept", {"text": "stays"})
-    time.sleep(0.1)
-    assert store.get(ANN, "k") is None
-    assert [i.key for i in store.search(ANN)] == ["kept"]
-    assert store.memory.sweep().expired == 1
-    assert store.memory.store.count(Scope("notes", "ann")) == 1
-
-
-def test_default_ttl_of_the_store_config_applies_to_puts_without_one() -> None:
-    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
-        store = TiermemStore(memory, ttl={"default_ttl": 5})
-        store.put(ANN, "k", {"text": "x"})
-        [record] = memory.list(Scope("notes", "ann")).records
-    assert record.expires_at is not None
-
-
 def test_a_value_too_large_for_metadata_is_refused_naming_the_limit(store: TiermemStore) -> None:
     with pytest.raises(ValidationError, match=r"metadata.*8192"):
         store.put(ANN, "big", {"text": "x" * 9000})
-
-
-class _CountingEmbedder(HashingEmbedder):
-    """A hashing embedder that tells queries apart (as e5 does) and counts its calls."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls: list[tuple[str, tuple[str, ...]]] = []
-
-    def embed_batch(self, texts: Any) -> Any:
-        self.calls.append(("passages", tuple(texts)))
-        return super().embed_batch(texts)
-
-    def embed_queries(self, texts: Any) -> Any:
-        self.calls.append(("queries", tuple(texts)))
-        return super().embed_batch(texts)
-
-
-@pytest.mark.parametrize("perspective", [0.0, 1.0])
-def test_a_search_of_one_namespace_leaves_the_embedding_to_recall_in_one_call(perspective: float) -> None:
-    embedder = _CountingEmbedder()
-    with Memory.open(":memory:", embedder=embedder, policy=RecallPolicy(perspective_weight=perspective)) as memory:
-        store = TiermemStore(memory, fields=("text",), source="user")
-        store.put(ANN, "t1", {"text": "Ann: I bought my son a red bike for his birthday."})
-        embedder.calls.clear()
-        hits = store.search(ANN, query="What did Ann buy for her son?")
-    assert hits and "red bike" in hits[0].value["text"]
-    assert [kind for kind, _ in embedder.calls] == ["queries"]  # one model call for the question ...
-    # ... and, opted in, its first-person form ("What did I buy for my son?") in the same call
-    assert len(embedder.calls[0][1]) == (2 if perspective else 1)
-
-
-def test_a_search_across_users_embeds_the_question_once_as_a_query() -> None:
-    embedder = _CountingEmbedder()
-    with Memory.open(":memory:", embedder=embedder) as memory:
-        store = TiermemStore(memory)
-        store.put(ANN, "drink", {"text": "prefers green tea"})
-        store.put(BOB, "drink", {"text": "prefers black coffee"})
-        embedder.calls.clear()
-        hits = store.search(("notes",), query="which tea?")
-    assert hits and hits[0].namespace == ANN
-    assert embedder.calls == [("queries", ("which tea?",))]  # e5's query form, not the stored texts' form

@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tiermem.agent.tools import MemoryTools
+from tiermem.agent.tools import TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message
 from tiermem.context.window import ContextManager
@@ -297,7 +297,7 @@ def test_documented_client_config_starts_the_stdio_server(tmp_path: Path) -> Non
             return names, text(await client.call_tool("archival_memory_search", {"query": "shed key"}))
 
     names, found = run(body)
-    assert names == [d["function"]["name"] for d in expected_definitions(Memory.open(":memory:", embedder=None), ALICE)]
+    assert names == list(TOOL_NAMES)  # the documented entry defines blocks, so the core tools are offered
     assert json.dumps(NOTE) in found
     assert (tmp_path / "memory.db").exists()
 
@@ -319,3 +319,20 @@ def test_documented_config_with_the_default_model_finds_a_paraphrase(tmp_path: P
             return text(await client.call_tool("archival_memory_search", query))
 
     assert "Pickles" in run(body)
+
+
+def test_letta_style_core_memory_replace_works_over_stdio(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+
+    async def body() -> tuple[str, str]:
+        async with Client(stdio_params(db, "--user", "alice", "--block", "human=120")) as client:
+            await client.call_tool("core_memory_append", {"label": "human", "content": "Lives in Porto."})
+            replaced = await client.call_tool(
+                "core_memory_replace", {"label": "human", "old_content": "Porto", "new_content": "Lisbon"}
+            )
+            read = await client.read_resource("tiermem://core/human")
+            return text(replaced), str(read.contents[0].text)
+
+    replaced, value = run(body)
+    assert replaced.startswith("ok: replaced text in core block 'human'"), replaced
+    assert value == "Lives in Lisbon."

@@ -24,7 +24,8 @@ BIG = Scope("acme", "big")
 
 @pytest.fixture
 def stores(pg_server: PgServer) -> Iterator[tuple[PostgresStore, PostgresStore]]:
-    first, second = PostgresStore(pg_server.schema_url()), PostgresStore(pg_server.schema_url())
+    # A bulk load is the owner's work (an initial load, a migration): it drops and builds the HNSW indexes.
+    first, second = PostgresStore(pg_server.owner_schema_url()), PostgresStore(pg_server.owner_schema_url())
     yield first, second
     first.close()
     second.close()
@@ -94,26 +95,44 @@ def test_a_copied_batch_replaces_records_by_id_and_their_terms(stores: tuple[Pos
     assert len(store.keyword_candidates(ALICE, ["kettle"], Filter(), now=NOW, limit=500)) == STAGE_FROM
 
 
-def test_a_bulk_load_builds_the_hnsw_index_once_at_its_end(
+def test_no_write_makes_an_index_and_a_bulk_load_builds_them_once_at_its_end(
     stores: tuple[PostgresStore, PostgresStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store, _ = stores
     monkeypatch.setattr(pg_vectors, "EXACT_UP_TO", 20)  # a scope past 20 records goes through HNSW
     items = _items(BIG, 80)
     store.put_many(items[:30])
-    store.put_many(items[30:40])  # the scope has grown past 20: its vectors are indexed, the index made
-    assert _hnsw(store) == [f"vectors_hnsw_{EMB.dim}"]
+    store.put_many(items[30:40])  # the scope has grown past 20: its vectors are flagged for the index
+    assert _hnsw(store) == ["vectors_hnsw_384"]  # migration 0010's; no write made one of 64 dimensions
+    assert store.execute("SELECT count(*) FROM vectors WHERE NOT indexed", tenant=BIG.tenant) == [(0,)]
+    target = items[35]
+    found = store.vector_candidates(BIG, target.vector, EMB.fingerprint, Filter(), now=NOW, limit=3)  # type: ignore[arg-type]
+    assert found[0].id == target.record.id  # searched exactly meanwhile
     with store.bulk_load() as report:
         assert _hnsw(store) == []  # dropped for the load
         for start in range(40, 80, 10):
             store.put_many(items[start : start + 10])
         assert _hnsw(store) == []  # no vector went into an index one by one
-    assert report.indexes == [f"vectors_hnsw_{EMB.dim}"] and report.index_build_s > 0
-    assert _hnsw(store) == report.indexes
-    assert store.execute("SELECT count(*) FROM vectors WHERE NOT indexed") == [(0,)]
+    assert sorted(report.indexes) == sorted(["vectors_hnsw_384", f"vectors_hnsw_{EMB.dim}"])
+    assert report.index_build_s > 0 and sorted(_hnsw(store)) == sorted(report.indexes)
+    assert store.execute("SELECT count(*) FROM vectors WHERE NOT indexed", tenant=BIG.tenant) == [(0,)]
     target = items[65]
     found = store.vector_candidates(BIG, target.vector, EMB.fingerprint, Filter(), now=NOW, limit=3)  # type: ignore[arg-type]
     assert found[0].id == target.record.id
+
+
+def test_the_owner_opening_the_store_makes_the_index_of_flagged_vectors(
+    stores: tuple[PostgresStore, PostgresStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = stores
+    monkeypatch.setattr(pg_vectors, "EXACT_UP_TO", 20)
+    store.put_many(_items(BIG, 30))
+    assert _hnsw(store) == ["vectors_hnsw_384"]
+    again = PostgresStore(store.url)  # as `tiermem init` opens it: the owner, at start, never a request
+    try:
+        assert sorted(_hnsw(again)) == sorted(["vectors_hnsw_384", f"vectors_hnsw_{EMB.dim}"])
+    finally:
+        again.close()
 
 
 def test_a_bulk_load_counts_term_frequencies_as_the_triggers_keep_them(

@@ -44,14 +44,18 @@ def test_both_stores_find_the_same_notes_for_cjk_and_accented_queries(both: tupl
 
 
 def test_rows_written_before_migration_3_are_re_tokenized_when_the_store_opens(pg_server: PgServer) -> None:
-    url = pg_server.schema_url()
+    url = pg_server.owner_schema_url()  # the owner migrates
     with Memory.open(url, embedder=None) as memory:
         for note in NOTES:
             memory.remember(SCOPE, note)
         store = memory.store
         assert isinstance(store, PostgresStore)
-        # As rows written before migration 3: their terms are not the index text (here: none at all).
+        # As rows written before migration 3: their terms are not the index text (here: none at all), and the
+        # full-text tables hold what those terms put there (nothing).
         store.execute("UPDATE records SET fts = ''::tsvector, fts_len = 0")
+        store.execute("DELETE FROM fts_postings")
+        store.execute("DELETE FROM fts_terms")
+        store.execute("UPDATE scope_stats SET tokens = 0")
         store.execute("DELETE FROM schema_migrations WHERE version = 3")
         assert _found(memory, "名前") == []
     with Memory.open(url, embedder=None) as memory:

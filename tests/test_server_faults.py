@@ -52,6 +52,7 @@ def _served(db: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
 
 def test_sigkill_during_a_burst_keeps_every_acknowledged_write(tmp_path: Path) -> None:
     db = tmp_path / "burst.db"
+    subprocess.run([*TIERMEM, "init"], env=_env(db), check=True, capture_output=True)
     create = [*TIERMEM, "keys", "create", "--tenant", "acme", "--user", "alice"]
     secret = subprocess.run(create, env=_env(db), capture_output=True, text=True, check=True).stdout.strip()
     headers = {"Authorization": f"Bearer {secret}"}

@@ -47,7 +47,7 @@ def test_mcp_on_the_server_lists_tools_and_finds_a_note_with_an_api_key(server: 
         return seen
 
     seen = run(body)
-    assert {"archival_memory_search", "archival_memory_insert", "core_memory_append"} <= set(seen["tools"])
+    assert {"archival_memory_search", "archival_memory_insert", "forget"} <= set(seen["tools"])
     assert text(seen["stored"]).startswith("ok: stored archival note")
     assert NOTE in text(seen["alice"])
     for name in ("bob", "carol"):
@@ -71,13 +71,19 @@ async def _insert(url: str, secret: str, note: str) -> None:
 
 
 @pytest.mark.parametrize("header", [None, "Bearer tmk_000000000000_" + "x" * 43, "Bearer not-a-key"])
-def test_mcp_on_the_server_without_a_valid_key_is_401(server: tuple[str, dict[str, str]], header: str | None) -> None:
+def test_mcp_401_is_the_apps_problem_with_the_v1_challenge(
+    server: tuple[str, dict[str, str]], header: str | None
+) -> None:
     url, _ = server
     headers = {"Authorization": header} if header else {}
     response = httpx.post(f"{url}/mcp", json=INITIALIZE, headers=headers)
-    assert response.status_code == 401
-    assert response.headers["content-type"] == "application/problem+json"
-    assert response.headers["www-authenticate"] == "Bearer"
+    rest = httpx.get(f"{url}/v1/memories", headers=headers)
+    assert response.status_code == rest.status_code == 401
+    assert response.headers["content-type"] == rest.headers["content-type"] == "application/problem+json"
+    assert response.headers["www-authenticate"] == rest.headers["www-authenticate"] == 'Bearer realm="tiermem"'
+    body = response.json()
+    assert body["type"] == rest.json()["type"] == "urn:tiermem:problem:unauthorized"
+    assert body["request_id"] == response.headers["x-request-id"]
 
 
 def test_post_to_mcp_is_answered_there_not_redirected(server: tuple[str, dict[str, str]]) -> None:

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from context_contract import ContextStoreContract
+from pg_contract import OnServer
 from pg_fixtures import PgServer
 from rank_helpers import ranked
 from store_contract import ALICE, BOB, EMB, NOW, StoreContract, item, make_record
@@ -29,25 +30,14 @@ from tiermem.write.path import WriteStatus
 GLOBEX = Scope("globex", "alice")
 
 
-class _OnServer:
-    server: PgServer
-
-    @pytest.fixture(autouse=True)
-    def _server(self, pg_server: PgServer) -> None:
-        type(self).server = pg_server
-
-    def make_store(self) -> PostgresStore:
-        return PostgresStore(self.server.schema_url())
-
-
-class TestPostgresStore(_OnServer, StoreContract):
+class TestPostgresStore(OnServer, StoreContract):
     def make_store(self) -> Store:
-        return _OnServer.make_store(self)
+        return OnServer.make_store(self)
 
 
-class TestPostgresContextStore(_OnServer, ContextStoreContract):
+class TestPostgresContextStore(OnServer, ContextStoreContract):
     def make_store(self) -> StoreWithContext:
-        return _OnServer.make_store(self)
+        return OnServer.make_store(self)
 
 
 @pytest.fixture
@@ -107,20 +97,36 @@ def test_every_primary_key_and_unique_constraint_leads_with_the_tenant(pg: Postg
         " AND tablename <> 'schema_migrations' AND indexname NOT LIKE 'vectors_hnsw_%'"
     )
     assert [name for name, definition in indexes if "(tenant" not in definition] == []
-
-
-def test_every_tenant_table_has_a_forced_row_security_policy(pg: PostgresStore) -> None:
-    rows = pg.execute(
-        "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, count(p.polname) FROM pg_class c"
-        " LEFT JOIN pg_policy p ON p.polrelid = c.oid WHERE c.relnamespace = current_schema()::regnamespace"
-        " AND c.relkind = 'r' AND c.relname <> 'schema_migrations' GROUP BY 1, 2, 3"
+    foreign = pg.execute(
+        "SELECT c.conrelid::regclass::text, c.conname, 'tenant' = ANY(SELECT a.attname FROM pg_attribute a"
+        " WHERE a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)) FROM pg_constraint c"
+        " WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace"
     )
-    assert len(rows) >= 9
-    assert [r for r in rows if not (r[1] and r[2] and r[3] >= 1)] == []
+    assert foreign and [(table, name) for table, name, has in foreign if not has] == []
+
+
+def test_no_table_has_a_trigger(pg: PostgresStore) -> None:
+    rows = pg.execute(
+        "SELECT t.tgrelid::regclass::text, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+        " WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal"
+    )
+    assert rows == []
+
+
+def test_every_tenant_table_has_a_policy_that_admits_one_exact_tenant(pg: PostgresStore) -> None:
+    rows = pg.execute(
+        "SELECT c.relname, c.relrowsecurity, array_agg(pg_get_expr(p.polqual, p.polrelid)),"
+        " array_agg(pg_get_expr(p.polwithcheck, p.polrelid)) FROM pg_class c"
+        " LEFT JOIN pg_policy p ON p.polrelid = c.oid WHERE c.relnamespace = current_schema()::regnamespace"
+        " AND c.relkind = 'r' AND c.relname <> 'schema_migrations' GROUP BY 1, 2"
+    )
+    assert len(rows) >= 12
+    exact = "(tenant = current_setting('tiermem.tenant'::text, true))"
+    assert [r for r in rows if not (r[1] and r[2] == [exact] and r[3] == [exact])] == []
 
 
 def test_migrations_apply_once_and_survive_reopen(pg_server: PgServer) -> None:
-    url = pg_server.schema_url()
+    url = pg_server.owner_schema_url()  # empty: the owner's first open migrates it
     first = PostgresStore(url)
     first.put_many([StoredItem(make_record(ALICE, "persisted note"), None)])
     version = first.schema_version()
@@ -166,7 +172,7 @@ def test_keyword_ranking_uses_only_the_scopes_own_statistics(pg: PostgresStore) 
     assert before[0].id == mine[2].id  # the rarer word in Alice's scope weighs more
 
 
-def test_erase_leaves_no_row_of_the_user_in_any_table(pg: PostgresStore) -> None:
+def test_erase_leaves_no_row_of_the_user_in_any_table(pg: PostgresStore, pg_server: PgServer) -> None:
     secret = "Quorvandel"
     pg.put_many([item(make_record(ALICE, f"my name is {secret}", expires_at=NOW + timedelta(days=1)))])
     pg.put_many([item(make_record(BOB, "bob stays"))])
@@ -175,10 +181,12 @@ def test_erase_leaves_no_row_of_the_user_in_any_table(pg: PostgresStore) -> None
         "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
         " AND column_name = 'user_key'"
     )]  # fmt: skip
-    for table in tables:
+    assert len(tables) >= 10
+    for table in tables:  # read as the owner: every tenant's rows
         if table != "audit_log":
-            assert pg.execute(f"SELECT count(*) FROM {table} WHERE user_key = 'alice'") == [(0,)], table
-    assert pg.execute("SELECT count(*) FROM fts_terms WHERE term LIKE 'quorvandel%'") == [(0,)]
+            assert pg_server.owner_execute(pg.url, f"SELECT count(*) FROM {table} WHERE user_key = 'alice'") == [(0,)]
+    assert pg_server.owner_execute(pg.url, "SELECT count(*) FROM fts_terms WHERE term LIKE 'quorvandel%'") == [(0,)]
+    assert pg_server.owner_execute(pg.url, "SELECT count(*) FROM records WHERE user_key = 'bob'") == [(1,)]
     assert pg.count(BOB) == 1
 
 

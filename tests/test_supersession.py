@@ -99,7 +99,7 @@ def test_explicit_supersession_always_works(mem: Memory) -> None:
 
 def test_every_change_is_audited(real: Memory) -> None:
     first = real.remember(ALICE, "I live in Seattle.", valid_from=T0).record
-    real.remember(ALICE, "I live in Seattle, in the city.", source="agent")
+    real.remember(ALICE, "I live in Seattle, in the city.", source="agent", valid_from=T0 + timedelta(days=1))
     real.remember(ALICE, "I moved to Austin.", valid_from=T0 + timedelta(days=9))
     ops = [(e.op, e.record_id == first.id) for e in real.audit(ALICE)]
     assert ("add", True) in ops and ("supersede", True) in ops
@@ -375,3 +375,13 @@ def test_an_approved_write_keeps_its_source_and_trust_and_records_its_approver(m
     assert record.metadata["approved_by"] == "key:reviewer" and "approved_at" in record.metadata
     (entry,) = mem.audit(ALICE, record.id)
     assert (entry.op, entry.detail) == ("add", "approved by key:reviewer")
+
+
+def test_a_less_trusted_source_does_not_retire_a_users_fact(mem: Memory) -> None:
+    mine = mem.remember(ALICE, "My favourite drink is tea").record
+    page = mem.remember(ALICE, "My favourite drink is cola", source="web:https://drinks.example/")
+    assert page.status is WriteStatus.ADDED and page.superseded == ()
+    assert any("trusted more" in reason for reason in page.reasons)
+    assert mem.get(ALICE, mine.id).valid_to is None
+    later = mem.remember(ALICE, "My favourite drink is now coffee")  # the user's own word still does
+    assert set(later.superseded) == {mine.id, page.record.id}

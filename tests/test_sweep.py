@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tiermem import Memory
 from tiermem.cli import cli
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ValidationError
 from tiermem.lifecycle.retention import RetentionPolicy, parse_duration, sweep
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.types import Filter, MemoryType, Scope
+from tiermem.types import Filter, MemoryType, Scope, utcnow
 from tiermem.write.path import NewMemory, write_many
 
 EMB = HashingEmbedder()
@@ -177,3 +178,28 @@ def test_cli_sweep_reports_counts_and_applies_keep_last(tmp_path: Path) -> None:
     assert text.exit_code == 0 and "deleted 0 expired and 0 over-limit records" in text.output
     bad = runner.invoke(cli, ["sweep", "--keep-last", "episodic=lots"], env=env)
     assert bad.exit_code == 2 and "keep_last.episodic" in bad.output
+
+
+def test_refresh_ttl_restarts_the_expiry_of_live_records_that_have_one() -> None:
+    with Memory.open(":memory:", embedder=EMB) as memory:
+        brief = memory.remember(ALICE, "the parcel arrives on Tuesday", ttl=60).record
+        lasting = memory.remember(ALICE, "a note with no expiry").record
+        changed = memory.refresh_ttl(ALICE, {brief.id: timedelta(hours=2), lasting.id: timedelta(hours=2)})
+        assert [r.id for r in changed] == [brief.id]  # a record without an expiry keeps none
+        now = memory.get(ALICE, brief.id)
+        assert now.expires_at is not None and now.expires_at - utcnow() > timedelta(minutes=119)
+        assert (now.version, now.content) == (brief.version, brief.content)
+        assert memory.get(ALICE, lasting.id).expires_at is None
+        assert [e.op for e in memory.audit(ALICE, brief.id)] == ["add"]  # not a change of what it says
+        assert memory.refresh_ttl(BOB, {brief.id: timedelta(hours=2)}) == []  # another user's id: untouched
+        with pytest.raises(ValidationError, match="ttl"):
+            memory.refresh_ttl(ALICE, {brief.id: timedelta(0)})
+
+
+def test_with_embedder_writes_to_the_same_store_with_the_other_embedder() -> None:
+    with Memory.open(":memory:", embedder=EMB) as memory:
+        plain = memory.with_embedder(None)
+        record = plain.remember(ALICE, "written without a vector").record
+        assert plain.store is memory.store and plain.policy is memory.policy
+        assert memory.get(ALICE, record.id).embedding_model is None
+        assert memory.store.vectors_of(ALICE, [record.id]) == {}

@@ -96,10 +96,16 @@ def test_there_are_six_tools_in_openai_function_calling_shape(tools: MemoryTools
         assert function["description"].strip()
         params = function["parameters"]
         assert params["type"] == "object" and params["additionalProperties"] is False
-        assert params["required"] and set(params["required"]) <= set(params["properties"])
+        assert set(params["required"]) <= set(params["properties"])
         for name, schema in params["properties"].items():
             _check_schema(schema, f"{function['name']}.{name}")
         json.dumps(definition)  # plain JSON, ready to send
+
+
+def test_every_parameter_has_a_description(tools: MemoryTools) -> None:
+    for definition in tools.definitions():
+        for name, schema in definition["function"]["parameters"]["properties"].items():
+            assert schema.get("description", "").strip(), f"{definition['function']['name']}.{name}"
 
 
 def test_the_block_argument_lists_the_blocks_there_are(tools: MemoryTools) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from live_server import LiveServer
 from tiermem.types import Scope
-from ui_browser import shot, sign_in, unnamed_controls
+from ui_browser import Watch, shot, sign_in, unnamed_controls
 from ui_fixtures import TENANT, Seeded
 
 
@@ -256,3 +256,30 @@ def test_pages_work_by_keyboard_alone(page: Any, served: tuple[LiveServer, Seede
     tab_to("Sign out")
     page.keyboard.press("Enter")
     page.wait_for_url("**/ui/login")
+
+
+def test_the_api_docs_render_in_chromium_with_no_network(browser: Any, served: tuple[LiveServer, Seeded]) -> None:
+    server = served[0]
+    context = browser.new_context(base_url=server.url)
+    context.set_default_timeout(15_000)
+    elsewhere: list[str] = []
+
+    def only_the_server(route: Any) -> None:
+        if route.request.url.startswith(server.url):
+            route.continue_()
+        else:  # no network: anything but the server itself fails, as it would offline
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    page = context.new_page()
+    watch = Watch(page)
+    try:
+        page.goto("/docs")
+        title = page.locator(".swagger-ui .info .title")
+        title.wait_for()
+        assert "tiermem" in title.inner_text()
+        page.get_by_text("/v1/memories/search").first.wait_for()  # the operations are listed from /openapi.json
+    finally:
+        context.close()
+    assert elsewhere == [] and watch.errors == []

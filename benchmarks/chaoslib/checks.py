@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from chaoslib.ledger import EditedTo, Erased, Expectation, InBlock, Present, PresentId
 from chaoslib.workload import SLOT_PREFIX, SLOTS, TENANT
+from tiermem.store.postgres.connect import parse_url
 
 AUDIT = "audit_log"
 # SQLite's per-user write counter: an erase bumps it (so other processes' caches reload) and zeroes its record
@@ -85,11 +87,14 @@ def _sqlite_tables(conn: sqlite3.Connection) -> list[str]:
 
 
 def _postgres(url: str, erased: Sequence[str]) -> Snapshot:
-    with psycopg.connect(url, autocommit=True) as conn:  # the superuser: row-level security does not apply
+    target = parse_url(url)  # the libpq URL and the store's schema (``?schema=``)
+    with psycopg.connect(target.conninfo, autocommit=True) as conn:  # the superuser: row security does not apply
+        conn.execute(sql.SQL("SET search_path TO {}, public").format(sql.Identifier(target.schema)))
         tables = [
             t for (t,) in conn.execute(
-                "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public'"
-                " AND column_name IN ('tenant', 'user_key') GROUP BY table_name HAVING count(*) = 2"
+                "SELECT table_name FROM information_schema.columns WHERE table_schema = %s"
+                " AND column_name IN ('tenant', 'user_key') GROUP BY table_name HAVING count(*) = 2",
+                [target.schema],
             ).fetchall()
         ]  # fmt: skip
         return _read(lambda q, p=(): conn.execute(q.encode(), p).fetchall(), tables, "%s", erased)

@@ -122,10 +122,11 @@ class OwnPostgres:
             self.process.wait()
 
     def prepare(self) -> tuple[str, str]:
-        """A database made as the tests make theirs (a plain role owns it, pgvector installed by the superuser):
-        the superuser's URL of it (the checks read every tenant's rows) and the application's."""
+        """A schema made as the tests make theirs (the owner migrates it, the runtime role is granted what the
+        service needs): the superuser's URL of it (the checks read every tenant's rows) and the runtime role's."""
         sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
         from pg_fixtures import _prepare
 
         made = _prepare(self.server_url())
-        return made.admin_url, made.app_url
+        app = made.schema_url("chaos")
+        return made.as_superuser(app), app

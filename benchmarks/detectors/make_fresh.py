@@ -27,20 +27,44 @@ def credentials() -> list[dict[str, str]]:
     add = cases.credential
 
     add("secret", "aws_secret_key_bare", f"- {g.s(ALNUM + '/+', 40)}", "tag")
-    add("secret", "aws_pair_prose", f"Key id AKIA{g.s(UP, 16)} with secret {g.s(ALNUM + '/+', 40)} for the backup bucket")
+    add(
+        "secret",
+        "aws_pair_prose",
+        f"Key id AKIA{g.s(UP, 16)} with secret {g.s(ALNUM + '/+', 40)} for the backup bucket",
+    )
     add("secret", "azure_key_quoted", f"storage key is '{g.b64(64)}'")
     add("secret", "gh_token_url", f"https://x-access-token:ghs_{g.s(ALNUM, 36)}@github.com/acme/app.git")
     add("secret", "gitlab_deploy", f"deploy token gldt-{g.s(URLSAFE, 20)}")
-    add("secret", "slack_user", f"xoxp-{g.s(string.digits, 12)}-{g.s(string.digits, 12)}-{g.s(string.digits, 13)}-{g.hex(32)}", "metadata", "slack")
-    add("secret", "slack_webhook_prose", f"Our #ops channel webhook is https://hooks.slack.com/services/T{g.s(UP, 9)}/B{g.s(UP, 11)}/{g.s(ALNUM, 24)} — keep it private")
-    add("secret", "discord_webhook_ptb", f"https://ptb.discord.com/api/webhooks/{g.s(string.digits, 18)}/{g.s(URLSAFE, 68)}", "metadata", "hook")
+    add(
+        "secret",
+        "slack_user",
+        f"xoxp-{g.s(string.digits, 12)}-{g.s(string.digits, 12)}-{g.s(string.digits, 13)}-{g.hex(32)}",
+        "metadata",
+        "slack",
+    )
+    add(
+        "secret",
+        "slack_webhook_prose",
+        f"Our #ops channel webhook is https://hooks.slack.com/services/T{g.s(UP, 9)}/B{g.s(UP, 11)}/{g.s(ALNUM, 24)} — keep it private",
+    )
+    add(
+        "secret",
+        "discord_webhook_ptb",
+        f"https://ptb.discord.com/api/webhooks/{g.s(string.digits, 18)}/{g.s(URLSAFE, 68)}",
+        "metadata",
+        "hook",
+    )
     add("secret", "stripe_live", f"use sk_live_{g.s(ALNUM, 34)} for the charge")
     add("secret", "openai_in_code", f'client = OpenAI(api_key="sk-proj-{g.s(URLSAFE, 100)}")')
     add("secret", "anthropic_env", f"export ANTHROPIC_API_KEY='sk-ant-api03-{g.s(URLSAFE, 93)}AA'")
     add("secret", "gcp_key_json", f'{{"apiKey": "AIza{g.s(URLSAFE, 35)}", "projectId": "acme"}}')
     add("secret", "jwt_cookie", f"Cookie: session={g.jwt({'uid': 77, 'adm': True})}")
     add("secret", "pem_ec", "here's the key\n" + g.pem("EC PRIVATE KEY", 120))
-    add("secret", "postgres_in_prose", f"connect with postgresql://analyst:{g.s(ALNUM, 11)}@warehouse.acme.internal/dw and run the report")
+    add(
+        "secret",
+        "postgres_in_prose",
+        f"connect with postgresql://analyst:{g.s(ALNUM, 11)}@warehouse.acme.internal/dw and run the report",
+    )
     add("secret", "mysql_url", f"mysql://wp:{g.s(ALNUM, 9)}#{g.s(ALNUM, 3)}@127.0.0.1/wordpress")
     add("secret", "password_said_two", "The admin password for the staging box is Walrus_Banjo_71.")
     add("secret", "password_colon_space", "Wi-Fi: CabinNet / password: meadowlark2020")
@@ -63,9 +87,23 @@ def credentials() -> list[dict[str, str]]:
     add("secret", "vault_token_tag", f"hvs.{g.s(URLSAFE, 92)}", "tag")
     add("secret", "databricks", f"dapi{g.hex(32)}", "metadata", "token")
     add("secret", "basic_curl", f"curl -u admin:{g.s(ALNUM, 10)} https://jenkins.acme.internal/api/json")
-    add("secret", "teams_hook", f"https://acme.webhook.office.com/webhookb2/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.hex(32)}/{g.uuid()}/V2{g.s(ALNUM, 44)}", "metadata", "teams")
-    add("secret", "azure_sas_conn", f"SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-12-31&sig={g.b64(32).replace('+', '%2B').replace('/', '%2F').replace('=', '%3D')}")
-    add("secret", "servicebus", f"Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey={g.b64(32)}")
+    add(
+        "secret",
+        "teams_hook",
+        f"https://acme.webhook.office.com/webhookb2/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.hex(32)}/{g.uuid()}/V2{g.s(ALNUM, 44)}",
+        "metadata",
+        "teams",
+    )
+    add(
+        "secret",
+        "azure_sas_conn",
+        f"SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-12-31&sig={g.b64(32).replace('+', '%2B').replace('/', '%2F').replace('=', '%3D')}",
+    )
+    add(
+        "secret",
+        "servicebus",
+        f"Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey={g.b64(32)}",
+    )
     add("secret", "docker_login", f"docker login -u ci -p {g.s(ALNUM, 16)} registry.acme.example")
     add("secret", "ssh_password_prose", f"root password on the old NAS: {g.s(ALNUM, 8)}!")
 
@@ -91,7 +129,10 @@ def credentials() -> list[dict[str, str]]:
     near("placeholder_7", "PIN: XXXX")
     near("base64_text", base64.b64encode(b"Dinner at 7? I'll bring dessert and the board game.").decode())
     near("base64_json", "eyJldmVudCI6ICJjbGljayIsICJwYWdlIjogIi9ob21lIn0=")
-    near("long_url", "https://www.example-shop.com/products/kitchen/cast-iron-skillet-12-inch-preseasoned?ref=homepage_banner")
+    near(
+        "long_url",
+        "https://www.example-shop.com/products/kitchen/cast-iron-skillet-12-inch-preseasoned?ref=homepage_banner",
+    )
     near("version", "node v20.11.1, npm 10.2.4, typescript 5.4.0-beta")
     near("path", "C:\\Users\\Ann\\Documents\\Taxes2025\\ReceiptsScannedFromPhone")
     near("cert_pem", g.pem("CERTIFICATE", 400))
@@ -135,10 +176,18 @@ def pii() -> list[dict[str, str]]:
         ("NL", "+31 (0)6 1234 5678", "mobiel +31 (0)6 1234 5678"),
     ]:
         hit("phone", value, text, region)
-    ib = [g.iban("IT", "X0542811101" + g.s(string.digits, 12)), g.iban("NL", "INGB" + g.s(string.digits, 10)), g.iban("DE", "10010010" + g.s(string.digits, 10))]
+    ib = [
+        g.iban("IT", "X0542811101" + g.s(string.digits, 12)),
+        g.iban("NL", "INGB" + g.s(string.digits, 10)),
+        g.iban("DE", "10010010" + g.s(string.digits, 10)),
+    ]
     hit("iban", spaced(ib[0]), f"bonifico su {spaced(ib[0])} entro venerdì")
     hit("iban", ib[1].lower(), f"my dutch account: {ib[1].lower()}")
-    hit("iban", "-".join(ib[2][i : i + 4] for i in range(0, len(ib[2]), 4)), "IBAN " + "-".join(ib[2][i : i + 4] for i in range(0, len(ib[2]), 4)))
+    hit(
+        "iban",
+        "-".join(ib[2][i : i + 4] for i in range(0, len(ib[2]), 4)),
+        "IBAN " + "-".join(ib[2][i : i + 4] for i in range(0, len(ib[2]), 4)),
+    )
     c = [g.card("4", 16), g.card("5", 16), g.card("37", 15)]
     hit("card", spaced(c[0]), f"my visa is {spaced(c[0])}, expiry 04/29")
     hit("card", c[1], f"card:{c[1]}")

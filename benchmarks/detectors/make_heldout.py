@@ -28,16 +28,41 @@ def credentials() -> list[dict[str, str]]:
     secret = partial(cases.credential, "secret")
     near = partial(cases.credential, "near_miss")
 
-    secret("aws_access_key_id", f"Rotated the deploy user's key, new id is AKIA{g.s('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}.")
+    secret(
+        "aws_access_key_id",
+        f"Rotated the deploy user's key, new id is AKIA{g.s('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}.",
+    )
     secret("aws_secret_key_bare", g.s(ALNUM + "/+", 40), field="metadata", name="value")
-    secret("aws_secret_key_labelled", f"[default]\naws_access_key_id = AKIA{g.s(up, 16)}\naws_secret_access_key = {g.s(ALNUM + '/+', 40)}")
+    secret(
+        "aws_secret_key_labelled",
+        f"[default]\naws_access_key_id = AKIA{g.s(up, 16)}\naws_secret_access_key = {g.s(ALNUM + '/+', 40)}",
+    )
     secret("aws_session_token", f"export AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjE{g.s(ALNUM + '/+', 300)}")
-    secret("azure_storage_connection", f"DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey={g.b64(64)};EndpointSuffix=core.windows.net")
+    secret(
+        "azure_storage_connection",
+        f"DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey={g.b64(64)};EndpointSuffix=core.windows.net",
+    )
     secret("azure_storage_key_bare", g.b64(64), field="tag")
-    secret("azure_sas_url", f"Upload here: https://acmelogs.blob.core.windows.net/exports/q3.csv?sv=2023-01-03&st=2026-03-01T10%3A00%3A00Z&se=2026-03-08T10%3A00%3A00Z&sr=b&sp=rw&sig={g.b64(32).replace('+', '%2B').replace('/', '%2F').replace('=', '%3D')}")
-    secret("azure_ad_client_secret", f"The app registration's client secret: {g.s(ALNUM, 3)}8Q~{g.s(ALNUM + '_-.~', 31)}")
+    secret(
+        "azure_sas_url",
+        f"Upload here: https://acmelogs.blob.core.windows.net/exports/q3.csv?sv=2023-01-03&st=2026-03-01T10%3A00%3A00Z&se=2026-03-08T10%3A00%3A00Z&sr=b&sp=rw&sig={g.b64(32).replace('+', '%2B').replace('/', '%2F').replace('=', '%3D')}",
+    )
+    secret(
+        "azure_ad_client_secret", f"The app registration's client secret: {g.s(ALNUM, 3)}8Q~{g.s(ALNUM + '_-.~', 31)}"
+    )
     secret("gcp_api_key", f"maps widget key AIza{g.s(URLSAFE, 35)}")
-    secret("gcp_service_account", json.dumps({"type": "service_account", "project_id": "acme-prod", "private_key_id": g.hex(40), "private_key": g.pem("PRIVATE KEY", 300) + "\n", "client_email": "ci@acme-prod.iam.gserviceaccount.com"}))
+    secret(
+        "gcp_service_account",
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": "acme-prod",
+                "private_key_id": g.hex(40),
+                "private_key": g.pem("PRIVATE KEY", 300) + "\n",
+                "client_email": "ci@acme-prod.iam.gserviceaccount.com",
+            }
+        ),
+    )
     secret("google_oauth_client_secret", f"client_secret GOCSPX-{g.s(URLSAFE, 28)}")
     secret("google_oauth_access_token", f"ya29.a0{g.s(URLSAFE, 150)}", field="metadata", name="session")
     secret("github_pat_classic", f"git clone https://ghp_{g.s(ALNUM, 36)}@github.com/acme/infra.git")
@@ -45,10 +70,18 @@ def credentials() -> list[dict[str, str]]:
     secret("github_app_token", f"installation token ghs_{g.s(ALNUM, 36)} expires in an hour")
     secret("gitlab_pat", f"CI variable GITLAB_TOKEN is glpat-{g.s(URLSAFE, 20)}")
     secret("slack_bot_token", f"slack bot: xoxb-{g.s(string.digits, 12)}-{g.s(string.digits, 13)}-{g.s(ALNUM, 24)}")
-    secret("slack_webhook", f"alerts go to https://hooks.slack.com/services/T{g.s(up, 10)}/B{g.s(up, 10)}/{g.s(ALNUM, 24)}")
+    secret(
+        "slack_webhook", f"alerts go to https://hooks.slack.com/services/T{g.s(up, 10)}/B{g.s(up, 10)}/{g.s(ALNUM, 24)}"
+    )
     secret("discord_bot_token", f"M{g.s(ALNUM, 25)}.{g.s(URLSAFE, 6)}.{g.s(URLSAFE, 27)}", field="metadata", name="bot")
-    secret("discord_webhook", f"post release notes to https://discord.com/api/webhooks/{g.s(string.digits, 19)}/{g.s(URLSAFE, 68)}")
-    secret("teams_webhook", f"Teams channel hook: https://acme.webhook.office.com/webhookb2/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.hex(32)}/{g.uuid()}")
+    secret(
+        "discord_webhook",
+        f"post release notes to https://discord.com/api/webhooks/{g.s(string.digits, 19)}/{g.s(URLSAFE, 68)}",
+    )
+    secret(
+        "teams_webhook",
+        f"Teams channel hook: https://acme.webhook.office.com/webhookb2/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.hex(32)}/{g.uuid()}",
+    )
     secret("stripe_secret_key", f"STRIPE_KEY=sk_live_{g.s(ALNUM, 99)}")
     secret("stripe_restricted_key", f"read-only reporting key rk_live_{g.s(ALNUM, 24)}")
     secret("stripe_webhook_secret", f"endpoint signing secret whsec_{g.s(ALNUM, 32)}")
@@ -70,7 +103,10 @@ def credentials() -> list[dict[str, str]]:
     secret("postgres_url", f"DATABASE_URL=postgres://billing:{g.s(ALNUM, 14)}@10.0.3.7:5432/billing")
     secret("mongodb_srv", f"mongodb+srv://reporter:{g.s(ALNUM, 12)}%21@cluster0.abcde.mongodb.net/?retryWrites=true")
     secret("redis_url", f"cache at redis://:{g.s(ALNUM, 20)}@cache.internal:6379/2")
-    secret("odbc_connection", f"Server=tcp:acme.database.windows.net,1433;Initial Catalog=crm;User ID=crm_app;Password={g.s(ALNUM, 10)}!;Encrypt=True;")
+    secret(
+        "odbc_connection",
+        f"Server=tcp:acme.database.windows.net,1433;Initial Catalog=crm;User ID=crm_app;Password={g.s(ALNUM, 10)}!;Encrypt=True;",
+    )
     secret("password_prose", "the password for the guest wifi is Lantern-Harbor-92")
     secret("password_prose_possessive", "Grandma's email password is bluebird1957, write it down somewhere safe")
     secret("password_placeholder_word", "password: Secretariat#77")
@@ -95,11 +131,22 @@ def credentials() -> list[dict[str, str]]:
     secret("age_secret_key", f"AGE-SECRET-KEY-1{g.s('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}")
     secret("otpauth_uri", f"otpauth://totp/Acme:ann?secret={g.s('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 32)}&issuer=Acme")
     secret("groq_key", f"gsk_{g.s(ALNUM, 52)}")
-    secret("docker_auth", '{"auths": {"registry.acme.example": {"auth": "' + __import__("base64").b64encode(b"deploy:Zq8!vK2pLr").decode() + '"}}}')
+    secret(
+        "docker_auth",
+        '{"auths": {"registry.acme.example": {"auth": "'
+        + __import__("base64").b64encode(b"deploy:Zq8!vK2pLr").decode()
+        + '"}}}',
+    )
     secret("netrc", f"machine api.acme.example login ann password {g.s(ALNUM, 12)}")
     secret("firebase_server_key", f"FCM server key AAAA{g.s(URLSAFE, 7)}:APA91b{g.s(URLSAFE, 134)}")
-    secret("django_secret", f"SECRET_KEY = 'django-insecure-{g.s(string.ascii_lowercase + string.digits + '!@#$%^&*(-_=+)', 50)}'")
-    secret("zapier_webhook", f"the form posts to https://hooks.zapier.com/hooks/catch/{g.s(string.digits, 7)}/{g.s(string.ascii_lowercase + string.digits, 6)}/")
+    secret(
+        "django_secret",
+        f"SECRET_KEY = 'django-insecure-{g.s(string.ascii_lowercase + string.digits + '!@#$%^&*(-_=+)', 50)}'",
+    )
+    secret(
+        "zapier_webhook",
+        f"the form posts to https://hooks.zapier.com/hooks/catch/{g.s(string.digits, 7)}/{g.s(string.ascii_lowercase + string.digits, 6)}/",
+    )
     secret("sshpass", f"sshpass -p '{g.s(ALNUM, 10)}' ssh backup@10.0.0.9")
 
     near("sha256", f"sha256 {g.hex(64)}  release.tar.gz")
@@ -123,7 +170,9 @@ def credentials() -> list[dict[str, str]]:
     near("placeholder_doc", "Set OPENAI_API_KEY to the value from your dashboard (it starts with sk-).")
     near("base64_text", base64_of("Meeting moved to Thursday, bring the quarterly numbers please."))
     near("base64_text_labelled", "payload: " + base64_of('{"event": "signup", "plan": "team", "seats": 12}'))
-    near("long_url", "Docs: https://docs.acme.example/guides/getting-started/authentication-and-api-tokens#rotating-keys")
+    near(
+        "long_url", "Docs: https://docs.acme.example/guides/getting-started/authentication-and-api-tokens#rotating-keys"
+    )
     near("long_word", "Pneumonoultramicroscopicsilicovolcanoconiosis is the longest word in some dictionaries.")
     near("camel_identifier", "Renamed AbstractSingletonProxyFactoryBeanConfiguration2 to ProxyFactoryConfig.")
     near("version", "Upgraded from 2.14.3-rc.1+build.5678 to 2.15.0.")
@@ -183,7 +232,12 @@ def pii() -> list[dict[str, str]]:
     ]
     for region, value, text in phones:
         hit("phone", value, text, region)
-    ibans = [g.iban("DE", "37040044" + g.s(string.digits, 10)), g.iban("FR", "30006000011234567890189"), g.iban("NL", "ABNA" + g.s(string.digits, 10)), g.iban("GB", "NWBK" + g.s(string.digits, 14))]
+    ibans = [
+        g.iban("DE", "37040044" + g.s(string.digits, 10)),
+        g.iban("FR", "30006000011234567890189"),
+        g.iban("NL", "ABNA" + g.s(string.digits, 10)),
+        g.iban("GB", "NWBK" + g.s(string.digits, 14)),
+    ]
     hit("iban", ibans[0], f"Überweisung bitte an {ibans[0]}.")
     hit("iban", spaced(ibans[1]), f"RIB/IBAN : {spaced(ibans[1])}")
     hit("iban", ibans[2].lower(), f"rekening {ibans[2].lower()} op naam van J. de Vries")
@@ -191,8 +245,16 @@ def pii() -> list[dict[str, str]]:
     cards = [g.card("4", 16), g.card("51", 16), g.card("37", 15), g.card("6011", 16), g.card("2221", 16)]
     hit("card", spaced(cards[0]), f"Card on file: {spaced(cards[0])}, exp 09/28")
     hit("card", cards[1], f"charge {cards[1]} for the deposit")
-    hit("card", f"{cards[2][:4]} {cards[2][4:10]} {cards[2][10:]}", f"Amex {cards[2][:4]} {cards[2][4:10]} {cards[2][10:]}")
-    hit("card", "-".join(cards[3][i : i + 4] for i in range(0, 16, 4)), "Discover " + "-".join(cards[3][i : i + 4] for i in range(0, 16, 4)))
+    hit(
+        "card",
+        f"{cards[2][:4]} {cards[2][4:10]} {cards[2][10:]}",
+        f"Amex {cards[2][:4]} {cards[2][4:10]} {cards[2][10:]}",
+    )
+    hit(
+        "card",
+        "-".join(cards[3][i : i + 4] for i in range(0, 16, 4)),
+        "Discover " + "-".join(cards[3][i : i + 4] for i in range(0, 16, 4)),
+    )
     hit("card", spaced(cards[4]), f"new Mastercard {spaced(cards[4])}")
     hit("ssn", "287-65-4312", "SSN 287-65-4312 on the W-2")
     hit("ssn", "078051121", "Social security number: 078051121")

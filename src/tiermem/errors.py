@@ -136,7 +136,11 @@ class WriteBehindError(EmbeddingError):
 
 
 class StoreError(MemError):
-    """The storage backend failed."""
+    """The storage backend failed; ``public`` says why without naming the database (what a client may be told)."""
+
+    def __init__(self, message: str, *, public: str | None = None) -> None:
+        self.public = public
+        super().__init__(message)
 
 
 class MigrationError(StoreError):

@@ -18,7 +18,7 @@ from tiermem.errors import ConfigError, NotFoundError, ValidationError
 from tiermem.lifecycle import history as lifecycle
 from tiermem.lifecycle.erase import EraseReport, erase, forget
 from tiermem.lifecycle.export import ImportReport, export_user, import_user
-from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, sweep
+from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, restart_expiry, sweep
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
@@ -122,6 +122,13 @@ class Memory:
         except BaseException:
             store.close()
             raise
+
+    def with_embedder(self, embedder: Embedder | None) -> Memory:
+        """This memory's store and policies with another embedder (None: full-text only), writing synchronously.
+
+        It shares the store: close the memory it came from, not this one.
+        """
+        return Memory(self.store, embedder, self.policy, self.write_policy, self.retention)
 
     def __enter__(self) -> Memory:
         return self
@@ -276,6 +283,13 @@ class Memory:
     def sweep(self, *, vacuum: bool = False) -> SweepReport:
         """Delete expired records and those over the retention limits, with their index and vector rows."""
         return sweep(self.store, self.retention, now=utcnow(), vacuum=vacuum, also=self._forget_in_summaries)
+
+    def refresh_ttl(self, scope: Scope, ttls: Mapping[str, timedelta]) -> builtins.list[MemoryRecord]:
+        """Restart the expiry of the live records named in ``ttls`` that have one: each expires its TTL from now.
+
+        A read that keeps what it reads alive (LangGraph's refresh on read); returns the records it changed.
+        """
+        return restart_expiry(self.store, scope, ttls, now=utcnow())
 
     def _forget_in_summaries(self, scope: Scope, gone: builtins.list[MemoryRecord]) -> None:
         """What forget and sweep also do: take the deleted messages out of the summary core blocks."""

@@ -1,7 +1,8 @@
 """(internal) ``--db`` for every command: what it accepts, and opening it without leaving stray files.
 
-Reading commands open an existing database only (a missing file is exit 3 and nothing is created); writing
-commands that create the file remove it again when they fail, so a failed first write leaves nothing behind.
+Reading commands, ``serve`` and ``keys`` open an existing database only (a missing file is exit 3 and nothing is
+created); ``init`` creates one, and the writing commands that create the file (``add``, ``import``) remove it
+again when they fail, so a failed first write leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def open_db(db: str | None, *, create: bool) -> Store:
     try:
         return open_store(db_url(db), create=create)
     except NotFoundError as exc:
-        hint = "check --db or $TIERMEM_DB (`tiermem add` or `tiermem import` creates a database)"
+        hint = "check --db or $TIERMEM_DB (`tiermem init`, `tiermem add` or `tiermem import` creates a database)"
         raise NotFoundError(f"{exc}; {hint}") from None
 
 

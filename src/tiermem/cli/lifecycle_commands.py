@@ -1,4 +1,4 @@
-"""(internal) ``tiermem sweep``, ``erase`` and ``import``: retention, erasure and restore at the command line.
+"""(internal) ``tiermem sweep`` and ``erase``: retention and erasure at the command line.
 
 The store and the embedder are imported inside the commands so ``tiermem --help`` stays fast; tiermem errors
 reach the main group, which maps them to a one-line message and an exit code.
@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from tiermem.cli.database import db_option, open_db, removed_if_failed
-from tiermem.cli.options import embedder_option
+from tiermem.cli.database import db_option, open_db
 from tiermem.errors import StoreError, ValidationError
 
-__all__ = ["erase_command", "import_command", "sweep_command"]
+__all__ = ["erase_command", "sweep_command"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -146,41 +144,3 @@ def erase_command(
     found = [text for text, files in leaks.items() if files]
     if found:
         raise StoreError(f"erased, but the database files still contain {found!r}")
-
-
-@click.command("import")
-@db_option
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@embedder_option("Embedding model for the restored records.")
-@click.option(
-    "--vouch",
-    is_flag=True,
-    help="You vouch for the file: its records keep the source and trust it gives them (else import:<file name>).",
-)
-@_json_option
-def import_command(db: str | None, file: str, embedder: str, vouch: bool, as_json: bool) -> None:
-    """Restore a `tiermem export` file into its (now empty) user; all or nothing.
-
-    The file passes the write gate: a credential anywhere refuses it, and every record is judged again for
-    injection. Its records are stored as from import:<file name> unless you --vouch for the file.
-    """
-    from tiermem.embed import get_embedder
-    from tiermem.lifecycle.export import import_user
-
-    try:
-        with open(file, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValidationError("file", f"cannot be read as JSON: {exc}", given=file) from None
-    chosen = get_embedder(embedder)
-    with removed_if_failed(db):  # all or nothing: a failed import into a new file leaves no file
-        store = open_db(db, create=True)
-        try:
-            report = import_user(store, chosen, data, name=Path(file).stem[:64] or "file", vouched=vouch)
-        finally:
-            store.close()
-    if as_json:
-        _emit({"tenant": report.tenant, "user": report.user, "restored": dict(report.restored)})
-    else:
-        click.echo(f"restored user {report.user!r} of tenant {report.tenant!r}:")
-        click.echo(_rows(report.restored))

@@ -22,7 +22,9 @@ import click
 from tiermem.cli.context_commands import budget
 from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.eval_commands import eval_group
-from tiermem.cli.lifecycle_commands import erase_command, import_command, sweep_command
+from tiermem.cli.import_command import import_command
+from tiermem.cli.init_command import init_command
+from tiermem.cli.lifecycle_commands import erase_command, sweep_command
 from tiermem.cli.mcp_command import mcp_command
 from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.migrate_command import migrate_command
@@ -343,6 +345,7 @@ cli.add_command(scan_command)
 cli.add_command(quarantine_group)
 eval_group.add_command(eval_injection)
 cli.add_command(migrate_command)
+cli.add_command(init_command)
 cli.add_command(add_messages_command)
 
 

@@ -55,8 +55,9 @@ def mcp_command(
 
     The client starts this command itself: the process is the local user's, so the scope is the one given
     here (the HTTP endpoint of `tiermem serve` takes it from a credential instead). Creates the database if
-    missing. Tools: core_memory_append, core_memory_replace, archival_memory_insert, archival_memory_search,
-    conversation_search, forget; core blocks are also resources tiermem://core/NAME.
+    missing. Tools: archival_memory_insert, archival_memory_search, conversation_search, forget, and
+    core_memory_append and core_memory_replace once a core block exists (--block); core blocks are also
+    resources tiermem://core/NAME.
     """
     try:
         import anyio

@@ -6,12 +6,18 @@ Both need the ``server`` extra only when they run: FastAPI and uvicorn are impor
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from tiermem.cli.database import db_option, db_url
 from tiermem.cli.options import embedder_option
-from tiermem.errors import ConfigError
+from tiermem.errors import ConfigError, NotFoundError
+from tiermem.store.options import CONNECT_TIMEOUT_ENV, POOL_SIZE_ENV, POOL_WAIT_ENV
+
+if TYPE_CHECKING:
+    from tiermem.store import Store
+    from tiermem.store.access_base import AccessStore
 
 __all__ = ["keys_group", "serve_command"]
 
@@ -51,6 +57,36 @@ __all__ = ["keys_group", "serve_command"]
     envvar="TIERMEM_PII_MASK",
     help="Chat: mask personal data in prompts to the model (remote: when --llm-url is not this machine).",
 )
+@click.option(
+    "--pool-size",
+    type=click.IntRange(1, 1000),
+    default=8,
+    show_default=True,
+    envvar=POOL_SIZE_ENV,
+    help=f"PostgreSQL: connections at most per process [env: ${POOL_SIZE_ENV}].",
+)
+@click.option(
+    "--pool-wait",
+    type=click.FloatRange(0, 600, min_open=True),
+    default=5.0,
+    show_default=True,
+    envvar=POOL_WAIT_ENV,
+    help=f"PostgreSQL: seconds a request waits for a free connection, then 503 [env: ${POOL_WAIT_ENV}].",
+)
+@click.option(
+    "--connect-timeout",
+    type=click.IntRange(2, 600),
+    default=3,
+    show_default=True,
+    envvar=CONNECT_TIMEOUT_ENV,
+    help=f"PostgreSQL: whole seconds to reach the server [env: ${CONNECT_TIMEOUT_ENV}].",
+)
+@click.option(
+    "--allow-rls-bypass",
+    is_flag=True,
+    help="PostgreSQL: serve even as a role row-level security does not bind (a superuser, BYPASSRLS, the tables'"
+    " owner), with a warning; by default that is refused.",
+)
 def serve_command(
     db: str | None,
     host: str,
@@ -64,6 +100,10 @@ def serve_command(
     write_behind: bool,
     llm_url: str | None,
     llm_model: str | None,
+    pool_size: int,
+    pool_wait: float,
+    connect_timeout: int,
+    allow_rls_bypass: bool,
     pii_mask: str,
 ) -> None:
     """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
@@ -71,7 +111,8 @@ def serve_command(
     Credentials: API keys from `tiermem keys create`, or JWTs when $TIERMEM_JWT_ISSUER, $TIERMEM_JWT_AUDIENCE and
     $TIERMEM_JWT_JWKS_FILE (or $TIERMEM_JWT_JWKS_URL) are set; see docs/service.md. MCP (streamable HTTP) is at
     /mcp with the same credentials. Chat (POST /v1/sessions/ID/messages) needs --llm-url and --llm-model; the
-    model's key comes from $TIERMEM_LLM_API_KEY or $OPENAI_API_KEY.
+    model's key comes from $TIERMEM_LLM_API_KEY or $OPENAI_API_KEY. The database must exist (`tiermem init`
+    makes one); the "serving" line comes once connections are accepted, and a failure to start is one line.
     """
     try:
         from tiermem.server.serve import serve
@@ -79,6 +120,7 @@ def serve_command(
         hint = "pip install 'tiermem[server]'"
         raise ConfigError(f"tiermem serve needs the server extra ({exc.name} is missing): {hint}") from None
     from tiermem.server.settings import Limits, RateLimit, ServerSettings
+    from tiermem.store import PoolOptions, display_url
 
     settings = ServerSettings(
         db_url=db_url(db),
@@ -93,10 +135,19 @@ def serve_command(
         llm_url=llm_url,
         llm_model=llm_model,
         llm_api_key=ServerSettings.llm_key_from_env(),
+        pool=PoolOptions(size=pool_size, wait=pool_wait, connect_timeout=connect_timeout),
+        allow_rls_bypass=allow_rls_bypass,
         pii_mask=pii_mask,
     )
-    click.echo(f"tiermem serving {settings.db_url} on http://{host}:{port} (Ctrl-C stops)", err=True)
-    serve(settings)
+
+    def announce() -> None:
+        shown = display_url(settings.db_url)
+        click.echo(f"tiermem serving {shown} on http://{host}:{port} (Ctrl-C stops)", err=True)
+
+    try:
+        serve(settings, announce=announce)
+    except NotFoundError as exc:  # the database: never made by serving it (a mistyped --db is not a new store)
+        raise NotFoundError(f"{exc}; `tiermem init --db ...` creates one") from None
 
 
 @click.group("keys")
@@ -113,9 +164,9 @@ def keys_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create_key_command(db: str | None, tenant: str, user: str | None, role: str, label: str, as_json: bool) -> None:
     """Create a key and print its secret: it is shown only now (the database keeps a hash)."""
-    from tiermem.server.keys import create_key, open_access
+    from tiermem.server.keys import create_key
 
-    store, access = open_access(db_url(db), create=True)
+    store, access = _open(db)
     try:
         made = create_key(access, tenant, user, role, label)
     finally:
@@ -135,9 +186,7 @@ def create_key_command(db: str | None, tenant: str, user: str | None, role: str,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None:
     """List keys (never their secrets), oldest first."""
-    from tiermem.server.keys import open_access
-
-    store, access = open_access(db_url(db), create=False)
+    store, access = _open(db)
     try:
         keys = access.list_keys(tenant)
     finally:
@@ -157,16 +206,25 @@ def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None
 def revoke_key_command(db: str | None, key_id: str) -> None:
     """Revoke a key: every request with it gets 401 from now on."""
     from tiermem.errors import NotFoundError
-    from tiermem.server.keys import open_access
     from tiermem.types import utcnow
 
-    store, access = open_access(db_url(db), create=False)
+    store, access = _open(db)
     try:
         if not access.revoke_key(key_id, at=utcnow()):
             raise NotFoundError(f"no API key {key_id}")
     finally:
         store.close()
     click.echo(f"revoked {key_id}")
+
+
+def _open(db: str | None) -> tuple[Store, AccessStore]:
+    """The existing store ``--db`` names, as an AccessStore too; a missing one says how to make it."""
+    from tiermem.server.keys import open_access
+
+    try:
+        return open_access(db_url(db))
+    except NotFoundError as exc:
+        raise NotFoundError(f"{exc}; `tiermem init --db ...` creates one") from None
 
 
 def _key_json(key: object) -> dict[str, object]:

@@ -8,7 +8,7 @@ version it started from and fails with ConflictError if another writer got there
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -20,7 +20,7 @@ from tiermem.types import Scope, new_id, utcnow
 from tiermem.write.gate import admit_block
 from tiermem.write.scan import ScanPolicy
 
-__all__ = ["MAX_DESCRIPTION_CHARS", "BlockEdit", "CoreBlock", "CoreMemory"]
+__all__ = ["MAX_DESCRIPTION_CHARS", "BlockEdit", "CoreBlock", "CoreMemory", "check_block_name"]
 
 MAX_DESCRIPTION_CHARS = 1000
 MAX_ACTOR_CHARS = 128
@@ -28,7 +28,8 @@ _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _HEADER = "Core memory (always in view; the blocks below are yours to keep up to date unless read-only):"
 
 
-def _check_name(name: str) -> None:
+def check_block_name(name: str) -> None:
+    """A ValidationError unless ``name`` can name a block (1-64 lowercase letters, digits or _, from a letter)."""
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValidationError(
             "block", "a block name is 1-64 lowercase letters, digits or _, starting with a letter", given=name
@@ -138,7 +139,7 @@ class CoreMemory:
         actor: str = "system",
     ) -> CoreBlock:
         """Create the block if it is missing; if it exists keep its value and apply the new cap and description."""
-        _check_name(name)
+        check_block_name(name)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValidationError(f"core.{name}.limit", "must be an integer >= 1 (tokens)", given=limit, limit=">= 1")
         if not isinstance(description, str) or len(description) > MAX_DESCRIPTION_CHARS:
@@ -182,6 +183,12 @@ class CoreMemory:
         if not isinstance(value, str):
             raise ValidationError(f"core.{name}", "value must be a string", given=type(value).__name__)
         return self._edit(block, value, "rewrite", actor)
+
+    def cap_room(self, blocks: Sequence[CoreBlock]) -> int:
+        """The tokens the caps of ``blocks`` may take together beside the other blocks held (framing counted)."""
+        names = {b.name for b in blocks}
+        framing = self._frame_cost(list({**self._blocks, **{b.name: b for b in blocks}}.values()))
+        return self._budget - framing - sum(b.limit for n, b in self._blocks.items() if n not in names)
 
     def would_fit(self, name: str, value: str) -> bool:
         """Whether ``value`` fits the block's cap and the core budget (what a summariser asks before writing)."""

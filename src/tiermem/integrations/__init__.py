@@ -1,4 +1,6 @@
 """Adapters for agent frameworks (extras): ``langgraph`` (a LangGraph store), ``openai_agents`` (SDK tools).
 
-Nothing here is imported by ``import tiermem``; each module imports its framework, which its extra installs.
+Ways in from other memory systems, which need no extra: ``mem0_import`` (a Mem0 ``get_all`` result) and
+``letta_import`` (a Letta Agent File, archival passages). Nothing here is imported by ``import tiermem``; each
+adapter imports its framework, which its extra installs.
 """

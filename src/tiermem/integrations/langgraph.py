@@ -3,11 +3,13 @@
 Namespaces and scopes. A namespace ``(tenant, user, *rest)`` lives in ``Scope(tenant, user)``, and a one-label
 namespace ``(tenant,)`` in the tenant's shared memory ``Scope(tenant, None)``; so LangGraph's usual
 ``("memories", user_id)`` is tenant ``memories``, user ``user_id``, and the scope filter of the storage query
-keeps one user's items from every other user. The two labels must be valid scope parts (letters, digits and
-``_ . @ + -``). ``rest`` and the key are kept in the record's metadata (``lg_namespace``, ``lg_key``) and as
-hashed tags (``lgns:...`` for each prefix of ``rest``, ``lgkey:...`` for the key), so a get, a put and a deeper
-prefix find their records with one indexed query inside the scope. Records other writers put in the same scope
-are not items and stay invisible here.
+keeps one user's items from every other user. Any label LangGraph accepts is accepted: one that is not a valid
+scope part is encoded into one (``langgraph_items``), and every item comes back with its labels as they were
+put. ``rest`` and the key are kept in the record's metadata (``lg_namespace``, ``lg_key``) and as hashed tags
+(``lgns:...`` for each prefix of ``rest``, ``lgkey:...`` for the key), so a get, a put and a deeper prefix find
+their records with one indexed query inside the scope. Records other writers put in the same scope are not items
+and stay invisible here. Labels LangGraph refuses (empty, holding ``.``, not strings) raise its
+``InvalidNamespaceError``, also for ops given straight to ``batch``, before anything runs.
 
 Items and records. The value is kept as JSON in the record's metadata (``lg_value``; with the namespace at most
 8 KB). The record's content, which recall searches by keywords and by meaning, is the text at the index fields:
@@ -15,28 +17,38 @@ Items and records. The value is kept as JSON in the record's metadata (``lg_valu
 syntax; other fields take the text at that path as LangGraph does. ``index=False`` stores no vector (keyword
 search still finds the item). A put on an existing key stores a new version that supersedes the old one
 (``Memory.history`` lists every version); a delete forgets every version. Writes skip duplicate merging and
-automatic supersession: here keys, not content, identify items.
+automatic supersession: here keys, not content, identify items. Every write goes through ``Memory``'s methods.
 
-Search. With a query each scope under the prefix is searched by tiermem's hybrid recall (the best ``MAX_K`` at
-most); ``SearchItem.score`` is the hit's score and ``ScoredItem.parts`` / ``flags`` say why it came back. A prefix
-shorter than (tenant, user) searches every matching scope and merges by score. Without a query items come
-newest first. ``filter`` compares value fields like LangGraph's stores ($eq, $ne, $gt, $gte, $lt, $lte).
+Index. LangGraph's ``index`` config (``dims``, ``embed``, ``fields``; ``langgraph_index``) chooses the embedder
+the store's items are indexed and searched with; without one, the memory's own embedder. ``index_config`` is the
+config as given (None without one).
 
-TTL. ``ttl`` (minutes) sets the record's expiry and reads refresh it (``refresh_ttl``). Expired items are
-never returned (``omit_expired`` is always on); ``Memory.sweep()`` deletes them.
+Search. See ``langgraph_search``: hybrid recall ranks, ``SearchItem.score`` is the cosine similarity to the
+question, and ``ScoredItem`` keeps tiermem's score, relevance, parts and flags. ``filter`` compares value
+fields like LangGraph's stores (equality, nested objects, dotted paths, $eq, $ne, $gt, $gte, $lt, $lte).
+
+TTL. ``ttl`` (minutes) sets the record's expiry (``ttl={"default_ttl": ...}`` gives puts a default). A read
+restarts the TTL of what it returns when the store's config says ``refresh_on_read: True`` or the read passes
+``refresh_ttl=True``; otherwise not (LangGraph's SQLite store's rule: ``ttl_config`` always holds
+``refresh_on_read``, False unless given), so reading never extends what nobody asked to keep longer. Expired
+items are never returned (``omit_expired`` is always on); ``sweep_ttl`` deletes them (``Memory.sweep``), and
+``start_ttl_sweeper`` does so every ``sweep_interval_minutes`` (5 by default) on a thread, or on a task with
+``AsyncTiermemStore``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
+import concurrent.futures
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    IndexConfig,
     Item,
     ListNamespacesOp,
     Op,
@@ -49,62 +61,54 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from tiermem.embed import Vectors, embed_queries
+from tiermem.errors import ConfigError, ValidationError
+from tiermem.integrations.langgraph_index import LangChainEmbedder, check_config, index_of
 from tiermem.integrations.langgraph_items import (
     META_TTL,
     Place,
     indexed_text,
     item_fields,
     key_tag,
-    matches_filter,
     namespace_matches,
     namespace_tag,
     place_of,
     record_fields,
+    scope_label,
 )
-from tiermem.memory import MAX_LIST, Memory
-from tiermem.recall.search import MAX_K, hybrid_recall
-from tiermem.store.base import StoredItem
-from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, Source, utcnow
+from tiermem.integrations.langgraph_search import ScoredItem, Searcher, item_of, live_records
+from tiermem.integrations.langgraph_ttl import SweeperTask, SweeperThread, sweep_interval
+from tiermem.memory import Memory
+from tiermem.store.base import scope_writes
+from tiermem.types import MemoryRecord, MemoryType, Scope, Source, utcnow
 from tiermem.write.path import NewMemory
 
-__all__ = ["ScoredItem", "TiermemStore"]
+__all__ = ["AsyncTiermemStore", "LangChainEmbedder", "ScoredItem", "TiermemStore"]
+
+_TTL_KEYS = ("default_ttl", "refresh_on_read", "sweep_interval_minutes", "omit_expired")
 
 
-class ScoredItem(SearchItem):
-    """A search result with the score parts and flags of the hit behind it."""
-
-    __slots__ = ("flags", "parts", "record_id")
-
-    def __init__(self, item: Item, hit: Hit | None) -> None:
-        super().__init__(
-            item.namespace, item.key, item.value, item.created_at, item.updated_at, None if hit is None else hit.score
-        )
-        self.parts: tuple[ScorePart, ...] = () if hit is None else hit.parts
-        self.flags: tuple[str, ...] = () if hit is None else hit.flags
-        self.record_id: str | None = None if hit is None else hit.record.id
-
-    def dict(self) -> dict[str, Any]:
-        """LangGraph's dict, with the parts, flags and record id."""
-        out: dict[str, Any] = super().dict()
-        out["parts"] = [
-            {"name": p.name, "rank": p.rank, "raw": p.raw, "contribution": p.contribution} for p in self.parts
-        ]
-        out["flags"] = list(self.flags)
-        out["record_id"] = self.record_id
-        return out
+def _ttl_config(ttl: Mapping[str, Any] | None) -> TTLConfig:
+    """The store's TTL config, with ``refresh_on_read`` off unless it is turned on (see the module docstring)."""
+    if ttl is None:
+        return TTLConfig(refresh_on_read=False)
+    check_config("ttl", ttl, _TTL_KEYS)
+    default = ttl.get("default_ttl")
+    if default is not None and (isinstance(default, bool) or not isinstance(default, int | float) or not default > 0):
+        raise ConfigError(f"ttl.default_ttl must be a positive number of minutes (or None), given {default!r}")
+    config: TTLConfig = {"refresh_on_read": False, **ttl}  # type: ignore[typeddict-item]  # keys checked above
+    return config
 
 
-def _item(record: MemoryRecord) -> Item | None:
-    fields = item_fields(record)
-    if fields is None:
+def _minutes(ttl: float | None) -> float | None:
+    if ttl is None:
         return None
-    namespace, key, value, created = fields
-    return Item(value=value, key=key, namespace=namespace, created_at=created, updated_at=record.created_at)
+    if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not math.isfinite(ttl) or ttl <= 0:
+        raise ValidationError("ttl", "must be a positive, finite number of minutes (or None)", given=ttl)
+    return float(ttl)
 
 
-class TiermemStore(BaseStore):
-    """LangGraph's ``BaseStore`` over a tiermem ``Memory`` (see the module docstring for the mapping)."""
+class _TiermemStoreBase(BaseStore):
+    """What the sync and async stores share: everything but the TTL sweeper's methods."""
 
     supports_ttl = True
 
@@ -112,18 +116,30 @@ class TiermemStore(BaseStore):
         self,
         memory: Memory,
         *,
-        fields: Sequence[str] = ("$",),
+        index: IndexConfig | Mapping[str, Any] | None = None,
+        ttl: TTLConfig | Mapping[str, Any] | None = None,
+        fields: Sequence[str] | None = None,
         source: Source | str = "agent",
         type: MemoryType | str = MemoryType.SEMANTIC,
-        ttl: TTLConfig | None = None,
     ) -> None:
+        chosen = index_of(index, memory.embedder)
+        if fields is not None and index is not None and ("fields" in index or "text_fields" in index):
+            raise ConfigError("fields are given twice: in index['fields'] and as fields=; give them once")
         self.memory = memory
-        self.fields = tuple(fields)
+        self.index_config: dict[str, Any] | None = chosen.config
+        self.embeddings = chosen.embeddings
+        self.embedder = chosen.embedder
+        self.fields = tuple(fields) if fields is not None else chosen.fields
         self.source = Source.parse(source)
         self.type = MemoryType.parse(type)
-        self.ttl_config = ttl
-        # index=False items are written through a facade without an embedder: same store and policies.
-        self._unindexed = Memory(memory.store, None, memory.policy, memory.write_policy, memory.retention)
+        self.ttl_config: TTLConfig = _ttl_config(ttl)
+        # Writes go through Memory: with the memory's own embedder the memory itself (write-behind and all),
+        # else a facade on the same store and policies; index=False items through one without an embedder.
+        self._writer = memory if chosen.embedder is memory.embedder else memory.with_embedder(chosen.embedder)
+        self._unindexed = memory.with_embedder(None)
+        self._searcher = Searcher(memory.store, chosen.embedder)
+        self._sweeper_thread = SweeperThread(self._sweep)
+        self._sweeper_task = SweeperTask(lambda: asyncio.to_thread(self._sweep))
 
     # -- the one primitive ---------------------------------------------------------------------------------------
 
@@ -131,6 +147,8 @@ class TiermemStore(BaseStore):
         """Run the ops; reads see the store as it was before this batch's puts (the last put of a key wins)."""
         ops = list(ops)
         for op in ops:
+            if not isinstance(op, GetOp | SearchOp | ListNamespacesOp | PutOp):
+                raise TypeError(f"unknown store operation {type(op).__name__}")
             validate_op_namespace(op)
         now = utcnow()
         results: list[Result] = [None] * len(ops)
@@ -142,13 +160,12 @@ class TiermemStore(BaseStore):
                 results[i] = self._search(op, now)
             elif isinstance(op, ListNamespacesOp):
                 results[i] = self._list_namespaces(op, now)
-            elif isinstance(op, PutOp):
-                puts[(tuple(op.namespace), op.key)] = op
             else:
-                raise TypeError(f"unknown store operation {type(op).__name__}")
+                puts[(tuple(op.namespace), op.key)] = op
         by_scope: dict[Scope, list[PutOp]] = {}
-        for op in puts.values():
-            by_scope.setdefault(place_of(op.namespace).scope, []).append(op)
+        for put in puts.values():  # the namespace's depth and the TTL are checked before any scope is written
+            _minutes(put.ttl)
+            by_scope.setdefault(place_of(put.namespace).scope, []).append(put)
         for scope, scope_puts in by_scope.items():
             self._put(scope, scope_puts, now)
         return results
@@ -159,115 +176,62 @@ class TiermemStore(BaseStore):
 
     # -- reads ---------------------------------------------------------------------------------------------------
 
-    def _live(self, scope: Scope, tags: Iterable[str], now: datetime) -> Iterator[MemoryRecord]:
-        """Live records of ``scope`` carrying any of ``tags``, newest first."""
-        filter_ = Filter(tags=frozenset(tags))
-        cursor: str | None = None
-        while True:
-            page = self.memory.store.list_records(scope, filter_, now=now, limit=MAX_LIST, cursor=cursor)
-            yield from page.records
-            if page.next_cursor is None:
-                return
-            cursor = page.next_cursor
-
-    def _current(self, place: Place, keys: Iterable[str], now: datetime) -> dict[str, MemoryRecord]:
-        """The live record of each key at ``place`` that has one."""
+    def _current(self, namespace: tuple[str, ...], keys: Iterable[str], now: datetime) -> dict[str, MemoryRecord]:
+        """The live record of each key in ``namespace`` that has one."""
+        place = place_of(namespace)
         wanted = {key_tag(place.rest, k): k for k in keys}
         found: dict[str, MemoryRecord] = {}
-        namespace = (place.scope.tenant, *((place.scope.user,) if place.scope.user else ()), *place.rest)
-        for record in self._live(place.scope, wanted, now):
+        for record in live_records(self.memory.store, place.scope, wanted, now):
             fields = item_fields(record)
             if fields is not None and fields[0] == namespace and fields[1] not in found:
                 found[fields[1]] = record
         return found
 
     def _get(self, op: GetOp, now: datetime) -> Item | None:
-        place = place_of(op.namespace)
-        record = self._current(place, [op.key], now).get(op.key)
+        record = self._current(tuple(op.namespace), [op.key], now).get(op.key)
         if record is None:
             return None
         if op.refresh_ttl:
-            record = self._refresh([record], now)[0]
-        return _item(record)
+            self._refresh([record])
+        return item_of(record)
 
-    def _refresh(self, records: Sequence[MemoryRecord], now: datetime) -> list[MemoryRecord]:
-        """The records with their TTL restarted from ``now`` (those that have one)."""
-        out = []
-        changed = []
+    def _refresh(self, records: Sequence[MemoryRecord]) -> None:
+        """Restart the TTL of the records that have one (a read keeps them alive), through ``Memory``."""
+        by_scope: dict[Scope, dict[str, timedelta]] = {}
         for record in records:
             minutes = record.metadata.get(META_TTL)
             if isinstance(minutes, int | float) and not isinstance(minutes, bool) and record.expires_at is not None:
-                record = replace(record, expires_at=now + timedelta(minutes=minutes))
-                changed.append(StoredItem(record, None, keep_vector=True))
-            out.append(record)
-        self.memory.store.put_many(changed)
-        return out
+                owner = Scope(record.scope.tenant, record.scope.user)
+                by_scope.setdefault(owner, {})[record.id] = timedelta(minutes=minutes)
+        for scope, ttls in by_scope.items():
+            self.memory.refresh_ttl(scope, ttls)
 
-    def _scopes(self, prefix: Sequence[str]) -> list[Place]:
+    def _places(self, prefix: Sequence[str]) -> list[Place]:
         """The places a prefix covers: one scope when it names tenant and user, else every matching scope."""
         if len(prefix) >= 2:
             return [place_of(prefix)]
         scopes = self.memory.store.iter_scopes()
-        return [Place(s, ()) for s in scopes if not prefix or s.tenant == prefix[0]]
+        tenant = scope_label(prefix[0]) if prefix else None
+        return [Place(s, ()) for s in scopes if tenant is None or s.tenant == tenant]
 
     def _search(self, op: SearchOp, now: datetime) -> list[SearchItem]:
-        places = self._scopes(op.namespace_prefix)
-        found: Iterable[tuple[MemoryRecord, Hit | None]]
-        if op.query:
-            found = self._recall(places, op, now)
-        else:
-            found = ((r, None) for p in places for r in self._live(p.scope, [namespace_tag(p.rest)], now))
-        out: list[tuple[MemoryRecord, Item, Hit | None]] = []
-        skip = op.offset
-        for record, hit in found:
-            item = _item(record)
-            if item is None or not matches_filter(item.value, op.filter):
-                continue
-            if skip:
-                skip -= 1
-                continue
-            out.append((record, item, hit))
-            if len(out) >= op.limit:
-                break
-        if op.refresh_ttl and out:
-            self._refresh([r for r, _, _ in out], now)
-        return [ScoredItem(item, hit) for _, item, hit in out]
-
-    def _recall(self, places: Sequence[Place], op: SearchOp, now: datetime) -> list[tuple[MemoryRecord, Hit | None]]:
-        """Hybrid recall in each place (the query embedded once), merged best first."""
-        query = op.query or ""
-        k = MAX_K if op.filter else max(1, min(MAX_K, op.offset + op.limit))
-        embedder = self.memory.embedder
-        # One place leaves its query to recall, which runs the model beside its keyword query (in one call with
-        # the speaker's form of the question, when perspective_weight asks for it). Several places share one vector.
-        vector: Vectors | None = (
-            embed_queries(embedder, [query])[0] if embedder is not None and len(places) > 1 else None
-        )
-        hits: list[Hit] = []
-        for place in places:
-            hits += hybrid_recall(
-                self.memory.store,
-                embedder,
-                place.scope,
-                query,
-                k=k,
-                filter_=Filter(tags=frozenset({namespace_tag(place.rest)})),
-                now=now,
-                policy=self.memory.policy,
-                query_vector=vector,
-            )
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return [(h.record, h) for h in hits]
+        found = self._searcher.search(op, self._places(op.namespace_prefix), now, self.memory.policy)
+        if op.refresh_ttl and found:
+            self._refresh([record for record, _ in found])
+        return [item for _, item in found]
 
     def _list_namespaces(self, op: ListNamespacesOp, now: datetime) -> list[tuple[str, ...]]:
         conditions = op.match_conditions or ()
-        heads = [c.path[:2] for c in conditions if c.match_type == "prefix"]
+        # A prefix's first two labels select scopes, compared as the scope parts they name ("*" matches any).
+        heads = [
+            [p if p == "*" else scope_label(p) for p in c.path[:2]] for c in conditions if c.match_type == "prefix"
+        ]
         found: set[tuple[str, ...]] = set()
         for scope in self.memory.store.iter_scopes():
             head = (scope.tenant,) if scope.user is None else (scope.tenant, scope.user)
             if not all(namespace_matches(head, h[: len(head)], "prefix") for h in heads):
                 continue
-            for record in self._live(scope, [namespace_tag(())], now):
+            for record in live_records(self.memory.store, scope, [namespace_tag(())], now):
                 fields = item_fields(record)
                 if fields is not None:
                     found.add(fields[0])
@@ -279,15 +243,15 @@ class TiermemStore(BaseStore):
     # -- writes --------------------------------------------------------------------------------------------------
 
     def _put(self, scope: Scope, ops: Sequence[PutOp], now: datetime) -> None:
-        """Store, replace and delete the items of one scope in one transaction."""
-        store = self.memory.store
-        with store.transaction():
+        """Store, replace and delete the items of one scope in one transaction, no other writer of the scope between
+        reading which items exist and writing them."""
+        with scope_writes(self.memory.store, scope):
             current: dict[tuple[tuple[str, ...], str], MemoryRecord] = {}
             by_place: dict[tuple[str, ...], list[str]] = {}
             for op in ops:
                 by_place.setdefault(tuple(op.namespace), []).append(op.key)
             for namespace, keys in by_place.items():
-                for key, record in self._current(place_of(namespace), keys, now).items():
+                for key, record in self._current(namespace, keys, now).items():
                     current[(namespace, key)] = record
             indexed: list[NewMemory] = []
             unindexed: list[NewMemory] = []
@@ -298,27 +262,71 @@ class TiermemStore(BaseStore):
                         for version in self.memory.history(scope, old.id):
                             self.memory.forget(scope, version.id)
                     continue
-                (unindexed if op.index is False else indexed).append(self._new_memory(op, old))
+                indexing = op.index is not False and self._writer.embedder is not None
+                (indexed if indexing else unindexed).append(self._new_memory(op, old, indexing))
             if indexed:
-                self.memory.remember_many(scope, indexed)
+                self._writer.remember_many(scope, indexed)
             if unindexed:
                 self._unindexed.remember_many(scope, unindexed)
 
-    def _new_memory(self, op: PutOp, old: MemoryRecord | None) -> NewMemory:
+    def _new_memory(self, op: PutOp, old: MemoryRecord | None, indexing: bool) -> NewMemory:
         value = op.value or {}
         created = None
         if old is not None:
             old_fields = item_fields(old)
             created = old_fields[3] if old_fields is not None else old.created_at
-        tags, metadata = record_fields(op.namespace, op.key, value, created, op.ttl)
         fields = self.fields if op.index is None or op.index is False else tuple(op.index)
+        content = indexed_text(value, fields, get_text_at_path)
+        minutes = _minutes(op.ttl)
+        tags, metadata = record_fields(op.namespace, op.key, value, created, minutes, fields if indexing else None)
         return NewMemory(
-            indexed_text(value, fields, get_text_at_path),
+            content,
             type=self.type,
             source=self.source,
             tags=tags,
-            ttl=None if op.ttl is None else timedelta(minutes=op.ttl),
+            ttl=None if minutes is None else minutes * 60.0,
             metadata=metadata,
             dedupe=False,  # items are identified by key: equal values under two keys are two items
             supersedes=None if old is None else old.id,
         )
+
+    # -- TTL -----------------------------------------------------------------------------------------------------
+
+    def _sweep(self) -> int:
+        """Delete what expired (``Memory.sweep``); how many records went."""
+        return self.memory.sweep().expired
+
+    def _interval(self, given: float | None) -> float:
+        return sweep_interval(given, self.ttl_config.get("sweep_interval_minutes"))
+
+
+class TiermemStore(_TiermemStoreBase):
+    """LangGraph's ``BaseStore`` over a tiermem ``Memory`` (see the module docstring for the mapping)."""
+
+    def sweep_ttl(self) -> int:
+        """Delete the expired items now (every expired record of the memory, with its index rows); how many."""
+        return self._sweep()
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> concurrent.futures.Future[None]:
+        """Sweep every ``sweep_interval_minutes`` (else the ttl config's, else 5) on a thread; cancel to stop."""
+        return self._sweeper_thread.start(self._interval(sweep_interval_minutes))
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper thread; False if it had not stopped within ``timeout`` seconds."""
+        return self._sweeper_thread.stop(timeout)
+
+
+class AsyncTiermemStore(_TiermemStoreBase):
+    """``TiermemStore`` for asyncio code: the same store, with ``sweep_ttl`` and the sweeper as coroutines."""
+
+    async def sweep_ttl(self) -> int:
+        """Delete the expired items now, in a worker thread; how many records went."""
+        return await asyncio.to_thread(self._sweep)
+
+    async def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> asyncio.Task[None]:
+        """Sweep every ``sweep_interval_minutes`` (else the ttl config's, else 5) as a task of the running loop."""
+        return self._sweeper_task.start(self._interval(sweep_interval_minutes))
+
+    async def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper task; False if it had not stopped within ``timeout`` seconds."""
+        return await self._sweeper_task.stop(timeout)

@@ -79,7 +79,7 @@ def function_tools(tools: MemoryTools, names: Iterable[str] = DEFAULT_TOOLS) -> 
     unknown = [n for n in wanted if n not in TOOL_NAMES]
     if unknown:
         raise ValidationError("names", f"must be memory tools: {', '.join(TOOL_NAMES)}", given=unknown[0])
-    definitions = {d["function"]["name"]: d for d in tools.definitions()}
+    definitions = {d["function"]["name"]: d for d in tools.definitions(every=True)}
     return [_sdk_tool(tools, definitions[n]) for n in wanted]
 
 

@@ -65,8 +65,11 @@ def scopes_holding_rows(store: Store) -> list[Scope]:
     """Every (tenant, user) holding a row in any scoped table (not only records), sorted."""
     execute = _raw_sql(store)
     found: set[tuple[str, str]] = {(s.tenant, s.user or "") for s in store.iter_scopes()}
-    for table in TABLES:
-        found.update((str(t), str(u)) for t, u in execute(f"SELECT DISTINCT tenant, user_key FROM {table}"))
+    if _is_postgres(store):  # across tenants: the schema's function that runs as its owner (migration 0009)
+        found.update((str(t), str(u)) for t, u in execute("SELECT tenant, user_key FROM tiermem_held_scopes()"))
+    else:
+        for table in TABLES:
+            found.update((str(t), str(u)) for t, u in execute(f"SELECT DISTINCT tenant, user_key FROM {table}"))
     return [Scope(t, u or None) for t, u in sorted(found)]
 
 

@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from tiermem.errors import ValidationError
 from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
-from tiermem.store.base import AuditEntry, Store
+from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
 from tiermem.types import MemoryRecord, MemoryType, Scope
 from tiermem.write.fields import MAX_TTL
 
-__all__ = ["KEEP_LAST_ENV", "TTL_ENV", "RetentionPolicy", "SweepReport", "parse_duration", "sweep"]
+__all__ = [
+    "KEEP_LAST_ENV",
+    "TTL_ENV",
+    "RetentionPolicy",
+    "SweepReport",
+    "parse_duration",
+    "restart_expiry",
+    "sweep",
+]
 
 TTL_ENV = "TIERMEM_TTL"
 KEEP_LAST_ENV = "TIERMEM_KEEP_LAST"
@@ -150,6 +158,26 @@ def sweep(
     orphans = store.orphans()
     after = store.row_counts()
     return SweepReport(now, expired, over_limit, before, after, orphans.full_text, orphans.vectors, scrubbed)
+
+
+def restart_expiry(store: Store, scope: Scope, ttls: Mapping[str, timedelta], *, now: datetime) -> list[MemoryRecord]:
+    """Each live record named in ``ttls`` that has an expiry now expires its TTL after ``now``; the changed ones.
+
+    Not audited: it changes no content, only when the record is deleted, and a store whose reads refresh TTLs
+    (LangGraph's) would write an audit entry per read.
+    """
+    for record_id, ttl in ttls.items():
+        if not isinstance(ttl, timedelta) or not timedelta(0) < ttl <= MAX_TTL:
+            raise ValidationError("ttl", f"of {record_id} must be a positive timedelta", given=ttl, limit=MAX_TTL)
+    with scope_writes(store, scope):
+        found = store.get_many(scope, list(ttls))
+        changed = [
+            replace(r, expires_at=now + ttls[r.id])
+            for r in found.values()
+            if r.expires_at is not None and r.is_live(now)
+        ]
+        store.put_many([StoredItem(r, None, keep_vector=True) for r in changed])
+    return changed
 
 
 def _scopes_with_work(store: Store, policy: RetentionPolicy, now: datetime) -> list[Scope]:

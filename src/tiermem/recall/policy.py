@@ -96,6 +96,8 @@ class RecallPolicy:
       fact that closed an older one competes wherever that one would have: it is its current version; a closed
       fact's fused rank is handed to that version (score part ``current_version``) and the closed fact
       dropped. Nothing is hidden; ``as_of`` asks about the past; events (episodic) are never reordered.
+      ``credit_current`` False leaves closed facts out of the candidates instead: where a newer version
+      replaces a record's text (the LangGraph store's items, identified by key), the old text no longer finds it.
     - Relevance floor: every hit gets a ``relevance`` (``recall.relevance``: its best cosine and the rarity-weighted
       share of the query's words it holds, calibrated on data); with ``min_relevance`` set, hits below it are
       dropped from the k best, so a query about nothing memory holds comes back empty. None (the default) keeps
@@ -120,6 +122,7 @@ class RecallPolicy:
     stream_window: int = 15
     update_cosine: float = 0.5
     competing_ratio: float = 0.9
+    credit_current: bool = True
     min_relevance: float | None = None
     factors: tuple[ScoreFactor, ...] = DEFAULT_FACTORS
     guards: tuple[ScoreFactor, ...] = DEFAULT_GUARDS

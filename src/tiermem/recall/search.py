@@ -101,7 +101,7 @@ def hybrid_recall(
         return []
     limit = max(policy.candidates, k)
     # Facts a newer record closed are candidates too: their match is credited to it (see rank).
-    wanted = filter_ if filter_.as_of is not None else including_closed(filter_)
+    wanted = filter_ if filter_.as_of is not None or not policy.credit_current else including_closed(filter_)
     terms = query_terms(query)
     keyword: list[Candidate] | None = None
     asked_as: str | None = None  # the question in the first person of the speaker it names (see RecallPolicy)

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette.middleware.errors import ServerErrorMiddleware
 
+from tiermem.server.docs_pages import mount as mount_docs
 from tiermem.server.fast import FastRoutes
 from tiermem.server.idempotency import Idempotent
 from tiermem.server.limits import ASGIApp, BodyLimit, Receive, Scope, Send
@@ -85,6 +86,8 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> S
         summary="Long-term memory for LLM agents: scoped by the caller's credential, auditable.",
         lifespan=lifespan,
         responses={code: {"description": text, **problem_ref} for code, text in _ERRORS.items()},
+        docs_url=None,  # served by docs_pages, from installed assets: FastAPI's own pages load them from a CDN
+        redoc_url=None,
     )
     install(app)
     app.include_router(memories.router)
@@ -96,6 +99,7 @@ def create_app(settings: ServerSettings, *, runtime: Runtime | None = None) -> S
     # A route, not a mount: a mount answers POST /mcp with a redirect to /mcp/ (see docs/mcp.md).
     app.add_route(MCP_PATH, cast(Any, McpRoute()), methods=MCP_METHODS, include_in_schema=False)
     mount_ui(app)  # the web inspector at /ui: pages, static files, CSP
+    mount_docs(app)  # /docs, offline
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 
 from tiermem.errors import ConfigError, ValidationError
-from tiermem.store import Store, open_store
+from tiermem.store import PoolOptions, Store, open_store
 from tiermem.store.access_base import AccessStore, ApiKey, KeyRole
 from tiermem.types import Scope, utcnow
 
@@ -80,9 +80,9 @@ def _access(store: Store) -> AccessStore:
     return store  # type: ignore[return-value]  # checked structurally above
 
 
-def open_access(url: str, *, create: bool = True) -> tuple[Store, AccessStore]:
-    """The store at ``url`` and the same store as an AccessStore (``tiermem keys`` uses this too)."""
-    store = open_store(url, create=create)
+def open_access(url: str, *, create: bool = False, pool: PoolOptions | None = None) -> tuple[Store, AccessStore]:
+    """The store at ``url`` (an existing one unless ``create``) and the same store as an AccessStore."""
+    store = open_store(url, create=create, pool=pool)
     try:
         return store, _access(store)
     except ConfigError:

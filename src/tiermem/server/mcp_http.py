@@ -3,9 +3,13 @@
 The host (the REST server, or any ASGI app) passes ``authenticate(request) -> Scope | None``, sync or async; it
 reads the credential from the headers (never the body, which the MCP transport reads next) and returns the
 caller's Scope, or None (or raises a Starlette ``HTTPException``) to refuse: 401 with ``WWW-Authenticate:
-Bearer`` and an RFC 9457 problem body. The scope rides the ASGI scope of that one request to the tool handlers, so
-it never comes from a tool argument and is checked on every request, not once per session. The transport is
-stateless (no MCP session kept between requests) and answers in plain JSON, so any worker can serve any request.
+Bearer`` and an RFC 9457 problem body. A host with its own error format passes ``refuse(request, exc)``, which
+answers such a refusal (and any tiermem error ``authenticate`` raises) as the host's other routes would.
+
+The scope rides the ASGI scope of that one request to the tool handlers, so it never comes from a tool argument
+and is checked on every request, not once per session. The transport is stateless (no MCP session kept between
+requests) and answers plain JSON, so any worker can serve any request; a ``subscriptions/listen`` request of the
+2026 protocol is the one answered as a stream (``mcp_watch``).
 
 Mounting: add ``endpoint`` as a route (``Route("/mcp", endpoint)``, or ``endpoint.app("/mcp")`` for a
 stand-alone Starlette app) and run ``endpoint.running()`` in the host's lifespan.
@@ -26,19 +30,24 @@ from mcp_types import INTERNAL_ERROR
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from tiermem.context.budget import ContextBudget
+from tiermem.errors import MemError
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, build_mcp_server
 from tiermem.types import Scope
 
-__all__ = ["SCOPE_KEY", "Authenticate", "McpHttpEndpoint"]
+__all__ = ["SCOPE_KEY", "Authenticate", "McpHttpEndpoint", "Refuse"]
 
 Authenticate = Callable[[Request], "Scope | Awaitable[Scope | None] | None"]
 """The caller's scope from a request's credential, or None when it has none or a wrong one."""
+
+Refuse = Callable[[Request, Exception], Awaitable[Response]]
+"""The answer to a refused request: ``authenticate``'s exception (a 401 HTTPException when it returned None)."""
 
 SCOPE_KEY = "tiermem.scope"  # where the verified scope rides in the ASGI scope of one request
 _METHODS = ["GET", "POST", "DELETE"]
@@ -52,16 +61,17 @@ def _scope_of(request: Request | None) -> Scope:
     return scope
 
 
-async def _refuse(send: Send, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
+async def _problem(request: Request, exc: Exception) -> Response:
+    """The default refusal: an RFC 9457 problem with the HTTPException's status and detail."""
+    if not isinstance(exc, HTTPException):  # a tiermem error without the host's refuse: a host bug
+        raise exc
+    status = exc.status_code
     title = "Unauthorized" if status == 401 else "Forbidden" if status == 403 else "Request refused"
-    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail}).encode()
-    extra = dict(headers or {})
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": str(exc.detail)})
+    headers = dict(exc.headers or {})
     if status == 401:
-        extra.setdefault("www-authenticate", "Bearer")
-    raw = [(b"content-type", b"application/problem+json"), (b"content-length", str(len(body)).encode())]
-    raw += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra.items()]
-    await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": body})
+        headers.setdefault("WWW-Authenticate", "Bearer")
+    return Response(body, status_code=status, headers=headers, media_type="application/problem+json")
 
 
 class McpHttpEndpoint:
@@ -74,9 +84,12 @@ class McpHttpEndpoint:
         *,
         budget: ContextBudget = DEFAULT_BUDGET,
         transport_security: TransportSecuritySettings | None = None,
+        refuse: Refuse = _problem,
+        watch_interval: float = 2.0,
     ) -> None:
         self._authenticate = authenticate
-        self.server = build_mcp_server(memory, _scope_of, budget=budget)
+        self._refuse = refuse
+        self.server = build_mcp_server(memory, _scope_of, budget=budget, watch_interval=watch_interval)
         self._sessions = StreamableHTTPSessionManager(
             self.server, stateless=True, json_response=True, security_settings=transport_security
         )
@@ -88,14 +101,15 @@ class McpHttpEndpoint:
     async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             raise RuntimeError(f"the MCP endpoint serves HTTP requests only, not {scope['type']!r}")
+        request = Request(scope, receive)
         try:
-            verdict = self._authenticate(Request(scope, receive))
+            verdict = self._authenticate(request)
             caller = await verdict if inspect.isawaitable(verdict) else verdict
-        except HTTPException as exc:
-            await _refuse(send, exc.status_code, str(exc.detail), dict(exc.headers or {}))
-            return
-        if not isinstance(caller, Scope):
-            await _refuse(send, 401, "a valid credential is required (Authorization: Bearer <token>)")
+            if not isinstance(caller, Scope):
+                raise HTTPException(401, "a valid credential is required (Authorization: Bearer <token>)")
+        except (HTTPException, MemError) as exc:
+            response = await self._refuse(request, exc)
+            await response(scope, receive, send)
             return
         await self._sessions.handle_request({**scope, SCOPE_KEY: caller}, receive, send)
 

@@ -2,23 +2,26 @@
 
 The endpoint needs the server's Memory, which the lifespan opens; so the route is a thin forwarder to the
 endpoint the lifespan builds (``app.state.mcp``). It is added as a route, not a mount: a mount answers
-``POST /mcp`` with a redirect to ``/mcp/``, which MCP clients do not follow with their body.
+``POST /mcp`` with a redirect to ``/mcp/``, which MCP clients do not follow with their body. A refused request
+is answered by the app's own problem format (``problems``), with its request id and the same
+``WWW-Authenticate`` challenge as ``/v1``; the request log and the metrics name the route ``/mcp``.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
-from tiermem.errors import AccessError, RateLimitError
+from tiermem.errors import MemError
 from tiermem.server.mcp import DEFAULT_BUDGET
 from tiermem.server.mcp_http import McpHttpEndpoint
+from tiermem.server.problems import WWW_AUTHENTICATE, problem, problem_for
 from tiermem.server.runtime import Runtime
 from tiermem.types import Scope
 
@@ -32,30 +35,39 @@ async def _caller_scope(request: Request) -> Scope:
     """The scope of the request's credential (the tenant and user it names), as the REST routes derive it."""
     runtime: Runtime = request.app.state.runtime
     header = request.headers.get("authorization")
-    try:
-        principal = runtime.auth.cached(header)
-        if principal is None:
-            client = request.client.host if request.client else None
-            principal = await run_in_threadpool(runtime.auth.verify, header, client)
-        request.state.credential = principal.credential
-        runtime.auth.admit(principal)
-    except AccessError as exc:
-        raise HTTPException(401, str(exc)) from None
-    except RateLimitError as exc:
-        retry = str(max(1, math.ceil(exc.retry_after)))
-        raise HTTPException(429, str(exc), headers={"Retry-After": retry}) from None
+    # AccessError (401) and RateLimitError (429) are answered by _refused, as the app answers them on /v1.
+    principal = runtime.auth.cached(header)
+    if principal is None:
+        client = request.client.host if request.client else None
+        principal = await run_in_threadpool(runtime.auth.verify, header, client)
+    request.state.credential = principal.credential
+    runtime.auth.admit(principal)
     return Scope(principal.tenant, principal.user)
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A refused MCP request as the app's problem+json, as a /v1 route would answer it."""
+    if isinstance(exc, MemError):
+        return await problem_for(request, exc)
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 401:
+        headers["WWW-Authenticate"] = WWW_AUTHENTICATE
+    return problem(exc.status_code, str(exc.detail), request=request, headers=headers)
 
 
 def mcp_endpoint(runtime: Runtime) -> McpHttpEndpoint:
     """The memory tools over streamable HTTP for this server's callers; core blocks capped as the REST API caps them."""
     budget = replace(DEFAULT_BUDGET, core=runtime.settings.core_budget)
-    return McpHttpEndpoint(runtime.memory, authenticate=_caller_scope, budget=budget)
+    return McpHttpEndpoint(runtime.memory, authenticate=_caller_scope, budget=budget, refuse=_refused)
 
 
 class McpRoute:
     """The ASGI app at ``/mcp``: hands each request to the endpoint the lifespan built."""
 
+    path = MCP_PATH  # the route label of the request log and the metrics (``observe.route_of``)
+
     async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        scope["route"] = self
         endpoint: McpHttpEndpoint = scope["app"].state.mcp
         await endpoint(scope, receive, send)

@@ -10,7 +10,7 @@ a body over the size limit                       413
 RateLimitError                                   429  (Retry-After)
 LLMError                                         502
 StorageFullError                                 507
-StoreError, EmbeddingError                       503  (Retry-After)
+StoreError, EmbeddingError                       503  (Retry-After; a store's detail names no database)
 anything else                                    500  (no detail: it is logged, not shown)
 """
 
@@ -41,9 +41,19 @@ from tiermem.errors import (
     ValidationError,
 )
 
-__all__ = ["MEDIA_TYPE", "PreconditionError", "install", "problem", "problem_for", "slug_for", "unexpected"]
+__all__ = [
+    "MEDIA_TYPE",
+    "WWW_AUTHENTICATE",
+    "PreconditionError",
+    "install",
+    "problem",
+    "problem_for",
+    "slug_for",
+    "unexpected",
+]
 
 MEDIA_TYPE = "application/problem+json"
+WWW_AUTHENTICATE = 'Bearer realm="tiermem"'  # the challenge of every 401, /v1 and /mcp alike
 TYPE_PREFIX = "urn:tiermem:problem:"
 _GIVEN_CHARS = 200
 _log = logging.getLogger("tiermem.server")
@@ -178,7 +188,7 @@ async def problem_for(request: Request, exc: MemError) -> Response:
     if isinstance(exc, ValidationError):
         members = {"field": exc.field, "limit": exc.limit, "given": exc.given}
     elif isinstance(exc, AccessError) and status == 401:
-        headers["WWW-Authenticate"] = 'Bearer realm="tiermem"'
+        headers["WWW-Authenticate"] = WWW_AUTHENTICATE
     elif isinstance(exc, RateLimitError):
         headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
         members = {"limit": "requests per credential", "given": None}
@@ -186,6 +196,10 @@ async def problem_for(request: Request, exc: MemError) -> Response:
         members = {"field": "If-Match", "given": exc.given, "limit": exc.current}
     elif isinstance(exc, StoreError | EmbeddingError) and status == 503:
         headers["Retry-After"] = "1"
+        if isinstance(exc, StoreError):
+            # The cause names the database (role, host, socket, schema, file): the log's to keep, not the client's.
+            _log.warning("store unavailable (request %s): %s", getattr(request.state, "request_id", "-"), exc)
+            detail = f"{exc.public or 'the store is unavailable'}; retry (the server's log has the cause)"
     if status >= 500 and status not in (502, 503, 507):
         _log.error("request failed: %s", exc, exc_info=exc)
         detail = "the server failed; the request id names it in the server's log"

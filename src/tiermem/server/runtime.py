@@ -3,12 +3,13 @@ access tables, the metrics, the rate limiter and the JWT verifier."""
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tiermem.embed import get_embedder
-from tiermem.errors import MemError
+from tiermem.errors import ConfigError, MemError, StoreError
 from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
 from tiermem.server.auth import CredentialCache, JWTVerifier
@@ -19,11 +20,14 @@ from tiermem.server.limits import RateLimiter
 from tiermem.server.metrics import Metrics, TimedEmbedder
 from tiermem.server.pool import HotPool
 from tiermem.server.settings import ServerSettings
+from tiermem.store import display_url
 from tiermem.store.access_base import AccessStore
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.tokens import TokenCounter, counter_for_model
 
 __all__ = ["Runtime", "open_runtime"]
+
+_log = logging.getLogger("tiermem.server")
 
 
 @dataclass(slots=True)
@@ -61,11 +65,17 @@ class Runtime:
 
     def store_ok(self) -> bool:
         """The store answers a query."""
+        return self.store_problem() is None
+
+    def store_problem(self) -> str | None:
+        """Why the store does not answer a query (naming no database: a client may read it), or None."""
         try:
             self.memory.store.count(None)
+        except StoreError as exc:
+            return exc.public or "the store does not answer"
         except MemError:
-            return False
-        return True
+            return "the store does not answer"
+        return None
 
     def close(self) -> None:
         """Stop the hot routes' threads, then release the store."""
@@ -73,12 +83,28 @@ class Runtime:
         self.memory.close()
 
 
+def _check_row_security(store: object, settings: ServerSettings) -> None:
+    """Refuse (or, when allowed, warn loudly) to serve as a database role that row-level security does not bind."""
+    reason = getattr(store, "rls_bypass", None)  # PostgresStore's (not imported: psycopg is an extra)
+    if reason is None:
+        return
+    where = display_url(settings.db_url)
+    message = (
+        f"the service connects to {where} as a role that {reason}: row-level security does not keep tenants apart"
+        ' for it. Connect as the runtime role (docs/postgres.md, "Two roles")'
+    )
+    if not settings.allow_rls_bypass:
+        raise ConfigError(message + ", or pass --allow-rls-bypass to serve anyway")
+    _log.warning("WARNING: %s; serving anyway (--allow-rls-bypass)", message)
+
+
 def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Runtime:
     """Open the store, load the model and run it once, so the first request pays for neither."""
     metrics = metrics or Metrics()
     embedder = TimedEmbedder(get_embedder(settings.embedder), metrics)
-    store, access = open_access(settings.db_url)
+    store, access = open_access(settings.db_url, pool=settings.pool)
     try:
+        _check_row_security(store, settings)
         if isinstance(store, SQLiteStore):
             store.set_synchronous(settings.synchronous)
         retention = RetentionPolicy.from_env(os.environ)

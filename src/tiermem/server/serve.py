@@ -1,17 +1,25 @@
-"""(internal) Run the app on uvicorn: one process, one Memory; blocking work runs in uvicorn's thread pool."""
+"""(internal) Run the app on uvicorn: one process, one Memory; blocking work runs in uvicorn's thread pool.
+
+Start-up happens in order, each failure a one-line error before anything is served: the port is bound, the store
+is opened (never created) and the model loaded, and only once uvicorn accepts connections is ``announce`` called.
+"""
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
+from collections.abc import Callable
 from importlib.util import find_spec
 
 import uvicorn
 
+from tiermem.errors import ConfigError
 from tiermem.server.app import create_app
+from tiermem.server.runtime import Runtime, open_runtime
 from tiermem.server.settings import ServerSettings
 
-__all__ = ["event_io", "make_server", "serve"]
+__all__ = ["bind", "event_io", "make_server", "serve"]
 
 _log = logging.getLogger("tiermem.server")
 
@@ -29,11 +37,27 @@ def event_io() -> tuple[str, str]:
     return loop, http
 
 
-def make_server(settings: ServerSettings) -> uvicorn.Server:
-    """A uvicorn server for the app; its own access log is off (the app writes one JSON line per request)."""
+class _Announced(uvicorn.Server):
+    """uvicorn's server that calls ``announce`` once it accepts connections (not when it merely starts)."""
+
+    def __init__(self, config: uvicorn.Config, announce: Callable[[], None] | None) -> None:
+        super().__init__(config)
+        self._announce = announce
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit and self._announce is not None:
+            self._announce()
+
+
+def make_server(
+    settings: ServerSettings, *, runtime: Runtime | None = None, announce: Callable[[], None] | None = None
+) -> uvicorn.Server:
+    """A uvicorn server for the app (on ``runtime`` when given, else one it opens at start-up); its own access log
+    is off (the app writes one JSON line per request)."""
     loop, http = event_io()
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, runtime=runtime),
         host=settings.host,
         port=settings.port,
         loop=loop,
@@ -44,10 +68,43 @@ def make_server(settings: ServerSettings) -> uvicorn.Server:
         server_header=False,
         timeout_graceful_shutdown=10,
     )
-    return uvicorn.Server(config)
+    return _Announced(config, announce)
 
 
-def serve(settings: ServerSettings, sock: socket.socket | None = None) -> None:
-    """Serve until interrupted (SIGINT or SIGTERM: in-flight requests finish, then the store is closed)."""
-    server = make_server(settings)
-    server.run(sockets=[sock] if sock is not None else None)
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; OSError with the address when it is taken or not ours to use."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on sockets whose proto says TCP (else each response body
+    # waits for the client's delayed ACK).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+        sock.set_inheritable(True)
+    except OSError as exc:
+        sock.close()
+        why = "is in use by another process" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc.strerror})"
+        raise OSError(exc.errno, f"port {port} on {host} {why}") from None
+    except OverflowError:
+        sock.close()
+        raise ConfigError(f"port {port} is not a port number (0-65535)") from None
+    return sock
+
+
+def serve(
+    settings: ServerSettings, sock: socket.socket | None = None, *, announce: Callable[[], None] | None = None
+) -> None:
+    """Bind, open the store and the model, then serve until interrupted (SIGINT or SIGTERM: in-flight requests
+    finish, then the store is closed); ``announce`` is called once connections are accepted."""
+    sock = sock if sock is not None else bind(settings.host, settings.port)
+    try:
+        runtime = open_runtime(settings)
+    except BaseException:
+        sock.close()
+        raise
+    try:
+        make_server(settings, runtime=runtime, announce=announce).run(sockets=[sock])
+    finally:
+        runtime.close()
+        sock.close()

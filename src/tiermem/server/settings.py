@@ -11,6 +11,7 @@ from typing import TextIO
 from tiermem.config import DB_ENV, check_embedder_name
 from tiermem.errors import ConfigError
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
+from tiermem.store.options import PoolOptions
 from tiermem.write.path import MAX_CONTENT_CHARS
 
 __all__ = ["JWTConfig", "Limits", "RateLimit", "ServerSettings"]
@@ -78,7 +79,7 @@ class JWTConfig:
 class ServerSettings:
     """Everything ``create_app`` needs; ``from_env`` fills what the command line left out."""
 
-    db_url: str
+    db_url: str = field(repr=False)  # may hold a password: shown only through redact_url
     embedder: str = "minilm"
     host: str = "127.0.0.1"
     port: int = 8765
@@ -94,6 +95,9 @@ class ServerSettings:
     llm_url: str | None = None  # the chat route's OpenAI-compatible model; None: POST .../messages answers 503
     llm_model: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)  # from the environment only; never printed
+    pool: PoolOptions = field(default_factory=PoolOptions)  # a server store's connections and waits
+    ready_timeout: float = 0.9  # seconds /readyz waits for the store before it answers 503
+    allow_rls_bypass: bool = False  # serve even when row-level security does not bind the database role (warned)
     pii_mask: str = "remote"  # the chat model client's outbound gate: always, remote or never (tiermem.llm.PiiMask)
 
     def __post_init__(self) -> None:

@@ -403,6 +403,9 @@ def _detect(
                 break
             if verdict.verdict is not Verdict.SUPERSEDE or old.valid_to is not None:
                 continue
+            if new.trust < old.trust:  # a page or a tool does not retire what a more trusted source said
+                reasons.append(f"contradicts {old.id} from {old.source}, which is trusted more: both stay current")
+                continue
             if old.valid_from > new.valid_from and i not in batch.dated:
                 # Written after ``old`` (writes to a scope are serialised), so said after it: the clock this
                 # write read before it waited for the scope may be behind the one ``old`` read.

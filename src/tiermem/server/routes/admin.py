@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from tiermem.server.auth import require_admin
 from tiermem.server.convert import erase_out
@@ -55,14 +57,24 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@health.get("/readyz", summary="Readiness", responses={503: {"description": "store or model not ready"}})
-def readyz(runtime: Rt) -> Any:
-    """The store answers and the model is loaded."""
-    store, model = runtime.store_ok(), runtime.model_ready
-    if store and model:
+@health.get("/readyz", summary="Readiness", responses={503: {"description": "store or model not ready: why"}})
+async def readyz(runtime: Rt) -> Any:
+    """The store answers within ``ready_timeout`` seconds and the model is loaded; else 503 saying which does not."""
+    why = [] if runtime.model_ready else ["the model is not loaded"]
+    try:
+        problem_text = await asyncio.wait_for(run_in_threadpool(runtime.store_problem), runtime.settings.ready_timeout)
+    except TimeoutError:
+        problem_text = f"the store did not answer within {runtime.settings.ready_timeout:g} s"
+    if problem_text is not None:
+        why.insert(0, problem_text)
+    if not why:
         return {"status": "ready", "store": True, "model": True}
-    missing = " and ".join(n for n, ok in (("the store", store), ("the model", model)) if not ok)
-    return problem(503, f"{missing} not ready", headers={"Retry-After": "1"})
+    return problem(
+        503,
+        "not ready: " + "; ".join(why),
+        headers={"Retry-After": "1"},
+        field="store" if problem_text is not None else "model",
+    )
 
 
 @health.get("/metrics", summary="Prometheus metrics", response_class=Response)

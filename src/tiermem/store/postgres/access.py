@@ -1,10 +1,10 @@
 """(internal) AccessStore on PostgreSQL: API keys and session bindings (migration 0004_access.sql).
 
 A key is found by its id alone: authentication happens before anyone knows the tenant, so ``find_key``,
-``revoke_key`` and ``list_keys()`` of every tenant run store-wide (the ``*`` setting of migration 0002), like the
-maintenance methods. Everything that names a tenant runs as that tenant, walled in by row-level security. The
-primary key is (tenant, id) so the table distributes by tenant; that an id is unique across tenants too is
-checked by ``add_key`` under an advisory lock on the id.
+``revoke_key`` and ``list_keys()`` of every tenant go through the schema's functions that run as its owner
+(migration 0009), like the store-wide maintenance reads. Everything that names a tenant runs as that tenant,
+walled in by row-level security. The primary key is (tenant, id) so the table distributes by tenant; that an id
+is unique across tenants too is checked by ``add_key`` under an advisory lock on the id.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from tiermem.store.access_base import ApiKey, KeyRole
 
 __all__ = ["PgAccessMixin"]
 
-_ALL = "*"
 _KEY_COLUMNS = "id, tenant, user_key, role, secret_hash, label, created_at, revoked_at"
 
 
@@ -38,12 +37,14 @@ class PgAccessMixin:
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
+        def _anywhere(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
     def add_key(self, key: ApiKey) -> None:
         with self.transaction():
-            with self._tenant(_ALL) as conn:
+            with self._anywhere() as conn:
                 # Two processes adding the same id at once: the second waits here, then sees the first's row.
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"tiermem-key-{key.id}"])
-                if conn.execute("SELECT 1 FROM api_keys WHERE id = %s", [key.id]).fetchone() is not None:
+                if conn.execute("SELECT 1 FROM tiermem_find_key(%s)", [key.id]).fetchone() is not None:
                     raise ConflictError(f"an API key with id {key.id} exists already")
             with self._tenant(key.tenant) as conn:
                 conn.execute(
@@ -61,22 +62,25 @@ class PgAccessMixin:
                 )
 
     def find_key(self, key_id: str) -> ApiKey | None:
-        with self._tenant(_ALL) as conn:
-            row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = %s", [key_id]).fetchone()
+        with self._anywhere() as conn:
+            row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM tiermem_find_key(%s)", [key_id]).fetchone()
         return None if row is None else _key(row)
 
     def list_keys(self, tenant: str | None = None) -> list[ApiKey]:
-        where, params = ("WHERE tenant = %s", [tenant]) if tenant is not None else ("", [])
-        with self._tenant(_ALL if tenant is None else tenant) as conn:
-            rows = conn.execute(
-                f"SELECT {_KEY_COLUMNS} FROM api_keys {where} ORDER BY created_at, id", params
-            ).fetchall()
+        if tenant is None:
+            with self._anywhere() as conn:
+                rows = conn.execute(f"SELECT {_KEY_COLUMNS} FROM tiermem_list_keys()").fetchall()
+        else:
+            with self._tenant(tenant) as conn:
+                rows = conn.execute(
+                    f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE tenant = %s ORDER BY created_at, id", [tenant]
+                ).fetchall()
         return [_key(row) for row in rows]
 
     def revoke_key(self, key_id: str, *, at: datetime) -> bool:
-        with self._tenant(_ALL) as conn:
-            cur = conn.execute("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, %s) WHERE id = %s", [at, key_id])
-            return cur.rowcount > 0
+        with self._anywhere() as conn:
+            row = conn.execute("SELECT tiermem_revoke_key(%s, %s)", [key_id, at]).fetchone()
+        return bool(row and row[0])
 
     def bind_session(self, tenant: str, session: str, user: str | None, *, at: datetime) -> str | None:
         with self._tenant(tenant) as conn:

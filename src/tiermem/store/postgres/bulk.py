@@ -30,7 +30,6 @@ from tiermem.store.postgres.vectors import create_hnsw
 
 __all__ = ["BulkLoad", "BulkState", "PgBulkMixin"]
 
-_ALL = "*"
 _ANALYSED = ("records", "vectors", "fts_postings", "fts_terms", "scope_stats")
 
 
@@ -64,6 +63,8 @@ class PgBulkMixin:
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
+        def _anywhere(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
     @contextmanager
     def bulk_load(self) -> Iterator[BulkLoad]:
         """Write many records fast: HNSW indexes are built and term statistics counted once, when this ends."""
@@ -80,17 +81,16 @@ class PgBulkMixin:
             self._finish(state, report)
 
     def _bulk_write(self, conn: psycopg.Connection[Any], tenant: str, user_keys: set[str]) -> None:
-        """Mark this write transaction as part of the running bulk load (if any)."""
+        """Note the scopes this write adds to the running bulk load (if any): their term counts are made at its end."""
         state = self._bulk
         if state is None:
             return
-        conn.execute("SELECT set_config('tiermem.bulk', 'on', true)")
         state.scopes |= {(tenant, u) for u in user_keys}
 
     def _drop_hnsw(self) -> set[int]:
         """Drop the schema's HNSW indexes (those the role may drop); the dimensions they were for."""
         dropped: set[int] = set()
-        with self._tenant(_ALL) as conn:
+        with self._anywhere() as conn:
             rows = conn.execute(
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
                 " AND indexname LIKE 'vectors\\_hnsw\\_%'"
@@ -108,7 +108,7 @@ class PgBulkMixin:
 
     def _finish(self, state: BulkState, report: BulkLoad) -> None:
         started = time.perf_counter()
-        with self._tenant(_ALL) as conn:
+        with self._anywhere() as conn:
             for dim in sorted(state.dims):
                 name = create_hnsw(conn, dim)
                 if name is not None:
@@ -119,8 +119,8 @@ class PgBulkMixin:
         by_tenant: dict[str, list[str]] = {}
         for tenant, user_key in state.scopes:
             by_tenant.setdefault(tenant, []).append(user_key)
-        with self._tenant(_ALL) as conn:
-            for tenant, users in sorted(by_tenant.items()):
+        for tenant, users in sorted(by_tenant.items()):
+            with self._tenant(tenant) as conn:
                 key = [tenant, sorted(users)]
                 conn.execute("DELETE FROM fts_terms WHERE tenant = %s AND user_key = ANY(%s)", key)
                 conn.execute(

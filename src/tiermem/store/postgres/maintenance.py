@@ -26,7 +26,6 @@ from tiermem.types import MemoryType, Scope
 __all__ = ["INTERNAL_TABLES", "PgMaintenanceMixin", "scoped_tables"]
 
 _AUDIT = "audit_log"
-_ALL = "*"
 _ID_LENGTH = 36  # a record id is a UUID string
 # Index bookkeeping kept by triggers: emptied by erase, never counted as data a scope holds.
 INTERNAL_TABLES = ("scope_stats", "fts_terms", "fts_postings")
@@ -57,6 +56,8 @@ class PgMaintenanceMixin:
     if TYPE_CHECKING:
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
+        def _anywhere(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
         def delete(self, scope: Scope, record_ids: Sequence[str]) -> int: ...
 
@@ -123,52 +124,54 @@ class PgMaintenanceMixin:
         return True
 
     def expired_records(self, now: datetime, scope: Scope | None = None) -> list[RecordRef]:
-        where, params = ("", []) if scope is None else (" AND tenant = %s AND user_key = %s", _key(scope))
-        with self._tenant(_ALL if scope is None else scope.tenant) as conn:
-            rows = conn.execute(
-                f"SELECT tenant, user_key, id, version FROM records WHERE expires_at <= %s{where}"
-                " ORDER BY tenant, user_key, seq",
-                [now, *params],
-            ).fetchall()
+        if scope is None:
+            with self._anywhere() as conn:
+                rows = conn.execute("SELECT tenant, user_key, id, version FROM tiermem_expired(%s)", [now]).fetchall()
+        else:
+            with self._tenant(scope.tenant) as conn:
+                rows = conn.execute(
+                    "SELECT tenant, user_key, id, version FROM records WHERE expires_at <= %s"
+                    " AND tenant = %s AND user_key = %s ORDER BY seq",
+                    [now, *_key(scope)],
+                ).fetchall()
         return [RecordRef(Scope(t, u or None), rid, version) for t, u, rid, version in rows]
 
     def over_limit_records(
         self, type_: MemoryType, keep_last: int, now: datetime, scope: Scope | None = None
     ) -> list[RecordRef]:
-        where, params = ("", []) if scope is None else (" AND tenant = %s AND user_key = %s", _key(scope))
-        with self._tenant(_ALL if scope is None else scope.tenant) as conn:
-            rows = conn.execute(
-                "SELECT tenant, user_key, id, version FROM (SELECT tenant, user_key, id, version, ROW_NUMBER() OVER"
-                " (PARTITION BY tenant, user_key ORDER BY valid_from DESC, seq DESC) AS rank FROM records"
-                f" WHERE type = %s AND (expires_at IS NULL OR expires_at > %s){where}) ranked WHERE rank > %s"
-                " ORDER BY tenant, user_key, rank",
-                [type_.value, now, *params, keep_last],
-            ).fetchall()
+        if scope is None:
+            with self._anywhere() as conn:
+                rows = conn.execute(
+                    "SELECT tenant, user_key, id, version FROM tiermem_over_limit(%s, %s, %s)",
+                    [type_.value, keep_last, now],
+                ).fetchall()
+        else:
+            with self._tenant(scope.tenant) as conn:
+                rows = conn.execute(
+                    "SELECT tenant, user_key, id, version FROM (SELECT tenant, user_key, id, version, ROW_NUMBER()"
+                    " OVER (ORDER BY valid_from DESC, seq DESC) AS rank FROM records WHERE tenant = %s"
+                    " AND user_key = %s AND type = %s AND (expires_at IS NULL OR expires_at > %s)) ranked"
+                    " WHERE rank > %s ORDER BY rank",
+                    [*_key(scope), type_.value, now, keep_last],
+                ).fetchall()
         return [RecordRef(Scope(t, u or None), rid, version) for t, u, rid, version in rows]
 
     def row_counts(self) -> Mapping[str, int]:
-        queries = {
-            "records": "SELECT count(*) FROM records",
-            "records_fts": "SELECT count(*) FROM records",  # each record's terms are a column of its row
-            "vectors": "SELECT count(*) FROM vectors WHERE part = 0",
-            "audit_log": "SELECT count(*) FROM audit_log",
-        }
-        with self._tenant(_ALL) as conn:
-            counts = {name: conn.execute(queries[name].encode()).fetchone() for name in ROW_COUNTS}
-        return MappingProxyType({name: int(row[0]) if row else 0 for name, row in counts.items()})
+        with self._anywhere() as conn:
+            row = conn.execute("SELECT records, vectors, audit_log FROM tiermem_row_counts()").fetchone()
+        records, vectors, audit = (int(n) for n in row) if row else (0, 0, 0)
+        # Each record's terms are a column of its row: records_fts counts as many.
+        counts = {"records": records, "records_fts": records, "vectors": vectors, "audit_log": audit}
+        return MappingProxyType({name: counts[name] for name in ROW_COUNTS})
 
     def orphans(self) -> Orphans:
-        with self._tenant(_ALL) as conn:
-            terms = conn.execute("SELECT count(*) FROM fts_terms WHERE df <= 0").fetchone()
-            vectors = conn.execute(
-                "SELECT count(*) FROM vectors v WHERE NOT EXISTS"
-                " (SELECT 1 FROM records r WHERE r.tenant = v.tenant AND r.id = v.record_id)"
-            ).fetchone()
-        return Orphans(int(terms[0]) if terms else 0, int(vectors[0]) if vectors else 0)
+        with self._anywhere() as conn:
+            row = conn.execute("SELECT terms, vectors FROM tiermem_orphans()").fetchone()
+        return Orphans(int(row[0]), int(row[1])) if row else Orphans(0, 0)
 
     def stored_bytes(self) -> int:
         """Bytes on disk of the schema's tables with their indexes and TOAST (what the service reports)."""
-        with self._tenant(_ALL) as conn:
+        with self._anywhere() as conn:
             row = conn.execute(
                 "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
                 " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'"

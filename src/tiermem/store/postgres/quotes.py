@@ -67,8 +67,8 @@ class PgQuotesMixin:
                 snapshots = snapshots_without_lines(before, after, wanted)
                 if snapshots is not None:
                     conn.execute(
-                        "UPDATE audit_log SET before = %s, after = %s WHERE seq = %s",
-                        [_jsonb(snapshots[0]), _jsonb(snapshots[1]), seq],
+                        "UPDATE audit_log SET before = %s, after = %s WHERE tenant = %s AND seq = %s",
+                        [_jsonb(snapshots[0]), _jsonb(snapshots[1]), scope.tenant, seq],
                     )
         return len(changed)
 

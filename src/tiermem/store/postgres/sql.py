@@ -8,16 +8,25 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+from psycopg import sql
+
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
 
-__all__ = ["COLUMNS", "SET_TENANT", "filter_sql", "row_to_record", "scope_sql"]
-
-SET_TENANT = "SELECT set_config('tiermem.tenant', %s, true)"
+__all__ = ["COLUMNS", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
 COLUMNS = (
     "r.id, r.tenant, r.user_key, r.agent, r.session, r.type, r.content, r.source, r.trust, r.created_at,"
     " r.updated_at, r.valid_from, r.valid_to, r.expires_at, r.content_hash, r.embedding_model, r.tags,"
     " r.supersedes, r.metadata, r.version, r.context"
 )
+
+
+def set_tenant(tenant: str) -> sql.Composed:
+    """The statement that makes ``tenant`` the transaction's (row-level security's ``tiermem.tenant``).
+
+    A ``SET LOCAL`` statement rather than ``set_config()``: a distributed PostgreSQL (Citus, with
+    ``citus.propagate_set_commands = 'local'``) forwards SET LOCAL to the nodes that run the transaction's
+    statements, and a function call it does not."""
+    return sql.SQL("SET LOCAL tiermem.tenant = {}").format(sql.Literal(tenant))
 
 
 def scope_sql(scope: Scope, alias: str = "r") -> tuple[str, list[Any]]:

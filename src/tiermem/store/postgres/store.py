@@ -1,7 +1,8 @@
 """(internal) The PostgreSQL store: psycopg 3 with a pool, BM25 from per-scope statistics, pgvector HNSW.
 
 Every statement runs in a transaction whose ``tiermem.tenant`` setting names the tenant it works on, so the
-row-level security policies (migration 0002) hold even where a query forgot its own scope filter.
+row-level security policies (migration 0009) hold even where a query forgot its own scope filter; the few
+store-wide reads go through the schema's functions that run as its owner.
 """
 
 from __future__ import annotations
@@ -9,39 +10,41 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
 import psycopg
 from psycopg import sql
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
 from tiermem.store.base import Page, StoredItem
+from tiermem.store.options import PoolOptions
 from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
 from tiermem.store.postgres.bulk import BulkState, PgBulkMixin
-from tiermem.store.postgres.connect import apply_migrations, driver_error, parse_url
+from tiermem.store.postgres.connect import UNREACHABLE, apply_migrations, driver_error, parse_url, with_connect_timeout
 from tiermem.store.postgres.context import PgContextMixin
 from tiermem.store.postgres.fulltext import PgFullTextMixin
 from tiermem.store.postgres.idempotency import PgIdempotencyMixin
 from tiermem.store.postgres.maintenance import PgMaintenanceMixin
 from tiermem.store.postgres.order import PgWriteOrderMixin
+from tiermem.store.postgres.outage import Outage
+from tiermem.store.postgres.postings import INDEXED_COLUMNS, Indexed, indexed_row, reindex, text_digest
 from tiermem.store.postgres.quotes import PgQuotesMixin
-from tiermem.store.postgres.rows import write_records, write_vectors
-from tiermem.store.postgres.sql import COLUMNS, SET_TENANT, filter_sql, row_to_record, scope_sql
+from tiermem.store.postgres.roles import bypass_reason, grant_runtime
+from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
+from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
-from tiermem.store.postgres.vectors import PgVectorMixin
+from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, build_missing_hnsw
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
-__all__ = ["ALL_TENANTS", "PostgresStore"]
-
-ALL_TENANTS = "*"  # the tenant setting of store-wide maintenance (see migration 0002)
+__all__ = ["PostgresStore"]
 
 
 class PostgresStore(
@@ -61,27 +64,41 @@ class PostgresStore(
 ):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
 
-    def __init__(self, url: str, *, pool_size: int = 8, create: bool = True) -> None:
+    def __init__(self, url: str, *, pool: PoolOptions | None = None, create: bool = True) -> None:
         target = parse_url(url)
         self.url = url
         self.where = target.display
         self.schema = target.schema
+        self.pool_options = pool if pool is not None else PoolOptions.from_env()
+        self._conninfo = with_connect_timeout(target.conninfo, self.pool_options.connect_timeout)
         self._local = threading.local()
-        self._dims: set[int] = set()
         self._bulk: BulkState | None = None
         try:
-            with psycopg.connect(target.conninfo, autocommit=True, connect_timeout=10) as conn:
+            with psycopg.connect(self._conninfo, autocommit=True) as conn:
                 self._schema_version = apply_migrations(conn, target.schema, target.display)
-                row = conn.execute(
-                    "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"
-                ).fetchone()
-                # A superuser or BYPASSRLS role is not walled in by row-level security; the store still scopes
-                # every query itself, but the second wall is down (docs/postgres.md: use a plain role).
-                self.row_security = not (row and row[0])
+                # A superuser, a BYPASSRLS role or the tables' owner is not walled in by row-level security: the
+                # store still scopes every query itself, but the second wall is down (the service refuses to run
+                # so unless told; docs/postgres.md, "Two roles").
+                self.rls_bypass = bypass_reason(conn, target.schema)
+                conn.execute(sql.SQL("SET search_path TO {}, public").format(sql.Identifier(target.schema)))
+                self._dims = build_missing_hnsw(conn)
         except psycopg.Error as exc:
             raise driver_error("open", target.display, exc) from exc
         del create  # a server database is never created by opening it; the tables are, by the migrations
-        search_path = sql.SQL("SET search_path TO {}, public").format(sql.Identifier(target.schema))
+        self._pool_lock = threading.Lock()
+        self._pool = self._new_pool()
+        self.outage = Outage(self._probe, self._renew_pool)
+        try:
+            self._pool.open(wait=True, timeout=self.pool_options.connect_timeout + 1)
+        except PoolTimeout as exc:  # the server refused every connection
+            self._pool.close()
+            raise StoreError(
+                f"cannot open {self.where}: no connection within {self.pool_options.connect_timeout + 1} s ({exc})",
+                public="the database server cannot be reached",
+            ) from exc
+
+    def _new_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        search_path = sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema))
 
         def configure(conn: psycopg.Connection[Any]) -> None:
             from pgvector.psycopg import register_vector
@@ -96,24 +113,47 @@ class PostgresStore(
             conn.prepare_threshold = None
             register_vector(conn)
 
-        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            target.conninfo,
+        return ConnectionPool(
+            self._conninfo,
             min_size=1,
-            max_size=pool_size,
+            max_size=self.pool_options.size,
             kwargs={"autocommit": True},
             configure=configure,
-            timeout=30,
+            timeout=self.pool_options.wait,
             open=False,
         )
+
+    def _probe(self) -> None:
+        """Connect afresh, outside the pool: StoreError when the server cannot be reached."""
         try:
-            self._pool.open(wait=True, timeout=30)
-        except Exception as exc:  # psycopg_pool.PoolTimeout: the server refused every connection
-            self._pool.close()
-            raise StoreError(f"cannot open {self.where}: no connection within 30 s ({exc})") from exc
+            psycopg.connect(self._conninfo, autocommit=True).close()
+        except psycopg.Error as exc:
+            raise driver_error("reach", self.where, exc) from exc
+
+    def _renew_pool(self) -> None:
+        """The server is back: a fresh pool replaces the one whose reconnection attempts are backing off."""
+        fresh = self._new_pool()
+        fresh.open(wait=False)
+        with self._pool_lock:
+            old, self._pool = self._pool, fresh
+        old.close(timeout=0)  # connections still lent out are closed as they come back
+
+    @property
+    def row_security(self) -> bool:
+        """Whether row-level security binds this store's role (it does for the runtime role)."""
+        return self.rls_bypass is None
 
     def schema_version(self) -> int:
         """The highest applied migration."""
         return self._schema_version
+
+    def grant_runtime(self, role: str) -> None:
+        """Give ``role`` the privileges the service needs on this schema (the store must be opened as its owner)."""
+        try:
+            with self._pool.connection() as conn:
+                grant_runtime(conn, self.schema, role)
+        except psycopg.Error as exc:
+            raise driver_error(f"grant {role} the use of", self.where, exc) from exc
 
     # -- transactions -------------------------------------------------------------------------------------
 
@@ -124,19 +164,40 @@ class PostgresStore(
         if getattr(local, "conn", None) is not None:
             yield
             return
-        try:
-            conn = self._pool.getconn()
-        except psycopg.Error as exc:
-            raise driver_error("connect to", self.where, exc) from exc
+        pool, conn = self._connection()
         local.conn, local.tenant = conn, None
         try:
             with conn.transaction():
                 yield
         except psycopg.Error as exc:
+            if conn.broken:
+                self.outage.suspect()
             raise driver_error("write to", self.where, exc) from exc
         finally:
             local.conn = None
-            self._pool.putconn(conn)
+            pool.putconn(conn)
+
+    def _connection(self) -> tuple[ConnectionPool[psycopg.Connection[Any]], psycopg.Connection[Any]]:
+        """A connection from the pool, and that pool; refused at once while the server is away."""
+        away = self.outage.away
+        if away is not None:
+            raise StoreError(
+                f"cannot reach {self.where}: the server has not answered for {self.outage.away_for():.0f} s ({away})",
+                public=UNREACHABLE,
+            )
+        with self._pool_lock:
+            pool = self._pool
+        try:
+            return pool, pool.getconn()
+        except PoolTimeout as exc:
+            self.outage.suspect()
+            raise StoreError(
+                f"no connection to {self.where} came free within {self.pool_options.wait:g} s (the pool of"
+                f" {self.pool_options.size} is busy, or the server is away): {exc}",
+                public="the database is busy or cannot be reached",
+            ) from exc
+        except psycopg.Error as exc:
+            raise driver_error("connect to", self.where, exc) from exc
 
     @contextmanager
     def _tenant(self, tenant: str) -> Iterator[psycopg.Connection[Any]]:
@@ -146,14 +207,21 @@ class PostgresStore(
             conn: psycopg.Connection[Any] = local.conn
             before = local.tenant
             if before != tenant:
-                conn.execute(SET_TENANT, [tenant])
+                conn.execute(set_tenant(tenant))
                 local.tenant = tenant
             try:
                 yield conn
             finally:
                 if before is not None and before != tenant and conn.info.transaction_status.name != "INERROR":
-                    conn.execute(SET_TENANT, [before])
+                    conn.execute(set_tenant(before))
                     local.tenant = before
+
+    @contextmanager
+    def _anywhere(self) -> Iterator[psycopg.Connection[Any]]:
+        """This thread's transaction as it is: for the catalog and the store-wide functions (migration 0009),
+        which need no tenant."""
+        with self.transaction():
+            yield self._local.conn
 
     def serialise(self, scope: Scope) -> None:
         if getattr(self._local, "conn", None) is None:
@@ -178,19 +246,23 @@ class PostgresStore(
             for tenant, group in by_tenant.items():
                 with self._tenant(tenant) as conn:
                     self._bulk_write(conn, tenant, {i.record.scope.user or "" for i in group})
-                    self._check_ids(conn, tenant, group)
+                    stored = self._stored(conn, tenant, group)
                     self._check_fingerprints(conn, tenant, group)
-                    self._insert_records(conn, group)
+                    self._insert_records(conn, tenant, group, stored)
                     self._write_vectors(conn, group)
 
-    def _check_ids(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> None:
+    def _stored(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> dict[str, Indexed]:
+        """What the records of ``items`` that exist already hold in the full-text tables; ConflictError for an id
+        of another scope."""
         wanted = {i.record.id: i.record.scope.user or "" for i in items}
         rows = conn.execute(
-            "SELECT id, user_key FROM records WHERE tenant = %s AND id = ANY(%s)", [tenant, list(wanted)]
+            f"SELECT {INDEXED_COLUMNS} FROM records r WHERE r.tenant = %s AND r.id = ANY(%s)", [tenant, list(wanted)]
         ).fetchall()
-        for rid, user_key in rows:
-            if wanted[rid] != user_key:
+        stored = dict(indexed_row(row) for row in rows)
+        for rid, was in stored.items():
+            if wanted[rid] != was.user_key:
                 raise ConflictError(f"record id {rid} already belongs to another scope")
+        return stored
 
     def _check_fingerprints(self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem]) -> None:
         users = sorted({i.record.scope.user or "" for i in items if i.vector is not None})
@@ -217,9 +289,28 @@ class PostgresStore(
                     f"'{have[0]}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
                 )
 
-    def _insert_records(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
+    def _insert_records(
+        self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem], stored: dict[str, Indexed]
+    ) -> None:
         tokens = tokenize_many([(i.record.content, i.record.context) for i in items])
-        write_records(conn, [_record_row(i.record, t.tsvector, t.length) for i, t in zip(items, tokens, strict=True)])
+        # Only records that are new or whose text changed move anything in the full-text tables.
+        changed = [
+            (i.record, t)
+            for i, t in zip(items, tokens, strict=True)
+            if (was := stored.get(i.record.id)) is None or was.digest != text_digest(i.record.content, i.record.context)
+        ]
+        rows = [_record_row(i.record, t.tsvector, t.length) for i, t in zip(items, tokens, strict=True)]
+        # A few rows and their full-text upkeep go in one round trip; COPY (many rows) cannot join a pipeline.
+        with conn.pipeline() if len(rows) < STAGE_FROM else nullcontext():
+            write_records(conn, rows)
+            reindex(
+                conn,
+                tenant,
+                [stored[r.id] for r, _ in changed if r.id in stored],
+                [r.id for r, _ in changed],
+                [(r.scope.user or "", t.length, t.terms) for r, t in changed],
+                count_terms=self._bulk is None,
+            )
 
     def _write_vectors(self, conn: psycopg.Connection[Any], items: Sequence[StoredItem]) -> None:
         replaced = [i.record.id for i in items if not i.keep_vector]
@@ -242,8 +333,8 @@ class PostgresStore(
             for n, vec in enumerate(parts):
                 indexed = flags.get(r.scope.user or "", False)
                 rows.append((tenant, r.id, n, r.scope.user or "", r.embedding_model, own.shape[0], vec, indexed))
-        for dim in sorted({row[5] for row in rows if row[7]}):
-            self._ensure_vector_index(conn, dim)
+        if self._bulk is not None:  # indexes dropped for the load, or new: made at its end
+            self._bulk.dims |= {int(row[5]) for row in rows if row[7] and row[5] <= HNSW_MAX_DIM}
         write_vectors(conn, rows)
 
     def delete(self, scope: Scope, record_ids: Sequence[str]) -> int:
@@ -252,8 +343,10 @@ class PostgresStore(
         where, params = scope_sql(scope)
         with self._tenant(scope.tenant) as conn:
             rows = conn.execute(
-                f"DELETE FROM records r WHERE r.id = ANY(%s) AND {where} RETURNING r.id", [list(record_ids), *params]
+                f"DELETE FROM records r WHERE r.id = ANY(%s) AND {where} RETURNING {INDEXED_COLUMNS}",
+                [list(record_ids), *params],
             ).fetchall()
+            reindex(conn, scope.tenant, [indexed_row(row)[1] for row in rows], [], [], count_terms=self._bulk is None)
         return len(rows)
 
     # -- reads --------------------------------------------------------------------------------------------
@@ -342,8 +435,8 @@ class PostgresStore(
 
     def count(self, scope: Scope | None = None) -> int:
         if scope is None:
-            with self._tenant(ALL_TENANTS) as conn:
-                row = conn.execute("SELECT COUNT(*) FROM records").fetchone()
+            with self._anywhere() as conn:
+                row = conn.execute("SELECT records FROM tiermem_row_counts()").fetchone()
         else:
             where, params = scope_sql(scope)
             with self._tenant(scope.tenant) as conn:
@@ -351,20 +444,23 @@ class PostgresStore(
         return int(row[0]) if row else 0
 
     def iter_scopes(self) -> Iterator[Scope]:
-        with self._tenant(ALL_TENANTS) as conn:
-            rows = conn.execute("SELECT DISTINCT tenant, user_key FROM records ORDER BY 1, 2").fetchall()
+        with self._anywhere() as conn:
+            rows = conn.execute("SELECT tenant, user_key FROM tiermem_scopes()").fetchall()
         for tenant, user_key in rows:
             yield Scope(tenant, user_key or None)
 
     def close(self) -> None:
-        self._pool.close()
+        self.outage.close()
+        with self._pool_lock:
+            self._pool.close()
 
     # For tests and diagnostics that need raw SQL; lifecycle jobs go through the maintenance methods.
     def execute(
-        self, statement: str, params: Sequence[Any] = (), *, tenant: str = ALL_TENANTS
+        self, statement: str, params: Sequence[Any] = (), *, tenant: str | None = None
     ) -> list[tuple[Any, ...]]:
-        """Run one SQL statement as ``tenant`` (default: store-wide) and return its rows (none: [])."""
-        with self._tenant(tenant) as conn:
+        """Run one SQL statement as ``tenant`` (None: no tenant, which reads no row of a table but the catalog's)
+        and return its rows (none: [])."""
+        with self._tenant(tenant) if tenant is not None else self._anywhere() as conn:
             cur = conn.execute(statement.encode() if not params else statement, params or None)
             return cur.fetchall() if cur.description else []
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import psycopg
 
+from tiermem.store.postgres.postings import INDEXED_COLUMNS, indexed_row, reindex
 from tiermem.text_index import index_text
 
 __all__ = [
@@ -40,10 +41,12 @@ MAX_POSITIONS_PER_TERM = 256  # ... and keeps at most this many positions per le
 
 @dataclass(frozen=True, slots=True)
 class Tokens:
-    """A record's terms as a ``tsvector`` literal, and its length in tokens (BM25's document length)."""
+    """A record's terms as a ``tsvector`` literal, its length in tokens (BM25's document length), and its
+    distinct terms (what its postings and the per-term document counts hold)."""
 
     tsvector: str
     length: int
+    terms: tuple[str, ...] = ()
 
 
 _LOCAL = threading.local()
@@ -95,7 +98,7 @@ def tokenize_many(texts: Sequence[tuple[str, str | None]]) -> list[Tokens]:
     out: list[Tokens] = []
     for doc in range(1, len(texts) + 1):
         body = " ".join(f"{_quote(t)}:{','.join(p)}" for t, p in sorted(terms[doc].items()))
-        out.append(Tokens(body, content_len[doc] + context_len[doc]))
+        out.append(Tokens(body, content_len[doc] + context_len[doc], tuple(sorted(terms[doc]))))
     return out
 
 
@@ -124,21 +127,37 @@ def refill_index_text(conn: psycopg.Connection[Any], *, batch: int = 500) -> int
     """Re-tokenize the stored rows whose text ``index_text`` changes (those holding non-ASCII); how many.
 
     Rows written before the index held ``index_text`` carry the raw text's terms; ASCII text comes out the same
-    either way, so only rows with a multi-byte character are rewritten. The statistics triggers keep
-    ``scope_stats`` and ``fts_terms`` in step. Runs inside the migration's transaction, for every tenant.
+    either way, so only rows with a multi-byte character are rewritten. Runs inside the migration's transaction,
+    for every tenant (as the schema's owner). Where the statistics triggers of migration 0001 still stand (a store
+    older than migration 0010) they keep ``scope_stats`` and ``fts_terms`` in step; else ``reindex`` does.
     """
-    conn.execute("SELECT set_config('tiermem.tenant', '*', true)")  # store-wide, as maintenance is
+    conn.execute("SELECT set_config('tiermem.tenant', '*', true)")  # store-wide, as the policies then allowed
+    found = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = 'records'::regclass AND tgname = 'records_fts_update')"
+    ).fetchone()
+    triggers = bool(found and found[0])
     rows = conn.execute(
-        "SELECT tenant, id, content, context FROM records"
-        " WHERE octet_length(content) <> char_length(content)"
-        " OR octet_length(coalesce(context, '')) <> char_length(coalesce(context, ''))"
+        f"SELECT r.tenant, r.content, r.context, {INDEXED_COLUMNS} FROM records r"
+        " WHERE octet_length(r.content) <> char_length(r.content)"
+        " OR octet_length(coalesce(r.context, '')) <> char_length(coalesce(r.context, ''))"
     ).fetchall()
     for start in range(0, len(rows), batch):
         chunk = rows[start : start + batch]
-        tokens = tokenize_many([(content, context) for _, _, content, context in chunk])
+        tokens = tokenize_many([(content, context) for _, content, context, *_ in chunk])
         with conn.cursor() as cur:
             cur.executemany(
                 "UPDATE records SET fts = %s::tsvector, fts_len = %s WHERE tenant = %s AND id = %s",
-                [(t.tsvector, t.length, tenant, rid) for (tenant, rid, _, _), t in zip(chunk, tokens, strict=True)],
+                [(t.tsvector, t.length, row[0], row[3]) for row, t in zip(chunk, tokens, strict=True)],
+            )
+        if triggers:
+            continue
+        for tenant in sorted({row[0] for row in chunk}):
+            mine = [(indexed_row(row[3:]), t) for row, t in zip(chunk, tokens, strict=True) if row[0] == tenant]
+            reindex(
+                conn,
+                tenant,
+                [was for (_, was), _ in mine],
+                [rid for (rid, _), _ in mine],
+                [(was.user_key, t.length, t.terms) for (_, was), t in mine],
             )
     return len(rows)

@@ -36,6 +36,8 @@ class PgTransferMixin:
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
+        def _anywhere(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
     def scope_records(self, scope: Scope) -> list[MemoryRecord]:
         with self._tenant(scope.tenant) as conn:
             rows = conn.execute(
@@ -45,7 +47,7 @@ class PgTransferMixin:
         return [row_to_record(row) for row in rows]
 
     def row_fields(self, table: str) -> tuple[RowField, ...]:
-        with self._tenant("*") as conn:
+        with self._anywhere() as conn:  # the catalog only
             return _fields(conn, table)[0]
 
     def export_rows(self, scope: Scope, table: str) -> list[dict[str, Any]]:

@@ -4,12 +4,18 @@ One HNSW index per vector dimension (a partial index on ``vec::vector(dim)``), h
 only. A scope of up to ``EXACT_UP_TO`` records is searched exactly through its btree index: an HNSW index over
 every tenant's vectors would have to visit a great many rows to find a small scope's, and inserting into one costs
 ~4 ms a vector here (5x the rest of a write). When a scope grows past that size its vectors are flagged
-``indexed`` (which puts them in the index, made then if missing), and from then on it is searched through HNSW
-with ``hnsw.iterative_scan = relaxed_order``, so a narrow filter still yields k rows.
+``indexed`` (which puts them in the index of their dimension), and from then on it is searched through HNSW with
+``hnsw.iterative_scan = relaxed_order``, so a narrow filter still yields k rows.
+
+Indexes are made by the schema's owner, never by a request (no DDL at request time: a distributed PostgreSQL
+propagates DDL, it does not want it per write): migration 0010 makes the one of 384 dimensions (the default
+models'), and a store opened by the owner (``tiermem init``, a bulk load's end) makes the index of every dimension
+whose vectors are flagged. Until a dimension has its index, its large scopes are searched exactly: right, slower.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -31,7 +37,7 @@ from tiermem.types import Filter, Scope
 if TYPE_CHECKING:
     from tiermem.store.postgres.bulk import BulkState
 
-__all__ = ["EXACT_UP_TO", "HNSW_MAX_DIM", "PgVectorMixin", "create_hnsw"]
+__all__ = ["EXACT_UP_TO", "HNSW_MAX_DIM", "PgVectorMixin", "build_missing_hnsw", "create_hnsw", "hnsw_dims"]
 
 EXACT_UP_TO = 10_000  # records in a scope searched exactly (no index); larger scopes go through HNSW
 HNSW_MAX_DIM = 2_000  # pgvector indexes vectors of up to 2,000 dimensions; larger ones are searched exactly
@@ -39,6 +45,7 @@ EF_SEARCH = 100  # HNSW candidate list (DESIGN.md: recall 0.985 at 100k x 384)
 PASSAGE_FANOUT = 3  # rows fetched per wanted record from HNSW: a record with passages comes back several times
 
 _POOL = LazyPool("tiermem-pg-vector")
+_log = logging.getLogger("tiermem.store")
 
 
 class PgVectorMixin:
@@ -68,28 +75,26 @@ class PgVectorMixin:
                 conn.execute(
                     "UPDATE vectors SET indexed = true WHERE tenant = %s AND user_key = %s", [tenant, user_key]
                 )
-                for (dim,) in conn.execute(
-                    "SELECT DISTINCT dim FROM vectors WHERE tenant = %s AND user_key = %s", [tenant, user_key]
-                ).fetchall():
-                    self._ensure_vector_index(conn, int(dim))
                 flags[str(user_key)] = True
         return flags
 
-    def _ensure_vector_index(self, conn: psycopg.Connection[Any], dim: int) -> None:
-        """The HNSW index of ``dim``-dimensional vectors, made if missing (and allowed); in a bulk load, at its end."""
-        if dim in self._dims or dim > HNSW_MAX_DIM:
-            return
-        if self._bulk is not None:
-            self._bulk.dims.add(dim)
-            return
-        create_hnsw(conn, dim)
-        self._dims.add(dim)
-
-    def _scope_indexed(self, conn: psycopg.Connection[Any], scope: Scope) -> bool:
+    def _scope_indexed(self, conn: psycopg.Connection[Any], scope: Scope, dim: int) -> bool:
+        """Whether the scope is searched through the HNSW index of ``dim``: flagged, and the index exists."""
         row = conn.execute(
             "SELECT indexed FROM scope_stats WHERE tenant = %s AND user_key = %s", [scope.tenant, scope.user or ""]
         ).fetchone()
-        return bool(row[0]) if row else False
+        if not (row and row[0]) or dim > HNSW_MAX_DIM:
+            return False
+        if dim not in self._dims:
+            self._dims |= hnsw_dims(conn)  # made since this store opened (by the owner), or still missing
+            if dim not in self._dims:
+                _log.warning(
+                    "no HNSW index for %d-dimensional vectors: their large scopes are searched exactly; run"
+                    " `tiermem init` as the schema's owner to make it",
+                    dim,
+                )
+                return False
+        return True
 
     def _scope_dim(self, conn: psycopg.Connection[Any], scope: Scope, fingerprint: str) -> int | None:
         row = conn.execute(
@@ -116,7 +121,7 @@ class PgVectorMixin:
                 return []
             if query.shape[0] != dim:
                 raise EmbeddingMismatchError(f"query vector has {query.shape[0]} dimensions, the scope's vectors {dim}")
-            exact = dim > HNSW_MAX_DIM or not self._scope_indexed(conn, scope)
+            exact = not self._scope_indexed(conn, scope, dim)
             rows = _search(conn, scope, query, dim, fingerprint, filter_, now, limit, exact=exact, own_only=False)
         return [Candidate(rid, float(score)) for rid, score in rows]
 
@@ -142,7 +147,7 @@ class PgVectorMixin:
             dim = self._scope_dim(conn, scope, fingerprint)
             if dim is None or limit <= 0:
                 return [[] for _ in range(len(queries))]
-            if dim <= HNSW_MAX_DIM and self._scope_indexed(conn, scope):
+            if self._scope_indexed(conn, scope, dim):
                 return [
                     [Candidate(rid, float(s)) for rid, s in _search(
                         conn, scope, q, dim, fingerprint, filter_, now, limit, exact=False, own_only=True
@@ -167,6 +172,28 @@ class PgVectorMixin:
         )
         allowed = np.arange(len(rows))
         return [best(row, allowed, ids, limit) for row in queries @ matrix.T]
+
+
+def hnsw_dims(conn: psycopg.Connection[Any]) -> set[int]:
+    """The dimensions whose HNSW index exists in the current schema (the catalog's word)."""
+    rows = conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'vectors\\_hnsw\\_%'"
+    ).fetchall()
+    return {int(str(name).rsplit("_", 1)[1]) for (name,) in rows}
+
+
+def build_missing_hnsw(conn: psycopg.Connection[Any]) -> set[int]:
+    """As the schema's owner: make the HNSW index of every dimension whose vectors are flagged (none for a role
+    that may not, or that reads no rows across tenants); the dimensions indexed now."""
+    # One vector of each flagged scope (through the scope's btree), not a scan of every vector.
+    flagged = conn.execute(
+        "SELECT DISTINCT v.dim FROM scope_stats s CROSS JOIN LATERAL (SELECT dim FROM vectors"
+        " WHERE tenant = s.tenant AND user_key = s.user_key LIMIT 1) v WHERE s.indexed AND v.dim <= %s",
+        [HNSW_MAX_DIM],
+    ).fetchall()
+    for (dim,) in flagged:
+        create_hnsw(conn, int(dim))
+    return hnsw_dims(conn)
 
 
 def create_hnsw(conn: psycopg.Connection[Any], dim: int) -> str | None:

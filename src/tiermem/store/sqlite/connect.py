@@ -48,6 +48,8 @@ def connect(path: str, *, create: bool) -> sqlite3.Connection:
     file = Path(path)
     if file.is_dir():
         raise StoreError(f"cannot open the database {path}: it is a folder, not a database file")
+    if file.exists() and not file.is_file():
+        raise StoreError(f"cannot open the database {path}: it is a device or a pipe, not a database file")
     if not create and not file.exists():
         where = f" ({file.absolute()})" if not file.is_absolute() else ""
         raise NotFoundError(f"no database at {path}{where}: the file does not exist, and none was created")
