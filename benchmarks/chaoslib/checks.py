@@ -7,7 +7,9 @@
 - **Duplicated**: no two records of one user, agent, session and type have the same content hash. The harness
   never sends one text twice on purpose except to race it, so this is the write path's dedupe key: any such pair
   is a text stored twice.
-- **Forked**: among a slot user's facts (``SLOT_PREFIX``), at most one has ``valid_to IS NULL``.
+- **Forked**: among a slot user's facts (``SLOT_PREFIX``) from sources of equal trust, at most one has
+  ``valid_to IS NULL``. (A less trusted source does not retire a more trusted fact: an agent's fact written
+  through MCP stays current beside the user's, by design; a newer fact of equal or more trust closes the older.)
 - **Audit gaps**: PostgreSQL's sequences skip numbers when a transaction rolls back, so the log's ``seq`` is not
   expected to be contiguous. Instead: every stored record's entries, in ``seq`` order, are an ``add`` at version 1
   and then exactly one entry for each later version up to the record's version (1..n, none missing, none twice),
@@ -51,6 +53,7 @@ class Rec:
     content_hash: str
     current: bool  # valid_to IS NULL
     version: int
+    trust: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +105,9 @@ def _postgres(url: str, erased: Sequence[str]) -> Snapshot:
 
 def _read(run: Any, tables: list[str], mark: str, erased: Sequence[str]) -> Snapshot:
     records = [
-        Rec(str(i), u, a, s, t, c, h, bool(cur), int(v))
-        for i, u, a, s, t, c, h, cur, v in run(
-            "SELECT id, user_key, agent, session, type, content, content_hash, valid_to IS NULL, version"
+        Rec(str(i), u, a, s, t, c, h, bool(cur), int(v), float(trust))
+        for i, u, a, s, t, c, h, cur, v, trust in run(
+            "SELECT id, user_key, agent, session, type, content, content_hash, valid_to IS NULL, version, trust"
             f" FROM records WHERE tenant = {mark}",
             [TENANT],
         )
@@ -208,9 +211,10 @@ def _duplicates(snap: Snapshot, found: Findings) -> None:
 def _forks(snap: Snapshot, found: Findings) -> None:
     for user in SLOTS:
         facts = [r for r in snap.records if r.user == user and r.content.startswith(SLOT_PREFIX)]
-        current = [r.content for r in facts if r.current]
-        if len(current) > 1:
-            found.add("forked", f"{user}: {len(current)} current facts: {current[:3]}")
+        for trust in sorted({r.trust for r in facts}):
+            current = [r.content for r in facts if r.current and r.trust == trust]
+            if len(current) > 1:
+                found.add("forked", f"{user}: {len(current)} current facts of trust {trust}: {current[:3]}")
 
 
 def _audit(snap: Snapshot, erased: set[str], found: Findings) -> None:
