@@ -125,11 +125,7 @@ def _read(run: Any, tables: list[str], mark: str, erased: Sequence[str]) -> Snap
         for u, a, n, v in run(f"SELECT user_key, agent, name, value FROM core_blocks WHERE tenant = {mark}", [TENANT])
     }
     left = {
-        user: {
-            table: int(run(_count(table, mark), [TENANT, user])[0][0])
-            for table in tables
-            if table != AUDIT
-        }
+        user: {table: int(run(_count(table, mark), [TENANT, user])[0][0]) for table in tables if table != AUDIT}
         for user in erased
     }
     return Snapshot(records, audit, blocks, left)

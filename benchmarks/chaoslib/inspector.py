@@ -103,8 +103,16 @@ class InspectorWriter:
         answer = self.page.submit(f"/ui/review{where}", steps, self.run.retry_for)
         done = _form(answer, answer.status == 303 and "done=approved" in answer.location)
         detail = "" if done == "acked" else f"{answer.status}: {answer.location or answer.text[:200]}"
-        op = Op("inspector", "approve", self.target.store, done, int(done == "acked"), answer.attempts, detail,
-                answer.server)
+        op = Op(
+            "inspector",
+            "approve",
+            self.target.store,
+            done,
+            int(done == "acked"),
+            answer.attempts,
+            detail,
+            answer.server,
+        )
         self.run.ledger.record(op, Present(self.target.store, HELD, text))
         return True
 

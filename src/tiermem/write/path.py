@@ -61,6 +61,7 @@ __all__ = [
     "write_many",
 ]
 
+
 class WriteStatus(StrEnum):
     """What a write did."""
 
