@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from tiermem.embed import Embedder, Vectors, embed_queries
 from tiermem.english.perspective import first_person
@@ -20,6 +21,7 @@ from tiermem.recall.factors import named_speaker
 from tiermem.recall.query import Query
 from tiermem.recall.relevance import TermWeights, term_weights
 from tiermem.store.base import Candidate, Store
+from tiermem.store.recall_reads import OneTripRecall, ReadThrough, RecallAsk
 from tiermem.threads import LazyPool
 from tiermem.types import Filter, Scope, including_closed
 
@@ -41,6 +43,7 @@ class Candidates:
     perspective: list[Candidate] = field(default_factory=list)  # the speaker's first-person question's list
     fingerprint: str | None = None  # the model whose vectors were searched (None: no vector search)
     weights: TermWeights | None = None  # the relevance floor's word counts, when read while the model ran
+    reads: Store | None = None  # the store as ranking should read it: from what gathering fetched, if it did
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,7 @@ class Gather:
     phrases: bool = True  # adjacent query words as phrases, a third list
     perspective: bool = False  # a question naming a speaker also asked in their first person, a fourth list
     credit_current: bool = True  # closed facts are candidates too, to hand their match to their current version
+    stream_window: int = 15  # session evidence's window, for a store that reads write places with the lists
 
     def __call__(
         self,
@@ -67,6 +71,10 @@ class Gather:
         limit = max(self.candidates, k)
         wanted = filter_ if filter_.as_of is not None or not self.credit_current else including_closed(filter_)
         now = query.now
+        if isinstance(store, OneTripRecall) and not self.perspective:
+            return _in_one_trip(store, embedder, RecallAsk(
+                scope, wanted, now, limit, query.terms, tuple(query.pairs if self.phrases else ()), self.stream_window
+            ), query, query_vector)  # fmt: skip
 
         def keyword_list(terms: Sequence[str]) -> list[Candidate]:
             return store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
@@ -157,6 +165,33 @@ class _Scans:
             )
             for v in self.vectors
         ]
+
+
+def _in_one_trip(
+    store: OneTripRecall, embedder: Embedder | None, ask: RecallAsk, query: Query, given: Vectors | None
+) -> Candidates:
+    """The lists from a store that reads them, and what ranking reads, at once; the model embeds meanwhile (even
+    if the scope turns out to hold another model's vectors: the store says which only with the lists)."""
+    embedding = None
+    if embedder is not None and given is None:
+        embedding = _MODEL_THREADS.get().submit(embed_queries, embedder, [query.text])
+
+    def vector_for(fingerprint: str | None) -> Vectors | None:
+        if embedder is None or fingerprint != embedder.fingerprint:
+            return None
+        return given if embedding is None else embedding.result()[0]
+
+    found = store.recall_reads(ask, vector_for)
+    reads = cast(Store, ReadThrough(cast(Store, store), ask.scope, found.prefetched))
+    return Candidates(
+        replace(query, vector=found.query_vector),
+        ask.filter_,
+        found.keyword,
+        found.phrase,
+        found.vector,
+        fingerprint=found.fingerprint,
+        reads=reads,
+    )
 
 
 def _asked_as_speaker(store: Store, scope: Scope, query: str, best: list[Candidate]) -> str | None:

@@ -70,7 +70,13 @@ class Pipeline:
     def of(cls, policy: RecallPolicy) -> Pipeline:
         """The pipeline a ``RecallPolicy`` describes."""
         return cls(
-            Gather(policy.candidates, policy.phrase_weight > 0, policy.perspective_weight > 0, policy.credit_current),
+            Gather(
+                policy.candidates,
+                policy.phrase_weight > 0,
+                policy.perspective_weight > 0,
+                policy.credit_current,
+                policy.stream_window,
+            ),
             policy.fusion(),
             (
                 Factors(policy.factors),
@@ -101,6 +107,7 @@ class Pipeline:
         if not text.strip():
             return []
         found = self.gather(store, embedder, scope, query, filter_, k=k, query_vector=query_vector)
+        store = found.reads or store
         lists = self.fusion.lists(
             keyword=found.keyword, vector=found.vector, phrase=found.phrase, perspective=found.perspective
         )

@@ -28,7 +28,7 @@ from tiermem.store.postgres.terms import query_stems
 from tiermem.store.sqlite.fts import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
 from tiermem.types import Filter, Scope
 
-__all__ = ["PgFullTextMixin", "bm25_scores"]
+__all__ = ["COUNT_CAP", "POSTINGS_BUDGET", "PRUNE_FROM_RECORDS", "PgFullTextMixin", "bm25_scores", "ranked"]
 
 K1, B = 1.2, 0.75
 # Scopes this large get their most common query words pruned (as the SQLite store does from 20,000): every matching
@@ -83,13 +83,7 @@ class PgFullTextMixin:
                 " WHERE r.tenant = %s AND r.user_key = %s AND r.seq = ANY(%s::bigint[])",
                 [*nparams, *fparams, *key, sorted({seq for seq, _, _ in postings})],
             ).fetchall()
-        positions: dict[int, Positions] = {}
-        for seq, term, at in postings:
-            positions.setdefault(seq, {})[term] = {abs(p): 1.0 if p > 0 else CONTEXT_WEIGHT for p in at}
-        found = {rid: (seq, length, bool(ok), positions[seq]) for seq, rid, length, ok in rows}
-        scores = bm25_scores(phrases, {rid: (e[1], e[3]) for rid, e in found.items()}, docs, tokens)
-        ranked = sorted(((-s, found[rid][0], rid) for rid, s in scores.items() if found[rid][2]))
-        return [Candidate(rid, -neg) for neg, _, rid in ranked[:limit]]
+        return ranked(phrases, postings, rows, docs, tokens, limit)
 
     def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
@@ -106,6 +100,25 @@ class PgFullTextMixin:
                 for t, p in zip(terms, stems, strict=True)
             }
         return int(row[0]), counts
+
+
+def ranked(
+    phrases: Sequence[tuple[str, ...]],
+    postings: Sequence[Sequence[Any]],
+    rows: Sequence[Sequence[Any]],
+    docs: int,
+    tokens: int,
+    limit: int,
+) -> list[Candidate]:
+    """The ``limit`` best of ``rows`` (seq, id, length, admitted by the filter) by BM25 for ``phrases``, from
+    their ``postings`` (seq, stem, positions; a context position is negative); ties in insertion order."""
+    positions: dict[int, Positions] = {}
+    for seq, term, at in postings:
+        positions.setdefault(seq, {})[term] = {abs(p): 1.0 if p > 0 else CONTEXT_WEIGHT for p in at}
+    found = {rid: (seq, length, bool(ok), positions[seq]) for seq, rid, length, ok in rows}
+    scores = bm25_scores(phrases, {rid: (e[1], e[3]) for rid, e in found.items()}, docs, tokens)
+    best = sorted(((-s, found[rid][0], rid) for rid, s in scores.items() if found[rid][2]))
+    return [Candidate(rid, -neg) for neg, _, rid in best[:limit]]
 
 
 def _frequency(phrase: tuple[str, ...], positions: Positions) -> float:

@@ -34,6 +34,7 @@ from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.outage import Outage
 from tiermem.store.postgres.postings import INDEXED_COLUMNS, Indexed, indexed_row, reindex, text_digest
 from tiermem.store.postgres.quotes import PgQuotesMixin
+from tiermem.store.postgres.recall import PgRecallMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
@@ -50,6 +51,7 @@ __all__ = ["PostgresStore"]
 class PostgresStore(
     PgBulkMixin,
     PgFullTextMixin,
+    PgRecallMixin,
     PgVectorMixin,
     PgAuditMixin,
     PgContextMixin,
