@@ -11,12 +11,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from pg_fixtures import OWNER_ROLE, PgServer
 
 import tiermem.recall.gather as gather_module
+from pg_fixtures import OWNER_ROLE, PgServer
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
-from tiermem.store.postgres.store import PostgresStore
 from tiermem.types import Filter, Hit, MemoryType
 
 ANN = Scope("acme", "ann")

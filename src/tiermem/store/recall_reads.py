@@ -47,7 +47,8 @@ class Prefetched:
     records: Mapping[str, MemoryRecord] = field(default_factory=dict)
     looked_up: frozenset[str] = frozenset()  # ids whose record (or its absence) ``records`` holds
     order: Mapping[str, int] = field(default_factory=dict)  # each record's insertion key
-    vectors: Mapping[str, Vectors] = field(default_factory=dict)  # own vectors of the fetched records
+    vectors: Mapping[str, Vectors] = field(default_factory=dict)  # own vectors of some of them
+    vectors_of: frozenset[str] = frozenset()  # ids whose own vector (or its absence) ``vectors`` holds
     successors_of: frozenset[str] = frozenset()  # ids all of whose successors ``records`` holds
     gaps: Sequence[tuple[str, int, int]] = ()  # (id, key, the user's records before it since the one before)
     window: int = 0  # the gaps are counted up to window + 1
@@ -98,8 +99,7 @@ class ReadThrough:
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         fetched = self._fetched
-        missing = [rid for rid in record_ids if rid not in fetched.records and rid not in fetched.looked_up]
-        if scope != self._scope or missing:
+        if scope != self._scope or not fetched.vectors_of.issuperset(record_ids):
             return self._store.vectors_of(scope, record_ids)
         return {rid: fetched.vectors[rid] for rid in record_ids if rid in fetched.vectors}
 

@@ -46,8 +46,8 @@ class PgRecallMixin:
 
     def recall_reads(self, ask: RecallAsk, vector_for: VectorFor) -> RecallReads:
         scope = ask.scope
-        lists = [[p for p in query_stems(terms) if p] for terms in (ask.terms, ask.pairs)]
         term_stems = query_stems(ask.terms)
+        lists = [[p for p in term_stems if p], [p for p in query_stems(ask.pairs) if p]]
         with self._tenant(scope.tenant) as conn:
             side = _full_text(conn, scope, ask.filter_, ask.now, lists, term_stems, sorted(self._dims), ask.limit)
             docs, tokens, indexed, model, dim, kept, postings, rows, singles, exact_planned = side
@@ -68,10 +68,14 @@ class PgRecallMixin:
                 exact = self._exact(conn, indexed, dim)
                 if exact != exact_planned:  # an index made since this store opened: the plan follows it
                     conn.execute("SELECT set_config('enable_nestloop', %s, true)", ["off" if exact else "on"])
-                search = search_sql(scope, query, dim, model, ask.filter_, ask.now, ask.limit, exact=exact, own_only=False)
+                search = search_sql(
+                    scope, query, dim, model, ask.filter_, ask.now, ask.limit, exact=exact, own_only=False
+                )
             listed = list(dict.fromkeys(c.id for c in [*keyword, *phrase]))
             read = _evidence(conn, scope, listed, search, ask.window)
-        counts = {t: (singles.get(p[0], 0) if p else 0) for t, p in zip(ask.terms, term_stems, strict=True) if len(p) <= 1}
+        counts = {
+            t: (singles.get(p[0], 0) if p else 0) for t, p in zip(ask.terms, term_stems, strict=True) if len(p) <= 1
+        }
         searched = vector is not None and model is not None and dim is not None
         return RecallReads(
             keyword,
@@ -84,6 +88,7 @@ class PgRecallMixin:
                 looked_up=frozenset(listed) | read.looked_up,
                 order=read.order,
                 vectors=read.vectors,
+                vectors_of=frozenset(read.vector_read),
                 successors_of=read.successors_of,
                 gaps=read.gaps,
                 window=ask.window,
@@ -202,13 +207,14 @@ def _full_text(
 class _Read:
     """What the second statement read."""
 
-    __slots__ = ("gaps", "looked_up", "order", "records", "successors_of", "vector", "vectors")
+    __slots__ = ("gaps", "looked_up", "order", "records", "successors_of", "vector", "vector_read", "vectors")
 
     def __init__(self) -> None:
         self.vector: list[Candidate] = []
         self.records: dict[str, Any] = {}
         self.order: dict[str, int] = {}
         self.vectors: dict[str, Vectors] = {}
+        self.vector_read: list[str] = []  # ids whose own vector was read (found or not)
         self.successors_of: frozenset[str] = frozenset()  # ids all of whose successors were read
         self.looked_up: frozenset[str] = frozenset()  # ids read by id (found or not)
         self.gaps: list[tuple[str, int, int]] = []
@@ -221,7 +227,8 @@ def _evidence(
     where, params = scope_sql(scope)
     records = f"SELECT {COLUMNS}, r.seq FROM records r WHERE {where} AND"
     statement = (
-        f"WITH vq AS MATERIALIZED (SELECT record_id, s, row_number() OVER (ORDER BY s DESC, o) AS at FROM ({search[0]}) z),"
+        "WITH vq AS MATERIALIZED (SELECT record_id, s, row_number() OVER (ORDER BY s DESC, o) AS at"
+        f" FROM ({search[0]}) z),"
         f" cr AS MATERIALIZED ({records} r.id = ANY(ARRAY("
         "SELECT unnest(%s::text[]) UNION SELECT record_id FROM vq))),"
         f" s1 AS MATERIALIZED ({records} r.supersedes = ANY(ARRAY(SELECT id FROM cr))),"
@@ -231,13 +238,18 @@ def _evidence(
         " every AS (SELECT DISTINCT ON (id) * FROM (SELECT * FROM known UNION ALL SELECT *, 3 FROM pre) a"
         " ORDER BY id, role),"
         # Places in the write order of the records without a session (the stream): each one's gap to the one before.
-        " st AS (SELECT id, seq, lag(seq) OVER (ORDER BY seq) AS prev FROM every WHERE session = ''),"
+        # (a superset of the turns of a stream: without a session, with a search context or a speaker's label).
+        " st AS (SELECT id, seq, lag(seq) OVER (ORDER BY seq) AS prev FROM every"
+        " WHERE session = '' AND (coalesce(context, '') <> '' OR strpos(content, ': ') > 0)),"
         " gap AS (SELECT st.id, CASE WHEN st.prev IS NULL OR st.seq - st.prev <= 1 THEN 0 ELSE (SELECT count(*)"
         " FROM (SELECT 1 FROM records g WHERE g.tenant = %s AND g.user_key = %s AND g.seq > st.prev"
         " AND g.seq < st.seq LIMIT %s) x) END AS n FROM st),"
-        " vs AS (SELECT record_id, vec FROM vectors WHERE tenant = %s AND part = 0"
-        " AND record_id = ANY(ARRAY(SELECT id FROM every)))"
-        f" SELECT {COLUMNS}, r.seq, vector_send(vs.vec), vq.s, vq.at, gap.n, r.role"
+        # Own vectors where ranking may read them: a fact's (newer facts first), and a record's the vector search
+        # did not score (its cosine, for relevance).
+        " vs AS (SELECT record_id, vec FROM vectors WHERE tenant = %s AND part = 0 AND record_id = ANY(ARRAY("
+        "SELECT id FROM every WHERE role > 0 OR type = 'semantic' OR id NOT IN (SELECT record_id FROM vq))))"
+        f" SELECT {COLUMNS}, r.seq, vector_send(vs.vec), vq.s, vq.at, gap.n, r.role,"
+        " r.role > 0 OR r.type = 'semantic' OR vq.at IS NULL"
         " FROM every r LEFT JOIN vs ON vs.record_id = r.id LEFT JOIN vq ON vq.record_id = r.id"
         " LEFT JOIN gap ON gap.id = r.id ORDER BY r.seq"
     )
@@ -256,6 +268,11 @@ def _evidence(
             scope.tenant,
         ],
     ).fetchall()
+    return _read(rows)
+
+
+def _read(rows: list[tuple[Any, ...]]) -> _Read:
+    """The second statement's rows."""
     read = _Read()
     width = len(COLUMNS.split(","))
     vector: list[tuple[int, Candidate]] = []
@@ -263,7 +280,9 @@ def _evidence(
     asked: set[str] = set()  # ids read by id: the candidates and what the records before pre supersede
     for row in rows:
         record = row_to_record(row[:width])
-        seq, vec, score, at, gap, role = row[width:]
+        seq, vec, score, at, gap, role, vector_read = row[width:]
+        if vector_read:
+            read.vector_read.append(record.id)
         read.records[record.id] = record
         read.order[record.id] = int(seq)
         if vec is not None:

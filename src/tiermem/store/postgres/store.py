@@ -42,7 +42,7 @@ from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
-from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, build_missing_hnsw
+from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, as_array, build_missing_hnsw
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["PostgresStore"]
@@ -417,7 +417,7 @@ class PostgresStore(
                 f" AND v.part = 0 WHERE r.id = ANY(%s) AND {where}",
                 [list(record_ids), *params],
             ).fetchall()
-        return {rid: _array(vec) for rid, vec in rows}
+        return {rid: as_array(vec) for rid, vec in rows}
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         if not record_ids:
@@ -494,9 +494,3 @@ def _record_row(r: MemoryRecord, tsvector: str, length: int) -> tuple[Any, ...]:
         tsvector,
         length,
     )
-
-
-def _array(value: Any) -> Vectors:
-    """A pgvector value (``Vector`` or already an array) as float32."""
-    to_numpy = getattr(value, "to_numpy", None)
-    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)

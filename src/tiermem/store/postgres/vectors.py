@@ -41,6 +41,7 @@ __all__ = [
     "EXACT_UP_TO",
     "HNSW_MAX_DIM",
     "PgVectorMixin",
+    "as_array",
     "build_missing_hnsw",
     "create_hnsw",
     "ef_search",
@@ -181,6 +182,12 @@ class PgVectorMixin:
         )
         allowed = np.arange(len(rows))
         return [best(row, allowed, ids, limit) for row in queries @ matrix.T]
+
+
+def as_array(value: Any) -> Vectors:
+    """A pgvector value (``Vector`` or already an array) as float32."""
+    to_numpy = getattr(value, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)
 
 
 def hnsw_dims(conn: psycopg.Connection[Any]) -> set[int]:
