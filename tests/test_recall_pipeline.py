@@ -89,7 +89,7 @@ def test_the_pipeline_of_a_policy_lists_its_stages_in_order_with_their_parameter
     assert pipeline.stages[1] == SessionEvidence(weight=0.3, window=4)
     assert pipeline.stages[2] == NeighbourEvidence(weight=0.2)
     assert pipeline.stages[3] == NewerFactsFirst(update_cosine=0.5, competing_ratio=0.9)
-    assert pipeline.floor == RelevanceFloor(0.4) and pipeline.gather == Gather(50, True, False, True)
+    assert pipeline.floor == RelevanceFloor(0.4) and pipeline.gather == Gather(50, True, False, True, 4)
 
 
 def test_the_factors_stage_multiplies_each_part_in_order_and_ranks_again(mem: Memory) -> None:
