@@ -176,3 +176,31 @@ def test_postgres_recall_is_one_transaction_of_at_most_three_statements(
         monkeypatch.undo()
     assert max(counted) <= 3, counted
     assert _transactions(elsewhere) - before - 2 * opening == len(QUERIES)
+
+
+def test_a_postgres_write_is_one_transaction_after_a_read_only_duplicate_check(
+    filled: tuple[Memory, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem, _ = filled
+    transactions: list[list[str]] = []
+    begin: Callable[..., Any] = psycopg.Connection.transaction
+
+    def opening(self: psycopg.Connection[Any], *args: Any, **kwargs: Any) -> Any:
+        if self.info.transaction_status.name == "IDLE":  # not a savepoint inside one
+            transactions.append([])
+        return begin(self, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "transaction", opening)
+    execute: Callable[..., Any] = psycopg.Cursor.execute
+
+    def filed(self: psycopg.Cursor[Any], query: Any, *args: Any, **kwargs: Any) -> Any:
+        transactions[-1].append(query if isinstance(query, str) else repr(query))
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", filed)
+    mem.remember(ANN, "the lantern by the bridge is yellow now")
+    monkeypatch.undo()
+    assert len(transactions) == 2  # and no statement outside them (``filed`` would have failed)
+    check, write = transactions
+    assert all(s.lstrip().upper().startswith(("SET LOCAL", "SELECT", "COMPOSED")) for s in check), check
+    assert any(s.lstrip().upper().startswith("INSERT INTO RECORDS") for s in write), write
