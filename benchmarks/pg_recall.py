@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from pg_scale import NOW, Data, _ingest, _load, _log
 
 import tiermem.recall.gather as gather_module
+from pg_fixtures import reported_transactions
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import Store
 from tiermem.types import Filter, Hit, Scope
@@ -95,35 +96,22 @@ class _Counter:
             psycopg.Connection.transaction = transaction  # type: ignore[method-assign]
 
 
-def _server_transactions(admin: str, database: str) -> int:
-    """The database's committed and rolled-back transactions once no connection is left in it to report."""
-    with psycopg.connect(admin, autocommit=True) as conn:
-        while (conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                            [database]).fetchone() or [0])[0]:  # fmt: skip
-            time.sleep(0.05)
-        conn.execute("SELECT pg_stat_clear_snapshot()")
-        row = conn.execute(
-            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s", [database]
-        ).fetchone()
-        return int(row[0]) if row else 0
-
-
 def _per_recall_on_server(url: str, admin: str, data: Data, scopes: list[Scope], n: int, *, step: bool) -> float:
     """Transactions per recall as the server counts them: a store opened and closed with ``n`` recalls between,
     less one opened and closed with none (the database holds nothing else that runs)."""
     from tiermem.store.postgres import PostgresStore
 
     database = urlsplit(url).path.lstrip("/")
-    start = _server_transactions(admin, database)
+    start = reported_transactions(admin, database)
     PostgresStore(url).close()
-    opening = _server_transactions(admin, database) - start
+    opening = reported_transactions(admin, database) - start
     store = PostgresStore(url)
     try:
         for i in range(n):
             _recall(store, data, scopes[i % len(scopes)], *data.query(), step=step)
     finally:
         store.close()
-    return (_server_transactions(admin, database) - start - 2 * opening) / n
+    return (reported_transactions(admin, database) - start - 2 * opening) / n
 
 
 def _same(a: list[Hit], b: list[Hit]) -> bool:

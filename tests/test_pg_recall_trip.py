@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,7 +12,7 @@ import psycopg
 import pytest
 
 import tiermem.recall.gather as gather_module
-from pg_fixtures import OWNER_ROLE, PgServer
+from pg_fixtures import OWNER_ROLE, PgServer, reported_transactions
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
 from tiermem.types import Filter, Hit, MemoryType
@@ -136,20 +135,7 @@ def quiet_database(pg_server: PgServer) -> Iterator[tuple[PgServer, str]]:
 
 
 def _transactions(elsewhere: str) -> int:
-    """The quiet database's committed and rolled-back transactions, once no backend is left in it to report its
-    own (a backend reports them when it ends, or up to ten seconds after it goes idle)."""
-    with psycopg.connect(elsewhere, autocommit=True) as conn:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            left = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [QUIET]).fetchone()
-            if left is not None and left[0] == 0:
-                break
-            time.sleep(0.05)
-        conn.execute("SELECT pg_stat_clear_snapshot()")
-        row = conn.execute(
-            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s", [QUIET]
-        ).fetchone()
-        return int(row[0]) if row else 0
+    return reported_transactions(elsewhere, QUIET)
 
 
 def test_postgres_recall_is_one_transaction_of_at_most_three_statements(

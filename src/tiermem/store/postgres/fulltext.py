@@ -28,7 +28,15 @@ from tiermem.store.postgres.terms import query_stems
 from tiermem.store.sqlite.fts import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
 from tiermem.types import Filter, Scope
 
-__all__ = ["COUNT_CAP", "POSTINGS_BUDGET", "PRUNE_FROM_RECORDS", "PgFullTextMixin", "bm25_scores", "ranked"]
+__all__ = [
+    "COUNT_CAP",
+    "POSTINGS_BUDGET",
+    "PRUNE_FROM_RECORDS",
+    "PgFullTextMixin",
+    "admitted_sql",
+    "bm25_scores",
+    "ranked",
+]
 
 K1, B = 1.2, 0.75
 # Scopes this large get their most common query words pruned (as the SQLite store does from 20,000): every matching
@@ -59,15 +67,7 @@ class PgFullTextMixin:
             docs, tokens = int(row[0]), int(row[1])
             if docs >= PRUNE_FROM_RECORDS:
                 phrases = _prune(conn, key, phrases)
-            narrow = ""
-            nparams: list[Any] = []
-            if scope.agent is not None:
-                narrow += " AND r.agent = %s"
-                nparams.append(scope.agent)
-            if scope.session is not None:
-                narrow += " AND r.session = %s"
-                nparams.append(scope.session)
-            fwhere, fparams = filter_sql(filter_, now)
+            admitted, aparams = admitted_sql(scope, filter_, now)
             stems = sorted({s for p in phrases for s in p})
             # Every row of the (tenant, user) holding a query stem, whether the filter admits it or not: each
             # counts in the document frequencies, as every row of the index does in FTS5's. Only equality
@@ -79,9 +79,9 @@ class PgFullTextMixin:
             if not postings:
                 return []
             rows = conn.execute(
-                f"SELECT r.seq, r.id, r.fts_len, (TRUE{narrow} AND {fwhere}) AS ok FROM records r"
+                f"SELECT r.seq, r.id, r.fts_len, {admitted} AS ok FROM records r"
                 " WHERE r.tenant = %s AND r.user_key = %s AND r.seq = ANY(%s::bigint[])",
-                [*nparams, *fparams, *key, sorted({seq for seq, _, _ in postings})],
+                [*aparams, *key, sorted({seq for seq, _, _ in postings})],
             ).fetchall()
         return ranked(phrases, postings, rows, docs, tokens, limit)
 
@@ -100,6 +100,20 @@ class PgFullTextMixin:
                 for t, p in zip(terms, stems, strict=True)
             }
         return int(row[0]), counts
+
+
+def admitted_sql(scope: Scope, filter_: Filter, now: datetime) -> tuple[str, list[Any]]:
+    """Whether a row of the (tenant, user) is in ``scope`` (its agent and session) and ``filter_`` admits it."""
+    narrow = ""
+    params: list[Any] = []
+    if scope.agent is not None:
+        narrow += " AND r.agent = %s"
+        params.append(scope.agent)
+    if scope.session is not None:
+        narrow += " AND r.session = %s"
+        params.append(scope.session)
+    fwhere, fparams = filter_sql(filter_, now)
+    return f"(TRUE{narrow} AND {fwhere})", [*params, *fparams]
 
 
 def ranked(

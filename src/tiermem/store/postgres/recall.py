@@ -23,8 +23,8 @@ import psycopg
 from tiermem.embed import Vectors
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate
-from tiermem.store.postgres.fulltext import COUNT_CAP, POSTINGS_BUDGET, PRUNE_FROM_RECORDS, ranked
-from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql
+from tiermem.store.postgres.fulltext import COUNT_CAP, POSTINGS_BUDGET, PRUNE_FROM_RECORDS, admitted_sql, ranked
+from tiermem.store.postgres.sql import COLUMNS, row_to_record, scope_sql
 from tiermem.store.postgres.terms import query_stems
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, ef_search, hnsw_dims, search_sql
 from tiermem.store.recall_reads import Prefetched, RecallAsk, RecallReads, VectorFor
@@ -124,14 +124,7 @@ def _full_text(
     """The first statement (see the module docstring)."""
     key = [scope.tenant, scope.user or ""]
     flat = [(n, i, s) for n, lst in enumerate(lists) for i, p in enumerate(lst) for s in p]
-    narrow, nparams = "", []
-    if scope.agent is not None:
-        narrow += " AND r.agent = %s"
-        nparams.append(scope.agent)
-    if scope.session is not None:
-        narrow += " AND r.session = %s"
-        nparams.append(scope.session)
-    fwhere, fparams = filter_sql(filter_, now)
+    admitted, aparams = admitted_sql(scope, filter_, now)
     singles = sorted({p[0] for p in term_stems if len(p) == 1})
     # Every row of the (tenant, user) holding a kept stem, admitted by the filter or not (each counts in the
     # document frequencies); only equality conditions on the postings, which row-level security lets through
@@ -147,7 +140,7 @@ def _full_text(
         " kept AS (SELECT l, i FROM ranked WHERE rn = 1 OR running <= %s OR coalesce((SELECT docs FROM s), 0) < %s),"
         " p AS MATERIALIZED (SELECT seq, term, at FROM fts_postings WHERE tenant = %s AND user_key = %s"
         " AND term = ANY(ARRAY(SELECT DISTINCT q.stem FROM q JOIN kept USING (l, i)))),"
-        f" rr AS (SELECT r.seq, r.id, r.fts_len, (TRUE{narrow} AND {fwhere}) AS ok FROM records r"
+        f" rr AS (SELECT r.seq, r.id, r.fts_len, {admitted} AS ok FROM records r"
         " WHERE r.tenant = %s AND r.user_key = %s AND r.seq = ANY(ARRAY(SELECT DISTINCT seq FROM p)))"
         " SELECT s.docs, s.tokens, s.indexed, m.model, m.dim,"
         " (SELECT json_agg(json_build_array(l, i)) FROM kept),"
@@ -172,8 +165,7 @@ def _full_text(
         POSTINGS_BUDGET,
         PRUNE_FROM_RECORDS,
         *key,
-        *nparams,
-        *fparams,
+        *aparams,
         *key,
         *key,
         COUNT_CAP,

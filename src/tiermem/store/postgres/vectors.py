@@ -132,7 +132,8 @@ class PgVectorMixin:
             if query.shape[0] != dim:
                 raise EmbeddingMismatchError(f"query vector has {query.shape[0]} dimensions, the scope's vectors {dim}")
             exact = not self._scope_indexed(conn, scope, dim)
-            rows = _search(conn, scope, query, dim, fingerprint, filter_, now, limit, exact=exact, own_only=False)
+            search = search_sql(scope, query, dim, fingerprint, filter_, now, limit, exact=exact, own_only=False)
+            rows = _search(conn, search, exact=exact, ef=ef_search(limit, own_only=False))
         return [Candidate(rid, float(score)) for rid, score in rows]
 
     def start_vector_candidates(
@@ -158,10 +159,11 @@ class PgVectorMixin:
             if dim is None or limit <= 0:
                 return [[] for _ in range(len(queries))]
             if self._scope_indexed(conn, scope, dim):
+                ef = ef_search(limit, own_only=True)
                 return [
-                    [Candidate(rid, float(s)) for rid, s in _search(
-                        conn, scope, q, dim, fingerprint, filter_, now, limit, exact=False, own_only=True
-                    )]
+                    [Candidate(rid, float(s)) for rid, s in _search(conn, search_sql(
+                        scope, q, dim, fingerprint, filter_, now, limit, exact=False, own_only=True
+                    ), exact=False, ef=ef)]
                     for q in queries
                 ]  # fmt: skip
             # A small scope: its own vectors once, one matrix product for every query (as the SQLite store does).
@@ -305,25 +307,14 @@ def ef_search(limit: int, *, own_only: bool) -> int:
 
 
 def _search(
-    conn: psycopg.Connection[Any],
-    scope: Scope,
-    query: Vectors,
-    dim: int,
-    fingerprint: str,
-    filter_: Filter,
-    now: datetime,
-    limit: int,
-    *,
-    exact: bool,
-    own_only: bool,
+    conn: psycopg.Connection[Any], search: tuple[str, list[Any]], *, exact: bool, ef: int
 ) -> list[tuple[str, float]]:
-    """(record id, best cosine over its vectors) best first; ties in order of insertion."""
-    statement, params = search_sql(scope, query, dim, fingerprint, filter_, now, limit, exact=exact, own_only=own_only)
+    """Run a ``search_sql`` query with the settings it wants: (record id, best cosine), best first."""
     if exact:
         with _hash_joins(conn):
-            rows = conn.execute(statement, params).fetchall()
+            rows = conn.execute(*search).fetchall()
     else:
         conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef_search(limit, own_only=own_only))])
-        rows = conn.execute(statement, params).fetchall()
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
+        rows = conn.execute(*search).fetchall()
     return [(rid, float(s)) for rid, s, _ in rows]
