@@ -1,4 +1,4 @@
-"""A store capability: a recall's candidate lists and every read its ranking makes, fetched at once.
+"""(internal) A store capability: a recall's candidate lists and every read its ranking makes, fetched at once.
 
 A recall reads the store many times: the full-text and vector lists, then for the records it ranks their rows,
 vectors, successors (a closed fact's current version), predecessors and places in the write order, and the
