@@ -11,15 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState, check_version
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, StoreWithContext, WindowState, check_version
 from tiermem.types import Scope
 
 if TYPE_CHECKING:
     pass
 
 __all__ = ["SQLiteContextMixin", "open_sqlite_context_store"]
-
-MAX_EDITS = 1000
 
 
 class _SQLiteHost(Protocol):
