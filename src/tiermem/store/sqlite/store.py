@@ -84,6 +84,7 @@ class SQLiteStore(
         shortlist_from: int | None = SHORTLIST_FROM,
         shortlist_size: int = SHORTLIST_MIN,
         neighbour_shortlist: int = NEIGHBOUR_SHORTLIST,
+        synchronous: str | None = None,
     ) -> None:
         self.path = str(path)
         self.cache_bytes = cache_bytes
@@ -104,6 +105,8 @@ class SQLiteStore(
         self._successors = ScopeCache[list[MemoryRecord]](MAX_CACHED_VECTORS)
         try:
             self._set_up()
+            if synchronous is not None:
+                self.set_synchronous(synchronous)
         except BaseException as exc:
             self._conn.close()
             released(self.path)
@@ -166,6 +169,18 @@ class SQLiteStore(
         """The highest applied migration."""
         (v,) = self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
         return int(v)
+
+    def stored_bytes(self) -> int | None:
+        """The file's bytes with its write-ahead log; None for ``:memory:``."""
+        if self.path == ":memory:":
+            return None
+        base = Path(self.path)
+        return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
+
+    @property
+    def rls_bypass(self) -> str | None:
+        """None: a file has no database roles to wall in."""
+        return None
 
     # -- transactions -------------------------------------------------------------------------------------
 
