@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from tiermem.embed import Embedder, QueryEmbedder, Vectors, pools_passages
-from tiermem.store.vector_file import VectorFile
+from tiermem.store.vector_file import SUFFIX, VectorFile
 
 __all__ = ["CachedEmbedder", "cache_key"]
 
-_FILE = "embeddings.sqlite3"
+_FILE = f"embeddings{SUFFIX}"
 
 
 def cache_key(fingerprint: str, text: str) -> bytes:
@@ -22,7 +22,7 @@ def cache_key(fingerprint: str, text: str) -> bytes:
 
 
 class CachedEmbedder:
-    """Wraps an embedder; vectors are read from (and new ones written to) one SQLite file in ``directory``."""
+    """Wraps an embedder; vectors are read from (and new ones written to) one file in ``directory``."""
 
     def __init__(self, inner: Embedder, directory: Path) -> None:
         self._inner = inner

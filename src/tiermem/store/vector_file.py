@@ -12,7 +12,9 @@ import numpy as np
 from tiermem.embed import Vectors
 from tiermem.errors import ConfigError, StoreError
 
-__all__ = ["VectorFile"]
+__all__ = ["SUFFIX", "VectorFile"]
+
+SUFFIX = ".sqlite3"  # what a vector file's name ends with
 
 _KEYS_PER_QUERY = 500  # under SQLite's default limit of bound parameters
 
