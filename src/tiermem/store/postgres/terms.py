@@ -16,10 +16,11 @@ from typing import Any
 
 import psycopg
 
-from tiermem.store.fulltext import tokens_of
+from tiermem.store.fulltext import TOKENIZE, query_stems, tokens_of
 from tiermem.store.postgres.postings import INDEXED_COLUMNS, indexed_row, reindex
 
-__all__ = ["MAX_POSITION", "Tokens", "refill_index_text", "tokenize_many"]
+# TOKENIZE and query_stems are store.fulltext's, kept importable here for the PostgreSQL modules that use them.
+__all__ = ["MAX_POSITION", "TOKENIZE", "Tokens", "query_stems", "refill_index_text", "tokenize_many"]
 
 MAX_POSITION = 16383  # PostgreSQL clamps tsvector positions here
 MAX_POSITIONS_PER_TERM = 256  # ... and keeps at most this many positions per lexeme
