@@ -23,7 +23,7 @@ from pathlib import Path
 from tiermem.errors import StoreError, ValidationError
 from tiermem.store.sqlite.connect import is_open_here
 
-__all__ = ["find_bytes", "holds_rows", "remove_files", "residue"]
+__all__ = ["find_bytes", "holds_rows", "remove_files", "residue", "stored_bytes"]
 
 _SUFFIXES = ("", "-wal", "-journal", "-shm")
 _CHILD_TIMEOUT = 300.0  # seconds: a multi-gigabyte file is read at disk speed
@@ -65,6 +65,12 @@ def residue(db_path: str | Path, needles: Sequence[bytes]) -> list[bytes]:
         why = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise StoreError(f"cannot check the files of {db_path} for left-over bytes: {why[0]}")
     return [wanted[i] for i in json.loads(done.stdout)]
+
+
+def stored_bytes(db_path: str | Path) -> int:
+    """The database file's bytes with its write-ahead log's."""
+    base = Path(db_path)
+    return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
 
 
 def holds_rows(file: Path) -> bool:

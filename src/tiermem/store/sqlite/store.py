@@ -170,18 +170,6 @@ class SQLiteStore(
         (v,) = self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
         return int(v)
 
-    def stored_bytes(self) -> int | None:
-        """The file's bytes with its write-ahead log; None for ``:memory:``."""
-        if self.path == ":memory:":
-            return None
-        base = Path(self.path)
-        return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
-
-    @property
-    def rls_bypass(self) -> str | None:
-        """None: a file has no database roles to wall in."""
-        return None
-
     # -- transactions -------------------------------------------------------------------------------------
 
     @contextmanager
