@@ -20,7 +20,7 @@ import numpy as np
 from tiermem.errors import ConflictError, StoreError, ValidationError
 from tiermem.store.maintenance_base import HELD_TABLES, FieldKind, RecordVectors, RowField
 from tiermem.store.sqlite.maintenance import Connected, run_sql, scoped_tables
-from tiermem.store.sqlite.rows import COLUMNS, row_to_record
+from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record
 from tiermem.store.vector_index import unpack_vectors
 from tiermem.types import MemoryRecord, Scope
 
@@ -36,7 +36,6 @@ _JSON_COLUMNS = frozenset(
 )
 _SCOPE_COLUMNS = ("tenant", "user_key")
 _NUMERIC = ("INT", "REAL", "FLOA", "DOUB", "NUMERIC")  # SQLite's type affinity rules, by substring
-_IDS_PER_QUERY = 900  # under SQLite's default limit of bound parameters
 
 
 class SQLiteTransferMixin(Connected):
@@ -61,8 +60,7 @@ class SQLiteTransferMixin(Connected):
 
     def stored_vectors(self, scope: Scope, ids: Sequence[str]) -> RecordVectors:
         out: RecordVectors = {}
-        for start in range(0, len(ids), _IDS_PER_QUERY):
-            chunk = list(ids[start : start + _IDS_PER_QUERY])
+        for chunk in chunks(list(ids)):
             rows = run_sql(
                 self,
                 "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid WHERE r.tenant = ?"
