@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pg_fixtures import PgServer
 from tiermem.cli import cli
 from tiermem.embed import Embedder, HashingEmbedder, MiniLMEmbedder
 from tiermem.errors import NotFoundError, StoreError
@@ -205,3 +206,14 @@ def test_forget_also_blanks_the_supersession_note_that_quotes_the_forgotten_reco
     assert old_trail[-1].after is not None  # the older record keeps its own history
     assert store.residue([b"99173645"]) == []
     store.close()
+
+
+def test_cli_erase_verify_on_a_server_database_is_refused_before_anything_is_erased(pg_server: PgServer) -> None:
+    env = {"TIERMEM_DB": pg_server.schema_url("verify"), "TIERMEM_EMBEDDER": "hash"}
+    runner = CliRunner()
+    added = runner.invoke(cli, ["add", "--tenant", "acme", "--user", "alice", f"my name is {SECRET}"], env=env)
+    assert added.exit_code == 0, added.output
+    refused = runner.invoke(cli, ["erase", "--tenant", "acme", "--user", "alice", "--yes", "--verify", SECRET], env=env)
+    assert refused.exit_code == 2 and "--verify" in refused.output and "sweep --vacuum" in refused.output
+    listed = runner.invoke(cli, ["list", "--tenant", "acme", "--user", "alice", "--json"], env=env)
+    assert len(json.loads(listed.output)["records"]) == 1

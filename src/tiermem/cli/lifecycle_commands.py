@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from tiermem.cli.database import db_option, db_url, open_db
-from tiermem.errors import StoreError
+from tiermem.errors import StoreError, ValidationError
 
 __all__ = ["erase_command", "sweep_command"]
 
@@ -109,8 +109,10 @@ def erase_command(
     whom = f"user {user!r} of tenant {tenant!r}" if user else f"the whole tenant {tenant!r} (every user)"
     store = open_db(db, create=False)
     try:
-        if verify:  # a database without files to read is refused before anything is erased
-            database_file(db_url(db))
+        if verify and database_file(db_url(db)) is None:  # refused before anything is erased
+            raise ValidationError(
+                "--verify", "reads the database files, which only a SQLite file has; on a server, sweep --vacuum"
+            )
         if not yes:
             click.confirm(f"Erase everything held about {whom}? This cannot be undone", abort=True, err=True)
         report = erase(store, tenant, user, now=utcnow(), actor="cli")

@@ -60,12 +60,11 @@ def scratch_database(url: str | None, prefix: str = "scratch") -> Iterator[str]:
         drop_schema(scratch)
 
 
-def database_file(url: str) -> str:
-    """The file of the SQLite database ``url`` names; ValidationError for a database without files to read."""
+def database_file(url: str) -> str | None:
+    """The file of the SQLite database ``url`` names; None for a database without files a client can read (a
+    server's, ``:memory:``)."""
     if is_postgres_url(url) or sqlite_path(url) == ":memory:":
-        raise ValidationError(
-            "--verify", "reads the database files, which only a SQLite file has; on a server, sweep --vacuum"
-        )
+        return None
     return sqlite_path(url)
 
 
@@ -74,7 +73,12 @@ def database_files_holding(url: str, text: str) -> list[str]:
     the check that an erase left nothing behind. Close every store of it in this process first."""
     from tiermem.store.sqlite.files import find_bytes
 
-    return find_bytes(database_file(url), text)
+    file = database_file(url)
+    if file is None:
+        raise ValidationError(
+            "url", "names a database without files to read (a server's, or :memory:)", given=display_url(url)
+        )
+    return find_bytes(file, text)
 
 
 @contextmanager
