@@ -1,4 +1,4 @@
-"""(internal) A file of vectors by key: what an embedding cache keeps between runs, in one SQLite file."""
+"""A file of vectors by key: what an embedding cache keeps between runs, in one SQLite file."""
 
 from __future__ import annotations
 
