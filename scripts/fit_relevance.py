@@ -9,7 +9,7 @@ that a question naming no one is always relevant. Prints the logistic-regression
 only (conversations 0-2); `tiermem eval locomo --conversations 3-4` reports on the held-out part.
 
     PYTHONPATH=src .venv/bin/python scripts/fit_relevance.py data/locomo-dev.json --conversations 0-2 \
-        --embedder minilm --embed-cache /work/evalcache
+        --embedder minilm --embed-cache DIR
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Budget arithmetic: the worked examples of DESIGN.md, refusals of impossible budgets, the plot."""
+"""Budget arithmetic: the worked example (W 8000, S 600, K 400, O 1000, R 500, t 250), impossible budgets, the plot."""
 
 from __future__ import annotations
 

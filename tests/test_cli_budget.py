@@ -1,4 +1,4 @@
-"""``tiermem budget``: the worked examples of DESIGN.md, the plot, and refusals that name the numbers."""
+"""``tiermem budget``: the worked example (W 8000 ... t 250), the plot, and refusals that name the numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every code block in the README and docs/ runs: Python blocks are executed, shell blocks are run with bash."""
+"""README and docs/: every code block runs (Python executed, shell with bash), and every name they cite exists."""
 
 from __future__ import annotations
 
@@ -147,3 +147,17 @@ def test_cli_reference_is_current() -> None:
     spec.loader.exec_module(module)
     current = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert current == module.render(), "docs/cli.md is stale: run `.venv/bin/python scripts/cli_reference.py`"
+
+
+_COMMIT = re.compile(r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![\w-])")
+_OUTSIDE = re.compile(r"DESIGN\.md|STYLE\.md|/work/")
+
+
+def test_docs_name_no_commit_and_no_file_outside_the_repository() -> None:
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}: {m.group(0)}"
+        for path in DOCS
+        for pattern in (_COMMIT, _OUTSIDE)
+        for m in pattern.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, f"a reader has neither our commits nor our machine's files; say the thing itself: {found}"

@@ -51,7 +51,7 @@ __all__ = [
 
 EXACT_UP_TO = 10_000  # records in a scope searched exactly (no index); larger scopes go through HNSW
 HNSW_MAX_DIM = 2_000  # pgvector indexes vectors of up to 2,000 dimensions; larger ones are searched exactly
-EF_SEARCH = 100  # HNSW candidate list (DESIGN.md: recall 0.985 at 100k x 384)
+EF_SEARCH = 100  # HNSW candidate list: larger than pgvector's 40, so large scopes stay close to exact search
 PASSAGE_FANOUT = 3  # rows fetched per wanted record from HNSW: a record with passages comes back several times
 
 _POOL = LazyPool("tiermem-pg-vector")
