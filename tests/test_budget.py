@@ -1,4 +1,4 @@
-"""Budget arithmetic: the worked examples of DESIGN.md, refusals of impossible budgets, the plot."""
+"""Budget arithmetic: the worked examples of context.budget, refusals of impossible budgets, the plot."""
 
 from __future__ import annotations
 

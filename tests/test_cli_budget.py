@@ -1,4 +1,4 @@
-"""``tiermem budget``: the worked examples of DESIGN.md, the plot, and refusals that name the numbers."""
+"""``tiermem budget``: the worked examples of context.budget, the plot, and refusals that name the numbers."""
 
 from __future__ import annotations
 

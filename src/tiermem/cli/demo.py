@@ -313,7 +313,7 @@ def _budget(console: Console) -> None:
             example.cumulative_keep_everything,
         )
         == (5500, 22, 25, 362_250, 517_500),
-        "the worked example matches DESIGN.md",
+        "the worked example matches the budget arithmetic of context.budget",
     )
 
 

@@ -5,7 +5,7 @@ Window W, system S, core K, output reserve O, retrieved-memory reserve R, averag
     message budget   M = W - S - K - O - R          turns kept = floor(M / t)
     prompt limit         W - O                      (the prompt may use the window less the reply)
 
-Worked example (DESIGN.md): W 8000, S 600, K 400, O 1000, R 500, t 250 -> M 5500, 22 turns kept, turn 25
+Worked example: W 8000, S 600, K 400, O 1000, R 500, t 250 -> M 5500, 22 turns kept, turn 25
 overflows an agent that keeps everything (7250 > 7000), and over 60 turns the paged agent reads 362,250
 input tokens against 517,500 (30% less).
 """
@@ -121,7 +121,7 @@ def simulate(budget: ContextBudget, turn_tokens: int, turns: int) -> BudgetRepor
     is computed from the budget and may lie beyond ``turns``. The paged prompt never exceeds W - O
     because kept*t <= M. ``savings_ratio`` = 1 - cumulative_paged / cumulative_keep_everything, rounded
     to 6 places; it is negative while R, paid on every paged turn, outweighs the turns paged out.
-    For the DESIGN.md example (60 turns): 517,500 = sum(1000 + 250n) and
+    For the worked example of the module docstring (60 turns): 517,500 = sum(1000 + 250n) and
     362,250 = 60*1500 + 250*(1+...+22 + 38*22).
     """
     _require_int("turn_tokens", turn_tokens, 1)
