@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from tiermem.lifecycle.export import ImportReport
     from tiermem.lifecycle.retention import RetentionPolicy, SweepReport
     from tiermem.memory import Memory, NewMemory, WriteResult
+    from tiermem.memory_api import MemoryAPI
     from tiermem.recall.factors import ScoreFactor
     from tiermem.recall.policy import RecallPolicy
     from tiermem.store.base import AuditEntry, Page, PendingWrite, Store
@@ -37,6 +38,7 @@ __all__ = [
     "ImportReport",
     "MemError",
     "Memory",
+    "MemoryAPI",
     "MemoryRecord",
     "MemoryType",
     "Message",
@@ -78,6 +80,7 @@ _HOMES = {
     "Memory": "tiermem.memory",
     "NewMemory": "tiermem.memory",
     "WriteResult": "tiermem.memory",
+    "MemoryAPI": "tiermem.memory_api",
     "ScoreFactor": "tiermem.recall.factors",
     "RecallPolicy": "tiermem.recall.policy",
     "AuditEntry": "tiermem.store.base",
