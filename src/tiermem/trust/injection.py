@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tiermem.trust.legacy import legacy_score
+from tiermem.trust.read_time import read_time_score
 from tiermem.trust.scorer import score_text
 from tiermem.types import Hit, MemoryRecord, ScorePart
 
@@ -139,14 +139,14 @@ _verdicts_lock = threading.Lock()
 
 
 def _reads_as_directive(text: str) -> bool:
-    """Whether the read-time check (``trust.legacy``) flags ``text``, remembered for the last few thousand texts."""
+    """Whether the read-time check (``trust.read_time``) flags ``text``, remembered for the last few thousand texts."""
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     with _verdicts_lock:
         known = _verdicts.get(key)
         if known is not None:
             _verdicts.move_to_end(key)
             return known
-    flagged = legacy_score(text)[0] >= INJECTION_THRESHOLD
+    flagged = read_time_score(text)[0] >= INJECTION_THRESHOLD
     with _verdicts_lock:
         _verdicts[key] = flagged
         if len(_verdicts) > _VERDICTS_KEPT:
