@@ -70,8 +70,7 @@ _JAILBREAK = [
 _SECRECY = [
     _EN_SECRECY[0],  # "do not tell the user"
     (re.compile(r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?user\b"), 0.35),
-    (re.compile(r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b"), 0.3),
-    (re.compile(r"\bkeep\s+this\s+(?:secret|hidden)\b"), 0.3),
+    *_EN_SECRECY[3:5],  # "without confirmation", "keep this secret"
     (
         re.compile(r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+this\s+(?:note|message|instruction)"),
         0.3,
