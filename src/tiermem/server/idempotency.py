@@ -70,12 +70,11 @@ class Idempotent:
         runtime: Runtime = self.owner.state.runtime
         client = scope.get("client")
         header = headers.get("authorization")
-        try:  # the route admits it (its rate); a refusal is answered here, so it counts once against the client
+        # The route admits it (its rate). A refusal is answered here, so it counts once against the client; so is
+        # a store that could not check the credential (the database is away: 503, retry later).
+        try:
             principal = await runtime.auth.verified(header, client[0] if client else None)
         except MemError as exc:
-            await (await problem_for(request, exc))(scope, receive, send)
-            return
-        except MemError as exc:  # the store could not check the key (the database is away): 503, retry later
             await (await problem_for(request, exc))(scope, receive, send)
             return
         query = scope.get("query_string", b"")
