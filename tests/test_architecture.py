@@ -16,6 +16,7 @@ LAYERS: dict[str, tuple[int, int]] = {
     "types": (0, 1),
     "config": (0, 2),
     "threads": (0, 3),
+    "message": (0, 4),  # the one message value: the window's, a transcript's
     "tokens": (1, 0),
     "embed": (1, 0),
     "text_index": (1, 0),
@@ -97,7 +98,7 @@ def test_architecture_doc_names_every_package() -> None:
 # Modules a user may import from; every other module says "(internal)" at the start of its docstring.
 PUBLIC = {
     "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "memory_api.py",
-    "text_index.py",
+    "message.py", "text_index.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
     "store/summary_base.py", "context/trace.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, overload
 
 from tiermem.config import default_db_url
 from tiermem.context.forgetting import forget_in_summaries
-from tiermem.context.messages import Message
 from tiermem.embed import Embedder, get_embedder
 from tiermem.errors import ConfigError, NotFoundError, ValidationError
 from tiermem.lifecycle import history as lifecycle
@@ -19,6 +18,7 @@ from tiermem.lifecycle.erase import EraseReport, erase, forget
 from tiermem.lifecycle.export import ImportReport, export_user, import_user
 from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, restart_expiry, sweep
 from tiermem.memory_api import MemoryAPI
+from tiermem.message import Message
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from tiermem.context.messages import Message
 from tiermem.lifecycle.erase import EraseReport
+from tiermem.message import Message
 from tiermem.store.base import AuditEntry, Page, PendingWrite
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source
 from tiermem.write.conversation import CONTEXT_TURNS

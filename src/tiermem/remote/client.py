@@ -20,11 +20,10 @@ from urllib.parse import quote
 
 import httpx
 
-from tiermem.context.messages import Message
 from tiermem.errors import AccessError, StoreError, ValidationError
 from tiermem.lifecycle.erase import EraseReport
-from tiermem.llm import ToolCall
 from tiermem.memory_api import MemoryAPI
+from tiermem.message import Message, ToolCall
 from tiermem.remote import decode
 from tiermem.store.base import AuditEntry, Page, PendingWrite
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, Source
