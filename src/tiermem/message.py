@@ -1,7 +1,7 @@
 """Message: the one value for a turn of a conversation, whether the context window keeps it or a transcript gives it.
 
 A transcript may leave out what the window needs (``id`` and ``created_at`` are None when it did not give them,
-and the write stamps them; a tool result may not name its call or its tool); ``Message.complete`` checks what
+and the write stamps them; a tool result may not name its call or its tool); ``Message.checked`` checks what
 a prompt and the window need, and the constructors (``Message.user`` ...) and ``ContextManager.append`` ask it.
 The chat model's wire values (``tiermem.llm.ChatMessage``) are written by the same ``openai_message``.
 """
@@ -26,7 +26,7 @@ UNNAMED_TOOL = "unknown"  # the OpenAI format names a tool result by its call id
 class ToolCall:
     """A function call the model asked for; ``arguments`` is the raw JSON string exactly as the API sent it."""
 
-    id: str  # may be empty as received (some servers omit it); a complete Message requires one
+    id: str  # may be empty as received (some servers omit it); a checked Message requires one
     name: str
     arguments: str = "{}"
 
@@ -100,7 +100,7 @@ class Message:
         if self.tool_calls and self.role is not Role.ASSISTANT:
             raise ValidationError("tool_calls", "only an assistant message makes tool calls", given=self.role.value)
 
-    def complete(self) -> Message:
+    def checked(self) -> Message:
         """This message if it has what a prompt and the window need; ValidationError naming what it lacks."""
         if self.id is None or self.created_at is None:
             raise ValidationError("message", "needs an id and a created_at time", given=self.role.value)
@@ -116,22 +116,22 @@ class Message:
     @classmethod
     def system(cls, content: str, **kwargs: Any) -> Message:
         """A system notice inside the conversation (not the system prompt)."""
-        return cls(Role.SYSTEM, content, **kwargs).complete()
+        return cls(Role.SYSTEM, content, **kwargs).checked()
 
     @classmethod
     def user(cls, content: str, **kwargs: Any) -> Message:
         """A message from the user."""
-        return cls(Role.USER, content, **kwargs).complete()
+        return cls(Role.USER, content, **kwargs).checked()
 
     @classmethod
     def assistant(cls, content: str, tool_calls: tuple[ToolCall, ...] = (), **kwargs: Any) -> Message:
         """A reply of the model, possibly with tool calls."""
-        return cls(Role.ASSISTANT, content, tool_calls=tool_calls, **kwargs).complete()
+        return cls(Role.ASSISTANT, content, tool_calls=tool_calls, **kwargs).checked()
 
     @classmethod
     def tool(cls, content: str, *, tool_call_id: str, name: str, **kwargs: Any) -> Message:
         """The result of the tool call ``tool_call_id`` of the tool ``name``."""
-        return cls(Role.TOOL, content, tool_call_id=tool_call_id, name=name, **kwargs).complete()
+        return cls(Role.TOOL, content, tool_call_id=tool_call_id, name=name, **kwargs).checked()
 
     @property
     def source(self) -> str:
@@ -150,7 +150,7 @@ class Message:
 
     @property
     def said_at(self) -> datetime:
-        """``created_at`` of a complete message (ValidationError for a transcript's message that gave none)."""
+        """``created_at`` of a checked message (ValidationError for a transcript's message that gave none)."""
         if self.created_at is None:
             raise ValidationError("created_at", "is not given", given=None)
         return self.created_at

@@ -73,4 +73,4 @@ def message_from_record(record: MemoryRecord) -> Message:
         name=name if isinstance(name, str) else None,
         tool_call_id=call_id if isinstance(call_id, str) else None,
         tool_calls=calls,
-    ).complete()
+    ).checked()
