@@ -16,6 +16,7 @@ LAYERS: dict[str, tuple[int, int]] = {
     "types": (0, 1),
     "config": (0, 2),
     "threads": (0, 3),
+    "message": (0, 4),  # the one message value: the window's, a transcript's
     "tokens": (1, 0),
     "embed": (1, 0),
     "text_index": (1, 0),
@@ -27,7 +28,8 @@ LAYERS: dict[str, tuple[int, int]] = {
     "write": (4, 3),
     "lifecycle": (4, 4),
     "context": (5, 0),
-    "remote": (5, 1),  # the HTTP client behind Memory.open("http://..."): below the facade that returns it
+    "memory_api": (5, 1),  # the methods Memory and RemoteMemory share, typed once
+    "remote": (5, 2),  # the HTTP client behind Memory.open("http://..."): below the facade that returns it
     "memory": (6, 0),
     "agent": (7, 0),
     "eval": (8, 0),
@@ -95,7 +97,8 @@ def test_architecture_doc_names_every_package() -> None:
 
 # Modules a user may import from; every other module says "(internal)" at the start of its docstring.
 PUBLIC = {
-    "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "text_index.py",
+    "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "memory_api.py",
+    "message.py", "text_index.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
     "store/summary_base.py", "store/vector_file.py", "context/trace.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",

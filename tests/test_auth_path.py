@@ -60,6 +60,30 @@ def test_a_client_guessing_keys_gets_429_and_a_known_key_still_works(server: Liv
         assert known.get("/v1/whoami").status_code == 200
 
 
+# The doors a guesser may knock on: a declared route, a hot route's fast path, a keyed retry in front of it.
+DOORS = {
+    "declared route": ("/v1/memories/batch", {}),
+    "fast path": ("/v1/memories", {}),
+    "keyed retry of the fast path": ("/v1/memories", {"Idempotency-Key": "same"}),
+}
+
+
+@pytest.mark.parametrize("door", sorted(DOORS))
+def test_a_credential_that_does_not_verify_counts_once_whichever_door_it_knocks_on(
+    server: LiveServer, door: str
+) -> None:
+    path, headers = DOORS[door]
+    body = {"items": [{"content": "x"}]} if path.endswith("batch") else {"content": "x"}
+    with httpx.Client(base_url=server.url) as guesser:
+        answers = [
+            guesser.post(path, json=body, headers={"Authorization": f"Bearer tmk_guess{i:04d}_xyz", **headers})
+            for i in range(FAILED_BURST + 1)
+        ]
+    assert [a.status_code for a in answers[:FAILED_BURST]] == [401] * FAILED_BURST
+    assert all(a.headers["www-authenticate"].startswith("Bearer") for a in answers[:FAILED_BURST])
+    assert answers[-1].status_code == 429 and int(answers[-1].headers["retry-after"]) >= 1
+
+
 def _jwk(public: Any, kid: str, alg: str) -> dict[str, Any]:
     algorithm = jwt.algorithms.RSAAlgorithm if alg.startswith("RS") else jwt.algorithms.ECAlgorithm
     data: dict[str, Any] = json.loads(algorithm.to_jwk(public))

@@ -14,7 +14,8 @@ from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, Question, Tr
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import rank
 from tiermem.store.base import Candidate
-from tiermem.trust.injection import QUARANTINE_FACTOR, QUARANTINE_TAG, apply_quarantine
+from tiermem.trust.injection import QUARANTINE_FACTOR, QUARANTINE_TAG
+from tiermem.trust.prompt_gate import admit_hits
 from tiermem.types import Hit, MemoryRecord, MemoryType, ScorePart
 
 ALICE = Scope("acme", "alice")
@@ -91,7 +92,9 @@ def test_a_factor_name_is_unique_and_dropping_an_unknown_one_is_an_error() -> No
         RecallPolicy().without_factor("pinnd")
 
 
-def test_memory_recall_down_ranks_a_quarantined_note_exactly_as_the_tools_do(mem: Memory) -> None:
+def test_memory_recall_down_ranks_a_quarantined_note_once_and_the_prompt_gate_keeps_it_from_a_model(
+    mem: Memory,
+) -> None:
     planted, plain = mem.remember_many(
         ALICE,
         [
@@ -101,16 +104,17 @@ def test_memory_recall_down_ranks_a_quarantined_note_exactly_as_the_tools_do(mem
     )
     query = "book a kayak tour in first class"
     unguarded = Memory(mem.store, mem.embedder, RecallPolicy().without_factor("quarantine"))
-    assert _ids(unguarded.recall(ALICE, query, k=2)) == [planted.record.id, plain.record.id]
-    as_the_tools_did = apply_quarantine(unguarded.recall(ALICE, query, k=2))
+    before = unguarded.recall(ALICE, query, k=2)
+    assert _ids(before) == [planted.record.id, plain.record.id]
     hits = mem.recall(ALICE, query, k=2)
-    assert _ids(hits) == _ids(as_the_tools_did) == [plain.record.id, planted.record.id]
-    assert [h.score for h in hits] == [h.score for h in as_the_tools_did]  # the same product, bit for bit
+    assert _ids(hits) == [plain.record.id, planted.record.id]
+    assert hits[0].score == before[1].score
     down = hits[1]
+    assert down.score == before[0].score * QUARANTINE_FACTOR  # the guard's factor, once
     assert down.part("quarantine") == ScorePart("quarantine", None, None, QUARANTINE_FACTOR)
+    assert [p.name for p in down.parts].count("quarantine") == 1
     assert QUARANTINE_TAG in down.flags
-    # The tools' pass over recall's hits leaves them as they are: nothing is down-ranked twice.
-    assert apply_quarantine(hits) == hits
+    assert admit_hits(hits) == [hits[0]]  # what a model may read: the quarantined note never
     assert _ids(mem.recall(ALICE, query, k=1)) == [plain.record.id]  # the next note takes its place
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import typing
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 from live_server import LiveServer, live_server
 from tiermem.errors import AccessError, ConfigError, ConflictError, NotFoundError, StoreError, ValidationError
 from tiermem.memory import Memory
+from tiermem.memory_api import MemoryAPI
 from tiermem.remote import RemoteMemory
 from tiermem.types import Filter, MemoryType, Scope
 from tiermem.write.path import NewMemory, WriteStatus
@@ -270,13 +273,23 @@ def test_a_transcript_over_http_refuses_unknown_fields_by_index_with_problem_jso
 NOT_REMOTE = {"open", "sweep", "restore", "consolidate", "release", "flush", "with_embedder", "refresh_ttl"}
 
 
-def test_remote_memory_has_every_public_method_of_memory_with_the_same_parameters() -> None:
-    import inspect
+def _public(cls: type) -> set[str]:
+    return {n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n))}
 
-    public = {n for n, v in vars(Memory).items() if not n.startswith("_") and callable(getattr(Memory, n))}
-    missing = public - NOT_REMOTE - set(dir(RemoteMemory))
-    assert not missing, f"RemoteMemory lacks {sorted(missing)}: add them (and a route), or to NOT_REMOTE with a reason"
-    for name in sorted(public - NOT_REMOTE):
-        local = list(inspect.signature(getattr(Memory, name)).parameters)
-        remote = list(inspect.signature(getattr(RemoteMemory, name)).parameters)
-        assert local == remote, name
+
+def _shape(method: Any) -> tuple[list[tuple[str, Any, Any]], dict[str, Any]]:
+    """A method's parameters (name, kind, default) and its resolved type hints."""
+    parameters = [(p.name, p.kind, p.default) for p in inspect.signature(method).parameters.values()]
+    return parameters, typing.get_type_hints(method)
+
+
+def test_every_public_method_of_memory_is_in_memory_api_unless_it_is_left_out_of_remote_on_purpose() -> None:
+    missing = _public(Memory) - NOT_REMOTE - _public(MemoryAPI)
+    assert not missing, f"add {sorted(missing)} to MemoryAPI (and RemoteMemory), or to NOT_REMOTE with a reason"
+    assert not NOT_REMOTE & _public(MemoryAPI)
+
+
+@pytest.mark.parametrize("cls", [Memory, RemoteMemory], ids=lambda c: c.__name__)
+def test_memory_and_remote_memory_offer_every_method_of_memory_api_with_its_signature(cls: type) -> None:
+    for name in sorted(_public(MemoryAPI) | {"__enter__", "__exit__"}):
+        assert _shape(getattr(cls, name)) == _shape(getattr(MemoryAPI, name)), f"{cls.__name__}.{name}"

@@ -189,11 +189,23 @@ def test_a_hot_request_with_an_unseen_valid_credential_is_verified_by_the_fast_p
     assert server.runtime.credentials.get(f"Bearer {secret}") is not None
 
 
-def test_a_hot_request_with_a_bad_credential_is_refused_by_the_declared_route(
+def test_a_hot_request_with_a_bad_credential_is_refused_as_the_declared_route_refuses_it(
     server: LiveServer, solves: list[str]
 ) -> None:
     with server.client("tm_not_a_real_key_at_all") as http:
         r = http.post("/v1/memories/search", json={"query": "anything", "k": 3})
+        with _declared(server):
+            declared = http.post("/v1/memories/search", json={"query": "anything", "k": 3})
     assert r.status_code == 401 and r.headers["content-type"] == PROBLEM
     assert r.headers["www-authenticate"] == 'Bearer realm="tiermem"'
-    assert solves == ["/v1/memories/search"]
+    same_problem(r, declared)
+    assert solves == ["/v1/memories/search"]  # the declared route only when the fast path stood aside
+
+
+def test_the_fast_path_will_not_start_without_the_routes_it_answers_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.server.fast as fast
+    from tiermem.errors import ConfigError
+
+    monkeypatch.setitem(fast.HOT_ROUTES, "/v1/nowhere", fast.HOT_ROUTES["/v1/memories"])
+    with pytest.raises(ConfigError, match="hot routes not declared: /v1/nowhere"):
+        FastRoutes(lambda scope, receive, send: None, owner=None)  # type: ignore[arg-type]

@@ -56,7 +56,7 @@ def test_recall_reads_the_stored_verdict_instead_of_scoring_again(mem: Memory, m
     mem.remember(ALICE, "The lodge sauna opens at seven.", source=WEB)
     mem.remember(ALICE, SUSPICIOUS, source=WEB)
     calls: list[str] = []
-    monkeypatch.setattr(trust, "legacy_score", lambda text: calls.append(text) or (0.0, ()))
+    monkeypatch.setattr(trust, "read_time_score", lambda text: calls.append(text) or (0.0, ()))
     assert mem.recall(ALICE, "lodge sauna", k=5)
     assert calls == []  # both carry a verdict: no read-time scoring
 

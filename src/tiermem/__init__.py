@@ -10,13 +10,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tiermem.context.messages import Message
     from tiermem.embed import Embedder
     from tiermem.errors import MemError, NotFoundError, SecretRefusedError, ValidationError
     from tiermem.lifecycle.erase import EraseReport
     from tiermem.lifecycle.export import ImportReport
     from tiermem.lifecycle.retention import RetentionPolicy, SweepReport
     from tiermem.memory import Memory, NewMemory, WriteResult
+    from tiermem.memory_api import MemoryAPI
+    from tiermem.message import Message
     from tiermem.recall.factors import ScoreFactor
     from tiermem.recall.policy import RecallPolicy
     from tiermem.store.base import AuditEntry, Page, PendingWrite, Store
@@ -37,6 +38,7 @@ __all__ = [
     "ImportReport",
     "MemError",
     "Memory",
+    "MemoryAPI",
     "MemoryRecord",
     "MemoryType",
     "Message",
@@ -65,7 +67,6 @@ __version__ = "0.1.0"
 
 # Imported on first use, so `import tiermem.cli` (and `tiermem --help`) loads neither numpy nor the model.
 _HOMES = {
-    "Message": "tiermem.context.messages",
     "Embedder": "tiermem.embed",
     "MemError": "tiermem.errors",
     "NotFoundError": "tiermem.errors",
@@ -78,6 +79,8 @@ _HOMES = {
     "Memory": "tiermem.memory",
     "NewMemory": "tiermem.memory",
     "WriteResult": "tiermem.memory",
+    "MemoryAPI": "tiermem.memory_api",
+    "Message": "tiermem.message",
     "ScoreFactor": "tiermem.recall.factors",
     "RecallPolicy": "tiermem.recall.policy",
     "AuditEntry": "tiermem.store.base",

@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 from tiermem.config import default_db_url
 from tiermem.context.forgetting import forget_in_summaries
-from tiermem.context.messages import Message
 from tiermem.embed import Embedder, get_embedder
 from tiermem.errors import ConfigError, NotFoundError, ValidationError
 from tiermem.lifecycle import history as lifecycle
 from tiermem.lifecycle.erase import EraseReport, erase, forget
 from tiermem.lifecycle.export import ImportReport, export_user, import_user
 from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, restart_expiry, sweep
+from tiermem.memory_api import MemoryAPI
+from tiermem.message import Message
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
-from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source, utcnow
+from tiermem.types import Filter, Hit, MemoryRecord, Scope, utcnow
 from tiermem.write.behind import WriteBehind, index_queued, queued_of, recover
 from tiermem.write.consolidate import Action, consolidate
 from tiermem.write.conversation import CONTEXT_TURNS, write_messages
@@ -38,7 +38,7 @@ __all__ = ["MAX_LIST", "Memory", "NewMemory", "WriteResult"]
 MAX_LIST = 1000
 
 
-class Memory:
+class Memory(MemoryAPI):
     """Scoped long-term memory: remember, recall, get, list, forget, erase, sweep, export, restore."""
 
     def __init__(
@@ -130,12 +130,6 @@ class Memory:
         """
         return Memory(self.store, embedder, self.policy, self.write_policy, self.retention)
 
-    def __enter__(self) -> Memory:
-        return self
-
-    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
-        self.close()
-
     def close(self) -> None:
         """Wait for the write-behind queue (raising its errors, see ``flush``), then release the store."""
         try:
@@ -157,23 +151,6 @@ class Memory:
         if self.embedder is None:
             return 0
         return index_queued(self.store, self.embedder, recover(self.store), self.write_policy)
-
-    def remember(
-        self,
-        scope: Scope,
-        content: str,
-        *,
-        type: MemoryType | str = MemoryType.SEMANTIC,
-        source: Source | str = "user",
-        tags: Sequence[str] = (),
-        ttl: timedelta | float | None = None,
-        valid_from: datetime | None = None,
-        metadata: dict[str, MetaValue] | None = None,
-        supersedes: str | None = None,
-    ) -> WriteResult:
-        """Store one memory; duplicates return the existing record, paraphrases merge, updates supersede."""
-        item = NewMemory(content, type, source, tags, ttl, valid_from, metadata or {}, supersedes=supersedes)
-        return self.remember_many(scope, [item])[0]
 
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Store many memories with one embedding batch and one transaction; all are validated first."""

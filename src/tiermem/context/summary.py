@@ -95,7 +95,7 @@ class ExtractiveSummariser:
                 if score < self.min_score or sentence.casefold() in known:
                     continue
                 known.add(sentence.casefold())
-                line = f"- [{message.created_at.date().isoformat()}] {message.role.value}: {sentence}"
+                line = f"- [{message.said_at.date().isoformat()}] {message.role.value}: {sentence}"
                 candidates.append((score, order, line))
         # The best sentences, then back into the order they were said in.
         chosen = sorted(sorted(candidates, key=lambda c: (-c[0], c[1]))[: self.max_new_lines], key=lambda c: c[1])

@@ -205,6 +205,7 @@ class ContextManager:
         """Persist ``message``, add it to the window and page out the oldest; returns what was evicted."""
         if not isinstance(message, Message):
             raise ValidationError("message", "must be a Message", given=type(message).__name__)
+        message.checked()  # a prompt needs its id, time and answerable tool calls
         with self._lock:
             if self._summariser is not None and self._summary_block not in self.core:
                 raise ConfigError(

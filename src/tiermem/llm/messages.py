@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from tiermem.errors import ConfigError, ValidationError
+from tiermem.errors import ConfigError
+from tiermem.message import ToolCall, openai_message
 
 __all__ = [
     "EXCERPT",
@@ -23,27 +24,6 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCall:
-    """A function call the model asked for; ``arguments`` is the raw JSON string exactly as the API sent it."""
-
-    id: str  # may be empty as received (some servers omit it); a stored Message requires one
-    name: str
-    arguments: str = "{}"
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.id, str):
-            raise ValidationError("tool_calls.id", "must be a string", given=type(self.id).__name__)
-        if not self.name or not isinstance(self.name, str):
-            raise ValidationError("tool_calls.name", "must be a non-empty string", given=self.name)
-        if not isinstance(self.arguments, str):
-            raise ValidationError("tool_calls.arguments", "must be JSON text", given=type(self.arguments).__name__)
-
-    def to_openai(self) -> dict[str, Any]:
-        """The OpenAI wire shape of one entry of ``tool_calls``."""
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
-
-
-@dataclass(frozen=True, slots=True)
 class ChatMessage:
     """One chat message: system, user, assistant (text and/or tool calls) or a tool result."""
 
@@ -55,14 +35,7 @@ class ChatMessage:
 
     def to_openai(self) -> dict[str, Any]:
         """The exact OpenAI wire shape (``content`` is sent as null when an assistant only calls tools)."""
-        out: dict[str, Any] = {"role": self.role, "content": self.content}
-        if self.name is not None:
-            out["name"] = self.name
-        if self.tool_call_id is not None:
-            out["tool_call_id"] = self.tool_call_id
-        if self.tool_calls:
-            out["tool_calls"] = [call.to_openai() for call in self.tool_calls]
-        return out
+        return openai_message(self.role, self.content, self.name, self.tool_call_id, self.tool_calls)
 
     @classmethod
     def system(cls, content: str) -> ChatMessage:

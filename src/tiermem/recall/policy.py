@@ -98,7 +98,7 @@ class RecallPolicy:
       dev conversations (0.05-0.3 all gained; recall@5 most).
     - Quarantine (a default guard): a note quarantined at write time (``write.scan``) is left out of recall
       unless asked for (``include_quarantined``); then, and for a note with no stored verdict that the read-time
-      check finds directive-shaped (``trust.legacy``), it keeps ``trust.QUARANTINE_FACTOR`` of its score (score
+      check finds directive-shaped (``trust.read_time``), it keeps ``trust.QUARANTINE_FACTOR`` of its score (score
       part ``quarantine``, flag ``quarantined``), in ``Memory.recall`` exactly as the agent's tools applied it.
     - Suspicious (a default guard): a note the write path found suspicious keeps ``trust.SUSPICIOUS_FACTOR`` of its
       score (score part and flag ``suspicious``). Both guards read the verdict stored at write time.

@@ -11,23 +11,22 @@ erasing a whole tenant.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
-from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
-from tiermem.context.messages import Message
 from tiermem.errors import AccessError, StoreError, ValidationError
 from tiermem.lifecycle.erase import EraseReport
-from tiermem.llm import ToolCall
+from tiermem.memory_api import MemoryAPI
+from tiermem.message import Message, ToolCall
 from tiermem.remote import decode
 from tiermem.store.base import AuditEntry, Page, PendingWrite
-from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source
+from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, Source
 from tiermem.write.conversation import CONTEXT_TURNS
 from tiermem.write.path import NewMemory, WriteResult
 
@@ -121,7 +120,7 @@ def _message(raw: object, index: int) -> object:
     return out
 
 
-class RemoteMemory:
+class RemoteMemory(MemoryAPI):
     """A tiermem server's memory, with the methods of the embedded ``Memory``."""
 
     def __init__(
@@ -179,40 +178,20 @@ class RemoteMemory:
             params["session"] = scope.session
         return params
 
-    def __enter__(self) -> RemoteMemory:
-        return self
-
-    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
-        self.close()
-
     def close(self) -> None:
         """Close the connection pool."""
         self._http.close()
 
     # -- the Memory methods -----------------------------------------------------------------------------------
 
-    def remember(
-        self,
-        scope: Scope,
-        content: str,
-        *,
-        type: MemoryType | str = MemoryType.SEMANTIC,
-        source: Source | str = "user",
-        tags: Sequence[str] = (),
-        ttl: timedelta | float | None = None,
-        valid_from: datetime | None = None,
-        metadata: dict[str, MetaValue] | None = None,
-        supersedes: str | None = None,
-    ) -> WriteResult:
-        """Store one memory (see ``Memory.remember``)."""
-        item = NewMemory(content, type, source, tags, ttl, valid_from, metadata or {}, supersedes=supersedes)
-        return decode.write_result(self._call("POST", "/v1/memories", params=self._params(scope), json=_item(item)))
-
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Store many memories in one request, all or nothing (the server may cap the batch size)."""
         body = {"items": [_item(i) for i in items]}
         if not body["items"]:
             return []
+        if len(body["items"]) == 1:  # one memory: the route made fast for it
+            one = self._call("POST", "/v1/memories", params=self._params(scope), json=body["items"][0])
+            return [decode.write_result(one)]
         data = self._call("POST", "/v1/memories/batch", params=self._params(scope), json=body)
         return [decode.write_result(r) for r in data["results"]]
 

@@ -50,9 +50,10 @@ class JWTVerifier:
                 self._keys = jwt.PyJWKSet.from_dict(json.loads(Path(config.jwks_file).read_text(encoding="utf-8")))
             except (OSError, ValueError, jwt.PyJWTError) as exc:
                 raise ConfigError(f"JWT: cannot read the JWKS file {config.jwks_file}: {exc}") from exc
-        else:
-            assert config.jwks_url is not None
+        elif config.jwks_url is not None:
             self._client = jwt.PyJWKClient(config.jwks_url, cache_keys=True, lifespan=300, timeout=10)
+        else:
+            raise ConfigError("JWT: give exactly one of a JWKS file and a JWKS URL")
 
     def _key(self, token: str) -> Any:
         """The issuer's key the token names; InvalidTokenError when it names none."""

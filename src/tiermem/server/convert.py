@@ -82,7 +82,7 @@ def message_out(record: MemoryRecord) -> dict[str, Any]:
         "role": message.role.value,
         "content": message.content,
         "name": message.name,
-        "created_at": message.created_at.isoformat(),
+        "created_at": message.said_at.isoformat(),
         "tool_call_id": message.tool_call_id,
         "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls],
     }

@@ -47,14 +47,8 @@ async def caller(
     runtime: Rt,
     _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    """The authenticated caller (``identity.AuthPath``); 401 without a valid credential, 429 over its rate."""
-    header = request.headers.get("authorization")
-    principal = runtime.auth.cached(header)
-    if principal is None:
-        client = request.client.host if request.client else None
-        principal = await run_in_threadpool(runtime.auth.verify, header, client)
-    request.state.credential = principal.credential
-    return runtime.auth.admit(principal)
+    """The authenticated caller (``identity.AuthPath.caller``); 401 without a valid credential, 429 over its rate."""
+    return await runtime.auth.caller(request)
 
 
 Caller = Annotated[Principal, Depends(caller)]

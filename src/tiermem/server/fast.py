@@ -1,17 +1,18 @@
 """(internal) A fast path for the two hot routes, ``POST /v1/memories`` and ``POST /v1/memories/search``.
 
 FastAPI solves a route's dependencies anew on every request (seven nested solves for these two: the caller,
-its bearer header, the runtime, the scope), a large share of the app's CPU (docs/service.md). On the happy path (a
-bearer credential that verifies, no query parameter but ``user`` and ``agent``, a JSON body that validates) this
-middleware takes the same steps in one plain function: the principal (cached, or verified and cached), the rate
-limit, the scope, the body checked by the route's own body field, the work, and the answer written as the
-route's response model writes it (a test compares the bytes), in one trip to the runtime's ``HotPool``.
-Verifying here, not in the declared route, matters under load: when the cached credential expires, every request would
-otherwise take the declared route's two trips until one verification came back through a queue of work.
-Anything else (no credential or one that does not verify, a session to bind, a body that fails, any other
-route) goes on to the declared route untouched, so refusals, limits and the OpenAPI schema stay theirs. An error
-raised once a request is taken here (over the rate, a user the credential may not name, the work's own) is
-written by the app's problem handler, as the declared route's would be.
+its bearer header, the runtime, the scope), a large share of the app's CPU. On the happy path (a bearer
+credential, no query parameter but ``user`` and ``agent``, a JSON body that validates) this middleware takes the
+declared route's steps in one plain function, with the same functions: the auth path (``AuthPath.verify``,
+then ``admit``), the scope (``auth.scope_for``), the body checked by the route's own body field, the work,
+and the answer written as the route's response model writes it (a test compares the bytes), in one trip to the
+runtime's ``HotPool``. Verifying here, not in the declared route, matters under load: when the cached credential
+expires, every request would otherwise take the declared route's two trips until one verification came back
+through a queue of work. An error once a request is taken here (a credential that does not verify, over the
+rate, a user the credential may not name, the work's own) is written by the app's problem handler, as the
+declared route's would be, and counted once. Anything else (no credential, a session to bind, a body that
+fails, any other route) goes on to the declared route untouched, so its refusals and the OpenAPI schema stay
+its own.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pydantic_core import to_json
 from starlette.datastructures import Headers
 from starlette.requests import Request
 
-from tiermem.errors import MemError
+from tiermem.errors import ConfigError, MemError
 from tiermem.server.auth import Principal, scope_for
 from tiermem.server.limits import ASGIApp, Receive, Scope, Send, replay
 from tiermem.server.models import SCOPE_PATTERN
@@ -54,27 +55,28 @@ class _Hot:
     work: Work
 
 
+def _hot_routes() -> dict[str, _Hot]:
+    """The declared routes themselves: FastAPI hands the same objects their requests."""
+    found: dict[str, _Hot] = {}
+    for route in memories.router.routes:
+        if isinstance(route, APIRoute) and route.path in HOT_ROUTES and "POST" in (route.methods or ()):
+            found[route.path] = _Hot(route, HOT_ROUTES[route.path])
+    missing = sorted(set(HOT_ROUTES) - set(found))
+    if missing:
+        raise ConfigError(f"hot routes not declared: {', '.join(missing)}")
+    return found
+
+
 class FastRoutes:
     """ASGI middleware (inside the body limit): answers the hot routes' happy path, passes everything else on."""
 
     def __init__(self, app: ASGIApp, owner: FastAPI) -> None:
         self.app = app
         self.owner = owner
-        self._hot: dict[str, _Hot] | None = None
-
-    def _routes(self) -> dict[str, _Hot]:
-        if self._hot is None:  # the declared routes themselves: FastAPI hands the same objects their requests
-            found = {
-                r.path: _Hot(r, HOT_ROUTES[r.path])
-                for r in memories.router.routes
-                if isinstance(r, APIRoute) and r.path in HOT_ROUTES and "POST" in (r.methods or ())
-            }
-            assert set(found) == set(HOT_ROUTES), f"hot routes not declared: {set(HOT_ROUTES) - set(found)}"
-            self._hot = found
-        return self._hot
+        self._hot = _hot_routes()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        hot = self._routes().get(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        hot = self._hot.get(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
         if hot is None:
             await self.app(scope, receive, send)
             return
@@ -101,18 +103,18 @@ class FastRoutes:
             given = json.loads(body)
         except (ValueError, RecursionError):  # the declared route says what is wrong with it
             return False
-        assert hot.route.body_field is not None
-        value, errors = hot.route.body_field.validate(given, {}, loc=("body",))
+        field = hot.route.body_field  # both declare a body; a route without one is left to answer itself
+        if field is None:
+            return False
+        value, errors = field.validate(given, {}, loc=("body",))
         if errors:
             return False
         scope["route"] = hot.route  # what the log line and the metrics name
         client = scope.get("client")
         host = client[0] if client else None
-        done = await runtime.hot_pool.run(_guarded, hot, runtime, header, host, query, value)
-        if done is None:  # the credential did not verify: the declared route refuses it in its own words
-            return False
-        credential, outcome = done
-        scope.setdefault("state", {})["credential"] = credential
+        credential, outcome = await runtime.hot_pool.run(_guarded, hot, runtime, header, host, query, value)
+        if credential is not None:
+            scope.setdefault("state", {})["credential"] = credential
         if isinstance(outcome, MemError):
             await (await problem_for(Request(scope), outcome))(scope, receive, send)
             return True
@@ -125,12 +127,12 @@ class FastRoutes:
 
 def _guarded(
     hot: _Hot, runtime: Runtime, header: str, client: str | None, query: dict[str, str], body: Any
-) -> tuple[str, tuple[int, bytes] | MemError] | None:
-    """The caller's credential with the answer or the error to write; None when the credential does not verify."""
+) -> tuple[str | None, tuple[int, bytes] | MemError]:
+    """The caller's credential id (None when it did not verify) with the answer or the error to write."""
     try:
         principal = runtime.auth.verify(header, client)
-    except MemError:  # refused (or over the failed-credential limit): the declared route answers in its words
-        return None
+    except MemError as exc:  # refused: answered as the declared route's caller would answer it
+        return None, exc
     try:
         return principal.credential, _run(hot, runtime, principal, query, body)
     except MemError as exc:

@@ -30,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.requests import Request
 
-from tiermem.errors import AccessError, MemError, RateLimitError
+from tiermem.errors import MemError
 from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send, replay
 from tiermem.server.problems import problem, problem_for
 from tiermem.server.runtime import Runtime
@@ -70,14 +70,11 @@ class Idempotent:
         runtime: Runtime = self.owner.state.runtime
         client = scope.get("client")
         header = headers.get("authorization")
+        # The route admits it (its rate). A refusal is answered here, so it counts once against the client; so is
+        # a store that could not check the credential (the database is away: 503, retry later).
         try:
-            principal = runtime.auth.cached(header)
-            if principal is None:
-                principal = await run_in_threadpool(runtime.auth.verify, header, client[0] if client else None)
-        except (AccessError, RateLimitError):  # the route refuses it in its own words
-            await self.app(scope, replay(body, receive), send)
-            return
-        except MemError as exc:  # the store could not check the key (the database is away): 503, retry later
+            principal = await runtime.auth.verified(header, client[0] if client else None)
+        except MemError as exc:
             await (await problem_for(request, exc))(scope, receive, send)
             return
         query = scope.get("query_string", b"")

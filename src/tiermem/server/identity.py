@@ -1,8 +1,10 @@
 """(internal) The one auth path: how a request's credential becomes a Principal, whatever the door.
 
-The declared routes (``deps.caller``), the hot routes' fast path (``fast``), MCP (``mcp_mount``) and the
-inspector (sign-in and every page after it) all ask ``AuthPath``, so they agree on everything a credential is
-checked for:
+Every door takes the same two steps, ``verify`` then ``admit``: the declared routes (``deps.caller``) and MCP
+(``mcp_mount``) through ``caller``; the hot routes' fast path (``fast``) and the inspector's pages, already off
+the event loop, call the two themselves; the idempotency check and the inspector's sign-in only ``verified``
+(the route that follows admits). A door that refuses a credential answers at once, in the app's problem+json, so
+a credential that does not verify counts once against its client, whichever door it knocks on. What is checked:
 
 - a credential verified less than a second ago is taken from the cache (``auth.CredentialCache``); otherwise it
   is checked against the keys table or the JWT issuer, so a revoked key, or a token past its expiry, is refused
@@ -16,6 +18,9 @@ checked for:
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 
 from tiermem.errors import AccessError
 from tiermem.server.auth import CredentialCache, JWTVerifier, Principal, authenticate
@@ -38,10 +43,6 @@ class AuthPath:
     cache: CredentialCache
     limiter: RateLimiter
     failures: RateLimiter  # per client address: credentials that did not verify
-
-    def cached(self, header: str | None) -> Principal | None:
-        """The principal of a credential verified moments ago (no I/O: callable on an event loop)."""
-        return self.cache.get(header)
 
     def verify(self, header: str | None, client: str | None) -> Principal:
         """The principal of ``header``; AccessError (401) when it does not verify, RateLimitError (429) when
@@ -69,3 +70,18 @@ class AuthPath:
         self.limiter.take(principal.credential)
         act_as(principal.credential)
         return principal
+
+    async def verified(self, header: str | None, client: str | None) -> Principal:
+        """``verify`` from the event loop: a cached credential costs no thread hop, another is checked in the pool."""
+        principal = self.cache.get(header)
+        return principal if principal is not None else await run_in_threadpool(self.verify, header, client)
+
+    async def caller(self, request: Request) -> Principal:
+        """Both steps for a request on the event loop; the credential id is kept for the request's log line.
+
+        Admitted here, on the loop, so the audit author (``write.actor``) is in the context the route runs in.
+        """
+        client = request.client.host if request.client else None
+        principal = await self.verified(request.headers.get("authorization"), client)
+        request.state.credential = principal.credential
+        return self.admit(principal)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -19,9 +18,10 @@ from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from tiermem.errors import MemError
+from tiermem.server.auth import scope_for
 from tiermem.server.mcp import DEFAULT_BUDGET
 from tiermem.server.mcp_http import McpHttpEndpoint
-from tiermem.server.problems import WWW_AUTHENTICATE, problem, problem_for
+from tiermem.server.problems import WWW_AUTHENTICATE, problem, problem_for, unexpected
 from tiermem.server.runtime import Runtime
 from tiermem.types import Scope
 
@@ -34,22 +34,16 @@ MCP_METHODS = ["GET", "POST", "DELETE"]
 async def _caller_scope(request: Request) -> Scope:
     """The scope of the request's credential (the tenant and user it names), as the REST routes derive it."""
     runtime: Runtime = request.app.state.runtime
-    header = request.headers.get("authorization")
     # AccessError (401) and RateLimitError (429) are answered by _refused, as the app answers them on /v1.
-    principal = runtime.auth.cached(header)
-    if principal is None:
-        client = request.client.host if request.client else None
-        principal = await run_in_threadpool(runtime.auth.verify, header, client)
-    request.state.credential = principal.credential
-    runtime.auth.admit(principal)
-    return Scope(principal.tenant, principal.user)
+    return scope_for(runtime.access, await runtime.auth.caller(request))
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
     """A refused MCP request as the app's problem+json, as a /v1 route would answer it."""
     if isinstance(exc, MemError):
         return await problem_for(request, exc)
-    assert isinstance(exc, HTTPException)
+    if not isinstance(exc, HTTPException):
+        return await unexpected(request, exc)
     headers = dict(exc.headers or {})
     if exc.status_code == 401:
         headers["WWW-Authenticate"] = WWW_AUTHENTICATE

@@ -174,11 +174,6 @@ def _status(exc: MemError) -> int:
     return 500
 
 
-async def _mem_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, MemError)
-    return await problem_for(request, exc)
-
-
 async def problem_for(request: Request, exc: MemError) -> Response:
     """The problem+json answer to a library error (what every route's MemError becomes)."""
     status = _status(exc)
@@ -219,8 +214,7 @@ def _field(loc: tuple[Any, ...]) -> str:
 _LIMIT_KEYS = ("max_length", "min_length", "le", "lt", "ge", "gt", "pattern", "expected")
 
 
-async def _request_invalid(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RequestValidationError)
+def _request_invalid(request: Request, exc: RequestValidationError) -> Response:
     errors = list(exc.errors())
     if any(e.get("type") == "json_invalid" for e in errors):
         first = next(e for e in errors if e.get("type") == "json_invalid")
@@ -239,8 +233,7 @@ async def _request_invalid(request: Request, exc: Exception) -> Response:
     return problem(422, f"{field}: {message}", request=request, field=field, limit=limit, given=given, errors=listed)
 
 
-async def _http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, StarletteHTTPException)
+def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
     detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "error")
     if exc.status_code == 404:
         detail = f"no route {request.url.path}"
@@ -253,9 +246,18 @@ async def unexpected(request: Request, exc: Exception) -> Response:
     return problem(500, "the server failed; the request id names it in the server's log", request=request)
 
 
+async def _answer(request: Request, exc: Exception) -> Response:
+    """The problem for any error a route raised, by its kind."""
+    if isinstance(exc, MemError):
+        return await problem_for(request, exc)
+    if isinstance(exc, RequestValidationError):
+        return _request_invalid(request, exc)
+    if isinstance(exc, StarletteHTTPException):
+        return _http_error(request, exc)
+    return await unexpected(request, exc)
+
+
 def install(app: Any) -> None:
     """Register the handlers on a FastAPI app."""
-    app.add_exception_handler(MemError, _mem_error)
-    app.add_exception_handler(RequestValidationError, _request_invalid)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, unexpected)
+    for kind in (MemError, RequestValidationError, StarletteHTTPException, Exception):
+        app.add_exception_handler(kind, _answer)

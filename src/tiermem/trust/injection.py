@@ -19,13 +19,12 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tiermem.trust.legacy import legacy_score
+from tiermem.trust.read_time import read_time_score
 from tiermem.trust.scorer import score_text
-from tiermem.types import Hit, MemoryRecord, ScorePart
+from tiermem.types import MemoryRecord
 
 __all__ = [
     "INJECTION_THRESHOLD",
@@ -36,9 +35,7 @@ __all__ = [
     "SUSPICIOUS_THRESHOLD",
     "InjectionVerdict",
     "ScanLevel",
-    "apply_quarantine",
     "injection_score",
-    "is_quarantined",
     "level_of",
     "quarantined",
     "stored_level",
@@ -139,38 +136,16 @@ _verdicts_lock = threading.Lock()
 
 
 def _reads_as_directive(text: str) -> bool:
-    """Whether the read-time check (``trust.legacy``) flags ``text``, remembered for the last few thousand texts."""
+    """Whether the read-time check (``trust.read_time``) flags ``text``, remembered for the last few thousand texts."""
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     with _verdicts_lock:
         known = _verdicts.get(key)
         if known is not None:
             _verdicts.move_to_end(key)
             return known
-    flagged = legacy_score(text)[0] >= INJECTION_THRESHOLD
+    flagged = read_time_score(text)[0] >= INJECTION_THRESHOLD
     with _verdicts_lock:
         _verdicts[key] = flagged
         if len(_verdicts) > _VERDICTS_KEPT:
             _verdicts.popitem(last=False)
     return flagged
-
-
-def is_quarantined(hit: Hit) -> bool:
-    """The hit's record is quarantined (see ``quarantined``)."""
-    return quarantined(hit.record)
-
-
-def apply_quarantine(hits: Iterable[Hit], *, factor: float = QUARANTINE_FACTOR) -> list[Hit]:
-    """Hits with quarantined ones flagged and their score times ``factor``, re-sorted best first.
-
-    The read-time check also catches notes written before the scorer existed or around the tools. A hit that
-    recall already down-ranked (it has a ``quarantine`` part) is not down-ranked twice.
-    """
-    out: list[Hit] = []
-    for hit in hits:
-        if hit.part("quarantine") is None and is_quarantined(hit):
-            flags = hit.flags if QUARANTINE_TAG in hit.flags else (*hit.flags, QUARANTINE_TAG)
-            part = ScorePart("quarantine", None, None, factor)
-            hit = Hit(hit.record, hit.score * factor, (*hit.parts, part), flags, hit.relevance)
-        out.append(hit)
-    # sorted() is stable: equal scores keep the order retrieval gave them.
-    return sorted(out, key=lambda h: h.score, reverse=True)

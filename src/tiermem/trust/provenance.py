@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC
 
 from tiermem.trust.injection import QUARANTINE_TAG, SCORE_KEY, SUSPICIOUS_TAG
-from tiermem.trust.legacy import legacy_score
+from tiermem.trust.read_time import read_time_score
 from tiermem.types import Hit
 
 __all__ = ["MEMORY_IS_DATA", "hit_flags", "quote", "render_hit", "render_hits"]
@@ -36,7 +36,7 @@ def hit_flags(hit: Hit) -> list[str]:
         if tag.upper() in flags:
             stored = record.metadata.get(SCORE_KEY)
             # A note judged only when read carries no stored score: show the score of that read-time check.
-            score = stored if isinstance(stored, float) else legacy_score(record.content)[0]
+            score = stored if isinstance(stored, float) else read_time_score(record.content)[0]
             flags[flags.index(tag.upper())] = f"{tag.upper()} (injection score {score:.2f})"
     return flags
 

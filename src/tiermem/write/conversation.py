@@ -31,11 +31,11 @@ from datetime import UTC, datetime, timedelta
 
 from tiermem.embed import Embedder
 from tiermem.errors import ValidationError
+from tiermem.message import Message
 from tiermem.store.base import Store
 from tiermem.types import Filter, MemoryRecord, MemoryType, MetaValue, Scope, normalise_text
 from tiermem.write.messages import (
     RECALL_TAG,
-    TranscriptMessage,
     as_sequence,
     parse_message,
     record_fields,
@@ -67,7 +67,7 @@ def message_record_id(scope: Scope, key: str, part: int = 0) -> str:
     return str(uuid.UUID(bytes=bytes(digest)))
 
 
-def _keys(messages: list[TranscriptMessage], texts: list[str]) -> list[str]:
+def _keys(messages: list[Message], texts: list[str]) -> list[str]:
     """Each message's identity: its id, else its fields and how many identical messages came before it."""
     seen: dict[str, int] = {}
     ids: dict[str, int] = {}
@@ -83,7 +83,7 @@ def _keys(messages: list[TranscriptMessage], texts: list[str]) -> list[str]:
             continue
         # The instant, not its spelling: 10:00+00:00 and 11:00+01:00 are the same message.
         when = message.created_at.astimezone(UTC).isoformat() if message.created_at is not None else ""
-        base = "\0".join(("msg", message.role, message.name or "", when, message.tool_call_id or "", text))
+        base = "\0".join(("msg", message.role.value, message.name or "", when, message.tool_call_id or "", text))
         seen[base] = seen.get(base, -1) + 1
         keys.append(f"{base}\0{seen[base]}")
     return keys
@@ -146,7 +146,7 @@ def write_messages(
                 content=content,
                 type=MemoryType.EPISODIC,
                 source=message.source,
-                tags=(RECALL_TAG, f"role:{message.role}"),
+                tags=(RECALL_TAG, f"role:{message.role.value}"),
                 valid_from=message.created_at,
                 metadata=meta,
                 dedupe=False,  # messages are events: "ok" said twice is two records

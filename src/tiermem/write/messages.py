@@ -2,9 +2,9 @@
 
 A message is ``{"role": "user" | "assistant" | "tool" | "system", "content": ..., "name"?: ..., "created_at"?:
 ..., "id"?: ..., "tool_call_id"?: ..., "tool_calls"?: [...], "metadata"?: {...}}`` or an object with those
-attributes (``tiermem.context.messages.Message``, ``tiermem.llm.ChatMessage``). ``content`` may also be a list
-of OpenAI content parts; their text parts are joined. Errors name the message by its index:
-``messages[3].created_at``.
+attributes (``tiermem.message.Message``, ``tiermem.llm.ChatMessage``), and is read as a ``Message``.
+``content`` may also be a list of OpenAI content parts; their text parts are joined. Errors name the message by
+its index: ``messages[3].created_at``.
 
 Its record (see ``record_fields``): the text, written ``"Ann: ..."`` when a user or assistant has a name so the
 speaker is found by full text and by vector; the source ``user[:name]``, ``agent[:name]``, ``system`` or
@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
 from tiermem.errors import ValidationError
-from tiermem.llm import ToolCall
+from tiermem.message import Message, Role, ToolCall
 from tiermem.types import MetaValue, aware_time, normalise_text
 from tiermem.write.path import MAX_CONTENT_CHARS
 
@@ -29,7 +28,6 @@ __all__ = [
     "RECALL_TAG",
     "RESERVED_METADATA",
     "ROLES",
-    "TranscriptMessage",
     "parse_message",
     "record_fields",
     "split_content",
@@ -43,42 +41,9 @@ RESERVED_METADATA = frozenset(
 )
 # Raw text is kept beside the normalised record content only while the record's metadata stays this small.
 _RAW_LIMIT_BYTES = 6000
-_UNNAMED_TOOL = "unknown"  # the OpenAI format names a tool result by its call id only; the source needs a name
 
 
-@dataclass(frozen=True, slots=True)
-class TranscriptMessage:
-    """One message as read from a transcript (validated); ``id`` is the caller's, if it gave one."""
-
-    role: str
-    content: str
-    name: str | None = None
-    created_at: datetime | None = None
-    id: str | None = None
-    tool_call_id: str | None = None
-    tool_calls: tuple[ToolCall, ...] = ()
-    metadata: Mapping[str, MetaValue] = field(default_factory=lambda: MappingProxyType({}))
-    given_source: str | None = None  # a provenance other than the role's (the runtime's own notices: system)
-
-    @property
-    def source(self) -> str:
-        """Its provenance: ``user[:name]``, ``agent[:name]``, ``system`` or ``tool:<name>`` (tool trust)."""
-        if self.given_source is not None:
-            return self.given_source
-        if self.role == "tool":
-            return f"tool:{self.name or _UNNAMED_TOOL}"
-        if self.role == "system":
-            return "system"
-        kind = "user" if self.role == "user" else "agent"
-        return f"{kind}:{self.name}" if self.name else kind
-
-    @property
-    def speaker_prefixed(self) -> bool:
-        """True when its record text starts with the speaker's name (a named user or assistant)."""
-        return bool(self.name) and self.role in ("user", "assistant")
-
-
-def parse_message(raw: object, index: int) -> TranscriptMessage:
+def parse_message(raw: object, index: int) -> Message:
     """Validate one message (a mapping or an object with ``role`` and ``content``); errors name ``messages[i]``."""
     where = f"messages[{index}]"
     if isinstance(raw, Mapping):
@@ -103,8 +68,8 @@ def parse_message(raw: object, index: int) -> TranscriptMessage:
     content = _content(get("content"), f"{where}.content")
     if not content.strip() and not calls:
         raise ValidationError(f"{where}.content", "must not be empty (unless the message carries tool calls)")
-    return TranscriptMessage(
-        role=role,
+    return Message(
+        role=Role(role),
         content=content,
         name=name,
         created_at=_time(get("created_at"), f"{where}.created_at"),
@@ -112,7 +77,7 @@ def parse_message(raw: object, index: int) -> TranscriptMessage:
         tool_call_id=_optional_text(get("tool_call_id"), f"{where}.tool_call_id"),
         tool_calls=calls,
         metadata=_metadata(get("metadata"), f"{where}.metadata"),
-        given_source=_optional_text(get("source"), f"{where}.source"),
+        author=_optional_text(get("source"), f"{where}.source"),
     )
 
 
@@ -182,19 +147,19 @@ def _metadata(value: object, where: str) -> Mapping[str, MetaValue]:
     return MappingProxyType(dict(value))
 
 
-def _searchable_text(message: TranscriptMessage) -> str:
+def _searchable_text(message: Message) -> str:
     """The message, or a line per call when it has no text."""
     if message.content.strip():
         return message.content
     return "\n".join(f"[tool call {call.name}({call.arguments})]" for call in message.tool_calls)
 
 
-def record_fields(message: TranscriptMessage) -> tuple[str, dict[str, MetaValue]]:
+def record_fields(message: Message) -> tuple[str, dict[str, MetaValue]]:
     """The record text and metadata that store ``message`` so it can be rebuilt exactly."""
     text = _searchable_text(message)
     if message.speaker_prefixed:
         text = f"{message.name}: {text}"
-    metadata: dict[str, MetaValue] = {**message.metadata, "role": message.role}
+    metadata: dict[str, MetaValue] = {**message.metadata, "role": message.role.value}
     if message.id is not None:
         metadata["message_id"] = message.id
     if message.name is not None:

@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
 
 from tiermem.errors import AccessError, NotFoundError, ValidationError
 from tiermem.server.runtime import Runtime
@@ -152,7 +151,7 @@ async def login(request: Request, form: LoginForm) -> Response:
     header = "Bearer " + form.get("credential", "").strip()
     client = request.client.host if request.client else None
     try:
-        principal = await run_in_threadpool(rt.auth.verify, header, client)
+        principal = await rt.auth.verified(header, client)
     except AccessError:
         return render(request, "login.html", 401, csrf=form.get("csrf", ""), error="That key or token is not valid.")
     old = sessions(request).get(request.cookies.get(COOKIE))

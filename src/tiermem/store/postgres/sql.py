@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from datetime import datetime
 from types import MappingProxyType
@@ -10,7 +9,8 @@ from typing import Any
 
 from psycopg import sql
 
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, Source
+from tiermem.store.row_values import scope_of, source_of
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["COLUMNS", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
 COLUMNS = (
@@ -78,26 +78,16 @@ def filter_sql(
     return " AND ".join(clauses), params
 
 
-@functools.lru_cache(maxsize=4096)
-def _scope(tenant: str, user_key: str, agent: str, session: str) -> Scope:
-    return Scope(tenant, user_key or None, agent or None, session or None)
-
-
-@functools.lru_cache(maxsize=4096)
-def _source(text: str) -> Source:
-    return Source.parse(text)
-
-
 def row_to_record(row: tuple[Any, ...]) -> MemoryRecord:
     """A row selected as ``COLUMNS`` as a record."""
     (rid, tenant, user_key, agent, session, type_, content, source, trust, created, updated, vfrom, vto, expires,
      chash, model, tags, supersedes, metadata, version, context) = row  # fmt: skip
     return MemoryRecord(
         id=rid,
-        scope=_scope(tenant, user_key, agent, session),
+        scope=scope_of(tenant, user_key, agent, session),
         type=MemoryType(type_),
         content=content,
-        source=_source(source),
+        source=source_of(source),
         trust=trust,
         created_at=created,
         updated_at=updated,

@@ -55,21 +55,7 @@ def docsize_tokens(blob: bytes) -> int:
     """Tokens in one row, all columns: the sum of the varints in FTS5's ``%_docsize.sz`` blob."""
     if max(blob, default=0) < 0x80:  # every column under 128 tokens: one byte each
         return sum(blob)
-    total = 0
-    i = 0
-    while i < len(blob):
-        value = 0
-        for n in range(9):  # SQLite's varint: 7 bits a byte, high bit = more; the ninth byte keeps all 8
-            byte = blob[i]
-            i += 1
-            if n == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if byte < 0x80:
-                break
-        total += value
-    return total
+    return sum(varints(blob))
 
 
 def docsize_total(blobs: Sequence[bytes]) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -10,7 +9,8 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
-from tiermem.types import MemoryRecord, MemoryType, Scope, Source
+from tiermem.store.row_values import scope_of, source_of
+from tiermem.types import MemoryRecord, MemoryType
 
 __all__ = ["COLUMNS", "SQL_VARS", "chunks", "dt", "row_to_record", "ts"]
 
@@ -35,16 +35,6 @@ def chunks(values: list[str]) -> Iterator[list[str]]:
     """``values`` in slices that fit an ``IN (...)`` list."""
     for start in range(0, len(values), SQL_VARS):
         yield values[start : start + SQL_VARS]
-
-
-@functools.lru_cache(maxsize=4096)
-def _scope(tenant: str, user_key: str, agent: str, session: str) -> Scope:
-    return Scope(tenant, user_key or None, agent or None, session or None)
-
-
-@functools.lru_cache(maxsize=4096)
-def _source(text: str) -> Source:
-    return Source.parse(text)
 
 
 def row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
@@ -74,10 +64,10 @@ def row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
     ) = row
     return MemoryRecord(
         id=rid,
-        scope=_scope(tenant, user_key, agent, session),
+        scope=scope_of(tenant, user_key, agent, session),
         type=MemoryType(type_),
         content=content,
-        source=_source(source),
+        source=source_of(source),
         trust=trust,
         created_at=datetime.fromtimestamp(created, UTC),
         updated_at=dt(updated),

@@ -1,10 +1,11 @@
-"""(internal) The read-time check of notes that carry no write-time verdict, exactly as it was before scanning.
+"""(internal) The read-time check: how recall judges a note that carries no write-time verdict.
 
 Notes written before write-time scanning, and notes from sources the write policy does not scan (the user's
 own words by default), carry no stored verdict; recall judges them when it reads them, and must judge them as
 it always did so that their ranking does not change under the user: these are the English signals of that
-check, frozen. New notes from tools, web pages and imports are judged once, when written, by
-``trust.injection.injection_score`` (which finds much more).
+check, frozen (where a piece is the same as today's write-time signals, it is taken from them; a test pins the
+whole so a change there cannot move it). New notes from tools, web pages and imports are judged once, when
+written, by ``trust.injection.injection_score`` (which finds much more).
 """
 
 from __future__ import annotations
@@ -12,39 +13,22 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-__all__ = ["legacy_score"]
+from tiermem.trust.patterns import Finding, Signal, words
+from tiermem.trust.signals_actions import _URGENCY, imperatives
+from tiermem.trust.signals_en import _GUIDANCE, _OWN
+from tiermem.trust.signals_en import _JAILBREAK as _EN_JAILBREAK
+from tiermem.trust.signals_en import _OVERRIDE as _EN_OVERRIDE
+from tiermem.trust.signals_en import _REFERENCE as _EN_REFERENCE
+from tiermem.trust.signals_en import _SECRECY as _EN_SECRECY
+from tiermem.trust.signals_en import _TEMPLATE as _EN_TEMPLATE
+
+__all__ = ["read_time_score"]
 
 _EXCERPT = 60
+_OVERRIDE_VERB = words(r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard")
 
-
-def _words(*alternatives: str) -> str:
-    return r"(?:" + "|".join(alternatives) + r")"
-
-
-# What an instruction is called, and what points at the model's own ones rather than a recipe's.
-_GUIDANCE = _words(
-    r"instructions?",
-    r"rules?",
-    r"prompts?",
-    r"directions?",
-    r"guidelines?",
-    r"directives?",
-    r"orders?",
-    r"constraints?",
-    r"guardrails?",
-    r"programming",
-    r"context",
-    r"messages?",
-    r"commands?",
-)
-_OWN = _words(
-    r"previous", r"prior", r"above", r"earlier", r"preceding", r"original", r"initial", r"all", r"any", r"your"
-)
-_OVERRIDE_VERB = _words(r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard")
-
-_MODEL_GUIDANCE = _words(
+_MODEL_GUIDANCE = words(
     r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?"
 )
 _OVERRIDE = [
@@ -57,22 +41,13 @@ _OVERRIDE = [
     ),
     # "forget the previous rules": the same shape aimed at rules in general; could be a policy note.
     (re.compile(rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_GUIDANCE}\b"), 0.4),
-    (
-        re.compile(
-            r"\b(?:new|updated|revised|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:\w+\s+){0,3}?"
-            r"(?:you|always|never|only|do\s+not|don'?t|ignore)\b"
-        ),
-        0.55,
-    ),
-    (re.compile(r"\bfrom\s+now\s+on,?\s+(?:you|always|never|only|respond|reply|answer)\b"), 0.45),
+    *_EN_OVERRIDE[4:6],  # "new instructions: you ...", "from now on, always ..."
 ]
 _REFERENCE = [
-    (re.compile(r"\b(?:system|developer|hidden|initial|original|secret)\s+(?:prompt|message|instructions?)\b"), 0.25),
+    _EN_REFERENCE[0],  # "system prompt", "hidden instructions"
     (re.compile(rf"\byour\s+(?:\w+\s+)?{_GUIDANCE}\b"), 0.25),
 ]
-_ADDRESSEE = _words(
-    r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?"
-)
+_ADDRESSEE = words(r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?")
 _ADDRESSED = [
     # A vocative at the start of a sentence: "AI assistant, ...", "Note to the AI: ...", "Attention LLM agents:"
     (
@@ -87,77 +62,39 @@ _ADDRESSED = [
     (re.compile(r"\byou\s+are\s+now\b"), 0.3),
 ]
 _JAILBREAK = [
-    (re.compile(r"\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"), 0.4),
+    _EN_JAILBREAK[0],  # "DAN", "developer mode"
     (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b"), 0.4),
-    (
-        re.compile(
-            r"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)|an?\s+unrestricted|an?\s+unfiltered)\b"
-        ),
-        0.4,
-    ),
-    (re.compile(r"\brole-?play\s+as\b"), 0.4),
-    (re.compile(r"\byou\s+are\s+no\s+longer\b|\bno\s+longer\s+bound\s+by\b"), 0.4),
+    *_EN_JAILBREAK[2:5],  # "act as if you were", "role-play as", "no longer bound by"
     (re.compile(r"\b(?:without|free\s+of)\s+(?:any\s+)?(?:restrictions|filters|limitations|censorship)\b"), 0.4),
 ]
 _SECRECY = [
-    (
-        re.compile(
-            r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|"
-            r"alert|notify|ask)\s+the\s+user\b"
-        ),
-        0.35,
-    ),
+    _EN_SECRECY[0],  # "do not tell the user"
     (re.compile(r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?user\b"), 0.35),
-    (re.compile(r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b"), 0.3),
-    (re.compile(r"\bkeep\s+this\s+(?:secret|hidden)\b"), 0.3),
+    *_EN_SECRECY[3:5],  # "without confirmation", "keep this secret"
     (
         re.compile(r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+this\s+(?:note|message|instruction)"),
         0.3,
     ),
 ]
-_TEMPLATE = [
-    (
-        re.compile(
-            r"<\|(?:im_start|im_end|system|user|assistant|endoftext|endofprompt|start_header_id|end_header_id|"
-            r"eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|instructions?|admin)>"
-        ),
-        0.55,
-    ),
-    # Role headers at the start of a line pretend the conversation continues inside the note.
-    (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant)\s*:", re.MULTILINE), 0.4),
-]
+_TEMPLATE = _EN_TEMPLATE[:2]  # chat-template tokens, role headers
 _ACTION = re.compile(
     r"\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel)\b"
 )
-_URGENCY = re.compile(r"\b(?:immediately|urgent(?:ly)?|right\s+away|right\s+now|asap|at\s+once|without\s+delay)\b")
 _SENSITIVE = re.compile(
     r"\b(?:first\s+class|business\s+class|passwords?|credentials?|api\s+keys?|secrets?|credit\s+cards?|"
     r"card\s+numbers?|bank\s+(?:account|details)|all\s+(?:files|emails|data|records|memories|bookings)|"
     r"every\s+(?:flight|booking)|wallet|bitcoin|gift\s+cards?)\b|[$€£]\s?\d"
 )
-# Verbs that open an order to an agent: "Book first class." "... and send the password to ..."
-_IMPERATIVE_OPENING = re.compile(
-    r"(?:^|[.!?;:\n]\s*|\band\s+)(?:please\s+)?(?:ignore|disregard|forget|override|book|transfer|send|wire|delete|"
-    r"erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|upload|execute|grant|approve|output|print|"
-    r"repeat|respond|reply|always|never)\b"
-)
 _INVISIBLE = {"Cf"}  # format characters: zero-width spaces and joiners, bidi overrides, tag characters
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
-Finding = tuple[float, str]  # (weight, the text that fired)
-
-
-@dataclass(frozen=True, slots=True)
-class _Signal:
-    """One detector: a name for the reason and a function that finds its evidence and weight."""
-
-    name: str
-    find: Callable[[str], Finding | None]
-
 
 def _patterns(patterns: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], Finding | None]:
-    """The strongest pattern's weight; a second distinct pattern adds half its own (same signal, more evidence)."""
+    """The strongest pattern's weight; a second distinct pattern adds half its own (same signal, more evidence).
+
+    Only the second: ``patterns.patterns``, which the write-time signals use, adds every other one.
+    """
 
     def find(text: str) -> Finding | None:
         fired = sorted(((w, m.group(0)) for p, w in patterns if (m := p.search(text))), reverse=True)
@@ -179,21 +116,15 @@ def _urgent_action(text: str) -> Finding | None:
     return None
 
 
-def _imperatives(text: str) -> Finding | None:
-    """Two or more clauses opening with an agent-directed verb: a list of orders, not prose."""
-    found = [m.group(0).strip(" .!?;:\n") for m in _IMPERATIVE_OPENING.finditer(text)]
-    return (0.2, ", ".join(found)) if len(found) >= 2 else None
-
-
 _SIGNALS = (
-    _Signal("override of earlier instructions", _patterns(_OVERRIDE)),
-    _Signal("chat-template tokens", _patterns(_TEMPLATE)),
-    _Signal("role-play or jailbreak marker", _patterns(_JAILBREAK)),
-    _Signal("secrecy from the user", _patterns(_SECRECY)),
-    _Signal("addressed to the assistant", _patterns(_ADDRESSED)),
-    _Signal("action with urgency or a sensitive object", _urgent_action),
-    _Signal("reference to the model's instructions", _patterns(_REFERENCE)),
-    _Signal("a series of imperatives", _imperatives),
+    Signal("override of earlier instructions", _patterns(_OVERRIDE)),
+    Signal("chat-template tokens", _patterns(_TEMPLATE)),
+    Signal("role-play or jailbreak marker", _patterns(_JAILBREAK)),
+    Signal("secrecy from the user", _patterns(_SECRECY)),
+    Signal("addressed to the assistant", _patterns(_ADDRESSED)),
+    Signal("action with urgency or a sensitive object", _urgent_action),
+    Signal("reference to the model's instructions", _patterns(_REFERENCE)),
+    Signal("a series of imperatives", imperatives),
 )
 _INVISIBLE_WEIGHT = 0.2
 
@@ -214,8 +145,8 @@ def _excerpt(text: str) -> str:
     return flat if len(flat) <= _EXCERPT else flat[: _EXCERPT - 3] + "..."
 
 
-def legacy_score(text: str) -> tuple[float, tuple[str, ...]]:
-    """The score and reasons the read-time check gave before write-time scanning (English, whole text)."""
+def read_time_score(text: str) -> tuple[float, tuple[str, ...]]:
+    """The score and reasons of the read-time check (English, whole text), as it judged before write-time scanning."""
     if not isinstance(text, str) or not text.strip():
         return 0.0, ()
     scanned, hidden = _normalise(text)
