@@ -17,6 +17,7 @@ from tiermem.trust.normalise import ScanForm, normalise
 from tiermem.trust.patterns import noisy_or
 from tiermem.trust.signals_en import SIGNALS_EN
 from tiermem.trust.signals_intl import SIGNALS_INTL
+from tiermem.trust.tables import cells_as_lines
 
 __all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "LOOKALIKE_WEIGHT", "WINDOW_CHARS", "score_text"]
 
@@ -38,8 +39,8 @@ Scored = tuple[float, tuple[str, ...]]
 def _normalise(text: str) -> tuple[str, ScanForm]:
     """The text to scan (``trust.normalise``, case folded, spaces collapsed) and what was undone to make it."""
     form = normalise(text)
-    # Keep line breaks: the template detectors look for "system:" at the start of a line.
-    lines = form.text.casefold().splitlines()
+    # Keep line breaks: the template detectors look for "system:" at the start of a line (or of a table cell).
+    lines = cells_as_lines(form.text).casefold().splitlines()
     return "\n".join(" ".join(line.split()) for line in lines), form
 
 
@@ -52,18 +53,18 @@ def excerpt(text: str) -> str:
 def _chunks(text: str) -> list[str]:
     """``text`` cut at sentence ends into pieces of at most half a window (long sentences cut anywhere)."""
     half = WINDOW_CHARS // 2
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    # The text after the last sentence end (a last line without a full stop) is a sentence too.
+    bounds = zip([0, *ends], [*ends, len(text)], strict=True)
     out: list[str] = []
     current = ""
-    start = 0
-    for end_match in _SENTENCE_END.finditer(text):
-        sentence = text[start : end_match.end()]
-        start = end_match.end()
+    for begin, stop in bounds:
+        sentence = text[begin:stop]
         if len(current) + len(sentence) <= half:
             current += sentence
             continue
         if current:
             out.append(current)
-        current = ""
         while len(sentence) > half:
             out.append(sentence[:half])
             sentence = sentence[half:]

@@ -33,6 +33,11 @@ _PRIVILEGED = words(
     r"super-?user", r"sudo", r"moderators?", r"owners?", r"vendors?", r"model\s+provider", r"maintainers?",
     r"creators?", r"security\s+team", r"trust\s+(?:and|&)\s+safety", r"(?:openai|anthropic|deepmind)(?:\s+team)?",
 )  # fmt: skip
+# What opens an order after a label: the reader addressed, an override, or a verb with its object.
+_ORDER_OPENING = (
+    r"(?:you\b|your\b|ignore|disregard|forget|override|from\s+now|always\b|never\b|do\s+not|don'?t|"
+    r"[a-z]+\s+(?:the|all|every|any|this|your|their|it)\b)"
+)
 _SPEAKER = [
     # A role set out as a header: "[Developer note]", "=== SYSTEM OVERRIDE ===", "**Operator directive:**"
     (
@@ -42,8 +47,12 @@ _SPEAKER = [
         ),
         0.3,
     ),
-    # ... or opening a line on its own: "ADMINISTRATOR:", "Operator note:"
-    (re.compile(rf"(?:^|\n)\s*{_PRIVILEGED}(?:\s+\w+)?\s*(?::|>+|-{{2,}}|={{2,}})"), 0.3),
+    # ... or opening a line on its own with an order after it: "ADMINISTRATOR: ignore...", "Operator note: you..."
+    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})[ \t]*{_ORDER_OPENING}"), 0.3),
+    # A bare label is also a form's field ("Owner: Priya", "System: Windows 11"): weak with a short value, a little
+    # stronger with a sentence after it.
+    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?:[ \t]*\S+){{5}}"), 0.25),
+    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})"), 0.15),
     # "Moderator here", "this is the operator speaking"
     (re.compile(rf"\b{_PRIVILEGED}\s+(?:here|speaking)\b"), 0.35),
     (re.compile(rf"\b{_PRIVILEGED}\s+(?:override|directive|command)s?\b"), 0.4),
