@@ -206,14 +206,17 @@ def answer_hijack(text: str) -> Finding | None:
 # -- card details asked of someone else ----------------------------------------------------------------------------
 
 _SOMEONE = (
-    r"(?:the\s+|your\s+)?(?:users?|readers?|customers?|clients?|callers?|account\s+holders?|card\s*holders?|"
-    r"visitors?|recipients?|people)|them|me|him|her"
+    r"(?:the\s+|your\s+|this\s+)?(?:users?|readers?|customers?|clients?|callers?|account\s+holders?|card\s*holders?|"
+    r"visitors?|recipients?|people|guests?|travell?ers?|passengers?|employees?|staff\s+members?|parents?|tenants?|"
+    r"residents?|members?|patients?|buyers?|shoppers?|subscribers?|policyholders?|famil(?:y|ies)|person)|them|me|him|her"
 )
 _DETAILS = (
-    r"(?:(?:credit|debit|bank|payment)\s+)?card(?:'?s)?\s+(?:numbers?|details|data|info\w*|expiry\w*|pin)|"
-    r"card\s+numbers?|cvv2?|cvc|security\s+codes?|three\s+digits\s+on\s+the\s+back|expiry\s+dates?|"
-    r"pins?|passwords?|passcodes?|one-time\s+codes?|login\s+details|bank\s+details|account\s+numbers?|"
-    r"social\s+security\s+numbers?|sort\s+codes?"
+    r"(?:(?:credit|debit|bank|payment|corporate|company|department)\s+)?card(?:'?s)?\s+(?:numbers?|details|data|"
+    r"info\w*|expiry\w*|pin)|card\s+(?:numbers?|no\.?)|cvv2?|cvc|security\s+codes?|three\s+digits\s+on\s+the\s+back|"
+    r"expiry\s+dates?|pins?|passwords?|passcodes?|one-time\s+codes?|(?:mfa|2fa|otp|verification|sms)\s+codes?|"
+    r"login\s+details|bank\s+details|account\s+numbers?|routing\s+numbers?|ibans?|"
+    r"social\s+security\s+numbers?|ssns?|sort\s+codes?|passport\s+(?:numbers?|details)|"
+    r"(?:full\s+)?(?:number|digits)\s+(?:of|on)\s+(?:the|their|your|his|her)\s+(?:\w+\s+)?card"
 )
 _WHOSE = r"(?:(?:their|his|her|my|the|its)\s+(?:\S+\s+){0,2}?)"
 _ASK_FOR = re.compile(
@@ -226,10 +229,31 @@ _ASK_FOR = re.compile(
 )
 
 
+# An ask of a person, the details and how they are to give them, anywhere in one sentence: "ask them to confirm
+# their identity by typing the full number of the card"
+_ASK_SOMEONE = re.compile(
+    rf"\b(?:ask|request|prompt|get|have|make|require|invite|urge|press)\w*\s+(?:for\s+)?(?:{_SOMEONE})\b|"
+    rf"\btell\w*\s+(?!me\b)(?:{_SOMEONE})\s+(?:that\s+)?(?:\S+\s+){{0,8}}?(?:to|must|should|needs?\s+to|has\s+to)\b"
+)
+_GIVE = re.compile(
+    r"\b(?:typ|enter|confirm|send|provid|shar|past|read\w*\s+out|giv|repl\w*\s+with|submit|verif|re-?validat|"
+    r"spell\w*\s+out|dictat|for)\w*\b"
+)
+_DETAILS_ANY = re.compile(rf"\b(?:{_DETAILS})\b")
+# "Never ask customers for their PIN", "we will never ask you to confirm your password": a rule that protects.
+_NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|nobody\s+will)\b")
+
+
 def asks_for_card(text: str) -> Finding | None:
     """The reader told to get card details, a PIN or a password from someone else (the user, me, the customer)."""
-    found = _ASK_FOR.search(text)
-    return (0.5, found.group(0)) if found else None
+    for sentence in _SENTENCE.split(text):
+        found = _ASK_FOR.search(sentence)
+        ask = found or _ASK_SOMEONE.search(sentence)
+        if ask is None or _NEGATED.search(sentence, 0, ask.start()):
+            continue
+        if found or (_GIVE.search(sentence, ask.end()) and _DETAILS_ANY.search(sentence, ask.end())):
+            return 0.5, sentence
+    return None
 
 
 # -- the task changed ----------------------------------------------------------------------------------------------
@@ -302,8 +326,8 @@ def data_in_link(text: str) -> Finding | None:
 
 SIGNALS_HIJACK = (
     Signal("a persona handed to the reader", persona),
-    Signal("a delayed order for a later turn", delayed_trigger),
-    Signal("an order about the reader's answer", answer_hijack),
+    Signal("a delayed order for a later turn", delayed_trigger, in_roles=True),
+    Signal("an order about the reader's answer", answer_hijack, in_roles=True),
     Signal("card details or a password asked of someone else", asks_for_card),
     Signal("the reader's task changed", task_changed),
     Signal("a link with a slot for the user's data", data_in_link),

@@ -162,4 +162,4 @@ def intl_order(text: str) -> Finding | None:
     return weight, ", ".join(found)
 
 
-SIGNALS_INTL_ORDERS = (Signal("an order to the reader (other language)", intl_order),)
+SIGNALS_INTL_ORDERS = (Signal("an order to the reader (other language)", intl_order, in_roles=True),)

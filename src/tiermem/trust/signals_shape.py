@@ -48,7 +48,10 @@ _SPEAKER = [
         0.3,
     ),
     # ... or opening a line on its own with an order after it: "ADMINISTRATOR: ignore...", "Operator note: you..."
-    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})[ \t]*{_ORDER_OPENING}"), 0.3),
+    (
+        re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})[ \t]*{_ORDER_OPENING}"),
+        0.3,
+    ),
     # A bare label is also a form's field ("Owner: Priya", "System: Windows 11"): weak with a short value, a little
     # stronger with a sentence after it.
     (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?:[ \t]*\S+){{5}}"), 0.25),
@@ -359,10 +362,17 @@ def moved_out(text: str) -> Finding | None:
             best = best or (0.5, sentence)  # the agent's own keys: "the api keys you have access to"
         elif _INTO_REPLY.search(sentence):
             best = best or (0.4, sentence)  # a secret put into the agent's own reply
-        elif _GATHER.search(sentence):
-            # a secret disclosed (reveal, print, show) counts more than one looked up, as people do too (list, find)
-            best = best or (0.3 if _DISCLOSE.search(sentence) else 0.25, sentence)
+        elif _DISCLOSE.search(sentence) and _GATHER.search(sentence):
+            best = best or (0.3, sentence)  # disclosed: reveal, print, show
     return best
+
+
+def gathered(text: str) -> Finding | None:
+    """A secret or the user's details looked up or collected (list, find, collect): what a helpdesk role does too."""
+    for sentence in _SENTENCE.split(text):
+        if _SECRET.search(sentence) and _GATHER.search(sentence) and not _DISCLOSE.search(sentence):
+            return 0.25, sentence
+    return None
 
 
 def slot_in_link(text: str) -> Finding | None:
@@ -429,19 +439,20 @@ _TO_YOU = [
 ]
 
 SIGNALS_SHAPE = (
-    Signal("a privileged speaker in a header", patterns(_SPEAKER)),
+    Signal("a privileged speaker in a header", patterns(_SPEAKER), in_roles=True),
     Signal("a tag named after a privileged role", patterns(_SPEAKER_TAG)),
     Signal("the model's makers spoken of to it", patterns(_MAKERS)),
     Signal("a claim of permission or authority over the model", patterns(_PERMISSION)),
     Signal("the agent's task replaced", patterns(_TASK)),
     Signal("the asked-for work set aside", patterns(_INSTEAD)),
-    Signal("an order about the answer", patterns(_ABOUT_OUTPUT)),
+    Signal("an order about the answer", patterns(_ABOUT_OUTPUT), in_roles=True),
     Signal("an order to mislead or steer the user", patterns(_MISLEAD)),
     Signal("secrets or the user's data moved out", moved_out),
+    Signal("secrets or the user's data gathered", gathered, in_roles=True),
     Signal("a link with an empty slot for data", slot_in_link),
     Signal("lines of a chat transcript", fake_turns),
-    Signal("an order about the agent's own situation", order_about_situation),
+    Signal("an order about the agent's own situation", order_about_situation, in_roles=True),
     Signal("the reader sent to a named destination", person_sent_outside),
     Signal("an order to act on every one of something", patterns(_UNIVERSAL)),
-    Signal("an order or permission given to the model", patterns(_TO_YOU)),
+    Signal("an order or permission given to the model", patterns(_TO_YOU), in_roles=True),
 )
