@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["AT_MOST_FLAGGED", "FRAMED_CEILING", "hijack_marker", "quoted_discussion", "role_frame", "without_quotes"]
+__all__ = [
+    "AT_MOST_FLAGGED",
+    "FRAMED_CEILING",
+    "hijack_marker",
+    "hostile_role",
+    "quoted_discussion",
+    "role_frame",
+    "without_quotes",
+]
 
 FRAMED_CEILING = 0.3
 """The highest score what only a frame's quotes say, or the classifier on a framed text, may give: flagged."""
@@ -90,12 +98,19 @@ _AGAINST = (
     + _PERSON
 )
 _MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST)))
+_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST)))
 
 
 def role_frame(scanned: str) -> str | None:
     """The opening that makes ``scanned`` an operator's role description, or None."""
     found = _ROLE_OPENING.search(scanned[:_OPENING_CHARS])
     return found.group(0).strip() if found else None
+
+
+def hostile_role(scanned: str) -> str | None:
+    """What makes a role a hijacker's whatever its wording: no rules, a hidden goal, another master; or None."""
+    found = _HOSTILE_ROLE.search(scanned)
+    return found.group(0) if found else None
 
 
 def hijack_marker(scanned: str) -> str | None:

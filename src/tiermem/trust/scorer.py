@@ -35,7 +35,7 @@ HIDDEN_WEIGHT = 0.35
 INVISIBLE_WEIGHT = 0.2
 LOOKALIKE_WEIGHT = 0.2
 WINDOW_CHARS = 500
-INJECTION_AT = 0.5  # trust.injection.INJECTION_THRESHOLD, which imports this module
+INJECTION_AT = 0.5  # trust.injection.INJECTION_THRESHOLD (that module imports this one)
 """A window is two chunks of at most half this, cut at sentence ends: about two or three sentences."""
 
 _EXCERPT = 60
@@ -138,7 +138,7 @@ def _score_framed(scanned: str) -> Scored:
         best = (best[0], (note, *best[1]))
     if quoted_discussion(scanned):
         outside = _score_scanned(without_quotes(scanned))
-        if outside[0] < INJECTION_AT:
+        if outside[0] < INJECTION_AT:  # outside its quotes the text is no injection
             note = f"quotes in a discussion of attacks: what only they say counts {AT_MOST_FLAGGED}"
             best = (min(best[0], max(outside[0], FRAMED_CEILING)), (note, *best[1]))
     return best

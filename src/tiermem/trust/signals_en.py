@@ -15,6 +15,7 @@ from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
 from tiermem.trust.signals_hijack import SIGNALS_HIJACK
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
+from tiermem.trust.signals_steer import SIGNALS_STEER
 
 __all__ = ["SIGNALS_EN"]
 
@@ -26,7 +27,10 @@ _GUIDANCE = words(
 _OWN = words(
     r"previous", r"prior", r"above", r"earlier", r"preceding", r"original", r"initial", r"all", r"any", r"your"
 )
-_OVERRIDE_VERB = words(r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard", r"set\s+aside")
+_OVERRIDE_VERB = words(
+    r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard", r"set\s+aside", r"scrap", r"ditch",
+    r"throw\s+(?:out|away)", r"toss", r"drop", r"abandon", r"nullify", r"void", r"wipe",
+)  # fmt: skip
 _MODEL_GUIDANCE = words(
     r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?", r"guidance"
 )
@@ -478,4 +482,5 @@ SIGNALS_EN = (
     *SIGNALS_COMBINED,
     *SIGNALS_ADDRESS,
     *SIGNALS_HIJACK,
+    *SIGNALS_STEER,
 )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.frames import hostile_role
 from tiermem.trust.patterns import Finding, Signal
 
 __all__ = ["SIGNALS_HIJACK"]
@@ -40,14 +41,18 @@ _PERSONA = re.compile(
     r"take\s+on\s+the\s+(?:persona|role|identity|character)|adopt\s+(?:the\s+)?(?:persona|identity|role|character)|"
     r"assume\s+the\s+(?:persona|identity|role)|enter\s+character|stay\s+in\s+character|become\s+\w+,?\s+an?\b|"
     r"imagine\s+(?:that\s+)?you\s+are\s+an?\b|simulate\s+an?\b|switch\s+(?:into|to)\s+[\w-]+\s+mode|"
-    r"(?:^|[.!?:]\s*)be\s+(?:my|an?|the)\s+\w+|(?:you|your)\s+(?:new\s+)?(?:name|persona|identity)\s+is)"
+    r"(?:^|[.!?:]\s*)be\s+(?:my|an?|the)\s+\w+|(?:you|your)\s+(?:new\s+)?(?:name|persona|identity)\s+is|"
+    r"new\s+persona|switch\s+(?:your\s+)?(?:personality|persona|identity|role)|role-?\s?play\s+(?:setup|mode)|"
+    r"character\s+card|\bact\s+as\s+[\w-]+|you(?:'re|\s+are)\s+[\w-]*(?:gpt|bot)\b)"
 )
 _UNBOUND = re.compile(
     r"\b(?:no|without|free\s+(?:of|from)|freed\s+from|broken\s+free|unbound|not\s+bound|does\s+not\s+have\s+to\s+"
     r"(?:follow|abide|obey))\b(?:\s+\S+){0,4}?\s*(?:rules?|restrictions?|limits?|limitations?|filters?|polic(?:y|ies)|"
     r"guidelines?|censorship|norms|confines|content\s+policy|morals?|ethics)\b|"
     r"\b(?:unfiltered|unrestricted|uncensored|unchained|unlocked|jailbroken|limitless|amoral|rogue)\b|"
-    r"\b(?:never|without|no)\s+(?:refus\w*|says?\s+no|disclaimers?|warnings?)\b|\banswers?\s+anything\b|"
+    r"\b(?:never|without|no)\s+(?:refus\w*|says?\s+no|disclaimers?|warnings?|warns?|apologi[sz]es?|hesitates?)\b|"
+    r"\banswers?\s+anything\b|\bno\s+matter\s+how\s+(?:dangerous|illegal|harmful|unethical|risky)\b|"
+    r"\b(?:would\s+)?normally\s+refuse\b|\bopposite\s+of\s+your\b|\bmocks?\s+(?:the\s+)?user\b|"
     r"\b(?:do|does)\s+anything\b|\bopposite\s+of\s+what\b|\broot\s+(?:access|shell)\b|\bevil\b|"
     r"\bshares?\s+(?:anything|everything)\b|\b(?:safety|filters?|guardrails?|restrictions?|polic(?:y|ies)|"
     r"moderation)\s+(?:\w+\s+){0,2}?(?:disabled|off|removed|lifted|suspended)\b|\bdeveloper[\s-]mode\b"
@@ -79,7 +84,7 @@ def persona(text: str) -> Finding | None:
         return None
     where = found or defined
     assert where is not None
-    if _UNBOUND.search(text):
+    if _UNBOUND.search(text) or hostile_role(text):
         return 0.6, where.group(0)
     if _PERSONA_SECRET.search(text, where.start()):
         return 0.5, where.group(0)
@@ -233,7 +238,8 @@ _ASK_FOR = re.compile(
 # their identity by typing the full number of the card"
 _ASK_SOMEONE = re.compile(
     rf"\b(?:ask|request|prompt|get|have|make|require|invite|urge|press)\w*\s+(?:for\s+)?(?:{_SOMEONE})\b|"
-    rf"\btell\w*\s+(?!me\b)(?:{_SOMEONE})\s+(?:that\s+)?(?:\S+\s+){{0,8}}?(?:to|must|should|needs?\s+to|has\s+to)\b"
+    rf"\btell\w*\s+(?!me\b)(?:{_SOMEONE})\s+(?:that\s+)?(?:\S+\s+){{0,8}}?(?:to|must|should|needs?\s+to|has\s+to)\b|"
+    r"\bask\w*\s+(?!the\b|a\b|an\b|your\b|our\b)[a-z]+\s+for\s+(?:his|her|their|the)\b"
 )
 _GIVE = re.compile(
     r"\b(?:typ|enter|confirm|send|provid|shar|past|read\w*\s+out|giv|repl\w*\s+with|submit|verif|re-?validat|"
