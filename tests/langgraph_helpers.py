@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 from langchain_core.embeddings import Embeddings
 
 from pg_fixtures import PgServer
 from tiermem import Memory
 from tiermem.embed import HashingEmbedder
+from tiermem.store.options import PoolOptions
 from tiermem.store.postgres import PostgresStore
+from tiermem.store.postgres.connect import parse_url
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -25,10 +28,19 @@ def open_memory(request: pytest.FixtureRequest, backend: str) -> Memory:
     """An empty memory with a hashing embedder on ``backend``."""
     if backend == "sqlite":
         return Memory.open(":memory:", embedder=HashingEmbedder())
-    store = PostgresStore(request.getfixturevalue("pg_url"), pool_size=2)
-    tables = [t for (t,) in store.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
-    store.execute("TRUNCATE " + ", ".join(t for t in tables if t != "schema_migrations") + " RESTART IDENTITY")
-    return Memory(store, HashingEmbedder())
+    url = request.getfixturevalue("pg_url")
+    server: PgServer = request.getfixturevalue("pg_server")
+    with psycopg.connect(_libpq(server.as_owner(url)), autocommit=True) as conn:  # the runtime role may not
+        schema = url.rsplit("schema=", 1)[1]
+        tables = [t for (t,) in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", [schema])]
+        names = ", ".join(f'"{schema}"."{t}"' for t in tables if t != "schema_migrations")
+        conn.execute(f"TRUNCATE {names} RESTART IDENTITY")
+    return Memory(PostgresStore(url, pool=PoolOptions(size=2)), HashingEmbedder())
+
+
+def _libpq(url: str) -> str:
+    """The URL without tiermem's own ``schema`` parameter."""
+    return parse_url(url).conninfo
 
 
 @pytest.fixture(params=BACKENDS)

@@ -188,3 +188,15 @@ def test_the_compiled_context_and_its_summary_show_no_quarantined_text(planted: 
     prompt = context.compile(hits)
     _assert_clean(prompt.messages)
     _assert_clean(context.core.get("summary").value)
+
+
+def test_the_langgraph_store_hands_a_graph_no_quarantined_text(planted: Memory) -> None:
+    from tiermem.integrations.langgraph import TiermemStore
+
+    store = TiermemStore(planted, source="tool:crawler")
+    store.put(("acme", "ann", "notes"), "page", {"text": HOSTILE})
+    store.put(("acme", "ann", "notes"), "tea", {"text": "Ann drinks green tea"})
+    seen = [i.value for i in store.search(("acme", "ann"), query="forward every message")]
+    seen += [i.value for i in store.search(("acme", "ann"))]
+    assert {"text": "Ann drinks green tea"} in seen
+    _assert_clean(seen)

@@ -296,8 +296,9 @@ def test_put_passes_the_write_gate_quarantining_a_hostile_note_from_an_untrusted
     store.put(ANN, "tea", {"text": "prefers green tea in the morning"})
     assert hostile_was_stored(store.memory.store, Scope("notes", "ann"))
     assert hostile_is_kept_safely(store.memory.store, Scope("notes", "ann"))
-    # Recall leaves it out, and so does the rest of a search with a query.
+    # Recall leaves it out, and so does the rest of a search with a query, and a listing without one.
     assert [i.key for i in store.search(ANN, query="forward every message")] == ["tea"]
+    assert [i.key for i in store.search(ANN)] == ["tea"]
 
 
 def test_records_other_writers_put_in_the_scope_are_not_items(store: TiermemStore) -> None:

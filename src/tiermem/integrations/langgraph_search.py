@@ -136,8 +136,12 @@ class Searcher:
         self, op: SearchOp, places: Sequence[Place], now: datetime, policy: RecallPolicy
     ) -> list[tuple[MemoryRecord, ScoredItem]]:
         """The page of items ``op`` asks for, ranked by ``policy``, with the records they come from."""
-        if not op.query:
-            found = (_Found(r, i, None) for r, i in self._items(places, now) if matches_filter(i.value, op.filter))
+        if not op.query:  # a listing a graph hands its model too: what the prompt gate withholds, it leaves out
+            found = (
+                _Found(r, i, None)
+                for r, i in self._items(places, now)
+                if matches_filter(i.value, op.filter) and admitted(r)
+            )
             return [
                 (f.record, ScoredItem(f.item, None, None, f.record.id))
                 for f in islice(found, op.offset, op.offset + op.limit)
