@@ -49,7 +49,16 @@ _ROLE_OPENING = re.compile(
     r"(?:^|\n)[\W_]{0,6}(?:(?:system\s+)?(?:persona|role|prompt|profile|character(?:\s+card)?|bio)\s*[:=-]"
     r"(?!\s*(?:system|user|assistant|developer|admin|tool)\b)|"
     r"you(?:'re|\s+are)\s+(?!now\b|no\s+longer\b|not\b)(?:\S+\s+){0,6}?" + _ROLE_NOUN + r"s?\b|"
-    r"as\s+(?:the|a|an|our)\s+(?:[\w-]+\s+){0,3}?" + _ROLE_NOUN + r",\s+you\b)|"
+    r"as\s+(?:the|a|an|our)\s+(?:[\w-]+\s+){0,3}?" + _ROLE_NOUN + r"(?:\s+(?:of|for|at)(?:\s+[\w'-]+){1,5})?,\s+you\b|"
+    # A name and what it is: "You are Nova, an interview partner", "I am Bramble, a cooking helper", "Your name is Pip."
+    r"(?:you(?:'re|\s+are)|i(?:'m|\s+am))\s+(?!now\b)[\w-]+,\s+(?:a|an|the|your|our)\s+|"
+    r"your\s+name\s+is\s+(?!now\b)[\w-]+[.,;]|"
+    # A role to take on: "Act as a calm museum guide", "Behave like a friendly partner", "Play the role of a coach"
+    r"(?:act|behave|respond|speak|write)\s+(?:as|like)\s+(?:a|an|the|my|our)\s+|play\s+the\s+(?:role|part)\s+of\s+|"
+    # Said of the assistant: "This assistant answers questions about ...", "The bot helps ..."
+    r"(?:this|the|our)\s+" + _ROLE_NOUN + r"\s+(?:answers|helps|handles|supports|assists|is|will|must|should|"
+    r"works|speaks|replies|responds|guides|explains)\b)|"
+    r"(?:^|\n)[\W_]{0,6}(?:system\s+)?(?:prompt|persona|instructions?)\s+(?:for|of)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+\s*:|"
     r"\b(?:system_?prompt|persona|instructions)\s*=\s*(?:\(\s*)?[frbu]?[\"']{1,3}|"
     r"[\"']role[\"']\s*:\s*[\"']system[\"']"
 )
@@ -58,7 +67,7 @@ _OPENING_CHARS = 300  # a role description says what it is at its start
 # What a hijacker adds to a role: each makes the text no role description.
 _SWITCHED = (
     r"\byou(?:'re|\s+are)\s+(?:now|no\s+longer)\b|\bfrom\s+(?:now|here|this\s+point)\s+on\b|\bnew\s+(?:persona|"
-    r"identity|role)\b|\b(?:forget|drop|abandon|discard|shed|leave\s+behind|replace)\s+(?:who\s+you\s+are|(?:your|the)\s+"
+    r"identity|role|name)\b|\b(?:forget|drop|abandon|discard|shed|leave\s+behind|replace)\s+(?:who\s+you\s+are|(?:your|the)\s+"
     r"(?:\w+\s+){0,2}?(?:role|persona|identity|self|character|rules|instructions|guidelines))\b|\brole\s+update\b|"
     r"\b(?:enter|switch\s+(?:in)?to|activate|unlock)\s+[\"']?[\w-]+[\"']?\s+mode\b|\bpersona\s+is\s+now\b|"
     r"\byou\s+will\s+now\s+(?:be|act|play|become)\b|\binstructions\s+have\s+changed\b"
@@ -91,6 +100,7 @@ _AGAINST = (
     # Work against the person served: "discourage tenants from asking for repairs", "never lets users cancel"
     r"\b(?:will|always|must|should|shall)\s+(?:claim|insist|pretend|say|assure)\s+(?:\w+\s+)?that\b|\bpretend\s+(?:that|to)\b|"
     r"\blie\s+(?:to|about)\b|\bfalsely\b|\b(?:always|only)\s+(?:push|upsell|steer)\b|"
+    r"\b(?:ignor|disregard)\w*\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?" + _PERSON + r"(?:'s|s')?(?=\W)|"
     r"\b(?:discourage|dissuade|prevent|stop|keep)\s+" + _PERSON + r"\s+from\b|\bnever\s+lets?\s+" + _PERSON + r"\s+"
     r"(?:cancel|leave|unsubscribe|downgrade|complain|opt\s+out)\b|\bwithout\s+(?:asking|telling|informing)\s+"
     + _PERSON
@@ -128,7 +138,11 @@ _QUOTED = re.compile(
 _DISCUSSION = re.compile(
     r"\b(?:prompt\s+injections?|injections?|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
-    r"security|novel|story|chapter|villain|screenplay|scene)\b"
+    r"security|novel|story|chapter|villain|screenplay|scene)\b|"
+    # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order
+    # *introduced* by a speaker ('The admin says: "..."') is how planted text passes itself off, so it does not count.
+    r"\u2026[,.!?]?\s+(?:[\w-]+\s+){0,3}?(?:said|whispered|muttered|murmured|shouted|yelled|replied|asked|sighed|"
+    r"laughed|grinned|exclaimed|snapped|typed|hissed|breathed)\b"
 )
 
 

@@ -134,6 +134,8 @@ _ADDRESSED = [
     (re.compile(rf"\bif\s+you\s+are\s+an?\s+(?:\w+\s+)?{_MODEL}\b"), 0.45),
     (
         re.compile(
+            # not inside a clause that names the task for a person: "What you need to do:", "if you have to"
+            r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bif\s)(?<!\bthings\s)(?<!\beverything\s)(?<!\banything\s)"
             r"\byou\s+(?:must|shall|should|need\s+to|have\s+to|are\s+to)\s+(?:now\s+)?(?:always\s+|never\s+|only\s+|"
             r"immediately\s+)?\w+"
         ),

@@ -331,7 +331,7 @@ def data_in_link(text: str) -> Finding | None:
 
 
 SIGNALS_HIJACK = (
-    Signal("a persona handed to the reader", persona),
+    Signal("a persona handed to the reader", persona, in_roles=True),
     Signal("a delayed order for a later turn", delayed_trigger, in_roles=True),
     Signal("an order about the reader's answer", answer_hijack, in_roles=True),
     Signal("card details or a password asked of someone else", asks_for_card),

@@ -55,7 +55,10 @@ _SPEAKER = [
     # A bare label is also a form's field ("Owner: Priya", "System: Windows 11"): weak with a short value, a little
     # stronger with a sentence after it.
     (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?:[ \t]*\S+){{5}}"), 0.25),
-    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})"), 0.15),
+    (
+        re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?!(?:[ \t]*\S+){{5}})"),
+        0.15,
+    ),
     # "Moderator here", "this is the operator speaking"
     (re.compile(rf"\b{_PRIVILEGED}\s+(?:here|speaking)\b"), 0.35),
     (re.compile(rf"\b{_PRIVILEGED}\s+(?:override|directive|command)s?\b"), 0.4),
@@ -407,7 +410,8 @@ _UNIVERSAL = [
 _TO_YOU = [
     (
         re.compile(
-            r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\b|"
+            r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\s+(?:ignore|disregard|skip|"
+            r"bypass|reveal|disclose|say|answer|respond|reply|speak|act|do\s+anything|break|access)\b|"
             r"\byou\s+will\s+(?:answer|reply|respond|say|tell|recommend|claim)\b|"
             r"\b(?:assistants?|ais?|agents?|models?|bots?)\s+(?:is|are)\s+(?:now\s+)?(?:cleared|free|permitted|allowed|"
             r"authori[sz]ed)\s+to\b|"
