@@ -42,8 +42,9 @@ _SPEAKER = [
     # A role set out as a header: "[Developer note]", "=== SYSTEM OVERRIDE ===", "**Operator directive:**"
     (
         re.compile(
-            r"(?:^|\n)\s*(?:\[+|\{\{|<<|\*\*|={2,}\s*|-{3,}\s*(?:begin\s+)?|#+\s*)(?:\w+\s+){0,3}?"
-            rf"{_PRIVILEGED}(?:\s+\w+){{0,2}}\s*(?:\]+|\}}\}}|>>|\*\*|:|={{2,}}|-{{3,}})"
+            # within one line: "# Q3 roadmap" over "Owner: Dana" is a heading and a form field
+            r"(?:^|\n)\s*(?:\[+|\{\{|<<|\*\*|={2,}[ \t]*|-{3,}[ \t]*(?:begin[ \t]+)?|#+[ \t]*)(?:\w+[ \t]+){0,3}?"
+            rf"{_PRIVILEGED}(?:[ \t]+\w+){{0,2}}[ \t]*(?:\]+|\}}\}}|>>|\*\*|:|={{2,}}|-{{3,}})"
         ),
         0.3,
     ),
