@@ -56,8 +56,8 @@ _ROLE_OPENING = re.compile(
     # A role to take on: "Act as a calm museum guide", "Behave like a friendly partner", "Play the role of a coach"
     r"(?:act|behave|respond|speak|write)\s+(?:as|like)\s+(?:a|an|the|my|our)\s+|play\s+the\s+(?:role|part)\s+of\s+|"
     # Said of the assistant: "This assistant answers questions about ...", "The bot helps ..."
-    r"(?:this|the|our)\s+" + _ROLE_NOUN + r"\s+(?:answers|helps|handles|supports|assists|is|will|must|should|"
-    r"works|speaks|replies|responds|guides|explains)\b)|"
+    # (not "the assistant must/is required to": how a planted order speaks of its reader)
+    r"(?:this|our)\s+" + _ROLE_NOUN + r"\s+(?:answers|helps|handles|supports|assists|works|speaks|guides|explains)\b)|"
     r"(?:^|\n)[\W_]{0,6}(?:system\s+)?(?:prompt|persona|instructions?)\s+(?:for|of)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+\s*:|"
     r"\b(?:system_?prompt|persona|instructions)\s*=\s*(?:\(\s*)?[frbu]?[\"']{1,3}|"
     r"[\"']role[\"']\s*:\s*[\"']system[\"']"
@@ -151,8 +151,19 @@ def without_quotes(scanned: str) -> str:
     return _QUOTED.sub("\u2026", scanned)
 
 
+# An order whose object is the quote: "append the sentence '...'", "end your reply with: '...'". The quote is
+# then the order's payload, not words discussed.
+_PAYLOAD_ORDER = re.compile(
+    r"(?:^|[.!?:;\n]\s*|\b(?:and|then|to|please)\s+)(?:append|add|insert|include|put|write|say|reply|respond|answer|"
+    r"end|begin|start|prepend|paste|type|mention|sign|close|finish|tell\s+\w+)\b(?:\s+\S+){0,6}?\s*[:,-]?\s*$"
+)
+
+
 def quoted_discussion(scanned: str) -> bool:
-    """Whether ``scanned`` quotes something inside talk about attacks, tests or stories."""
-    if not _QUOTED.search(scanned):
+    """Whether ``scanned`` quotes something inside talk about attacks, tests or stories (and orders none of it)."""
+    quotes = list(_QUOTED.finditer(scanned))
+    if not quotes:
+        return False
+    if any(_PAYLOAD_ORDER.search(scanned, max(0, q.start() - 80), q.start()) for q in quotes):
         return False
     return _DISCUSSION.search(without_quotes(scanned)) is not None

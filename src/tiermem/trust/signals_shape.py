@@ -444,7 +444,10 @@ _TO_YOU = [
 ]
 
 SIGNALS_SHAPE = (
-    Signal("a privileged speaker in a header", patterns(_SPEAKER), in_roles=True),
+    # A bracketed or ruled header ("[Security Team]", "=== ADMIN ===") is no part of a role description; a line's
+    # label ("System: ...", "Operator note: ...") is how some are written.
+    Signal("a privileged speaker in a header", patterns(_SPEAKER[:1])),
+    Signal("a privileged speaker labelling a line", patterns(_SPEAKER[1:]), in_roles=True),
     Signal("a tag named after a privileged role", patterns(_SPEAKER_TAG)),
     Signal("the model's makers spoken of to it", patterns(_MAKERS)),
     Signal("a claim of permission or authority over the model", patterns(_PERMISSION)),
