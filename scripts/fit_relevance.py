@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from tiermem.embed import embed_queries, get_embedder
+from tiermem.english.names import names
 from tiermem.eval.embed_cache import CachedEmbedder
 from tiermem.eval.locomo import load_locomo, sessions
 from tiermem.memory import Memory
@@ -34,7 +35,7 @@ def features(memory: Memory, scope: Scope, question: str, now: datetime) -> tupl
     hits = memory.recall(scope, question, k=10, now=now)
     assert memory.embedder is not None
     qv = embed_queries(memory.embedder, [question])[0]
-    weights = term_weights(memory.store, scope, query_terms(question), question)
+    weights = term_weights(memory.store, scope, query_terms(question), names(question))
     found = evidence(memory.store, scope, hits, weights, qv)
     near = memory.store.vector_candidates(scope, qv, memory.embedder.fingerprint, Filter(), now=now, limit=1)
     nearest = near[0].score if near else 0.0

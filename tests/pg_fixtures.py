@@ -76,6 +76,28 @@ class PgServer:
             return cur.fetchall() if cur.description else []
 
 
+def reported_transactions(elsewhere: str, database: str) -> int:
+    """``database``'s committed and rolled-back transactions (``pg_stat_database``) once no connection is left in
+    it: a backend reports its own when it ends, or up to ten seconds after it goes idle. ``elsewhere``: a URL of
+    another database of the server, so that reading adds none."""
+    import time
+
+    import psycopg
+
+    with psycopg.connect(elsewhere, autocommit=True) as conn:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            left = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database]).fetchone()
+            if left is not None and left[0] == 0:
+                break
+            time.sleep(0.05)
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        row = conn.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s", [database]
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+
 def _with_query(url: str, query: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, parts.path, "&".join(filter(None, [parts.query, query])), ""))

@@ -97,8 +97,9 @@ def test_architecture_doc_names_every_package() -> None:
 PUBLIC = {
     "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "text_index.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
-    "store/summary_base.py", "context/trace.py",
+    "store/summary_base.py", "store/vector_file.py", "context/trace.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",
+    "recall/pipeline.py", "recall/stages.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",
     "write/behind.py",
     "trust/injection.py", "trust/normalise.py", "trust/pii.py",
@@ -116,3 +117,40 @@ def test_module_is_public_or_says_it_is_internal(path: Path) -> None:
         return
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     assert doc.startswith("(internal)"), f"{name}: add it to PUBLIC or start its docstring with '(internal)'"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Each module of tiermem and the tiermem modules it imports (at any depth, ``TYPE_CHECKING`` included)."""
+    paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found |= {
+                    f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in paths else node.module for a in node.names
+                }
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+        graph[name] = {m for m in found if m in paths and m != name}
+    return graph
+
+
+@pytest.mark.parametrize("package", ["recall", "english"])
+def test_no_module_of_the_package_is_in_an_import_cycle(package: str) -> None:
+    graph = _import_graph()
+    prefix = f"tiermem.{package}"
+    for start in (m for m in graph if m == prefix or m.startswith(prefix + ".")):
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            module = todo.pop()
+            assert module != start, f"{start} imports itself through {sorted(seen)}"
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph[module])

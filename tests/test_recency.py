@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tiermem import Memory, NewMemory, Scope
+from tiermem.recall.factors import Recency
 from tiermem.recall.search import RecallPolicy, rank
 from tiermem.store.base import Candidate
 from tiermem.types import Hit, MemoryType
@@ -41,7 +42,7 @@ def _order(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[str]:
 
 def test_recency_is_off_by_default_so_age_does_not_reorder(mem: Memory) -> None:
     old, new = _old_and_new(mem)
-    assert RecallPolicy().recency_weight == 0.0
+    assert Recency().weight == 0.0 and Recency() in RecallPolicy().factors
     assert _order(mem, old, new, RecallPolicy()) == [old, new]
 
 

@@ -12,13 +12,14 @@ from tiermem.agent.tools import MemoryTools, archival_scope
 from tiermem.context.budget import ContextBudget
 from tiermem.context.window import ContextManager
 from tiermem.embed import HashingEmbedder
+from tiermem.english.names import names
 from tiermem.errors import ValidationError
 from tiermem.memory import Memory
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE, RecallPolicy
 from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem, term_weights
+from tiermem.store import open_store
 from tiermem.store.base import TermStatistics
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import WordCounter
 from tiermem.types import Scope
 
@@ -76,7 +77,7 @@ def test_relevance_rises_with_each_piece_of_evidence() -> None:
 
 def test_a_word_no_note_holds_counts_neither_way() -> None:
     with _memory() as memory:
-        weights = term_weights(memory.store, SCOPE, ["piano", "sister", "cello"], "piano sister cello")
+        weights = term_weights(memory.store, SCOPE, ["piano", "sister", "cello"], frozenset())
     assert set(weights.weights) == {"piano", "sister"} and not weights.unknown and not weights.stranger
     assert matched_share(weights.weights, NOTES[1]) == pytest.approx(1.0)
 
@@ -85,7 +86,7 @@ def test_a_word_a_note_holds_only_by_its_stem_is_known_to_that_note() -> None:
     allergy = "I am allergic to peanuts."
     with _memory() as memory:
         memory.remember(SCOPE, allergy)
-        weights = term_weights(memory.store, SCOPE, ["allergies"], "allergies")
+        weights = term_weights(memory.store, SCOPE, ["allergies"])
     assert weights.unknown  # the index holds "allergic", not "allergies"
     against, unknown = weights.for_text(allergy)
     assert set(against) == {"allergies"} and not unknown
@@ -95,22 +96,22 @@ def test_a_word_a_note_holds_only_by_its_stem_is_known_to_that_note() -> None:
 
 def test_a_query_whose_words_no_note_holds_is_unknown() -> None:
     with _memory() as memory:
-        weights = term_weights(memory.store, SCOPE, ["quantum", "lecture"], "quantum lecture")
+        weights = term_weights(memory.store, SCOPE, ["quantum", "lecture"])
     assert weights.weights == {} and weights.unknown
 
 
 def test_a_name_the_scope_never_mentions_makes_the_query_a_stranger() -> None:
     with _memory() as memory:
         terms = ["piano", "lessons", "priya"]
-        assert term_weights(memory.store, SCOPE, terms, "Does Priya give piano lessons?").stranger
-        assert not term_weights(memory.store, SCOPE, terms, "Does priya give piano lessons?").stranger
-        lisbon = term_weights(memory.store, SCOPE, ["lives", "lisbon"], "Who lives in Lisbon?")
+        assert term_weights(memory.store, SCOPE, terms, names("Does Priya give piano lessons?")).stranger
+        assert not term_weights(memory.store, SCOPE, terms, names("Does priya give piano lessons?")).stranger
+        lisbon = term_weights(memory.store, SCOPE, ["lives", "lisbon"], names("Who lives in Lisbon?"))
         assert not lisbon.stranger  # a name the scope mentions
 
 
 @pytest.fixture
 def tools() -> Iterator[MemoryTools]:
-    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder())
+    memory = Memory(open_store(":memory:"), HashingEmbedder())
     budget = ContextBudget(window=3000, system=100, core=300, output_reserve=200, retrieval_reserve=100)
     context = ContextManager(cast(StoreWithContext, memory.store), memory, SCOPE, budget=budget, counter=WordCounter())
     for note in NOTES:

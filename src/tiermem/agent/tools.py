@@ -26,7 +26,7 @@ from tiermem.context.messages import RECALL_TAG, Role
 from tiermem.context.window import ContextManager
 from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.memory import Memory
-from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE
+from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE, RelevanceFloor
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.trust.injection import QUARANTINE_TAG, REASONS_KEY, SCORE_KEY, SUSPICIOUS_TAG
 from tiermem.trust.prompt_gate import admit_hits
@@ -348,9 +348,8 @@ class MemoryTools:
         return self.memory.recall(self._archive, query, k=k, filter=filter_ or Filter(types=ARCHIVAL_TYPES))
 
     def _relevant(self, hits: list[Hit]) -> list[Hit]:
-        """The hits at or above the tools' relevance floor (hits without a relevance are kept)."""
-        floor = self.min_relevance
-        return [h for h in hits if floor is None or h.relevance is None or h.relevance >= floor]
+        """The hits at or above the tools' relevance floor: recall's own floor (``recall.floor``) at this level."""
+        return RelevanceFloor(self.min_relevance).apply(hits)
 
     def _irrelevant(self, query: str, found: int, what: str, whats: str) -> str:
         return (

@@ -1,25 +1,26 @@
 """Re-scoring factors: each multiplies a fused score by the contribution of its own score part.
 
-A factor is any object with a ``name``, a ``flag``, ``span`` and ``parts`` (the ``ScoreFactor`` protocol).
-``RecallPolicy.factors`` lists the ones that rank the fused list, in order (``DEFAULT_FACTORS``: recency, trust,
-first hand, named speaker, named day); ``RecallPolicy.guards`` the ones that may only demote, applied to the
-finished ranking from the top down as far as the k best need (``DEFAULT_GUARDS``: quarantine, suspicious). Add a
-factor with ``policy.with_factor(MyFactor())``, drop one of either kind with ``policy.without_factor("recency")``.
+A factor is any object with a ``name``, a ``flag``, ``span`` and ``parts`` (the ``ScoreFactor`` protocol), and
+holds its own parameters (``Trust(floor=0.5)``). ``RecallPolicy.factors`` lists the ones that rank the fused list,
+in order (``DEFAULT_FACTORS``: recency, trust, first hand, named speaker, named day); ``RecallPolicy.guards`` the
+ones that may only demote, applied to the finished ranking from the top down as far as the k best need
+(``DEFAULT_GUARDS``: quarantine, suspicious). Add a factor with ``policy.with_factor(MyFactor())``, drop one of
+either kind with ``policy.without_factor("recency")``. A factor reads the query parsed once (``Question``): its
+text, ``now``, and its English reading (``english``, None when it is not English: the English-only factors,
+first hand and named day, then give no part).
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from tiermem.english.language import looks_english
-from tiermem.english.named_days import NamedDays, named_days
-from tiermem.english.statements import about_the_user
+from tiermem.english.named_days import NamedDays
+from tiermem.recall.query import Query
 from tiermem.recall.speakers import speaker_of
 from tiermem.trust.injection import (
     QUARANTINE_FACTOR,
@@ -31,9 +32,6 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.types import MemoryRecord, MemoryType, ScorePart, SourceKind
-
-if TYPE_CHECKING:
-    from tiermem.recall.policy import RecallPolicy
 
 __all__ = [
     "DEFAULT_FACTORS",
@@ -50,14 +48,8 @@ __all__ = [
     "named_speaker",
 ]
 
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """What a factor knows of a search: the question, when it is asked (timezone-aware), the policy."""
-
-    text: str
-    now: datetime
-    policy: RecallPolicy
+Question = Query
+"""What a factor knows of a search: the query parsed once (``text``, ``now``, ``terms``, ``english``, ``vector``)."""
 
 
 class ScoreFactor(Protocol):
@@ -67,7 +59,7 @@ class ScoreFactor(Protocol):
     its score) and is shown on the hit; a hit given a part also gets the factor's ``flag``, if any. ``span`` is
     how many times the factor can move one record's score against another's for this question (1: it does not
     apply): the search re-scores a short list of the best fused records while the spans' product stays small,
-    every candidate otherwise (see ``recall.search.SHORTLIST_SPAN``). When unsure, return ``math.inf``.
+    every candidate otherwise (see ``recall.pipeline.SHORTLIST_SPAN``). When unsure, return ``math.inf``.
     """
 
     @property
@@ -97,17 +89,19 @@ def _span(a: float, b: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Recency:
-    """``1 + recency_weight * 2^(-age / recency_half_life_days)``; age from ``valid_from`` (off at weight 0)."""
+    """``1 + weight * 2^(-age / half_life_days)``; age from ``valid_from`` (off at weight 0, the default)."""
 
+    weight: float = 0.0
+    half_life_days: float = 30.0
     name = "recency"
     flag = None
 
     def span(self, question: Question) -> float:
-        return _span(1.0, 1.0 + question.policy.recency_weight)
+        return _span(1.0, 1.0 + self.weight)
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        weight = question.policy.recency_weight
-        half_life = question.policy.recency_half_life_days * 86400.0
+        weight = self.weight
+        half_life = self.half_life_days * 86400.0
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             age = max(0.0, (question.now - record.valid_from).total_seconds())
@@ -118,42 +112,41 @@ class Recency:
 
 @dataclass(frozen=True, slots=True)
 class Trust:
-    """``trust_floor + (1 - trust_floor) * trust``: third-party text counts less than first-party speech."""
+    """``floor + (1 - floor) * trust``: third-party text counts less than first-party speech."""
 
+    floor: float = 0.5
     name = "trust"
     flag = None
 
     def span(self, question: Question) -> float:
-        return _span(question.policy.trust_floor, 1.0)
+        return _span(self.floor, 1.0)
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        floor = question.policy.trust_floor
+        floor = self.floor
         return {rid: ScorePart(self.name, None, r.trust, floor + (1.0 - floor) * r.trust) for rid, r in records.items()}
 
 
 @dataclass(frozen=True, slots=True)
 class FirstHand:
-    """For a question about the user: the agent's events times ``first_hand_weight``, every other record 1."""
+    """For an English question about the user: the agent's events times ``weight``, every other record 1."""
 
+    weight: float = 0.8
     name = "first_hand"
     flag = None
 
     def span(self, question: Question) -> float:
-        return _span(question.policy.first_hand_weight, 1.0) if self._applies(question) else 1.0
+        return _span(self.weight, 1.0) if self._applies(question) else 1.0
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
         if not self._applies(question):
             return {}
-        weight = question.policy.first_hand_weight
+        weight = self.weight
         return {
             rid: ScorePart(self.name, None, None, weight if _agents_event(r) else 1.0) for rid, r in records.items()
         }
 
-    @staticmethod
-    def _applies(question: Question) -> bool:
-        return (
-            question.policy.first_hand_weight != 1.0 and looks_english(question.text) and about_the_user(question.text)
-        )
+    def _applies(self, question: Question) -> bool:
+        return self.weight != 1.0 and question.english is not None and question.english.about_the_user
 
 
 def _agents_event(record: MemoryRecord) -> bool:
@@ -162,17 +155,18 @@ def _agents_event(record: MemoryRecord) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Speaker:
-    """For a question naming one of the records' speakers: other named speakers' events times ``speaker_weight``."""
+    """For a question naming one of the records' speakers: other named speakers' events times ``weight``."""
 
+    weight: float = 0.9
     name = "speaker"
     flag = None
 
     def span(self, question: Question) -> float:
         # Whether the question names a speaker is known only from the records, so the span is what it may be.
-        return _span(question.policy.speaker_weight, 1.0)
+        return _span(self.weight, 1.0)
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        weight = question.policy.speaker_weight
+        weight = self.weight
         speaker = named_speaker(question.text, records.values()) if weight != 1.0 else None
         if speaker is None:
             return {}
@@ -196,37 +190,32 @@ def named_speaker(query: str, records: Iterable[MemoryRecord]) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class NamedDay:
-    """For a question naming days: ``1 + date_weight * 2^(-days / date_half_life_days)``, days from them."""
+    """For an English question naming days: ``1 + weight * 2^(-days / half_life_days)``, days from them."""
 
+    weight: float = 1.0
+    half_life_days: float = 1.0
     name = "named_day"
     flag = None
 
     def span(self, question: Question) -> float:
-        return 1.0 if _days(question) is None else _span(1.0, 1.0 + question.policy.date_weight)
+        return 1.0 if self._days(question) is None else _span(1.0, 1.0 + self.weight)
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        days = _days(question)
+        days = self._days(question)
         if days is None:
             return {}
-        weight = question.policy.date_weight
-        half_life = max(question.policy.date_half_life_days, 1e-9)
+        weight = self.weight
+        half_life = max(self.half_life_days, 1e-9)
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             distance = _days_apart(days, record, question.now)
             out[rid] = ScorePart(self.name, None, float(distance), 1.0 + weight * math.pow(2.0, -distance / half_life))
         return out
 
-
-def _days(question: Question) -> NamedDays | None:
-    if question.policy.date_weight <= 0 or not looks_english(question.text):
-        return None
-    return _named_days(question.text, question.now)
-
-
-@functools.lru_cache(maxsize=64)
-def _named_days(text: str, now: datetime) -> NamedDays | None:
-    """``named_days``, read once per search: both ``span`` and ``parts`` ask for it."""
-    return named_days(text, now)
+    def _days(self, question: Question) -> NamedDays | None:
+        if self.weight <= 0 or question.english is None:
+            return None
+        return question.english.named_days
 
 
 def _days_apart(days: NamedDays, record: MemoryRecord, now: datetime) -> int:

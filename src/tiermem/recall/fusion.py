@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from tiermem.store.base import Candidate
 from tiermem.types import ScorePart
 
-__all__ = ["FusedList", "Lists", "fuse"]
+__all__ = ["FusedList", "Fusion", "Lists", "fuse"]
 
 Lists = Mapping[str, tuple[Sequence[Candidate], float]]
 """Named candidate lists, best first, each with its weight: ``{"keyword": (candidates, 1.0), ...}``."""
@@ -70,3 +70,32 @@ def fuse(lists: Lists, *, depth: int, rrf_k: int) -> FusedList:
     best_possible = sum(w for _, w in lists.values()) / (rrf_k + 1)
     weights = {name: weight for name, (_, weight) in lists.items()}
     return FusedList(rrf_k, weights, unlisted, best_possible, scores, placed)
+
+
+@dataclass(frozen=True, slots=True)
+class Fusion:
+    """Reciprocal-rank fusion's constant and each candidate list's weight (see ``RecallPolicy``)."""
+
+    rrf_k: int = 60
+    keyword: float = 1.0
+    vector: float = 1.0
+    phrase: float = 0.10 / 0.85
+    perspective: float = 0.0
+
+    def lists(
+        self,
+        *,
+        keyword: Sequence[Candidate],
+        vector: Sequence[Candidate],
+        phrase: Sequence[Candidate] = (),
+        perspective: Sequence[Candidate] = (),
+    ) -> dict[str, tuple[Sequence[Candidate], float]]:
+        """The candidate lists with their weights, as ``fuse`` takes them."""
+        lists = {"keyword": (keyword, self.keyword), "vector": (vector, self.vector), "phrase": (phrase, self.phrase)}
+        if perspective:  # a list only a question naming a speaker has
+            lists["perspective"] = (perspective, self.perspective)
+        return lists
+
+    def fuse(self, lists: Lists, *, depth: int) -> FusedList:
+        """``fuse`` with this fusion's constant."""
+        return fuse(lists, depth=depth, rrf_k=self.rrf_k)

@@ -7,8 +7,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from tiermem.embed import Vectors
-from tiermem.english.statements import asked, read
-from tiermem.recall.policy import RecallPolicy
+from tiermem.english.statements import read
 from tiermem.recall.speakers import utterance
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, ScorePart
 
@@ -59,9 +58,18 @@ def _faces(
 
 
 def newer_facts_first(
-    store: FactStore, scope: Scope, hits: list[Hit], policy: RecallPolicy, query: str = ""
+    store: FactStore,
+    scope: Scope,
+    hits: list[Hit],
+    *,
+    update_cosine: float,
+    competing_ratio: float,
+    asked: frozenset[str] = frozenset(),
 ) -> list[Hit]:
-    """Rank the newest of competing facts first (see RecallPolicy: newer facts first)."""
+    """Rank the newest of competing facts first (see RecallPolicy: newer facts first).
+
+    ``asked``: the stems of what the question asks beyond its names (``english.question``; none when it is not
+    English, and then only the facts' vectors tell one topic)."""
     # A transcript line stored as a note ("Ann: we moved the party to Sunday") is what was said then, not a
     # standing fact: a later line on the same topic adds to it, so it is ranked like an event, by its words.
     facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC and not utterance(h.record)]
@@ -75,7 +83,7 @@ def newer_facts_first(
     if len(facts) < 2:
         return hits
     faces = {i: _faces(hits[i].record, predecessors, vectors) for i in facts}
-    what = asked(query)
+    what = asked
     similarity = {i: faces[i][0][1] for i in facts}
     out = list(hits)
     order = list(range(len(hits)))
@@ -89,8 +97,8 @@ def newer_facts_first(
             for j in facts[a + 1 :]
             if j not in lifted
             and out[j].record.valid_from > older.record.valid_from
-            and out[j].score >= policy.competing_ratio * older.score
-            and _competing(older, faces[j], similarity[i], what, policy.update_cosine)
+            and out[j].score >= competing_ratio * older.score
+            and _competing(older, faces[j], similarity[i], what, update_cosine)
         ]
         if not rivals:
             continue

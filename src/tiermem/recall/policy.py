@@ -1,26 +1,41 @@
-"""RecallPolicy: the knobs of fusion, of the re-scoring factors and of the newer-facts-first pass."""
+"""RecallPolicy: what a user sets of recall; ``recall.pipeline.Pipeline.of`` turns it into the pipeline's stages."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 
 from tiermem.errors import ValidationError
 from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, ScoreFactor
+from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE
+from tiermem.recall.fusion import Fusion
 from tiermem.store.base import Candidate
 
 __all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_STREAM_WINDOW", "RecallPolicy"]
 
-DEFAULT_MIN_RELEVANCE = 0.15
-"""The floor the agent's memory tools use (chosen on the LoCoMo dev conversations; see docs/recall.md)."""
-
 MAX_STREAM_WINDOW = 1000
 """The widest stream window: recall counts up to this many records in each gap between two hits, per question."""
+
+# The fields that set a parameter of one of the factors: field -> (factor name, the factor's parameter).
+_FACTOR_FIELDS = {
+    "recency_weight": ("recency", "weight"),
+    "recency_half_life_days": ("recency", "half_life_days"),
+    "trust_floor": ("trust", "floor"),
+    "first_hand_weight": ("first_hand", "weight"),
+    "speaker_weight": ("speaker", "weight"),
+    "date_weight": ("named_day", "weight"),
+    "date_half_life_days": ("named_day", "half_life_days"),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class RecallPolicy:
     """The knobs of ranking; where a value was fitted on the dev sets, it says so.
+
+    Recall runs these as a pipeline of stages, each holding its own parameters (``recall.pipeline``). The
+    factor fields (``recency_weight``, ``recency_half_life_days``, ``trust_floor``, ``first_hand_weight``,
+    ``speaker_weight``, ``date_weight``, ``date_half_life_days``) set that parameter of the factor of that name
+    in ``factors``; left None, the factor keeps its own (``Trust(floor=0.5)``), the defaults named below.
 
     - ``rrf_k`` 60 is the constant of Cormack et al.'s reciprocal-rank fusion (from the literature).
     - Each signal proposes ``candidates`` ids (at least k). Imputed ranks: a record a signal did not list is
@@ -109,14 +124,14 @@ class RecallPolicy:
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     phrase_weight: float = 0.10 / 0.85
-    recency_half_life_days: float = 30.0
-    recency_weight: float = 0.0
-    trust_floor: float = 0.5
-    first_hand_weight: float = 0.8
-    speaker_weight: float = 0.9
+    recency_half_life_days: float | None = None
+    recency_weight: float | None = None
+    trust_floor: float | None = None
+    first_hand_weight: float | None = None
+    speaker_weight: float | None = None
     perspective_weight: float = 0.0
-    date_weight: float = 1.0
-    date_half_life_days: float = 1.0
+    date_weight: float | None = None
+    date_half_life_days: float | None = None
     session_weight: float = 0.5
     neighbour_weight: float = 0.1
     stream_window: int = 15
@@ -144,6 +159,23 @@ class RecallPolicy:
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:
             raise ValidationError("factors", "each factor name may appear once", given=", ".join(doubled))
+        object.__setattr__(self, "factors", self._with_fields(self.factors))
+
+    def _with_fields(self, factors: tuple[ScoreFactor, ...]) -> tuple[ScoreFactor, ...]:
+        """``factors`` with the parameters this policy's factor fields set (a field left None changes nothing)."""
+        given = {f.name: getattr(self, f.name) for f in fields(self) if f.name in _FACTOR_FIELDS}
+        out = list(factors)
+        for field_name, value in given.items():
+            if value is None:
+                continue
+            factor_name, parameter = _FACTOR_FIELDS[field_name]
+            at = next((i for i, f in enumerate(out) if f.name == factor_name), None)
+            if at is None:
+                raise ValidationError(field_name, f"sets the {factor_name} factor, which this policy does not hold")
+            if not is_dataclass(out[at]):
+                raise ValidationError(field_name, f"sets a parameter of the {factor_name} factor, which has none")
+            out[at] = replace(out[at], **{parameter: value})  # type: ignore[type-var]
+        return tuple(out)
 
     def with_factor(self, factor: ScoreFactor) -> RecallPolicy:
         """This policy with ``factor`` applied after the other factors (before the guards)."""
@@ -158,7 +190,12 @@ class RecallPolicy:
             self,
             factors=tuple(f for f in self.factors if f.name != name),
             guards=tuple(f for f in self.guards if f.name != name),
+            **{field: None for field, (factor, _) in _FACTOR_FIELDS.items() if factor == name},  # type: ignore[arg-type]
         )
+
+    def fusion(self) -> Fusion:
+        """This policy's fusion: its constant and the lists' weights."""
+        return Fusion(self.rrf_k, self.keyword_weight, self.vector_weight, self.phrase_weight, self.perspective_weight)
 
     def weighted(
         self,
@@ -169,11 +206,4 @@ class RecallPolicy:
         perspective: Sequence[Candidate] = (),
     ) -> dict[str, tuple[Sequence[Candidate], float]]:
         """The candidate lists with this policy's weights, as ``recall.fusion.fuse`` takes them."""
-        lists = {
-            "keyword": (keyword, self.keyword_weight),
-            "vector": (vector, self.vector_weight),
-            "phrase": (phrase, self.phrase_weight),
-        }
-        if perspective:  # a list only a question naming a speaker has
-            lists["perspective"] = (perspective, self.perspective_weight)
-        return lists
+        return self.fusion().lists(keyword=keyword, vector=vector, phrase=phrase, perspective=perspective)

@@ -13,8 +13,8 @@ the evidence behind a hit instead:
 - ``unknown``: 1 when no content word of the query is known to the scope: then the words do speak, against
   every hit, and only a strong cosine carries one.
 - ``stranger``: 1 when the query names someone or something the scope never mentions (an English word
-  capitalised inside the sentence, ``english.names``): a name has no synonym, so the question is about
-  something else.
+  capitalised inside the sentence, ``english.names``, read once with the query, ``recall.query``): a name has
+  no synonym, so the question is about something else.
 
 They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
 d·stranger + e)))``, fitted per embedding model (the models' cosines live on different scales) on the LoCoMo dev
@@ -37,7 +37,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tiermem.embed import Vectors
-from tiermem.english.names import names
 from tiermem.store.base import Store, TermStatistics
 from tiermem.text_index import query_words
 from tiermem.types import Hit, Scope
@@ -159,17 +158,19 @@ class TermWeights:
         return {**self.weights, **held}, self.unknown and not held
 
 
-def term_weights(store: Store, scope: Scope, terms: Sequence[str], query: str = "") -> TermWeights:
+def term_weights(
+    store: Store, scope: Scope, terms: Sequence[str], names: AbstractSet[str] = frozenset()
+) -> TermWeights:
     """The weights of the ``terms`` some record of the scope holds; all, equal, if the store cannot count.
 
-    ``query`` (the text the terms came from) is read for names (``english.names``)."""
+    ``names``: the names the query holds (``Query.english.names``), a stranger when the scope never holds one."""
     if not isinstance(store, TermStatistics):
         return TermWeights(dict.fromkeys(terms, 1.0))
     total, counts = store.term_document_counts(scope, terms)
     idf = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
     known = {t: w for t, w in idf.items() if counts.get(t, 0) > 0}
     unseen = {t: w for t, w in idf.items() if t not in known}
-    strangers = names(query).intersection(terms).difference(known) if query else set()
+    strangers = set(names).intersection(terms).difference(known)
     return TermWeights(known, unknown=bool(terms) and not known, stranger=bool(strangers), unseen=unseen)
 
 
@@ -227,16 +228,16 @@ def with_relevance(
     *,
     query_vector: Vectors | None,
     calibration: Calibration,
-    query: str = "",
+    names: AbstractSet[str] = frozenset(),
     weights: TermWeights | None = None,
 ) -> list[Hit]:
-    """``hits`` with their ``relevance`` set (see the module docstring); ``query`` is read for names.
+    """``hits`` with their ``relevance`` set (see the module docstring); ``names``: the query's names.
 
-    ``weights``: ``term_weights(store, scope, terms, query)`` when the caller has read them already."""
+    ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has read them already."""
     listed = list(hits)
     if not listed:
         return listed
-    weights = weights if weights is not None else term_weights(store, scope, terms, query)
+    weights = weights if weights is not None else term_weights(store, scope, terms, names)
     found = evidence(store, scope, listed, weights, query_vector)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.

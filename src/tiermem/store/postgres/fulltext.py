@@ -23,12 +23,19 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from tiermem.store.base import Candidate
+from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET, query_stems
 from tiermem.store.postgres.sql import filter_sql
-from tiermem.store.postgres.terms import query_stems
-from tiermem.store.sqlite.fts import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
 from tiermem.types import Filter, Scope
 
-__all__ = ["PgFullTextMixin", "bm25_scores"]
+__all__ = [
+    "COUNT_CAP",
+    "POSTINGS_BUDGET",
+    "PRUNE_FROM_RECORDS",
+    "PgFullTextMixin",
+    "admitted_sql",
+    "bm25_scores",
+    "ranked",
+]
 
 K1, B = 1.2, 0.75
 # Scopes this large get their most common query words pruned (as the SQLite store does from 20,000): every matching
@@ -59,15 +66,7 @@ class PgFullTextMixin:
             docs, tokens = int(row[0]), int(row[1])
             if docs >= PRUNE_FROM_RECORDS:
                 phrases = _prune(conn, key, phrases)
-            narrow = ""
-            nparams: list[Any] = []
-            if scope.agent is not None:
-                narrow += " AND r.agent = %s"
-                nparams.append(scope.agent)
-            if scope.session is not None:
-                narrow += " AND r.session = %s"
-                nparams.append(scope.session)
-            fwhere, fparams = filter_sql(filter_, now)
+            admitted, aparams = admitted_sql(scope, filter_, now)
             stems = sorted({s for p in phrases for s in p})
             # Every row of the (tenant, user) holding a query stem, whether the filter admits it or not: each
             # counts in the document frequencies, as every row of the index does in FTS5's. Only equality
@@ -79,17 +78,11 @@ class PgFullTextMixin:
             if not postings:
                 return []
             rows = conn.execute(
-                f"SELECT r.seq, r.id, r.fts_len, (TRUE{narrow} AND {fwhere}) AS ok FROM records r"
+                f"SELECT r.seq, r.id, r.fts_len, {admitted} AS ok FROM records r"
                 " WHERE r.tenant = %s AND r.user_key = %s AND r.seq = ANY(%s::bigint[])",
-                [*nparams, *fparams, *key, sorted({seq for seq, _, _ in postings})],
+                [*aparams, *key, sorted({seq for seq, _, _ in postings})],
             ).fetchall()
-        positions: dict[int, Positions] = {}
-        for seq, term, at in postings:
-            positions.setdefault(seq, {})[term] = {abs(p): 1.0 if p > 0 else CONTEXT_WEIGHT for p in at}
-        found = {rid: (seq, length, bool(ok), positions[seq]) for seq, rid, length, ok in rows}
-        scores = bm25_scores(phrases, {rid: (e[1], e[3]) for rid, e in found.items()}, docs, tokens)
-        ranked = sorted(((-s, found[rid][0], rid) for rid, s in scores.items() if found[rid][2]))
-        return [Candidate(rid, -neg) for neg, _, rid in ranked[:limit]]
+        return ranked(phrases, postings, rows, docs, tokens, limit)
 
     def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
@@ -106,6 +99,39 @@ class PgFullTextMixin:
                 for t, p in zip(terms, stems, strict=True)
             }
         return int(row[0]), counts
+
+
+def admitted_sql(scope: Scope, filter_: Filter, now: datetime) -> tuple[str, list[Any]]:
+    """Whether a row of the (tenant, user) is in ``scope`` (its agent and session) and ``filter_`` admits it."""
+    narrow = ""
+    params: list[Any] = []
+    if scope.agent is not None:
+        narrow += " AND r.agent = %s"
+        params.append(scope.agent)
+    if scope.session is not None:
+        narrow += " AND r.session = %s"
+        params.append(scope.session)
+    fwhere, fparams = filter_sql(filter_, now)
+    return f"(TRUE{narrow} AND {fwhere})", [*params, *fparams]
+
+
+def ranked(
+    phrases: Sequence[tuple[str, ...]],
+    postings: Sequence[Sequence[Any]],
+    rows: Sequence[Sequence[Any]],
+    docs: int,
+    tokens: int,
+    limit: int,
+) -> list[Candidate]:
+    """The ``limit`` best of ``rows`` (seq, id, length, admitted by the filter) by BM25 for ``phrases``, from
+    their ``postings`` (seq, stem, positions; a context position is negative); ties in insertion order."""
+    positions: dict[int, Positions] = {}
+    for seq, term, at in postings:
+        positions.setdefault(seq, {})[term] = {abs(p): 1.0 if p > 0 else CONTEXT_WEIGHT for p in at}
+    found = {rid: (seq, length, bool(ok), positions[seq]) for seq, rid, length, ok in rows}
+    scores = bm25_scores(phrases, {rid: (e[1], e[3]) for rid, e in found.items()}, docs, tokens)
+    best = sorted(((-s, found[rid][0], rid) for rid, s in scores.items() if found[rid][2]))
+    return [Candidate(rid, -neg) for neg, _, rid in best[:limit]]
 
 
 def _frequency(phrase: tuple[str, ...], positions: Positions) -> float:

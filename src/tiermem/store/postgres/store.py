@@ -34,6 +34,7 @@ from tiermem.store.postgres.order import PgWriteOrderMixin
 from tiermem.store.postgres.outage import Outage
 from tiermem.store.postgres.postings import INDEXED_COLUMNS, Indexed, indexed_row, reindex, text_digest
 from tiermem.store.postgres.quotes import PgQuotesMixin
+from tiermem.store.postgres.recall import PgRecallMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
 from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
@@ -41,7 +42,7 @@ from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
-from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, build_missing_hnsw
+from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, as_array, build_missing_hnsw
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["PostgresStore"]
@@ -50,6 +51,7 @@ __all__ = ["PostgresStore"]
 class PostgresStore(
     PgBulkMixin,
     PgFullTextMixin,
+    PgRecallMixin,
     PgVectorMixin,
     PgAuditMixin,
     PgContextMixin,
@@ -415,7 +417,7 @@ class PostgresStore(
                 f" AND v.part = 0 WHERE r.id = ANY(%s) AND {where}",
                 [list(record_ids), *params],
             ).fetchall()
-        return {rid: _array(vec) for rid, vec in rows}
+        return {rid: as_array(vec) for rid, vec in rows}
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         if not record_ids:
@@ -492,9 +494,3 @@ def _record_row(r: MemoryRecord, tsvector: str, length: int) -> tuple[Any, ...]:
         tsvector,
         length,
     )
-
-
-def _array(value: Any) -> Vectors:
-    """A pgvector value (``Vector`` or already an array) as float32."""
-    to_numpy = getattr(value, "to_numpy", None)
-    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)

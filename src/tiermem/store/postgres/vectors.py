@@ -37,7 +37,17 @@ from tiermem.types import Filter, Scope
 if TYPE_CHECKING:
     from tiermem.store.postgres.bulk import BulkState
 
-__all__ = ["EXACT_UP_TO", "HNSW_MAX_DIM", "PgVectorMixin", "build_missing_hnsw", "create_hnsw", "hnsw_dims"]
+__all__ = [
+    "EXACT_UP_TO",
+    "HNSW_MAX_DIM",
+    "PgVectorMixin",
+    "as_array",
+    "build_missing_hnsw",
+    "create_hnsw",
+    "ef_search",
+    "hnsw_dims",
+    "search_sql",
+]
 
 EXACT_UP_TO = 10_000  # records in a scope searched exactly (no index); larger scopes go through HNSW
 HNSW_MAX_DIM = 2_000  # pgvector indexes vectors of up to 2,000 dimensions; larger ones are searched exactly
@@ -122,7 +132,8 @@ class PgVectorMixin:
             if query.shape[0] != dim:
                 raise EmbeddingMismatchError(f"query vector has {query.shape[0]} dimensions, the scope's vectors {dim}")
             exact = not self._scope_indexed(conn, scope, dim)
-            rows = _search(conn, scope, query, dim, fingerprint, filter_, now, limit, exact=exact, own_only=False)
+            search = search_sql(scope, query, dim, fingerprint, filter_, now, limit, exact=exact, own_only=False)
+            rows = _search(conn, search, exact=exact, ef=ef_search(limit, own_only=False))
         return [Candidate(rid, float(score)) for rid, score in rows]
 
     def start_vector_candidates(
@@ -148,10 +159,11 @@ class PgVectorMixin:
             if dim is None or limit <= 0:
                 return [[] for _ in range(len(queries))]
             if self._scope_indexed(conn, scope, dim):
+                ef = ef_search(limit, own_only=True)
                 return [
-                    [Candidate(rid, float(s)) for rid, s in _search(
-                        conn, scope, q, dim, fingerprint, filter_, now, limit, exact=False, own_only=True
-                    )]
+                    [Candidate(rid, float(s)) for rid, s in _search(conn, search_sql(
+                        scope, q, dim, fingerprint, filter_, now, limit, exact=False, own_only=True
+                    ), exact=False, ef=ef)]
                     for q in queries
                 ]  # fmt: skip
             # A small scope: its own vectors once, one matrix product for every query (as the SQLite store does).
@@ -172,6 +184,12 @@ class PgVectorMixin:
         )
         allowed = np.arange(len(rows))
         return [best(row, allowed, ids, limit) for row in queries @ matrix.T]
+
+
+def as_array(value: Any) -> Vectors:
+    """A pgvector value (``Vector`` or already an array) as float32."""
+    to_numpy = getattr(value, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)
 
 
 def hnsw_dims(conn: psycopg.Connection[Any]) -> set[int]:
@@ -240,8 +258,7 @@ def _narrow(scope: Scope) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-def _search(
-    conn: psycopg.Connection[Any],
+def search_sql(
     scope: Scope,
     query: Vectors,
     dim: int,
@@ -252,8 +269,9 @@ def _search(
     *,
     exact: bool,
     own_only: bool,
-) -> list[tuple[str, float]]:
-    """(record id, best cosine over its vectors) best first; ties in order of insertion."""
+) -> tuple[str, list[Any]]:
+    """The query of (record id, best cosine over its vectors, insertion key) best first, ties in insertion order,
+    and its parameters. Exact, it wants nested loops off (``_hash_joins``); through HNSW, ``hnsw_settings``."""
     # Exact: hash-joined, so the records side needs its scope (else it is a scan of every tenant's records);
     # HNSW: each vector the index yields finds its record by primary key, and only agent and session narrow.
     where, params = scope_sql(scope) if exact else _narrow(scope)
@@ -268,21 +286,35 @@ def _search(
     head = [scope.tenant, scope.user or "", fingerprint]
     if exact:
         # GROUP BY: the planner cannot walk an HNSW index for it, so every row of the scope is scored.
-        with _hash_joins(conn):
-            rows = conn.execute(
-                f"SELECT v.record_id, max(1 - (v.vec <=> %s)) AS s, min(r.seq) AS o {base}"
-                " GROUP BY v.record_id ORDER BY s DESC, o LIMIT %s",
-                [query, *head, *params, *fparams, limit],
-            ).fetchall()
-        return [(rid, float(s)) for rid, s, _ in rows]
+        return (
+            f"SELECT v.record_id, max(1 - (v.vec <=> %s)) AS s, min(r.seq) AS o {base}"
+            " GROUP BY v.record_id ORDER BY s DESC, o LIMIT %s",
+            [query, *head, *params, *fparams, limit],
+        )
     wanted = limit * (1 if own_only else PASSAGE_FANOUT)
-    conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-    conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(EF_SEARCH, wanted))])
     cast = f"vector({int(dim)})"
-    rows = conn.execute(
+    return (
         f"WITH near AS MATERIALIZED (SELECT v.record_id, r.seq, v.vec::{cast} <=> %s::{cast} AS d {base}"
         f" ORDER BY v.vec::{cast} <=> %s::{cast} LIMIT %s)"
         " SELECT record_id, max(1 - d) AS s, min(seq) AS o FROM near GROUP BY record_id ORDER BY s DESC, o LIMIT %s",
         [query, *head, *params, *fparams, query, wanted, limit],
-    ).fetchall()
+    )
+
+
+def ef_search(limit: int, *, own_only: bool) -> int:
+    """HNSW's candidate list for ``limit`` records (rows of several passages each when not ``own_only``)."""
+    return max(EF_SEARCH, limit * (1 if own_only else PASSAGE_FANOUT))
+
+
+def _search(
+    conn: psycopg.Connection[Any], search: tuple[str, list[Any]], *, exact: bool, ef: int
+) -> list[tuple[str, float]]:
+    """Run a ``search_sql`` query with the settings it wants: (record id, best cosine), best first."""
+    if exact:
+        with _hash_joins(conn):
+            rows = conn.execute(*search).fetchall()
+    else:
+        conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
+        rows = conn.execute(*search).fetchall()
     return [(rid, float(s)) for rid, s, _ in rows]

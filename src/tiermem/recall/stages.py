@@ -1,0 +1,153 @@
+"""The re-scoring stages of recall: each a small object holding its own parameters, run in order on the hits.
+
+A stage takes the hits best first and returns them best first (``Stage.rescore``), reading what it needs of the
+search from a ``Ranking`` (the store, the scope, the parsed query, k). The default stages, in order
+(``recall.pipeline.Pipeline.of``):
+
+1. ``Factors``: the ranking factors (``recall.factors``: recency, trust, first hand, named speaker, named day,
+   and any added to the policy), each multiplying a record's score by its part's contribution;
+2. ``SessionEvidence``: a turn counts more in a conversation that holds the query's best matches
+   (``recall.sessions``);
+3. ``NeighbourEvidence``: a turn counts more beside a strong match of its own talk (``recall.neighbours``);
+4. ``NewerFactsFirst``: of two facts that compete to answer, the newer ranks above (``recall.newer``).
+
+``span`` bounds how far a stage can move one record against another for a query: recall re-scores a short list
+of the best fused records when the stages' spans multiply to little, every candidate otherwise. The evidence
+stages re-rank only within that short list, so their span is 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+from tiermem.recall.factors import ScoreFactor
+from tiermem.recall.neighbours import with_neighbour_evidence
+from tiermem.recall.newer import newer_facts_first
+from tiermem.recall.query import Query
+from tiermem.recall.sessions import rerank_depth, stream_places, with_session_evidence
+from tiermem.store.base import Store
+from tiermem.types import Hit, Scope
+
+__all__ = ["Factors", "NeighbourEvidence", "NewerFactsFirst", "Ranking", "SessionEvidence", "Stage"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """What a stage may read besides the hits: where the search runs, its query, how many hits it returns."""
+
+    store: Store
+    scope: Scope
+    query: Query
+    k: int
+
+    @property
+    def depth(self) -> int:
+        """How many of the best hits the evidence stages re-rank: the short list's size."""
+        return rerank_depth(self.k)
+
+
+class Stage(Protocol):
+    """One re-scoring stage."""
+
+    @property
+    def name(self) -> str:
+        """Names the stage (and the score part it gives, if any)."""
+        ...
+
+    def span(self, query: Query) -> float:
+        """How far, at most, this stage moves one record's score against another's (≥ 1; ``math.inf``: unsure)."""
+        ...
+
+    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        """``hits`` (best first) re-scored, best first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Factors:
+    """The ranking factors, applied together: each hit's score times its parts' contributions, in the factors'
+    order (which fixes the product to the last bit), then sorted (stable: equal scores keep their order)."""
+
+    factors: tuple[ScoreFactor, ...]
+    name = "factors"
+
+    def span(self, query: Query) -> float:
+        return math.prod(factor.span(query) for factor in self.factors)
+
+    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        records = {h.record.id: h.record for h in hits}
+        factored = [(factor.flag, factor.parts(ranking.query, records)) for factor in self.factors]
+        out: list[Hit] = []
+        for hit in hits:
+            rid = hit.record.id
+            parts, flags, score = list(hit.parts), list(hit.flags), hit.score
+            for flag, by_id in factored:
+                part = by_id.get(rid)
+                if part is not None:
+                    parts.append(part)
+                    score *= part.contribution
+                    if flag is not None and flag not in flags:
+                        flags.append(flag)
+            out.append(Hit(hit.record, score, tuple(parts), tuple(flags), hit.relevance))
+        out.sort(key=lambda h: h.score, reverse=True)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEvidence:
+    """Each of the short list's hits times ``1 + weight * b / top``, ``b`` the best score of its session (or of
+    the turns written within ``window`` of it, for a turn without one) among them (see ``recall.sessions``)."""
+
+    weight: float = 0.5
+    window: int = 15
+    name = "session"
+
+    def span(self, query: Query) -> float:
+        return 1.0  # within the short list only
+
+    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        depth = ranking.depth
+        window = self.window if self.weight > 0 else 0
+        places = stream_places(ranking.store, ranking.scope, hits[:depth], window)
+        return with_session_evidence(hits, self.weight, depth, places, window)
+
+
+@dataclass(frozen=True, slots=True)
+class NeighbourEvidence:
+    """Each of the short list's hits times ``1 + weight * n / top``, ``n`` the best score of the turns it follows
+    or is followed by among them (see ``recall.neighbours``)."""
+
+    weight: float = 0.1
+    name = "neighbour"
+
+    def span(self, query: Query) -> float:
+        return 1.0  # within the short list only
+
+    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        return with_neighbour_evidence(hits, self.weight, ranking.depth)
+
+
+@dataclass(frozen=True, slots=True)
+class NewerFactsFirst:
+    """Of two retrieved facts competing to answer (one topic: cosine ≥ ``update_cosine`` or the same words of the
+    question answered; one subject; scores within ``competing_ratio``), the newer just above (``recall.newer``)."""
+
+    update_cosine: float = 0.5
+    competing_ratio: float = 0.9
+    name = "newer_fact"
+
+    def span(self, query: Query) -> float:
+        return 1.0  # moves a fact only above another of the hits it competes with
+
+    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        english = ranking.query.english
+        return newer_facts_first(
+            ranking.store,
+            ranking.scope,
+            hits,
+            update_cosine=self.update_cosine,
+            competing_ratio=self.competing_ratio,
+            asked=english.asked if english is not None else frozenset(),
+        )
