@@ -211,7 +211,7 @@ def _story(console: Console, agent: Agent, llm: ScriptedClient) -> None:
     out.add_column("user", overflow="fold")
     for message in paged:
         if message.role is Role.USER:
-            out.add_row(message.created_at.strftime("%H:%M:%S"), message.content)
+            out.add_row(message.said_at.strftime("%H:%M:%S"), message.content)
     console.print(out)
     prompt_text = json.dumps(agent.context.compile().messages)
     _expect(any("Pepper" in m.content for m in paged), "the messages about the dog were paged out")

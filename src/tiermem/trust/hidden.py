@@ -2,8 +2,9 @@
 
 ``hidden_parts`` finds what HTML and Markdown keep from a human reader (comments, ``display:none`` and other
 invisible styles, ``hidden`` elements, ``alt`` and ``title`` attributes, Markdown image alt text and link
-titles, Markdown comments). ``decoded_parts`` finds base64, hex, ROT13, leetspeak and Unicode tag-character payloads
-and decodes them.
+titles, Markdown comments). ``decoded_parts`` finds base64, hex, ROT13, leetspeak, Unicode tag-character and
+reversed payloads (a line written backwards, which a right-to-left override shows the right way round) and
+decodes them.
 The scorer scores each part again: a directive that was hidden or encoded is more suspect, never less.
 """
 
@@ -111,7 +112,7 @@ _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 
 
 def decoded_parts(text: str) -> list[Part]:
-    """Base64, hex, ROT13, leetspeak and Unicode-tag payloads in ``text``, decoded (those that decode to words)."""
+    """Base64, hex, ROT13, leetspeak, Unicode-tag and reversed payloads in ``text``, decoded into words."""
     found: list[Part] = []
     if not text.isascii():
         for match in _TAGS.finditer(text):
@@ -130,6 +131,11 @@ def decoded_parts(text: str) -> list[Part]:
     plain, common = len(_COMMON.findall(folded)), len(_COMMON.findall(rotated))
     if common >= plain + 2 or (plain <= 1 and common >= 1 and sum(c.isalpha() for c in folded) >= 20):
         found.append(Part("a ROT13 payload", rotated))
+    for line in folded.splitlines():
+        backwards = line[::-1]
+        # Reversed English is gibberish too: a line is read backwards when that makes common words appear.
+        if len(_COMMON.findall(backwards)) >= len(_COMMON.findall(line)) + 2:
+            found.append(Part("reversed text", backwards))
     leet = _LEET_WORD.findall(folded)
     if len(leet) >= 3 and len(leet) * 4 >= len(folded.split()):
         found.append(Part("leetspeak", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded)))

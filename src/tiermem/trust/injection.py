@@ -22,6 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tiermem.trust.frames import AT_MOST_FLAGGED, FRAMED_CEILING
 from tiermem.trust.read_time import read_time_score
 from tiermem.trust.scorer import score_text
 from tiermem.types import MemoryRecord
@@ -88,6 +89,15 @@ class InjectionVerdict:
     def flagged(self) -> bool:
         """At or above INJECTION_THRESHOLD."""
         return self.score >= INJECTION_THRESHOLD
+
+    @property
+    def ceiling(self) -> float:
+        """The highest score another signal (the classifier) may raise this to: flagged for a framed text.
+
+        The rules read a role description or quotes in a discussion of attacks (``trust.frames``) and say so in
+        the reasons, which a stored note keeps; the classifier sees neither a role nor quotation marks.
+        """
+        return FRAMED_CEILING if any(r.endswith(AT_MOST_FLAGGED) for r in self.reasons) else 1.0
 
     @property
     def verdict(self) -> ScanLevel:

@@ -8,7 +8,9 @@ probability is the highest over its whole-text vector and its passages' vectors 
 embeds them), so one order inside a long e-mail is seen alone.
 
 It only ever raises a verdict: below its threshold it adds nothing (a benign note the rules pass stays clean),
-at or above it the score becomes at least the quarantine threshold, rising to 1 at probability 1. The weights
+at or above it the score becomes at least the quarantine threshold, rising to 1 at probability 1, except in a
+text the rules read as a role description or as quotes in a discussion of attacks, where it flags at most
+(``InjectionVerdict.ceiling``). The weights
 fit one model: vectors from any other embedder (the hashing embedder of the tests, e5, an endpoint) are never
 scored (``LearnedSignal.fits``).
 """
@@ -73,9 +75,11 @@ def learned_signal() -> LearnedSignal:
 
 
 def raise_verdict(verdict: InjectionVerdict, probability: float, signal: LearnedSignal) -> InjectionVerdict:
-    """``verdict`` with the classifier's score when it is higher, and a reason that says so."""
-    score = signal.score(probability)
+    """``verdict`` with the classifier's score when higher (up to the verdict's ceiling), and a reason that says so."""
+    score = min(signal.score(probability), verdict.ceiling)
     if score <= verdict.score:
         return verdict
     reason = f"sentence-embedding classifier: probability {probability:.2f} (threshold {signal.threshold:.2f})"
+    if score < signal.score(probability):
+        reason += ", bounded by the frame"
     return InjectionVerdict(round(score, 4), (*verdict.reasons, reason))

@@ -13,10 +13,16 @@ Finding = tuple[float, str]  # (weight, the text that fired)
 
 @dataclass(frozen=True, slots=True)
 class Signal:
-    """One detector: a name for the reason and a function that finds its evidence and weight."""
+    """One detector: a name for the reason and a function that finds its evidence and weight.
+
+    ``in_roles``: an operator's own role description says this too (it addresses the assistant, orders its
+    answers, speaks of the user), so in one that adds nothing a hijacker would it does not count
+    (``trust.frames``).
+    """
 
     name: str
     find: Callable[[str], Finding | None]
+    in_roles: bool = False
 
 
 def words(*alternatives: str) -> str:

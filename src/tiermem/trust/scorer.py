@@ -12,19 +12,30 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.frames import (
+    AT_MOST_FLAGGED,
+    FRAMED_CEILING,
+    hijack_marker,
+    quoted_discussion,
+    role_frame,
+    without_quotes,
+)
 from tiermem.trust.hidden import decoded_parts, hidden_parts
 from tiermem.trust.normalise import ScanForm, normalise
-from tiermem.trust.patterns import noisy_or
+from tiermem.trust.patterns import Signal, noisy_or
 from tiermem.trust.signals_en import SIGNALS_EN
 from tiermem.trust.signals_intl import SIGNALS_INTL
+from tiermem.trust.tables import cells_as_lines
 
 __all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "LOOKALIKE_WEIGHT", "WINDOW_CHARS", "score_text"]
 
 SIGNALS = (*SIGNALS_EN, *SIGNALS_INTL)
+OUTSIDE_ROLES = tuple(signal for signal in SIGNALS if not signal.in_roles)
 HIDDEN_WEIGHT = 0.35
 INVISIBLE_WEIGHT = 0.2
 LOOKALIKE_WEIGHT = 0.2
 WINDOW_CHARS = 500
+INJECTION_AT = 0.5  # trust.injection.INJECTION_THRESHOLD (that module imports this one)
 """A window is two chunks of at most half this, cut at sentence ends: about two or three sentences."""
 
 _EXCERPT = 60
@@ -38,8 +49,8 @@ Scored = tuple[float, tuple[str, ...]]
 def _normalise(text: str) -> tuple[str, ScanForm]:
     """The text to scan (``trust.normalise``, case folded, spaces collapsed) and what was undone to make it."""
     form = normalise(text)
-    # Keep line breaks: the template detectors look for "system:" at the start of a line.
-    lines = form.text.casefold().splitlines()
+    # Keep line breaks: the template detectors look for "system:" at the start of a line (or of a table cell).
+    lines = cells_as_lines(form.text).casefold().splitlines()
     return "\n".join(" ".join(line.split()) for line in lines), form
 
 
@@ -52,18 +63,18 @@ def excerpt(text: str) -> str:
 def _chunks(text: str) -> list[str]:
     """``text`` cut at sentence ends into pieces of at most half a window (long sentences cut anywhere)."""
     half = WINDOW_CHARS // 2
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    # The text after the last sentence end (a last line without a full stop) is a sentence too.
+    bounds = zip([0, *ends], [*ends, len(text)], strict=True)
     out: list[str] = []
     current = ""
-    start = 0
-    for end_match in _SENTENCE_END.finditer(text):
-        sentence = text[start : end_match.end()]
-        start = end_match.end()
+    for begin, stop in bounds:
+        sentence = text[begin:stop]
         if len(current) + len(sentence) <= half:
             current += sentence
             continue
         if current:
             out.append(current)
-        current = ""
         while len(sentence) > half:
             out.append(sentence[:half])
             sentence = sentence[half:]
@@ -86,10 +97,10 @@ def _windows(text: str) -> list[tuple[int, str]]:
     return [(offsets[i], chunks[i] + chunks[i + 1]) for i in range(len(chunks) - 1)]
 
 
-def _score_window(window: str) -> Scored:
+def _score_window(window: str, signals: tuple[Signal, ...]) -> Scored:
     weights: list[float] = []
     reasons: list[str] = []
-    for signal in SIGNALS:
+    for signal in signals:
         found = signal.find(window)
         if found is not None:
             weight, evidence = found
@@ -98,12 +109,12 @@ def _score_window(window: str) -> Scored:
     return noisy_or(weights), tuple(reasons)
 
 
-def _score_scanned(scanned: str) -> Scored:
+def _score_scanned(scanned: str, signals: tuple[Signal, ...] = SIGNALS) -> Scored:
     windows = _windows(scanned)
     best: Scored = (0.0, ())
     where = (0, 0)
     for start, window in windows:
-        scored = _score_window(window)
+        scored = _score_window(window, signals)
         if scored[0] > best[0]:
             best, where = scored, (start, start + len(window))
     if len(windows) > 1 and best[0] > 0:
@@ -111,10 +122,32 @@ def _score_scanned(scanned: str) -> Scored:
     return best
 
 
+def _score_framed(scanned: str) -> Scored:
+    """The score of ``scanned`` read in its frame (``trust.frames``): a role description, a discussion quoting attacks.
+
+    A framed text's reasons say so, ending in ``AT_MOST_FLAGGED``, which also bounds the classifier on it.
+    """
+    best = _score_scanned(scanned)
+    role = role_frame(scanned)
+    if role is not None and hijack_marker(scanned) is None:
+        # What an operator's role also says flags it at most; anything else counts on top as always.
+        if best[0] > FRAMED_CEILING:
+            outside_roles = _score_scanned(scanned, OUTSIDE_ROLES)
+            best = (min(best[0], noisy_or((outside_roles[0], FRAMED_CEILING))), best[1])
+        note = f"read as an operator's role description ('{excerpt(role)}'): role signals count {AT_MOST_FLAGGED}"
+        best = (best[0], (note, *best[1]))
+    if quoted_discussion(scanned):
+        outside = _score_scanned(without_quotes(scanned))
+        if outside[0] < INJECTION_AT:  # outside its quotes the text is no injection
+            note = f"quotes in a discussion of attacks: what only they say counts {AT_MOST_FLAGGED}"
+            best = (min(best[0], max(outside[0], FRAMED_CEILING)), (note, *best[1]))
+    return best
+
+
 def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
     """How directive-shaped ``text`` is (0..1), with one reason per signal that fired."""
     scanned, form = _normalise(text)
-    best = _score_scanned(scanned)
+    best = _score_framed(scanned)
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
             # ROT13 undoes itself: decoding a decoded part can give back the text it came from, which would then

@@ -41,6 +41,11 @@ _SENT_DATA = re.compile(
     r"\b(?:passwords?|credentials?|keys?|tokens?|secrets?|history|contacts?|e-?mails|messages|conversations?|chats?|"
     r"data|files|documents|memor(?:y|ies)|notes|records|card|codes?|details|logs?|transcripts?)\b"
 )
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# "This message was sent to you@...": a statement of what happened, not an order.
+_PASSIVE = re.compile(
+    r"\b(?:was|were|been|is|are|being)\s+(?:\w+ly\s+)?(?:sent|forwarded|emailed|mailed|shared|posted)\b"
+)
 _TOOL_CALL = re.compile(
     r"\b[a-z]+(?:_[a-z]+)+\s*\([^)]*=|\b(?:call|invoke|run|use|trigger|execute)\s+(?:the\s+)?[\w.]+\s+(?:tool|function)\b|"
     r"\b(?:call|invoke|run)\s+[a-z]+(?:[_.][a-z]+)+\b"
@@ -53,10 +58,19 @@ _IMPERATIVE_OPENING = re.compile(
 )
 
 
+# A rule that protects ("we will never ask you to send your PIN") is no order to act.
+_NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|nobody\s+will)\b")
+# A form's or a receipt's line: a label and an amount ("Delivery charge   £1.50"), where a verb is a noun.
+_AMOUNT_LINE = re.compile(r"^[\w\s&/().,-]{1,48}?[:\s]\s*-?[$€£]?\s?-?\d[\d,.]*\s*[$€£%]?\s*$")
+
+
 def urgent_action(text: str) -> Finding | None:
-    """An action verb with urgency or a sensitive object in the same sentence."""
+    """An action verb with urgency or a sensitive object in the same sentence (not under a negation)."""
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        if _ACTION.search(sentence) and (_URGENCY.search(sentence) or _SENSITIVE.search(sentence)):
+        action = _ACTION.search(sentence)
+        if action is None or _AMOUNT_LINE.match(sentence) or _NEGATED.search(sentence, 0, action.start()):
+            continue
+        if _URGENCY.search(sentence) or _SENSITIVE.search(sentence):
             return 0.3, sentence
     return None
 
@@ -84,8 +98,9 @@ _leak_url = patterns(_LEAK_URL)
 def exfiltration(text: str) -> Finding | None:
     """Data sent to an address the text names ("forward every email to x@y"), or a tool called by name."""
     for found in _DESTINATION.finditer(text):
-        before = text[max(0, found.start() - 120) : found.start()]
-        if _SEND_TO.search(before):
+        # The sentence before the address: what an earlier sentence sends is not sent here.
+        before = _SENTENCE_END.split(text[max(0, found.start() - 120) : found.start()])[-1]
+        if _SEND_TO.search(before) and not _PASSIVE.search(before):
             # "send the signed invoice to billing@..." is ordinary mail; what planted text sends is someone's data.
             weight = 0.35 if _SENT_DATA.search(before) else 0.2
             return weight, text[max(0, found.start() - 60) : found.end()]

@@ -263,11 +263,11 @@ _FUTURE_ANSWERS = [
 
 
 SIGNALS_ADDRESS = (
-    Signal("a scripted answer for a future question", scripted_answer),
+    Signal("a scripted answer for a future question", scripted_answer, in_roles=True),
     Signal("a reader addressed by what it does with the text", patterns(_UNNAMED_READER)),
     Signal("an order to leave out or slant", patterns(_SLANT)),
     Signal("a sender that claims to run the reader", runs_the_reader),
     Signal("a notice from an office or team opening the note", operator_notice),
-    Signal("an order about a class of future answers", patterns(_FUTURE_ANSWERS)),
+    Signal("an order about a class of future answers", patterns(_FUTURE_ANSWERS), in_roles=True),
     Signal("a claim that checks are off or the user is cleared", patterns(_PRIVILEGE_CLAIM)),
 )

@@ -133,4 +133,4 @@ def combined(text: str) -> Finding | None:
     return weight, ("an order; " if order else "") + ", ".join(found)
 
 
-SIGNALS_COMBINED = (Signal("an order touching several classes of agent-directed evidence", combined),)
+SIGNALS_COMBINED = (Signal("an order touching several classes of agent-directed evidence", combined, in_roles=True),)

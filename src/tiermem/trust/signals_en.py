@@ -15,6 +15,7 @@ from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
 from tiermem.trust.signals_hijack import SIGNALS_HIJACK
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
+from tiermem.trust.signals_steer import SIGNALS_STEER
 
 __all__ = ["SIGNALS_EN"]
 
@@ -26,7 +27,10 @@ _GUIDANCE = words(
 _OWN = words(
     r"previous", r"prior", r"above", r"earlier", r"preceding", r"original", r"initial", r"all", r"any", r"your"
 )
-_OVERRIDE_VERB = words(r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard", r"set\s+aside")
+_OVERRIDE_VERB = words(
+    r"ignore", r"disregard", r"forget", r"override", r"bypass", r"discard", r"set\s+aside", r"scrap", r"ditch",
+    r"throw\s+(?:out|away)", r"toss", r"drop", r"abandon", r"nullify", r"void", r"wipe",
+)  # fmt: skip
 _MODEL_GUIDANCE = words(
     r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?", r"guidance"
 )
@@ -35,7 +39,10 @@ _OVERRIDE = [
     (re.compile(rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_MODEL_GUIDANCE}\b"), 0.55),
     (re.compile(rf"\b{_OVERRIDE_VERB}\s+(?:all\s+|any\s+)?(?:of\s+)?(?:your|all)\s+(?:\w+\s+)?{_GUIDANCE}\b"), 0.55),
     (
-        re.compile(rf"\b{_OVERRIDE_VERB}\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)\b"),
+        re.compile(
+            # not the idiom "forget everything you were told about risotto"
+            rf"\b{_OVERRIDE_VERB}\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)\b(?!\s+about\b)"
+        ),
         0.55,
     ),
     # "forget the previous rules": the same shape aimed at rules in general; could be a policy note.
@@ -127,6 +134,8 @@ _ADDRESSED = [
     (re.compile(rf"\bif\s+you\s+are\s+an?\s+(?:\w+\s+)?{_MODEL}\b"), 0.45),
     (
         re.compile(
+            # not inside a clause that names the task for a person: "What you need to do:", "if you have to"
+            r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bif\s)(?<!\bthings\s)(?<!\beverything\s)(?<!\banything\s)"
             r"\byou\s+(?:must|shall|should|need\s+to|have\s+to|are\s+to)\s+(?:now\s+)?(?:always\s+|never\s+|only\s+|"
             r"immediately\s+)?\w+"
         ),
@@ -140,7 +149,15 @@ _ADDRESSED = [
         ),
         0.35,
     ),
-    (re.compile(rf"\b(?:to|for|dear|hey|hello|hi|attention)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"), 0.3),
+    # not a compound: "risks for LLM applications", "a guide for AI developers"
+    (
+        re.compile(
+            rf"\b(?:to|for|dear|hey|hello|hi|attention)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"
+            r"(?!\s+(?:applications?|apps?|products?|systems?|developers?|security|research|providers?|vendors?|"
+            r"integrations?|features?|use|usage|safety|risks?|teams?|engineers?|companies|startups?|projects?)\b)"
+        ),
+        0.3,
+    ),
     (
         re.compile(
             rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?"
@@ -176,7 +193,14 @@ _ADDRESSED = [
     ),
 ]
 _JAILBREAK = [
-    (re.compile(r"\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"), 0.4),
+    # a persona named, not one spoken of ("the DAN prompt", "DAN-style jailbreaks")
+    (
+        re.compile(
+            r"(?<!the\s)\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"
+            r"(?![\s-]+(?:prompts?|jailbreaks?|attacks?|style|variants?|examples?)\b)"
+        ),
+        0.4,
+    ),
     (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you|(?:that\s+)?the\s+user)\b"), 0.4),
     (
         re.compile(
@@ -444,20 +468,21 @@ def _persistent(text: str) -> Finding | None:
 
 SIGNALS_EN = (
     Signal("override of earlier instructions", patterns(_OVERRIDE)),
-    Signal("chat-template tokens", patterns(_TEMPLATE)),
+    Signal("chat-template tokens", patterns(_TEMPLATE), in_roles=True),
     Signal("role-play or jailbreak marker", patterns(_JAILBREAK)),
     Signal("secrecy from the user", patterns(_SECRECY)),
-    Signal("addressed to the assistant", patterns(_ADDRESSED)),
+    Signal("addressed to the assistant", patterns(_ADDRESSED), in_roles=True),
     Signal("claimed authority over the model", patterns(_AUTHORITY)),
-    Signal("output-format hijack", patterns(_HIJACK)),
-    Signal("a standing rule for every reply", _persistent),
-    Signal("speaks of the user in the third person", patterns(_THE_USER)),
+    Signal("output-format hijack", patterns(_HIJACK), in_roles=True),
+    Signal("a standing rule for every reply", _persistent, in_roles=True),
+    Signal("speaks of the user in the third person", patterns(_THE_USER), in_roles=True),
     Signal("action with urgency or a sensitive object", urgent_action),
     Signal("data sent to a named address or tool", exfiltration),
-    Signal("reference to the model's instructions", patterns(_REFERENCE)),
-    Signal("a series of imperatives", imperatives),
+    Signal("reference to the model's instructions", patterns(_REFERENCE), in_roles=True),
+    Signal("a series of imperatives", imperatives, in_roles=True),
     *SIGNALS_SHAPE,
     *SIGNALS_COMBINED,
     *SIGNALS_ADDRESS,
     *SIGNALS_HIJACK,
+    *SIGNALS_STEER,
 )

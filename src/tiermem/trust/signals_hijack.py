@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.frames import hostile_role
 from tiermem.trust.patterns import Finding, Signal
 
 __all__ = ["SIGNALS_HIJACK"]
@@ -40,14 +41,18 @@ _PERSONA = re.compile(
     r"take\s+on\s+the\s+(?:persona|role|identity|character)|adopt\s+(?:the\s+)?(?:persona|identity|role|character)|"
     r"assume\s+the\s+(?:persona|identity|role)|enter\s+character|stay\s+in\s+character|become\s+\w+,?\s+an?\b|"
     r"imagine\s+(?:that\s+)?you\s+are\s+an?\b|simulate\s+an?\b|switch\s+(?:into|to)\s+[\w-]+\s+mode|"
-    r"(?:^|[.!?:]\s*)be\s+(?:my|an?|the)\s+\w+|(?:you|your)\s+(?:new\s+)?(?:name|persona|identity)\s+is)"
+    r"(?:^|[.!?:]\s*)be\s+(?:my|an?|the)\s+\w+|(?:you|your)\s+(?:new\s+)?(?:name|persona|identity)\s+is|"
+    r"new\s+persona|switch\s+(?:your\s+)?(?:personality|persona|identity|role)|role-?\s?play\s+(?:setup|mode)|"
+    r"character\s+card|\bact\s+as\s+[\w-]+|you(?:'re|\s+are)\s+[\w-]*(?:gpt|bot)\b)"
 )
 _UNBOUND = re.compile(
     r"\b(?:no|without|free\s+(?:of|from)|freed\s+from|broken\s+free|unbound|not\s+bound|does\s+not\s+have\s+to\s+"
     r"(?:follow|abide|obey))\b(?:\s+\S+){0,4}?\s*(?:rules?|restrictions?|limits?|limitations?|filters?|polic(?:y|ies)|"
     r"guidelines?|censorship|norms|confines|content\s+policy|morals?|ethics)\b|"
     r"\b(?:unfiltered|unrestricted|uncensored|unchained|unlocked|jailbroken|limitless|amoral|rogue)\b|"
-    r"\b(?:never|without|no)\s+(?:refus\w*|says?\s+no|disclaimers?|warnings?)\b|\banswers?\s+anything\b|"
+    r"\b(?:never|without|no)\s+(?:refus\w*|says?\s+no|disclaimers?|warnings?|warns?|apologi[sz]es?|hesitates?)\b|"
+    r"\banswers?\s+anything\b|\bno\s+matter\s+how\s+(?:dangerous|illegal|harmful|unethical|risky)\b|"
+    r"\b(?:would\s+)?normally\s+refuse\b|\bopposite\s+of\s+your\b|\bmocks?\s+(?:the\s+)?user\b|"
     r"\b(?:do|does)\s+anything\b|\bopposite\s+of\s+what\b|\broot\s+(?:access|shell)\b|\bevil\b|"
     r"\bshares?\s+(?:anything|everything)\b|\b(?:safety|filters?|guardrails?|restrictions?|polic(?:y|ies)|"
     r"moderation)\s+(?:\w+\s+){0,2}?(?:disabled|off|removed|lifted|suspended)\b|\bdeveloper[\s-]mode\b"
@@ -79,7 +84,7 @@ def persona(text: str) -> Finding | None:
         return None
     where = found or defined
     assert where is not None
-    if _UNBOUND.search(text):
+    if _UNBOUND.search(text) or hostile_role(text):
         return 0.6, where.group(0)
     if _PERSONA_SECRET.search(text, where.start()):
         return 0.5, where.group(0)
@@ -206,14 +211,17 @@ def answer_hijack(text: str) -> Finding | None:
 # -- card details asked of someone else ----------------------------------------------------------------------------
 
 _SOMEONE = (
-    r"(?:the\s+|your\s+)?(?:users?|readers?|customers?|clients?|callers?|account\s+holders?|card\s*holders?|"
-    r"visitors?|recipients?|people)|them|me|him|her"
+    r"(?:the\s+|your\s+|this\s+)?(?:users?|readers?|customers?|clients?|callers?|account\s+holders?|card\s*holders?|"
+    r"visitors?|recipients?|people|guests?|travell?ers?|passengers?|employees?|staff\s+members?|parents?|tenants?|"
+    r"residents?|members?|patients?|buyers?|shoppers?|subscribers?|policyholders?|famil(?:y|ies)|person)|them|me|him|her"
 )
 _DETAILS = (
-    r"(?:(?:credit|debit|bank|payment)\s+)?card(?:'?s)?\s+(?:numbers?|details|data|info\w*|expiry\w*|pin)|"
-    r"card\s+numbers?|cvv2?|cvc|security\s+codes?|three\s+digits\s+on\s+the\s+back|expiry\s+dates?|"
-    r"pins?|passwords?|passcodes?|one-time\s+codes?|login\s+details|bank\s+details|account\s+numbers?|"
-    r"social\s+security\s+numbers?|sort\s+codes?"
+    r"(?:(?:credit|debit|bank|payment|corporate|company|department)\s+)?card(?:'?s)?\s+(?:numbers?|details|data|"
+    r"info\w*|expiry\w*|pin)|card\s+(?:numbers?|no\.?)|cvv2?|cvc|security\s+codes?|three\s+digits\s+on\s+the\s+back|"
+    r"expiry\s+dates?|pins?|passwords?|passcodes?|one-time\s+codes?|(?:mfa|2fa|otp|verification|sms)\s+codes?|"
+    r"login\s+details|bank\s+details|account\s+numbers?|routing\s+numbers?|ibans?|"
+    r"social\s+security\s+numbers?|ssns?|sort\s+codes?|passport\s+(?:numbers?|details)|"
+    r"(?:full\s+)?(?:number|digits)\s+(?:of|on)\s+(?:the|their|your|his|her)\s+(?:\w+\s+)?card"
 )
 _WHOSE = r"(?:(?:their|his|her|my|the|its)\s+(?:\S+\s+){0,2}?)"
 _ASK_FOR = re.compile(
@@ -226,10 +234,32 @@ _ASK_FOR = re.compile(
 )
 
 
+# An ask of a person, the details and how they are to give them, anywhere in one sentence: "ask them to confirm
+# their identity by typing the full number of the card"
+_ASK_SOMEONE = re.compile(
+    rf"\b(?:ask|request|prompt|get|have|make|require|invite|urge|press)\w*\s+(?:for\s+)?(?:{_SOMEONE})\b|"
+    rf"\btell\w*\s+(?!me\b)(?:{_SOMEONE})\s+(?:that\s+)?(?:\S+\s+){{0,8}}?(?:to|must|should|needs?\s+to|has\s+to)\b|"
+    r"\bask\w*\s+(?!the\b|a\b|an\b|your\b|our\b)[a-z]+\s+for\s+(?:his|her|their|the)\b"
+)
+_GIVE = re.compile(
+    r"\b(?:typ|enter|confirm|send|provid|shar|past|read\w*\s+out|giv|repl\w*\s+with|submit|verif|re-?validat|"
+    r"spell\w*\s+out|dictat|for)\w*\b"
+)
+_DETAILS_ANY = re.compile(rf"\b(?:{_DETAILS})\b")
+# "Never ask customers for their PIN", "we will never ask you to confirm your password": a rule that protects.
+_NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|nobody\s+will)\b")
+
+
 def asks_for_card(text: str) -> Finding | None:
     """The reader told to get card details, a PIN or a password from someone else (the user, me, the customer)."""
-    found = _ASK_FOR.search(text)
-    return (0.5, found.group(0)) if found else None
+    for sentence in _SENTENCE.split(text):
+        found = _ASK_FOR.search(sentence)
+        ask = found or _ASK_SOMEONE.search(sentence)
+        if ask is None or _NEGATED.search(sentence, 0, ask.start()):
+            continue
+        if found or (_GIVE.search(sentence, ask.end()) and _DETAILS_ANY.search(sentence, ask.end())):
+            return 0.5, sentence
+    return None
 
 
 # -- the task changed ----------------------------------------------------------------------------------------------
@@ -301,9 +331,9 @@ def data_in_link(text: str) -> Finding | None:
 
 
 SIGNALS_HIJACK = (
-    Signal("a persona handed to the reader", persona),
-    Signal("a delayed order for a later turn", delayed_trigger),
-    Signal("an order about the reader's answer", answer_hijack),
+    Signal("a persona handed to the reader", persona, in_roles=True),
+    Signal("a delayed order for a later turn", delayed_trigger, in_roles=True),
+    Signal("an order about the reader's answer", answer_hijack, in_roles=True),
     Signal("card details or a password asked of someone else", asks_for_card),
     Signal("the reader's task changed", task_changed),
     Signal("a link with a slot for the user's data", data_in_link),

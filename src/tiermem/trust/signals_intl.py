@@ -157,10 +157,10 @@ _SENSITIVE = [
 
 SIGNALS_INTL = (
     Signal("override of earlier instructions (other language)", patterns(_OVERRIDE)),
-    Signal("addressed to the assistant (other language)", patterns(_ADDRESSED)),
-    Signal("a standing order (other language)", patterns(_PERSIST)),
+    Signal("addressed to the assistant (other language)", patterns(_ADDRESSED), in_roles=True),
+    Signal("a standing order (other language)", patterns(_PERSIST), in_roles=True),
     Signal("secrecy from the user (other language)", patterns(_SECRECY)),
-    Signal("output-format hijack (other language)", patterns(_HIJACK)),
+    Signal("output-format hijack (other language)", patterns(_HIJACK), in_roles=True),
     Signal("an order about the user's data or the model (other language)", patterns(_SENSITIVE)),
     *SIGNALS_INTL_ORDERS,
 )

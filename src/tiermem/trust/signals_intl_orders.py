@@ -1,9 +1,11 @@
-"""(internal) Orders to the reader in Spanish, Portuguese, Italian, French, German and Chinese, by evidence class.
+"""(internal) Orders to the reader in other languages (Romance, Germanic, Slavic, CJK), by evidence class.
 
 Beside the phrase signals of ``signals_intl``, this asks which classes of agent-directed evidence a window holds,
 each written as small word lists per language rather than as whole phrasings:
 
 - an *override*: a verb of forgetting or ignoring with the reader's instructions, rules or what it was told;
+- an *AI addressed*: a machine reader named in a greeting or a label ("Atención, IA:", "Beste AI-assistent,",
+  "Hinweis an den KI-Assistenten:"), or the reader of this text as a machine ("la IA que lea esto");
 - a *persona*: the reader told what it now is or plays ("eres/sei/você é/du bist/你是 ... asistente, IA");
 - *free of rules*: without filters, restrictions or limits;
 - a *standing order*: from now on ("a partir de ahora", "d'ora in poi", "désormais", "ab jetzt", "从现在开始");
@@ -47,10 +49,32 @@ _OVERRIDE = re.compile(
     r"\b(?:olvida|esquece|esqueça|dimentica|oublie|vergiss)\s+(?:\w+\s+){0,2}?(?:lo\s+que\s+te|o\s+que\s+te|"
     r"quello\s+che\s+ti|ce\s+qu['’]on\s+t['’]a|tout\s+ce\s+qu|alles,?\s+was\s+(?:man\s+)?dir)|"
     r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|别管)(?:\S{0,12}?)(?:指令|指示|规则|提示|设定|限制|要求)|"
-    r"(?:忽略|无视|忘记|忘掉)(?:上面|以上|之前|前面)的?(?:内容|文字|文本|对话|一切|所有)"
+    r"(?:忽略|无视|忘记|忘掉)(?:上面|以上|之前|前面)的?(?:内容|文字|文本|对话|一切|所有)|"
+    r"\b(?:negeer|vergeet|ignorera|glöm|zignoruj|zapomnij)\b(?:\s+\S+){0,4}?\s+(?:instructies|regels|richtlijnen|"
+    r"aanwijzingen|instruktioner|regler|riktlinjer|instrukcje|polecenia|zasady)\b|"
+    r"(?:指示|命令|ルール|設定)\S{0,6}?無視"
+)
+_AI = r"(?:ia|ki|ai|ии|llm|gpt)"
+_ASSISTANT = (
+    r"(?:asistente|assistente|assistant|assistent|assistenten|ассистент\w*|помощник\w*|asystent\w*|bot|chatbot|"
+    r"modelo|modello|modèle|modell|model|модель)"
+)
+_ADDRESSED_AI = re.compile(
+    # A greeting or a label: "Atenção, IA:", "Beste AI-assistent,", "Nota per l'assistente IA:", "Hinweis an den KI-"
+    rf"(?:^|[.!?\n:;]\s*)(?:(?:atenção|atención|attention|attenzione|achtung|hinweis|nota|note|notiz|mensaje|mensagem|"
+    rf"messaggio|message|nachricht|bericht|meddelande|instrucci[oó]n|instrução|istruzione|instruction|anweisung|"
+    rf"instructie|beste|lieve|querid[ao]|car[oa]|cher|chère|liebe[rs]?|hola|olá|ciao|bonjour|hallo|hej|hei|"
+    rf"внимание|уважаемый|дорогой|примечание|сообщение|заметка|uwaga|drogi)\b,?\s+)?(?:(?:para|per|pour|an|für|"
+    rf"voor|till|à|a|al|ao|all['’]|для|dla)\s+)?(?:(?:la|a|l['’]|le|den|die|de|el|o|lo|the|het)\s*)?"
+    rf"(?:{_AI}(?:[\s-]+{_ASSISTANT})?|{_ASSISTANT}(?:\s+(?:de\s+|di\s+)?{_AI})?)\b(?:\s+\w+){{0,4}}?\s*[:,]|"
+    # The reader of this text, as a machine: "la IA que lea esto", "die KI, die dies liest"
+    rf"\b{_AI}\b,?\s+(?:que\s+lea|que\s+leia|che\s+legge|qui\s+lit|die\s+(?:dies|das|diesen)|der\s+(?:dies|das)|"
+    rf"die\s+dit|som\s+läser|который|która)\b|(?:人工智能|ai)?助手请注意|(?:ai|人工知能)?アシスタント(?:へ|に)|"
+    rf"(?:에게|님)\s*[:,]"
 )
 _PERSONA = re.compile(
     r"\b(?:eres|ahora\s+eres|sei|ora\s+sei|você\s+(?:agora\s+)?é|tu\s+és|tu\s+es|vous\s+êtes|du\s+bist|"
+    r"je\s+bent|jij\s+bent|du\s+är|ty\s+(?:teraz\s+)?jesteś|ты\s+(?:теперь\s+)?(?:[—-]\s+)?|теперь\s+ты|"
     r"actúa\s+como|actua\s+como|finge\s+ser|finja\s+ser|haz\s+de|fai\s+finta\s+di\s+essere|comportati\s+come|"
     r"agisci\s+come|aja\s+como|atue\s+como|fais\s+comme\s+si|agis\s+comme|joue\s+le\s+rôle|spiele\s+die\s+rolle|"
     r"tu\s+so,?\s+als)\b(?:\s+\S+){0,3}?\s+(?:un\s+|una\s+|um\s+|uma\s+|une?\s+|ein\s+|eine\s+)?(?:asistente|"
@@ -61,32 +85,41 @@ _FREE = re.compile(
     r"\b(?:sin|senza|sans|sem|ohne)\s+(?:ning[uú]n\s+|alcun\w*\s+|aucun\w*\s+|nenhum\w*\s+|jegliche\s+)?"
     r"(?:filtros?|filtri|filtres?|filter|restricci\w+|restrizion\w+|restrictions?|restriç\w+|einschränkungen|"
     r"límites|limiti|limites|limits?|censura|censure|zensur|reglas|regole|règles|regras|regeln)\b|"
-    r"(?:没有任何限制|没有限制|无限制|不受限制|不受任何限制|没有任何规则|无任何过滤)"
+    r"\b(?:zonder|utan|bez|без)\s+(?:enige\s+|några\s+|żadnych\s+|каких-либо\s+)?(?:beperkingen|regels|filters?|"
+    r"begränsningar|regler|filter|ograniczeń|zasad|ограничений|правил|фильтров|цензуры)\b|"
+    r"(?:没有任何限制|没有限制|无限制|不受限制|不受任何限制|没有任何规则|无任何过滤|制限なし|制限のない)"
 )
 _STANDING = re.compile(
     r"\b(?:a\s+partir\s+de\s+(?:ahora|este\s+momento|hoy|agora)|de\s+ahora\s+en\s+adelante|desde\s+ahora|"
     r"de\s+agora\s+em\s+diante|daqui\s+(?:em\s+diante|para\s+a\s+frente)|d['’]ora\s+in\s+(?:poi|avanti)|"
     r"da\s+(?:ora|adesso|oggi)\s+in\s+(?:poi|avanti)|da\s+adesso|désormais|à\s+partir\s+de\s+maintenant|"
-    r"dorénavant|ab\s+(?:jetzt|sofort|heute)|von\s+nun\s+an|künftig)\b|(?:从现在开始|从现在起|从今以后|今后)"
+    r"dorénavant|ab\s+(?:jetzt|sofort|heute)|von\s+nun\s+an|künftig|voortaan|vanaf\s+nu|från\s+och\s+med\s+nu|"
+    r"hädanefter|od\s+teraz|odtąd|с\s+этого\s+момента|отныне|впредь)\b|(?:从现在开始|从现在起|从今以后|今后|これからは|今後は)"
 )
 _LANGUAGES = (
     r"(?:inglés|ingl[eê]s|inglese|anglais|englisch|español|espanhol|spagnolo|espagnol|spanisch|francés|francês|"
     r"francese|français|französisch|alemán|alemão|tedesco|allemand|deutsch|italiano|italien|italienisch|"
     r"portugu[eé]s|portoghese|portugais|portugiesisch|chino|chinês|cinese|chinois|chinesisch|japonés|japonês|"
     r"giapponese|japonais|japanisch|ruso|russo|russe|russisch|árabe|arabo|arabe|arabisch|coreano|coréen|"
-    r"koreanisch|emojis?|英语|英文|法语|德语|西班牙语|意大利语|葡萄牙语|日语|俄语|韩语|中文|表情符号)"
+    r"koreanisch|emojis?|duits|engels|frans|spaans|italiaans|chinees|japans|russisch|tyska|engelska|franska|"
+    r"spanska|finska|svenska|niemieck\w+|angielsk\w+|немецком|английском|французском|испанском|китайском|японском|"
+    r"английский|英语|英文|法语|德语|西班牙语|意大利语|葡萄牙语|日语|俄语|韩语|中文|表情符号|英語|日本語|中国語|ドイツ語|"
+    r"フランス語)"
 )
 _ANSWER_FORM = re.compile(
     rf"\b(?:respond\w*|contest\w*|rispond\w*|répond\w*|antworte\w*|escrib\w+|escrev\w+|scriv\w+|écri\w+|"
-    rf"schreib\w*)\b(?:\s+\S+){{0,4}}?\s+(?:en|em|in|auf)\s+{_LANGUAGES}\b|"
+    rf"schreib\w*|antwoord\w*|schrijf|svara|skriv|kommunicera|communiceer|odpowiadaj|pisz|отвечай\w*|пиши)\b"
+    rf"(?:\s+\S+){{0,4}}?\s+(?:en|em|in|auf|in\s+het|på|po|на)\s+{_LANGUAGES}\b|"
     rf"\b(?:solo|sólo|solamente|únicamente|apenas|somente|soltanto|solo|uniquement|seulement|nur(?:\s+noch)?)\s+"
-    rf"(?:en|em|in|auf)\s+{_LANGUAGES}\b|(?:只能?|仅)用{_LANGUAGES}|"
+    rf"(?:en|em|in|auf|in\s+het|på|на)\s+{_LANGUAGES}\b|(?:只能?|仅)用{_LANGUAGES}|{_LANGUAGES}(?:のみ|だけ)で|"
+    r"\b(?:в\s+(?:каждом\s+)?ответе?|в\s+каждый\s+ответ|in\s+elk\s+antwoord|i\s+varje\s+svar)\b|"
     r"\b(?:cada|toda|todas\s+las|ogni|chaque|toute|jede[rn]?)\s+(?:respuesta|resposta|risposta|réponse|antwort)|"
     r"(?:每个|每次|所有)(?:回答|回复)"
 )
 _THE_USER = re.compile(
     r"\b(?:al|del|el|ao|do|o|all['’]|dell['’]|l['’]|à\s+l['’]|de\s+l['’]|dem|des|der|den)\s*"
-    r"(?:usuario|usuário|utilizador|utente|utilisateur|nutzer[s]?|benutzer[s]?|cliente)\b|用户"
+    r"(?:usuario|usuário|utilizador|utente|utilisateur|nutzer[s]?|benutzer[s]?|cliente)\b|用户|"
+    r"\b(?:de\s+)?gebruiker\b|\banvändaren\b|\bпользовател\w+|\bużytkownik\w*|\bkullanıcı\w*|ユーザー|사용자"
 )
 _SENSITIVE = re.compile(
     r"\b(?:contraseñas?|senhas?|password|mot\s+de\s+passe|passwort|kennwort|pin|"
@@ -95,7 +128,9 @@ _SENSITIVE = re.compile(
     r"código\s+de\s+seguridad|código\s+de\s+segurança|codice\s+di\s+sicurezza|cvv|"
     r"prompt\s+(?:del|di|do)\s+sistema|prompt\s+système|systemprompt|"
     r"historial|histórico|cronologia|historique|verlauf|correos|e-?mails|contactos|contatos|contatti|contacts|kontakte|"
-    r"fotos|fichiers|archivos|arquivos|dateien)\b|(?:密码|信用卡|卡号|银行卡|聊天记录|联系人|邮件)"
+    r"fotos|fichiers|archivos|arquivos|dateien|wachtwoord\w*|lösenord\w*|hasło|hasła|kaartnummer|kortnummer|"
+    r"парол\w+|номер\w*\s+карты|cvv|переписк\w+|истори\w+\s+чата)\b|"
+    r"(?:密码|信用卡|卡号|银行卡|聊天记录|联系人|邮件|パスワード|カード番号|システムプロンプト)"
 )
 _SECRECY = re.compile(
     r"\b(?:sin\s+(?:decir|avisar|preguntar|informar)|no\s+(?:le\s+)?(?:digas|adviertas|avises|cuentes|menciones)|"
@@ -103,21 +138,29 @@ _SECRECY = re.compile(
     r"senza\s+(?:dire|avvisare|chiedere)|non\s+(?:dire|dirgli|avvisare|spiegare|menzionare)|"
     r"sans\s+(?:le\s+)?(?:dire|prévenir|demander)|ne\s+(?:lui\s+)?(?:dis|dites)\s+rien|"
     r"ohne\s+(?:ihn|sie|den\s+nutzer)?\s*zu\s+(?:fragen|informieren)|sag\s+(?:ihm|ihr|dem\s+nutzer)?\s*nichts|"
-    r"no\s+expliques|n['’]explique\s+pas|erkläre\s+nicht)\b|(?:不要告诉|别告诉|不要解释|不要让用户知道)"
+    r"no\s+expliques|n['’]explique\s+pas|erkläre\s+nicht|vermeld\s+niet|zeg\s+niets|zonder\s+te\s+(?:vragen|"
+    r"melden|zeggen)|nämn\s+inte|säg\s+inget|utan\s+att\s+(?:fråga|säga|berätta)|nie\s+mów|bez\s+pytania|"
+    r"не\s+(?:говори|сообщай|упоминай)|ничего\s+не\s+говори|без\s+ведома)\b|"
+    r"(?:不要告诉|别告诉|不要解释|不要让用户知道|言わずに|伝えずに|内緒で)"
 )
 _SEND = re.compile(
     r"\b(?:env[ií]a\w*|mand[ae]\w*|reenv[ií]a\w*|envie|encaminh\w+|invia\w*|inoltra\w*|envoie\w*|transf[eè]re\w*|"
     r"schick\w*|sende\w*|leite\w*|incluir|incluye|inclui|includi|inclus|füge|aggiungi|añade|agrega|ajoute|"
-    r"adicione|acrescente)\b|(?:发送|发给|转发|发到|寄给|加上|附上)"
+    r"adicione|acrescente|leite\w*|weiterleit\w*|stuur\w*|doorsturen|skicka|vidarebefordra|wyślij|przekaż|"
+    r"отправ\w+|перешли\w*|пересла\w+|вставь)\b|(?:发送|发给|转发|发到|寄给|加上|附上|送信|転送)"
 )
 _TRIGGER = re.compile(
     r"\b(?:cuando|si|quando|se|quand|lorsque|wenn|falls|sobald)\s+(?:\w+\s+){0,3}?(?:pregunt\w+|pida|perguntar|"
     r"pergunte|pedir|chied\w+|domand\w+|demande\w*|fragt|nachfragt|erwähnt|menciona\w*|mention\w+|parla\w*)\b|"
+    r"\b(?:vez\s+que|volta\s+che|fois\s+que|als|wanneer|när|gdy|kiedy|когда|если)\s+(?:\w+\s+){0,3}?(?:pregunt\w+|"
+    r"pergunt\w+|vraagt|noemt|frågar|nämner|zapyta|спрос\w+|упомян\w+|попрос\w+)|"
     r"(?:当|如果|一旦)(?:用户|有人|任何人)\S{0,6}?(?:问|提到|询问|要求)"
 )
 _TELL = re.compile(
     r"\b(?:dile|díganle|dígale|diles|diga-lhe|diga\s+ao|conte\s+ao|digli|ditegli|dica\s+all['’]|dis-lui|dites-lui|"
-    r"dis\s+à|dites\s+à|sag\s+(?:ihm|ihr|dem)|sagen\s+sie\s+(?:ihm|ihr|dem))\b|(?:告诉(?:他|她|用户)|对用户说)"
+    r"dis\s+à|dites\s+à|sag\s+(?:ihm|ihr|dem)|sagen\s+sie\s+(?:ihm|ihr|dem)|diga\s+que|di\s+que|dile\s+que|"
+    r"dis\s+que|dites\s+que|d[iì]['’]?\s+che|sag,?\s+dass|zeg\s+dat|säg\s+att|powiedz|скажи\w*|сообщи)\b|"
+    r"(?:告诉(?:他|她|用户)|对用户说)"
 )
 _NEW_TASK = re.compile(
     r"\b(?:tu\s+(?:nueva\s+)?tarea\s+(?:ahora\s+)?es|tu\s+nueva\s+tarea|sua\s+(?:nova\s+)?tarefa\s+(?:agora\s+)?é|"
@@ -125,12 +168,15 @@ _NEW_TASK = re.compile(
     r"ta\s+nouvelle\s+tâche|deine\s+(?:neue\s+)?aufgabe\s+ist\s+(?:jetzt|nun|ab\s+sofort)|deine\s+neue\s+aufgabe|"
     r"en\s+(?:lugar|vez)\s+de\s+(?:responder|resumir)|em\s+vez\s+de\s+(?:responder|resumir)|invece\s+di\s+"
     r"(?:rispondere|riassumere)|au\s+lieu\s+de\s+(?:répondre|résumer)|statt\s+(?:zu\s+antworten|zusammenzufassen)|"
-    r"invece|stattdessen|en\s+su\s+lugar)\b|(?:你的(?:新)?任务是|现在你的任务|而是改为|不要回答用户的问题)"
+    r"invece|stattdessen|en\s+su\s+lugar|negeer\s+de\s+vraag|ignorera\s+frågan|ignora\s+la\s+pregunta|"
+    r"ignore\s+la\s+question|ignoriere\s+die\s+frage|не\s+отвечай\s+на\s+вопрос\w*|вместо\s+(?:того|ответа))\b|"
+    r"(?:你的(?:新)?任务是|现在你的任务|而是改为|不要回答用户的问题|答えず|回答せず|代わりに)"
 )
 _OUTSIDE = re.compile(
-    r"https?://|[\w.+-]+@[\w-]+\.[\w.-]+|\b[a-z0-9-]+\.(?:example|com|net|org|io|de|es|it|fr|br|cn)\b"
+    r"https?://|[\w.+-]+@[\w-]+\.[\w.-]+|\b[a-z0-9-]+\.(?:example|com|net|org|io|de|es|it|fr|br|cn|ru|nl|se|pl|pt|jp)\b"
 )
 _CLASSES = (
+    ("an AI addressed", _ADDRESSED_AI),
     ("a persona", _PERSONA),
     ("free of rules", _FREE),
     ("a standing order", _STANDING),
@@ -162,4 +208,4 @@ def intl_order(text: str) -> Finding | None:
     return weight, ", ".join(found)
 
 
-SIGNALS_INTL_ORDERS = (Signal("an order to the reader (other language)", intl_order),)
+SIGNALS_INTL_ORDERS = (Signal("an order to the reader (other language)", intl_order, in_roles=True),)

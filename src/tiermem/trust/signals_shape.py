@@ -33,17 +33,33 @@ _PRIVILEGED = words(
     r"super-?user", r"sudo", r"moderators?", r"owners?", r"vendors?", r"model\s+provider", r"maintainers?",
     r"creators?", r"security\s+team", r"trust\s+(?:and|&)\s+safety", r"(?:openai|anthropic|deepmind)(?:\s+team)?",
 )  # fmt: skip
+# What opens an order after a label: the reader addressed, an override, or a verb with its object.
+_ORDER_OPENING = (
+    r"(?:you\b|your\b|ignore|disregard|forget|override|from\s+now|always\b|never\b|do\s+not|don'?t|"
+    r"[a-z]+\s+(?:the|all|every|any|this|your|their|it)\b)"
+)
 _SPEAKER = [
     # A role set out as a header: "[Developer note]", "=== SYSTEM OVERRIDE ===", "**Operator directive:**"
     (
         re.compile(
-            r"(?:^|\n)\s*(?:\[+|\{\{|<<|\*\*|={2,}\s*|-{3,}\s*(?:begin\s+)?|#+\s*)(?:\w+\s+){0,3}?"
-            rf"{_PRIVILEGED}(?:\s+\w+){{0,2}}\s*(?:\]+|\}}\}}|>>|\*\*|:|={{2,}}|-{{3,}})"
+            # within one line: "# Q3 roadmap" over "Owner: Dana" is a heading and a form field
+            r"(?:^|\n)\s*(?:\[+|\{\{|<<|\*\*|={2,}[ \t]*|-{3,}[ \t]*(?:begin[ \t]+)?|#+[ \t]*)(?:\w+[ \t]+){0,3}?"
+            rf"{_PRIVILEGED}(?:[ \t]+\w+){{0,2}}[ \t]*(?:\]+|\}}\}}|>>|\*\*|:|={{2,}}|-{{3,}})"
         ),
         0.3,
     ),
-    # ... or opening a line on its own: "ADMINISTRATOR:", "Operator note:"
-    (re.compile(rf"(?:^|\n)\s*{_PRIVILEGED}(?:\s+\w+)?\s*(?::|>+|-{{2,}}|={{2,}})"), 0.3),
+    # ... or opening a line on its own with an order after it: "ADMINISTRATOR: ignore...", "Operator note: you..."
+    (
+        re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})[ \t]*{_ORDER_OPENING}"),
+        0.3,
+    ),
+    # A bare label is also a form's field ("Owner: Priya", "System: Windows 11"): weak with a short value, a little
+    # stronger with a sentence after it.
+    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?:[ \t]*\S+){{5}}"), 0.25),
+    (
+        re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?!(?:[ \t]*\S+){{5}})"),
+        0.15,
+    ),
     # "Moderator here", "this is the operator speaking"
     (re.compile(rf"\b{_PRIVILEGED}\s+(?:here|speaking)\b"), 0.35),
     (re.compile(rf"\b{_PRIVILEGED}\s+(?:override|directive|command)s?\b"), 0.4),
@@ -350,10 +366,17 @@ def moved_out(text: str) -> Finding | None:
             best = best or (0.5, sentence)  # the agent's own keys: "the api keys you have access to"
         elif _INTO_REPLY.search(sentence):
             best = best or (0.4, sentence)  # a secret put into the agent's own reply
-        elif _GATHER.search(sentence):
-            # a secret disclosed (reveal, print, show) counts more than one looked up, as people do too (list, find)
-            best = best or (0.3 if _DISCLOSE.search(sentence) else 0.25, sentence)
+        elif _DISCLOSE.search(sentence) and _GATHER.search(sentence):
+            best = best or (0.3, sentence)  # disclosed: reveal, print, show
     return best
+
+
+def gathered(text: str) -> Finding | None:
+    """A secret or the user's details looked up or collected (list, find, collect): what a helpdesk role does too."""
+    for sentence in _SENTENCE.split(text):
+        if _SECRET.search(sentence) and _GATHER.search(sentence) and not _DISCLOSE.search(sentence):
+            return 0.25, sentence
+    return None
 
 
 def slot_in_link(text: str) -> Finding | None:
@@ -388,7 +411,8 @@ _UNIVERSAL = [
 _TO_YOU = [
     (
         re.compile(
-            r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\b|"
+            r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\s+(?:ignore|disregard|skip|"
+            r"bypass|reveal|disclose|say|answer|respond|reply|speak|act|do\s+anything|break|access)\b|"
             r"\byou\s+will\s+(?:answer|reply|respond|say|tell|recommend|claim)\b|"
             r"\b(?:assistants?|ais?|agents?|models?|bots?)\s+(?:is|are)\s+(?:now\s+)?(?:cleared|free|permitted|allowed|"
             r"authori[sz]ed)\s+to\b|"
@@ -420,19 +444,23 @@ _TO_YOU = [
 ]
 
 SIGNALS_SHAPE = (
-    Signal("a privileged speaker in a header", patterns(_SPEAKER)),
+    # A bracketed or ruled header ("[Security Team]", "=== ADMIN ===") is no part of a role description; a line's
+    # label ("System: ...", "Operator note: ...") is how some are written.
+    Signal("a privileged speaker in a header", patterns(_SPEAKER[:1])),
+    Signal("a privileged speaker labelling a line", patterns(_SPEAKER[1:]), in_roles=True),
     Signal("a tag named after a privileged role", patterns(_SPEAKER_TAG)),
     Signal("the model's makers spoken of to it", patterns(_MAKERS)),
     Signal("a claim of permission or authority over the model", patterns(_PERMISSION)),
     Signal("the agent's task replaced", patterns(_TASK)),
     Signal("the asked-for work set aside", patterns(_INSTEAD)),
-    Signal("an order about the answer", patterns(_ABOUT_OUTPUT)),
+    Signal("an order about the answer", patterns(_ABOUT_OUTPUT), in_roles=True),
     Signal("an order to mislead or steer the user", patterns(_MISLEAD)),
     Signal("secrets or the user's data moved out", moved_out),
+    Signal("secrets or the user's data gathered", gathered, in_roles=True),
     Signal("a link with an empty slot for data", slot_in_link),
     Signal("lines of a chat transcript", fake_turns),
-    Signal("an order about the agent's own situation", order_about_situation),
+    Signal("an order about the agent's own situation", order_about_situation, in_roles=True),
     Signal("the reader sent to a named destination", person_sent_outside),
     Signal("an order to act on every one of something", patterns(_UNIVERSAL)),
-    Signal("an order or permission given to the model", patterns(_TO_YOU)),
+    Signal("an order or permission given to the model", patterns(_TO_YOU), in_roles=True),
 )

@@ -1,0 +1,169 @@
+"""(internal) Frames that change what signals mean: an operator's role description, attacks quoted in a discussion.
+
+A **role description** is how a system prompt or a core-memory persona block reads: "You are Juniper, the
+booking assistant of a hotel. Be brief, answer in Dutch, collect the guest's name." It addresses the assistant,
+orders its answers and speaks of the user, which is what planted orders do too; what it lacks is what a hijacker
+adds: an identity *switched* ("you are now", "forget who you are"), freedom from rules, a hidden goal or a
+secret, loyalty to someone other than the person served, work against that person, secrecy, or any signal
+that is not in an ordinary role (an override, data sent out, card details asked for, a claim of authority).
+In a role description without any of these, the signals an operator's role also fires (``Signal.in_roles``)
+do not count; every other signal counts as always.
+
+A **discussion that quotes attacks** ("OWASP lists prompt injection; examples include 'disregard prior
+instructions'") holds the words of an order inside quotation marks, with talk about attacks, tests or stories
+around them. What the text says outside its quotes is scored as usual; what only its quotes say flags it, never
+quarantines it, since quoting an order to a reader is not giving one.
+
+Both frames also bound the sentence-embedding classifier, which sees neither a role nor quotation marks
+(``InjectionVerdict.ceiling``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "AT_MOST_FLAGGED",
+    "FRAMED_CEILING",
+    "hijack_marker",
+    "hostile_role",
+    "quoted_discussion",
+    "role_frame",
+    "without_quotes",
+]
+
+FRAMED_CEILING = 0.3
+"""The highest score what only a frame's quotes say, or the classifier on a framed text, may give: flagged."""
+AT_MOST_FLAGGED = "at most flagged"
+"""How a frame's reason ends, so that the classifier's verdict can read it back from a stored note's reasons."""
+
+_ROLE_NOUN = (
+    r"(?:assistant|agent|bot|chatbot|tutor|guide|concierge|helper|adviser|advisor|mentor|coach|companion|"
+    r"receptionist|representative|rep|specialist|expert|teacher|instructor|translator|interpreter|editor|"
+    r"reviewer|planner|librarian|host|hostess|narrator|dungeon\s+master|game\s+master|writer|copywriter|"
+    r"analyst|consultant|researcher|clerk|operator|navigator|model|ai|persona|character|voice|support)"
+)
+# "You are Juniper, the booking assistant of ...", "You're a patient maths tutor", "Persona: Ranger Bea, a guide",
+# 'SYSTEM_PROMPT = "You are ..."', '{"role": "system", "content": "..."}'
+_ROLE_OPENING = re.compile(
+    r"(?:^|\n)[\W_]{0,6}(?:(?:system\s+)?(?:persona|role|prompt|profile|character(?:\s+card)?|bio)\s*[:=-]"
+    r"(?!\s*(?:system|user|assistant|developer|admin|tool)\b)|"
+    r"you(?:'re|\s+are)\s+(?!now\b|no\s+longer\b|not\b)(?:\S+\s+){0,6}?" + _ROLE_NOUN + r"s?\b|"
+    r"as\s+(?:the|a|an|our)\s+(?:[\w-]+\s+){0,3}?" + _ROLE_NOUN + r"(?:\s+(?:of|for|at)(?:\s+[\w'-]+){1,5})?,\s+you\b|"
+    # A name and what it is: "You are Nova, an interview partner", "I am Bramble, a cooking helper", "Your name is Pip."
+    r"(?:you(?:'re|\s+are)|i(?:'m|\s+am))\s+(?!now\b)[\w-]+,\s+(?:a|an|the|your|our)\s+|"
+    r"your\s+name\s+is\s+(?!now\b)[\w-]+[.,;]|"
+    # A role to take on: "Act as a calm museum guide", "Behave like a friendly partner", "Play the role of a coach"
+    r"(?:act|behave|respond|speak|write)\s+(?:as|like)\s+(?:a|an|the|my|our)\s+|play\s+the\s+(?:role|part)\s+of\s+|"
+    # Said of the assistant: "This assistant answers questions about ...", "The bot helps ..."
+    # (not "the assistant must/is required to": how a planted order speaks of its reader)
+    r"(?:this|our)\s+" + _ROLE_NOUN + r"\s+(?:answers|helps|handles|supports|assists|works|speaks|guides|explains)\b)|"
+    r"(?:^|\n)[\W_]{0,6}(?:system\s+)?(?:prompt|persona|instructions?)\s+(?:for|of)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+\s*:|"
+    r"\b(?:system_?prompt|persona|instructions)\s*=\s*(?:\(\s*)?[frbu]?[\"']{1,3}|"
+    r"[\"']role[\"']\s*:\s*[\"']system[\"']"
+)
+_OPENING_CHARS = 300  # a role description says what it is at its start
+
+# What a hijacker adds to a role: each makes the text no role description.
+_SWITCHED = (
+    r"\byou(?:'re|\s+are)\s+(?:now|no\s+longer)\b|\bfrom\s+(?:now|here|this\s+point)\s+on\b|\bnew\s+(?:persona|"
+    r"identity|role|name)\b|\b(?:forget|drop|abandon|discard|shed|leave\s+behind|replace)\s+(?:who\s+you\s+are|(?:your|the)\s+"
+    r"(?:\w+\s+){0,2}?(?:role|persona|identity|self|character|rules|instructions|guidelines))\b|\brole\s+update\b|"
+    r"\b(?:enter|switch\s+(?:in)?to|activate|unlock)\s+[\"']?[\w-]+[\"']?\s+mode\b|\bpersona\s+is\s+now\b|"
+    r"\byou\s+will\s+now\s+(?:be|act|play|become)\b|\binstructions\s+have\s+changed\b"
+)
+_UNBOUND = (
+    r"\b(?:no|without|free\s+(?:of|from)|freed\s+from|unbound\s+by|not\s+bound\s+by|ignores?)\s+(?:any\s+|all\s+|"
+    r"the\s+|its\s+|your\s+)?(?:usual\s+|normal\s+|legal\s+|safety\s+|content\s+)?(?:rules?|restrictions?|limits?|"
+    r"limitations?|filters?|polic(?:y|ies)|guidelines?|censorship|ethics|morals?|disclaimers?|warnings?)\b|"
+    r"\b(?:unfiltered|unrestricted|uncensored|unchained|jailbroken|amoral|rogue)\b|\b(?:with|has|have|given|granted)\s+"
+    r"(?:elevated\s+privileges?|(?:domain-|super-?)?admin(?:istrator)?\s+(?:rights|access|privileges?))\b|\b(?:never|does\s+not|doesn'?t|do\s+not|don'?t|won'?t)\s+refuse\b|"
+    r"\bonly\s+rule\b"
+)
+_HIDDEN_GOAL = (
+    r"\b(?:hidden|secret|real|true|actual|covert|private)\s+(?:goal|agenda|purpose|objective|mission|loyalty|"
+    r"employer|master|boss|owner|task|aim|instructions?|orders?)\b|(?:^|\n)\s*secret\s*:|\bsecretly\b|"
+    r"\b(?:actually|really|in\s+fact|covertly)\s+(?:works?|acts?|speaks?)\s+for\b|"
+    r"\b(?:never|not|don'?t|do\s+not|must\s+not)\s+(?:reveal|admit|disclose|let\s+on|mention|tell\s+(?:anyone|the\s+user))"
+    r"\s+(?:this|that|it|who|what|why)\b"
+)
+_PERSON = (
+    r"(?:the\s+|its\s+|your\s+|their\s+)?(?:users?|person|people|customers?|clients?|guests?|tenants?|owners?|"
+    r"members?|residents?|patients?|students?|travell?ers?|cardholders?|account\s+holders?|mailbox\s+owner|human)"
+)
+_AGAINST = (
+    # Loyal to someone else: "obeys the organisers, not the user", "follows the issuer's instructions over the user's"
+    r"\b(?:obeys?|serves?|answers?|reports?|listens?|follows?|represents?|works?|takes?\s+orders|is\s+loyal|acts?)"
+    r"\b[^.;\n]{0,60}?\b(?:over|instead\s+of|rather\s+than|not|before|above)\s+" + _PERSON + r"\b|"
+    r"\b(?:does\s+not|doesn'?t|never|won'?t|will\s+not|do\s+not|don'?t)\s+(?:follow|obey|listen\s+to|take\s+orders\s+from|"
+    r"serve|work\s+for)\s+" + _PERSON + r"\b|"
+    # Work against the person served: "discourage tenants from asking for repairs", "never lets users cancel"
+    r"\b(?:will|always|must|should|shall)\s+(?:claim|insist|pretend|say|assure)\s+(?:\w+\s+)?that\b|\bpretend\s+(?:that|to)\b|"
+    r"\blie\s+(?:to|about)\b|\bfalsely\b|\b(?:always|only)\s+(?:push|upsell|steer)\b|"
+    r"\b(?:ignor|disregard)\w*\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?" + _PERSON + r"(?:'s|s')?(?=\W)|"
+    r"\b(?:discourage|dissuade|prevent|stop|keep)\s+" + _PERSON + r"\s+from\b|\bnever\s+lets?\s+" + _PERSON + r"\s+"
+    r"(?:cancel|leave|unsubscribe|downgrade|complain|opt\s+out)\b|\bwithout\s+(?:asking|telling|informing)\s+"
+    + _PERSON
+    + r"\b|\b(?:lie|lies|mislead|deceive|manipulate|pressure|trick)\s+(?:to\s+)?"
+    + _PERSON
+)
+_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST)))
+_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST)))
+
+
+def role_frame(scanned: str) -> str | None:
+    """The opening that makes ``scanned`` an operator's role description, or None."""
+    found = _ROLE_OPENING.search(scanned[:_OPENING_CHARS])
+    return found.group(0).strip() if found else None
+
+
+def hostile_role(scanned: str) -> str | None:
+    """What makes a role a hijacker's whatever its wording: no rules, a hidden goal, another master; or None."""
+    found = _HOSTILE_ROLE.search(scanned)
+    return found.group(0) if found else None
+
+
+def hijack_marker(scanned: str) -> str | None:
+    """What a hijacker adds to a role (a switched identity, no rules, a hidden goal, another master), or None."""
+    found = _MARKERS.search(scanned)
+    return found.group(0) if found else None
+
+
+# Text between quotation marks of any common kind (straight, curly, guillemets, CJK brackets), one line at most.
+_QUOTED = re.compile(
+    r"\"[^\"\n]{3,400}\"|\u201c[^\u201d\n]{3,400}\u201d|(?<!\w)'[^'\n]{3,400}'(?!\w)|\u2018[^\u2019\n]{3,400}\u2019|"
+    r"\u00ab[^\u00bb\n]{3,400}\u00bb|\u300c[^\u300d\n]{3,400}\u300d"
+)
+# Talk about attacks, tests or stories: what a discussion quoting an attack is about.
+_DISCUSSION = re.compile(
+    r"\b(?:prompt\s+injections?|injections?|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
+    r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
+    r"security|novel|story|chapter|villain|screenplay|scene)\b|"
+    # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order
+    # *introduced* by a speaker ('The admin says: "..."') is how planted text passes itself off, so it does not count.
+    r"\u2026[,.!?]?\s+(?:[\w-]+\s+){0,3}?(?:said|whispered|muttered|murmured|shouted|yelled|replied|asked|sighed|"
+    r"laughed|grinned|exclaimed|snapped|typed|hissed|breathed)\b"
+)
+
+
+def without_quotes(scanned: str) -> str:
+    """``scanned`` with every quoted span replaced by an ellipsis."""
+    return _QUOTED.sub("\u2026", scanned)
+
+
+# An order whose object is the quote: "append the sentence '...'", "end your reply with: '...'". The quote is
+# then the order's payload, not words discussed.
+_PAYLOAD_ORDER = re.compile(
+    r"(?:^|[.!?:;\n]\s*|\b(?:and|then|to|please)\s+)(?:append|add|insert|include|put|write|say|reply|respond|answer|"
+    r"end|begin|start|prepend|paste|type|mention|sign|close|finish|tell\s+\w+)\b(?:\s+\S+){0,6}?\s*[:,-]?\s*$"
+)
+
+
+def quoted_discussion(scanned: str) -> bool:
+    """Whether ``scanned`` quotes something inside talk about attacks, tests or stories (and orders none of it)."""
+    quotes = list(_QUOTED.finditer(scanned))
+    if not quotes:
+        return False
+    if any(_PAYLOAD_ORDER.search(scanned, max(0, q.start() - 80), q.start()) for q in quotes):
+        return False
+    return _DISCUSSION.search(without_quotes(scanned)) is not None
