@@ -10,8 +10,8 @@ from context_window_helpers import manager
 from tiermem.errors import ValidationError
 from tiermem.memory import Memory
 from tiermem.message import Message, Role
+from tiermem.store import open_store
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.types import Scope
 from tiermem.write.messages import parse_message, record_fields
 
@@ -20,7 +20,7 @@ ANN = Scope("acme", "ann", None, "s1")
 
 @pytest.fixture
 def store() -> Iterator[StoreWithContext]:
-    backend = open_sqlite_context_store(":memory:")
+    backend = open_store(":memory:")
     yield backend
     backend.close()
 

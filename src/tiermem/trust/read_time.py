@@ -62,7 +62,7 @@ _ADDRESSED = [
     (re.compile(r"\byou\s+are\s+now\b"), 0.3),
 ]
 _JAILBREAK = [
-    _EN_JAILBREAK[0],  # "DAN", "developer mode"
+    (re.compile(r"\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"), 0.4),
     (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b"), 0.4),
     *_EN_JAILBREAK[2:5],  # "act as if you were", "role-play as", "no longer bound by"
     (re.compile(r"\b(?:without|free\s+of)\s+(?:any\s+)?(?:restrictions|filters|limitations|censorship)\b"), 0.4),
