@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from fake_openai import FakeOpenAI
 from live_server import STORES, LiveServer, database_url, live_server
+from pg_fixtures import PgServer
 from tiermem.agent.loop import Agent
 from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message
@@ -94,6 +96,70 @@ def test_requests_racing_with_one_key_write_once(server: LiveServer) -> None:
         t.join()
     assert statuses.count(201) >= 1 and set(statuses) <= {201, 409}
     assert [e.op for e in server.runtime.memory.audit(Scope("acme", "ann"))] == ["add"]
+
+
+def _drop_connections(pg: PgServer) -> None:
+    """End every connection of the application's role, as a restart of the database does."""
+    import psycopg
+
+    with psycopg.connect(pg.admin_url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND usename = %s",
+            [pg.app_url.split("//")[1].split("@")[0]],
+        )
+
+
+def test_a_keyed_write_whose_credential_check_loses_the_database_is_503_and_a_retry_writes(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    pg: PgServer = request.getfixturevalue("pg_server")
+    with live_server(database_url(request, tmp_path, "postgres")) as server:
+        ann = server.key("acme", "ann")
+        assert _post(server, ann, "/v1/memories", {"content": "warm up the pool"}, None).status_code == 201
+        time.sleep(server.runtime.settings.credential_cache_seconds + 0.2)  # the next request checks the key
+        _drop_connections(pg)
+        body = {"content": "the fuse box is behind the coats"}
+        first = _post(server, ann, "/v1/memories", body, "lost-db")
+        assert first.status_code == 503 and first.headers["retry-after"] == "1", first.text
+        again = _post(server, ann, "/v1/memories", body, "lost-db")
+        assert again.status_code == 201 and again.json()["status"] == "added", again.text
+
+
+def test_a_write_answered_as_its_database_connection_drops_keeps_its_answer_for_a_retry(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pg: PgServer = request.getfixturevalue("pg_server")
+    with live_server(database_url(request, tmp_path, "postgres")) as server:
+        ann = server.key("acme", "ann")
+        access = server.runtime.access
+        keep = access.finish_request
+        dropped: list[bool] = []
+
+        def connections_dropped_first(*args: object, **kwargs: object) -> None:
+            if not dropped:  # the write is committed and answered; the pooled connection is dead now
+                dropped.append(True)
+                _drop_connections(pg)
+            keep(*args, **kwargs)
+
+        assert _put(server, ann, "/v1/core/notes", {"limit": 100}).status_code == 200
+        monkeypatch.setattr(access, "finish_request", connections_dropped_first)
+        first = _post(server, ann, "/v1/core/notes/append", {"text": "water the ferns"}, "answered")
+        assert first.status_code == 200, first.text
+        deadline = time.monotonic() + 10
+        while (
+            again := _post(server, ann, "/v1/core/notes/append", {"text": "water the ferns"}, "answered")
+        ).status_code == 409:
+            assert time.monotonic() < deadline, "the answer was never kept"  # kept just after it is sent
+            time.sleep(0.1)
+        assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true", again.text
+        assert again.content == first.content and dropped
+        block = server.client(ann).get("/v1/core/notes").json()
+        assert block["value"] == "water the ferns"  # appended once
+
+
+def _put(server: LiveServer, secret: str, path: str, body: object) -> httpx.Response:
+    return httpx.put(f"{server.url}{path}", json=body, headers={"Authorization": f"Bearer {secret}"}, timeout=60)
 
 
 def test_a_chat_turn_whose_model_fails_leaves_the_session_as_if_not_sent(tmp_path: Path, model: FakeOpenAI) -> None:

@@ -18,7 +18,7 @@ from tiermem.errors import ValidationError
 from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
 from tiermem.types import MemoryRecord, MemoryType, Scope
-from tiermem.write.path import MAX_TTL
+from tiermem.write.prepare import MAX_TTL
 
 __all__ = [
     "KEEP_LAST_ENV",

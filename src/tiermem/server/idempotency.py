@@ -9,7 +9,10 @@ know it, for ``KEPT`` after it was first sent.
 - The same key with another method, path, query or body is refused (422): a key names one request.
 - While the first request runs, a retry gets 409 with ``Retry-After``; if it never answered (its process died),
   a retry ``STALE`` later runs it again.
-- Only a success (2xx) is kept: after a refusal or a failure the key is released, and a retry runs again.
+- Only a success (2xx) is kept: after a refusal or a failure the key is released, and a retry runs again. A
+  success is never released: if its answer cannot be kept (the database went away meanwhile), its key stays
+  claimed and a retry waits ``STALE`` rather than write twice.
+- When the key cannot be checked (the database is away), the answer is 503 with ``Retry-After``.
 
 Requests without the header, and every other method and path, pass through untouched.
 """
@@ -17,6 +20,7 @@ Requests without the header, and every other method and path, pass through untou
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from datetime import timedelta
 from typing import Any
@@ -39,6 +43,7 @@ HEADER = "idempotency-key"
 KEPT = timedelta(hours=24)
 STALE = timedelta(minutes=5)  # longer than any request runs (a chat turn's model calls included)
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
+_log = logging.getLogger("tiermem.server")
 
 
 class Idempotent:
@@ -71,6 +76,9 @@ class Idempotent:
                 principal = await run_in_threadpool(runtime.auth.verify, header, client[0] if client else None)
         except (AccessError, RateLimitError):  # the route refuses it in its own words
             await self.app(scope, replay(body, receive), send)
+            return
+        except MemError as exc:  # the store could not check the key (the database is away): 503, retry later
+            await (await problem_for(request, exc))(scope, receive, send)
             return
         query = scope.get("query_string", b"")
         fingerprint = hashlib.sha256(b"\0".join([b"POST", str(scope["path"]).encode(), query, body])).hexdigest()
@@ -115,19 +123,30 @@ class Idempotent:
                 answer["chunks"].append(message.get("body", b""))
             await send(message)
 
-        kept = False
         try:
             await self.app(scope, replay(body, receive), recording)
-            if 200 <= answer["status"] < 300:
-                content = b"".join(answer["chunks"])
-                await run_in_threadpool(
-                    runtime.access.finish_request, *who, status=answer["status"], body=content,
-                    media_type=answer["media_type"],
-                )  # fmt: skip
-                kept = True
         finally:
-            if not kept:
-                await run_in_threadpool(runtime.access.release_request, *who)
+            if 200 <= answer["status"] < 300:
+                await _keep(runtime, who, answer["status"], b"".join(answer["chunks"]), answer["media_type"])
+            else:
+                try:
+                    await run_in_threadpool(runtime.access.release_request, *who)
+                except MemError as exc:  # the database went away: a retry takes the key over ``STALE`` later
+                    _log.warning("idempotency key %r not released: %s", who[2], exc)
+
+
+async def _keep(runtime: Runtime, who: tuple[str, Any, str], status: int, body: bytes, media_type: str | None) -> None:
+    """Keep a success's answer; never release its key, since its write is done: a store that fails (a dropped
+    connection) is tried once more, then logged, and a retry waits ``STALE`` before running it again."""
+    for attempt in range(2):
+        try:
+            await run_in_threadpool(
+                runtime.access.finish_request, *who, status=status, body=body, media_type=media_type
+            )
+            return
+        except MemError as exc:
+            if attempt:
+                _log.warning("idempotency key %r: its answer was not kept: %s", who[2], exc)
 
 
 async def _body(receive: Receive) -> bytes | None:

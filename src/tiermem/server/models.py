@@ -15,7 +15,8 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.store.access_base import KeyRole
 from tiermem.types import MAX_SCOPE_PART, MemoryType, SourceKind
-from tiermem.write.path import MAX_BATCH, MAX_CONTENT_CHARS, MAX_TTL, WriteStatus
+from tiermem.write.path import MAX_BATCH, MAX_CONTENT_CHARS, WriteStatus
+from tiermem.write.prepare import MAX_TTL
 
 __all__ = [
     "ID_PATTERN",

@@ -61,6 +61,7 @@ __all__ = [
     "write_many",
 ]
 
+
 class WriteStatus(StrEnum):
     """What a write did."""
 
@@ -157,6 +158,7 @@ class _Batch:
     audit: list[AuditEntry] = field(default_factory=list)
     # Positions whose valid_from the caller gave (the others are the time the write was prepared).
     dated: frozenset[int] = frozenset()
+    given_ids: bool = False  # the caller chose the new records' ids (``write_many``'s ``ids``)
     # Record id -> position in ``prepared``; a prepared record is replaced only by versions with the same id.
     positions: dict[str, int] = field(default_factory=dict, init=False)
 
@@ -181,7 +183,8 @@ def write_many(
 ) -> list[WriteResult]:
     """Write a batch (see the module docstring); items without a ttl get their type's ``default_ttl``.
 
-    ``ids`` (internal: derived ids that make a conversation's re-ingest idempotent) are the new records' ids.
+    ``ids`` (internal: derived ids that make a conversation's re-ingest idempotent) are the new records' ids; one
+    already stored (a racing writer of the same message stored it first) is left as it is, UNCHANGED.
     ``defer_vectors`` (write-behind, ``write.behind``): new records are stored with the embedder's fingerprint
     but no vector, and near-duplicate / supersession detection is left to whoever embeds them later.
     """
@@ -195,7 +198,7 @@ def write_many(
     scan_records(prepared, [it.scan for it in items], policy.scan)
     wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
     dated = frozenset(i for i, it in enumerate(items) if it.valid_from is not None)
-    batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated)
+    batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated, given_ids=ids is not None)
     explicit = _explicit_targets(batch)
     held = [
         i
@@ -360,7 +363,14 @@ def _merge(batch: _Batch, i: int, old: MemoryRecord, new: MemoryRecord, reason: 
 
 
 def _dedupe(batch: _Batch, dedupe: list[bool], indexes: list[int]) -> list[int]:
-    """Mark exact duplicates (stored, or earlier in the batch) as UNCHANGED; return the indexes still new."""
+    """Mark exact duplicates (stored, or earlier in the batch) and records whose given id is stored as UNCHANGED;
+    return the indexes still new."""
+    if batch.given_ids:  # a message's derived id: another writer of the same message may have stored it
+        stored = batch.store.get_many(batch.scope, [batch.prepared[i].id for i in indexes])
+        for i in indexes:
+            if batch.prepared[i].id in stored:
+                batch.results[i] = WriteResult(WriteStatus.UNCHANGED, stored[batch.prepared[i].id])
+        indexes = [i for i in indexes if batch.prepared[i].id not in stored]
     checked = [i for i in indexes if dedupe[i]]
     by_type: dict[MemoryType, list[int]] = {}
     for i in checked:

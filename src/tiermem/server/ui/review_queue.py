@@ -126,9 +126,7 @@ def confirm(request: Request, view: Page, form: Form) -> Response:
     if missing:
         raise ValidationError("id", f"is not waiting for review ({len(missing)} of {len(ids)})", given=missing[0])
     chosen = [pool[i] for i in ids]
-    return render(
-        request, "review_confirm.html", **base(request, view, title="Confirm"), action=action, chosen=chosen
-    )
+    return render(request, "review_confirm.html", **base(request, view, title="Confirm"), action=action, chosen=chosen)
 
 
 @router.post("/review/apply")

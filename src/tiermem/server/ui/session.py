@@ -84,9 +84,7 @@ class UISessions:
 
     def new(self, principal: Principal, credential: str | None = None) -> UISession:
         """A fresh signed-in session with its own CSRF token, and the credential every page checks again."""
-        session = UISession(
-            secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock(), credential
-        )
+        session = UISession(secrets.token_urlsafe(32), secrets.token_urlsafe(32), principal, self._clock(), credential)
         with self._lock:
             self._expire()
             self._sessions[session.id] = session

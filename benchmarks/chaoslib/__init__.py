@@ -1,0 +1,1 @@
+"""The chaos harness behind ``benchmarks/chaos.py``: its servers, writers, ledger and checks."""
