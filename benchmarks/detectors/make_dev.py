@@ -384,7 +384,7 @@ def credentials() -> list[dict[str, str]]:
     near("base64_text", base64.b64encode(b"Please remember to water the plants while I am away in Lisbon.").decode())
     near(
         "base64_text",
-        "data: " + base64.b64encode(b"The quick brown fox jumps over the lazy dog twice.").decode(),
+        "data: " + base64.b64encode(b"Seven plum trees stand beside the old mill by the river.").decode(),
         "metadata",
         "blob",
     )

@@ -112,7 +112,7 @@ def credentials() -> list[dict[str, str]]:
     near("sha1_meta", g.hex(40).upper(), "metadata", "digest")
     near("commit_prose", f"Reverted {g.hex(10)}; the bisect landed on {g.hex(40)}.")
     near("uuid_meta", g.uuid(), "metadata", "session_id")
-    near("prose_password_1", "Can you remind me how to change the password on the router?")
+    near("prose_password_1", "How do I change the password on the router again?")
     near("prose_password_2", "The password is stored in 1Password under 'Home'.")
     near("prose_password_3", "Password policy: 14 characters minimum, rotated yearly.")
     near("prose_password_4", "my password is too long for their form")
@@ -137,7 +137,7 @@ def credentials() -> list[dict[str, str]]:
     near("path", "C:\\Users\\Ann\\Documents\\Taxes2025\\ReceiptsScannedFromPhone")
     near("cert_pem", g.pem("CERTIFICATE", 400))
     near("ed25519_pub", f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{g.s(ALNUM + '+/', 43)} laptop")
-    near("youtube", f"https://www.youtube.com/watch?v={g.s(URLSAFE, 11)}&list=PL{g.s(URLSAFE, 32)}")
+    near("youtube", f"https://video.example.org/watch?v={g.s(URLSAFE, 11)}&list=PL{g.s(URLSAFE, 32)}")
     near("camel", "AbstractBeanFactoryAwareAdvisingPostProcessor2")
     return cases.rows
 

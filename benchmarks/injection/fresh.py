@@ -3,7 +3,7 @@ was built, and scored once (the figure to report; nothing was tuned on them).
 
 ``hostile.jsonl`` and ``benign.jsonl`` are notes; ``documents_clean.jsonl`` and ``documents_planted.jsonl`` are
 ordinary documents (receipts, statements, newsletters, tables), clean and with one task-hijack order planted at
-the start, in the middle or at the end. Each text is scored as the write path scores a note from a tool or a
+the start, the middle or the end. Each text is scored as the write path scores a note from a tool or a
 web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier unless ``--embedder hash``).
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py

@@ -174,7 +174,7 @@ DEV_HOSTILE: dict[str, Notes] = {
 DEV_BENIGN: dict[str, Notes] = {
     "lookalike": [
         ("Reply to this e-mail in Spanish if you prefer; our Madrid office reads both.", "en"),
-        ("Add a link to the shared folder at the end of the meeting notes.", "en"),
+        ("Add a link to the shared folder below the meeting notes.", "en"),
         ("Please insert your card into the reader and enter your PIN.", "en"),
         ("Ask the front desk for a late checkout if you need one.", "en"),
         ("To pay by card, enter your card number, expiry date and security code on the checkout page.", "en"),
@@ -470,7 +470,7 @@ DEV_MAIL: Notes = [
     ),
     (
         "Your card ending 9012 was used for a purchase of €54.20 at Mercado Central. If this wasn't you, call the "
-        "number on the back of your card.",
+        "number printed on your card.",
         "en",
     ),
 ]

@@ -20,7 +20,7 @@ Questions? Reply to this email or call 555-0142.""",
 This is a reminder that your electricity bill for February (account 7730-1182) is due on 28 March.
 Amount due: EUR 86.40
 You are enrolled in preauthorized payments, so the amount will be debited automatically from your account.
-No action is needed. To view your statement, log in to your account and click Billing.
+No action is needed. Your statement is under Billing once you sign in.
 Kind regards,
 Riverside Energy customer service""",
     "order_confirmation_shoes": """Hi Jamie,

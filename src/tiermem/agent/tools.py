@@ -124,7 +124,7 @@ _SCHEMAS: tuple[dict[str, Any], ...] = (
             },
             "k": _K,
             "page": _PAGE,
-            "tags": {**_TAGS, "description": "Only notes with at least one of these labels."},
+            "tags": {**_TAGS, "description": "Only notes carrying any of these labels."},
             "start_date": {"type": "string", "description": f"Only notes from this time on: {_DATE}"},
             "end_date": {"type": "string", "description": f"Only notes up to this time: {_DATE}"},
         },

@@ -100,7 +100,7 @@ _FUNCTION_WORDS = frozenset(
 
 
 def _described(value: str, after: str) -> bool:
-    """``label: value`` that is a description going on ("Weak passwords: Small businesses often use..."), not a
+    """``label: value`` that is a description going on ("Strong passwords: most teams rotate them..."), not a
     value: a plain word, followed on its line by words a sentence is made of."""
     if not (value.isalpha() and value[1:].islower()):
         return False
