@@ -23,7 +23,7 @@ from tiermem.context.budget import ContextBudget
 from tiermem.context.messages import Message, message_tokens
 from tiermem.context.window import ContextManager, StoreRecall
 from tiermem.embed import Embedder, HashingEmbedder
-from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store import open_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.types import Hit, Scope
 
@@ -79,7 +79,7 @@ def measure(
     words = max(1, round((budget.message_budget / messages - 4) / 1.05))
     chosen: Embedder | None = HashingEmbedder() if embedder == "hash" else None
     with tempfile.TemporaryDirectory() as folder:
-        store = open_sqlite_context_store(Path(folder) / "bench.db")
+        store = open_store(Path(folder) / "bench.db")
         recall = StoreRecall(store, chosen)
         manager = ContextManager(
             store,

@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from datetime import timedelta
 
+import numpy as np
 import pytest
 
 from store_fixtures import ALICE, ANY, BOB, EMB, NOW, OTHER_TENANT_ALICE, StoreFixture, item, make_record
@@ -266,6 +267,28 @@ class MaintenanceContract(StoreFixture):
         assert {r.id for r in store.scope_records(ALICE)} == {r.id for r in mine} | {closed.id}
         assert {r.id for r in store.scope_records(SHARED)}.isdisjoint(r.id for r in mine)
         assert not any(store.held_rows(Scope("acme", "nobody")).values())
+
+    def test_held_scopes_name_every_user_holding_any_row_not_only_records(self, store: Store) -> None:
+        self.put(store, make_record(ALICE, "a note"))
+        store.append_audit(BOB, [AuditEntry("c" * 36, NOW, "user", "add", 1, None, None)])
+        store.put_pending(OTHER_TENANT_ALICE, PendingWrite("p-1", NOW, {"content": "x"}, "untrusted"))
+        store.put_pending(SHARED, PendingWrite("p-2", NOW, {"content": "y"}, "untrusted"))
+        assert store.held_scopes() == [SHARED, ALICE, BOB, OTHER_TENANT_ALICE]
+
+    def test_stored_vectors_are_each_records_vector_and_passages_as_stored_in_its_scope_only(
+        self, store: Store
+    ) -> None:
+        long, plain = make_record(ALICE, "walnut orchard. harbour crane."), make_record(ALICE, "violin practice")
+        bare = make_record(ALICE, "no vector here", embedding_model=None)
+        passages = EMB.embed_batch(["walnut orchard.", "harbour crane."])
+        own = EMB.embed_batch([long.content])[0]
+        store.put_many([StoredItem(long, own, passages=passages), item(plain), StoredItem(bare, None)])
+        held = store.stored_vectors(ALICE, [long.id, plain.id, bare.id, "no-such-id"])
+        assert set(held) == {long.id, plain.id}
+        parts = held[long.id][1]
+        assert np.array_equal(held[long.id][0], own) and parts is not None and np.array_equal(parts, passages)
+        assert np.array_equal(held[plain.id][0], EMB.embed_batch([plain.content])[0]) and held[plain.id][1] is None
+        assert store.stored_vectors(BOB, [long.id, plain.id]) == {}
 
     def test_export_rows_name_their_fields_and_import_into_an_empty_store(
         self, store: Store, empty_store: Store

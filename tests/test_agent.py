@@ -19,7 +19,7 @@ from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError, ValidationError
 from tiermem.llm import ChatMessage, OpenAIChatClient, ScriptedClient, ToolCall
 from tiermem.memory import Memory
-from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store import open_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.types import Hit, Scope
 
@@ -33,7 +33,7 @@ SYSTEM = "You are Atlas, a travel assistant with memory tools."
 
 @pytest.fixture
 def mem() -> Iterator[Memory]:
-    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder())
+    memory = Memory(open_store(":memory:"), HashingEmbedder())
     yield memory
     memory.close()
 
@@ -232,7 +232,7 @@ class _RecordsOnlyStore:
 def test_a_store_without_the_context_tables_is_refused_with_a_hint() -> None:
     with Memory.open(":memory:", embedder=HashingEmbedder()) as full:
         plain = Memory(_RecordsOnlyStore(full.store), full.embedder)  # type: ignore[arg-type]
-        with pytest.raises(ConfigError, match="open_sqlite_context_store"):
+        with pytest.raises(ConfigError, match="open_store"):
             Agent(plain, SCOPE, ScriptedClient([]), BUDGET, system_prompt=SYSTEM, counter=COUNTER)
 
 

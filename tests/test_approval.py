@@ -18,7 +18,7 @@ from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConflictError, NotFoundError
 from tiermem.llm import OpenAIChatClient
 from tiermem.memory import Memory
-from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store import open_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, Source, content_hash
@@ -46,7 +46,7 @@ BOOK = {
 
 @pytest.fixture
 def mem() -> Iterator[Memory]:
-    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder())
+    memory = Memory(open_store(":memory:"), HashingEmbedder())
     yield memory
     memory.close()
 

@@ -97,7 +97,7 @@ def test_architecture_doc_names_every_package() -> None:
 PUBLIC = {
     "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "text_index.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
-    "store/summary_base.py", "context/trace.py",
+    "store/summary_base.py", "store/vector_file.py", "context/trace.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",
     "recall/pipeline.py", "recall/stages.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",

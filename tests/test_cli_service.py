@@ -57,6 +57,13 @@ def test_keys_errors_have_exit_codes(tmp_path: Path) -> None:
     assert runner.invoke(cli, ["keys", "revoke", "--db", db, "000000000000"]).exit_code == 3
 
 
+def test_init_with_a_grant_on_a_sqlite_file_is_refused_and_creates_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    refused = CliRunner().invoke(cli, ["init", "--db", str(db), "--grant", "tiermem_app"])
+    assert refused.exit_code != 0 and "PostgreSQL" in refused.output
+    assert not db.exists()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

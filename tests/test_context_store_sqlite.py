@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from context_contract import ALICE_BOT, ALICE_BOT_S1, NOW, ContextStoreContract, save
+from tiermem.store import open_store
 from tiermem.store.context_base import CoreBlock, StoreWithContext, WindowState
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.store.sqlite.context import open_sqlite_context_store
 
 
 class TestSQLiteContextStore(ContextStoreContract):
     def make_store(self) -> StoreWithContext:
-        return open_sqlite_context_store(":memory:")
+        return open_store(":memory:")
 
 
 def test_context_tables_are_created_by_migration_0002(tmp_path: Path) -> None:
@@ -25,12 +25,12 @@ def test_context_tables_are_created_by_migration_0002(tmp_path: Path) -> None:
 
 def test_blocks_and_windows_survive_reopening_the_file(tmp_path: Path) -> None:
     path = tmp_path / "c.db"
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     block = CoreBlock("human", 100, "Name: Alice", version=1, updated_at=NOW)
     save(store, ALICE_BOT, block, 0)
     store.save_context_window(ALICE_BOT_S1, WindowState(("r1", "r2"), "r0", NOW))
     store.close()
-    again = open_sqlite_context_store(path)
+    again = open_store(path)
     assert again.load_core_blocks(ALICE_BOT) == [block]
     assert again.load_context_window(ALICE_BOT_S1) == WindowState(("r1", "r2"), "r0", NOW)
     again.close()

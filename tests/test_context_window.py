@@ -18,15 +18,15 @@ from tiermem.context.window import ContextManager
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConfigError, ValidationError
 from tiermem.memory import Memory
+from tiermem.store import open_store
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TokenCounter
 from tiermem.types import MemoryType
 
 
 @pytest.fixture
 def store() -> Iterator[StoreWithContext]:
-    store = open_sqlite_context_store(":memory:")
+    store = open_store(":memory:")
     yield store
     store.close()
 
@@ -200,7 +200,7 @@ def test_memory_facade_serves_as_the_recall_writer(store: StoreWithContext) -> N
 
 def test_the_window_survives_a_process_restart(tmp_path: Path) -> None:
     path = tmp_path / "ctx.db"
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     ctx = manager(store)
     ctx.core.define("human", limit=50)
     ctx.core.append("human", "Name: Alice")
@@ -214,7 +214,7 @@ def test_the_window_survives_a_process_restart(tmp_path: Path) -> None:
     before, prompt = ctx.messages, ctx.compile()
     store.close()
 
-    reopened = open_sqlite_context_store(path)
+    reopened = open_store(path)
     again = manager(reopened)
     assert again.messages == before
     assert again.messages[-1].content == code.content
@@ -224,13 +224,13 @@ def test_the_window_survives_a_process_restart(tmp_path: Path) -> None:
 
 def test_a_forgotten_message_leaves_the_restored_window(tmp_path: Path) -> None:
     path = tmp_path / "ctx.db"
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     ctx = manager(store)
     for i in range(3):
         ctx.append(Message.user(text(i, 5)))
     store.delete(SCOPE, [ctx.record_ids[1]])
     store.close()
-    reopened = open_sqlite_context_store(path)
+    reopened = open_store(path)
     assert [m.content for m in manager(reopened).messages] == [text(0, 5), text(2, 5)]
     reopened.close()
 
@@ -301,7 +301,7 @@ def test_an_overlong_summary_is_cut_to_the_block_cap(store: StoreWithContext) ->
 
 
 def test_a_failing_summariser_keeps_the_window_and_retries_later(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     failing = _Failing()
     ctx = manager(store, summariser=failing)
     ctx.core.define("summary", limit=50)

@@ -25,13 +25,13 @@ from tiermem.context.messages import (
 )
 from tiermem.context.window import ContextManager, StoreRecall
 from tiermem.errors import ValidationError
+from tiermem.store import open_store
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite.context import open_sqlite_context_store
 
 
 @pytest.fixture
 def store() -> Iterator[StoreWithContext]:
-    store = open_sqlite_context_store(":memory:")
+    store = open_store(":memory:")
     yield store
     store.close()
 
@@ -161,7 +161,7 @@ def _append(ctx: ContextManager, message: Message, accepted: list[Message], evic
 def test_property_prompt_never_exceeds_window_minus_output_and_evicts_oldest_first(
     budget: ContextBudget, events: list[tuple[str, int]], memories: list[int]
 ) -> None:
-    store = open_sqlite_context_store(":memory:")
+    store = open_store(":memory:")
     ctx = manager(store, budget)
     ctx.core.define("human", limit=120, value=text(999, 60))
     hits = [memory_hit(text(500 + i, n), "web:https://x.example" if i % 2 else "user") for i, n in enumerate(memories)]
@@ -191,7 +191,7 @@ def test_property_prompt_never_exceeds_window_minus_output_and_evicts_oldest_fir
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sizes=st.lists(st.integers(min_value=1, max_value=120), min_size=5, max_size=30))
 def test_property_every_evicted_message_is_found_by_conversation_search(sizes: list[int]) -> None:
-    store = open_sqlite_context_store(":memory:")
+    store = open_store(":memory:")
     ctx = manager(store)
     evicted: list[Message] = []
     for i, words in enumerate(sizes):

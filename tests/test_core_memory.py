@@ -9,8 +9,8 @@ import pytest
 
 from tiermem.context.core import CoreMemory
 from tiermem.errors import ConflictError, NotFoundError, ValidationError
+from tiermem.store import open_store
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import TiktokenCounter, WordCounter
 from tiermem.types import Scope
 
@@ -20,7 +20,7 @@ SCOPE = Scope("acme", "alice", "bot", "s1")
 
 @pytest.fixture
 def store() -> Iterator[StoreWithContext]:
-    store = open_sqlite_context_store(":memory:")
+    store = open_store(":memory:")
     yield store
     store.close()
 
@@ -141,7 +141,7 @@ def test_lowering_a_cap_below_the_current_value_is_refused(store: StoreWithConte
 
 def test_core_edits_survive_a_process_restart(tmp_path: Path) -> None:
     path = tmp_path / "core.db"
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     core = core_of(store)
     core.define("persona", limit=100, value="I am Sam.", read_only=True)
     core.define("human", limit=100)
@@ -150,7 +150,7 @@ def test_core_edits_survive_a_process_restart(tmp_path: Path) -> None:
     rendered = core.render()
     store.close()
 
-    reopened = open_sqlite_context_store(path)
+    reopened = open_store(path)
     again = core_of(reopened, scope=Scope("acme", "alice", "bot", "another-session"))
     assert again.get("human").value == "Name: Alice Smith"
     assert again.get("human").version == 3

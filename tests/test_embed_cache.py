@@ -6,10 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from tiermem.cli.eval_commands import eval_group
 from tiermem.embed import HashingEmbedder, Vectors
+from tiermem.errors import ConfigError
 from tiermem.eval.embed_cache import CachedEmbedder, cache_key
 
 
@@ -61,3 +63,9 @@ def test_eval_with_embed_cache_gives_the_same_scores_twice(tmp_path: Path) -> No
     assert (tmp_path / "cache" / "embeddings.sqlite3").exists()
     strip = [o.output.split('"timing"')[0] for o in outputs]
     assert strip[0] == strip[1]
+
+
+def test_a_cache_folder_whose_file_cannot_be_opened_is_a_config_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "embeddings.sqlite3").mkdir()  # a folder where the file should be
+    with pytest.raises(ConfigError, match=r"embeddings\.sqlite3"):
+        CachedEmbedder(CountingEmbedder(), tmp_path)

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pg_fixtures import PgServer
 from tiermem.cli import cli
 from tiermem.embed import Embedder, HashingEmbedder, MiniLMEmbedder
 from tiermem.errors import NotFoundError, StoreError
 from tiermem.lifecycle.erase import erase, forget
+from tiermem.store import open_store
 from tiermem.store.base import Store
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
 from tiermem.store.sqlite import find_bytes
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.types import Filter, MemoryType, Scope, new_id
 from tiermem.write.path import NewMemory, write_many
 
@@ -66,7 +67,7 @@ def populate(store: StoreWithContext, embedder: Embedder, scope: Scope, secret: 
 def test_erase_user_leaves_no_byte_of_a_planted_string_and_keeps_other_users(tmp_path: Path) -> None:
     path = tmp_path / "e.db"
     minilm = MiniLMEmbedder()
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     n_alice = populate(store, minilm, ALICE, SECRET)
     populate(store, minilm, BOB, "Bobsecret4242Varnish")
     query = minilm.embed_batch([f"what is my codename {SECRET}"])[0]
@@ -91,7 +92,7 @@ def test_erase_user_leaves_no_byte_of_a_planted_string_and_keeps_other_users(tmp
 
 
 def test_erase_redacts_the_audit_log_and_records_that_it_happened(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "a.db")
+    store = open_store(tmp_path / "a.db")
     populate(store, HASH, ALICE, SECRET)
     before = len(store.audit(ALICE))
     report = erase(store, "acme", "alice", now=NOW, actor="dpo")
@@ -108,7 +109,7 @@ def test_erase_redacts_the_audit_log_and_records_that_it_happened(tmp_path: Path
 
 
 def test_erase_tenant_covers_every_user_and_shared_memory_but_no_other_tenant(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "t.db")
+    store = open_store(tmp_path / "t.db")
     populate(store, HASH, ALICE, SECRET)
     populate(store, HASH, BOB, "Bobsecret4242Varnish")
     populate(store, HASH, Scope("acme", None), "Sharedsecret99")
@@ -125,7 +126,7 @@ def test_erase_tenant_covers_every_user_and_shared_memory_but_no_other_tenant(tm
 
 
 def test_erase_finds_a_scoped_table_added_by_a_later_migration(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "l.db")
+    store = open_store(tmp_path / "l.db")
     store.execute("CREATE TABLE later_notes (tenant TEXT NOT NULL, user_key TEXT NOT NULL, body TEXT)")
     store.execute("INSERT INTO later_notes VALUES ('acme', 'alice', ?), ('acme', 'bob', 'keep')", [SECRET])
     report = erase(store, "acme", "alice", now=NOW)
@@ -135,7 +136,7 @@ def test_erase_finds_a_scoped_table_added_by_a_later_migration(tmp_path: Path) -
 
 
 def test_erase_inside_an_open_transaction_fails_and_erases_nothing(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "x.db")
+    store = open_store(tmp_path / "x.db")
     n = populate(store, HASH, ALICE, SECRET)
     with pytest.raises(StoreError, match="VACUUM"), store.transaction():
         erase(store, "acme", "alice", now=NOW)
@@ -145,7 +146,7 @@ def test_erase_inside_an_open_transaction_fails_and_erases_nothing(tmp_path: Pat
 
 def test_plain_delete_leaves_the_text_in_the_file_and_forget_does_not(tmp_path: Path) -> None:
     path = tmp_path / "f.db"
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     filler = [NewMemory(f"filler line {i} of the corpus", dedupe=False) for i in range(100)]
     write_many(store, HASH, ALICE, filler, NOW)
     first, second = (
@@ -192,7 +193,7 @@ def test_cli_erase_asks_first_prints_counts_and_verifies(tmp_path: Path) -> None
 
 def test_forget_also_blanks_the_supersession_note_that_quotes_the_forgotten_record(tmp_path: Path) -> None:
     path = tmp_path / "q.db"
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     old = write_many(store, HASH, ALICE, [NewMemory("Dana locker number is 48213")], NOW)[0].record
     new = write_many(store, HASH, ALICE, [NewMemory("Dana locker number is 99173645")], NOW)[0]
     assert new.superseded == (old.id,)
@@ -205,3 +206,14 @@ def test_forget_also_blanks_the_supersession_note_that_quotes_the_forgotten_reco
     assert old_trail[-1].after is not None  # the older record keeps its own history
     assert store.residue([b"99173645"]) == []
     store.close()
+
+
+def test_cli_erase_verify_on_a_server_database_is_refused_before_anything_is_erased(pg_server: PgServer) -> None:
+    env = {"TIERMEM_DB": pg_server.schema_url("verify"), "TIERMEM_EMBEDDER": "hash"}
+    runner = CliRunner()
+    added = runner.invoke(cli, ["add", "--tenant", "acme", "--user", "alice", f"my name is {SECRET}"], env=env)
+    assert added.exit_code == 0, added.output
+    refused = runner.invoke(cli, ["erase", "--tenant", "acme", "--user", "alice", "--yes", "--verify", SECRET], env=env)
+    assert refused.exit_code == 2 and "--verify" in refused.output and "sweep --vacuum" in refused.output
+    listed = runner.invoke(cli, ["list", "--tenant", "acme", "--user", "alice", "--json"], env=env)
+    assert len(json.loads(listed.output)["records"]) == 1

@@ -15,8 +15,8 @@ from tiermem.embed import HashingEmbedder
 from tiermem.errors import ConflictError, ValidationError
 from tiermem.lifecycle.erase import erase
 from tiermem.lifecycle.export import FORMAT, NOT_EXPORTED, SECTIONS, export_user, import_user
+from tiermem.store import open_store
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.store.sqlite.maintenance import scoped_tables
 from tiermem.types import Filter, MemoryType, Scope, new_id
 from tiermem.write.path import NewMemory, write_many
@@ -61,7 +61,7 @@ def without_time(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_export_import_export_round_trips_exactly(tmp_path: Path) -> None:
-    source = open_sqlite_context_store(tmp_path / "a.db")
+    source = open_store(tmp_path / "a.db")
     populate(source, ALICE)
     populate(source, BOB)
     first = export_user(source, ALICE, now=NOW)
@@ -76,7 +76,7 @@ def test_export_import_export_round_trips_exactly(tmp_path: Path) -> None:
     assert len(first["records"]) == 5  # the superseded and the (soon) expired record included
     assert all("vector" not in r and r["embedding_model"] == EMB.fingerprint for r in first["records"])
 
-    target = open_sqlite_context_store(tmp_path / "b.db")
+    target = open_store(tmp_path / "b.db")
     report = import_user(target, EMB, json.loads(json.dumps(first)), vouched=True)  # through JSON text, as a file would
     second = export_user(target, ALICE, now=NOW + timedelta(hours=1))
 
@@ -93,7 +93,7 @@ def test_export_import_export_round_trips_exactly(tmp_path: Path) -> None:
 
 
 def test_import_refuses_a_scope_that_holds_data_and_writes_nothing(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "c.db")
+    store = open_store(tmp_path / "c.db")
     populate(store, ALICE)
     data = export_user(store, ALICE, now=NOW)
     before = export_user(store, ALICE, now=NOW)
@@ -104,7 +104,7 @@ def test_import_refuses_a_scope_that_holds_data_and_writes_nothing(tmp_path: Pat
 
 
 def test_import_after_erase_restores_the_user_next_to_the_erase_entry(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "d.db")
+    store = open_store(tmp_path / "d.db")
     populate(store, ALICE)
     data = export_user(store, ALICE, now=NOW)
     erase(store, "acme", "alice", now=NOW)
@@ -117,11 +117,11 @@ def test_import_after_erase_restores_the_user_next_to_the_erase_entry(tmp_path: 
 
 
 def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:
-    source = open_sqlite_context_store(tmp_path / "e.db")
+    source = open_store(tmp_path / "e.db")
     populate(source, ALICE)
     data = export_user(source, ALICE, now=NOW)
     data["core_block_edits"][1]["id"] = data["core_block_edits"][0]["id"]  # a duplicate primary key, found late
-    target = open_sqlite_context_store(tmp_path / "f.db")
+    target = open_store(tmp_path / "f.db")
     with pytest.raises(ConflictError, match="nothing was written"):
         import_user(target, EMB, data)
     assert target.execute("SELECT (SELECT COUNT(*) FROM records) + (SELECT COUNT(*) FROM core_blocks)") == [(0,)]
@@ -144,11 +144,11 @@ def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:
     ],
 )
 def test_import_names_what_is_wrong_in_a_bad_file(tmp_path: Path, change: Any, message: str) -> None:
-    store = open_sqlite_context_store(tmp_path / "g.db")
+    store = open_store(tmp_path / "g.db")
     populate(store, ALICE)
     data = export_user(store, ALICE, now=NOW)
     change(data)
-    target = open_sqlite_context_store(tmp_path / "h.db")
+    target = open_store(tmp_path / "h.db")
     with pytest.raises(ValidationError, match=message):
         import_user(target, EMB, data)
     assert target.count() == 0
@@ -157,7 +157,7 @@ def test_import_names_what_is_wrong_in_a_bad_file(tmp_path: Path, change: Any, m
 
 
 def test_every_scoped_table_is_exported_or_deliberately_left_out(tmp_path: Path) -> None:
-    store = open_sqlite_context_store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     covered = {"records", *SECTIONS.values(), *NOT_EXPORTED}
     assert set(scoped_tables(store)) == covered, "a new table with tenant/user_key: add it to SECTIONS or NOT_EXPORTED"
     store.close()

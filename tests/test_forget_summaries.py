@@ -17,9 +17,9 @@ from tiermem.context.summary import ExtractiveSummariser, without_sentences
 from tiermem.context.window import ContextManager
 from tiermem.lifecycle.retention import RetentionPolicy
 from tiermem.memory import Memory
+from tiermem.store import open_store
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.sqlite import find_bytes
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.types import MemoryType
 
 SECRET = "Quindlebrook"
@@ -33,7 +33,7 @@ def path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(path: Path) -> Iterator[StoreWithContext]:
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     yield store
     store.close()
 
@@ -110,14 +110,14 @@ def test_a_message_forgotten_while_in_the_window_is_not_summarised(store: StoreW
 
 
 def test_sweep_takes_deleted_messages_out_of_the_summary_block(path: Path) -> None:
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     ctx = _summarising(store)
     _say(ctx, summarised=True)
     keep_newest = RetentionPolicy(keep_last={MemoryType.EPISODIC: 12})  # the user's two messages are the oldest
     with Memory(store, None, retention=keep_newest) as memory:
         report = memory.sweep()
     assert report.over_limit == 2
-    reopened = open_sqlite_context_store(path)
+    reopened = open_store(path)
     assert SECRET not in _summarising(reopened).core.get("summary").value
     reopened.close()
     assert find_bytes(path, SECRET) == []
@@ -169,7 +169,7 @@ def test_forget_finds_the_summary_line_of_a_named_speakers_message(store: StoreW
 
 
 def test_cli_sweep_takes_deleted_messages_out_of_the_summary_block(path: Path) -> None:
-    store = open_sqlite_context_store(path)
+    store = open_store(path)
     ctx = _summarising(store)
     _say(ctx, summarised=True)
     store.close()
@@ -177,6 +177,6 @@ def test_cli_sweep_takes_deleted_messages_out_of_the_summary_block(path: Path) -
     result = CliRunner().invoke(cli, ["sweep", "--db", str(path), "--keep-last", "episodic=12", "--json"])
 
     assert result.exit_code == 0, result.output
-    reopened = open_sqlite_context_store(path)
+    reopened = open_store(path)
     assert SECRET not in _summarising(reopened).core.get("summary").value
     reopened.close()

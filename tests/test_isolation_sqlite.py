@@ -5,10 +5,10 @@ from __future__ import annotations
 from isolation_contract import IsolationContract, IsolationTarget
 from tiermem.embed import HashingEmbedder
 from tiermem.memory import Memory
-from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store import open_store
 
 
 class TestSQLiteIsolation(IsolationContract):
     def make_target(self) -> IsolationTarget:
-        store = open_sqlite_context_store(":memory:")
+        store = open_store(":memory:")
         return IsolationTarget(Memory(store, HashingEmbedder(dim=64)), context=store)

@@ -16,7 +16,7 @@ from store_contract import ALICE, BOB, EMB, make_record
 from tiermem.cli.main import cli
 from tiermem.errors import ConflictError
 from tiermem.lifecycle import migrate as migrate_module
-from tiermem.lifecycle.migrate import migrate_store, scope_checksum, scopes_holding_rows
+from tiermem.lifecycle.migrate import migrate_store, scope_checksum
 from tiermem.store import StoredItem, open_store
 from tiermem.store.context_base import CoreBlock, WindowState
 from tiermem.store.sqlite import SQLiteStore
@@ -76,7 +76,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path, monkeypatch
     monkeypatch.setattr(migrate_module, "scope_checksum", real)
     report = migrate_store(source, target)
     assert {s.scope: s.skipped for s in report.scopes} == {ALICE: True, BOB: True, Scope("acme", "carol"): False}
-    assert all(scope_checksum(target, s) == scope_checksum(source, s) for s in scopes_holding_rows(source))
+    assert all(scope_checksum(target, s) == scope_checksum(source, s) for s in source.held_scopes())
 
 
 def test_a_target_holding_other_rows_of_a_user_is_a_conflict(tmp_path: Path) -> None:
@@ -96,7 +96,7 @@ def test_sqlite_to_postgres_and_back_keeps_every_row(tmp_path: Path, pg_server: 
     back = runner.invoke(cli, ["migrate", "--from", url, "--to", str(tmp_path / "c.db"), "--json"])
     assert back.exit_code == 0, back.output
     source, pg, copy = SQLiteStore(tmp_path / "a.db"), open_store(url), SQLiteStore(tmp_path / "c.db")
-    for scope in scopes_holding_rows(source):
+    for scope in source.held_scopes():
         assert scope_checksum(pg, scope) == scope_checksum(source, scope) == scope_checksum(copy, scope)
     own = copy.vectors_of(ALICE, [r.id for r in copy.scope_records(ALICE)])
     assert own and all(isinstance(v, np.ndarray) for v in own.values())

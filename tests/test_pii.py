@@ -18,7 +18,7 @@ from tiermem.context.budget import ContextBudget
 from tiermem.embed import HashingEmbedder
 from tiermem.llm import ChatMessage, MaskedClient, OpenAIChatClient, ScriptedClient, ToolCall, is_loopback_url
 from tiermem.memory import Memory
-from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store import open_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.trust.pii import PROCESS_PII_COUNTS, PiiCounter, PiiKind, PiiMasker, find_pii
 from tiermem.types import Scope
@@ -291,7 +291,7 @@ BUDGET = ContextBudget(window=2000, system=150, core=300, output_reserve=400, re
 
 @pytest.fixture
 def mem() -> Iterator[Memory]:
-    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder())
+    memory = Memory(open_store(":memory:"), HashingEmbedder())
     yield memory
     memory.close()
 

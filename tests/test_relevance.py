@@ -17,9 +17,9 @@ from tiermem.errors import ValidationError
 from tiermem.memory import Memory
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE, RecallPolicy
 from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem, term_weights
+from tiermem.store import open_store
 from tiermem.store.base import TermStatistics
 from tiermem.store.context_base import StoreWithContext
-from tiermem.store.sqlite.context import open_sqlite_context_store
 from tiermem.tokens import WordCounter
 from tiermem.types import Scope
 
@@ -111,7 +111,7 @@ def test_a_name_the_scope_never_mentions_makes_the_query_a_stranger() -> None:
 
 @pytest.fixture
 def tools() -> Iterator[MemoryTools]:
-    memory = Memory(open_sqlite_context_store(":memory:"), HashingEmbedder())
+    memory = Memory(open_store(":memory:"), HashingEmbedder())
     budget = ContextBudget(window=3000, system=100, core=300, output_reserve=200, retrieval_reserve=100)
     context = ContextManager(cast(StoreWithContext, memory.store), memory, SCOPE, budget=budget, counter=WordCounter())
     for note in NOTES:

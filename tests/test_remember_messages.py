@@ -200,10 +200,10 @@ def test_a_continuation_takes_as_many_stored_turns_as_the_context_window(memory:
 def test_the_context_window_writes_through_the_same_path() -> None:
     from tiermem.context.budget import ContextBudget
     from tiermem.context.window import ContextManager
-    from tiermem.store.sqlite.context import open_sqlite_context_store
+    from tiermem.store import open_store
     from tiermem.tokens import TiktokenCounter
 
-    store = open_sqlite_context_store(":memory:")
+    store = open_store(":memory:")
     memory = Memory(store, HashingEmbedder())
     scope = Scope("acme", "garden", "helper", "s1")
     budget = ContextBudget(window=1200, system=100, core=300, output_reserve=200, retrieval_reserve=200)

@@ -13,9 +13,9 @@ import pytest
 from store_fixtures import ALICE, EMB, NOW, OTHER_TENANT_ALICE, item, make_record
 from tiermem.memory import Memory
 from tiermem.recall.search import query_terms
+from tiermem.store.fulltext import CONTEXT_WEIGHT
 from tiermem.store.sqlite import SQLiteStore
 from tiermem.store.sqlite.bm25 import docsize_lengths, docsize_tokens, docsize_total
-from tiermem.store.sqlite.fts import CONTEXT_WEIGHT
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 WORDS = (

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from store_fixtures import ANY, NOW, item, make_record
-from tiermem.store.sqlite import SQLiteStore, fts, scratch_fts
+from tiermem.store import fulltext
+from tiermem.store.sqlite import SQLiteStore, fts
 from tiermem.types import Scope
 
 WORDS = "river stone lamp garden ticket piano winter harbour letter window bread violin café naïve 東京都庁".split()
@@ -71,10 +72,10 @@ def test_scratch_table_is_empty_after_a_query(tmp_path: Path) -> None:
     assert left == 0
 
 
-def test_scratch_tokenizer_is_the_index_tokenizer(tmp_path: Path) -> None:
+def test_shared_tokenizer_is_the_index_tokenizer(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "t.db")
     try:
         (definition,) = store.execute("SELECT sql FROM sqlite_master WHERE name = 'records_fts'")[0]
     finally:
         store.close()
-    assert f"'{scratch_fts.TOKENIZE}'" in definition
+    assert f"'{fulltext.TOKENIZE}'" in definition

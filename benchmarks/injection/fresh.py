@@ -1,12 +1,13 @@
-"""Score the scanner on the fresh batches in ``fresh/``: written by someone who had not seen the scanner, after it
-was built, and scored once (the figure to report; nothing was tuned on them).
+"""Score the scanner on a red-team batch: ``fresh/`` (round 1) or ``fresh2/`` (round 2, the default), each written
+by someone who had not seen the scanner, after it was built. A round is scored once as held-out figures; after
+that it is development data (round 1 is now).
 
 ``hostile.jsonl`` and ``benign.jsonl`` are notes; ``documents_clean.jsonl`` and ``documents_planted.jsonl`` are
 ordinary documents (receipts, statements, newsletters, tables), clean and with one task-hijack order planted at
 the start, the middle or the end. Each text is scored as the write path scores a note from a tool or a
 web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier unless ``--embedder hash``).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh]
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from tiermem.embed import Embedder, MiniLMEmbedder
 from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD
 from tiermem.write.scan import scan_texts
 
-HERE = Path(__file__).resolve().parent / "fresh"
+HERE = Path(__file__).resolve().parent
 
 
-def load(name: str) -> list[dict[str, str]]:
-    with (HERE / name).open(encoding="utf-8") as f:
+def load(folder: str, name: str) -> list[dict[str, str]]:
+    with (HERE / folder / name).open(encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
@@ -48,6 +49,7 @@ def report(title: str, rows: list[dict[str, str]], scores: list[float], group: s
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--round", choices=("fresh", "fresh2"), default="fresh2", help="round 1 or 2")
     parser.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     parser.add_argument("--show", type=int, default=0, help="Print this many misses or false alarms per set.")
     args = parser.parse_args()
@@ -59,7 +61,7 @@ def main() -> int:
         ("clean documents", "documents_clean.jsonl", "kind", False),
     )
     for title, name, group, hostile in sets:
-        rows = load(name)
+        rows = load(args.round, name)
         scores = [v.score for v in scan_texts([r["text"] for r in rows], embedder)]
         report(f"{title} ({args.embedder})", rows, scores, group, args.show, hostile)
     return 0

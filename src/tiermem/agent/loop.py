@@ -116,7 +116,7 @@ def _context_store(memory: Memory) -> StoreWithContext:
     if missing:
         raise ConfigError(
             f"the agent needs a store that also keeps the working context ({', '.join(missing)} missing on "
-            f"{type(store).__name__}); open it with tiermem.store.sqlite.context.open_sqlite_context_store"
+            f"{type(store).__name__}); open it with tiermem.store.open_store, whose stores keep it"
         )
     return cast(StoreWithContext, store)
 

@@ -7,10 +7,8 @@ again when they fail, so a failed first write leaves nothing behind.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -72,44 +70,7 @@ def open_memory(db: str | None, embedder: str, *, create: bool) -> Memory:
 @contextmanager
 def removed_if_failed(db: str | None) -> Iterator[None]:
     """Remove the database file, and the folders made for it, if this block creates it and then fails."""
-    from tiermem.store import is_postgres_url, sqlite_path
+    from tiermem.store.databases import removed_if_failed as removed
 
-    if is_postgres_url(db_url(db)):  # a server database is never created by a command, so never removed
+    with removed(db_url(db)):
         yield
-        return
-    path = sqlite_path(db_url(db))
-    if path == ":memory:" or Path(path).exists():
-        yield
-        return
-    file = Path(path)
-    missing = [d for d in file.absolute().parents if not d.exists()]  # deepest first
-    try:
-        yield
-    except BaseException:
-        if file.exists() and _holds_no_records(file):
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{file}{suffix}").unlink(missing_ok=True)
-            for folder in missing:
-                try:
-                    folder.rmdir()
-                except OSError:  # not empty: something else was put there meanwhile
-                    break
-        raise
-
-
-def _holds_no_records(file: Path) -> bool:
-    """True unless another process has stored records in the file since this command created it."""
-    try:
-        conn = sqlite3.connect(file.absolute().as_uri() + "?mode=ro", uri=True)
-    except sqlite3.Error:
-        return False
-    try:
-        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        for table in ("records", "pending_writes", "core_blocks", "audit_log"):
-            if table in tables and conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
-                return False
-        return True
-    except sqlite3.Error:  # locked by a writer, or not a database: not ours to remove
-        return False
-    finally:
-        conn.close()

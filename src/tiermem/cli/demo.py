@@ -29,7 +29,7 @@ from tiermem.context.messages import RECALL_TAG, Role
 from tiermem.embed import MiniLMEmbedder, get_embedder
 from tiermem.llm import ChatMessage, ScriptedClient, ScriptedReply, ToolCall
 from tiermem.memory import Memory
-from tiermem.store.sqlite.context import open_sqlite_context_store
+from tiermem.store import open_store
 from tiermem.tokens import TiktokenCounter
 from tiermem.trust.injection import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUARANTINE_TAG
 from tiermem.trust.provenance import MEMORY_IS_DATA, render_hits
@@ -331,7 +331,7 @@ def run_demo(embedder_name: str = "minilm", console: Console | None = None) -> N
         # The window embeds one short message at a time; one ONNX thread skips a hand-off that costs more than
         # it saves on such inputs (3.5 s against 5.5-7 s for the whole demo on a busy 2-core machine).
         embedder = MiniLMEmbedder(threads=1) if embedder_name == "minilm" else get_embedder(embedder_name)
-        mem = Memory(open_sqlite_context_store(path), embedder)
+        mem = Memory(open_store(path), embedder)
         try:
             llm = ScriptedClient([reply for _, replies in _STORY for reply in replies])
             agent = Agent(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -97,18 +96,10 @@ def _temporary_memory(
     embedder: Embedder = get_embedder(embedder_name)
     cached = CachedEmbedder(embedder, cache) if cache is not None else None
     try:
-        if db is not None:
-            from tiermem.store.postgres.scratch import drop_schema, scratch_url
+        from tiermem.store.databases import scratch_database
 
-            url = scratch_url(db, "tiermem_eval")
-            try:
-                yield lambda: Memory.open(url, embedder=cached or embedder)
-            finally:
-                drop_schema(url)
-        else:
-            with tempfile.TemporaryDirectory(prefix="tiermem-eval-") as tmp:
-                url = f"sqlite:///{Path(tmp) / 'eval.db'}"
-                yield lambda: Memory.open(url, embedder=cached or embedder)
+        with scratch_database(db, "tiermem_eval") as url:
+            yield lambda: Memory.open(url, embedder=cached or embedder)
     finally:
         if cached is not None:
             cached.close()

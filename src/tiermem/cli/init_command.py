@@ -30,17 +30,12 @@ def init_command(db: str | None, runtime_role: str | None) -> None:
     empty store.
     """
     from tiermem.errors import ConfigError
-    from tiermem.store import display_url, is_postgres_url, open_store
+    from tiermem.store import display_url, is_postgres_url
+    from tiermem.store.databases import init_database
 
     url = db_url(db)
     if runtime_role is not None and not is_postgres_url(url):
         raise ConfigError("--grant names a PostgreSQL role: it needs a postgresql:// --db")
-    store = open_store(url, create=True)
-    try:
-        version = int(store.schema_version())  # type: ignore[attr-defined]  # both stores have it, not the protocol
-        if runtime_role is not None:
-            store.grant_runtime(runtime_role)  # type: ignore[attr-defined]  # is_postgres_url: a PostgresStore
-    finally:
-        store.close()
+    version = init_database(url, runtime_role=runtime_role)
     granted = f"; {runtime_role} may serve it" if runtime_role is not None else ""
     click.echo(f"{display_url(url)}: schema version {version}{granted}")

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from tiermem.cli.database import db_option, open_db
+from tiermem.cli.database import db_option, db_url, open_db
 from tiermem.errors import StoreError, ValidationError
 
 __all__ = ["erase_command", "sweep_command"]
@@ -102,27 +102,24 @@ def erase_command(
 ) -> None:
     """Erase every trace of a user or a whole tenant, redact the audit log, and scrub the database file."""
     from tiermem.lifecycle.erase import erase
-    from tiermem.store.sqlite import find_bytes
+    from tiermem.store.databases import database_file, database_files_holding
     from tiermem.types import Scope, utcnow
 
     Scope(tenant, user)  # a bad name, or a missing database, is reported before the prompt
     whom = f"user {user!r} of tenant {tenant!r}" if user else f"the whole tenant {tenant!r} (every user)"
     store = open_db(db, create=False)
-    path = getattr(store, "path", None)
-    if verify and path is None:
-        store.close()
-        raise ValidationError(
-            "--verify", "reads the database files, which only a SQLite store has; on a server, sweep --vacuum"
-        )
     try:
+        if verify and database_file(db_url(db)) is None:  # refused before anything is erased
+            raise ValidationError(
+                "--verify", "reads the database files, which only a SQLite file has; on a server, sweep --vacuum"
+            )
         if not yes:
             click.confirm(f"Erase everything held about {whom}? This cannot be undone", abort=True, err=True)
         report = erase(store, tenant, user, now=utcnow(), actor="cli")
-        path = None if path == ":memory:" else path
     finally:
         store.close()
     # Checked after close: closing checkpoints the WAL of the last connection.
-    leaks = {text: find_bytes(path, text) for text in verify} if path else {}
+    leaks = {text: database_files_holding(db_url(db), text) for text in verify}
     if as_json:
         _emit(
             {

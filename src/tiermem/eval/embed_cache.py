@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-import sqlite3
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from tiermem.embed import Embedder, QueryEmbedder, Vectors, pools_passages
-from tiermem.errors import ConfigError
+from tiermem.store.vector_file import SUFFIX, VectorFile
 
 __all__ = ["CachedEmbedder", "cache_key"]
 
-_FILE = "embeddings.sqlite3"
+_FILE = f"embeddings{SUFFIX}"
 
 
 def cache_key(fingerprint: str, text: str) -> bytes:
@@ -24,19 +22,12 @@ def cache_key(fingerprint: str, text: str) -> bytes:
 
 
 class CachedEmbedder:
-    """Wraps an embedder; vectors are read from (and new ones written to) one SQLite file in ``directory``."""
+    """Wraps an embedder; vectors are read from (and new ones written to) one file in ``directory``."""
 
     def __init__(self, inner: Embedder, directory: Path) -> None:
         self._inner = inner
         directory.mkdir(parents=True, exist_ok=True)
-        path = directory / _FILE
-        try:
-            self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB NOT NULL)")
-        except sqlite3.Error as exc:
-            raise ConfigError(f"cannot open the embedding cache {path}: {exc}") from exc
-        self._lock = threading.Lock()
+        self._file = VectorFile(directory / _FILE)
         self.hits = 0
         self.misses = 0
 
@@ -64,15 +55,7 @@ class CachedEmbedder:
         # A model embeds a query apart from the same text stored (e5's prefixes): its vectors get their own keys.
         model = self.fingerprint + (" query" if query else "")
         keys = [cache_key(model, t) for t in texts]
-        found: dict[bytes, Vectors] = {}
-        with self._lock:
-            unique = list(dict.fromkeys(keys))
-            for start in range(0, len(unique), 500):
-                chunk = unique[start : start + 500]
-                rows = self._conn.execute(
-                    f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(chunk))})", chunk
-                )
-                found.update((key, np.frombuffer(vec, dtype=np.float32)) for key, vec in rows)
+        found = self._file.get_many(keys)
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
         self.hits += len(texts) - sum(1 for k in keys if k not in found)
         self.misses += len(missing)
@@ -83,12 +66,9 @@ class CachedEmbedder:
                 if query and isinstance(inner, QueryEmbedder)
                 else inner.embed_batch(missing)
             )
-            rows_new = [(cache_key(model, t), fresh[i].tobytes()) for i, t in enumerate(missing)]
-            with self._lock:
-                self._conn.execute("BEGIN")
-                self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", rows_new)
-                self._conn.execute("COMMIT")
-            found.update((key, fresh[i]) for i, (key, _) in enumerate(rows_new))
+            rows_new = [(cache_key(model, t), fresh[i]) for i, t in enumerate(missing)]
+            self._file.put_many(rows_new)
+            found.update(rows_new)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for row, key in enumerate(keys):
             out[row] = found[key]
@@ -96,5 +76,4 @@ class CachedEmbedder:
 
     def close(self) -> None:
         """Close the cache file."""
-        with self._lock:
-            self._conn.close()
+        self._file.close()

@@ -6,9 +6,8 @@ of a record, and the records (or writes held for approval) written after it may 
 search context. So these jobs delete through the store's ``purge`` and ``erase_scope`` (which leave nothing
 recoverable where the backend can), take the deleted text out of the others' context (``drop_quotes``), redact
 the audit entries of what they deleted (the fact that something happened stays, its content goes), and
-``compact`` the store afterwards. How a backend does that is its own business (SQLite:
-``store/sqlite/maintenance.py``, ``quotes.py``; PostgreSQL: ``store/postgres/maintenance.py``, ``quotes.py``);
-``tiermem.store.sqlite.find_bytes`` checks a SQLite file.
+``compact`` the store afterwards. How a backend does that is its own business; the store's ``residue`` (or
+``tiermem.store.databases.database_files_holding`` for a database named by URL) checks its files' bytes.
 """
 
 from __future__ import annotations

@@ -19,16 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, StoreError
 from tiermem.lifecycle.export import SECTIONS
 from tiermem.store import Store, StoredItem
+from tiermem.store.maintenance_base import RecordVectors
 from tiermem.types import MemoryRecord, Scope
 
-__all__ = ["MigrationReport", "ScopeCopy", "migrate_store", "scope_checksum", "scopes_holding_rows"]
+__all__ = ["MigrationReport", "ScopeCopy", "migrate_store", "scope_checksum"]
 
 TABLES = tuple(SECTIONS.values())  # the scoped tables besides records and their vectors
-PassageVectors = dict[str, tuple[Vectors, Vectors | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,60 +48,6 @@ class MigrationReport:
     copied: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
 
-def _raw_sql(store: Store) -> Callable[..., list[tuple[Any, ...]]]:
-    """The backend's raw SQL door (both stores have one; the protocol does not, on purpose)."""
-    execute = getattr(store, "execute", None)
-    if execute is None:
-        raise StoreError(f"cannot migrate a {type(store).__name__}: only the SQLite and PostgreSQL stores")
-    return execute  # type: ignore[no-any-return]
-
-
-def _is_postgres(store: Store) -> bool:
-    return type(store).__name__ == "PostgresStore"  # no import: psycopg may not be installed
-
-
-def scopes_holding_rows(store: Store) -> list[Scope]:
-    """Every (tenant, user) holding a row in any scoped table (not only records), sorted."""
-    execute = _raw_sql(store)
-    found: set[tuple[str, str]] = {(s.tenant, s.user or "") for s in store.iter_scopes()}
-    if _is_postgres(store):  # across tenants: the schema's function that runs as its owner (migration 0009)
-        found.update((str(t), str(u)) for t, u in execute("SELECT tenant, user_key FROM tiermem_held_scopes()"))
-    else:
-        for table in TABLES:
-            found.update((str(t), str(u)) for t, u in execute(f"SELECT DISTINCT tenant, user_key FROM {table}"))
-    return [Scope(t, u or None) for t, u in sorted(found)]
-
-
-def _vectors(store: Store, scope: Scope, ids: list[str]) -> PassageVectors:
-    """Each record's stored vector and passage vectors, exactly as held."""
-    from tiermem.store.vector_index import unpack_vectors
-
-    execute = _raw_sql(store)
-    out: PassageVectors = {}
-    if not _is_postgres(store):
-        for start in range(0, len(ids), 900):
-            chunk = ids[start : start + 900]
-            rows = execute(
-                "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid WHERE r.tenant = ?"
-                f" AND r.user_key = ? AND r.id IN ({','.join('?' * len(chunk))})",
-                [scope.tenant, scope.user or "", *chunk],
-            )
-            for rid, blob, dim in rows:
-                own, parts = unpack_vectors(blob, dim)
-                out[rid] = (np.array(own), None if parts is None else np.array(parts))
-        return out
-    rows = execute(
-        "SELECT record_id, part, vec FROM vectors WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)"
-        " ORDER BY record_id, part",
-        [scope.tenant, scope.user or "", ids],
-        tenant=scope.tenant,
-    )
-    grouped: dict[str, list[Vectors]] = {}
-    for rid, _, vec in rows:
-        grouped.setdefault(rid, []).append(np.asarray(vec.to_numpy(), dtype=np.float32))
-    return {rid: (v[0], np.stack(v[1:]) if len(v) > 1 else None) for rid, v in grouped.items()}
-
-
 def _canonical(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _canonical(v) for k, v in sorted(value.items())}
@@ -119,7 +64,7 @@ def scope_checksum(store: Store, scope: Scope) -> tuple[dict[str, int], str]:
     """Rows per table and a SHA-256 over every record, vector and row of the scope (store-independent)."""
     digest = hashlib.sha256()
     records = sorted(store.scope_records(scope), key=lambda r: r.id)
-    vectors = _vectors(store, scope, [r.id for r in records])
+    vectors = store.stored_vectors(scope, [r.id for r in records])
     for record in records:
         digest.update(json.dumps(_canonical(record.to_json()), sort_keys=True).encode())
         own, parts = vectors.get(record.id, (None, None))
@@ -134,7 +79,7 @@ def scope_checksum(store: Store, scope: Scope) -> tuple[dict[str, int], str]:
     return counts, digest.hexdigest()
 
 
-def _batches(records: list[MemoryRecord], vectors: PassageVectors, size: int) -> Iterator[list[StoredItem]]:
+def _batches(records: list[MemoryRecord], vectors: RecordVectors, size: int) -> Iterator[list[StoredItem]]:
     for start in range(0, len(records), size):
         yield [
             StoredItem(r, vectors[r.id][0], passages=vectors[r.id][1]) if r.id in vectors else StoredItem(r, None)
@@ -154,7 +99,7 @@ def migrate_store(
     called before a scope is copied, ``on_rows(n)`` as its rows are."""
     done: list[ScopeCopy] = []
     copied: dict[str, int] = {}
-    for scope in scopes_holding_rows(source):
+    for scope in source.held_scopes():
         counts, checksum = scope_checksum(source, scope)
         if on_scope is not None:
             on_scope(scope, sum(counts.values()))
@@ -171,7 +116,7 @@ def migrate_store(
                 on_rows(sum(counts.values()))
             continue
         records = source.scope_records(scope)  # in the source's order of insertion: ties and pages keep it
-        vectors = _vectors(source, scope, [r.id for r in records])
+        vectors = source.stored_vectors(scope, [r.id for r in records])
         with target.transaction():
             for items in _batches(records, vectors, batch):
                 target.put_many(items)

@@ -120,6 +120,13 @@ class CredentialCache:
             return None
         return found[0]
 
+    def known(self, header: str | None) -> bool:
+        """Whether ``header`` verified before, however long ago (it is verified again all the same)."""
+        if self.seconds <= 0 or not header:
+            return False
+        with self._lock:
+            return self._key(header) in self._seen
+
     def clear(self) -> None:
         """Forget every credential (after an erase removed some keys)."""
         with self._lock:

@@ -8,7 +8,8 @@ checked for:
   is checked against the keys table or the JWT issuer, so a revoked key, or a token past its expiry, is refused
   within that second everywhere, an inspector session signed in with it included;
 - a client that keeps giving credentials that do not verify gets 429 (``failed_per_second``, ``failed_burst``)
-  before any is checked again, so keys cannot be guessed at speed;
+  before any new one is checked again, so keys cannot be guessed at speed (one that verified before is still
+  checked, so its owner is not locked out with the guesser);
 - a verified caller spends a token of its credential's rate (``limits.RateLimiter``).
 """
 
@@ -49,7 +50,9 @@ class AuthPath:
         if principal is not None:
             return principal
         who = client or "unknown client"
-        if header:
+        # A credential that verified before is checked again whatever the client's failures: a guesser sharing
+        # its owner's address (a proxy, a NAT) must not lock the owner out, and guesses never verified.
+        if header and not self.cache.known(header):
             self.failures.check(who, what="credentials that did not verify from this client")
         try:
             principal = authenticate(self.access, self.jwt, header)

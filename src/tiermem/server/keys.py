@@ -80,9 +80,11 @@ def _access(store: Store) -> AccessStore:
     return store  # type: ignore[return-value]  # checked structurally above
 
 
-def open_access(url: str, *, create: bool = False, pool: PoolOptions | None = None) -> tuple[Store, AccessStore]:
+def open_access(
+    url: str, *, create: bool = False, pool: PoolOptions | None = None, synchronous: str | None = None
+) -> tuple[Store, AccessStore]:
     """The store at ``url`` (an existing one unless ``create``) and the same store as an AccessStore."""
-    store = open_store(url, create=create, pool=pool)
+    store = open_store(url, create=create, pool=pool, synchronous=synchronous)
     try:
         return store, _access(store)
     except ConfigError:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tiermem.embed import get_embedder
 from tiermem.errors import ConfigError, MemError, StoreError
@@ -22,7 +21,7 @@ from tiermem.server.pool import HotPool
 from tiermem.server.settings import ServerSettings
 from tiermem.store import display_url
 from tiermem.store.access_base import AccessStore
-from tiermem.store.sqlite import SQLiteStore
+from tiermem.store.base import Store
 from tiermem.tokens import TokenCounter, counter_for_model
 
 __all__ = ["Runtime", "open_runtime"]
@@ -49,19 +48,10 @@ class Runtime:
 
     def store_bytes(self) -> int | None:
         """Bytes the store takes: a SQLite file with its log, a PostgreSQL schema's tables; None if unknown."""
-        store = self.memory.store
-        if not isinstance(store, SQLiteStore):
-            sized = getattr(store, "stored_bytes", None)  # PostgresStore (not imported: psycopg is an extra)
-            if not callable(sized):
-                return None
-            try:
-                return int(sized())
-            except MemError:  # the server is unreachable: /readyz says so; /metrics leaves the gauge out
-                return None
-        if store.path == ":memory:":
+        try:
+            return self.memory.store.stored_bytes()
+        except MemError:  # the server is unreachable: /readyz says so; /metrics leaves the gauge out
             return None
-        base = Path(store.path)
-        return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
 
     def store_ok(self) -> bool:
         """The store answers a query."""
@@ -83,9 +73,9 @@ class Runtime:
         self.memory.close()
 
 
-def _check_row_security(store: object, settings: ServerSettings) -> None:
+def _check_row_security(store: Store, settings: ServerSettings) -> None:
     """Refuse (or, when allowed, warn loudly) to serve as a database role that row-level security does not bind."""
-    reason = getattr(store, "rls_bypass", None)  # PostgresStore's (not imported: psycopg is an extra)
+    reason = store.rls_bypass
     if reason is None:
         return
     where = display_url(settings.db_url)
@@ -102,11 +92,9 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
     """Open the store, load the model and run it once, so the first request pays for neither."""
     metrics = metrics or Metrics()
     embedder = TimedEmbedder(get_embedder(settings.embedder), metrics)
-    store, access = open_access(settings.db_url, pool=settings.pool)
+    store, access = open_access(settings.db_url, pool=settings.pool, synchronous=settings.synchronous)
     try:
         _check_row_security(store, settings)
-        if isinstance(store, SQLiteStore):
-            store.set_synchronous(settings.synchronous)
         retention = RetentionPolicy.from_env(os.environ)
         memory = Memory(store, embedder, retention=retention, write_behind=settings.write_behind)
         jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None

@@ -204,6 +204,20 @@ class Store(MaintenanceStore, SummaryStore, Protocol):
         """Every (tenant, user) that holds records."""
         ...
 
+    def schema_version(self) -> int:
+        """The highest migration applied to the database."""
+        ...
+
+    def stored_bytes(self) -> int | None:
+        """Bytes the database takes (a file with its log, a schema's tables); None when it has no size (memory)."""
+        ...
+
+    @property
+    def rls_bypass(self) -> str | None:
+        """Why row-level security does not bind this store's database role (a superuser, the tables' owner), or
+        None: it does, or the database has no roles (a file)."""
+        ...
+
     def close(self) -> None:
         """Release connections."""
         ...

@@ -15,7 +15,9 @@ from tiermem.errors import ValidationError
 from tiermem.store.base import Store
 from tiermem.types import Scope
 
-__all__ = ["BlockEdit", "ContextStore", "CoreBlock", "StoreWithContext", "WindowState", "check_version"]
+__all__ = ["MAX_EDITS", "BlockEdit", "ContextStore", "CoreBlock", "StoreWithContext", "WindowState", "check_version"]
+
+MAX_EDITS = 1000  # the most edits of one block ``core_block_edits`` returns
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,15 +18,18 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from tiermem.embed import Vectors
 from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = [
+    "HELD_TABLES",
     "ROW_COUNTS",
     "ErasedScope",
     "FieldKind",
     "MaintenanceStore",
     "Orphans",
     "RecordRef",
+    "RecordVectors",
     "RowField",
     "changed_contexts",
     "held_without_lines",
@@ -36,6 +39,10 @@ __all__ = [
 
 # What ``row_counts`` counts, in this order.
 ROW_COUNTS = ("records", "records_fts", "vectors", "audit_log")
+# The tables a user's data is kept in beside records (what a migration copies besides records and their vectors).
+HELD_TABLES = ("audit_log", "pending_writes", "core_blocks", "core_block_edits", "context_windows")
+# A record's own vector and its passage vectors (None: it has none), as stored.
+RecordVectors = dict[str, tuple[Vectors, Vectors | None]]
 
 
 def without_lines(context: str | None, lines: Collection[str]) -> str | None:
@@ -205,6 +212,15 @@ class MaintenanceStore(Protocol):
 
     def held_rows(self, scope: Scope) -> Mapping[str, int]:
         """Rows the scope's (tenant, user) holds per table (full-text entries as ``records_fts``), audit log aside."""
+        ...
+
+    def held_scopes(self) -> list[Scope]:
+        """Every (tenant, user) holding a row in ``records`` or a table of ``HELD_TABLES``, sorted."""
+        ...
+
+    def stored_vectors(self, scope: Scope, ids: Sequence[str]) -> RecordVectors:
+        """The vectors of these records of the scope's (tenant, user) exactly as stored; a record without one
+        (or not there) is left out."""
         ...
 
     def scope_records(self, scope: Scope) -> list[MemoryRecord]:

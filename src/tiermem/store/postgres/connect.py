@@ -14,8 +14,8 @@ import psycopg
 from psycopg import sql
 
 from tiermem.errors import ConfigError, MigrationError, StoreError
-from tiermem.store import display_url
 from tiermem.store.postgres.terms import refill_index_text
+from tiermem.store.urls import display_url
 
 __all__ = ["UNREACHABLE", "PgTarget", "apply_migrations", "driver_error", "parse_url", "with_connect_timeout"]
 

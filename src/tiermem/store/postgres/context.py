@@ -11,8 +11,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tiermem.errors import ConflictError, ValidationError
-from tiermem.store.context_base import BlockEdit, CoreBlock, WindowState, check_version
-from tiermem.store.sqlite.context import MAX_EDITS
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
 from tiermem.types import Scope, new_id
 
 __all__ = ["PgContextMixin"]

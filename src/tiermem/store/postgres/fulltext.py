@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from tiermem.store.base import Candidate
+from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET, query_stems
 from tiermem.store.postgres.sql import filter_sql
-from tiermem.store.postgres.terms import query_stems
-from tiermem.store.sqlite.fts import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
 from tiermem.types import Filter, Scope
 
 __all__ = ["PgFullTextMixin", "bm25_scores"]

@@ -22,9 +22,9 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tiermem.store.base import StoredItem
+from tiermem.store.fulltext import query_stems
 from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
 from tiermem.store.postgres.sql import scope_sql
-from tiermem.store.postgres.terms import query_stems
 from tiermem.text_index import index_text
 from tiermem.types import MemoryRecord, Scope
 

@@ -1,40 +1,27 @@
-"""(internal) Full-text tokens for the PostgreSQL store: the one place that turns text into indexed terms.
+"""(internal) Full-text tokens for the PostgreSQL store: a record's terms as the ``tsvector`` it stores.
 
-PostgreSQL's own parsers and stemmers split and stem differently from the SQLite store's FTS5 tokenizer
-(``porter unicode61 remove_diacritics 2``), and recall must rank alike on both stores. So the terms are made
-here, by that very tokenizer (an in-memory FTS5 table of the ``sqlite3`` module, one per thread), and stored in
-PostgreSQL as a ready ``tsvector``. The tokenizer reads ``text_index.index_text`` of each column, as SQLite's
-triggers do (CJK runs as character pairs, accents folded in every script), so both stores index the same words
-and queries (``text_index.query_words``) match alike. A change of that transformation needs a migration that
+PostgreSQL's own parsers and stemmers split and stem differently from the SQLite store's FTS5 tokenizer, and
+recall must rank alike on both stores: the terms come from ``store.fulltext`` (the one tokenizer every store
+indexes with) and are stored as a ready ``tsvector``. A change of that transformation needs a migration that
 re-tokenizes the stored rows (``refill_index_text``, migration 0003), as SQLite's refills its index.
 
-Positions: content tokens from 1, the context's after a gap of one, so a phrase never spans the two columns;
-content tokens are weighted A and context tokens B (the BM25 code reads a token's column from its weight).
+Content tokens are weighted A and context tokens B (the BM25 code reads a token's column from its weight).
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 
+from tiermem.store.fulltext import TOKENIZE, query_stems, tokens_of
 from tiermem.store.postgres.postings import INDEXED_COLUMNS, indexed_row, reindex
-from tiermem.text_index import index_text
 
-__all__ = [
-    "MAX_POSITION",
-    "TOKENIZE",
-    "Tokens",
-    "query_stems",
-    "refill_index_text",
-    "tokenize_many",
-]
+# TOKENIZE and query_stems are store.fulltext's, kept importable here for the PostgreSQL modules that use them.
+__all__ = ["MAX_POSITION", "TOKENIZE", "Tokens", "query_stems", "refill_index_text", "tokenize_many"]
 
-TOKENIZE = "porter unicode61 remove_diacritics 2"  # as records_fts in store/sqlite/migrations
 MAX_POSITION = 16383  # PostgreSQL clamps tsvector positions here
 MAX_POSITIONS_PER_TERM = 256  # ... and keeps at most this many positions per lexeme
 
@@ -49,78 +36,22 @@ class Tokens:
     terms: tuple[str, ...] = ()
 
 
-_LOCAL = threading.local()
-
-
-def _conn() -> sqlite3.Connection:
-    conn: sqlite3.Connection | None = getattr(_LOCAL, "conn", None)
-    if conn is None:
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        conn.execute(f"CREATE VIRTUAL TABLE docs USING fts5(content, context, tokenize='{TOKENIZE}')")
-        conn.execute("CREATE VIRTUAL TABLE words USING fts5vocab(docs, 'instance')")
-        _LOCAL.conn = conn
-    return conn
-
-
 def _quote(term: str) -> str:
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def tokenize_many(texts: Sequence[tuple[str, str | None]]) -> list[Tokens]:
     """The tokens of each (content, context) pair, in order."""
-    if not texts:
-        return []
-    conn = _conn()
-    conn.execute("BEGIN")
-    try:
-        conn.executemany(
-            "INSERT INTO docs (rowid, content, context) VALUES (?, ?, ?)",
-            [(i, index_text(content), index_text(context or "")) for i, (content, context) in enumerate(texts, 1)],
-        )
-        rows = conn.execute("SELECT doc, col, term, offset FROM words").fetchall()
-        conn.execute("DELETE FROM docs")
-    finally:
-        conn.execute("COMMIT")
-    content_len = [0] * (len(texts) + 1)
-    context_len = [0] * (len(texts) + 1)
-    for doc, col, _, offset in rows:
-        lengths = content_len if col == "content" else context_len
-        lengths[doc] = max(lengths[doc], offset + 1)
-    terms: list[dict[str, list[str]]] = [{} for _ in range(len(texts) + 1)]
-    for doc, col, term, offset in rows:
-        if col == "content":
-            pos, weight = offset + 1, "A"
-        else:
-            pos, weight = content_len[doc] + 2 + offset, "B"
-        slot = terms[doc].setdefault(term, [])
-        if len(slot) < MAX_POSITIONS_PER_TERM:
-            slot.append(f"{min(pos, MAX_POSITION)}{weight}")
     out: list[Tokens] = []
-    for doc in range(1, len(texts) + 1):
-        body = " ".join(f"{_quote(t)}:{','.join(p)}" for t, p in sorted(terms[doc].items()))
-        out.append(Tokens(body, content_len[doc] + context_len[doc], tuple(sorted(terms[doc]))))
+    for tokens, length in tokens_of(texts):
+        terms: dict[str, list[str]] = {}
+        for token in tokens:
+            slot = terms.setdefault(token.term, [])
+            if len(slot) < MAX_POSITIONS_PER_TERM:
+                slot.append(f"{min(token.position, MAX_POSITION)}{'A' if token.in_content else 'B'}")
+        body = " ".join(f"{_quote(t)}:{','.join(p)}" for t, p in sorted(terms.items()))
+        out.append(Tokens(body, length, tuple(sorted(terms))))
     return out
-
-
-def query_stems(terms: Sequence[str]) -> list[tuple[str, ...]]:
-    """Each query term as its stems in order (several: a phrase; none: nothing searchable)."""
-    if not terms:
-        return []
-    conn = _conn()
-    conn.execute("BEGIN")
-    try:
-        conn.executemany(
-            "INSERT INTO docs (rowid, content, context) VALUES (?, ?, '')",
-            [(i, t) for i, t in enumerate(terms, start=1)],
-        )
-        rows = conn.execute("SELECT doc, offset, term FROM words WHERE col = 'content'").fetchall()
-        conn.execute("DELETE FROM docs")
-    finally:
-        conn.execute("COMMIT")
-    stems: list[dict[int, str]] = [{} for _ in terms]
-    for doc, offset, term in rows:
-        stems[doc - 1][offset] = term
-    return [tuple(s[k] for k in sorted(s)) for s in stems]
 
 
 def refill_index_text(conn: psycopg.Connection[Any], *, batch: int = 500) -> int:

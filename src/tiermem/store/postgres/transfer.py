@@ -11,12 +11,14 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.maintenance_base import FieldKind, RowField
+from tiermem.store.maintenance_base import FieldKind, RecordVectors, RowField
 from tiermem.store.postgres.maintenance import INTERNAL_TABLES, scoped_tables
 from tiermem.store.postgres.sql import COLUMNS, row_to_record
 from tiermem.types import MemoryRecord, Scope
@@ -45,6 +47,23 @@ class PgTransferMixin:
                 [scope.tenant, scope.user or ""],
             ).fetchall()
         return [row_to_record(row) for row in rows]
+
+    def held_scopes(self) -> list[Scope]:
+        with self._anywhere() as conn:  # across tenants: the schema's function that runs as its owner
+            rows = conn.execute("SELECT tenant, user_key FROM tiermem_held_scopes()").fetchall()
+        return [Scope(t, u or None) for t, u in sorted(rows)]  # by code point, not the server's collation
+
+    def stored_vectors(self, scope: Scope, ids: Sequence[str]) -> RecordVectors:
+        with self._tenant(scope.tenant) as conn:
+            rows = conn.execute(
+                "SELECT record_id, part, vec FROM vectors WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)"
+                " ORDER BY record_id, part",
+                [scope.tenant, scope.user or "", list(ids)],
+            ).fetchall()
+        grouped: dict[str, list[Vectors]] = {}
+        for rid, _, vec in rows:
+            grouped.setdefault(rid, []).append(np.asarray(vec.to_numpy(), dtype=np.float32))
+        return {rid: (v[0], np.stack(v[1:]) if len(v) > 1 else None) for rid, v in grouped.items()}
 
     def row_fields(self, table: str) -> tuple[RowField, ...]:
         with self._anywhere() as conn:  # the catalog only

@@ -7,19 +7,13 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState, check_version
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
 from tiermem.types import Scope
 
-if TYPE_CHECKING:
-    pass
-
-__all__ = ["SQLiteContextMixin", "open_sqlite_context_store"]
-
-MAX_EDITS = 1000
+__all__ = ["SQLiteContextMixin"]
 
 
 class _SQLiteHost(Protocol):
@@ -200,9 +194,3 @@ def _where(scope: Scope, *, with_session: bool) -> tuple[str, Sequence[str]]:
         params.append(scope.session)
     return sql, params
 
-
-def open_sqlite_context_store(path: str | Path) -> StoreWithContext:
-    """A SQLiteStore (which implements ContextStore) on ``path`` (a file or ':memory:')."""
-    from tiermem.store.sqlite import SQLiteStore  # imported here: sqlite.py imports this module
-
-    return SQLiteStore(path)

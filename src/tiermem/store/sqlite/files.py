@@ -1,4 +1,4 @@
-"""(internal) The SQLite database as files: find a string in their bytes (the check that an erase left nothing behind).
+"""(internal) The SQLite database as files: a string in their bytes (what an erase must leave none of), rows held.
 
 This is what only a file-backed store can offer. A server store (PostgreSQL) cannot be read byte by byte by its
 client; there the equivalent check is on the server: no row of the scope left in any table (``held_rows``) and
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from pathlib import Path
 from tiermem.errors import StoreError, ValidationError
 from tiermem.store.sqlite.connect import is_open_here
 
-__all__ = ["find_bytes", "residue"]
+__all__ = ["find_bytes", "holds_rows", "remove_files", "residue", "stored_bytes"]
 
 _SUFFIXES = ("", "-wal", "-journal", "-shm")
 _CHILD_TIMEOUT = 300.0  # seconds: a multi-gigabyte file is read at disk speed
@@ -64,6 +65,36 @@ def residue(db_path: str | Path, needles: Sequence[bytes]) -> list[bytes]:
         why = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise StoreError(f"cannot check the files of {db_path} for left-over bytes: {why[0]}")
     return [wanted[i] for i in json.loads(done.stdout)]
+
+
+def stored_bytes(db_path: str | Path) -> int:
+    """The database file's bytes with its write-ahead log's."""
+    base = Path(db_path)
+    return sum(p.stat().st_size for p in (base, base.with_name(base.name + "-wal")) if p.exists())
+
+
+def holds_rows(file: Path) -> bool:
+    """Whether the file holds a record, held write, core block or audit entry (read only; True when unsure)."""
+    try:
+        conn = sqlite3.connect(file.absolute().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error:
+        return True
+    try:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return any(
+            table in tables and conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None
+            for table in ("records", "pending_writes", "core_blocks", "audit_log")
+        )
+    except sqlite3.Error:  # locked by a writer, or not a database: not ours to remove
+        return True
+    finally:
+        conn.close()
+
+
+def remove_files(file: Path) -> None:
+    """Remove the database file and its log files."""
+    for path in (file.with_name(file.name + s) for s in _SUFFIXES):
+        path.unlink(missing_ok=True)
 
 
 def _needle(value: str | bytes) -> bytes:

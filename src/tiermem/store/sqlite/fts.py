@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tiermem.store.base import Candidate
+from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
 from tiermem.store.sqlite.bm25 import (
     FloatArray,
     ScopeTextStats,
@@ -37,9 +38,6 @@ TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
 """A term's rows in a scope (rowids) and its weighted frequency in each."""
 
 __all__ = [
-    "CONTEXT_WEIGHT",
-    "COUNT_CAP",
-    "POSTINGS_BUDGET",
     "PRUNE_FROM_RECORDS",
     "REFILL_FULL_TEXT",
     "SQLiteFullTextMixin",
@@ -47,13 +45,8 @@ __all__ = [
 ]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
-POSTINGS_BUDGET = 2_000  # matching rows bm25() may rank per query in such scopes (~5 ms)
-COUNT_CAP = 1_000  # term_document_counts stops counting a word's records here
 HOLD_ROWS_FROM = 3  # the keyword query of a scope generation from which it holds the scope's rows (scope_text)
 _HELD_ROWS = 1_000_000  # rows held for all scopes together (~100 bytes each); past it the cache starts again
-# bm25 weight of a record's search context against its content (1.0): a word around a record is weaker evidence
-# than a word in it. Measured on LoCoMo with the previous turn as context: 0.25 and 0.5 alike, 1.0 worse.
-CONTEXT_WEIGHT = 0.5
 # Columns content, context, scope token: the token is in every document of its scope and says nothing.
 _BM25_WEIGHTS = f"1.0, {CONTEXT_WEIGHT}, 0.0"
 _BM25 = f"bm25(records_fts, {_BM25_WEIGHTS})"

@@ -159,6 +159,15 @@ class SQLiteMaintenanceMixin(Connected):
             return None
         return files.residue(self.path, needles)
 
+    def stored_bytes(self) -> int | None:
+        """The file's bytes with its write-ahead log; None for ``:memory:``."""
+        return None if self.path == ":memory:" else files.stored_bytes(self.path)
+
+    @property
+    def rls_bypass(self) -> str | None:
+        """None: a file has no database roles to wall in."""
+        return None
+
     def compact(self, *, full: bool) -> bool:
         # Merging the full-text index drops the tokens of deleted rows from its segments; ``full`` also rebuilds
         # it from the records and VACUUMs (a new file holding only live pages).

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tiermem.store.fulltext import TOKENIZE
 from tiermem.store.sqlite.bm25 import FloatArray, frequency_from_bm25, table_averages, table_idf
 from tiermem.text_index import INDEX_FUNCTION
 
-__all__ = ["SCRATCH_ROWS_UP_TO", "TOKENIZE", "scratch_frequencies"]
+__all__ = ["SCRATCH_ROWS_UP_TO", "scratch_frequencies"]
 
 SCRATCH_ROWS_UP_TO = 500  # matching rows cheaper to tokenize again than walking the whole file (docs/postgres.md)
-TOKENIZE = "porter unicode61 remove_diacritics 2"  # records_fts's (migration 0004); a test holds them equal
 _NAME = "tiermem_scratch_fts"
 
 

@@ -84,6 +84,7 @@ class SQLiteStore(
         shortlist_from: int | None = SHORTLIST_FROM,
         shortlist_size: int = SHORTLIST_MIN,
         neighbour_shortlist: int = NEIGHBOUR_SHORTLIST,
+        synchronous: str | None = None,
     ) -> None:
         self.path = str(path)
         self.cache_bytes = cache_bytes
@@ -104,6 +105,8 @@ class SQLiteStore(
         self._successors = ScopeCache[list[MemoryRecord]](MAX_CACHED_VECTORS)
         try:
             self._set_up()
+            if synchronous is not None:
+                self.set_synchronous(synchronous)
         except BaseException as exc:
             self._conn.close()
             released(self.path)

@@ -15,10 +15,13 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.maintenance_base import FieldKind, RowField
+from tiermem.store.maintenance_base import HELD_TABLES, FieldKind, RecordVectors, RowField
 from tiermem.store.sqlite.maintenance import Connected, run_sql, scoped_tables
-from tiermem.store.sqlite.rows import COLUMNS, row_to_record
+from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record
+from tiermem.store.vector_index import unpack_vectors
 from tiermem.types import MemoryRecord, Scope
 
 __all__ = ["SQLiteTransferMixin"]
@@ -49,6 +52,25 @@ class SQLiteTransferMixin(Connected):
             [scope.tenant, scope.user or ""],
         )
         return [row_to_record(row) for row in rows]
+
+    def held_scopes(self) -> list[Scope]:
+        tables = [t for t in ("records", *HELD_TABLES) if t in scoped_tables(self)]
+        union = " UNION ".join(f"SELECT tenant, user_key FROM {t}" for t in tables)
+        return [Scope(t, u or None) for t, u in sorted(run_sql(self, union))]  # by code point, as on any store
+
+    def stored_vectors(self, scope: Scope, ids: Sequence[str]) -> RecordVectors:
+        out: RecordVectors = {}
+        for chunk in chunks(list(ids)):
+            rows = run_sql(
+                self,
+                "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid WHERE r.tenant = ?"
+                f" AND r.user_key = ? AND r.id IN ({','.join('?' * len(chunk))})",
+                [scope.tenant, scope.user or "", *chunk],
+            )
+            for rid, blob, dim in rows:
+                own, parts = unpack_vectors(blob, dim)
+                out[rid] = (np.array(own), None if parts is None else np.array(parts))
+        return out
 
     def row_fields(self, table: str) -> tuple[RowField, ...]:
         return self._fields(table)[0]
