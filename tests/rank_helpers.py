@@ -21,5 +21,5 @@ def ranked(
     mem: Memory, scope: Scope, keyword: list[str], vector: list[str], policy: RecallPolicy, query: str, k: int = 3
 ) -> list[Hit]:
     """The k best of a keyword and a vector list in these orders, re-scored by ``policy`` for ``query``."""
-    lists = policy.weighted(keyword=listed(keyword), vector=listed(vector))
+    lists = policy.fusion().lists(keyword=listed(keyword), vector=listed(vector))
     return rank(mem.store, scope, lists, k=k, now=NOW, policy=policy, query=query)

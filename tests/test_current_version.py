@@ -94,7 +94,7 @@ def test_equal_scores_keep_the_lists_order_whatever_order_the_store_returns_reco
         second = memory.remember(scope, "a red lantern").record.id
         # Each first in one list and absent from the other: the fused scores tie exactly.
         policy = RecallPolicy()
-        lists = policy.weighted(keyword=[Candidate(first, 1.0)], vector=[Candidate(second, 0.0)])
+        lists = policy.fusion().lists(keyword=[Candidate(first, 1.0)], vector=[Candidate(second, 0.0)])
         store = memory.store
         got = store.get_many
         monkeypatch.setattr(store, "get_many", lambda s, ids: dict(reversed(list(got(s, ids).items()))))

@@ -140,7 +140,7 @@ def test_a_factor_that_can_lift_a_record_from_far_down_has_every_candidate_re_sc
     )
     cands = [Candidate(w.record.id, 1.0 / place) for place, w in enumerate(written, start=1)]
     policy = RecallPolicy().with_factor(Pinned(lift=100.0, reach=reach))
-    hits = rank(mem.store, ALICE, policy.weighted(keyword=cands, vector=cands), k=5, now=NOW, policy=policy)
+    hits = rank(mem.store, ALICE, policy.fusion().lists(keyword=cands, vector=cands), k=5, now=NOW, policy=policy)
     assert (written[-1].record.id in _ids(hits)) is found
 
 

@@ -35,7 +35,7 @@ def _ranked(mem: Memory, query: str, own: str, echo: str, filler: list[str], pol
     # apart that trust (user 0.9, agent 0.7) alone keeps the echo first.
     listed = [echo, *filler[:13], own, *filler[13:]]
     cands = [Candidate(rid, 1.0 / place) for place, rid in enumerate(listed, start=1)]
-    lists = policy.weighted(keyword=cands, vector=cands)
+    lists = policy.fusion().lists(keyword=cands, vector=cands)
     return rank(mem.store, ALICE, lists, k=5, now=NOW, policy=policy, query=query)
 
 
@@ -129,6 +129,6 @@ def test_a_first_hand_lift_reaches_past_the_short_list(mem: Memory) -> None:
     listed = [r.record.id for r in agents] + [own.record.id]
     cands = [Candidate(rid, 1.0 / place) for place, rid in enumerate(listed, start=1)]
     for k in (5, 10):
-        lists = RecallPolicy().weighted(keyword=cands, vector=cands)
+        lists = RecallPolicy().fusion().lists(keyword=cands, vector=cands)
         hits = rank(mem.store, ALICE, lists, k=k, now=NOW, query="my morning run?")
         assert own.record.id in _order(hits)

@@ -24,7 +24,7 @@ def _ids(mem: Memory, n: int) -> list[str]:
 
 def _fused(mem: Memory, keyword: list[str], vector: list[str], k: int = 100) -> list[str]:
     policy = RecallPolicy()
-    lists = policy.weighted(
+    lists = policy.fusion().lists(
         keyword=[Candidate(i, 1.0 / r) for r, i in enumerate(keyword, start=1)],
         vector=[Candidate(i, 1.0 / r) for r, i in enumerate(vector, start=1)],
     )
@@ -45,7 +45,7 @@ def test_fusion_ranks_one_first_place_above_two_middling_ranks(mem: Memory) -> N
 def test_fusion_credits_an_unlisted_signal_at_the_rank_below_its_list(mem: Memory) -> None:
     ids = _ids(mem, 2)
     policy = RecallPolicy()
-    lists = policy.weighted(keyword=[Candidate(ids[0], 3.0)], vector=[Candidate(ids[1], 0.9)])
+    lists = policy.fusion().lists(keyword=[Candidate(ids[0], 3.0)], vector=[Candidate(ids[1], 0.9)])
     hits = rank(mem.store, ALICE, lists, k=5, now=NOW, policy=policy)
     vector = next(h for h in hits if h.record.id == ids[0]).part("vector")
     assert vector is not None and vector.rank is None
@@ -58,7 +58,7 @@ def test_fusion_credits_an_unlisted_signal_at_the_rank_below_its_list(mem: Memor
 def test_fusion_takes_nothing_from_a_signal_that_listed_nothing(mem: Memory) -> None:
     ids = _ids(mem, 1)
     policy = RecallPolicy()
-    lists = policy.weighted(keyword=[Candidate(ids[0], 3.0)], vector=[])
+    lists = policy.fusion().lists(keyword=[Candidate(ids[0], 3.0)], vector=[])
     hits = rank(mem.store, ALICE, lists, k=5, now=NOW, policy=policy)
     vector = hits[0].part("vector")
     assert vector is not None and vector.contribution == 0.0

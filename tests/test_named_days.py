@@ -200,7 +200,7 @@ def test_a_question_naming_a_day_rescores_every_candidate_not_only_the_first_fif
     both, keyword_only, vector_only, day = ids[:40], ids[40:49], ids[49:59], ids[59]
     keyword = [Candidate(i, 1.0) for i in [*both, *keyword_only, day]]
     vector = [Candidate(i, 0.5) for i in [*both, *vector_only]]
-    lists = RecallPolicy().weighted(keyword=keyword, vector=vector)
+    lists = RecallPolicy().fusion().lists(keyword=keyword, vector=vector)
     hits = rank(mem.store, ALICE, lists, k=10, now=NOW, query="lake on 8 May, 2023")
     assert hits[0].record.id == day  # counted double for its day, it outranks records that both lists placed first
 

@@ -40,7 +40,9 @@ def _ranked(mem: Memory, query: str, bo: str, ann: str, policy: RecallPolicy | N
     # Bo's question shares the words of the question, so both lists put it first; Ann's answer comes second.
     cands = [Candidate(bo, 2.0), Candidate(ann, 1.0)]
     policy = policy or RecallPolicy()
-    return rank(mem.store, ROOM, policy.weighted(keyword=cands, vector=cands), k=2, now=NOW, policy=policy, query=query)
+    return rank(
+        mem.store, ROOM, policy.fusion().lists(keyword=cands, vector=cands), k=2, now=NOW, policy=policy, query=query
+    )
 
 
 def _order(hits: list[Hit]) -> list[str]:

@@ -45,7 +45,7 @@ def _rank(cases: list[tuple[str, str, int, float, Vectors]], query: str) -> list
     records = [_record(rid, content, minutes) for rid, content, minutes, _, _ in cases]
     hits = [Hit(r, score, ()) for r, (_, _, _, score, _) in zip(records, cases, strict=True)]
     store = _Vectors(records, {rid: v for rid, _, _, _, v in cases})
-    ranked = newer_facts_first(store, SCOPE, hits, update_cosine=0.5, competing_ratio=0.9, asked=_asked(query))
+    ranked = newer_facts_first(store, SCOPE, hits, update_cosine=0.5, competing_ratio=0.9, asked=lambda: _asked(query))
     return [h.record.id for h in ranked]
 
 

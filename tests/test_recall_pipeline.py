@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -10,10 +12,11 @@ import pytest
 from context_window_helpers import manager
 from tiermem import Memory, NewMemory
 from tiermem.agent.tools import MemoryTools
+from tiermem.embed import Vectors
 from tiermem.errors import ValidationError
 from tiermem.recall.factors import FirstHand, NamedDay, Recency, Trust
 from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE, RelevanceFloor
-from tiermem.recall.gather import Gather
+from tiermem.recall.gather import Ask, Gather, ask_store
 from tiermem.recall.pipeline import Pipeline
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.query import parse_query
@@ -142,6 +145,25 @@ def test_gather_returns_each_list_and_the_query_with_its_vector(mem: Memory) -> 
     assert found.wanted.with_closed  # closed facts are candidates, to credit their current version
     without_model = Gather(phrases=False)(mem.store, None, SCOPE, query, Filter(), k=5)
     assert without_model.vector == [] and without_model.phrase == [] and without_model.query.vector is None
+
+
+def test_asking_the_store_reads_the_floors_word_counts_only_while_the_model_still_runs(mem: Memory) -> None:
+    mem.remember(SCOPE, "The spare key is under the blue flowerpot.")
+    query = parse_query("where is the spare key", NOW)
+    assert mem.embedder is not None
+    fingerprint = mem.embedder.fingerprint
+    ask = Ask(SCOPE, Filter(), NOW, 50, query.terms, tuple(query.pairs), frozenset(), fingerprint)
+    vector = mem.embedder.embed_batch([query.text])[0]
+    pending: Future[list[Vectors]] = Future()
+    threading.Timer(0.2, pending.set_result, [[vector]]).start()
+    waited = ask_store(mem.store, ask, pending)
+    assert waited.weights is not None and waited.keyword and waited.phrase and len(waited.vector) == 1
+    done: Future[list[Vectors]] = Future()
+    done.set_result([vector])
+    ready = ask_store(mem.store, ask, done)
+    assert ready.weights is None and [c.id for c in ready.vector[0]] == [c.id for c in waited.vector[0]]
+    no_model = ask_store(mem.store, replace(ask, fingerprint=None, pairs=()), done)
+    assert no_model.vector == [] and no_model.phrase == [] and no_model.keyword == ready.keyword
 
 
 def test_a_pipeline_built_by_hand_runs_its_own_stages(mem: Memory) -> None:

@@ -32,7 +32,7 @@ def _old_and_new(mem: Memory) -> tuple[str, str]:
 
 def _ranked(mem: Memory, old: str, new: str, policy: RecallPolicy) -> list[Hit]:
     cands = [Candidate(old, 2.0), Candidate(new, 1.0)]
-    lists = policy.weighted(keyword=cands, vector=cands)
+    lists = policy.fusion().lists(keyword=cands, vector=cands)
     return rank(mem.store, ALICE, lists, k=2, now=NOW, policy=policy, query="walks with Sam")
 
 

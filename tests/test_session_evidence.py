@@ -36,7 +36,7 @@ def _ranked(
     def listed(ids: list[str]) -> list[Candidate]:
         return [Candidate(rid, 1.0 / r) for r, rid in enumerate(ids, start=1)]
 
-    lists = policy.weighted(keyword=listed(order), vector=listed(vector_order or order))
+    lists = policy.fusion().lists(keyword=listed(order), vector=listed(vector_order or order))
     return rank(mem.store, USER, lists, k=k, now=NOW, policy=policy, query="How long did the birdhouse take?")
 
 

@@ -48,7 +48,7 @@ def _ranked(mem: Memory, older: str, newer: str) -> list[Hit]:
     """The two notes ranked for the choir question, the older one ahead in both lists."""
     cands = [Candidate(older, 2.0), Candidate(newer, 1.0)]
     policy = RecallPolicy()
-    lists = policy.weighted(keyword=cands, vector=cands)
+    lists = policy.fusion().lists(keyword=cands, vector=cands)
     return rank(mem.store, ROOM, lists, k=2, now=NOW, policy=policy, query="Where does the choir meet?")
 
 

@@ -144,7 +144,7 @@ def test_score_steps_add_the_lists_then_multiply_the_factors_on_one_axis() -> No
 
 
 def test_the_parts_that_add_are_the_policys_candidate_lists() -> None:
-    lists = RecallPolicy().weighted(keyword=[], vector=[], perspective=[Candidate("x", 1.0)])
+    lists = RecallPolicy().fusion().lists(keyword=[], vector=[], perspective=[Candidate("x", 1.0)])
     assert set(lists) == LISTS
 
 

@@ -29,8 +29,12 @@ class EnglishQuestion:
     about_the_user: bool  # "what did I buy", "my garden" (``statements.about_the_user``)
     named_days: NamedDays | None  # the days it names, read in the time zone of the search's ``now``
     names: frozenset[str]  # the folded words it capitalises inside a sentence (``names.names``)
-    asked: frozenset[str]  # stems of what it asks beyond the names (``statements.asked``)
     may_name: bool  # a word after the first is capitalised: it may name a speaker
+    text: str
+
+    def asked(self) -> frozenset[str]:
+        """Stems of what it asks beyond the names (``statements.asked``): read only by a rule that needs them."""
+        return asked(self.text)
 
 
 def read_question(text: str, now: datetime) -> EnglishQuestion | None:
@@ -41,6 +45,6 @@ def read_question(text: str, now: datetime) -> EnglishQuestion | None:
         about_the_user=about_the_user(text),
         named_days=named_days(text, now),
         names=names(text),
-        asked=asked(text),
         may_name=any(w[:1].isupper() and w != "I" for w in _WORD.findall(text)[1:]),
+        text=text,
     )

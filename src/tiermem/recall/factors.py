@@ -167,12 +167,15 @@ class Speaker:
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
         weight = self.weight
-        speaker = named_speaker(question.text, records.values()) if weight != 1.0 else None
+        if weight == 1.0:
+            return {}
+        said = {rid: speaker_of(record) for rid, record in records.items()}
+        speaker = _named(question.text, said.values())
         if speaker is None:
             return {}
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
-            said_by = speaker_of(record)
+            said_by = said[rid]
             other = (record.type is MemoryType.EPISODIC or said_by != record.source.speaker) and said_by not in (
                 None,
                 speaker,
@@ -183,7 +186,12 @@ class Speaker:
 
 def named_speaker(query: str, records: Iterable[MemoryRecord]) -> str | None:
     """The one speaker of these records whom the question names as a whole word (case kept), else None."""
-    names = {name for r in records if (name := speaker_of(r))}
+    return _named(query, (speaker_of(r) for r in records))
+
+
+def _named(query: str, speakers: Iterable[str | None]) -> str | None:
+    """The one of ``speakers`` whom ``query`` names as a whole word (case kept), else None."""
+    names = {name for name in speakers if name}
     named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", query)]
     return named[0] if len(named) == 1 else None
 

@@ -6,6 +6,7 @@ keyword index (the store's work stays in the caller's thread, which may hold the
 transaction). A vector scan starts as soon as its vector is known: a store may run it while the caller goes on
 (``Store.start_vector_candidates``). While the model still runs, the caller's thread also reads what the
 relevance floor needs of the scope (its word counts), so the time after the model is ranking alone.
+``ask_store`` is the one function that asks the store for the lists (``Ask`` in, ``Found`` out).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import cast
 
 from tiermem.embed import Embedder, Vectors, embed_queries
@@ -25,7 +27,7 @@ from tiermem.store.recall_reads import OneTripRecall, ReadThrough, RecallAsk
 from tiermem.threads import LazyPool
 from tiermem.types import Filter, Scope, including_closed
 
-__all__ = ["Candidates", "Gather"]
+__all__ = ["Ask", "Candidates", "Found", "Gather", "ask_store"]
 
 _MODEL_THREADS = LazyPool("tiermem-embed")  # query embeddings, beside the caller's keyword queries
 
@@ -68,103 +70,120 @@ class Gather:
         query_vector: Vectors | None = None,
     ) -> Candidates:
         """The candidate lists of ``query`` in ``scope``; ``query_vector``: the question's vector, if known."""
-        limit = max(self.candidates, k)
         wanted = filter_ if filter_.as_of is not None or not self.credit_current else including_closed(filter_)
-        now = query.now
         if isinstance(store, OneTripRecall) and not self.perspective:
-            return _in_one_trip(store, embedder, RecallAsk(
-                scope, wanted, now, limit, query.terms, tuple(query.pairs if self.phrases else ()), self.stream_window
-            ), query, query_vector)  # fmt: skip
-
-        def keyword_list(terms: Sequence[str]) -> list[Candidate]:
-            return store.keyword_candidates(scope, terms, wanted, now=now, limit=limit)
-
-        keyword: list[Candidate] | None = None
-        asked_as: str | None = None  # the question in the first person of the speaker it names
+            limit = max(self.candidates, k)
+            pairs = tuple(query.pairs) if self.phrases else ()
+            trip = RecallAsk(scope, wanted, query.now, limit, query.terms, pairs, self.stream_window)
+            return _in_one_trip(store, embedder, trip, query, query_vector)
         usable = embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint
         model = embedder if usable else None
         english = query.english
+        ask = Ask(
+            scope,
+            wanted,
+            query.now,
+            max(self.candidates, k),
+            query.terms,
+            tuple(query.pairs) if self.phrases else (),
+            english.names if english is not None else frozenset(),
+            model.fingerprint if model is not None else None,
+        )
+        keyword: list[Candidate] | None = None
+        asked_as: str | None = None  # the question in the first person of the speaker it names
         if model is not None and self.perspective and english is not None and english.may_name:
             # The speaker's name is a full-text term, so the full-text list's best records show who is named;
             # asked first, it lets both questions be embedded in one model call.
-            keyword = keyword_list(query.terms)
+            keyword = store.keyword_candidates(scope, ask.terms, wanted, now=ask.now, limit=ask.limit)
             asked_as = _asked_as_speaker(store, scope, query.text, keyword[:10])
-        scans = _Scans(store, scope, wanted, limit, query, model, query_vector, asked_as)
-        if keyword is None:
-            keyword = keyword_list(query.terms)
-        scans.start_if_ready()
-        pairs = query.pairs if self.phrases else []
-        phrase = keyword_list(pairs) if pairs else []
-        # While the model still runs, this thread reads the relevance floor's word counts instead of waiting.
-        weights = None
-        if scans.embedding is not None and not scans.embedding.done():
-            weights = term_weights(store, scope, query.terms, english.names if english is not None else frozenset())
-        vector, perspective = scans.results()
+        vectors = _vectors(model, query, query_vector, asked_as)
+        found = ask_store(store, ask, vectors, keyword)
         return Candidates(
-            replace(query, vector=scans.vectors[0] if scans.vectors else None),
+            replace(query, vector=found.vectors[0] if found.vectors else None),
             wanted,
-            keyword,
-            phrase,
-            vector,
-            perspective,
-            model.fingerprint if model is not None else None,
-            weights,
+            found.keyword,
+            found.phrase,
+            found.vector[0] if found.vector else [],
+            found.vector[1] if len(found.vector) > 1 else [],
+            ask.fingerprint,
+            found.weights,
         )
 
 
-class _Scans:
-    """The query's vector scans: the model embeds on a worker thread, each scan starts once its vector is known."""
+def _vectors(
+    model: Embedder | None, query: Query, given: Vectors | None, asked_as: str | None
+) -> Future[list[Vectors]]:
+    """The query's vectors (the question's, then the speaker's question's): the model embeds on a worker thread."""
+    done: Future[list[Vectors]] = Future()
+    if model is None:
+        done.set_result([])
+        return done
+    known = [given] if given is not None else []
+    texts = ([] if given is not None else [query.text]) + ([asked_as] if asked_as else [])
+    if not texts:
+        done.set_result(known)
+        return done
+    return _MODEL_THREADS.get().submit(lambda: known + list(embed_queries(model, texts)))
 
-    def __init__(
-        self,
-        store: Store,
-        scope: Scope,
-        filter_: Filter,
-        limit: int,
-        query: Query,
-        model: Embedder | None,
-        given: Vectors | None,
-        asked_as: str | None,
-    ) -> None:
-        self._store, self._scope, self._filter, self._limit, self._now = store, scope, filter_, limit, query.now
-        self._model, self._given = model, given
-        texts = ([] if given is not None else [query.text]) + ([asked_as] if asked_as else [])
-        self.embedding: Future[Vectors] | None = None
-        if model is not None and texts:
-            self.embedding = _MODEL_THREADS.get().submit(embed_queries, model, texts)
-        self.vectors: list[Vectors] = []  # the question's, then the speaker's question's, once known
-        self._searches: list[Future[list[Candidate]]] | None = None
-        if model is not None and self.embedding is None:  # every vector given: the scans start at once
-            self._start()
 
-    def start_if_ready(self) -> None:
-        """Start the scans if the model has finished (a store may scan while the caller asks for phrases)."""
-        if self._searches is None and self.embedding is not None and self.embedding.done():
-            self._start()
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What one search asks of the store: where, which records, how many per list, the lists' terms."""
 
-    def results(self) -> tuple[list[Candidate], list[Candidate]]:
-        """The question's vector candidates and the speaker's question's (empty without a model)."""
-        if self._model is None:
-            return [], []
-        if self._searches is None:
-            self._start()
-        searches = self._searches or []
-        vector = searches[0].result() if searches else []
-        perspective = searches[1].result() if len(searches) > 1 else []
-        return vector, perspective
+    scope: Scope
+    filter: Filter  # closed facts included when credited to their current version
+    now: datetime
+    limit: int  # candidates per list
+    terms: tuple[str, ...]  # the keyword list's terms
+    pairs: tuple[str, ...]  # the phrase list's terms (none: no phrase list)
+    names: frozenset[str]  # the query's names, for the relevance floor's word counts
+    fingerprint: str | None  # the model whose vectors are searched (None: no vector list)
 
-    def _start(self) -> None:
-        if self._model is None:
-            return
-        given = [self._given] if self._given is not None else []
-        self.vectors = given + list(self.embedding.result() if self.embedding is not None else [])
-        fingerprint = self._model.fingerprint
-        self._searches = [
-            self._store.start_vector_candidates(
-                self._scope, v, fingerprint, self._filter, now=self._now, limit=self._limit
-            )
-            for v in self.vectors
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What the store answered: the lists (best first), the vectors searched, the floor's word counts if read."""
+
+    keyword: list[Candidate]
+    phrase: list[Candidate]
+    vectors: list[Vectors]
+    vector: list[list[Candidate]]  # one list per vector, in ``vectors``' order
+    weights: TermWeights | None
+
+
+def ask_store(store: Store, ask: Ask, vectors: Future[list[Vectors]], keyword: list[Candidate] | None = None) -> Found:
+    """Every candidate list of one search from the store: the one function that asks it for them.
+
+    The store's work stays in the caller's thread (which may hold the store's lock inside a transaction) while
+    ``vectors`` are computed; a vector scan starts as soon as its vector is known (a store may run it while the
+    keyword queries go on), and while the model still runs the relevance floor's word counts are read.
+    ``keyword``: the keyword list, when it was asked already.
+    """
+
+    def keyword_list(terms: Sequence[str]) -> list[Candidate]:
+        return store.keyword_candidates(ask.scope, terms, ask.filter, now=ask.now, limit=ask.limit)
+
+    def scans() -> list[Future[list[Candidate]]]:
+        fingerprint = ask.fingerprint
+        if fingerprint is None:
+            return []
+        f, now, limit = ask.filter, ask.now, ask.limit
+        return [
+            store.start_vector_candidates(ask.scope, v, fingerprint, f, now=now, limit=limit) for v in vectors.result()
         ]
+
+    started = scans() if vectors.done() else None
+    if keyword is None:
+        keyword = keyword_list(ask.terms)
+    if started is None and vectors.done():
+        started = scans()
+    phrase = keyword_list(ask.pairs) if ask.pairs else []
+    weights = None
+    if not vectors.done():
+        weights = term_weights(store, ask.scope, ask.terms, ask.names)
+    if started is None:
+        started = scans()
+    return Found(keyword, phrase, vectors.result(), [s.result() for s in started], weights)
 
 
 def _in_one_trip(

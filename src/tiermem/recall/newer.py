@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -64,12 +64,12 @@ def newer_facts_first(
     *,
     update_cosine: float,
     competing_ratio: float,
-    asked: frozenset[str] = frozenset(),
+    asked: Callable[[], frozenset[str]] = frozenset,
 ) -> list[Hit]:
     """Rank the newest of competing facts first (see RecallPolicy: newer facts first).
 
-    ``asked``: the stems of what the question asks beyond its names (``english.question``; none when it is not
-    English, and then only the facts' vectors tell one topic)."""
+    ``asked``: gives the stems of what the question asks beyond its names (``EnglishQuestion.asked``; none when
+    it is not English, and then only the facts' vectors tell one topic), read only when two facts compete."""
     # A transcript line stored as a note ("Ann: we moved the party to Sunday") is what was said then, not a
     # standing fact: a later line on the same topic adds to it, so it is ranked like an event, by its words.
     facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC and not utterance(h.record)]
@@ -83,7 +83,7 @@ def newer_facts_first(
     if len(facts) < 2:
         return hits
     faces = {i: _faces(hits[i].record, predecessors, vectors) for i in facts}
-    what = asked
+    what = asked()
     similarity = {i: faces[i][0][1] for i in facts}
     out = list(hits)
     order = list(range(len(hits)))

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 
 from tiermem.errors import ValidationError
 from tiermem.recall.factors import DEFAULT_FACTORS, DEFAULT_GUARDS, ScoreFactor
 from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE
 from tiermem.recall.fusion import Fusion
-from tiermem.store.base import Candidate
 
 __all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_STREAM_WINDOW", "RecallPolicy"]
 
@@ -196,14 +194,3 @@ class RecallPolicy:
     def fusion(self) -> Fusion:
         """This policy's fusion: its constant and the lists' weights."""
         return Fusion(self.rrf_k, self.keyword_weight, self.vector_weight, self.phrase_weight, self.perspective_weight)
-
-    def weighted(
-        self,
-        *,
-        keyword: Sequence[Candidate],
-        vector: Sequence[Candidate],
-        phrase: Sequence[Candidate] = (),
-        perspective: Sequence[Candidate] = (),
-    ) -> dict[str, tuple[Sequence[Candidate], float]]:
-        """The candidate lists with this policy's weights, as ``recall.fusion.fuse`` takes them."""
-        return self.fusion().lists(keyword=keyword, vector=vector, phrase=phrase, perspective=perspective)

@@ -149,5 +149,5 @@ class NewerFactsFirst:
             hits,
             update_cosine=self.update_cosine,
             competing_ratio=self.competing_ratio,
-            asked=english.asked if english is not None else frozenset(),
+            asked=english.asked if english is not None else frozenset,
         )

@@ -17,7 +17,7 @@ from tiermem.types import Hit
 __all__ = ["LISTS", "Step", "Steps", "steps"]
 
 LISTS = frozenset({"keyword", "vector", "phrase", "perspective"})
-"""The parts that add (``RecallPolicy.weighted``'s lists); every other part multiplies."""
+"""The parts that add (the lists of ``RecallPolicy.fusion()``); every other part multiplies."""
 
 
 @dataclass(frozen=True, slots=True)
