@@ -12,6 +12,7 @@ from psycopg.types.json import Jsonb
 
 from tiermem.errors import ConflictError, ValidationError
 from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
+from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope, new_id
 
 __all__ = ["PgContextMixin"]
@@ -19,18 +20,6 @@ __all__ = ["PgContextMixin"]
 
 def _agent_key(scope: Scope) -> list[str]:
     return [scope.tenant, scope.user or "", scope.agent or ""]
-
-
-def _where(scope: Scope, *, with_session: bool) -> tuple[str, list[str]]:
-    statement = "tenant = %s AND user_key = %s"
-    params = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        statement += " AND agent = %s"
-        params.append(scope.agent)
-    if with_session and scope.session is not None:
-        statement += " AND session = %s"
-        params.append(scope.session)
-    return statement, params
 
 
 class PgContextMixin:
@@ -161,12 +150,12 @@ class PgContextMixin:
         return changed
 
     def delete_context(self, scope: Scope) -> int:
-        windows, wparams = _where(scope, with_session=True)
+        windows, wparams = scope_where(scope, "%s", with_session=True)
         removed = 0
         with self._tenant(scope.tenant) as conn:
             removed += conn.execute(f"DELETE FROM context_windows WHERE {windows}", wparams).rowcount
             if scope.session is None:  # core memory is shared by the agent's sessions
-                where, params = _where(scope, with_session=False)
+                where, params = scope_where(scope, "%s", with_session=False)
                 for table in ("core_blocks", "core_block_edits"):
                     removed += conn.execute(f"DELETE FROM {table} WHERE {where}", params).rowcount
         return removed

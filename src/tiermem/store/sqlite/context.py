@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from tiermem.errors import ConflictError, StoreError, ValidationError
 from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
+from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope
 
 __all__ = ["SQLiteContextMixin"]
@@ -158,13 +159,13 @@ class SQLiteContextMixin:
 
     def delete_context(self: _SQLiteHost, scope: Scope) -> int:
         """Delete the scope's windows, and its blocks and edits unless a session is named; returns rows removed."""
-        windows_where, windows_params = _where(scope, with_session=True)
+        windows_where, windows_params = scope_where(scope, "?", with_session=True)
         removed = 0
         with self.transaction():
             removed += self._conn.execute(f"DELETE FROM context_windows WHERE {windows_where}", windows_params).rowcount
             # Core memory is shared by the agent's sessions, so deleting one session leaves it alone.
             if scope.session is None:
-                where, params = _where(scope, with_session=False)
+                where, params = scope_where(scope, "?", with_session=False)
                 for table in ("core_blocks", "core_block_edits"):
                     removed += self._conn.execute(f"DELETE FROM {table} WHERE {where}", params).rowcount
         return removed
@@ -181,16 +182,4 @@ def _json_ids(ids: Sequence[str]) -> str:
     if plain.isascii() and not plain.encode("ascii").translate(None, _PLAIN_BYTES):
         return '["' + '","'.join(ids) + '"]' if ids else "[]"
     return json.dumps(list(ids))
-
-
-def _where(scope: Scope, *, with_session: bool) -> tuple[str, Sequence[str]]:
-    sql = "tenant = ? AND user_key = ?"
-    params = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        sql += " AND agent = ?"
-        params.append(scope.agent)
-    if with_session and scope.session is not None:
-        sql += " AND session = ?"
-        params.append(scope.session)
-    return sql, params
 

@@ -6,6 +6,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
+from tiermem.store.sql_where import scope_where, validity_where
 from tiermem.types import Filter, Scope
 
 __all__ = ["TAG_SETS_KEPT", "filter_sql", "scope_sql", "tagged_rowids"]
@@ -17,16 +18,7 @@ TAG_SETS_KEPT = 64
 def scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[str, list[Any]]:
     """The scope as SQL conditions. ``by_key``: the query already narrows by id or rowid, so a unary '+'
     keeps the scope columns out of the planner's index choice and the unique index is used."""
-    p = "+" if by_key else ""
-    sql = f"{p}{alias}.tenant = ? AND {p}{alias}.user_key = ?"
-    params: list[Any] = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        sql += f" AND {p}{alias}.agent = ?"
-        params.append(scope.agent)
-    if scope.session is not None:
-        sql += f" AND {p}{alias}.session = ?"
-        params.append(scope.session)
-    return sql, params
+    return scope_where(scope, "?", f"{'+' if by_key else ''}{alias}.")
 
 
 def filter_sql(
@@ -50,22 +42,8 @@ def filter_sql(
             f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))"
         )
         params += sorted(filter_.tags)
-    if filter_.time_from is not None:
-        clauses.append(f"{alias}.valid_from >= ?")
-        params.append(filter_.time_from.timestamp())
-    if filter_.time_to is not None:
-        clauses.append(f"{alias}.valid_from <= ?")
-        params.append(filter_.time_to.timestamp())
-    at = (filter_.as_of or now).timestamp()
-    if filter_.as_of is not None:
-        clauses.append(f"{alias}.valid_from <= ?")
-        params.append(at)
-    if not filter_.with_closed:
-        clauses.append(f"({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
-        params.append(at)
-    clauses.append(f"({alias}.expires_at IS NULL OR {alias}.expires_at > ?)")
-    params.append(at)
-    return " AND ".join(clauses), params
+    times, moments = validity_where(filter_, now, alias, "?", datetime.timestamp)
+    return " AND ".join([*clauses, *times]), [*params, *moments]
 
 
 def tagged_rowids(conn: sqlite3.Connection, key: tuple[str, str], tags: tuple[str, ...]) -> list[int]:
