@@ -11,7 +11,7 @@ from tiermem.store.row_values import record_of
 from tiermem.store.sql_where import scope_where, validity_where
 from tiermem.types import Filter, MemoryRecord, Scope
 
-__all__ = ["COLUMNS", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
+__all__ = ["COLUMNS", "as_is", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
 COLUMNS = (
     "r.id, r.tenant, r.user_key, r.agent, r.session, r.type, r.content, r.source, r.trust, r.created_at,"
     " r.updated_at, r.valid_from, r.valid_to, r.expires_at, r.content_hash, r.embedding_model, r.tags,"
@@ -51,15 +51,15 @@ def filter_sql(
     if filter_.tags:
         clauses.append(f"{alias}.tags && %s::text[]")
         params.append(sorted(filter_.tags))
-    times, moments = validity_where(filter_, now, alias, "%s", _as_stored)
+    times, moments = validity_where(filter_, now, alias, "%s", as_is)
     return " AND ".join([*clauses, *times]), [*params, *moments]
 
 
-def _as_stored(t: datetime) -> datetime:
+def as_is(t: datetime) -> datetime:
     """A moment as a timestamptz column holds it and psycopg reads it: unchanged."""
     return t
 
 
 def row_to_record(row: tuple[Any, ...]) -> MemoryRecord:
     """A row selected as ``COLUMNS`` as a record."""
-    return record_of(row, _as_stored, tuple)
+    return record_of(row, as_is, tuple)

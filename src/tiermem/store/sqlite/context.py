@@ -182,4 +182,3 @@ def _json_ids(ids: Sequence[str]) -> str:
     if plain.isascii() and not plain.encode("ascii").translate(None, _PLAIN_BYTES):
         return '["' + '","'.join(ids) + '"]' if ids else "[]"
     return json.dumps(list(ids))
-

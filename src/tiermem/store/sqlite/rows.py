@@ -11,7 +11,7 @@ from typing import Any
 from tiermem.store.row_values import record_of
 from tiermem.types import MemoryRecord
 
-__all__ = ["COLUMNS", "SQL_VARS", "chunks", "dt", "row_to_record", "ts"]
+__all__ = ["COLUMNS", "SQL_VARS", "at_utc", "chunks", "dt", "row_to_record", "ts"]
 
 COLUMNS = (
     "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
@@ -30,6 +30,11 @@ def dt(x: float | None) -> datetime | None:
     return None if x is None else datetime.fromtimestamp(x, UTC)
 
 
+def at_utc(x: float) -> datetime:
+    """Epoch seconds, never None, as an aware UTC moment."""
+    return datetime.fromtimestamp(x, UTC)
+
+
 def chunks(values: list[str]) -> Iterator[list[str]]:
     """``values`` in slices that fit an ``IN (...)`` list."""
     for start in range(0, len(values), SQL_VARS):
@@ -38,9 +43,4 @@ def chunks(values: list[str]) -> Iterator[list[str]]:
 
 def row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
     """A row selected as ``COLUMNS`` as a record."""
-    return record_of(row, _moment, json.loads)
-
-
-def _moment(x: float) -> datetime:
-    """Epoch seconds, never None, as an aware UTC moment."""
-    return datetime.fromtimestamp(x, UTC)
+    return record_of(row, at_utc, json.loads)
