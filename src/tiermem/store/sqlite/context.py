@@ -9,8 +9,8 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
+from tiermem.errors import StoreError, ValidationError
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_stored, check_version
 from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope
 
@@ -60,14 +60,7 @@ class SQLiteContextMixin:
         self: _SQLiteHost, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit
     ) -> None:
         """Store ``block`` and its edit atomically; ConflictError unless the stored version is ``expected_version``."""
-        check_version(block.name, block.version)
-        if block.version != expected_version + 1:
-            raise ValidationError(
-                f"core.{block.name}.version",
-                f"must be one more than the expected version {expected_version}",
-                given=block.version,
-                limit=expected_version + 1,
-            )
+        check_version(block, expected_version)
         key = _agent_key(scope)
         updated = (block.updated_at or edit.at).timestamp()
         try:
@@ -77,11 +70,7 @@ class SQLiteContextMixin:
                     (*key, block.name),
                 ).fetchone()
                 stored = 0 if row is None else int(row[0])
-                if stored != expected_version:
-                    raise ConflictError(
-                        f"core block '{block.name}' of {scope}: the edit expected version {expected_version} but "
-                        f"version {stored} is stored (changed by another writer); reload the block and retry"
-                    )
+                check_stored(scope, block, stored, expected_version)
                 self._conn.execute(
                     "INSERT INTO core_blocks (tenant, user_key, agent, name, value, limit_tokens, description,"
                     " read_only, version, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
