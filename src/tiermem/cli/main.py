@@ -128,14 +128,14 @@ def add(
     valid_from: str | None,
 ) -> None:
     """Remember CONTENT for a user; says which records it superseded and why, or the id of a held write."""
-    from tiermem.cli.render import write_json, write_lines
+    from tiermem.cli.render import write_lines
 
     scope = _scope(tenant, user)
     when = _time(valid_from, "valid_from")
     with removed_if_failed(db), open_memory(db, embedder, create=True) as mem:
         result = mem.remember(scope, content, type=type_, source=source, tags=tags, ttl=ttl, valid_from=when)
     if as_json:
-        emit_json(write_json(result))
+        emit_json(result.to_json())
         return
     for line in write_lines(result):
         click.echo(line)

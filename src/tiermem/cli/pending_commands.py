@@ -53,12 +53,12 @@ def list_pending(db: str | None, tenant: str, user: str, embedder: str, as_json:
 @click.argument("pending_id")
 def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, pending_id: str) -> None:
     """Store a held write through the write path: it keeps its source and trust; the approver is recorded."""
-    from tiermem.cli.render import write_json, write_lines
+    from tiermem.cli.render import write_lines
 
     with open_memory(db, embedder, create=False) as mem:
         result = mem.approve(_scope(tenant, user), pending_id, actor="cli")
     if as_json:
-        emit_json({"approved": pending_id, **write_json(result)})
+        emit_json({"approved": pending_id, **result.to_json()})
         return
     click.echo(f"approved {pending_id}")
     for line in write_lines(result):

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from tiermem.types import Hit, MemoryRecord, ScorePart
     from tiermem.write.path import WriteResult
 
-__all__ = ["emit_json", "hits_table", "pending_table", "records_table", "report_done", "write_json", "write_lines"]
+__all__ = ["emit_json", "hits_table", "pending_table", "records_table", "report_done", "write_lines"]
 
 
 def emit_json(data: Any) -> None:
@@ -90,14 +90,3 @@ def write_lines(result: WriteResult) -> list[str]:
     lines += [f"  {reason}" for reason in result.reasons]
     lines += [f"  supersedes {rid}" for rid in result.superseded if not any(rid in r for r in result.reasons)]
     return lines
-
-
-def write_json(result: WriteResult) -> dict[str, Any]:
-    """A write's outcome as JSON: status, record, superseded ids, reasons and (if held) the pending id."""
-    return {
-        "status": result.status.value,
-        "record": result.record.to_json(),
-        "superseded": list(result.superseded),
-        "reasons": list(result.reasons),
-        "pending_id": result.pending_id,
-    }

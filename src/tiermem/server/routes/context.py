@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Header, Path, Response
 
 from tiermem.context.core import CoreMemory
 from tiermem.server.auth import scope_for
-from tiermem.server.convert import block_out, message_out, pending_out, write_out
+from tiermem.server.convert import block_out, message_out, pending_out
 from tiermem.server.deps import Caller, Rt, ScopeAgent, ScopeFull
 from tiermem.server.models import (
     BLOCK_PATTERN,
@@ -56,7 +56,7 @@ def pending(runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
 @router.post("/pending/{pending_id}/approve", response_model=WriteOut, tags=["pending"], summary="Approve")
 def approve(pending_id: PendingId, runtime: Rt, principal: Caller, scope: ScopeFull) -> dict[str, Any]:
     """Store the held write through the write path; it keeps its source and trust, the key is its approver."""
-    return write_out(runtime.memory.approve(scope, pending_id, actor=principal.credential))
+    return runtime.memory.approve(scope, pending_id, actor=principal.credential).to_dict()
 
 
 @router.post("/pending/{pending_id}/reject", status_code=204, tags=["pending"], summary="Reject")
