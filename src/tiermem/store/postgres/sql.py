@@ -8,7 +8,7 @@ from typing import Any
 from psycopg import sql
 
 from tiermem.store.row_values import record_of
-from tiermem.store.sql_where import scope_where, validity_where
+from tiermem.store.sql_where import Dialect, filter_where, scope_where
 from tiermem.types import Filter, MemoryRecord, Scope
 
 __all__ = ["COLUMNS", "as_is", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
@@ -33,31 +33,24 @@ def scope_sql(scope: Scope, alias: str = "r") -> tuple[str, list[Any]]:
     return scope_where(scope, "%s", f"{alias}.")
 
 
+def as_is(t: datetime) -> datetime:
+    """A moment as a timestamptz column holds it and psycopg reads it: unchanged."""
+    return t
+
+
+_DIALECT = Dialect(
+    mark="%s",
+    one_of=lambda column, values: (f"{column} = ANY(%s)", [values]),
+    any_tag=lambda alias, tags: (f"{alias}.tags && %s::text[]", [tags]),
+    moment=as_is,
+)
+
+
 def filter_sql(
     filter_: Filter, now: datetime, alias: str = "r", *, without_tags: frozenset[str] = frozenset()
 ) -> tuple[str, list[Any]]:
     """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if without_tags:
-        clauses.append(f"NOT ({alias}.tags && %s::text[])")
-        params.append(sorted(without_tags))
-    if filter_.types:
-        clauses.append(f"{alias}.type = ANY(%s)")
-        params.append(sorted(t.value for t in filter_.types))
-    if filter_.sources:
-        clauses.append(f"{alias}.source_kind = ANY(%s)")
-        params.append(sorted(s.value for s in filter_.sources))
-    if filter_.tags:
-        clauses.append(f"{alias}.tags && %s::text[]")
-        params.append(sorted(filter_.tags))
-    times, moments = validity_where(filter_, now, alias, "%s", as_is)
-    return " AND ".join([*clauses, *times]), [*params, *moments]
-
-
-def as_is(t: datetime) -> datetime:
-    """A moment as a timestamptz column holds it and psycopg reads it: unchanged."""
-    return t
+    return filter_where(filter_, now, alias, _DIALECT, without_tags=without_tags)
 
 
 def row_to_record(row: tuple[Any, ...]) -> MemoryRecord:
