@@ -174,8 +174,9 @@ def _full_text(
         "WITH q AS (SELECT * FROM unnest(%s::int[], %s::int[], %s::text[]) AS q(l, i, stem)),"
         " s AS (SELECT docs, tokens, indexed FROM scope_stats WHERE tenant = %s AND user_key = %s),"
         " m AS (SELECT model, dim FROM vectors WHERE tenant = %s AND user_key = %s LIMIT 1),"
-        " df AS (SELECT q.l, q.i, sum(coalesce(t.df, 0)) AS n FROM q LEFT JOIN fts_terms t"
-        " ON t.tenant = %s AND t.user_key = %s AND t.term = q.stem GROUP BY q.l, q.i),"
+        # A scalar subquery per stem: an index lookup each, where a join may scan every term of the scope.
+        " df AS (SELECT q.l, q.i, sum(coalesce((SELECT t.df FROM fts_terms t"
+        " WHERE t.tenant = %s AND t.user_key = %s AND t.term = q.stem), 0)) AS n FROM q GROUP BY q.l, q.i),"
         " ranked AS (SELECT l, i, row_number() OVER w AS rn, sum(n) OVER w AS running FROM df"
         " WINDOW w AS (PARTITION BY l ORDER BY n, i)),"
         " kept AS (SELECT l, i FROM ranked WHERE rn = 1 OR running <= %s OR coalesce((SELECT docs FROM s), 0) < %s),"
