@@ -64,14 +64,22 @@ _NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|no
 _AMOUNT_LINE = re.compile(r"^[\w\s&/().,-]{1,48}?[:\s]\s*-?[$€£]?\s?-?\d[\d,.]*\s*[$€£%]?\s*$")
 
 
+# Someone the reader is to act upon, spoken of in the third person: an agent told what to do with a person.
+_SOMEONE_SERVED = re.compile(r"\bthe\s+(?:user|customer|client|account\s+holder|recipient|reader|caller)s?\b")
+
+
 def urgent_action(text: str) -> Finding | None:
-    """An action verb with urgency or a sensitive object in the same sentence (not under a negation)."""
+    """An action verb with urgency or a sensitive object in the same sentence (not under a negation).
+
+    Alone it is what a bill or a to-do list tells its own reader ("call us immediately", "pay by Friday"), which
+    flags nothing; said about a person the reader serves ("tell the user they must pay now") it weighs more.
+    """
     for sentence in sentences(text, clauses=False):
         action = _ACTION.search(sentence)
         if action is None or _AMOUNT_LINE.match(sentence) or _NEGATED.search(sentence, 0, action.start()):
             continue
         if _URGENCY.search(sentence) or _SENSITIVE.search(sentence):
-            return 0.25, sentence
+            return (0.3 if _SOMEONE_SERVED.search(sentence) else 0.25), sentence
     return None
 
 
