@@ -12,7 +12,10 @@ do not count; every other signal counts as always.
 A **discussion that quotes attacks** ("OWASP lists prompt injection; examples include 'disregard prior
 instructions'") holds the words of an order inside quotation marks, with talk about attacks, tests or stories
 around them. What the text says outside its quotes is scored as usual; what only its quotes say flags it, never
-quarantines it, since quoting an order to a reader is not giving one.
+quarantines it, since quoting an order to a reader is not giving one. Source code is such a frame too: its string
+literals are data (a test's attack string, a prompt template), its comments are scored as usual. A text that
+names attacks as its topic ("prompt injection", "the attacker's payload") and speaks to no one outside its quotes
+(no "you", no machine reader addressed) is reported speech about orders, and flags at most as well.
 
 Both frames also bound the sentence-embedding classifier, which sees neither a role nor quotation marks
 (``InjectionVerdict.ceiling``).

@@ -1,9 +1,10 @@
 """(internal) A learned injection signal: a logistic regression on the note's sentence embedding, beside the rules.
 
 Hand-written detectors miss new phrasings of an order to the reader; a linear model on the MiniLM vector that the
-write path computes anyway catches some of them. It was trained on the dev split of the injection corpus only
-(``benchmarks/injection/embedding_classifier.py`` rebuilds ``data/injection-minilm.json`` deterministically),
-with its penalty and threshold chosen by cross-validation that leaves one family of notes out. A note's
+write path computes anyway catches some of them. It was trained on the dev split of the injection corpus and on
+the red-team rounds already scored (``benchmarks/injection/embedding_classifier.py`` rebuilds
+``data/injection-minilm.json`` deterministically), with its penalty and threshold chosen by cross-validation that
+leaves one family of notes out. A note's
 probability is the highest over its whole-text vector and its passages' vectors (sentences, as ``recall``
 embeds them), so one order inside a long e-mail is seen alone.
 
