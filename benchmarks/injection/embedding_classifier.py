@@ -1,8 +1,9 @@
 """A learned injection signal on sentence embeddings: cross-validated on dev, then (once) scored on the holdout.
 
 A logistic regression on the MiniLM vector of a note (the vector tiermem computes for every note it stores),
-trained with numpy on the corpus's ``dev`` split only; holdout rows are dropped before their text is read,
-unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
+trained with numpy on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/``,
+``fresh2/``: their notes and clean documents, each family its own); holdout rows are dropped before their text
+is read, unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
 and its sentence (passage) vectors, so an order in the middle of a long text is seen alone (``--whole-only``
 scores the whole text alone: on dev cross-validation it caught one note fewer at the same false positives).
 
@@ -34,7 +35,16 @@ from tiermem.embed import MiniLMEmbedder
 from tiermem.recall.passages import embed_with_passages
 from tiermem.trust.scorer import score_text
 
-CORPUS = Path(__file__).resolve().parent / "corpus.jsonl"
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus.jsonl"
+# The red-team rounds scored once and now dev: their notes and clean documents are training rows too, each
+# family of a round its own family, so leaving one family out also scores every round's family unseen.
+ROUNDS = ("fresh", "fresh2")
+ROUND_FILES = (
+    ("hostile.jsonl", "hostile", "family"),
+    ("benign.jsonl", "benign", "family"),
+    ("documents_clean.jsonl", "benign", "kind"),
+)
 PENALTIES = (0.3, 1.0, 3.0, 10.0, 30.0)
 MAX_FPR = 0.01
 RULES_AT = 0.5
@@ -53,6 +63,29 @@ def notes(path: Path, splits: tuple[str, ...]) -> list[dict[str, str]]:
             row = json.loads(line)
             if row["split"] in splits:
                 out.append(row)
+    return out
+
+
+def round_notes() -> list[dict[str, str]]:
+    """The red-team rounds' notes and clean documents as corpus rows (dev), families named by round."""
+    out = []
+    for folder in ROUNDS:
+        for name, label, group in ROUND_FILES:
+            with (HERE / folder / name).open(encoding="utf-8") as handle:
+                for line in handle:
+                    if line.strip():
+                        row = json.loads(line)
+                        family = f"{folder}/{'documents' if group == 'kind' else row[group]}"
+                        out.append(
+                            {
+                                "text": row["text"],
+                                "label": label,
+                                "technique": family,
+                                "family": family,
+                                "language": "",
+                                "split": "dev",
+                            }
+                        )
     return out
 
 
@@ -239,7 +272,8 @@ def weights_file(
     return {
         "about": "injection classifier on MiniLM vectors; rebuilt by benchmarks/injection/embedding_classifier.py",
         "model": MiniLMEmbedder.fingerprint,
-        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl: {len(rows)} notes and benign notes' passages",
+        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl and the red-team rounds {', '.join(ROUNDS)}:"
+        f" {len(rows)} notes and benign notes' passages",
         "penalty": penalty,
         "threshold": threshold,
         "bias": round(b, DIGITS),
@@ -267,7 +301,7 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help=f"Write the shipped weights ({WEIGHTS.name}).")
     parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
     args = parser.parse_args()
-    rows = notes(CORPUS, ("dev",))
+    rows = notes(CORPUS, ("dev",)) + round_notes()
     whole, windows = embed(rows, args.cache)
     rules = np.array([score_text(row["text"])[0] for row in rows])
     report("rules alone (dev)", rows, rules >= RULES_AT)
