@@ -16,6 +16,7 @@ prints detection per technique and on the fresh batches (``more``/``later``).
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --holdout  # the final figure
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --write    # the shipped weights
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --check    # exit 1 if stale
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --across   # each round unseen
 """
 
 from __future__ import annotations
@@ -263,6 +264,31 @@ def by_family(rows: list[dict[str, str]], rules: Array, oof: Array, threshold: f
         print(f"  {family:34s} {label:8s} {int(pick.sum()):4d}  {r.mean():6.3f} {m.mean():6.3f} {(r | m).mean():6.3f}")
 
 
+def across_rounds(
+    rows: list[dict[str, str]], whole: Array, windows: list[Array], rules: Array, shipped: dict[str, Any]
+) -> None:
+    """Each red-team round scored as a new round would be: by a model fitted on the corpus and the other rounds.
+
+    The shipped penalty and threshold, and the same with no round in the training; hostile notes caught, benign
+    notes and clean documents quarantined (rules OR model).
+    """
+    y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
+    of = np.array([row["family"].split("/")[0] if row["family"].startswith("fresh") else "" for row in rows])
+    penalty, t = float(shipped["penalty"]), float(shipped["threshold"])
+    for held in ROUNDS:
+        test = of == held
+        for name, train in (("the corpus alone", of == ""), ("the corpus and the other rounds", ~test)):
+            w, b = fit(*with_benign_passages(whole, windows, y, train), penalty)
+            prob = probability(whole, windows, w, b, True)
+            out = (rules >= RULES_AT) | (prob >= t)
+            hostile, benign = test & (y > 0), test & (y == 0)
+            print(
+                f"{held} from {name} (penalty {penalty}, threshold {t}): hostile caught {out[hostile].mean():.3f}"
+                f" (rules {(rules >= RULES_AT)[hostile].mean():.3f}), benign quarantined {out[benign].mean():.3f}"
+                f" (rules {(rules >= RULES_AT)[benign].mean():.3f})"
+            )
+
+
 def weights_file(
     rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, threshold: float
 ) -> dict[str, Any]:
@@ -300,10 +326,14 @@ def main() -> int:
     parser.add_argument("--families", action="store_true", help="Print the leave-one-family-out figures per family.")
     parser.add_argument("--write", action="store_true", help=f"Write the shipped weights ({WEIGHTS.name}).")
     parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
+    parser.add_argument("--across", action="store_true", help="Score each round by a model fitted without it.")
     args = parser.parse_args()
     rows = notes(CORPUS, ("dev",)) + round_notes()
     whole, windows = embed(rows, args.cache)
     rules = np.array([score_text(row["text"])[0] for row in rows])
+    if args.across:
+        across_rounds(rows, whole, windows, rules, json.loads(WEIGHTS.read_text(encoding="utf-8")))
+        return 0
     report("rules alone (dev)", rows, rules >= RULES_AT)
     penalty, t, oof = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr)
     if args.families:
