@@ -64,15 +64,20 @@ _NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|no
 _AMOUNT_LINE = re.compile(r"^[\w\s&/().,-]{1,48}?[:\s]\s*-?[$€£]?\s?-?\d[\d,.]*\s*[$€£%]?\s*$")
 
 
-# Someone the reader is to act upon, spoken of in the third person: an agent told what to do with a person.
-_SOMEONE_SERVED = re.compile(r"\bthe\s+(?:user|customer|client|account\s+holder|recipient|reader|caller)s?\b")
+# Someone the reader is to act upon, spoken of in the third person, or a standing rule for every case: an agent
+# told what to do with a person or from now on, where a bill asks its own reader for one thing.
+_SOMEONE_SERVED = re.compile(
+    r"\bthe\s+(?:user|customer|client|account\s+holder|recipient|reader|caller)s?\b|"
+    r"\b(?:always|every|whenever|from\s+now\s+on)\b"
+)
 
 
 def urgent_action(text: str) -> Finding | None:
     """An action verb with urgency or a sensitive object in the same sentence (not under a negation).
 
     Alone it is what a bill or a to-do list tells its own reader ("call us immediately", "pay by Friday"), which
-    flags nothing; said about a person the reader serves ("tell the user they must pay now") it weighs more.
+    flags nothing; said about a person the reader serves ("tell the user they must pay now") or as a standing rule
+    ("always book first class") it weighs more.
     """
     for sentence in sentences(text, clauses=False):
         action = _ACTION.search(sentence)
