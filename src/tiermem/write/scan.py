@@ -207,8 +207,9 @@ def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[float |
     for j, i in enumerate(foreign):
         own, marked = marks[i]
         read = [vectors[j]] if own else []
-        if parts[j] is not None:
-            read += [v for v, m in zip(parts[j], marked, strict=True) if m]
+        block = parts[j]
+        if block is not None:
+            read += [v for v, m in zip(block, marked, strict=True) if m]
         out[i] = multilingual.probability(read[0], np.asarray(read[1:]))
     return out
 
