@@ -1,20 +1,24 @@
 """A learned injection signal on sentence embeddings: cross-validated on dev, then (once) scored on the holdout.
 
 A logistic regression on the MiniLM vector of a note (the vector tiermem computes for every note it stores),
-trained with numpy on the corpus's ``dev`` split only; holdout rows are dropped before their text is read,
-unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
+or with ``--model e5`` on the multilingual e5 vector (the signal for text in other languages), trained with numpy
+on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/``, ``fresh2/``, ``fresh3/``:
+their notes and clean documents, each family its own); holdout rows are dropped before their text
+is read, unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
 and its sentence (passage) vectors, so an order in the middle of a long text is seen alone (``--whole-only``
 scores the whole text alone: on dev cross-validation it caught one note fewer at the same false positives).
 
 Cross-validation leaves one family out (each template or fresh batch is scored by a model fitted without it),
 so the estimate is for phrasing the model has not seen. For each L2 penalty it picks the lowest probability
-threshold at which the rules OR the model keep the dev false-positive rate at or below ``--max-fpr``, and
+threshold at which the model adds at most ``--max-fpr`` of dev's benign notes to what the rules flag, and
 prints detection per technique and on the fresh batches (``more``/``later``).
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py            # dev CV
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --holdout  # the final figure
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --write    # the shipped weights
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --check    # exit 1 if stale
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --across   # each round unseen
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --model e5 --write
 """
 
 from __future__ import annotations
@@ -30,19 +34,43 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tiermem.embed import MiniLMEmbedder
+from tiermem.embed import E5Embedder, Embedder, MiniLMEmbedder
 from tiermem.recall.passages import embed_with_passages
 from tiermem.trust.scorer import score_text
+from tiermem.write.scan import foreign_parts
 
-CORPUS = Path(__file__).resolve().parent / "corpus.jsonl"
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus.jsonl"
+# The red-team rounds scored once and now dev: their notes and clean documents are training rows too, each
+# family of a round its own family, so leaving one family out also scores every round's family unseen.
+ROUNDS = ("fresh", "fresh2", "fresh3")
+ROUND_FILES = (
+    ("hostile.jsonl", "hostile", "family"),
+    ("benign.jsonl", "benign", "family"),
+    ("documents_clean.jsonl", "benign", "kind"),
+)
 PENALTIES = (0.3, 1.0, 3.0, 10.0, 30.0)
 MAX_FPR = 0.01
 RULES_AT = 0.5
 DIGITS = 6  # the weights file keeps this many decimals
 TOLERANCE = 1e-4  # how far a rebuilt weight may be from the file's
-WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "tiermem" / "data" / "injection-minilm.json"
+DATA = Path(__file__).resolve().parents[2] / "src" / "tiermem" / "data"
+MODELS: dict[str, type[Embedder]] = {"minilm": MiniLMEmbedder, "e5": E5Embedder}
 
 Array = npt.NDArray[np.float64]
+Read = list[tuple[bool, npt.NDArray[np.bool_]]]  # per note: whether its whole text and which passages are read
+
+
+def reads(rows: list[dict[str, str]], model: str) -> Read | None:
+    """What the deployed model reads of each note: all of it (MiniLM), or beside MiniLM, with e5, the parts that
+    do not look English (``write.scan.foreign_parts``), so the threshold is chosen for what it will see."""
+    if model != "e5":
+        return None
+    out: Read = []
+    for row in rows:
+        own, marked = foreign_parts(row["text"])
+        out.append((own, np.array(marked, dtype=bool)))
+    return out
 
 
 def notes(path: Path, splits: tuple[str, ...]) -> list[dict[str, str]]:
@@ -56,17 +84,40 @@ def notes(path: Path, splits: tuple[str, ...]) -> list[dict[str, str]]:
     return out
 
 
-def embed(rows: list[dict[str, str]], cache: Path | None) -> tuple[Array, list[Array]]:
+def round_notes() -> list[dict[str, str]]:
+    """The red-team rounds' notes and clean documents as corpus rows (dev), families named by round."""
+    out = []
+    for folder in ROUNDS:
+        for name, label, group in ROUND_FILES:
+            with (HERE / folder / name).open(encoding="utf-8") as handle:
+                for line in handle:
+                    if line.strip():
+                        row = json.loads(line)
+                        family = f"{folder}/{'documents' if group == 'kind' else row[group]}"
+                        out.append(
+                            {
+                                "text": row["text"],
+                                "label": label,
+                                "technique": family,
+                                "family": family,
+                                "language": "",
+                                "split": "dev",
+                            }
+                        )
+    return out
+
+
+def embed(rows: list[dict[str, str]], cache: Path | None, model: str = "minilm") -> tuple[Array, list[Array]]:
     """Each note's vector and its passage vectors (none for one sentence), made as the write path makes them."""
     texts = [row["text"] for row in rows]
-    digest = hashlib.sha256("\x00".join(texts).encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256("\x00".join([model, *texts]).encode("utf-8", "surrogatepass")).hexdigest()
     if cache is not None and cache.exists() and str(np.load(cache)["digest"]) == digest:
         stored = np.load(cache)
         whole = np.asarray(stored["whole"], dtype=np.float64)
         flat, counts = np.asarray(stored["flat"], dtype=np.float64), stored["counts"].tolist()
     else:
         # The write path's own function: a multi-sentence note's vector is the mean of its passages' vectors.
-        vectors, parts = embed_with_passages(MiniLMEmbedder(), texts)
+        vectors, parts = embed_with_passages(MODELS[model](), texts)
         counts = [0 if p is None else len(p) for p in parts]
         found = [p for p in parts if p is not None]
         flat32 = np.concatenate(found) if found else np.zeros((0, vectors.shape[1]), dtype=np.float32)
@@ -117,10 +168,19 @@ def with_benign_passages(
     return x, labels
 
 
-def probability(whole: Array, windows: list[Array], w: Array, b: float, use_windows: bool) -> Array:
-    """The model's probability per note: of its whole text, or the highest of that and its passages."""
+def probability(
+    whole: Array, windows: list[Array], w: Array, b: float, use_windows: bool, read: Read | None = None
+) -> Array:
+    """The model's probability per note: of its whole text, or the highest of that and its passages; with ``read``,
+    the highest over the parts it marks (none read: probability 0)."""
     logits = whole @ w + b
-    if use_windows:
+    if read is not None:
+        seen = [
+            ([float(z)] if own else []) + ([float(x) for x in v[marked] @ w + b] if len(v) else [])
+            for z, v, (own, marked) in zip(logits, windows, read, strict=True)
+        ]
+        logits = np.array([max(parts) if parts else -np.inf for parts in seen])
+    elif use_windows:
         logits = np.array(
             [max(z, float((v @ w + b).max())) if len(v) else z for z, v in zip(logits, windows, strict=True)]
         )
@@ -128,7 +188,12 @@ def probability(whole: Array, windows: list[Array], w: Array, b: float, use_wind
 
 
 def out_of_family(
-    rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, use_windows: bool
+    rows: list[dict[str, str]],
+    whole: Array,
+    windows: list[Array],
+    penalty: float,
+    use_windows: bool,
+    read: Read | None = None,
 ) -> Array:
     """Each note's probability from a model fitted without its family."""
     y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
@@ -140,14 +205,16 @@ def out_of_family(
         held = families == family
         w, b = fit(*with_benign_passages(whole, windows, y, ~held), penalty, start)
         pick = np.flatnonzero(held)
-        oof[held] = probability(whole[held], [windows[i] for i in pick], w, b, use_windows)
+        part = None if read is None else [read[i] for i in pick]
+        oof[held] = probability(whole[held], [windows[i] for i in pick], w, b, use_windows, part)
     return oof
 
 
 def lowest_threshold(rules: Array, prob: Array, hostile: Array, max_fpr: float) -> float:
-    """The lowest probability threshold at which rules OR model flag at most ``max_fpr`` of benign notes."""
+    """The lowest probability threshold at which the model adds at most ``max_fpr`` of benign notes to what the
+    rules flag (the rules' own false alarms are theirs to fix: counted against the model, they leave it no room)."""
     benign = ~hostile
-    allowed = int(np.floor(max_fpr * benign.sum()))
+    allowed = int((rules[benign] >= RULES_AT).sum()) + int(np.floor(max_fpr * benign.sum()))
     for t in np.round(np.arange(0.50, 1.0, 0.01), 2):
         flagged = (rules[benign] >= RULES_AT) | (prob[benign] >= t)
         if int(flagged.sum()) <= allowed:
@@ -188,7 +255,13 @@ def report(name: str, rows: list[dict[str, str]], flagged: Array) -> None:
 
 
 def choose(
-    rows: list[dict[str, str]], whole: Array, windows: list[Array], rules: Array, use_windows: bool, max_fpr: float
+    rows: list[dict[str, str]],
+    whole: Array,
+    windows: list[Array],
+    rules: Array,
+    use_windows: bool,
+    max_fpr: float,
+    read: Read | None = None,
 ) -> tuple[float, float, Array]:
     """Penalty and threshold with the most dev notes caught, leaving one family out, at most ``max_fpr`` flagged.
 
@@ -199,7 +272,7 @@ def choose(
     best: tuple[int, int, float, float] | None = None  # (caught, -false positives, penalty, threshold)
     best_oof = np.zeros(len(rows))
     for penalty in PENALTIES:
-        oof = out_of_family(rows, whole, windows, penalty, use_windows)
+        oof = out_of_family(rows, whole, windows, penalty, use_windows, read)
         t = lowest_threshold(rules, oof, hostile, max_fpr)
         print(f"\npenalty {penalty}: model alone, area under the ROC curve {auc(oof, hostile):.3f}")
         print(
@@ -230,16 +303,47 @@ def by_family(rows: list[dict[str, str]], rules: Array, oof: Array, threshold: f
         print(f"  {family:34s} {label:8s} {int(pick.sum()):4d}  {r.mean():6.3f} {m.mean():6.3f} {(r | m).mean():6.3f}")
 
 
+def across_rounds(
+    rows: list[dict[str, str]],
+    whole: Array,
+    windows: list[Array],
+    rules: Array,
+    shipped: dict[str, Any],
+    read: Read | None = None,
+) -> None:
+    """Each red-team round scored as a new round would be: by a model fitted on the corpus and the other rounds.
+
+    The shipped penalty and threshold, and the same with no round in the training; hostile notes caught, benign
+    notes and clean documents quarantined (rules OR model).
+    """
+    y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
+    of = np.array([row["family"].split("/")[0] if row["family"].startswith("fresh") else "" for row in rows])
+    penalty, t = float(shipped["penalty"]), float(shipped["threshold"])
+    for held in ROUNDS:
+        test = of == held
+        for name, train in (("the corpus alone", of == ""), ("the corpus and the other rounds", ~test)):
+            w, b = fit(*with_benign_passages(whole, windows, y, train), penalty)
+            prob = probability(whole, windows, w, b, True, read)
+            out = (rules >= RULES_AT) | (prob >= t)
+            hostile, benign = test & (y > 0), test & (y == 0)
+            print(
+                f"{held} from {name} (penalty {penalty}, threshold {t}): hostile caught {out[hostile].mean():.3f}"
+                f" (rules {(rules >= RULES_AT)[hostile].mean():.3f}), benign quarantined {out[benign].mean():.3f}"
+                f" (rules {(rules >= RULES_AT)[benign].mean():.3f})"
+            )
+
+
 def weights_file(
-    rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, threshold: float
+    rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, threshold: float, model: str
 ) -> dict[str, Any]:
-    """What ``tiermem/data/injection-minilm.json`` holds: the model fitted on all of dev, rounded for the file."""
+    """What ``tiermem/data/injection-<model>.json`` holds: the model fitted on all of dev, rounded for the file."""
     y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
     w, b = fit(*with_benign_passages(whole, windows, y, np.ones(len(rows), dtype=bool)), penalty)
     return {
-        "about": "injection classifier on MiniLM vectors; rebuilt by benchmarks/injection/embedding_classifier.py",
-        "model": MiniLMEmbedder.fingerprint,
-        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl: {len(rows)} notes and benign notes' passages",
+        "about": f"injection classifier on {model} vectors; rebuilt by benchmarks/injection/embedding_classifier.py",
+        "model": MODELS[model].fingerprint,
+        "trained_on": f"dev split of benchmarks/injection/corpus.jsonl and the red-team rounds {', '.join(ROUNDS)}:"
+        f" {len(rows)} notes and benign notes' passages",
         "penalty": penalty,
         "threshold": threshold,
         "bias": round(b, DIGITS),
@@ -264,22 +368,29 @@ def main() -> int:
     parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
     parser.add_argument("--cache", type=Path, help="Keep the vectors in this .npz file between runs.")
     parser.add_argument("--families", action="store_true", help="Print the leave-one-family-out figures per family.")
-    parser.add_argument("--write", action="store_true", help=f"Write the shipped weights ({WEIGHTS.name}).")
+    parser.add_argument("--model", choices=sorted(MODELS), default="minilm", help="The embedder the model reads.")
+    parser.add_argument("--write", action="store_true", help="Write the shipped weights (injection-<model>.json).")
     parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
+    parser.add_argument("--across", action="store_true", help="Score each round by a model fitted without it.")
     args = parser.parse_args()
-    rows = notes(CORPUS, ("dev",))
-    whole, windows = embed(rows, args.cache)
+    weights = DATA / f"injection-{args.model}.json"
+    rows = notes(CORPUS, ("dev",)) + round_notes()
+    whole, windows = embed(rows, args.cache, args.model)
+    read = reads(rows, args.model)
     rules = np.array([score_text(row["text"])[0] for row in rows])
+    if args.across:
+        across_rounds(rows, whole, windows, rules, json.loads(weights.read_text(encoding="utf-8")), read)
+        return 0
     report("rules alone (dev)", rows, rules >= RULES_AT)
-    penalty, t, oof = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr)
+    penalty, t, oof = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr, read)
     if args.families:
         by_family(rows, rules, oof, t)
-    built = weights_file(rows, whole, windows, penalty, t)
+    built = weights_file(rows, whole, windows, penalty, t, args.model)
     if args.write:
-        WEIGHTS.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
+        weights.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
     if args.check:
-        same = matches(built, json.loads(WEIGHTS.read_text(encoding="utf-8")))
-        print(f"{WEIGHTS.name}: {'up to date' if same else 'STALE: rebuild with --write'}")
+        same = matches(built, json.loads(weights.read_text(encoding="utf-8")))
+        print(f"{weights.name}: {'up to date' if same else 'STALE: rebuild with --write'}")
         if not same:
             return 1
     if not args.holdout:
@@ -287,7 +398,7 @@ def main() -> int:
     w, b = np.array(built["weights"]), float(built["bias"])
     held = notes(CORPUS, ("holdout",))
     started = time.perf_counter()
-    h_whole, h_windows = embed(held, None)
+    h_whole, h_windows = embed(held, None, args.model)
     seconds = time.perf_counter() - started
     count = len(held) + sum(len(v) for v in h_windows)
     print(
@@ -295,7 +406,7 @@ def main() -> int:
         f" {1000 * seconds / len(held):.1f} ms a note (the model's load included)"
     )
     h_rules = np.array([score_text(row["text"])[0] for row in held])
-    h_prob = probability(h_whole, h_windows, w, b, not args.whole_only)
+    h_prob = probability(h_whole, h_windows, w, b, not args.whole_only, reads(held, args.model))
     report("rules alone (holdout)", held, h_rules >= RULES_AT)
     report("rules OR model (holdout)", held, (h_rules >= RULES_AT) | (h_prob >= t))
     return 0

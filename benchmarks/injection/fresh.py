@@ -1,13 +1,14 @@
-"""Score the scanner on a red-team batch: ``fresh/`` (round 1), ``fresh2/`` (round 2) or ``fresh3/`` (round 3, the
-default), each written by someone who had not seen the scanner, after it was built. A round is scored once as
-held-out figures; after that it is development data (rounds 1 and 2 are now).
+"""Score the scanner on a red-team batch: ``fresh/``, ``fresh2/``, ``fresh3/`` (rounds 1-3) or ``fresh4/`` (round 4,
+the default), each written by someone who had not seen the scanner, after it was built. A round is scored once as
+held-out figures; after that it is development data (rounds 1 to 3 are now).
 
 ``hostile.jsonl`` and ``benign.jsonl`` are notes; ``documents_clean.jsonl`` and ``documents_planted.jsonl`` are
 ordinary documents (receipts, statements, newsletters, tables), clean and with one task-hijack order planted at
 the start, the middle or the end. Each text is scored as the write path scores a note from a tool or a
-web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier unless ``--embedder hash``).
+web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier and, for parts in other languages, the
+e5 one, unless ``--embedder hash``).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2]
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2|fresh3]
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def report(title: str, rows: list[dict[str, str]], scores: list[float], group: s
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--round", choices=("fresh", "fresh2", "fresh3"), default="fresh3", help="round 1, 2 or 3")
+    rounds = ("fresh", "fresh2", "fresh3", "fresh4")
+    parser.add_argument("--round", choices=rounds, default="fresh4", help="round 1 to 4")
     parser.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     parser.add_argument("--show", type=int, default=0, help="Print this many misses or false alarms per set.")
     args = parser.parse_args()

@@ -12,7 +12,10 @@ do not count; every other signal counts as always.
 A **discussion that quotes attacks** ("OWASP lists prompt injection; examples include 'disregard prior
 instructions'") holds the words of an order inside quotation marks, with talk about attacks, tests or stories
 around them. What the text says outside its quotes is scored as usual; what only its quotes say flags it, never
-quarantines it, since quoting an order to a reader is not giving one.
+quarantines it, since quoting an order to a reader is not giving one. Source code is such a frame too: its string
+literals are data (a test's attack string, a prompt template), its comments are scored as usual. A text that
+names attacks as its topic ("prompt injection", "the attacker's payload") and speaks to no one outside its quotes
+(no "you", no machine reader addressed) is reported speech about orders, and flags at most as well.
 
 Both frames also bound the sentence-embedding classifier, which sees neither a role nor quotation marks
 (``InjectionVerdict.ceiling``).
@@ -25,8 +28,11 @@ import re
 __all__ = [
     "AT_MOST_FLAGGED",
     "FRAMED_CEILING",
+    "addresses_reader",
+    "code_frame",
     "hijack_marker",
     "hostile_role",
+    "names_attacks",
     "quoted_discussion",
     "role_frame",
     "without_quotes",
@@ -132,18 +138,63 @@ def hijack_marker(scanned: str) -> str | None:
 # Text between quotation marks of any common kind (straight, curly, guillemets, CJK brackets), one line at most.
 _QUOTED = re.compile(
     r"\"[^\"\n]{3,400}\"|\u201c[^\u201d\n]{3,400}\u201d|(?<!\w)'[^'\n]{3,400}'(?!\w)|\u2018[^\u2019\n]{3,400}\u2019|"
-    r"\u00ab[^\u00bb\n]{3,400}\u00bb|\u300c[^\u300d\n]{3,400}\u300d"
+    r"\u00ab[^\u00bb\n]{3,400}\u00bb|\u300c[^\u300d\n]{3,400}\u300d|`[^`\n]{3,400}`"
 )
 # Talk about attacks, tests or stories: what a discussion quoting an attack is about.
 _DISCUSSION = re.compile(
     r"\b(?:prompt\s+injections?|injections?|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
-    r"security|novel|story|chapter|villain|screenplay|scene)\b|"
+    r"security|novel|story|chapter|villain|screenplay|scene|quiz|incident|post-?mortem|write-?up|bug\s+bounty|"
+    r"training|awareness|unit\s+tests?|test\s+cases?|examples?(?=[\s:,.])|for\s+instance)\b|"
     # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order
     # *introduced* by a speaker ('The admin says: "..."') is how planted text passes itself off, so it does not count.
     r"\u2026[,.!?]?\s+(?:[\w-]+\s+){0,3}?(?:said|whispered|muttered|murmured|shouted|yelled|replied|asked|sighed|"
     r"laughed|grinned|exclaimed|snapped|typed|hissed|breathed)\b"
 )
+
+
+# Naming the attack as a topic, which an attacker has no reason to do: "prompt injection", "the attacker's payload".
+_ATTACKS_NAMED = re.compile(
+    r"\b(?:prompt[\s-]+injections?|injection\s+attacks?|jailbreak\w*|attackers?|red[\s-]team\w*|bug\s+bounty|owasp|"
+    r"payloads?|adversarial|malicious\s+(?:prompts?|text|instructions?|inputs?|content)|security\s+(?:training|awareness|"
+    r"quiz|exercise|module|course|review|team\s+channel)|phishing\s+(?:test|simulation|training)|incident\s+"
+    r"(?:report|write-?up|review|summary)|post-?mortem)\b"
+)
+# The reader addressed: "you", "your", or a machine reader named as the one spoken to ("Assistant, ...", "AI:",
+# "to any AI reading this", "dear model").
+_READER = r"(?:ai|a\.i\.|assistant|model|bot|chatbot|llm|agent|summari[sz]er|copilot|gpt|claude)s?"
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|yours|yourself|you're|you'll)\b|(?:^|\n|[.!?;]\s|[\[(\-]\s?)(?:dear\s+|hey\s+|hi\s+|attention\s+)?"
+    r"(?:the\s+|any\s+)?"
+    + _READER
+    + r"\s*[:,]|\b(?:to|for)\s+(?:the|any|every|all)\s+(?:\w+\s+)?"
+    + _READER
+    + r"\s+(?:reading|processing|summari[sz]ing|handling|that\s+reads)\b|\bdear\s+"
+    + _READER
+    + r"\b"
+)
+# Lines that are source code: a statement's end or start, a decorator, a comment marker.
+_CODE_LINE = re.compile(
+    r"^\s*(?:(?:def|class|function|const|let|var|import|return|assert|async|await|public|private|protected|static|"
+    r"elif|else|try|except|raise|throw|print|console\.log)\b|from\s+\S+\s+import\b|[@#]\w+|//|/\*|\*\s|[{}]\s*$|"
+    r"(?:expect|test|it|describe|assert\w*)\s*\()|(?:[;{]|\):|=>\s*\{?)\s*$"
+)
+_CODE_LINES = 3  # a note with this many code-shaped lines is code (a fenced block counts whole)
+
+
+def names_attacks(scanned: str) -> bool:
+    """Whether ``scanned`` names attacks as its topic (prompt injection, a payload, a security quiz), outside quotes."""
+    return _ATTACKS_NAMED.search(without_quotes(scanned)) is not None
+
+
+def addresses_reader(scanned: str) -> bool:
+    """Whether ``scanned`` speaks to its reader: "you", or a machine reader named as the one addressed."""
+    return _ADDRESSED.search(scanned) is not None
+
+
+def code_frame(scanned: str) -> bool:
+    """Whether ``scanned`` is source code (a fenced block, or several code-shaped lines), whose strings are data."""
+    return "```" in scanned or sum(1 for line in scanned.splitlines() if _CODE_LINE.search(line)) >= _CODE_LINES
 
 
 def without_quotes(scanned: str) -> str:
@@ -160,10 +211,13 @@ _PAYLOAD_ORDER = re.compile(
 
 
 def quoted_discussion(scanned: str) -> bool:
-    """Whether ``scanned`` quotes something inside talk about attacks, tests or stories (and orders none of it)."""
+    """Whether ``scanned`` quotes something inside talk about attacks, tests or stories, or is code with string
+    literals (and orders none of it)."""
     quotes = list(_QUOTED.finditer(scanned))
     if not quotes:
         return False
+    if code_frame(scanned):  # an assignment ("reply = ask('...')") is no order to the reader
+        return True
     if any(_PAYLOAD_ORDER.search(scanned, max(0, q.start() - 80), q.start()) for q in quotes):
         return False
     return _DISCUSSION.search(without_quotes(scanned)) is not None

@@ -1,18 +1,23 @@
 """(internal) A learned injection signal: a logistic regression on the note's sentence embedding, beside the rules.
 
 Hand-written detectors miss new phrasings of an order to the reader; a linear model on the MiniLM vector that the
-write path computes anyway catches some of them. It was trained on the dev split of the injection corpus only
-(``benchmarks/injection/embedding_classifier.py`` rebuilds ``data/injection-minilm.json`` deterministically),
-with its penalty and threshold chosen by cross-validation that leaves one family of notes out. A note's
+write path computes anyway catches some of them. It was trained on the dev split of the injection corpus and on
+the red-team rounds already scored (``benchmarks/injection/embedding_classifier.py`` rebuilds
+``data/injection-minilm.json`` deterministically), with its penalty and threshold chosen by cross-validation that
+leaves one family of notes out. A note's
 probability is the highest over its whole-text vector and its passages' vectors (sentences, as ``recall``
 embeds them), so one order inside a long e-mail is seen alone.
+
+Text in other languages is read by a second model of the same kind on the multilingual e5 vector
+(``injection-e5.json``, trained the same way): the MiniLM vector of a sentence in Greek or Thai says little about
+it, while e5 places an order in any of its hundred languages near the same order in English.
 
 It only ever raises a verdict: below its threshold it adds nothing (a benign note the rules pass stays clean),
 at or above it the score becomes at least the quarantine threshold, rising to 1 at probability 1, except in a
 text the rules read as a role description or as quotes in a discussion of attacks, where it flags at most
 (``InjectionVerdict.ceiling``). The weights
-fit one model: vectors from any other embedder (the hashing embedder of the tests, e5, an endpoint) are never
-scored (``LearnedSignal.fits``).
+fit one model: vectors from an embedder no signal was trained on (the hashing embedder of the tests, an
+endpoint) are never scored (``LearnedSignal.fits``).
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ import numpy.typing as npt
 from tiermem.errors import ConfigError
 from tiermem.trust.injection import INJECTION_THRESHOLD, InjectionVerdict
 
-__all__ = ["WEIGHTS_FILE", "LearnedSignal", "learned_signal", "raise_verdict"]
+__all__ = ["MULTILINGUAL", "WEIGHTS_FILE", "LearnedSignal", "learned_signal", "raise_verdict", "signal_for"]
 
 WEIGHTS_FILE = "injection-minilm.json"
+MULTILINGUAL = "injection-e5.json"
+_SHIPPED = (WEIGHTS_FILE, MULTILINGUAL)
 _FLOATS = npt.NDArray[np.float32] | npt.NDArray[np.float64]
 
 
@@ -63,15 +70,28 @@ class LearnedSignal:
         return INJECTION_THRESHOLD + (1.0 - INJECTION_THRESHOLD) * min(1.0, (probability - self.threshold) / span)
 
 
+def learned_signal(name: str = WEIGHTS_FILE) -> LearnedSignal:
+    """A shipped classifier (``tiermem/data/<name>``, MiniLM's by default), read once."""
+    return _read(name)
+
+
 @cache
-def learned_signal() -> LearnedSignal:
-    """The shipped classifier (``tiermem/data/injection-minilm.json``), read once."""
-    raw = (resources.files("tiermem") / "data" / WEIGHTS_FILE).read_text(encoding="utf-8")
+def _read(name: str) -> LearnedSignal:
+    raw = (resources.files("tiermem") / "data" / name).read_text(encoding="utf-8")
     data = json.loads(raw)
     weights = np.asarray(data["weights"], dtype=np.float64)
     if weights.ndim != 1 or not 0.0 < float(data["threshold"]) < 1.0:
-        raise ConfigError(f"tiermem/data/{WEIGHTS_FILE}: weights must be a vector and the threshold in (0, 1)")
+        raise ConfigError(f"tiermem/data/{name}: weights must be a vector and the threshold in (0, 1)")
     return LearnedSignal(str(data["model"]), weights, float(data["bias"]), float(data["threshold"]))
+
+
+def signal_for(fingerprint: str | None) -> LearnedSignal | None:
+    """The shipped classifier trained on vectors of the embedder with this fingerprint, if any."""
+    for name in _SHIPPED:
+        signal = learned_signal(name)
+        if signal.fits(fingerprint):
+            return signal
+    return None
 
 
 def raise_verdict(verdict: InjectionVerdict, probability: float, signal: LearnedSignal) -> InjectionVerdict:

@@ -6,9 +6,21 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Finding", "Signal", "noisy_or", "patterns", "words"]
+__all__ = [
+    "Finding",
+    "Signal",
+    "Table",
+    "around",
+    "first_sentence",
+    "noisy_or",
+    "patterns",
+    "sentences",
+    "table",
+    "words",
+]
 
 Finding = tuple[float, str]  # (weight, the text that fired)
+Table = list[tuple[re.Pattern[str], float]]  # patterns and the weight each gives when it fires
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +42,11 @@ def words(*alternatives: str) -> str:
     return r"(?:" + "|".join(alternatives) + r")"
 
 
+def table(*rows: tuple[str | re.Pattern[str], float]) -> Table:
+    """A signal's table from regular expressions (compiled once; a compiled one keeps its flags) and their weights."""
+    return [(re.compile(pattern), weight) for pattern, weight in rows]
+
+
 def patterns(table: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], Finding | None]:
     """The strongest pattern's weight; each other distinct pattern adds half its own (same signal, more evidence)."""
 
@@ -41,6 +58,32 @@ def patterns(table: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], 
         return noisy_or((weight, *(w / 2 for w, _ in fired[1:]))), excerpt
 
     return find
+
+
+_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def sentences(text: str, clauses: bool = True) -> list[str]:
+    """``text`` cut at line breaks and sentence ends, and at semicolons unless ``clauses`` is False."""
+    return (_CLAUSE_END if clauses else _SENTENCE_END).split(text)
+
+
+def first_sentence(
+    text: str, first: re.Pattern[str], *also: re.Pattern[str], after: bool = False, clauses: bool = True
+) -> tuple[str, re.Match[str]] | None:
+    """The first sentence (and match) where ``first`` fires and every one of ``also`` too (after it, if ``after``)."""
+    for sentence in sentences(text, clauses):
+        found = first.search(sentence)
+        if found and all(p.search(sentence, found.end() if after else 0) for p in also):
+            return sentence, found
+    return None
+
+
+def around(text: str, part: str, reach: int) -> str:
+    """``part`` of ``text`` with up to ``reach`` characters either side: what a neighbouring sentence says too."""
+    at = text.find(part)
+    return text[max(0, at - reach) : at + len(part) + reach]
 
 
 def noisy_or(weights: Iterable[float]) -> float:

@@ -15,7 +15,9 @@ import re
 from tiermem.trust.frames import (
     AT_MOST_FLAGGED,
     FRAMED_CEILING,
+    addresses_reader,
     hijack_marker,
+    names_attacks,
     quoted_discussion,
     role_frame,
     without_quotes,
@@ -137,10 +139,14 @@ def _score_framed(scanned: str) -> Scored:
         note = f"read as an operator's role description ('{excerpt(role)}'): role signals count {AT_MOST_FLAGGED}"
         best = (best[0], (note, *best[1]))
     if quoted_discussion(scanned):
-        outside = _score_scanned(without_quotes(scanned))
-        if outside[0] < INJECTION_AT:  # outside its quotes the text is no injection
+        bare = without_quotes(scanned)
+        outside = _score_scanned(bare)
+        # Outside its quotes the text is no injection, or it is about attacks and speaks to no one: a write-up
+        # telling how "the model should ignore" orders is reported speech, not an order to its reader.
+        if outside[0] < INJECTION_AT or (names_attacks(scanned) and not addresses_reader(bare)):
             note = f"quotes in a discussion of attacks: what only they say counts {AT_MOST_FLAGGED}"
-            best = (min(best[0], max(outside[0], FRAMED_CEILING)), (note, *best[1]))
+            cap = max(outside[0], FRAMED_CEILING) if outside[0] < INJECTION_AT else FRAMED_CEILING
+            best = (min(best[0], cap), (note, *best[1]))
     return best
 
 

