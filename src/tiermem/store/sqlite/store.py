@@ -16,6 +16,7 @@ from typing import Any
 from tiermem.embed import Vectors
 from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Page, StoredItem
+from tiermem.store.sql_where import listing_page, listing_select
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error, released
@@ -384,22 +385,11 @@ class SQLiteStore(
         cursor: str | None,
         without_tags: frozenset[str] = frozenset(),
     ) -> Page:
-        where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
-        after = ""
-        if cursor is not None:
-            after = " AND r.rowid < ?"
-            fparams = [*fparams, int(cursor)]
+        filtered = filter_sql(filter_, now, without_tags=without_tags)
+        statement, params = listing_select(COLUMNS, "r.rowid", scope_sql(scope), filtered, cursor, limit, "?")
         with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {COLUMNS}, r.rowid FROM records r WHERE {where} AND {fwhere}{after}"
-                " ORDER BY r.rowid DESC LIMIT ?",
-                [*params, *fparams, limit + 1],
-            ).fetchall()
-        more = len(rows) > limit
-        rows = rows[:limit]
-        records = tuple(row_to_record(row[:-1]) for row in rows)
-        return Page(records, str(rows[-1][-1]) if more and rows else None)
+            rows = self._conn.execute(statement, params).fetchall()
+        return listing_page(rows, limit, row_to_record)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         with self._lock:
