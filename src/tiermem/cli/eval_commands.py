@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tiermem.cli.options import embedder_option
+from tiermem.cli.options import F, embedder_option
 from tiermem.errors import MemError
 
 if TYPE_CHECKING:
@@ -193,6 +193,13 @@ _CONTEXT = click.option(
 )
 
 
+def _conversation_run(func: F) -> F:
+    """The options LoCoMo and LongMemEval share: data, cut-offs, output, model, sample, store, context."""
+    for option in (_CONTEXT, _DB, _CACHE, _LIMIT, _REPORT, _EMBEDDER, _JSON, _KS, _DATA):
+        func = option(func)
+    return func
+
+
 def _span_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, int] | None:
     if value is None:
         return None
@@ -207,15 +214,7 @@ def _span_option(_ctx: click.Context, _param: click.Parameter, value: str | None
 
 
 @eval_group.command("locomo")
-@_DATA
-@_KS
-@_JSON
-@_EMBEDDER
-@_REPORT
-@_LIMIT
-@_CACHE
-@_DB
-@_CONTEXT
+@_conversation_run
 @click.option(
     "--conversations",
     "span",
@@ -272,15 +271,7 @@ def locomo_command(
 
 
 @eval_group.command("longmemeval")
-@_DATA
-@_KS
-@_JSON
-@_EMBEDDER
-@_REPORT
-@_LIMIT
-@_CACHE
-@_DB
-@_CONTEXT
+@_conversation_run
 def longmemeval_command(
     path: Path,
     ks: tuple[int, ...],
