@@ -348,16 +348,8 @@ class SQLiteStore(
 
     def _fetch_records(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """``get_many`` read from the file, by id within each chunk (the order recall's ties keep)."""
-        where, params = scope_sql(scope, by_key=True)
-        out: dict[str, MemoryRecord] = {}
-        for chunk in chunks(list(record_ids)):
-            rows = self._conn.execute(
-                f"SELECT {COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}"
-                " ORDER BY r.id",
-                chunk + params,
-            )
-            out.update((row[0], row_to_record(row)) for row in rows)
-        return out
+        rows = self._rows_by(scope, f"SELECT {COLUMNS} FROM records r", "r.id", record_ids, " ORDER BY r.id")
+        return {row[0]: row_to_record(row) for row in rows}
 
     def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
         out: dict[str, MemoryRecord] = {}
@@ -397,16 +389,9 @@ class SQLiteStore(
 
     def _fetch_vectors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         """``vectors_of`` read from the file: each record's own vector (a read-only copy, not its passages')."""
-        where, params = scope_sql(scope, by_key=True)
-        out: dict[str, Vectors] = {}
-        for chunk in chunks(list(record_ids)):
-            rows = self._conn.execute(
-                f"SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
-                f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
-                chunk + params,
-            )
-            out.update((rid, _own(unpack_vectors(vec, dim)[0])) for rid, vec, dim in rows)
-        return out
+        select = "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
+        rows = self._rows_by(scope, select, "r.id", record_ids)
+        return {rid: _own(unpack_vectors(vec, dim)[0]) for rid, vec, dim in rows}
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         # Kept per scope generation, for the whole (tenant, user) and narrowed here: recall walks the same
@@ -420,19 +405,21 @@ class SQLiteStore(
 
     def _fetch_successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         """``successors`` read from the file, an empty list for a record none names (so that is kept too)."""
-        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the supersedes index.
-        where, params = scope_sql(scope, by_key=True)
         out: dict[str, list[MemoryRecord]] = {rid: [] for rid in record_ids}
-        for chunk in chunks(list(record_ids)):
-            rows = self._conn.execute(
-                f"SELECT {COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
-                f" AND {where} ORDER BY r.valid_from, r.rowid",
-                chunk + params,
-            ).fetchall()
-            for row in rows:
-                record = row_to_record(row)
-                out[str(record.supersedes)].append(record)
+        order = " ORDER BY r.valid_from, r.rowid"
+        for row in self._rows_by(scope, f"SELECT {COLUMNS} FROM records r", "r.supersedes", record_ids, order):
+            record = row_to_record(row)
+            out[str(record.supersedes)].append(record)
         return out
+
+    def _rows_by(self, scope: Scope, select: str, column: str, values: Sequence[str], order: str = "") -> Iterator[Any]:
+        """The rows of ``select`` in ``scope`` whose ``column`` is one of ``values``; each chunk's by ``order``."""
+        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the id or supersedes index.
+        where, params = scope_sql(scope, by_key=True)
+        for chunk in chunks(list(values)):
+            yield from self._conn.execute(
+                f"{select} WHERE {column} IN ({','.join('?' * len(chunk))}) AND {where}{order}", chunk + params
+            ).fetchall()
 
     def close(self) -> None:
         with self._lock:
