@@ -6,8 +6,9 @@ Every type a caller of ``Memory`` meets is importable from here. Ranking's seams
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tiermem.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from tiermem.embed import Embedder
@@ -105,10 +106,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
-    raise AttributeError(f"module 'tiermem' has no attribute {name!r}")
+__getattr__ = lazy_exports("tiermem", _HOMES)
 
 
 def __dir__() -> list[str]:

@@ -6,10 +6,12 @@ Heavy imports (the eval package, the store, the embedder, rich) happen inside th
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +195,50 @@ _CONTEXT = click.option(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What LoCoMo and LongMemEval are both given: data, cut-offs, output, model, sample, store, context."""
+
+    path: Path
+    ks: tuple[int, ...]
+    as_json: bool
+    embedder: str
+    report_dir: Path | None
+    limit: int | None
+    embed_cache: Path | None
+    db: str | None
+    context_turns: int
+
+    def command(self, name: str, **options: object) -> str:
+        """The command line that repeats this run (with the command's own ``options``)."""
+        return _command(
+            name,
+            self.path,
+            k=self.ks,
+            embedder=self.embedder,
+            limit=self.limit,
+            context_turns=self.context_turns,
+            **options,
+        )
+
+    def emit(self, payload: Mapping[str, Any], report: ReportData) -> None:
+        """Print the result as this run asked, and write its report if one was asked for."""
+        _emit(payload, self.as_json, report, self.report_dir)
+
+
+def _conversation_run(func: Callable[..., None]) -> Callable[..., None]:
+    """Add the options of a ``_Run`` to a command, which gets them as one ``_Run`` before its own options."""
+    names = [f.name for f in fields(_Run)]
+
+    @functools.wraps(func)
+    def command(**options: Any) -> None:
+        func(_Run(**{name: options.pop(name) for name in names}), **options)
+
+    for option in (_CONTEXT, _DB, _CACHE, _LIMIT, _REPORT, _EMBEDDER, _JSON, _KS, _DATA):
+        command = option(command)
+    return command
+
+
 def _span_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, int] | None:
     if value is None:
         return None
@@ -207,33 +253,14 @@ def _span_option(_ctx: click.Context, _param: click.Parameter, value: str | None
 
 
 @eval_group.command("locomo")
-@_DATA
-@_KS
-@_JSON
-@_EMBEDDER
-@_REPORT
-@_LIMIT
-@_CACHE
-@_DB
-@_CONTEXT
+@_conversation_run
 @click.option(
     "--conversations",
     "span",
     callback=_span_option,
     help="Only conversations FIRST-LAST (0-based, inclusive), e.g. 0-2: figures on held-out conversations.",
 )
-def locomo_command(
-    path: Path,
-    ks: tuple[int, ...],
-    as_json: bool,
-    embedder: str,
-    report_dir: Path | None,
-    limit: int | None,
-    embed_cache: Path | None,
-    db: str | None,
-    context_turns: int,
-    span: tuple[int, int] | None,
-) -> None:
+def locomo_command(run: _Run, span: tuple[int, int] | None) -> None:
     """LoCoMo: evidence recall@k per category.
 
     Ingests every turn of each conversation into a fresh scope, then scores recall@k, all-hit@k and
@@ -245,7 +272,7 @@ def locomo_command(
     from tiermem.eval.report import locomo_report
 
     with _edge():
-        conversations = load_locomo(path)
+        conversations = load_locomo(run.path)
         if span is not None:
             if span[1] >= len(conversations):
                 raise click.BadParameter(
@@ -254,44 +281,18 @@ def locomo_command(
                 )
             conversations = conversations[span[0] : span[1] + 1]
         total = sum(len(c.questions) for c in conversations)
-        with _one_memory(embedder, "LoCoMo", min(total, limit or total), embed_cache, db) as (memory, advance):
+        todo = min(total, run.limit or total)
+        with _one_memory(run.embedder, "LoCoMo", todo, run.embed_cache, run.db) as (memory, advance):
             result = run_locomo(
-                memory, conversations, ks, limit=limit, on_question=advance, context_turns=context_turns
+                memory, conversations, run.ks, limit=run.limit, on_question=advance, context_turns=run.context_turns
             )
-    conversations_arg = None if span is None else f"{span[0]}-{span[1]}"
-    command = _command(
-        "locomo",
-        path,
-        k=ks,
-        embedder=embedder,
-        limit=limit,
-        context_turns=context_turns,
-        conversations=conversations_arg,
-    )
-    _emit(result.to_json(), as_json, locomo_report(result, command), report_dir)
+    command = run.command("locomo", conversations=None if span is None else f"{span[0]}-{span[1]}")
+    run.emit(result.to_json(), locomo_report(result, command))
 
 
 @eval_group.command("longmemeval")
-@_DATA
-@_KS
-@_JSON
-@_EMBEDDER
-@_REPORT
-@_LIMIT
-@_CACHE
-@_DB
-@_CONTEXT
-def longmemeval_command(
-    path: Path,
-    ks: tuple[int, ...],
-    as_json: bool,
-    embedder: str,
-    report_dir: Path | None,
-    limit: int | None,
-    embed_cache: Path | None,
-    db: str | None,
-    context_turns: int,
-) -> None:
+@_conversation_run
+def longmemeval_command(run: _Run) -> None:
     """LongMemEval: session and turn recall and nDCG.
 
     Streams PATH (.json, .json.gz or .jsonl), ingests each question's haystack into a fresh scope and
@@ -303,14 +304,14 @@ def longmemeval_command(
 
     with (
         _edge(),
-        _temporary_memory(embedder, embed_cache, db) as open_memory,
-        _progress("LongMemEval", limit) as advance,
+        _temporary_memory(run.embedder, run.embed_cache, run.db) as open_memory,
+        _progress("LongMemEval", run.limit) as advance,
     ):
+        questions = iter_longmemeval(run.path)
         result = run_longmemeval(
-            open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance, context_turns=context_turns
+            open_memory, questions, run.ks, limit=run.limit, on_question=advance, context_turns=run.context_turns
         )
-    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
-    _emit(result.to_json(), as_json, longmemeval_report(result, command), report_dir)
+    run.emit(result.to_json(), longmemeval_report(result, run.command("longmemeval")))
 
 
 @eval_group.command("update")

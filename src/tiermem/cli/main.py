@@ -28,7 +28,7 @@ from tiermem.cli.lifecycle_commands import erase_command, sweep_command
 from tiermem.cli.mcp_command import mcp_command
 from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.migrate_command import migrate_command
-from tiermem.cli.options import store_options
+from tiermem.cli.options import scope_of, store_options
 from tiermem.cli.pending_commands import pending_group
 from tiermem.cli.render import emit_json, report_done
 from tiermem.cli.scan_commands import eval_injection, quarantine_group, scan_command
@@ -36,7 +36,7 @@ from tiermem.cli.serve_commands import keys_group, serve_command
 from tiermem.errors import MemError, NotFoundError, ValidationError
 
 if TYPE_CHECKING:
-    from tiermem.types import Hit, Scope
+    from tiermem.types import Hit
 
 
 class _Group(click.Group):
@@ -70,12 +70,6 @@ def _fail(ctx: click.Context, code: int, message: str) -> NoReturn:
 @click.version_option(package_name="tiermem")
 def cli() -> None:
     """tiermem: long-term memory for LLM agents, in one SQLite file."""
-
-
-def _scope(tenant: str, user: str) -> Scope:
-    from tiermem.types import Scope
-
-    return Scope(tenant, user)
 
 
 def _time(value: str | None, field: str) -> datetime | None:
@@ -130,7 +124,7 @@ def add(
     """Remember CONTENT for a user; says which records it superseded and why, or the id of a held write."""
     from tiermem.cli.render import write_lines
 
-    scope = _scope(tenant, user)
+    scope = scope_of(tenant, user)
     when = _time(valid_from, "valid_from")
     with removed_if_failed(db), open_memory(db, embedder, create=True) as mem:
         result = mem.remember(scope, content, type=type_, source=source, tags=tags, ttl=ttl, valid_from=when)
@@ -168,7 +162,7 @@ def search(
 
     if not query.strip():  # as `add ""` is refused: an empty query can only ever find nothing
         raise ValidationError("query", "must not be empty", given=query)
-    scope = _scope(tenant, user)
+    scope = scope_of(tenant, user)
     filter_ = Filter(types=frozenset(MemoryType.parse(t) for t in types))
     with open_memory(db, embedder, create=False) as mem:
         when = _time(as_of, "as_of")
@@ -188,7 +182,7 @@ def search(
 def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, record_id: str) -> None:
     """Show one record of the user."""
     with open_memory(db, embedder, create=False) as mem:
-        record = mem.get(_scope(tenant, user), record_id)
+        record = mem.get(scope_of(tenant, user), record_id)
     if as_json:
         emit_json(record.to_json())
     else:
@@ -204,7 +198,7 @@ def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, re
 def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, limit: int, cursor: str | None) -> None:
     """List a user's live records, newest first."""
     with open_memory(db, embedder, create=False) as mem:
-        page = mem.list(_scope(tenant, user), limit=limit, cursor=cursor)
+        page = mem.list(scope_of(tenant, user), limit=limit, cursor=cursor)
     if as_json:
         emit_json({"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor})
     else:
@@ -221,7 +215,7 @@ def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, 
 def forget(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, record_id: str) -> None:
     """Delete one record (text, full-text index and vector)."""
     with open_memory(db, embedder, create=False) as mem:
-        mem.forget(_scope(tenant, user), record_id)
+        mem.forget(scope_of(tenant, user), record_id)
     report_done(as_json, "forgotten", record_id)
 
 
@@ -237,7 +231,7 @@ def forget(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
 def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, output: str | None) -> None:
     """Export everything held about a user as JSON (records with history, core blocks, audit log...)."""
     with open_memory(db, embedder, create=False) as mem:
-        data = mem.export(_scope(tenant, user))
+        data = mem.export(scope_of(tenant, user))
     text = json.dumps(data, ensure_ascii=False, indent=2)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
@@ -253,7 +247,7 @@ def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
 def consolidate(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, dry_run: bool) -> None:
     """Merge paraphrases and close superseded facts already stored for a user (safe to re-run)."""
     with open_memory(db, embedder, create=False) as mem:
-        actions = mem.consolidate(_scope(tenant, user), dry_run=dry_run)
+        actions = mem.consolidate(scope_of(tenant, user), dry_run=dry_run)
     if as_json:
         emit_json([{"kind": a.kind.value, "keep": a.keep, "retire": a.retire, "reason": a.reason} for a in actions])
         return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -11,7 +11,10 @@ from tiermem.cli.database import db_option
 from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name
 from tiermem.errors import ConfigError
 
-__all__ = ["embedder_option", "store_options"]
+if TYPE_CHECKING:
+    from tiermem.types import Scope
+
+__all__ = ["embedder_option", "scope_of", "store_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,3 +49,10 @@ def store_options(func: F) -> F:
     func = click.option("--user", required=True, help="User id (scope).")(func)
     func = click.option("--tenant", default="default", show_default=True, help="Tenant id (scope).")(func)
     return db_option(func)
+
+
+def scope_of(tenant: str, user: str) -> Scope:
+    """The scope ``store_options``' ``--tenant`` and ``--user`` name."""
+    from tiermem.types import Scope
+
+    return Scope(tenant, user)

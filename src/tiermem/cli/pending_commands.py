@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from tiermem.cli.database import open_memory
-from tiermem.cli.options import store_options
+from tiermem.cli.options import scope_of, store_options
 from tiermem.cli.render import emit_json, report_done
 
-if TYPE_CHECKING:
-    from tiermem.types import Scope
-
 __all__ = ["pending_group"]
-
-
-def _scope(tenant: str, user: str) -> Scope:
-    from tiermem.types import Scope
-
-    return Scope(tenant, user)
 
 
 @click.group("pending")
@@ -32,7 +21,7 @@ def pending_group() -> None:
 def list_pending(db: str | None, tenant: str, user: str, embedder: str, as_json: bool) -> None:
     """List a user's held writes, oldest first, with why each was held."""
     with open_memory(db, embedder, create=False) as mem:
-        pending = mem.pending(_scope(tenant, user))
+        pending = mem.pending(scope_of(tenant, user))
     if as_json:
         emit_json(
             [
@@ -56,7 +45,7 @@ def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool
     from tiermem.cli.render import write_lines
 
     with open_memory(db, embedder, create=False) as mem:
-        result = mem.approve(_scope(tenant, user), pending_id, actor="cli")
+        result = mem.approve(scope_of(tenant, user), pending_id, actor="cli")
     if as_json:
         emit_json({"approved": pending_id, **result.to_json()})
         return
@@ -71,5 +60,5 @@ def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool
 def reject(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, pending_id: str) -> None:
     """Drop a held write; nothing is stored."""
     with open_memory(db, embedder, create=False) as mem:
-        mem.reject(_scope(tenant, user), pending_id)
+        mem.reject(scope_of(tenant, user), pending_id)
     report_done(as_json, "rejected", pending_id)

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tiermem.cli.database import open_memory
-from tiermem.cli.options import embedder_option, store_options
+from tiermem.cli.options import embedder_option, scope_of, store_options
 from tiermem.cli.render import emit_json
 from tiermem.errors import ValidationError
 
 if TYPE_CHECKING:
-    from tiermem.types import MemoryRecord, Scope
+    from tiermem.types import MemoryRecord
 
 __all__ = ["QUARANTINE_FOUND_EXIT", "eval_injection", "quarantine_group", "scan_command"]
 
@@ -141,12 +141,6 @@ def eval_injection(path: Path, as_json: bool, threshold: float | None, embedder:
     console.print(f"{report['notes']} notes scored ({how}) in {report['seconds']} s ({report['ms_per_note']} ms each)")
 
 
-def _scope(tenant: str, user: str) -> Scope:
-    from tiermem.types import Scope
-
-    return Scope(tenant, user)
-
-
 def _flagged_json(record: MemoryRecord) -> dict[str, Any]:
     from tiermem.trust.injection import REASONS_KEY, SCORE_KEY, stored_level
 
@@ -177,7 +171,7 @@ def list_quarantined(db: str | None, tenant: str, user: str, embedder: str, as_j
 
     with open_memory(db, embedder, create=False) as mem:
         page = mem.list(
-            _scope(tenant, user), filter=Filter(tags=frozenset({QUARANTINE_TAG, SUSPICIOUS_TAG})), limit=limit
+            scope_of(tenant, user), filter=Filter(tags=frozenset({QUARANTINE_TAG, SUSPICIOUS_TAG})), limit=limit
         )
     rows = [_flagged_json(r) for r in page.records]
     if as_json:
@@ -202,7 +196,7 @@ def release_command(
 ) -> None:
     """Release a quarantined or suspicious note: recall returns it as clean from now on (audited)."""
     with open_memory(db, embedder, create=False) as mem:
-        record = mem.release(_scope(tenant, user), record_id, actor=actor)
+        record = mem.release(scope_of(tenant, user), record_id, actor=actor)
     if as_json:
         emit_json({"released": record.id, "version": record.version, "record": record.to_json()})
     else:

@@ -6,20 +6,32 @@ Both need the ``server`` extra only when they run: FastAPI and uvicorn are impor
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
 
 from tiermem.cli.database import db_option, db_url
-from tiermem.cli.options import embedder_option
+from tiermem.cli.options import F, embedder_option
 from tiermem.errors import ConfigError, NotFoundError
-from tiermem.store.options import CONNECT_TIMEOUT_ENV, POOL_SIZE_ENV, POOL_WAIT_ENV
+from tiermem.store.options import CONNECT_TIMEOUT_ENV, MAX_POOL_SIZE, POOL_SIZE_ENV, POOL_WAIT_ENV, PoolOptions
 
 if TYPE_CHECKING:
     from tiermem.store import Store
     from tiermem.store.access_base import AccessStore
 
 __all__ = ["keys_group", "serve_command"]
+
+_POOL = PoolOptions()
+
+
+def _pool_option(
+    flag: str, kind: click.IntRange | click.FloatRange, default: float, env: str, what: str
+) -> Callable[[F], F]:
+    """A PostgreSQL pool option: ``PoolOptions``' default, settable by ``env``, which its help names."""
+    return click.option(
+        flag, type=kind, default=default, show_default=True, envvar=env, help=f"PostgreSQL: {what} [env: ${env}]."
+    )
 
 
 @click.command("serve")
@@ -57,29 +69,22 @@ __all__ = ["keys_group", "serve_command"]
     envvar="TIERMEM_PII_MASK",
     help="Chat: mask personal data in prompts to the model (remote: when --llm-url is not this machine).",
 )
-@click.option(
-    "--pool-size",
-    type=click.IntRange(1, 1000),
-    default=8,
-    show_default=True,
-    envvar=POOL_SIZE_ENV,
-    help=f"PostgreSQL: connections at most per process [env: ${POOL_SIZE_ENV}].",
+@_pool_option(
+    "--pool-size", click.IntRange(1, MAX_POOL_SIZE), _POOL.size, POOL_SIZE_ENV, "connections at most per process"
 )
-@click.option(
+@_pool_option(
     "--pool-wait",
-    type=click.FloatRange(0, 600, min_open=True),
-    default=5.0,
-    show_default=True,
-    envvar=POOL_WAIT_ENV,
-    help=f"PostgreSQL: seconds a request waits for a free connection, then 503 [env: ${POOL_WAIT_ENV}].",
+    click.FloatRange(0, 600, min_open=True),
+    _POOL.wait,
+    POOL_WAIT_ENV,
+    "seconds a request waits for a free connection, then 503",
 )
-@click.option(
+@_pool_option(
     "--connect-timeout",
-    type=click.IntRange(2, 600),
-    default=3,
-    show_default=True,
-    envvar=CONNECT_TIMEOUT_ENV,
-    help=f"PostgreSQL: whole seconds to reach the server [env: ${CONNECT_TIMEOUT_ENV}].",
+    click.IntRange(2, 600),
+    _POOL.connect_timeout,
+    CONNECT_TIMEOUT_ENV,
+    "whole seconds to reach the server",
 )
 @click.option(
     "--allow-rls-bypass",
@@ -120,7 +125,7 @@ def serve_command(
         hint = "pip install 'tiermem[server]'"
         raise ConfigError(f"tiermem serve needs the server extra ({exc.name} is missing): {hint}") from None
     from tiermem.server.settings import Limits, RateLimit, ServerSettings
-    from tiermem.store import PoolOptions, display_url
+    from tiermem.store import display_url
 
     settings = ServerSettings(
         db_url=db_url(db),

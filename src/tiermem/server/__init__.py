@@ -6,8 +6,9 @@ line can manage keys (``tiermem keys``) without loading FastAPI.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tiermem.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from tiermem.server.app import create_app
@@ -26,7 +27,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
-    raise AttributeError(f"module 'tiermem.server' has no attribute {name!r}")
+__getattr__ = lazy_exports("tiermem.server", _HOMES)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import fields
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from tiermem.context.messages import message_from_record
 from tiermem.lifecycle.erase import EraseReport
 from tiermem.store.base import AuditEntry, PendingWrite
 from tiermem.store.context_base import CoreBlock
 from tiermem.types import Hit, MemoryRecord
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = ["audit_out", "block_out", "erase_out", "hit_out", "message_out", "pending_out"]
 
@@ -25,40 +31,17 @@ def hit_out(hit: Hit) -> dict[str, Any]:
 
 def audit_out(entry: AuditEntry) -> dict[str, Any]:
     """An audit entry."""
-    return {
-        "record_id": entry.record_id,
-        "at": entry.at.isoformat(),
-        "actor": entry.actor,
-        "op": entry.op,
-        "version": entry.version,
-        "before": entry.before,
-        "after": entry.after,
-        "detail": entry.detail,
-        "seq": entry.seq,
-    }
+    return _fields_out(entry)
 
 
 def pending_out(pending: PendingWrite) -> dict[str, Any]:
     """A held write."""
-    return {
-        "id": pending.id,
-        "created_at": pending.created_at.isoformat(),
-        "record": pending.record,
-        "reason": pending.reason,
-    }
+    return _fields_out(pending)
 
 
 def block_out(block: CoreBlock) -> dict[str, Any]:
     """A core block."""
-    return {
-        "name": block.name,
-        "limit": block.limit,
-        "value": block.value,
-        "description": block.description,
-        "read_only": block.read_only,
-        "version": block.version,
-        "updated_at": None if block.updated_at is None else block.updated_at.isoformat(),
-    }
+    return _fields_out(block)
 
 
 def message_out(record: MemoryRecord) -> dict[str, Any]:
@@ -78,10 +61,15 @@ def message_out(record: MemoryRecord) -> dict[str, Any]:
 
 def erase_out(report: EraseReport) -> dict[str, Any]:
     """What an erase removed."""
-    return {
-        "tenant": report.tenant,
-        "user": report.user,
-        "removed": dict(report.removed),
-        "audit_redacted": report.audit_redacted,
-        "scrubbed": report.scrubbed,
-    }
+    return _fields_out(report)
+
+
+def _fields_out(value: DataclassInstance) -> dict[str, Any]:
+    """A value whose JSON body is its fields by name: times as ISO 8601 text, mappings as objects."""
+    return {f.name: _json_value(getattr(value, f.name)) for f in fields(value)}
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return dict(value) if isinstance(value, Mapping) else value

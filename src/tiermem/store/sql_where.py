@@ -1,15 +1,16 @@
-"""(internal) SQL both backends write alike but for their dialect: a scope, a filter at a moment, an audit read."""
+"""(internal) SQL both backends write alike but for their dialect: a scope, a filter, an audit read, a listing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tiermem.types import Filter, Scope
+from tiermem.store.base import Page
+from tiermem.types import Filter, MemoryRecord, Scope
 
-__all__ = ["Dialect", "audit_select", "filter_where", "scope_where"]
+__all__ = ["Dialect", "audit_select", "filter_where", "listing_page", "listing_select", "scope_where"]
 
 
 def scope_where(scope: Scope, mark: str, prefix: str = "", *, with_session: bool = True) -> tuple[str, list[Any]]:
@@ -77,3 +78,23 @@ def audit_select(scope: Scope, record_id: str | None, limit: int, mark: str) -> 
         statement += f" AND record_id = {mark}"
         params.append(record_id)
     return f"{statement} ORDER BY seq LIMIT {mark}", [*params, limit]
+
+
+def listing_select(
+    columns: str, order: str, scope: Condition, filter_: Condition, cursor: str | None, limit: int, mark: str
+) -> Condition:
+    """The statement reading a listing's next page: ``columns`` and ``order`` last, newest first, one row extra."""
+    (where, params), (fwhere, fparams) = scope, filter_
+    after = ""
+    if cursor is not None:
+        after = f" AND {order} < {mark}"
+        fparams = [*fparams, int(cursor)]
+    statement = f"SELECT {columns}, {order} FROM records r WHERE {where} AND {fwhere}{after} ORDER BY {order} DESC"
+    return f"{statement} LIMIT {mark}", [*params, *fparams, limit + 1]
+
+
+def listing_page(rows: Sequence[Sequence[Any]], limit: int, record: Callable[[Any], MemoryRecord]) -> Page:
+    """The page ``listing_select``'s rows make: ``limit`` records, and the last one's order as the next cursor."""
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return Page(tuple(record(row[:-1]) for row in rows), str(rows[-1][-1]) if more and rows else None)

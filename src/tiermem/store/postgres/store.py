@@ -43,6 +43,7 @@ from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, as_array, build_missing_hnsw
+from tiermem.store.sql_where import listing_page, listing_select
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
 
 __all__ = ["PostgresStore"]
@@ -393,21 +394,11 @@ class PostgresStore(
         cursor: str | None,
         without_tags: frozenset[str] = frozenset(),
     ) -> Page:
-        where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
-        after = ""
-        if cursor is not None:
-            after = " AND r.seq < %s"
-            fparams = [*fparams, int(cursor)]
+        filtered = filter_sql(filter_, now, without_tags=without_tags)
+        statement, params = listing_select(COLUMNS, "r.seq", scope_sql(scope), filtered, cursor, limit, "%s")
         with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(
-                f"SELECT {COLUMNS}, r.seq FROM records r WHERE {where} AND {fwhere}{after}"
-                " ORDER BY r.seq DESC LIMIT %s",
-                [*params, *fparams, limit + 1],
-            ).fetchall()
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return Page(tuple(row_to_record(row[:-1]) for row in rows), str(rows[-1][-1]) if more and rows else None)
+            rows = conn.execute(statement, params).fetchall()
+        return listing_page(rows, limit, row_to_record)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         rows = self._rows_by(

@@ -27,9 +27,10 @@ from tiermem.errors import StoreError
 from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
 from tiermem.store.sqlite import files
 from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
+from tiermem.store.sqlite.rows import chunks
 from tiermem.types import MemoryType, Scope
 
-__all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "scoped_tables", "secure_delete"]
+__all__ = ["Connected", "SQLiteMaintenanceMixin", "run_sql", "run_sql_in", "scoped_tables", "secure_delete"]
 
 _AUDIT = "audit_log"
 _GENERATIONS = "scope_generations"
@@ -56,6 +57,14 @@ def run_sql(store: Connected, sql: str, params: Sequence[Any] = ()) -> list[tupl
             return store._conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"{sql.split()[0]} failed: {exc}") from exc
+
+
+def run_sql_in(store: Connected, sql: str, params: Sequence[Any], values: Sequence[str]) -> list[tuple[Any, ...]]:
+    """``sql``, which ends in ``IN``, run with ``params`` and each chunk of ``values`` as its list; all the rows."""
+    rows: list[tuple[Any, ...]] = []
+    for chunk in chunks(list(values)):
+        rows += run_sql(store, f"{sql} ({','.join('?' * len(chunk))})", [*params, *chunk])
+    return rows
 
 
 def scoped_tables(store: Connected) -> tuple[str, ...]:

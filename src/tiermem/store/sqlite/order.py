@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tiermem.store.sqlite.maintenance import Connected, run_sql
-from tiermem.store.sqlite.rows import SQL_VARS, chunks
+from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in
+from tiermem.store.sqlite.rows import SQL_VARS
 from tiermem.store.sqlite.sql import scope_sql
 from tiermem.store.write_order import gaps, places
 from tiermem.types import Scope
@@ -20,12 +20,8 @@ class SQLiteWriteOrderMixin(Connected):
         where, params = scope_sql(scope, by_key=True)
         keyed: list[tuple[str, int]] = []
         with self._lock:
-            for chunk in chunks(list(dict.fromkeys(record_ids))):
-                keyed += run_sql(
-                    self,
-                    f"SELECT r.id, r.rowid FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
-                    chunk + params,
-                )
+            unique = list(dict.fromkeys(record_ids))
+            keyed += run_sql_in(self, f"SELECT r.id, r.rowid FROM records r WHERE {where} AND r.id IN", params, unique)
             keyed.sort(key=lambda row: row[1])
             wide = gaps(keyed)
             counted: dict[int, int] = {}

@@ -23,8 +23,7 @@ from tiermem.store.base import StoredItem
 from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
 from tiermem.store.sqlite.audit import audit_json, audit_loads
 from tiermem.store.sqlite.fts import scope_token
-from tiermem.store.sqlite.maintenance import Connected, run_sql, secure_delete
-from tiermem.store.sqlite.rows import chunks
+from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in, secure_delete
 from tiermem.store.sqlite.sql import scope_sql
 from tiermem.text_index import index_text
 from tiermem.types import MemoryRecord, Scope, new_id
@@ -63,21 +62,20 @@ class SQLiteQuotesMixin(Connected):
             records = self.get_many(scope, list(changed)).values()
             # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
             self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
-            for chunk in chunks(list(changed)):
-                entries = run_sql(
-                    self,
-                    "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ?"
-                    f" AND record_id IN ({','.join('?' * len(chunk))})",
-                    [scope.tenant, scope.user or "", *chunk],
-                )
-                for seq, before, after in entries:
-                    snapshots = snapshots_without_lines(audit_loads(before), audit_loads(after), wanted)
-                    if snapshots is not None:
-                        run_sql(
-                            self,
-                            "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
-                            [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
-                        )
+            entries = run_sql_in(
+                self,
+                "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ? AND record_id IN",
+                [scope.tenant, scope.user or ""],
+                list(changed),
+            )
+            for seq, before, after in entries:
+                snapshots = snapshots_without_lines(audit_loads(before), audit_loads(after), wanted)
+                if snapshots is not None:
+                    run_sql(
+                        self,
+                        "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
+                        [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
+                    )
         return len(changed)
 
     def drop_held_context_lines(self, scope: Scope, lines: Collection[str]) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from tiermem.embed import Vectors
 from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import Page, StoredItem
+from tiermem.store.sql_where import listing_page, listing_select
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error, released
@@ -347,16 +348,8 @@ class SQLiteStore(
 
     def _fetch_records(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """``get_many`` read from the file, by id within each chunk (the order recall's ties keep)."""
-        where, params = scope_sql(scope, by_key=True)
-        out: dict[str, MemoryRecord] = {}
-        for chunk in chunks(list(record_ids)):
-            rows = self._conn.execute(
-                f"SELECT {COLUMNS} FROM records r WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}"
-                " ORDER BY r.id",
-                chunk + params,
-            )
-            out.update((row[0], row_to_record(row)) for row in rows)
-        return out
+        rows = self._rows_by(scope, f"SELECT {COLUMNS} FROM records r", "r.id", record_ids, " ORDER BY r.id")
+        return {row[0]: row_to_record(row) for row in rows}
 
     def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
         out: dict[str, MemoryRecord] = {}
@@ -384,22 +377,11 @@ class SQLiteStore(
         cursor: str | None,
         without_tags: frozenset[str] = frozenset(),
     ) -> Page:
-        where, params = scope_sql(scope)
-        fwhere, fparams = filter_sql(filter_, now, without_tags=without_tags)
-        after = ""
-        if cursor is not None:
-            after = " AND r.rowid < ?"
-            fparams = [*fparams, int(cursor)]
+        filtered = filter_sql(filter_, now, without_tags=without_tags)
+        statement, params = listing_select(COLUMNS, "r.rowid", scope_sql(scope), filtered, cursor, limit, "?")
         with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {COLUMNS}, r.rowid FROM records r WHERE {where} AND {fwhere}{after}"
-                " ORDER BY r.rowid DESC LIMIT ?",
-                [*params, *fparams, limit + 1],
-            ).fetchall()
-        more = len(rows) > limit
-        rows = rows[:limit]
-        records = tuple(row_to_record(row[:-1]) for row in rows)
-        return Page(records, str(rows[-1][-1]) if more and rows else None)
+            rows = self._conn.execute(statement, params).fetchall()
+        return listing_page(rows, limit, row_to_record)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         with self._lock:
@@ -407,16 +389,9 @@ class SQLiteStore(
 
     def _fetch_vectors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         """``vectors_of`` read from the file: each record's own vector (a read-only copy, not its passages')."""
-        where, params = scope_sql(scope, by_key=True)
-        out: dict[str, Vectors] = {}
-        for chunk in chunks(list(record_ids)):
-            rows = self._conn.execute(
-                f"SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
-                f" WHERE r.id IN ({','.join('?' * len(chunk))}) AND {where}",
-                chunk + params,
-            )
-            out.update((rid, _own(unpack_vectors(vec, dim)[0])) for rid, vec, dim in rows)
-        return out
+        select = "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
+        rows = self._rows_by(scope, select, "r.id", record_ids)
+        return {rid: _own(unpack_vectors(vec, dim)[0]) for rid, vec, dim in rows}
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         # Kept per scope generation, for the whole (tenant, user) and narrowed here: recall walks the same
@@ -430,19 +405,21 @@ class SQLiteStore(
 
     def _fetch_successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         """``successors`` read from the file, an empty list for a record none names (so that is kept too)."""
-        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the supersedes index.
-        where, params = scope_sql(scope, by_key=True)
         out: dict[str, list[MemoryRecord]] = {rid: [] for rid in record_ids}
-        for chunk in chunks(list(record_ids)):
-            rows = self._conn.execute(
-                f"SELECT {COLUMNS} FROM records r WHERE r.supersedes IN ({','.join('?' * len(chunk))})"
-                f" AND {where} ORDER BY r.valid_from, r.rowid",
-                chunk + params,
-            ).fetchall()
-            for row in rows:
-                record = row_to_record(row)
-                out[str(record.supersedes)].append(record)
+        order = " ORDER BY r.valid_from, r.rowid"
+        for row in self._rows_by(scope, f"SELECT {COLUMNS} FROM records r", "r.supersedes", record_ids, order):
+            record = row_to_record(row)
+            out[str(record.supersedes)].append(record)
         return out
+
+    def _rows_by(self, scope: Scope, select: str, column: str, values: Sequence[str], order: str = "") -> Iterator[Any]:
+        """The rows of ``select`` in ``scope`` whose ``column`` is one of ``values``; each chunk's by ``order``."""
+        # by_key: without it the planner walks the whole scope by (tenant, user) instead of the id or supersedes index.
+        where, params = scope_sql(scope, by_key=True)
+        for chunk in chunks(list(values)):
+            yield from self._conn.execute(
+                f"{select} WHERE {column} IN ({','.join('?' * len(chunk))}) AND {where}{order}", chunk + params
+            ).fetchall()
 
     def close(self) -> None:
         with self._lock:

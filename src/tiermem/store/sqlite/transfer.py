@@ -19,8 +19,8 @@ import numpy as np
 
 from tiermem.errors import ConflictError, StoreError, ValidationError
 from tiermem.store.maintenance_base import HELD_TABLES, FieldKind, RecordVectors, RowField
-from tiermem.store.sqlite.maintenance import Connected, run_sql, scoped_tables
-from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record
+from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in, scoped_tables
+from tiermem.store.sqlite.rows import COLUMNS, row_to_record
 from tiermem.store.vector_index import unpack_vectors
 from tiermem.types import MemoryRecord, Scope
 
@@ -60,16 +60,16 @@ class SQLiteTransferMixin(Connected):
 
     def stored_vectors(self, scope: Scope, ids: Sequence[str]) -> RecordVectors:
         out: RecordVectors = {}
-        for chunk in chunks(list(ids)):
-            rows = run_sql(
-                self,
-                "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid WHERE r.tenant = ?"
-                f" AND r.user_key = ? AND r.id IN ({','.join('?' * len(chunk))})",
-                [scope.tenant, scope.user or "", *chunk],
-            )
-            for rid, blob, dim in rows:
-                own, parts = unpack_vectors(blob, dim)
-                out[rid] = (np.array(own), None if parts is None else np.array(parts))
+        rows = run_sql_in(
+            self,
+            "SELECT r.id, v.vec, v.dim FROM records r JOIN vectors v ON v.record_rowid = r.rowid WHERE r.tenant = ?"
+            " AND r.user_key = ? AND r.id IN",
+            [scope.tenant, scope.user or ""],
+            ids,
+        )
+        for rid, blob, dim in rows:
+            own, parts = unpack_vectors(blob, dim)
+            out[rid] = (np.array(own), None if parts is None else np.array(parts))
         return out
 
     def row_fields(self, table: str) -> tuple[RowField, ...]:
