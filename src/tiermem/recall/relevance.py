@@ -12,16 +12,22 @@ the evidence behind a hit instead:
   is left to the cosine. Words match on a short stem (suffix dropped, first six letters), in any language.
 - ``unknown``: 1 when no content word of the query is known to the scope: then the words do speak, against
   every hit, and only a strong cosine carries one.
+  When no content word of the query is known, a word the hit holds *by meaning* counts as matched and makes
+  the query known for that hit (``recall.meaning``: "who looks after the animal" of a note about a dog).
 - ``stranger``: 1 when the query names someone or something the scope never mentions (an English word
   capitalised inside the sentence, ``english.names``, read once with the query, ``recall.query``): a name has
   no synonym, so the question is about something else.
+- ``few``: how few records the vector search found, ``log(limit / found)`` (0 when its list is full): the
+  per-scope part of the calibration. The best of a few unrelated notes sits far lower than the best of
+  hundreds, so in a small scope a lower cosine already stands out.
 
 They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
-d·stranger + e)))``, fitted per embedding model (the models' cosines live on different scales) on the LoCoMo dev
-conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the top 10 of each
-question, negatives the top 10 of each question asked in the scope of another conversation (off-topic), once as
-asked and once with its stranger name left out, so the cosine and the words must reject an off-topic question
-that names no one. Unknown models (and hits without a vector) use MiniLM's weights with the cosine taken as an
+d·stranger + f·few + e)))``, fitted per embedding model (the models' cosines live on different scales) on the
+LoCoMo dev conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the top 10
+of each question, negatives the top 10 of each question asked in the scope of another conversation (off-topic),
+once as asked and once with its stranger name left out, so the cosine and the words must reject an off-topic
+question that names no one; the same again in small scopes, one session each, for ``few``. Each hit's evidence
+is in its parts (``relevance:cosine``, ...), which explain the relevance and leave the score unchanged. Unknown models (and hits without a vector) use MiniLM's weights with the cosine taken as an
 unrelated note's. ``docs/recall.md`` shows the fit and the floor chosen from it.
 """
 
@@ -36,19 +42,22 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from tiermem.embed import Vectors
+from tiermem.embed import Embedder, Vectors
+from tiermem.recall.meaning import held_by_meaning
 from tiermem.store.base import Store, TermStatistics
 from tiermem.text_index import query_words
-from tiermem.types import Hit, Scope
+from tiermem.types import Hit, Scope, ScorePart
 
 __all__ = [
     "CALIBRATIONS",
+    "EVIDENCE_PREFIX",
     "WORDS_ONLY",
     "Calibration",
     "Evidence",
     "TermWeights",
     "calibration_for",
     "evidence",
+    "few_found",
     "matched_share",
     "stem",
     "term_weights",
@@ -65,6 +74,7 @@ class Calibration:
     unknown: float
     stranger: float
     bias: float
+    few: float = 0.0
 
     def relevance(self, found: Evidence) -> float:
         """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
@@ -73,6 +83,7 @@ class Calibration:
             + self.matched * found.matched
             + self.unknown * found.unknown
             + self.stranger * found.stranger
+            + self.few * found.few
             + self.bias
         )
         return 1.0 / (1.0 + math.exp(-z))
@@ -81,7 +92,7 @@ class Calibration:
         """This calibration for hits without a vector, whose cosine is taken to be ``cosine`` give or take
         ``spread`` (a standard deviation): the cosine term folds into the bias, and the logit is averaged over
         the spread (the probit approximation: E[sigmoid(z)] ≈ sigmoid(mean / √(1 + π s² / 8))), so it leans less
-        either way."""
+        either way. ``few`` is left out: it says how far a cosine stands out, and there is none."""
         shrink = 1.0 / math.sqrt(1.0 + math.pi * (self.cosine * spread) ** 2 / 8.0)
         return Calibration(
             cosine=0.0,
@@ -95,7 +106,7 @@ class Calibration:
 # Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
 CALIBRATIONS: Mapping[str, Calibration] = {
     "all-MiniLM-L6-v2-onnx-int8-384": Calibration(
-        cosine=21.12, matched=2.86, unknown=-3.61, stranger=-2.51, bias=-10.32
+        cosine=24.02, matched=0.73, unknown=-4.51, stranger=-2.70, bias=-11.54, few=1.24
     ),
     # e5's cosines crowd near the top (an unrelated pair about 0.73): a steep slope, a far bias.
     "multilingual-e5-small-q4-384": Calibration(cosine=34.82, matched=2.07, unknown=-4.39, stranger=-3.53, bias=-28.64),
@@ -105,12 +116,20 @@ CALIBRATIONS: Mapping[str, Calibration] = {
 # so a hit passes the default floor by holding a sixth of the query's known words (by weight). Not fitted
 # on its own: there off-topic hits share about as many words as the evidence, and a words-only fit learns the
 # names alone.
-WORDS_ONLY = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"].without_cosine(0.32, 0.11)
+# The MiniLM weights are those of the fit before ``few`` and words by meaning existed (same data, same script):
+# the later fit leans on the cosine and the scope's size, which a words-only judgement has neither of.
+WORDS_ONLY = Calibration(cosine=21.12, matched=2.86, unknown=-3.61, stranger=-2.51, bias=-10.32).without_cosine(
+    0.32, 0.11
+)
 
 
 def calibration_for(fingerprint: str | None) -> Calibration:
     """The calibration of an embedding model (by fingerprint); words only for None or an unknown model."""
     return CALIBRATIONS.get(fingerprint or "", WORDS_ONLY)
+
+
+EVIDENCE_PREFIX = "relevance:"
+"""The name prefix of the score parts that hold a hit's relevance evidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +142,25 @@ class Evidence:
     matched: float
     unknown: float = 0.0
     stranger: float = 0.0
+    few: float = 0.0
+    meaning: float = 0.0  # the share of ``matched`` that is held by meaning, not by spelling
+
+    def parts(self) -> tuple[ScorePart, ...]:
+        """The evidence as score parts (contribution 1: they explain the relevance, not the score)."""
+        values = {
+            "cosine": self.cosine,
+            "matched": self.matched,
+            "unknown": self.unknown,
+            "stranger": self.stranger,
+            "few": self.few,
+            "meaning": self.meaning,
+        }
+        return tuple(ScorePart(f"{EVIDENCE_PREFIX}{k}", None, v, 1.0) for k, v in values.items() if v is not None)
+
+
+def few_found(found: int, limit: int) -> float:
+    """``few`` for a vector search that found ``found`` of at most ``limit`` records."""
+    return math.log(limit / found) if 0 < found < limit else 0.0
 
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
@@ -198,9 +236,19 @@ def _listed_cosine(hit: Hit) -> float | None:
 
 
 def evidence(
-    store: Store, scope: Scope, hits: Sequence[Hit], weights: TermWeights, query_vector: Vectors | None
+    store: Store,
+    scope: Scope,
+    hits: Sequence[Hit],
+    weights: TermWeights,
+    query_vector: Vectors | None,
+    *,
+    embedder: Embedder | None = None,
+    names: AbstractSet[str] = frozenset(),
+    few: float = 0.0,
 ) -> list[Evidence]:
-    """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share."""
+    """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share.
+
+    ``embedder``: the model that reads unknown words by meaning (``recall.meaning``); ``few``: see ``few_found``."""
     cosines = [_listed_cosine(h) for h in hits]
     if query_vector is not None:
         missing = [h.record.id for h, c in zip(hits, cosines, strict=True) if c is None]
@@ -212,11 +260,21 @@ def evidence(
         ]
     else:
         cosines = [None] * len(hits)
+    meant: list[frozenset[str]] = [frozenset()] * len(hits)
+    if weights.unknown and embedder is not None and query_vector is not None:
+        meant = held_by_meaning(embedder, weights.unseen, [h.record.content for h in hits], names)
     found: list[Evidence] = []
-    for hit, cosine in zip(hits, cosines, strict=True):
+    for hit, cosine, by_meaning in zip(hits, cosines, meant, strict=True):
         stems = _stems(hit.record.content)  # once a hit: both the unseen terms and the share read them
         against, unknown = weights.for_stems(stems)
-        found.append(Evidence(cosine, _share(against, stems), float(unknown), float(weights.stranger)))
+        share, meaning = _share(against, stems), 0.0
+        if by_meaning:
+            against = {**against, **{t: weights.unseen[t] for t in by_meaning}}
+            total = sum(against.values())
+            spelt = sum(w for t, w in against.items() if stem(t) in stems)
+            meant_w = sum(w for t, w in against.items() if t in by_meaning and stem(t) not in stems)
+            share, meaning, unknown = (spelt + meant_w) / total, meant_w / total, False
+        found.append(Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning))
     return found
 
 
@@ -230,18 +288,25 @@ def with_relevance(
     calibration: Calibration,
     names: AbstractSet[str] = frozenset(),
     weights: TermWeights | None = None,
+    embedder: Embedder | None = None,
+    few: float = 0.0,
 ) -> list[Hit]:
-    """``hits`` with their ``relevance`` set (see the module docstring); ``names``: the query's names.
+    """``hits`` with their ``relevance`` set and its evidence in their parts (see the module docstring).
 
-    ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has read them already."""
+    ``names``: the query's names; ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has
+    read them already; ``embedder`` and ``few``: see ``evidence``."""
     listed = list(hits)
     if not listed:
         return listed
     weights = weights if weights is not None else term_weights(store, scope, terms, names)
-    found = evidence(store, scope, listed, weights, query_vector)
+    found = evidence(store, scope, listed, weights, query_vector, embedder=embedder, names=names, few=few)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
     return [
-        replace(hit, relevance=(calibration if e.cosine is not None else WORDS_ONLY).relevance(e))
+        replace(
+            hit,
+            parts=(*hit.parts, *e.parts()),
+            relevance=(calibration if e.cosine is not None else WORDS_ONLY).relevance(e),
+        )
         for hit, e in zip(listed, found, strict=True)
     ]
