@@ -33,7 +33,7 @@ from tiermem.eval.locomo import Conversation, load_locomo, sessions
 from tiermem.memory import Memory
 from tiermem.types import Hit, Scope
 
-FEATURES = ("cosine", "matched", "unknown", "stranger", "few")
+FEATURES = ("cosine", "matched", "unknown", "stranger", "few", "best")
 _STRANGER = FEATURES.index("stranger")
 _OFF_TOPIC_PER_SESSION = 6
 

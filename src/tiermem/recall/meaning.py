@@ -56,10 +56,9 @@ class WordVectors:
         with self._lock:
             out = {}
             for w in wanted:
-                vector = self._cache.get(w)
-                if vector is not None:
+                if w in self._cache:
                     self._cache.move_to_end(w)
-                    out[w] = vector
+                    out[w] = self._cache[w]
             return out
 
 

@@ -11,24 +11,28 @@ the evidence behind a hit instead:
   any hit, so its absence says nothing about this hit against another: "kitten" asked of notes that say "cat"
   is left to the cosine. Words match on a short stem (suffix dropped, first six letters), in any language.
 - ``unknown``: 1 when no content word of the query is known to the scope: then the words do speak, against
-  every hit, and only a strong cosine carries one.
-  When no content word of the query is known, a word the hit holds *by meaning* counts as matched and makes
-  the query known for that hit (``recall.meaning``: "who looks after the animal" of a note about a dog).
+  every hit, and only a strong cosine carries one. Then, though, a word the hit holds *by meaning* counts as
+  matched and makes the query known for that hit (``recall.meaning``: "who looks after the animal" of a note
+  about a dog); ``meaning`` is the share of ``matched`` held so.
 - ``stranger``: 1 when the query names someone or something the scope never mentions (an English word
   capitalised inside the sentence, ``english.names``, read once with the query, ``recall.query``): a name has
   no synonym, so the question is about something else.
 - ``few``: how few records the vector search found, ``log(limit / found)`` (0 when its list is full): the
   per-scope part of the calibration. The best of a few unrelated notes sits far lower than the best of
   hundreds, so in a small scope a lower cosine already stands out.
+- ``best``: the best cosine of the hits judged together, the same for each: how closely the scope holds
+  anything recall may show like the question at all. A question the scope answers lifts its other evidence hits
+  (the second fact of a two-fact question) with it; an off-topic one finds nothing close.
 
 They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
-d·stranger + f·few + e)))``, fitted per embedding model (the models' cosines live on different scales) on the
-LoCoMo dev conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the top 10
-of each question, negatives the top 10 of each question asked in the scope of another conversation (off-topic),
-once as asked and once with its stranger name left out, so the cosine and the words must reject an off-topic
-question that names no one; the same again in small scopes, one session each, for ``few``. Each hit's evidence
-is in its parts (``relevance:cosine``, ...), which explain the relevance and leave the score unchanged. Unknown models (and hits without a vector) use MiniLM's weights with the cosine taken as an
-unrelated note's. ``docs/recall.md`` shows the fit and the floor chosen from it.
+d·stranger + f·few + g·best + e)))``, fitted per embedding model (the models' cosines live on different scales)
+on the LoCoMo dev conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the
+top 10 of each question, negatives the top 10 of each question asked in the scope of another conversation
+(off-topic), once as asked and once with its stranger name left out, so the cosine and the words must reject an
+off-topic question that names no one; the same again in small scopes of one session each, for ``few``. e5 keeps
+its earlier fit, without ``few`` and ``best``. Unknown models (and hits without a vector) use words only (see
+``WORDS_ONLY``). Each hit's evidence is in its parts (``relevance:cosine``, ...): they explain the relevance and
+leave the score unchanged. ``docs/recall.md`` shows the fit and the floor chosen from it.
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ class Calibration:
     stranger: float
     bias: float
     few: float = 0.0
+    best: float = 0.0
 
     def relevance(self, found: Evidence) -> float:
         """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
@@ -84,6 +89,7 @@ class Calibration:
             + self.unknown * found.unknown
             + self.stranger * found.stranger
             + self.few * found.few
+            + self.best * found.best
             + self.bias
         )
         return 1.0 / (1.0 + math.exp(-z))
@@ -106,7 +112,7 @@ class Calibration:
 # Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
 CALIBRATIONS: Mapping[str, Calibration] = {
     "all-MiniLM-L6-v2-onnx-int8-384": Calibration(
-        cosine=24.02, matched=0.73, unknown=-4.51, stranger=-2.70, bias=-11.54, few=1.24
+        cosine=12.88, matched=0.95, unknown=-3.72, stranger=-2.04, bias=-16.46, few=1.53, best=17.99
     ),
     # e5's cosines crowd near the top (an unrelated pair about 0.73): a steep slope, a far bias.
     "multilingual-e5-small-q4-384": Calibration(cosine=34.82, matched=2.07, unknown=-4.39, stranger=-3.53, bias=-28.64),
@@ -144,6 +150,7 @@ class Evidence:
     stranger: float = 0.0
     few: float = 0.0
     meaning: float = 0.0  # the share of ``matched`` that is held by meaning, not by spelling
+    best: float = 0.0  # the best cosine of the hits judged together (the same for every hit)
 
     def parts(self) -> tuple[ScorePart, ...]:
         """The evidence as score parts (contribution 1: they explain the relevance, not the score)."""
@@ -154,6 +161,7 @@ class Evidence:
             "stranger": self.stranger,
             "few": self.few,
             "meaning": self.meaning,
+            "best": self.best,
         }
         return tuple(ScorePart(f"{EVIDENCE_PREFIX}{k}", None, v, 1.0) for k, v in values.items() if v is not None)
 
@@ -260,6 +268,7 @@ def evidence(
         ]
     else:
         cosines = [None] * len(hits)
+    top = max((c for c in cosines if c is not None), default=0.0)
     meant: list[frozenset[str]] = [frozenset()] * len(hits)
     if weights.unknown and embedder is not None and query_vector is not None:
         meant = held_by_meaning(embedder, weights.unseen, [h.record.content for h in hits], names)
@@ -274,7 +283,8 @@ def evidence(
             spelt = sum(w for t, w in against.items() if stem(t) in stems)
             meant_w = sum(w for t, w in against.items() if t in by_meaning and stem(t) not in stems)
             share, meaning, unknown = (spelt + meant_w) / total, meant_w / total, False
-        found.append(Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning))
+        best = top if cosine is not None else 0.0
+        found.append(Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning, best))
     return found
 
 
