@@ -4,7 +4,7 @@ Relevance counts the words a hit shares with the query by spelling (``recall.rel
 whose words the scope ever spells is, by spelling alone, about something else; but a paraphrase ("who looks
 after the animal" of a note about a dog) shares meaning, not words. For such a question only, each unknown
 word is compared with the words of each hit through the embedding model: a hit holding a word whose vector is
-within ``NEAR`` of the query word's holds that word by meaning, as a stem match would. Names never match by
+within the model's ``NEAR`` of the query word's holds that word by meaning, as a stem match would. Names never match by
 meaning (a name has no synonym). Word vectors are cached per model, so a scope's words are embedded once.
 """
 
@@ -23,10 +23,11 @@ from tiermem.recall.query import query_terms
 
 __all__ = ["NEAR", "WordVectors", "held_by_meaning"]
 
-NEAR = 0.6
-"""The cosine of two single words' MiniLM vectors from which they count as the same meaning: near-synonyms and
-a kind with its instance ("kitten"/"cat", "flight"/"plane") sit above it; words that merely share a topic
-("film"/"painting", "dog"/"car") sit near 0.45-0.5, below it."""
+NEAR: Mapping[str, float] = {"all-MiniLM-L6-v2-onnx-int8-384": 0.6}
+"""Per model (by fingerprint), the cosine of two single words' vectors from which they count as the same meaning.
+With MiniLM, near-synonyms and a kind with its instance ("kitten"/"cat", "flight"/"plane") sit above 0.6; words
+that merely share a topic ("film"/"painting", "dog"/"car") near 0.45-0.5, below it. A model not listed (e5's
+cosines crowd near the top, where no such line was drawn) reads no word by meaning."""
 
 _MIN_LETTERS = 3  # shorter words are mostly fragments and numbers, whose vectors mean little
 _CACHE_WORDS = 50_000  # about 75 MB of 384-dimension float32 vectors at most, per model
@@ -83,9 +84,10 @@ def held_by_meaning(
     embedder: Embedder, unknown: Mapping[str, float], texts: Sequence[str], names: AbstractSet[str] = frozenset()
 ) -> list[frozenset[str]]:
     """For each text, the words of ``unknown`` (the query's words no record spells) it holds a word near in
-    meaning to (cosine at least ``NEAR``); names left out."""
+    meaning to (cosine at least the model's ``NEAR``; none for a model without one); names left out."""
+    line = NEAR.get(embedder.fingerprint)
     asked = [w for w in unknown if w not in names and len(w) >= _MIN_LETTERS and not w.isdigit()]
-    if not asked or not texts:
+    if line is None or not asked or not texts:
         return [frozenset() for _ in texts]
     words = [_content_words(t) for t in texts]
     vectors = word_vectors(embedder).of([*asked, *(w for ws in words for w in ws)])
@@ -96,5 +98,5 @@ def held_by_meaning(
             out.append(frozenset())
             continue
         near = np.stack([vectors[w] for w in held]) @ query.T  # held words x asked words
-        out.append(frozenset(w for w, best in zip(asked, near.max(axis=0), strict=True) if best >= NEAR))
+        out.append(frozenset(w for w, best in zip(asked, near.max(axis=0), strict=True) if best >= line))
     return out
