@@ -7,7 +7,7 @@ Recall@k compares the shortlist's top k with the exact scan's, per shortlist siz
 numpy scan alone, both paths in the same process. ``--queries-from turns --k 5`` asks what the write path asks:
 the 5 nearest stored records of a new record (turns held out of the stored set).
 
-    .venv/bin/python benchmarks/shortlist_recall.py ../shared/data/locomo/locomo-dev.json [--records 100000]
+    .venv/bin/python benchmarks/shortlist_recall.py DATA/locomo/locomo-dev.json [--records 100000]
 """
 
 from __future__ import annotations

@@ -68,11 +68,13 @@ def test_a_read_refreshes_the_ttl_only_when_the_config_says_so_or_the_read_asks(
 
 def test_a_refreshed_item_is_found_by_its_vector_after_its_first_expiry(memory: Memory) -> None:  # noqa: F811
     store = TiermemStore(memory, ttl={"refresh_on_read": True})
-    store.put(ANN, "k", {"text": "the spare key is under the blue flowerpot"}, ttl=BRIEF * 2)
+    ttl = 1.2  # seconds: margins a busy machine's pauses fit in
+    put_at = time.monotonic()
+    store.put(ANN, "k", {"text": "the spare key is under the blue flowerpot"}, ttl=ttl / 60)
     store.put(ANN, "other", {"text": "a note that stays"})
-    time.sleep(0.1)
-    assert store.get(ANN, "k") is not None  # refreshed for another 240 ms
-    time.sleep(0.18)  # past the first expiry, before the refreshed one
+    time.sleep(max(0.0, put_at + ttl / 2 - time.monotonic()))
+    assert store.get(ANN, "k") is not None  # refreshed: now expires at least 1.8 s after the put
+    time.sleep(max(0.0, put_at + ttl + 0.1 - time.monotonic()))  # past the first expiry, before the refreshed one
     [found] = store.search(ANN, query="where is the spare key?", limit=1)
     assert isinstance(found, ScoredItem) and found.key == "k"
     assert {p.name for p in found.parts if p.rank is not None} >= {"keyword", "vector"}  # each index has the new expiry

@@ -1,5 +1,6 @@
 """What the inspector's browser tests share: one Chromium per module, a page per test, signing in, screenshots
-into docs/ui, and the page checks every page must pass (axe-core, no horizontal overflow, named controls).
+(to a temporary folder, or TIERMEM_UI_SHOTS), and the checks every page must pass (axe-core, no horizontal
+overflow, named controls).
 
 Without a browser the tests skip locally and fail in CI (``CI`` set). conftest offers the fixtures to every
 test module: ``browser`` (a Chromium per module), ``served`` (a server per module with the seeded data) and
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,9 @@ import pytest
 from live_server import LiveServer, live_server
 from ui_fixtures import Seeded, chromium_path, launch_args, seed
 
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "ui"
+# A test run never changes the checkout: the screenshots go to a temporary folder unless TIERMEM_UI_SHOTS names
+# one (`TIERMEM_UI_SHOTS=docs/ui` refreshes the documentation's).
+SHOTS = Path(os.environ.get("TIERMEM_UI_SHOTS") or Path(tempfile.gettempdir()) / "tiermem-ui-shots").resolve()
 INSTALL = "no Chromium could be started; install one with `apt-get install chromium` (or set TIERMEM_CHROMIUM)"
 CONTROLS = {"button", "link", "textbox", "searchbox", "combobox", "spinbutton", "checkbox", "radio", "listbox"}
 WIDE, NARROW = 1280, 390
@@ -85,7 +89,7 @@ def sign_in(page: Any, key: str) -> None:
 
 
 def shot(page: Any, name: str, share: float = 0.005) -> None:
-    """Save a screenshot to docs/ui, unless it differs from the one there only in a few pixels (a latency bar)."""
+    """Save a screenshot to SHOTS, unless it differs from the one there only in a few pixels (a latency bar)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     png = page.screenshot(full_page=True)

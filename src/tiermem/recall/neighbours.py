@@ -17,7 +17,6 @@ no evidence for the query, and fetching turns outside it would cost a read on ev
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 
 from tiermem.types import Hit, MemoryRecord, ScorePart
 
@@ -70,6 +69,6 @@ def with_neighbour_evidence(hits: list[Hit], weight: float, depth: int) -> list[
             continue
         factor = 1.0 + weight * evidence
         part = ScorePart(NAME, None, evidence, factor)
-        out.append(replace(hit, score=hit.score * factor, parts=(*hit.parts, part)))
+        out.append(Hit(hit.record, hit.score * factor, (*hit.parts, part), hit.flags, hit.relevance))
     out.sort(key=lambda h: h.score, reverse=True)  # stable: equal scores keep the order they came in
     return out + tail

@@ -22,7 +22,6 @@ It re-ranks the hits as the factors left them, before newer facts first and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from tiermem.recall.speakers import utterance
 from tiermem.store.base import Store
@@ -90,6 +89,6 @@ def with_session_evidence(
         evidence = document / top
         factor = 1.0 + weight * evidence
         part = ScorePart(NAME, None, evidence, factor)
-        out.append(replace(hit, score=hit.score * factor, parts=(*hit.parts, part)))
+        out.append(Hit(hit.record, hit.score * factor, (*hit.parts, part), hit.flags, hit.relevance))
     out.sort(key=lambda h: h.score, reverse=True)  # stable: equal scores keep the factors' order
     return out + tail

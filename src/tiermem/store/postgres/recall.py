@@ -1,4 +1,4 @@
-"""(internal) A recall's reads on PostgreSQL in one transaction of two statements (a mixin of PostgresStore).
+"""(internal) A recall's reads on PostgreSQL: one transaction, two statements, two round trips (PostgresStore's mixin).
 
 The first statement reads the scope's full-text side while the model embeds the question: its statistics, the
 postings of both lists' terms (the most common pruned in a large scope, as ``keyword_candidates`` prunes them),
@@ -42,13 +42,16 @@ class PgRecallMixin:
 
     if TYPE_CHECKING:
 
-        def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+        def _tenant(
+            self, tenant: str, *, pipeline: bool = False
+        ) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
     def recall_reads(self, ask: RecallAsk, vector_for: VectorFor) -> RecallReads:
         scope = ask.scope
         term_stems = query_stems(ask.terms)
         lists = [[p for p in term_stems if p], [p for p in query_stems(ask.pairs) if p]]
-        with self._tenant(scope.tenant) as conn:
+        # Pipelined: BEGIN and the tenant go with the first statement, COMMIT with the second (two round trips).
+        with self._tenant(scope.tenant, pipeline=True) as conn:
             side = _full_text(conn, scope, ask.filter_, ask.now, lists, term_stems, sorted(self._dims), ask.limit)
             docs, tokens, indexed, model, dim, kept, postings, rows, singles, exact_planned = side
             keyword, phrase = (
@@ -72,7 +75,8 @@ class PgRecallMixin:
                     scope, query, dim, model, ask.filter_, ask.now, ask.limit, exact=exact, own_only=False
                 )
             listed = list(dict.fromkeys(c.id for c in [*keyword, *phrase]))
-            read = _evidence(conn, scope, listed, search, ask.window)
+            evidence = _evidence(conn, scope, listed, search, ask.window)
+        read = _read(evidence.fetchall())  # its rows arrive with the COMMIT's answer
         counts = {
             t: (singles.get(p[0], 0) if p else 0) for t, p in zip(ask.terms, term_stems, strict=True) if len(p) <= 1
         }
@@ -214,8 +218,8 @@ class _Read:
 
 def _evidence(
     conn: psycopg.Connection[Any], scope: Scope, listed: Sequence[str], search: tuple[str, list[Any]], window: int
-) -> _Read:
-    """The second statement (see the module docstring)."""
+) -> psycopg.Cursor[Any]:
+    """The second statement (see the module docstring), sent; its rows are read once the transaction ends."""
     where, params = scope_sql(scope)
     records = f"SELECT {COLUMNS}, r.seq FROM records r WHERE {where} AND"
     statement = (
@@ -245,7 +249,7 @@ def _evidence(
         " FROM every r LEFT JOIN vs ON vs.record_id = r.id LEFT JOIN vq ON vq.record_id = r.id"
         " LEFT JOIN gap ON gap.id = r.id ORDER BY r.seq"
     )
-    rows = conn.execute(
+    return conn.execute(
         statement,
         [
             *search[1],
@@ -259,8 +263,7 @@ def _evidence(
             window + 1,
             scope.tenant,
         ],
-    ).fetchall()
-    return _read(rows)
+    )
 
 
 def _read(rows: list[tuple[Any, ...]]) -> _Read:
