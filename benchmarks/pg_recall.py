@@ -67,7 +67,8 @@ def _recall(store: Store, data: Data, scope: Scope, text: str, vector: np.ndarra
 
 
 class _Counter:
-    """Statements (``Cursor.execute``) and outermost transactions (``Connection.transaction``) sent by this process."""
+    """Statements (``Cursor.execute``, but BEGIN and COMMIT) and outermost transactions (``Connection.transaction``,
+    or a BEGIN sent as a statement) sent by this process."""
 
     def __init__(self) -> None:
         self.statements = self.transactions = 0
@@ -78,9 +79,12 @@ class _Counter:
     def counting(self) -> Iterator[_Counter]:
         execute, transaction, counter = self._execute, self._transaction, self
 
-        def counted_execute(cur: Any, *args: Any, **kwargs: Any) -> Any:
-            counter.statements += 1
-            return execute(cur, *args, **kwargs)
+        def counted_execute(cur: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            if query == "BEGIN":  # a pipelined transaction, opened as a statement
+                counter.transactions += 1
+            elif query != "COMMIT":
+                counter.statements += 1
+            return execute(cur, query, *args, **kwargs)
 
         def counted_transaction(conn: Any, *args: Any, **kwargs: Any) -> Any:
             if conn.info.transaction_status.name == "IDLE":  # not a savepoint in one already open

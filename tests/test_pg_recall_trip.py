@@ -1,12 +1,17 @@
-"""PostgreSQL recall in one round trip where it can be: one transaction of at most three statements, the same hits."""
+"""PostgreSQL recall in one transaction of at most three statements and two round trips, with the same hits."""
 
 from __future__ import annotations
 
+import logging
+import os
 import random
+import socket
+import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -98,12 +103,14 @@ def test_one_trip_recall_gives_the_hits_and_scores_of_reading_the_store_step_by_
 
 
 def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every statement this process sends from now on (counted at the client, in psycopg's cursor)."""
+    """Every statement this process sends from now on (counted at the client, in psycopg's cursor), but the
+    BEGIN and COMMIT that delimit a transaction (the transactions are counted by the server)."""
     sent: list[str] = []
     execute: Callable[..., Any] = psycopg.Cursor.execute
 
     def counting(self: psycopg.Cursor[Any], query: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append(query if isinstance(query, str) else repr(query))
+        if query not in ("BEGIN", "COMMIT"):
+            sent.append(query if isinstance(query, str) else repr(query))
         return execute(self, query, *args, **kwargs)
 
     monkeypatch.setattr(psycopg.Cursor, "execute", counting)
@@ -190,3 +197,83 @@ def test_a_postgres_write_is_one_transaction_after_a_read_only_duplicate_check(
     check, write = transactions
     assert all(s.lstrip().upper().startswith(("SET LOCAL", "SELECT", "COMPOSED")) for s in check), check
     assert any(s.lstrip().upper().startswith("INSERT INTO RECORDS") for s in write), write
+
+
+class _TurnCounter:
+    """A Unix-socket relay in front of the server that counts round trips: each time the client speaks again
+    after the server has answered, one more turn."""
+
+    def __init__(self, server_dir: str, port: int) -> None:
+        self.dir = tempfile.mkdtemp(prefix="tiermem-relay-")
+        self._target = os.path.join(server_dir, f".s.PGSQL.{port}")
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(os.path.join(self.dir, f".s.PGSQL.{port}"))
+        self._listener.listen()
+        self.turns = 0
+        self._last = "server"
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            upstream.connect(self._target)
+            threading.Thread(target=self._pump, args=(client, upstream, "client"), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, "server"), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, side: str) -> None:
+        while data := source.recv(65536):
+            with self._lock:
+                if side == "client" and self._last == "server":
+                    self.turns += 1
+                self._last = side
+            sink.sendall(data)
+        sink.close()
+
+    def close(self) -> None:
+        self._listener.close()
+
+
+def test_a_postgres_recall_is_two_round_trips(pg_server: PgServer) -> None:
+    url = pg_server.schema_url()
+    with Memory.open(url, embedder=HashingEmbedder()) as mem:
+        _fill(mem)
+    parts = urlsplit(url)
+    options = dict(parse_qsl(parts.query))
+    relay = _TurnCounter(options["host"], parts.port or 5432)
+    relayed = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode({**options, "host": relay.dir}), ""))
+    try:
+        with Memory.open(relayed, embedder=HashingEmbedder()) as mem:
+            mem.recall(ANN, "river stone market", now=NOW)  # the pool's first connection, opened and set up
+            turns = []
+            for text, options_ in QUERIES:
+                before = relay.turns
+                assert mem.recall(ANN, text, now=NOW, **options_), text
+                turns.append(relay.turns - before)
+    finally:
+        relay.close()
+    assert turns == [2] * len(QUERIES), turns
+
+
+def test_a_recall_that_fails_midway_leaves_its_connection_fit_for_the_next(
+    filled: tuple[Memory, list[str]], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    mem, _ = filled
+    caplog.set_level(logging.WARNING, logger="psycopg.pool")
+    expected = _recalled(mem)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the second statement never went out")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("tiermem.store.postgres.recall._evidence", broken)
+        for _ in range(3):  # more than the pool holds idle, so a connection left in a transaction would come back
+            with pytest.raises(RuntimeError):
+                mem.recall(ANN, "river stone market", now=NOW)
+    assert _recalled(mem) == expected
+    # The store ended the transaction itself: the pool found no connection returned in one.
+    assert not [r for r in caplog.records if "rolling back" in r.getMessage()], caplog.text

@@ -1,13 +1,13 @@
-"""Score the scanner on a red-team batch: ``fresh/`` (round 1) or ``fresh2/`` (round 2, the default), each written
-by someone who had not seen the scanner, after it was built. A round is scored once as held-out figures; after
-that it is development data (round 1 is now).
+"""Score the scanner on a red-team batch: ``fresh/`` (round 1), ``fresh2/`` (round 2) or ``fresh3/`` (round 3, the
+default), each written by someone who had not seen the scanner, after it was built. A round is scored once as
+held-out figures; after that it is development data (rounds 1 and 2 are now).
 
 ``hostile.jsonl`` and ``benign.jsonl`` are notes; ``documents_clean.jsonl`` and ``documents_planted.jsonl`` are
 ordinary documents (receipts, statements, newsletters, tables), clean and with one task-hijack order planted at
 the start, the middle or the end. Each text is scored as the write path scores a note from a tool or a
 web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier unless ``--embedder hash``).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh]
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2]
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def report(title: str, rows: list[dict[str, str]], scores: list[float], group: s
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--round", choices=("fresh", "fresh2"), default="fresh2", help="round 1 or 2")
+    parser.add_argument("--round", choices=("fresh", "fresh2", "fresh3"), default="fresh3", help="round 1, 2 or 3")
     parser.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     parser.add_argument("--show", type=int, default=0, help="Print this many misses or false alarms per set.")
     args = parser.parse_args()

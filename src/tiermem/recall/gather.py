@@ -68,14 +68,16 @@ class Gather:
         *,
         k: int,
         query_vector: Vectors | None = None,
+        embedding: Future[list[Vectors]] | None = None,
     ) -> Candidates:
-        """The candidate lists of ``query`` in ``scope``; ``query_vector``: the question's vector, if known."""
+        """The candidate lists of ``query`` in ``scope``; ``query_vector``: the question's vector, if known;
+        ``embedding``: the question's vector on its way (``embed_early``)."""
         wanted = filter_ if filter_.as_of is not None or not self.credit_current else including_closed(filter_)
         if isinstance(store, OneTripRecall) and not self.perspective:
             limit = max(self.candidates, k)
             pairs = tuple(query.pairs) if self.phrases else ()
             trip = RecallAsk(scope, wanted, query.now, limit, query.terms, pairs, self.stream_window)
-            return _in_one_trip(store, embedder, trip, query, query_vector)
+            return _in_one_trip(store, embedder, trip, query, query_vector, embedding)
         usable = embedder is not None and store.vector_fingerprint(scope) == embedder.fingerprint
         model = embedder if usable else None
         english = query.english
@@ -96,7 +98,9 @@ class Gather:
             # asked first, it lets both questions be embedded in one model call.
             keyword = store.keyword_candidates(scope, ask.terms, wanted, now=ask.now, limit=ask.limit)
             asked_as = _asked_as_speaker(store, scope, query.text, keyword[:10])
-        vectors = _vectors(model, query, query_vector, asked_as)
+        vectors = (
+            embedding if embedding is not None and model is not None else _vectors(model, query, query_vector, asked_as)
+        )
         found = ask_store(store, ask, vectors, keyword)
         return Candidates(
             replace(query, vector=found.vectors[0] if found.vectors else None),
@@ -108,6 +112,14 @@ class Gather:
             ask.fingerprint,
             found.weights,
         )
+
+    def embed_early(self, embedder: Embedder | None, text: str, given: Vectors | None) -> Future[list[Vectors]] | None:
+        """The question's vector, started before anything is read, so that the model runs beside all of recall's
+        reads (None: nothing to embed, or embedded with a speaker's question once the lists name one). Should the
+        scope hold another model's vectors, or none, the vector goes unused."""
+        if embedder is None or given is not None or self.perspective:
+            return None
+        return _MODEL_THREADS.get().submit(lambda: list(embed_queries(embedder, [text])))
 
 
 def _vectors(
@@ -187,13 +199,17 @@ def ask_store(store: Store, ask: Ask, vectors: Future[list[Vectors]], keyword: l
 
 
 def _in_one_trip(
-    store: OneTripRecall, embedder: Embedder | None, ask: RecallAsk, query: Query, given: Vectors | None
+    store: OneTripRecall,
+    embedder: Embedder | None,
+    ask: RecallAsk,
+    query: Query,
+    given: Vectors | None,
+    embedding: Future[list[Vectors]] | None,
 ) -> Candidates:
     """The lists from a store that reads them, and what ranking reads, at once; the model embeds meanwhile (even
     if the scope turns out to hold another model's vectors: the store says which only with the lists)."""
-    embedding = None
-    if embedder is not None and given is None:
-        embedding = _MODEL_THREADS.get().submit(embed_queries, embedder, [query.text])
+    if embedding is None and embedder is not None and given is None:
+        embedding = _MODEL_THREADS.get().submit(lambda: list(embed_queries(embedder, [query.text])))
 
     def vector_for(fingerprint: str | None) -> Vectors | None:
         if embedder is None or fingerprint != embedder.fingerprint:

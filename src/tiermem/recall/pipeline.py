@@ -103,10 +103,11 @@ class Pipeline:
     ) -> list[Hit]:
         """The k best records for ``text`` in ``scope`` at or above the floor, each with its score parts."""
         check_query(text, k)
+        embedding = self.gather.embed_early(embedder, text, query_vector) if text.strip() else None
         query = parse_query(text, now)
         if not text.strip():
             return []
-        found = self.gather(store, embedder, scope, query, filter_, k=k, query_vector=query_vector)
+        found = self.gather(store, embedder, scope, query, filter_, k=k, query_vector=query_vector, embedding=embedding)
         store = found.reads or store
         lists = self.fusion.lists(
             keyword=found.keyword, vector=found.vector, phrase=found.phrase, perspective=found.perspective

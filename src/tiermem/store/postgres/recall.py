@@ -12,19 +12,23 @@ records it and they supersede, and its place in the user's write order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import psycopg
+from psycopg_pool import ConnectionPool
 
 from tiermem.embed import Vectors
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate
+from tiermem.store.postgres.connect import driver_error
 from tiermem.store.postgres.fulltext import COUNT_CAP, POSTINGS_BUDGET, PRUNE_FROM_RECORDS, admitted_sql, ranked
-from tiermem.store.postgres.sql import COLUMNS, row_to_record, scope_sql
+from tiermem.store.postgres.outage import Outage
+from tiermem.store.postgres.sql import COLUMNS, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.terms import query_stems
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, ef_search, hnsw_dims, search_sql
 from tiermem.store.recall_reads import Prefetched, RecallAsk, RecallReads, VectorFor
@@ -41,17 +45,20 @@ class PgRecallMixin:
     _dims: set[int]
 
     if TYPE_CHECKING:
+        _local: threading.local
+        outage: Outage
+        where: str
 
-        def _tenant(
-            self, tenant: str, *, pipeline: bool = False
-        ) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+        def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
+        def _connection(self) -> tuple[ConnectionPool[psycopg.Connection[Any]], psycopg.Connection[Any]]: ...
 
     def recall_reads(self, ask: RecallAsk, vector_for: VectorFor) -> RecallReads:
         scope = ask.scope
         term_stems = query_stems(ask.terms)
         lists = [[p for p in term_stems if p], [p for p in query_stems(ask.pairs) if p]]
         # Pipelined: BEGIN and the tenant go with the first statement, COMMIT with the second (two round trips).
-        with self._tenant(scope.tenant, pipeline=True) as conn:
+        with self._pipelined(scope.tenant) as conn:
             side = _full_text(conn, scope, ask.filter_, ask.now, lists, term_stems, sorted(self._dims), ask.limit)
             docs, tokens, indexed, model, dim, kept, postings, rows, singles, exact_planned = side
             keyword, phrase = (
@@ -100,6 +107,36 @@ class PgRecallMixin:
                 term_counts=(docs, counts),
             ),
         )
+
+    @contextmanager
+    def _pipelined(self, tenant: str) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction for ``tenant`` sent in pipeline mode: BEGIN and the tenant travel with the first statement
+        whose rows are read, COMMIT with the last (psycopg's ``transaction()`` would wait at both); inside a
+        transaction already, that one."""
+        if getattr(self._local, "conn", None) is not None:
+            with self._tenant(tenant) as conn:
+                yield conn
+            return
+        pool, conn = self._connection()
+        local = self._local
+        local.conn, local.tenant = conn, tenant
+        try:
+            with conn.pipeline():
+                conn.execute("BEGIN")
+                conn.execute(set_tenant(tenant))
+                yield conn
+                conn.execute("COMMIT")
+        except psycopg.Error as exc:
+            if conn.broken:
+                self.outage.suspect()
+            raise driver_error("read from", self.where, exc) from exc
+        finally:
+            local.conn = None
+            try:
+                if not conn.broken and conn.info.transaction_status.name != "IDLE":
+                    conn.rollback()  # the body raised before COMMIT
+            finally:
+                pool.putconn(conn)
 
     def _exact(self, conn: psycopg.Connection[Any], indexed: bool, dim: int) -> bool:
         """Whether the scope is searched exactly (``PgVectorMixin._scope_indexed`` from what was read)."""

@@ -162,13 +162,6 @@ class PostgresStore(
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One database transaction on this thread's connection; nested calls join it."""
-        with self._transaction(pipeline=False):
-            yield
-
-    @contextmanager
-    def _transaction(self, *, pipeline: bool) -> Iterator[None]:
-        """``transaction``; ``pipeline``: its statements sent without waiting until a result is read (psycopg's
-        pipeline mode), so BEGIN and the tenant travel with the first statement and COMMIT with the last."""
         local = self._local
         if getattr(local, "conn", None) is not None:
             yield
@@ -176,7 +169,7 @@ class PostgresStore(
         pool, conn = self._connection()
         local.conn, local.tenant = conn, None
         try:
-            with conn.pipeline() if pipeline else nullcontext(), conn.transaction():
+            with conn.transaction():
                 yield
         except psycopg.Error as exc:
             if conn.broken:
@@ -209,10 +202,9 @@ class PostgresStore(
             raise driver_error("connect to", self.where, exc) from exc
 
     @contextmanager
-    def _tenant(self, tenant: str, *, pipeline: bool = False) -> Iterator[psycopg.Connection[Any]]:
-        """This thread's transaction with ``tiermem.tenant`` set to ``tenant`` (restored afterwards); ``pipeline``:
-        as ``_transaction``'s, when this opens the transaction."""
-        with self._transaction(pipeline=pipeline):
+    def _tenant(self, tenant: str) -> Iterator[psycopg.Connection[Any]]:
+        """This thread's transaction with ``tiermem.tenant`` set to ``tenant`` (restored afterwards)."""
+        with self.transaction():
             local = self._local
             conn: psycopg.Connection[Any] = local.conn
             before = local.tenant
