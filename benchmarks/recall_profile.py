@@ -31,7 +31,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from tiermem import Memory, Scope
-from tiermem.embed import Embedder, MiniLMEmbedder, Vectors, pools_passages
+from tiermem.embed import Embedder, EmbedderWrapper, MiniLMEmbedder, Vectors
 
 SPEAKERS = ("Orla", "Teodor")
 _PLACES = "the harbour|the old library|a mountain cabin|the night market|the botanical garden|a small island".split("|")
@@ -77,26 +77,14 @@ class Turn:
     time: datetime
 
 
-class TimedModel:
+class TimedModel(EmbedderWrapper):
     """The model behind a stopwatch: ``seconds`` is the time spent inside it."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds = 0.0
         self.cpu = 0.0  # CPU seconds of the whole process inside the model (nothing else runs meanwhile)
         self.calls = 0
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    @property
-    def fingerprint(self) -> str:
-        return self.inner.fingerprint
-
-    @property
-    def pools_passages(self) -> bool:
-        return pools_passages(self.inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         started, cpu = time.perf_counter(), time.process_time()

@@ -16,32 +16,20 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tiermem import Memory, Scope
-from tiermem.embed import Embedder, Vectors, pools_passages
+from tiermem.embed import Embedder, EmbedderWrapper, Vectors
 from tiermem.write.path import WritePolicy
 
 TENANT = "bench"
 
 
-class TimedModel:
+class TimedModel(EmbedderWrapper):
     """An embedder that adds the time spent in the model to ``seconds`` (the one model every system uses)."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds = 0.0
         self.texts = 0
         self.calls = 0
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    @property
-    def fingerprint(self) -> str:
-        return self.inner.fingerprint
-
-    @property
-    def pools_passages(self) -> bool:
-        return pools_passages(self.inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         started = time.perf_counter()

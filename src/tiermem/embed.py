@@ -27,6 +27,7 @@ __all__ = [
     "EMBED_URL_ENV",
     "E5Embedder",
     "Embedder",
+    "EmbedderWrapper",
     "HashingEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
@@ -83,6 +84,32 @@ class Embedder(Protocol):
 def pools_passages(embedder: object) -> bool:
     """Whether a multi-sentence text's vector may be the mean of its sentences' (``pools_passages`` set True)."""
     return getattr(embedder, "pools_passages", False) is True
+
+
+class EmbedderWrapper:
+    """An embedder around another that keeps its dimension, fingerprint and pooling, so stored vectors match."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+
+    @property
+    def dim(self) -> int:
+        """The wrapped model's dimension."""
+        return self.inner.dim
+
+    @property
+    def fingerprint(self) -> str:
+        """The wrapped model's fingerprint."""
+        return self.inner.fingerprint
+
+    @property
+    def pools_passages(self) -> bool:
+        """The wrapped model's, so its texts get the vectors they get without the wrapper."""
+        return pools_passages(self.inner)
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        """The wrapped model's vectors."""
+        return self.inner.embed_batch(texts)
 
 
 @runtime_checkable

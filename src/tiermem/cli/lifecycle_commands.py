@@ -6,13 +6,13 @@ reach the main group, which maps them to a one-line message and an exit code.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import click
 
 from tiermem.cli.database import db_option, db_url, open_db
+from tiermem.cli.render import emit_json
 from tiermem.errors import StoreError, ValidationError
 
 __all__ = ["erase_command", "sweep_command"]
@@ -22,10 +22,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
-
-
-def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _rows(counts: Mapping[str, int]) -> str:
@@ -57,7 +53,7 @@ def sweep_command(db: str | None, keep_last: str, vacuum: bool, as_json: bool) -
     finally:
         store.close()
     if as_json:
-        _emit(
+        emit_json(
             {
                 "at": report.at.isoformat(),
                 "expired": report.expired,
@@ -121,7 +117,7 @@ def erase_command(
     # Checked after close: closing checkpoints the WAL of the last connection.
     leaks = {text: database_files_holding(db_url(db), text) for text in verify}
     if as_json:
-        _emit(
+        emit_json(
             {
                 "tenant": tenant,
                 "user": user,

@@ -30,6 +30,7 @@ from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.migrate_command import migrate_command
 from tiermem.cli.options import store_options
 from tiermem.cli.pending_commands import pending_group
+from tiermem.cli.render import emit_json, report_done
 from tiermem.cli.scan_commands import eval_injection, quarantine_group, scan_command
 from tiermem.cli.serve_commands import keys_group, serve_command
 from tiermem.errors import MemError, NotFoundError, ValidationError
@@ -83,10 +84,6 @@ def _time(value: str | None, field: str) -> datetime | None:
     return None if value is None else aware_time(field, value)
 
 
-def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
 def _print(table: Any) -> None:
     from rich.console import Console
 
@@ -131,14 +128,14 @@ def add(
     valid_from: str | None,
 ) -> None:
     """Remember CONTENT for a user; says which records it superseded and why, or the id of a held write."""
-    from tiermem.cli.render import write_json, write_lines
+    from tiermem.cli.render import write_lines
 
     scope = _scope(tenant, user)
     when = _time(valid_from, "valid_from")
     with removed_if_failed(db), open_memory(db, embedder, create=True) as mem:
         result = mem.remember(scope, content, type=type_, source=source, tags=tags, ttl=ttl, valid_from=when)
     if as_json:
-        _emit_json(write_json(result))
+        emit_json(result.to_json())
         return
     for line in write_lines(result):
         click.echo(line)
@@ -177,7 +174,7 @@ def search(
         when = _time(as_of, "as_of")
         hits = mem.recall(scope, query, k=k, filter=filter_, as_of=when, include_quarantined=include_quarantined)
     if as_json:
-        _emit_json([hit_json(h) for h in hits])
+        emit_json([hit_json(h) for h in hits])
     else:
         from tiermem.trust.provenance import MEMORY_IS_DATA, quote, render_hits
 
@@ -193,7 +190,7 @@ def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, re
     with open_memory(db, embedder, create=False) as mem:
         record = mem.get(_scope(tenant, user), record_id)
     if as_json:
-        _emit_json(record.to_json())
+        emit_json(record.to_json())
     else:
         from tiermem.cli.render import records_table
 
@@ -209,7 +206,7 @@ def list_(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, 
     with open_memory(db, embedder, create=False) as mem:
         page = mem.list(_scope(tenant, user), limit=limit, cursor=cursor)
     if as_json:
-        _emit_json({"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor})
+        emit_json({"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor})
     else:
         from tiermem.cli.render import records_table
 
@@ -225,10 +222,7 @@ def forget(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
     """Delete one record (text, full-text index and vector)."""
     with open_memory(db, embedder, create=False) as mem:
         mem.forget(_scope(tenant, user), record_id)
-    if as_json:
-        _emit_json({"forgotten": record_id})
-    else:
-        click.echo(f"forgotten {record_id}")
+    report_done(as_json, "forgotten", record_id)
 
 
 @cli.command()
@@ -261,7 +255,7 @@ def consolidate(db: str | None, tenant: str, user: str, embedder: str, as_json: 
     with open_memory(db, embedder, create=False) as mem:
         actions = mem.consolidate(_scope(tenant, user), dry_run=dry_run)
     if as_json:
-        _emit_json([{"kind": a.kind.value, "keep": a.keep, "retire": a.retire, "reason": a.reason} for a in actions])
+        emit_json([{"kind": a.kind.value, "keep": a.keep, "retire": a.retire, "reason": a.reason} for a in actions])
         return
     verb = "would " if dry_run else ""
     for a in actions:
@@ -311,7 +305,7 @@ def bench(
     if write_path:
         from tiermem.bench.write import run_write_bench
 
-        _emit_json(run_write_bench(sizes=tuple(sorted({min(10_000, records), records})), embedder=embedder))
+        emit_json(run_write_bench(sizes=tuple(sorted({min(10_000, records), records})), embedder=embedder))
         return
     from tiermem.bench.recall import run_bench
 
@@ -324,7 +318,7 @@ def bench(
         progress=not as_json and sys.stderr.isatty(),
     )
     if as_json:
-        _emit_json(report)
+        emit_json(report)
     else:
         from tiermem.bench.recall import print_report
 

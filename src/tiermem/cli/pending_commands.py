@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from tiermem.cli.database import open_memory
 from tiermem.cli.options import store_options
+from tiermem.cli.render import emit_json, report_done
 
 if TYPE_CHECKING:
     from tiermem.types import Scope
 
 __all__ = ["pending_group"]
-
-
-def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _scope(tenant: str, user: str) -> Scope:
@@ -38,7 +34,7 @@ def list_pending(db: str | None, tenant: str, user: str, embedder: str, as_json:
     with open_memory(db, embedder, create=False) as mem:
         pending = mem.pending(_scope(tenant, user))
     if as_json:
-        _emit(
+        emit_json(
             [
                 {"id": p.id, "created_at": p.created_at.isoformat(), "reason": p.reason, "record": p.record}
                 for p in pending
@@ -57,12 +53,12 @@ def list_pending(db: str | None, tenant: str, user: str, embedder: str, as_json:
 @click.argument("pending_id")
 def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, pending_id: str) -> None:
     """Store a held write through the write path: it keeps its source and trust; the approver is recorded."""
-    from tiermem.cli.render import write_json, write_lines
+    from tiermem.cli.render import write_lines
 
     with open_memory(db, embedder, create=False) as mem:
         result = mem.approve(_scope(tenant, user), pending_id, actor="cli")
     if as_json:
-        _emit({"approved": pending_id, **write_json(result)})
+        emit_json({"approved": pending_id, **result.to_json()})
         return
     click.echo(f"approved {pending_id}")
     for line in write_lines(result):
@@ -76,7 +72,4 @@ def reject(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
     """Drop a held write; nothing is stored."""
     with open_memory(db, embedder, create=False) as mem:
         mem.reject(_scope(tenant, user), pending_id)
-    if as_json:
-        _emit({"rejected": pending_id})
-    else:
-        click.echo(f"rejected {pending_id}")
+    report_done(as_json, "rejected", pending_id)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+
+import click
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -12,7 +15,20 @@ if TYPE_CHECKING:
     from tiermem.types import Hit, MemoryRecord, ScorePart
     from tiermem.write.path import WriteResult
 
-__all__ = ["hits_table", "pending_table", "records_table", "write_json", "write_lines"]
+__all__ = ["emit_json", "hits_table", "pending_table", "records_table", "report_done", "write_lines"]
+
+
+def emit_json(data: Any) -> None:
+    """``data`` printed as indented JSON, non-ASCII text as it is."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def report_done(as_json: bool, verb: str, subject: str) -> None:
+    """What a command did to one thing: ``{verb: subject}`` as JSON, else the line ``verb subject``."""
+    if as_json:
+        emit_json({verb: subject})
+    else:
+        click.echo(f"{verb} {subject}")
 
 
 def _rank(part: ScorePart | None) -> str:
@@ -74,14 +90,3 @@ def write_lines(result: WriteResult) -> list[str]:
     lines += [f"  {reason}" for reason in result.reasons]
     lines += [f"  supersedes {rid}" for rid in result.superseded if not any(rid in r for r in result.reasons)]
     return lines
-
-
-def write_json(result: WriteResult) -> dict[str, Any]:
-    """A write's outcome as JSON: status, record, superseded ids, reasons and (if held) the pending id."""
-    return {
-        "status": result.status.value,
-        "record": result.record.to_json(),
-        "superseded": list(result.superseded),
-        "reasons": list(result.reasons),
-        "pending_id": result.pending_id,
-    }

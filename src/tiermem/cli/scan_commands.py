@@ -18,6 +18,7 @@ import click
 
 from tiermem.cli.database import open_memory
 from tiermem.cli.options import embedder_option, store_options
+from tiermem.cli.render import emit_json
 from tiermem.errors import ValidationError
 
 if TYPE_CHECKING:
@@ -26,10 +27,6 @@ if TYPE_CHECKING:
 __all__ = ["QUARANTINE_FOUND_EXIT", "eval_injection", "quarantine_group", "scan_command"]
 
 QUARANTINE_FOUND_EXIT = 4
-
-
-def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _items(text: str, name: str, field: str) -> list[tuple[str, str]]:
@@ -81,7 +78,7 @@ def scan_command(path: str, field: str, as_json: bool, show_all: bool, embedder:
     results = [(where, item, verdict) for (where, item), verdict in zip(items, verdicts, strict=True)]
     worst = sum(v.verdict is ScanLevel.QUARANTINE for _, _, v in results)
     if as_json:
-        _emit(
+        emit_json(
             [
                 {"where": w, "verdict": v.verdict.value, "score": v.score, "reasons": list(v.reasons), "text": t}
                 for w, t, v in results
@@ -121,7 +118,7 @@ def eval_injection(path: Path, as_json: bool, threshold: float | None, embedder:
     chosen = threshold if threshold is not None else INJECTION_THRESHOLD
     report = injection_rates(load_corpus(path), chosen, get_embedder(embedder))
     if as_json:
-        _emit(report)
+        emit_json(report)
         return
     from rich.console import Console
     from rich.table import Table
@@ -184,7 +181,7 @@ def list_quarantined(db: str | None, tenant: str, user: str, embedder: str, as_j
         )
     rows = [_flagged_json(r) for r in page.records]
     if as_json:
-        _emit(rows)
+        emit_json(rows)
         return
     from tiermem.trust.provenance import quote
 
@@ -207,6 +204,6 @@ def release_command(
     with open_memory(db, embedder, create=False) as mem:
         record = mem.release(_scope(tenant, user), record_id, actor=actor)
     if as_json:
-        _emit({"released": record.id, "version": record.version, "record": record.to_json()})
+        emit_json({"released": record.id, "version": record.version, "record": record.to_json()})
     else:
         click.echo(f"released {record.id} (version {record.version}, by {actor})")

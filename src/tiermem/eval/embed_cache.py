@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tiermem.embed import Embedder, QueryEmbedder, Vectors, pools_passages
+from tiermem.embed import Embedder, EmbedderWrapper, QueryEmbedder, Vectors
 from tiermem.store.vector_file import SUFFIX, VectorFile
 
 __all__ = ["CachedEmbedder", "cache_key"]
@@ -21,35 +21,25 @@ def cache_key(fingerprint: str, text: str) -> bytes:
     return hashlib.sha256(fingerprint.encode("utf-8") + b"\0" + text.encode("utf-8")).digest()
 
 
-class CachedEmbedder:
-    """Wraps an embedder; vectors are read from (and new ones written to) one file in ``directory``."""
+class CachedEmbedder(EmbedderWrapper):
+    """Wraps an embedder; vectors are read from (and new ones written to) one file in ``directory``.
+
+    Its pooling is the wrapped model's: the eval must make the vectors a user's store makes with the same model.
+    """
 
     def __init__(self, inner: Embedder, directory: Path) -> None:
-        self._inner = inner
+        super().__init__(inner)
         directory.mkdir(parents=True, exist_ok=True)
         self._file = VectorFile(directory / _FILE)
         self.hits = 0
         self.misses = 0
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    @property
-    def fingerprint(self) -> str:
-        return self._inner.fingerprint
-
-    @property
-    def pools_passages(self) -> bool:
-        # The eval must make the vectors a user's store makes with the same model.
-        return pools_passages(self._inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         return self._embed(texts, query=False)
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         """Queries, for a model that embeds them differently (kept under their own keys), else as texts."""
-        return self._embed(texts, query=isinstance(self._inner, QueryEmbedder))
+        return self._embed(texts, query=isinstance(self.inner, QueryEmbedder))
 
     def _embed(self, texts: Sequence[str], *, query: bool) -> Vectors:
         # A model embeds a query apart from the same text stored (e5's prefixes): its vectors get their own keys.
@@ -60,7 +50,7 @@ class CachedEmbedder:
         self.hits += len(texts) - sum(1 for k in keys if k not in found)
         self.misses += len(missing)
         if missing:
-            inner = self._inner
+            inner = self.inner
             fresh = (
                 inner.embed_queries(missing)
                 if query and isinstance(inner, QueryEmbedder)

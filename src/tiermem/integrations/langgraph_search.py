@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from langgraph.store.base import Item, SearchItem, SearchOp, get_text_at_path
 
-from tiermem.embed import Embedder, Vectors, embed_queries
+from tiermem.embed import Embedder, EmbedderWrapper, Vectors, embed_queries
 from tiermem.integrations.langgraph_filters import matches_filter
 from tiermem.integrations.langgraph_items import Place, indexed_by, item_fields, namespace_tag, texts_of
 from tiermem.memory import MAX_LIST
@@ -98,23 +98,12 @@ class _Found:
     hit: Hit | None
 
 
-class _QueryTap:
+class _QueryTap(EmbedderWrapper):
     """An embedder that keeps the question's vector recall computes, so the score needs no second model call."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.vector: Vectors | None = None
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    @property
-    def fingerprint(self) -> str:
-        return self.inner.fingerprint
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        return self.inner.embed_batch(texts)
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         vectors = embed_queries(self.inner, texts)

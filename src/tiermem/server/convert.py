@@ -9,20 +9,8 @@ from tiermem.lifecycle.erase import EraseReport
 from tiermem.store.base import AuditEntry, PendingWrite
 from tiermem.store.context_base import CoreBlock
 from tiermem.types import Hit, MemoryRecord
-from tiermem.write.path import WriteResult
 
-__all__ = ["audit_out", "block_out", "erase_out", "hit_out", "message_out", "pending_out", "write_out"]
-
-
-def write_out(result: WriteResult) -> dict[str, Any]:
-    """A write's result."""
-    return {
-        "status": result.status.value,
-        "record": result.record.to_dict(),
-        "superseded": list(result.superseded),
-        "reasons": list(result.reasons),
-        "pending_id": result.pending_id,
-    }
+__all__ = ["audit_out", "block_out", "erase_out", "hit_out", "message_out", "pending_out"]
 
 
 def hit_out(hit: Hit) -> dict[str, Any]:

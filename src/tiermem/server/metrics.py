@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from tiermem.embed import Embedder, Vectors, embed_queries, pools_passages
+from tiermem.embed import Embedder, EmbedderWrapper, Vectors, embed_queries
 from tiermem.trust.pii import PROCESS_PII_COUNTS
 
 __all__ = ["BUCKETS", "Metrics", "TimedEmbedder"]
@@ -103,27 +103,12 @@ class Metrics:
         return "\n".join(out) + "\n"
 
 
-class TimedEmbedder:
+class TimedEmbedder(EmbedderWrapper):
     """An Embedder that reports the time of every batch to ``metrics``."""
 
     def __init__(self, inner: Embedder, metrics: Metrics) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.metrics = metrics
-
-    @property
-    def dim(self) -> int:
-        """The wrapped model's dimension."""
-        return self.inner.dim
-
-    @property
-    def fingerprint(self) -> str:
-        """The wrapped model's fingerprint (so stored vectors match)."""
-        return self.inner.fingerprint
-
-    @property
-    def pools_passages(self) -> bool:
-        """The wrapped model's (so its texts get the same vectors as in the library)."""
-        return pools_passages(self.inner)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         """Embed and measure."""

@@ -9,12 +9,15 @@ user's keys and sessions with the rest of its rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
-__all__ = ["AccessStore", "ApiKey", "Claim", "ClaimState", "KeyRole"]
+__all__ = ["KEY_COLUMNS", "AccessStore", "ApiKey", "Claim", "ClaimState", "KeyRole", "key_of", "key_row"]
+
+KEY_COLUMNS = "id, tenant, user_key, role, secret_hash, label, created_at, revoked_at"  # of the api_keys table
 
 
 class KeyRole(StrEnum):
@@ -41,6 +44,20 @@ class ApiKey:
     def active(self) -> bool:
         """Not revoked."""
         return self.revoked_at is None
+
+
+def key_row(key: ApiKey, stored: Callable[[datetime], Any]) -> list[Any]:
+    """``key`` as an api_keys row in ``KEY_COLUMNS`` order, its times as ``stored`` gives them."""
+    revoked = None if key.revoked_at is None else stored(key.revoked_at)
+    role = key.role.value
+    return [key.id, key.tenant, key.user or "", role, key.secret_hash, key.label, stored(key.created_at), revoked]
+
+
+def key_of(row: Sequence[Any], moment: Callable[[Any], datetime]) -> ApiKey:
+    """An api_keys row read in ``KEY_COLUMNS`` order as a key; ``moment`` reads a stored time."""
+    key_id, tenant, user_key, role, secret_hash, label, created_at, revoked_at = row
+    revoked = None if revoked_at is None else moment(revoked_at)
+    return ApiKey(key_id, tenant, user_key or None, KeyRole(role), secret_hash, moment(created_at), label, revoked)
 
 
 class ClaimState(StrEnum):

@@ -11,11 +11,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from tiermem.errors import ValidationError
+from tiermem.errors import ConflictError, ValidationError
 from tiermem.store.base import Store
 from tiermem.types import Scope
 
-__all__ = ["MAX_EDITS", "BlockEdit", "ContextStore", "CoreBlock", "StoreWithContext", "WindowState", "check_version"]
+__all__ = [
+    "MAX_EDITS",
+    "BlockEdit",
+    "ContextStore",
+    "CoreBlock",
+    "StoreWithContext",
+    "WindowState",
+    "check_stored",
+    "check_version",
+]
 
 MAX_EDITS = 1000  # the most edits of one block ``core_block_edits`` returns
 
@@ -102,7 +111,24 @@ class StoreWithContext(Store, ContextStore, Protocol):
     """A record store that also keeps the working context (what the context runtime needs)."""
 
 
-def check_version(name: str, version: int) -> None:
-    """Refuse a version that is not a positive integer (guards save_core_block implementations)."""
+def check_version(block: CoreBlock, expected_version: int) -> None:
+    """Refuse a version that is not a positive integer one past ``expected_version`` (guards save_core_block)."""
+    version = block.version
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise ValidationError(f"core.{name}.version", "must be an integer >= 1", given=version, limit=">= 1")
+        raise ValidationError(f"core.{block.name}.version", "must be an integer >= 1", given=version, limit=">= 1")
+    if version != expected_version + 1:
+        raise ValidationError(
+            f"core.{block.name}.version",
+            f"must be one more than the expected version {expected_version}",
+            given=version,
+            limit=expected_version + 1,
+        )
+
+
+def check_stored(scope: Scope, block: CoreBlock, stored: int, expected_version: int) -> None:
+    """ConflictError unless the version stored is the one the edit of ``block`` expected."""
+    if stored != expected_version:
+        raise ConflictError(
+            f"core block '{block.name}' of {scope}: the edit expected version {expected_version} but "
+            f"version {stored} is stored (changed by another writer); reload the block and retry"
+        )

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from tiermem.text_index import index_text
 
@@ -28,6 +28,7 @@ __all__ = [
     "TOKENIZE",
     "Token",
     "query_stems",
+    "rarest_within_budget",
     "tokens_of",
 ]
 
@@ -37,6 +38,8 @@ TOKENIZE = "porter unicode61 remove_diacritics 2"  # the SQLite store's records_
 CONTEXT_WEIGHT = 0.5
 POSTINGS_BUDGET = 2_000  # matching rows a big scope's keyword query may rank (its common words are pruned past it)
 COUNT_CAP = 1_000  # the relevance floor's term counts stop counting a word's records here
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +109,15 @@ def query_stems(terms: Sequence[str]) -> list[tuple[str, ...]]:
     for doc, offset, term in rows:
         stems[doc - 1][offset] = str(term)
     return [tuple(s[k] for k in sorted(s)) for s in stems]
+
+
+def rarest_within_budget(ranked: Iterable[tuple[int, _T]], budget: int) -> list[_T]:
+    """Of (postings, item) pairs rarest first, the items whose postings fit ``budget`` (at least the first)."""
+    kept: list[_T] = []
+    total = 0
+    for postings, item in ranked:
+        if kept and total + postings > budget:
+            break
+        kept.append(item)
+        total += postings
+    return kept

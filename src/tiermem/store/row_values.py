@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import functools
+import json
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any
 
-from tiermem.types import Scope, Source
+from tiermem.types import MemoryRecord, MemoryType, Scope, Source
 
-__all__ = ["scope_of", "source_of"]
+__all__ = ["record_of", "scope_of", "source_of"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -19,3 +24,31 @@ def scope_of(tenant: str, user_key: str, agent: str, session: str) -> Scope:
 def source_of(text: str) -> Source:
     """The source a row's text names."""
     return Source.parse(text)
+
+
+def record_of(
+    row: Iterable[Any], moment: Callable[[Any], datetime], tags_of: Callable[[Any], Iterable[str]]
+) -> MemoryRecord:
+    """A row of the records table's columns in order as a record; ``moment`` reads a stored time, ``tags_of`` tags."""
+    (rid, tenant, user_key, agent, session, type_, content, source, trust, created, updated, vfrom, vto, expires,
+     chash, model, tags, supersedes, metadata, version, context) = row  # fmt: skip
+    return MemoryRecord(
+        id=rid,
+        scope=scope_of(tenant, user_key, agent, session),
+        type=MemoryType(type_),
+        content=content,
+        source=source_of(source),
+        trust=trust,
+        created_at=moment(created),
+        updated_at=None if updated is None else moment(updated),
+        valid_from=moment(vfrom),
+        valid_to=None if vto is None else moment(vto),
+        expires_at=None if expires is None else moment(expires),
+        content_hash=chash,
+        embedding_model=model,
+        tags=tuple(tags_of(tags)),
+        supersedes=supersedes,
+        metadata=MappingProxyType(json.loads(metadata)),
+        version=version,
+        context=context,
+    )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -126,6 +127,20 @@ class WriteResult:
     superseded: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
     pending_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Status, record (its times still datetimes), superseded ids, reasons and (if held) the pending id."""
+        return {
+            "status": self.status.value,
+            "record": self.record.to_dict(),
+            "superseded": list(self.superseded),
+            "reasons": list(self.reasons),
+            "pending_id": self.pending_id,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``to_dict`` with the record's times as ISO 8601."""
+        return {**self.to_dict(), "record": self.record.to_json()}
 
 
 def audit_entry(

@@ -7,13 +7,15 @@ given. A race between the check and the save is still caught by the store (``exp
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Header, Path, Response
+from fastapi import APIRouter, Depends, Header, Path, Response
 
 from tiermem.context.core import CoreMemory
 from tiermem.server.auth import scope_for
-from tiermem.server.convert import block_out, message_out, pending_out, write_out
+from tiermem.server.convert import block_out, message_out, pending_out
 from tiermem.server.deps import Caller, Rt, ScopeAgent, ScopeFull
 from tiermem.server.models import (
     BLOCK_PATTERN,
@@ -54,7 +56,7 @@ def pending(runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
 @router.post("/pending/{pending_id}/approve", response_model=WriteOut, tags=["pending"], summary="Approve")
 def approve(pending_id: PendingId, runtime: Rt, principal: Caller, scope: ScopeFull) -> dict[str, Any]:
     """Store the held write through the write path; it keeps its source and trust, the key is its approver."""
-    return write_out(runtime.memory.approve(scope, pending_id, actor=principal.credential))
+    return runtime.memory.approve(scope, pending_id, actor=principal.credential).to_dict()
 
 
 @router.post("/pending/{pending_id}/reject", status_code=204, tags=["pending"], summary="Reject")
@@ -110,74 +112,65 @@ def block(name: BlockName, runtime: Rt, scope: ScopeAgent, response: Response) -
     return _with_etag(response, _core(runtime, scope).get(name))
 
 
-@router.put(
-    "/core/{name}", response_model=BlockOut, tags=["core"], summary="Define a core block", responses=_PRECONDITIONS
-)
-def define(
-    name: BlockName,
-    body: BlockIn,
-    runtime: Rt,
-    scope: ScopeAgent,
-    principal: Caller,
-    response: Response,
-    if_match: IfMatch = None,
-) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """What every block edit takes besides name and body: the blocks, the caller, the response, If-Match."""
+
+    core: CoreMemory
+    actor: str
+    response: Response
+    if_match: str | None
+
+    def check(self, block: CoreBlock | None, *, required: bool) -> None:
+        """The block read is still at the version the caller read (``required``: the caller must say which)."""
+        _check_match(block, self.if_match, required=required)
+
+    def answer(self, block: CoreBlock) -> dict[str, Any]:
+        """The edited block, its version as the ETag."""
+        return _with_etag(self.response, block)
+
+
+def _edit(runtime: Rt, scope: ScopeAgent, principal: Caller, response: Response, if_match: IfMatch = None) -> _Edit:
+    return _Edit(_core(runtime, scope), principal.credential, response, if_match)
+
+
+Edit = Annotated[_Edit, Depends(_edit)]
+
+
+def _edits(method: str, path: str, summary: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The route of a block edit: the block back, a precondition's failure documented."""
+    return router.api_route(
+        path, methods=[method], response_model=BlockOut, tags=["core"], summary=summary, responses=_PRECONDITIONS
+    )
+
+
+@_edits("PUT", "/core/{name}", "Define a core block")
+def define(name: BlockName, body: BlockIn, edit: Edit) -> dict[str, Any]:
     """Create the block, or change its cap, description and read-only flag (an existing value is kept)."""
-    core = _core(runtime, scope)
-    _check_match(core.get(name) if name in core else None, if_match, required=False)
-    saved = core.define(
+    edit.check(edit.core.get(name) if name in edit.core else None, required=False)
+    saved = edit.core.define(
         name,
         limit=body.limit,
         description=body.description,
         read_only=body.read_only,
         value=body.value,
-        actor=principal.credential,
+        actor=edit.actor,
     )
-    return _with_etag(response, saved)
+    return edit.answer(saved)
 
 
-@router.post(
-    "/core/{name}/append",
-    response_model=BlockOut,
-    tags=["core"],
-    summary="Append to a core block",
-    responses=_PRECONDITIONS,
-)
-def append(
-    name: BlockName,
-    body: AppendIn,
-    runtime: Rt,
-    scope: ScopeAgent,
-    principal: Caller,
-    response: Response,
-    if_match: IfMatch = None,
-) -> dict[str, Any]:
+@_edits("POST", "/core/{name}/append", "Append to a core block")
+def append(name: BlockName, body: AppendIn, edit: Edit) -> dict[str, Any]:
     """Add a line at the end of the block."""
-    core = _core(runtime, scope)
-    _check_match(core.get(name), if_match, required=False)
-    return _with_etag(response, core.append(name, body.text, actor=principal.credential))
+    edit.check(edit.core.get(name), required=False)
+    return edit.answer(edit.core.append(name, body.text, actor=edit.actor))
 
 
-@router.post(
-    "/core/{name}/replace",
-    response_model=BlockOut,
-    tags=["core"],
-    summary="Replace text in a core block",
-    responses=_PRECONDITIONS,
-)
-def replace(
-    name: BlockName,
-    body: ReplaceIn,
-    runtime: Rt,
-    scope: ScopeAgent,
-    principal: Caller,
-    response: Response,
-    if_match: IfMatch = None,
-) -> dict[str, Any]:
+@_edits("POST", "/core/{name}/replace", "Replace text in a core block")
+def replace(name: BlockName, body: ReplaceIn, edit: Edit) -> dict[str, Any]:
     """Replace every occurrence of ``old`` by ``new``; needs ``If-Match`` with the version read."""
-    core = _core(runtime, scope)
-    _check_match(core.get(name), if_match, required=True)
-    return _with_etag(response, core.replace(name, body.old, body.new, actor=principal.credential))
+    edit.check(edit.core.get(name), required=True)
+    return edit.answer(edit.core.replace(name, body.old, body.new, actor=edit.actor))
 
 
 SessionId = Annotated[str, Path(pattern=SCOPE_PATTERN, max_length=MAX_SCOPE_PART)]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
 
-from tiermem.server.convert import audit_out, hit_out, write_out
+from tiermem.server.convert import audit_out, hit_out
 from tiermem.server.deps import Caller, Rt, ScopeFull, check_limit, offload
 from tiermem.server.models import (
     ID_PATTERN,
@@ -64,7 +64,7 @@ def remember(body: MemoryIn, runtime: Rt, scope: ScopeFull) -> dict[str, Any]:
 def remember_one(runtime: Runtime, body: MemoryIn, scope: Scope) -> dict[str, Any]:
     """What ``POST /v1/memories`` does once its caller and body are known (also run by ``server.fast``)."""
     (result,) = runtime.memory.remember_many(scope, [_new(runtime, body, "")])
-    return write_out(result)
+    return result.to_dict()
 
 
 @router.post("/memories/batch", status_code=201, response_model=BatchOut, summary="Remember a batch")
@@ -72,7 +72,7 @@ def remember_batch(body: BatchIn, runtime: Rt, scope: ScopeFull) -> dict[str, An
     """One embedding batch and one transaction: every item is validated first, then all are stored or none."""
     check_limit("items", len(body.items), runtime.settings.limits.max_batch, " (items per batch)")
     items = [_new(runtime, item, f"items[{i}].") for i, item in enumerate(body.items)]
-    return {"results": [write_out(r) for r in runtime.memory.remember_many(scope, items)]}
+    return {"results": [r.to_dict() for r in runtime.memory.remember_many(scope, items)]}
 
 
 @router.post("/memories/search", response_model=HitsOut, summary="Recall: hybrid search")

@@ -14,7 +14,6 @@ from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from tiermem.server.auth import scope_for
-from tiermem.server.convert import write_out
 from tiermem.server.deps import Caller, Rt, ScopeAgent, check_limit
 from tiermem.server.models import ID_PATTERN, SCOPE_PATTERN, Moment, Text, WriteOut
 from tiermem.types import MAX_SCOPE_PART
@@ -86,5 +85,5 @@ def transcript(
         "written": len(results) - skipped,
         "skipped": skipped,
         "record_ids": [r.record.id for r in results],
-        "results": [write_out(r) for r in results],
+        "results": [r.to_dict() for r in results],
     }

@@ -16,16 +16,10 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from tiermem.errors import ConflictError
-from tiermem.store.access_base import ApiKey, KeyRole
+from tiermem.store.access_base import KEY_COLUMNS, ApiKey, key_of, key_row
+from tiermem.store.postgres.sql import as_is
 
 __all__ = ["PgAccessMixin"]
-
-_KEY_COLUMNS = "id, tenant, user_key, role, secret_hash, label, created_at, revoked_at"
-
-
-def _key(row: tuple[Any, ...]) -> ApiKey:
-    key_id, tenant, user_key, role, secret_hash, label, created_at, revoked_at = row
-    return ApiKey(key_id, tenant, user_key or None, KeyRole(role), secret_hash, created_at, label, revoked_at)
 
 
 class PgAccessMixin:
@@ -48,34 +42,25 @@ class PgAccessMixin:
                     raise ConflictError(f"an API key with id {key.id} exists already")
             with self._tenant(key.tenant) as conn:
                 conn.execute(
-                    f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                    [
-                        key.id,
-                        key.tenant,
-                        key.user or "",
-                        key.role.value,
-                        key.secret_hash,
-                        key.label,
-                        key.created_at,
-                        key.revoked_at,
-                    ],
+                    f"INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    key_row(key, as_is),
                 )
 
     def find_key(self, key_id: str) -> ApiKey | None:
         with self._anywhere() as conn:
-            row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM tiermem_find_key(%s)", [key_id]).fetchone()
-        return None if row is None else _key(row)
+            row = conn.execute(f"SELECT {KEY_COLUMNS} FROM tiermem_find_key(%s)", [key_id]).fetchone()
+        return None if row is None else key_of(row, as_is)
 
     def list_keys(self, tenant: str | None = None) -> list[ApiKey]:
         if tenant is None:
             with self._anywhere() as conn:
-                rows = conn.execute(f"SELECT {_KEY_COLUMNS} FROM tiermem_list_keys()").fetchall()
+                rows = conn.execute(f"SELECT {KEY_COLUMNS} FROM tiermem_list_keys()").fetchall()
         else:
             with self._tenant(tenant) as conn:
                 rows = conn.execute(
-                    f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE tenant = %s ORDER BY created_at, id", [tenant]
+                    f"SELECT {KEY_COLUMNS} FROM api_keys WHERE tenant = %s ORDER BY created_at, id", [tenant]
                 ).fetchall()
-        return [_key(row) for row in rows]
+        return [key_of(row, as_is) for row in rows]
 
     def revoke_key(self, key_id: str, *, at: datetime) -> bool:
         with self._anywhere() as conn:

@@ -10,6 +10,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tiermem.store.base import AuditEntry, PendingWrite
+from tiermem.store.sql_where import audit_select
 from tiermem.types import Scope
 
 __all__ = ["PgAuditMixin"]
@@ -42,16 +43,9 @@ class PgAuditMixin:
             )
 
     def audit(self, scope: Scope, record_id: str | None = None, *, limit: int = 1000) -> list[AuditEntry]:
-        statement = (
-            "SELECT seq, record_id, at, actor, op, version, before, after, detail FROM audit_log"
-            " WHERE tenant = %s AND user_key = %s"
-        )
-        params: list[object] = [scope.tenant, scope.user or ""]
-        if record_id is not None:
-            statement += " AND record_id = %s"
-            params.append(record_id)
+        statement, params = audit_select(scope, record_id, limit, "%s")
         with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(statement + " ORDER BY seq LIMIT %s", [*params, limit]).fetchall()
+            rows = conn.execute(statement, params).fetchall()
         return [
             AuditEntry(record_id=rid, at=at, actor=actor, op=op, version=version, before=before, after=after,
                        detail=detail, seq=seq)

@@ -11,7 +11,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tiermem.errors import ConflictError, ValidationError
-from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_stored, check_version
+from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope, new_id
 
 __all__ = ["PgContextMixin"]
@@ -19,18 +20,6 @@ __all__ = ["PgContextMixin"]
 
 def _agent_key(scope: Scope) -> list[str]:
     return [scope.tenant, scope.user or "", scope.agent or ""]
-
-
-def _where(scope: Scope, *, with_session: bool) -> tuple[str, list[str]]:
-    statement = "tenant = %s AND user_key = %s"
-    params = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        statement += " AND agent = %s"
-        params.append(scope.agent)
-    if with_session and scope.session is not None:
-        statement += " AND session = %s"
-        params.append(scope.session)
-    return statement, params
 
 
 class PgContextMixin:
@@ -50,14 +39,7 @@ class PgContextMixin:
         return [CoreBlock(n, lim, v, d, bool(ro), ver, up) for n, lim, v, d, ro, ver, up in rows]
 
     def save_core_block(self, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit) -> None:
-        check_version(block.name, block.version)
-        if block.version != expected_version + 1:
-            raise ValidationError(
-                f"core.{block.name}.version",
-                f"must be one more than the expected version {expected_version}",
-                given=block.version,
-                limit=expected_version + 1,
-            )
+        check_version(block, expected_version)
         key = _agent_key(scope)
         with self._tenant(scope.tenant) as conn:
             # FOR UPDATE: a concurrent writer of the same block waits here, then sees the version it wrote.
@@ -67,11 +49,7 @@ class PgContextMixin:
                 [*key, block.name],
             ).fetchone()
             stored = 0 if row is None else int(row[0])
-            if stored != expected_version:
-                raise ConflictError(
-                    f"core block '{block.name}' of {scope}: the edit expected version {expected_version} but "
-                    f"version {stored} is stored (changed by another writer); reload the block and retry"
-                )
+            check_stored(scope, block, stored, expected_version)
             written = conn.execute(
                 "INSERT INTO core_blocks (tenant, user_key, agent, name, value, limit_tokens, description, read_only,"
                 " version, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
@@ -161,12 +139,12 @@ class PgContextMixin:
         return changed
 
     def delete_context(self, scope: Scope) -> int:
-        windows, wparams = _where(scope, with_session=True)
+        windows, wparams = scope_where(scope, "%s", with_session=True)
         removed = 0
         with self._tenant(scope.tenant) as conn:
             removed += conn.execute(f"DELETE FROM context_windows WHERE {windows}", wparams).rowcount
             if scope.session is None:  # core memory is shared by the agent's sessions
-                where, params = _where(scope, with_session=False)
+                where, params = scope_where(scope, "%s", with_session=False)
                 for table in ("core_blocks", "core_block_edits"):
                     removed += conn.execute(f"DELETE FROM {table} WHERE {where}", params).rowcount
         return removed

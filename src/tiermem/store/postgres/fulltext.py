@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from tiermem.store.base import Candidate
-from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET, query_stems
+from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET, query_stems, rarest_within_budget
 from tiermem.store.postgres.sql import filter_sql
 from tiermem.types import Filter, Scope
 
@@ -179,13 +179,7 @@ def _prune(conn: psycopg.Connection[Any], key: list[str], phrases: list[tuple[st
         ).fetchall()
     )
     ranked = sorted((sum(int(df.get(s, 0)) for s in p), i) for i, p in enumerate(phrases))
-    kept: list[int] = []
-    total = 0
-    for postings, i in ranked:
-        if kept and total + postings > POSTINGS_BUDGET:
-            break
-        kept.append(i)
-        total += postings
+    kept = rarest_within_budget(ranked, POSTINGS_BUDGET)
     return [phrases[i] for i in sorted(kept)]
 
 

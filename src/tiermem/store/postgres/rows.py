@@ -36,12 +36,7 @@ def write_records(conn: psycopg.Connection[Any], rows: Sequence[tuple[Any, ...]]
     upsert = "ON CONFLICT (tenant, id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _UPDATED)
     if len(rows) < STAGE_FROM:
         one = "(" + ", ".join(["%s"] * 22 + ["%s::tsvector", "%s"]) + ")"
-        for start in range(0, len(rows), _BATCH):
-            chunk = rows[start : start + _BATCH]
-            conn.execute(
-                f"INSERT INTO records ({fields}) VALUES {', '.join([one] * len(chunk))} {upsert}",
-                [v for row in chunk for v in row],
-            )
+        _insert_batches(conn, f"INSERT INTO records ({fields}) VALUES", one, upsert, rows)
         return
     # The staging table has the columns' types (fts as text: psycopg has no tsvector dumper for COPY).
     conn.execute(
@@ -57,6 +52,15 @@ def write_records(conn: psycopg.Connection[Any], rows: Sequence[tuple[Any, ...]]
     conn.execute("TRUNCATE tiermem_stage_records")  # a second write in the same transaction starts empty
 
 
+def _insert_batches(
+    conn: psycopg.Connection[Any], insert: str, one: str, tail: str, rows: Sequence[tuple[Any, ...]]
+) -> None:
+    """``insert`` with ``_BATCH`` rows at a time, each row's values ``one``, then ``tail`` (an upsert or nothing)."""
+    for start in range(0, len(rows), _BATCH):
+        chunk = rows[start : start + _BATCH]
+        conn.execute(f"{insert} {', '.join([one] * len(chunk))} {tail}", [v for row in chunk for v in row])
+
+
 def _select(fts: str) -> str:
     return ", ".join(fts if f == "fts" else f for f in RECORD_FIELDS)
 
@@ -65,12 +69,7 @@ def write_vectors(conn: psycopg.Connection[Any], rows: Sequence[tuple[Any, ...]]
     """Insert vector rows in ``VECTOR_FIELDS`` order (the vector a float32 array)."""
     fields = ", ".join(VECTOR_FIELDS)
     if len(rows) < STAGE_FROM:
-        for start in range(0, len(rows), _BATCH):
-            chunk = rows[start : start + _BATCH]
-            conn.execute(
-                f"INSERT INTO vectors ({fields}) VALUES {', '.join(['(%s, %s, %s, %s, %s, %s, %s, %s)'] * len(chunk))}",
-                [v for row in chunk for v in row],
-            )
+        _insert_batches(conn, f"INSERT INTO vectors ({fields}) VALUES", "(%s, %s, %s, %s, %s, %s, %s, %s)", "", rows)
         return
     conn.execute(
         f"CREATE TEMP TABLE IF NOT EXISTS tiermem_stage_vectors ON COMMIT DROP AS SELECT {fields} FROM vectors"

@@ -357,14 +357,16 @@ class PostgresStore(
         return self.get_many(scope, [record_id]).get(record_id)
 
     def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        rows = self._rows_by(scope, f"SELECT {COLUMNS} FROM records r WHERE r.id", record_ids)
+        return {row[0]: row_to_record(row) for row in rows}
+
+    def _rows_by(self, scope: Scope, select: str, record_ids: Sequence[str], order: str = "") -> list[Any]:
+        """The rows of ``select`` whose column it ends with is one of ``record_ids``, in ``scope``, then ``order``."""
         if not record_ids:
-            return {}
+            return []
         where, params = scope_sql(scope)
         with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(
-                f"SELECT {COLUMNS} FROM records r WHERE r.id = ANY(%s) AND {where}", [list(record_ids), *params]
-            ).fetchall()
-        return {row[0]: row_to_record(row) for row in rows}
+            return conn.execute(f"{select} = ANY(%s) AND {where}{order}", [list(record_ids), *params]).fetchall()
 
     def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
         if not hashes:
@@ -408,27 +410,17 @@ class PostgresStore(
         return Page(tuple(row_to_record(row[:-1]) for row in rows), str(rows[-1][-1]) if more and rows else None)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
-        if not record_ids:
-            return {}
-        where, params = scope_sql(scope)
-        with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(
-                "SELECT r.id, v.vec FROM records r JOIN vectors v ON v.tenant = r.tenant AND v.record_id = r.id"
-                f" AND v.part = 0 WHERE r.id = ANY(%s) AND {where}",
-                [list(record_ids), *params],
-            ).fetchall()
+        rows = self._rows_by(
+            scope,
+            "SELECT r.id, v.vec FROM records r JOIN vectors v ON v.tenant = r.tenant AND v.record_id = r.id"
+            " AND v.part = 0 WHERE r.id",
+            record_ids,
+        )
         return {rid: as_array(vec) for rid, vec in rows}
 
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
-        if not record_ids:
-            return {}
-        where, params = scope_sql(scope)
-        with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(
-                f"SELECT {COLUMNS} FROM records r WHERE r.supersedes = ANY(%s) AND {where}"
-                " ORDER BY r.valid_from, r.seq",
-                [list(record_ids), *params],
-            ).fetchall()
+        select = f"SELECT {COLUMNS} FROM records r WHERE r.supersedes"
+        rows = self._rows_by(scope, select, record_ids, " ORDER BY r.valid_from, r.seq")
         out: dict[str, list[MemoryRecord]] = {}
         for row in rows:
             record = row_to_record(row)

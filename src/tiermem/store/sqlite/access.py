@@ -5,23 +5,14 @@ from __future__ import annotations
 import sqlite3
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tiermem.errors import ConflictError
-from tiermem.store.access_base import ApiKey, KeyRole
+from tiermem.store.access_base import KEY_COLUMNS, ApiKey, key_of, key_row
 from tiermem.store.sqlite.maintenance import Connected
-from tiermem.store.sqlite.rows import dt, ts
+from tiermem.store.sqlite.rows import at_utc, ts
 
 __all__ = ["SQLiteAccessMixin"]
-
-_KEY_COLUMNS = "id, tenant, user_key, role, secret_hash, label, created_at, revoked_at"
-
-
-def _key(row: tuple[Any, ...]) -> ApiKey:
-    key_id, tenant, user_key, role, secret_hash, label, created_at, revoked_at = row
-    created = dt(created_at)
-    assert created is not None  # NOT NULL column
-    return ApiKey(key_id, tenant, user_key or None, KeyRole(role), secret_hash, created, label, dt(revoked_at))
 
 
 class SQLiteAccessMixin(Connected):
@@ -35,33 +26,24 @@ class SQLiteAccessMixin(Connected):
         with self.transaction():
             try:
                 self._conn.execute(
-                    f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        key.id,
-                        key.tenant,
-                        key.user or "",
-                        key.role.value,
-                        key.secret_hash,
-                        key.label,
-                        ts(key.created_at),
-                        ts(key.revoked_at),
-                    ),
+                    f"INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    key_row(key, datetime.timestamp),
                 )
             except sqlite3.IntegrityError:
                 raise ConflictError(f"an API key with id {key.id} exists already") from None
 
     def find_key(self, key_id: str) -> ApiKey | None:
         with self._lock:
-            row = self._conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)).fetchone()
-        return None if row is None else _key(row)
+            row = self._conn.execute(f"SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)).fetchone()
+        return None if row is None else key_of(row, at_utc)
 
     def list_keys(self, tenant: str | None = None) -> list[ApiKey]:
         where, params = ("WHERE tenant = ?", [tenant]) if tenant is not None else ("", [])
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT {_KEY_COLUMNS} FROM api_keys {where} ORDER BY created_at, id", params
+                f"SELECT {KEY_COLUMNS} FROM api_keys {where} ORDER BY created_at, id", params
             ).fetchall()
-        return [_key(row) for row in rows]
+        return [key_of(row, at_utc) for row in rows]
 
     def revoke_key(self, key_id: str, *, at: datetime) -> bool:
         with self.transaction():

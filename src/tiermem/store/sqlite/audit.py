@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tiermem.store.base import AuditEntry, PendingWrite
+from tiermem.store.sql_where import audit_select
 from tiermem.types import Scope
 
 __all__ = ["SQLiteAuditMixin", "audit_json", "audit_loads"]
@@ -58,16 +59,9 @@ class SQLiteAuditMixin:
             )
 
     def audit(self, scope: Scope, record_id: str | None = None, *, limit: int = 1000) -> list[AuditEntry]:
-        sql = (
-            "SELECT seq, record_id, at, actor, op, version, before, after, detail FROM audit_log"
-            " WHERE tenant = ? AND user_key = ?"
-        )
-        params: list[object] = [scope.tenant, scope.user or ""]
-        if record_id is not None:
-            sql += " AND record_id = ?"
-            params.append(record_id)
+        sql, params = audit_select(scope, record_id, limit, "?")
         with self._lock:
-            rows = self._conn.execute(sql + " ORDER BY seq LIMIT ?", [*params, limit]).fetchall()
+            rows = self._conn.execute(sql, params).fetchall()
         return [
             AuditEntry(
                 record_id=rid,

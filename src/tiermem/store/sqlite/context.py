@@ -9,8 +9,9 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_version
+from tiermem.errors import StoreError, ValidationError
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_stored, check_version
+from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope
 
 __all__ = ["SQLiteContextMixin"]
@@ -59,14 +60,7 @@ class SQLiteContextMixin:
         self: _SQLiteHost, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit
     ) -> None:
         """Store ``block`` and its edit atomically; ConflictError unless the stored version is ``expected_version``."""
-        check_version(block.name, block.version)
-        if block.version != expected_version + 1:
-            raise ValidationError(
-                f"core.{block.name}.version",
-                f"must be one more than the expected version {expected_version}",
-                given=block.version,
-                limit=expected_version + 1,
-            )
+        check_version(block, expected_version)
         key = _agent_key(scope)
         updated = (block.updated_at or edit.at).timestamp()
         try:
@@ -76,11 +70,7 @@ class SQLiteContextMixin:
                     (*key, block.name),
                 ).fetchone()
                 stored = 0 if row is None else int(row[0])
-                if stored != expected_version:
-                    raise ConflictError(
-                        f"core block '{block.name}' of {scope}: the edit expected version {expected_version} but "
-                        f"version {stored} is stored (changed by another writer); reload the block and retry"
-                    )
+                check_stored(scope, block, stored, expected_version)
                 self._conn.execute(
                     "INSERT INTO core_blocks (tenant, user_key, agent, name, value, limit_tokens, description,"
                     " read_only, version, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
@@ -158,13 +148,13 @@ class SQLiteContextMixin:
 
     def delete_context(self: _SQLiteHost, scope: Scope) -> int:
         """Delete the scope's windows, and its blocks and edits unless a session is named; returns rows removed."""
-        windows_where, windows_params = _where(scope, with_session=True)
+        windows_where, windows_params = scope_where(scope, "?", with_session=True)
         removed = 0
         with self.transaction():
             removed += self._conn.execute(f"DELETE FROM context_windows WHERE {windows_where}", windows_params).rowcount
             # Core memory is shared by the agent's sessions, so deleting one session leaves it alone.
             if scope.session is None:
-                where, params = _where(scope, with_session=False)
+                where, params = scope_where(scope, "?", with_session=False)
                 for table in ("core_blocks", "core_block_edits"):
                     removed += self._conn.execute(f"DELETE FROM {table} WHERE {where}", params).rowcount
         return removed
@@ -181,16 +171,3 @@ def _json_ids(ids: Sequence[str]) -> str:
     if plain.isascii() and not plain.encode("ascii").translate(None, _PLAIN_BYTES):
         return '["' + '","'.join(ids) + '"]' if ids else "[]"
     return json.dumps(list(ids))
-
-
-def _where(scope: Scope, *, with_session: bool) -> tuple[str, Sequence[str]]:
-    sql = "tenant = ? AND user_key = ?"
-    params = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        sql += " AND agent = ?"
-        params.append(scope.agent)
-    if with_session and scope.session is not None:
-        sql += " AND session = ?"
-        params.append(scope.session)
-    return sql, params
-

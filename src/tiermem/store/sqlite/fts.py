@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tiermem.store.base import Candidate
-from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET
+from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET, rarest_within_budget
 from tiermem.store.sqlite.bm25 import (
     FloatArray,
     ScopeTextStats,
@@ -398,11 +398,4 @@ class SQLiteFullTextMixin:
         counts = self._document_counts(scope, sorted({w for words in words_of.values() for w in words}), size)
         # A phrase query walks the postings of each of its words.
         ranked = sorted((sum(counts.get(w, 0) for w in words_of[t]), t) for t in terms)
-        kept: list[str] = []
-        total = 0
-        for postings, term in ranked:
-            if kept and total + postings > POSTINGS_BUDGET:
-                break
-            kept.append(term)
-            total += postings
-        return kept
+        return rarest_within_budget(ranked, POSTINGS_BUDGET)

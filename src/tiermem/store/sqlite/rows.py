@@ -6,13 +6,12 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from types import MappingProxyType
 from typing import Any
 
-from tiermem.store.row_values import scope_of, source_of
-from tiermem.types import MemoryRecord, MemoryType
+from tiermem.store.row_values import record_of
+from tiermem.types import MemoryRecord
 
-__all__ = ["COLUMNS", "SQL_VARS", "chunks", "dt", "row_to_record", "ts"]
+__all__ = ["COLUMNS", "SQL_VARS", "at_utc", "chunks", "dt", "row_to_record", "ts"]
 
 COLUMNS = (
     "id, tenant, user_key, agent, session, type, content, source, trust, created_at, updated_at, "
@@ -31,6 +30,11 @@ def dt(x: float | None) -> datetime | None:
     return None if x is None else datetime.fromtimestamp(x, UTC)
 
 
+def at_utc(x: float) -> datetime:
+    """Epoch seconds, never None, as an aware UTC moment."""
+    return datetime.fromtimestamp(x, UTC)
+
+
 def chunks(values: list[str]) -> Iterator[list[str]]:
     """``values`` in slices that fit an ``IN (...)`` list."""
     for start in range(0, len(values), SQL_VARS):
@@ -39,46 +43,4 @@ def chunks(values: list[str]) -> Iterator[list[str]]:
 
 def row_to_record(row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
     """A row selected as ``COLUMNS`` as a record."""
-    (
-        rid,
-        tenant,
-        user_key,
-        agent,
-        session,
-        type_,
-        content,
-        source,
-        trust,
-        created,
-        updated,
-        vfrom,
-        vto,
-        expires,
-        chash,
-        model,
-        tags,
-        supersedes,
-        metadata,
-        version,
-        context,
-    ) = row
-    return MemoryRecord(
-        id=rid,
-        scope=scope_of(tenant, user_key, agent, session),
-        type=MemoryType(type_),
-        content=content,
-        source=source_of(source),
-        trust=trust,
-        created_at=datetime.fromtimestamp(created, UTC),
-        updated_at=dt(updated),
-        valid_from=datetime.fromtimestamp(vfrom, UTC),
-        valid_to=dt(vto),
-        expires_at=dt(expires),
-        content_hash=chash,
-        embedding_model=model,
-        tags=tuple(json.loads(tags)),
-        supersedes=supersedes,
-        metadata=MappingProxyType(json.loads(metadata)),
-        version=version,
-        context=context,
-    )
+    return record_of(row, at_utc, json.loads)

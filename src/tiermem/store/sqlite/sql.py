@@ -6,6 +6,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
+from tiermem.store.sql_where import Dialect, filter_where, scope_where
 from tiermem.types import Filter, Scope
 
 __all__ = ["TAG_SETS_KEPT", "filter_sql", "scope_sql", "tagged_rowids"]
@@ -17,55 +18,25 @@ TAG_SETS_KEPT = 64
 def scope_sql(scope: Scope, alias: str = "r", *, by_key: bool = False) -> tuple[str, list[Any]]:
     """The scope as SQL conditions. ``by_key``: the query already narrows by id or rowid, so a unary '+'
     keeps the scope columns out of the planner's index choice and the unique index is used."""
-    p = "+" if by_key else ""
-    sql = f"{p}{alias}.tenant = ? AND {p}{alias}.user_key = ?"
-    params: list[Any] = [scope.tenant, scope.user or ""]
-    if scope.agent is not None:
-        sql += f" AND {p}{alias}.agent = ?"
-        params.append(scope.agent)
-    if scope.session is not None:
-        sql += f" AND {p}{alias}.session = ?"
-        params.append(scope.session)
-    return sql, params
+    return scope_where(scope, "?", f"{'+' if by_key else ''}{alias}.")
+
+
+def _one_of(column: str, values: list[str]) -> tuple[str, list[Any]]:
+    return f"{column} IN ({','.join('?' * len(values))})", values
+
+
+def _any_tag(alias: str, tags: list[str]) -> tuple[str, list[Any]]:
+    return f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({','.join('?' * len(tags))}))", tags
+
+
+_DIALECT = Dialect(mark="?", one_of=_one_of, any_tag=_any_tag, moment=datetime.timestamp)
 
 
 def filter_sql(
     filter_: Filter, now: datetime, alias: str = "r", *, without_tags: frozenset[str] = frozenset()
 ) -> tuple[str, list[Any]]:
     """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if without_tags:
-        marks = ",".join("?" * len(without_tags))
-        clauses.append(f"NOT EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({marks}))")
-        params += sorted(without_tags)
-    if filter_.types:
-        clauses.append(f"{alias}.type IN ({','.join('?' * len(filter_.types))})")
-        params += sorted(t.value for t in filter_.types)
-    if filter_.sources:
-        clauses.append(f"{alias}.source_kind IN ({','.join('?' * len(filter_.sources))})")
-        params += sorted(s.value for s in filter_.sources)
-    if filter_.tags:
-        clauses.append(
-            f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({','.join('?' * len(filter_.tags))}))"
-        )
-        params += sorted(filter_.tags)
-    if filter_.time_from is not None:
-        clauses.append(f"{alias}.valid_from >= ?")
-        params.append(filter_.time_from.timestamp())
-    if filter_.time_to is not None:
-        clauses.append(f"{alias}.valid_from <= ?")
-        params.append(filter_.time_to.timestamp())
-    at = (filter_.as_of or now).timestamp()
-    if filter_.as_of is not None:
-        clauses.append(f"{alias}.valid_from <= ?")
-        params.append(at)
-    if not filter_.with_closed:
-        clauses.append(f"({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
-        params.append(at)
-    clauses.append(f"({alias}.expires_at IS NULL OR {alias}.expires_at > ?)")
-    params.append(at)
-    return " AND ".join(clauses), params
+    return filter_where(filter_, now, alias, _DIALECT, without_tags=without_tags)
 
 
 def tagged_rowids(conn: sqlite3.Connection, key: tuple[str, str], tags: tuple[str, ...]) -> list[int]:

@@ -1,0 +1,79 @@
+"""(internal) SQL both backends write alike but for their dialect: a scope, a filter at a moment, an audit read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tiermem.types import Filter, Scope
+
+__all__ = ["Dialect", "audit_select", "filter_where", "scope_where"]
+
+
+def scope_where(scope: Scope, mark: str, prefix: str = "", *, with_session: bool = True) -> tuple[str, list[Any]]:
+    """The scope as conditions on the columns ``prefix`` + name, values as ``mark`` (agent, session when given)."""
+    statement = f"{prefix}tenant = {mark} AND {prefix}user_key = {mark}"
+    params: list[Any] = [scope.tenant, scope.user or ""]
+    if scope.agent is not None:
+        statement += f" AND {prefix}agent = {mark}"
+        params.append(scope.agent)
+    if with_session and scope.session is not None:
+        statement += f" AND {prefix}session = {mark}"
+        params.append(scope.session)
+    return statement, params
+
+
+Condition = tuple[str, list[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """What a backend writes its own way: its placeholder, a column among values, a row holding a tag, a time."""
+
+    mark: str
+    one_of: Callable[[str, list[str]], Condition]  # (column, values): the column holds one of the values
+    any_tag: Callable[[str, list[str]], Condition]  # (alias, tags): the row's tags hold one of these
+    moment: Callable[[datetime], Any]  # a time as the tables hold it
+
+
+def filter_where(
+    filter_: Filter, now: datetime, alias: str, dialect: Dialect, *, without_tags: frozenset[str]
+) -> Condition:
+    """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
+    conditions: list[Condition] = []
+    if without_tags:
+        held, tags = dialect.any_tag(alias, sorted(without_tags))
+        conditions.append((f"NOT ({held})", tags))
+    if filter_.types:
+        conditions.append(dialect.one_of(f"{alias}.type", sorted(t.value for t in filter_.types)))
+    if filter_.sources:
+        conditions.append(dialect.one_of(f"{alias}.source_kind", sorted(s.value for s in filter_.sources)))
+    if filter_.tags:
+        conditions.append(dialect.any_tag(alias, sorted(filter_.tags)))
+    m = dialect.mark
+    if filter_.time_from is not None:
+        conditions.append((f"{alias}.valid_from >= {m}", [dialect.moment(filter_.time_from)]))
+    if filter_.time_to is not None:
+        conditions.append((f"{alias}.valid_from <= {m}", [dialect.moment(filter_.time_to)]))
+    at = dialect.moment(filter_.as_of or now)
+    if filter_.as_of is not None:
+        conditions.append((f"{alias}.valid_from <= {m}", [at]))
+    if not filter_.with_closed:
+        conditions.append((f"({alias}.valid_to IS NULL OR {alias}.valid_to > {m})", [at]))
+    conditions.append((f"({alias}.expires_at IS NULL OR {alias}.expires_at > {m})", [at]))
+    return " AND ".join(c for c, _ in conditions), [p for _, params in conditions for p in params]
+
+
+def audit_select(scope: Scope, record_id: str | None, limit: int, mark: str) -> tuple[str, list[object]]:
+    """The statement reading a user's first ``limit`` audit entries (of one record when given), oldest first."""
+    statement = (
+        "SELECT seq, record_id, at, actor, op, version, before, after, detail FROM audit_log"
+        f" WHERE tenant = {mark} AND user_key = {mark}"
+    )
+    params: list[object] = [scope.tenant, scope.user or ""]
+    if record_id is not None:
+        statement += f" AND record_id = {mark}"
+        params.append(record_id)
+    return f"{statement} ORDER BY seq LIMIT {mark}", [*params, limit]
