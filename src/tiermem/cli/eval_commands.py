@@ -184,6 +184,9 @@ def _command(name: str, path: Path, **options: object) -> str:
     return " ".join(parts)
 
 
+_OFFSET = click.option(
+    "--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges)."
+)
 _CONTEXT = click.option(
     "--context-turns",
     type=click.IntRange(min=0, max=8),
@@ -277,6 +280,7 @@ def locomo_command(
 @_JSON
 @_EMBEDDER
 @_REPORT
+@_OFFSET
 @_LIMIT
 @_CACHE
 @_DB
@@ -287,6 +291,7 @@ def longmemeval_command(
     as_json: bool,
     embedder: str,
     report_dir: Path | None,
+    offset: int,
     limit: int | None,
     embed_cache: Path | None,
     db: str | None,
@@ -298,6 +303,8 @@ def longmemeval_command(
     scores recall_any@k, recall_all@k and nDCG@k at session and turn level. Abstention questions (about
     things never said) are asked but not scored for recall: the relevance floor must leave them empty.
     """
+    from itertools import islice
+
     from tiermem.eval.longmemeval import iter_longmemeval, run_longmemeval
     from tiermem.eval.report import longmemeval_report
 
@@ -307,9 +314,16 @@ def longmemeval_command(
         _progress("LongMemEval", limit) as advance,
     ):
         result = run_longmemeval(
-            open_memory, iter_longmemeval(path), ks, limit=limit, on_question=advance, context_turns=context_turns
+            open_memory,
+            islice(iter_longmemeval(path), offset, None),
+            ks,
+            limit=limit,
+            on_question=advance,
+            context_turns=context_turns,
         )
-    command = _command("longmemeval", path, k=ks, embedder=embedder, limit=limit, context_turns=context_turns)
+    command = _command(
+        "longmemeval", path, k=ks, embedder=embedder, offset=offset or None, limit=limit, context_turns=context_turns
+    )
     _emit(result.to_json(), as_json, longmemeval_report(result, command), report_dir)
 
 
@@ -318,7 +332,7 @@ def longmemeval_command(
 @_JSON
 @_EMBEDDER
 @_REPORT
-@click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges).")
+@_OFFSET
 @_LIMIT
 @_CACHE
 @_DB
