@@ -23,14 +23,19 @@ the evidence behind a hit instead:
 - ``best``: the best cosine of the hits judged together, the same for each: how closely the scope holds
   anything recall may show like the question at all. A question the scope answers lifts its other evidence hits
   (the second fact of a two-fact question) with it; an off-topic one finds nothing close.
+- ``phrase``: 1 when the hit holds two of the query's words side by side (the phrase list placed it): a
+  paraphrase keeps few of the question's words, but the ones it keeps tend to come as a pair ("high school"),
+  which an unrelated note rarely holds.
 
 They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
-d·stranger + f·few + g·best + e)))``, fitted per embedding model (the models' cosines live on different scales)
-on the LoCoMo dev conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the
-top 10 of each question, negatives the top 10 of each question asked in the scope of another conversation
-(off-topic), once as asked and once with its stranger name left out, so the cosine and the words must reject an
-off-topic question that names no one; the same again in small scopes of one session each, for ``few``. e5 keeps
-its earlier fit, without ``few`` and ``best``. Unknown models (and hits without a vector) use words only (see
+d·stranger + f·few + g·best + h·phrase + e)))``, fitted per embedding model (the models' cosines live on
+different scales) by ``scripts/fit_relevance.py`` on the LoCoMo dev conversations 0-2 and LongMemEval questions
+0-29: positives are the evidence turns among the top 10 of each question, negatives the top 10 of each LoCoMo
+question asked in the scope of another conversation (off-topic), once as asked and once with its stranger name
+left out, so the cosine and the words must reject an off-topic question that names no one; the same again in
+small scopes of one session each, for ``few``. LongMemEval's questions rarely share words with their evidence
+(the paraphrase case); its positives weigh as much as needed for the fit to keep 0.99 of them. e5 keeps its
+earlier fit, without ``few``, ``best`` and ``phrase``. Unknown models (and hits without a vector) use words only (see
 ``WORDS_ONLY``). Each hit's evidence is in its parts (``relevance:cosine``, ...): they explain the relevance and
 leave the score unchanged. ``docs/recall.md`` shows the fit and the floor chosen from it.
 """
@@ -80,6 +85,7 @@ class Calibration:
     bias: float
     few: float = 0.0
     best: float = 0.0
+    phrase: float = 0.0
 
     def relevance(self, found: Evidence) -> float:
         """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
@@ -90,6 +96,7 @@ class Calibration:
             + self.stranger * found.stranger
             + self.few * found.few
             + self.best * found.best
+            + self.phrase * found.phrase
             + self.bias
         )
         return 1.0 / (1.0 + math.exp(-z))
@@ -106,13 +113,15 @@ class Calibration:
             unknown=self.unknown * shrink,
             stranger=self.stranger * shrink,
             bias=(self.bias + self.cosine * cosine) * shrink,
+            phrase=self.phrase * shrink,
         )
 
 
-# Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
+# Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 and LongMemEval questions 0-29 (see
+# docs/recall.md).
 CALIBRATIONS: Mapping[str, Calibration] = {
     "all-MiniLM-L6-v2-onnx-int8-384": Calibration(
-        cosine=12.88, matched=0.95, unknown=-3.72, stranger=-2.04, bias=-16.46, few=1.53, best=17.99
+        cosine=5.44, matched=0.07, unknown=-5.06, stranger=-5.02, bias=-12.15, few=1.92, best=22.55, phrase=0.34
     ),
     # e5's cosines crowd near the top (an unrelated pair about 0.73): a steep slope, a far bias.
     "multilingual-e5-small-q4-384": Calibration(cosine=34.82, matched=2.07, unknown=-4.39, stranger=-3.53, bias=-28.64),
@@ -151,6 +160,7 @@ class Evidence:
     few: float = 0.0
     meaning: float = 0.0  # the share of ``matched`` that is held by meaning, not by spelling
     best: float = 0.0  # the best cosine of the hits judged together (the same for every hit)
+    phrase: float = 0.0  # 1 when the hit holds two of the query's words side by side
 
     def parts(self) -> tuple[ScorePart, ...]:
         """The evidence as score parts (contribution 1: they explain the relevance, not the score)."""
@@ -162,6 +172,7 @@ class Evidence:
             "few": self.few,
             "meaning": self.meaning,
             "best": self.best,
+            "phrase": self.phrase,
         }
         return tuple(ScorePart(f"{EVIDENCE_PREFIX}{k}", None, v, 1.0) for k, v in values.items() if v is not None)
 
@@ -238,6 +249,10 @@ def _share(weights: Mapping[str, float], stems: AbstractSet[str]) -> float:
     return sum(w for t, w in weights.items() if stem(t) in stems) / total
 
 
+def _in_phrase_list(hit: Hit) -> float:
+    return float(any(p.name == "phrase" and p.rank is not None for p in hit.parts))
+
+
 def _listed_cosine(hit: Hit) -> float | None:
     found = [p.raw for p in hit.parts if p.name in ("vector", "perspective") and p.raw is not None]
     return max(found) if found else None
@@ -284,7 +299,9 @@ def evidence(
             meant_w = sum(w for t, w in against.items() if t in by_meaning and stem(t) not in stems)
             share, meaning, unknown = (spelt + meant_w) / total, meant_w / total, False
         best = top if cosine is not None else 0.0
-        found.append(Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning, best))
+        found.append(
+            Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning, best, _in_phrase_list(hit))
+        )
     return found
 
 
