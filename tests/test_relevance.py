@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import cast
 
 import pytest
@@ -194,7 +195,7 @@ def test_each_hit_carries_its_relevance_evidence_in_its_parts() -> None:
         hits = memory.recall(SCOPE, "who teaches piano?")
     names = {p.name for p in hits[0].parts if p.name.startswith(EVIDENCE_PREFIX)}
     assert names == {
-        f"{EVIDENCE_PREFIX}{n}" for n in ("cosine", "matched", "unknown", "stranger", "few", "meaning", "best")
+        f"{EVIDENCE_PREFIX}{n}" for n in ("cosine", "matched", "unknown", "stranger", "few", "meaning", "best", "phrase")
     }
     evidence = {p.name: p for p in hits[0].parts if p.name in names}
     assert all(p.contribution == 1.0 for p in evidence.values())  # they explain the relevance, not the score
@@ -210,8 +211,8 @@ def test_few_is_zero_once_the_vector_list_is_full() -> None:
 
 def test_a_small_scope_needs_a_lower_cosine_than_a_large_one() -> None:
     minilm = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"]
-    large = Evidence(cosine=0.4, matched=1.0, best=0.4)
-    small = Evidence(cosine=0.4, matched=1.0, best=0.4, few=few_found(5, 50))
+    large = Evidence(cosine=0.3, matched=1.0, best=0.3)
+    small = Evidence(cosine=0.3, matched=1.0, best=0.3, few=few_found(5, 50))
     assert minilm.relevance(small) > DEFAULT_MIN_RELEVANCE > minilm.relevance(large)
 
 
@@ -227,3 +228,22 @@ def test_an_unknown_word_is_held_by_a_word_of_the_same_meaning_but_not_by_a_name
     assert "kitten" in held[0] and "kitten" not in held[1]
     assert held_by_meaning(embedder, {"kitten": 1.0}, notes, names=frozenset({"kitten"})) == [frozenset()] * 2
     assert held_by_meaning(embedder, {"painting": 1.0}, ["We watched a film."]) == [frozenset()]
+
+
+def test_a_hit_holding_two_query_words_side_by_side_carries_phrase_evidence() -> None:
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
+        memory.remember(SCOPE, "The garden shed needs a new roof before winter.")
+        memory.remember(SCOPE, "A new shed arrived; the garden gate is still broken.")
+        hits = {h.record.content: h for h in memory.recall(SCOPE, "what does the garden shed need?")}
+
+    def phrase(content: str) -> float | None:
+        return next(p.raw for p in hits[content].parts if p.name == f"{EVIDENCE_PREFIX}phrase")
+
+    assert phrase("The garden shed needs a new roof before winter.") == 1.0
+    assert phrase("A new shed arrived; the garden gate is still broken.") == 0.0
+
+
+def test_the_phrase_evidence_raises_relevance() -> None:
+    minilm = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"]
+    apart = Evidence(cosine=0.35, matched=0.5, best=0.35)
+    assert minilm.relevance(replace(apart, phrase=1.0)) > minilm.relevance(apart)

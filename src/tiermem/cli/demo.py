@@ -105,8 +105,8 @@ _SEAT = "Maya books economy and always wants an aisle seat, never the middle."
 ARCHIVAL_NOTES = (_SEAT, _DOG, _SITTER, PLANTED, _HOTEL)
 """The notes the story's agent writes to archival memory, in order."""
 _CLASS_QUESTION = "which class should I book for my flights?"
-PARAPHRASED = {"who looks after the animal when she is away?": _SITTER}
-"""A question that shares meaning, not words, with a note, and that note."""
+PARAPHRASED = {"who looks after the animal when she is away?": _SITTER, _CLASS_QUESTION: _SEAT}
+"""Questions that share meaning more than words with a note, and that note."""
 _SEARCH = {"query": "who looks after Maya's dog when she travels, dog's name", "k": 3}
 _RECALL = {"query": "dog stays with neighbour", "roles": ["user"], "k": 2}
 
