@@ -24,7 +24,7 @@ the evidence behind a hit instead:
   anything recall may show like the question at all. A question the scope answers lifts its other evidence hits
   (the second fact of a two-fact question) with it; an off-topic one finds nothing close.
 - ``phrase``: 1 when the hit holds two of the query's words side by side (the phrase list placed it): a
-  paraphrase keeps few of the question's words, but the ones it keeps tend to come as a pair ("high school"),
+  paraphrase keeps few of the question's words, but the ones it keeps tend to come as a pair ("garden shed"),
   which an unrelated note rarely holds.
 
 They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
