@@ -185,9 +185,8 @@ def main() -> None:
                     asked = other.questions[int(number)].question
                     small.off_topic.append(features(memory, scope, asked, conversation.asked_at)[1])
         if args.longmemeval is not None:
-            questions = list(iter_longmemeval(args.longmemeval))[_span(args.questions)]
-            for index, question in enumerate(questions):
-                _ask_lme(memory, index, question, haystacks, evidence_sessions)
+            for index, lme_question in enumerate(list(iter_longmemeval(args.longmemeval))[_span(args.questions)]):
+                _ask_lme(memory, index, lme_question, haystacks, evidence_sessions)
     locomo = [(whole.positives(), 1.0), (whole.negatives(), 0.0), (small.positives(), 1.0), (small.negatives(), 0.0)]
     lme = [g for g in (haystacks, evidence_sessions) if g.answerable]
     for m in range(1, 11):

@@ -195,7 +195,8 @@ def test_each_hit_carries_its_relevance_evidence_in_its_parts() -> None:
         hits = memory.recall(SCOPE, "who teaches piano?")
     names = {p.name for p in hits[0].parts if p.name.startswith(EVIDENCE_PREFIX)}
     assert names == {
-        f"{EVIDENCE_PREFIX}{n}" for n in ("cosine", "matched", "unknown", "stranger", "few", "meaning", "best", "phrase")
+        f"{EVIDENCE_PREFIX}{n}"
+        for n in ("cosine", "matched", "unknown", "stranger", "few", "meaning", "best", "phrase")
     }
     evidence = {p.name: p for p in hits[0].parts if p.name in names}
     assert all(p.contribution == 1.0 for p in evidence.values())  # they explain the relevance, not the score
