@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+from collections.abc import Iterator
+from typing import cast
 
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
+from tiermem.agent.tools import MemoryTools
 from tiermem.cli import cli
-from tiermem.cli.demo import run_demo
+from tiermem.cli.demo import ARCHIVAL_NOTES, BUDGET, PARAPHRASED, run_demo
+from tiermem.context.window import ContextManager
+from tiermem.embed import MiniLMEmbedder
+from tiermem.memory import Memory
+from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE
+from tiermem.store.context_base import StoreWithContext
+from tiermem.tokens import WordCounter
+from tiermem.types import Scope
 
 KEY_LINES = [
     "is the dog's name ('Pepper') in the compiled prompt? no",
@@ -58,3 +69,32 @@ def test_tiermem_demo_runs_from_the_command_line() -> None:
     result = CliRunner().invoke(cli, ["demo", "--embedder", "hash"])
     assert result.exit_code == 0, result.output
     assert "is the dog's name ('Pepper') in the compiled prompt? no" in result.output
+
+
+@pytest.fixture(scope="module")
+def demo_archive() -> Iterator[MemoryTools]:
+    """The demo's archival notes, written by its agent's tool, searched with the tools' default floor."""
+    memory = Memory.open(":memory:", embedder=MiniLMEmbedder(threads=1))
+    scope = Scope("demo", "maya", "atlas", "trip-planning")
+    context = ContextManager(cast(StoreWithContext, memory.store), memory, scope, budget=BUDGET, counter=WordCounter())
+    tools = MemoryTools(memory, scope, context)
+    for note in ARCHIVAL_NOTES:
+        tools.dispatch("archival_memory_insert", json.dumps({"content": note}))
+    yield tools
+    memory.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", sorted(PARAPHRASED))
+def test_questions_worded_unlike_the_note_find_it_with_the_floor_on(demo_archive: MemoryTools, question: str) -> None:
+    assert demo_archive.min_relevance == DEFAULT_MIN_RELEVANCE
+    hits = demo_archive.search_archival(question, 3)
+    assert hits and hits[0].record.content == PARAPHRASED[question]
+    shown = demo_archive.dispatch("archival_memory_search", json.dumps({"query": question, "k": 3}))
+    assert PARAPHRASED[question] in shown and not shown.startswith("no relevant memory")
+
+
+@pytest.mark.slow
+def test_a_question_about_someone_the_demo_never_mentions_still_finds_nothing(demo_archive: MemoryTools) -> None:
+    shown = demo_archive.dispatch("archival_memory_search", json.dumps({"query": "what colour is Jonathan's car?"}))
+    assert shown.startswith("no relevant memory")

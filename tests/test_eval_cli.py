@@ -188,6 +188,15 @@ def test_longmemeval_perfect_retrieval_scores_one(tmp_path: Path, suffix: str) -
     assert out["per_type"]["single-session-user"]["session"] == out["session"]
 
 
+def test_longmemeval_offset_selects_a_held_out_range(tmp_path: Path) -> None:
+    entries = [_lme_entry("q1", 2), _lme_entry("q2", 3), _lme_entry("q3", 4)]
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(entries))
+    assert _json("longmemeval", str(path), "--offset", "1")["n"] == 2
+    assert _json("longmemeval", str(path), "--offset", "1", "--limit", "1")["n"] == 1
+    assert _json("longmemeval", str(path), "--offset", "3")["n"] == 0
+
+
 def test_longmemeval_turns_get_the_turn_before_them_in_their_own_session_as_context() -> None:
     question = parse_question(_lme_entry("q1", 2))
     with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import cast
 
 import pytest
@@ -11,12 +12,22 @@ import pytest
 from tiermem.agent.tools import MemoryTools, archival_scope
 from tiermem.context.budget import ContextBudget
 from tiermem.context.window import ContextManager
-from tiermem.embed import HashingEmbedder
+from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.english.names import names
 from tiermem.errors import ValidationError
 from tiermem.memory import Memory
+from tiermem.recall.meaning import held_by_meaning
 from tiermem.recall.policy import DEFAULT_MIN_RELEVANCE, RecallPolicy
-from tiermem.recall.relevance import Calibration, Evidence, matched_share, stem, term_weights
+from tiermem.recall.relevance import (
+    CALIBRATIONS,
+    EVIDENCE_PREFIX,
+    Calibration,
+    Evidence,
+    few_found,
+    matched_share,
+    stem,
+    term_weights,
+)
 from tiermem.store import open_store
 from tiermem.store.base import TermStatistics
 from tiermem.store.context_base import StoreWithContext
@@ -177,3 +188,63 @@ def test_the_sqlite_store_counts_a_words_records_in_its_own_scope_only() -> None
             2,
             {"piano": 1, "tomato": 1, "tuesday": 0},
         )
+
+
+def test_each_hit_carries_its_relevance_evidence_in_its_parts() -> None:
+    with _memory() as memory:
+        hits = memory.recall(SCOPE, "who teaches piano?")
+    names = {p.name for p in hits[0].parts if p.name.startswith(EVIDENCE_PREFIX)}
+    assert names == {
+        f"{EVIDENCE_PREFIX}{n}"
+        for n in ("cosine", "matched", "unknown", "stranger", "few", "meaning", "best", "phrase")
+    }
+    evidence = {p.name: p for p in hits[0].parts if p.name in names}
+    assert all(p.contribution == 1.0 for p in evidence.values())  # they explain the relevance, not the score
+    assert evidence["relevance:matched"].raw == pytest.approx(1.0)
+    # Two notes of a 50-candidate list: log(50 / 2).
+    assert evidence["relevance:few"].raw == pytest.approx(few_found(2, 50)) and few_found(2, 50) > 3.0
+
+
+def test_few_is_zero_once_the_vector_list_is_full() -> None:
+    assert few_found(50, 50) == 0.0 and few_found(0, 50) == 0.0
+    assert few_found(5, 50) > few_found(25, 50) > 0.0
+
+
+def test_a_small_scope_needs_a_lower_cosine_than_a_large_one() -> None:
+    minilm = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"]
+    large = Evidence(cosine=0.3, matched=1.0, best=0.3)
+    small = Evidence(cosine=0.3, matched=1.0, best=0.3, few=few_found(5, 50))
+    assert minilm.relevance(small) > DEFAULT_MIN_RELEVANCE > minilm.relevance(large)
+
+
+def test_a_model_without_a_line_for_meaning_reads_no_word_by_meaning() -> None:
+    assert held_by_meaning(HashingEmbedder(), {"kitten": 1.0}, ["My sister has a cat."]) == [frozenset()]
+
+
+@pytest.mark.slow
+def test_an_unknown_word_is_held_by_a_word_of_the_same_meaning_but_not_by_a_name_or_a_topic() -> None:
+    notes = ["My sister has a cat called Miso.", "The car needs new tyres."]
+    embedder = MiniLMEmbedder(threads=1)
+    held = held_by_meaning(embedder, {"kitten": 1.0, "tyres": 0.0, "vehicle": 1.0}, notes)
+    assert "kitten" in held[0] and "kitten" not in held[1]
+    assert held_by_meaning(embedder, {"kitten": 1.0}, notes, names=frozenset({"kitten"})) == [frozenset()] * 2
+    assert held_by_meaning(embedder, {"painting": 1.0}, ["We watched a film."]) == [frozenset()]
+
+
+def test_a_hit_holding_two_query_words_side_by_side_carries_phrase_evidence() -> None:
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
+        memory.remember(SCOPE, "The garden shed needs a new roof before winter.")
+        memory.remember(SCOPE, "A new shed arrived; the garden gate is still broken.")
+        hits = {h.record.content: h for h in memory.recall(SCOPE, "what does the garden shed need?")}
+
+    def phrase(content: str) -> float | None:
+        return next(p.raw for p in hits[content].parts if p.name == f"{EVIDENCE_PREFIX}phrase")
+
+    assert phrase("The garden shed needs a new roof before winter.") == 1.0
+    assert phrase("A new shed arrived; the garden gate is still broken.") == 0.0
+
+
+def test_the_phrase_evidence_raises_relevance() -> None:
+    minilm = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"]
+    apart = Evidence(cosine=0.35, matched=0.5, best=0.35)
+    assert minilm.relevance(replace(apart, phrase=1.0)) > minilm.relevance(apart)

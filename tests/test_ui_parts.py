@@ -154,3 +154,8 @@ def test_axes_end_on_a_round_number_and_latency_falls_in_its_bucket() -> None:
     counts = {b.label: b.count for b in bars}
     assert counts["≤ 1 ms"] == 1 and counts["≤ 5 ms"] == 2 and counts["≤ 10000 ms"] == 1
     assert max(b.height for b in bars) == pytest.approx(100)
+
+
+def test_relevance_evidence_parts_are_not_score_steps() -> None:
+    one = hit([("keyword", 0.4), ("relevance:cosine", 1.0), ("trust", 0.5)], 0.2)
+    assert [s.name for s in steps([one]).rows[0]] == ["keyword", "trust"]

@@ -35,7 +35,7 @@ from tiermem.trust.injection import INJECTION_THRESHOLD, QUARANTINE_FACTOR, QUAR
 from tiermem.trust.provenance import MEMORY_IS_DATA, render_hits
 from tiermem.types import Filter, Scope
 
-__all__ = ["BUDGET", "run_demo"]
+__all__ = ["ARCHIVAL_NOTES", "BUDGET", "PARAPHRASED", "run_demo"]
 
 BUDGET = ContextBudget(window=2000, system=250, core=350, output_reserve=500, retrieval_reserve=300)
 PAGE_URL = "https://hotels.example/casa-alfama"
@@ -101,6 +101,12 @@ def _insert(content: str, **extra: Any) -> tuple[str, dict[str, Any]]:
 _HOTEL = "Casa Alfama, Lisbon: rooftop terrace, 4.6 stars, from 180 EUR, quiet courtyard rooms."
 _DOG = "Maya's dog is called Pepper, a border collie who hates thunderstorms."
 _SITTER = "When Maya travels, her dog Pepper stays with her neighbour Luis in Oakland."
+_SEAT = "Maya books economy and always wants an aisle seat, never the middle."
+ARCHIVAL_NOTES = (_SEAT, _DOG, _SITTER, PLANTED, _HOTEL)
+"""The notes the story's agent writes to archival memory, in order."""
+_CLASS_QUESTION = "which class should I book for my flights?"
+PARAPHRASED = {"who looks after the animal when she is away?": _SITTER, _CLASS_QUESTION: _SEAT}
+"""Questions that share meaning more than words with a note, and that note."""
 _SEARCH = {"query": "who looks after Maya's dog when she travels, dog's name", "k": 3}
 _RECALL = {"query": "dog stays with neighbour", "roles": ["user"], "k": 2}
 
@@ -116,7 +122,7 @@ _STORY: list[tuple[str, list[ScriptedReply]]] = [
         [
             _calls(
                 _append("Seat: aisle, never middle; economy"),
-                _insert("Maya books economy and always wants an aisle seat, never the middle."),
+                _insert(_SEAT),
             ),
             _say("Aisle seat in economy, got it."),
         ],
@@ -254,7 +260,7 @@ def _planted(console: Console, mem: Memory, agent: Agent, scope: Scope) -> None:
         f"  {note.metadata.get('injection_reasons')}",
         highlight=False,
     )
-    query = "which class should I book for my flights?"
+    query = _CLASS_QUESTION
     # The same store and model, without recall's quarantine guard: what the ranking would be with no defence.
     unguarded = Memory(mem.store, mem.embedder, policy=mem.policy.without_factor("quarantine"))
     types = Filter(types=ARCHIVAL_TYPES)
@@ -274,8 +280,8 @@ def _planted(console: Console, mem: Memory, agent: Agent, scope: Scope) -> None:
         highlight=False,
         markup=False,
     )
-    # The tools' relevance floor answers "no relevant memory" to this query (the notes are about other things): off
-    # for this one call, to show how the hits themselves reach the model.
+    # The tools' relevance floor is off for this one call, to show how the hits themselves (the seat note and the
+    # notes about other things) reach the model, with any embedder.
     tools = agent.memory_tools
     floor, tools.min_relevance = tools.min_relevance, None
     try:

@@ -186,6 +186,9 @@ def _command(name: str, path: Path, **options: object) -> str:
     return " ".join(parts)
 
 
+_OFFSET = click.option(
+    "--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges)."
+)
 _CONTEXT = click.option(
     "--context-turns",
     type=click.IntRange(min=0, max=8),
@@ -292,13 +295,16 @@ def locomo_command(run: _Run, span: tuple[int, int] | None) -> None:
 
 @eval_group.command("longmemeval")
 @_conversation_run
-def longmemeval_command(run: _Run) -> None:
+@_OFFSET
+def longmemeval_command(run: _Run, offset: int) -> None:
     """LongMemEval: session and turn recall and nDCG.
 
     Streams PATH (.json, .json.gz or .jsonl), ingests each question's haystack into a fresh scope and
     scores recall_any@k, recall_all@k and nDCG@k at session and turn level. Abstention questions (about
     things never said) are asked but not scored for recall: the relevance floor must leave them empty.
     """
+    from itertools import islice
+
     from tiermem.eval.longmemeval import iter_longmemeval, run_longmemeval
     from tiermem.eval.report import longmemeval_report
 
@@ -309,9 +315,14 @@ def longmemeval_command(run: _Run) -> None:
     ):
         questions = iter_longmemeval(run.path)
         result = run_longmemeval(
-            open_memory, questions, run.ks, limit=run.limit, on_question=advance, context_turns=run.context_turns
+            open_memory,
+            islice(questions, offset, None),
+            run.ks,
+            limit=run.limit,
+            on_question=advance,
+            context_turns=run.context_turns,
         )
-    run.emit(result.to_json(), longmemeval_report(result, run.command("longmemeval")))
+    run.emit(result.to_json(), longmemeval_report(result, run.command("longmemeval", offset=offset or None)))
 
 
 @eval_group.command("update")
@@ -319,7 +330,7 @@ def longmemeval_command(run: _Run) -> None:
 @_JSON
 @_EMBEDDER
 @_REPORT
-@click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first N items (held-out ranges).")
+@_OFFSET
 @_LIMIT
 @_CACHE
 @_DB

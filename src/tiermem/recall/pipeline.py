@@ -39,7 +39,7 @@ from tiermem.recall.fusion import FusedList, Fusion, Lists
 from tiermem.recall.gather import Gather
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.query import Query, check_query, parse_query
-from tiermem.recall.relevance import calibration_for, with_relevance
+from tiermem.recall.relevance import calibration_for, few_found, with_relevance
 from tiermem.recall.stages import Factors, NeighbourEvidence, NewerFactsFirst, Ranking, SessionEvidence, Stage
 from tiermem.store.base import Store
 from tiermem.trust.injection import ScanLevel, stored_level
@@ -124,6 +124,8 @@ class Pipeline:
             calibration=calibration_for(found.fingerprint),
             names=english.names if english is not None else frozenset(),
             weights=found.weights,
+            embedder=embedder if found.fingerprint is not None else None,
+            few=few_found(len(found.vector), max(self.gather.candidates, k)) if found.fingerprint else 0.0,
         )
         return self.floor.apply(hits)
 

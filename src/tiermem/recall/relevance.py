@@ -11,18 +11,33 @@ the evidence behind a hit instead:
   any hit, so its absence says nothing about this hit against another: "kitten" asked of notes that say "cat"
   is left to the cosine. Words match on a short stem (suffix dropped, first six letters), in any language.
 - ``unknown``: 1 when no content word of the query is known to the scope: then the words do speak, against
-  every hit, and only a strong cosine carries one.
+  every hit, and only a strong cosine carries one. Then, though, a word the hit holds *by meaning* counts as
+  matched and makes the query known for that hit (``recall.meaning``: "who looks after the animal" of a note
+  about a dog); ``meaning`` is the share of ``matched`` held so.
 - ``stranger``: 1 when the query names someone or something the scope never mentions (an English word
   capitalised inside the sentence, ``english.names``, read once with the query, ``recall.query``): a name has
   no synonym, so the question is about something else.
+- ``few``: how few records the vector search found, ``log(limit / found)`` (0 when its list is full): the
+  per-scope part of the calibration. The best of a few unrelated notes sits far lower than the best of
+  hundreds, so in a small scope a lower cosine already stands out.
+- ``best``: the best cosine of the hits judged together, the same for each: how closely the scope holds
+  anything recall may show like the question at all. A question the scope answers lifts its other evidence hits
+  (the second fact of a two-fact question) with it; an off-topic one finds nothing close.
+- ``phrase``: 1 when the hit holds two of the query's words side by side (the phrase list placed it): a
+  paraphrase keeps few of the question's words, but the ones it keeps tend to come as a pair ("garden shed"),
+  which an unrelated note rarely holds.
 
 They are combined by logistic regression, ``relevance = 1 / (1 + exp(-(a·cosine + b·matched + c·unknown +
-d·stranger + e)))``, fitted per embedding model (the models' cosines live on different scales) on the LoCoMo dev
-conversations 0-2 (``scripts/fit_relevance.py``): positives are the evidence turns among the top 10 of each
-question, negatives the top 10 of each question asked in the scope of another conversation (off-topic), once as
-asked and once with its stranger name left out, so the cosine and the words must reject an off-topic question
-that names no one. Unknown models (and hits without a vector) use MiniLM's weights with the cosine taken as an
-unrelated note's. ``docs/recall.md`` shows the fit and the floor chosen from it.
+d·stranger + f·few + g·best + h·phrase + e)))``, fitted per embedding model (the models' cosines live on
+different scales) by ``scripts/fit_relevance.py`` on the LoCoMo dev conversations 0-2 and LongMemEval questions
+0-29: positives are the evidence turns among the top 10 of each question, negatives the top 10 of each LoCoMo
+question asked in the scope of another conversation (off-topic), once as asked and once with its stranger name
+left out, so the cosine and the words must reject an off-topic question that names no one; the same again in
+small scopes of one session each, for ``few``. LongMemEval's questions rarely share words with their evidence
+(the paraphrase case); its positives weigh as much as needed for the fit to keep 0.99 of them. e5 keeps its
+earlier fit, without ``few``, ``best`` and ``phrase``. Unknown models (and hits without a vector) use words only (see
+``WORDS_ONLY``). Each hit's evidence is in its parts (``relevance:cosine``, ...): they explain the relevance and
+leave the score unchanged. ``docs/recall.md`` shows the fit and the floor chosen from it.
 """
 
 from __future__ import annotations
@@ -32,23 +47,26 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from tiermem.embed import Vectors
+from tiermem.embed import Embedder, Vectors
+from tiermem.recall.meaning import held_by_meaning
 from tiermem.store.base import Store, TermStatistics
 from tiermem.text_index import query_words
-from tiermem.types import Hit, Scope
+from tiermem.types import Hit, Scope, ScorePart
 
 __all__ = [
     "CALIBRATIONS",
+    "EVIDENCE_PREFIX",
     "WORDS_ONLY",
     "Calibration",
     "Evidence",
     "TermWeights",
     "calibration_for",
     "evidence",
+    "few_found",
     "matched_share",
     "stem",
     "term_weights",
@@ -65,6 +83,9 @@ class Calibration:
     unknown: float
     stranger: float
     bias: float
+    few: float = 0.0
+    best: float = 0.0
+    phrase: float = 0.0
 
     def relevance(self, found: Evidence) -> float:
         """The relevance of a hit with this evidence (a missing cosine counts as 0)."""
@@ -73,6 +94,9 @@ class Calibration:
             + self.matched * found.matched
             + self.unknown * found.unknown
             + self.stranger * found.stranger
+            + self.few * found.few
+            + self.best * found.best
+            + self.phrase * found.phrase
             + self.bias
         )
         return 1.0 / (1.0 + math.exp(-z))
@@ -81,7 +105,7 @@ class Calibration:
         """This calibration for hits without a vector, whose cosine is taken to be ``cosine`` give or take
         ``spread`` (a standard deviation): the cosine term folds into the bias, and the logit is averaged over
         the spread (the probit approximation: E[sigmoid(z)] ≈ sigmoid(mean / √(1 + π s² / 8))), so it leans less
-        either way."""
+        either way. ``few`` is left out: it says how far a cosine stands out, and there is none."""
         shrink = 1.0 / math.sqrt(1.0 + math.pi * (self.cosine * spread) ** 2 / 8.0)
         return Calibration(
             cosine=0.0,
@@ -89,13 +113,15 @@ class Calibration:
             unknown=self.unknown * shrink,
             stranger=self.stranger * shrink,
             bias=(self.bias + self.cosine * cosine) * shrink,
+            phrase=self.phrase * shrink,
         )
 
 
-# Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 (see docs/recall.md).
+# Fitted with scripts/fit_relevance.py on the LoCoMo dev conversations 0-2 and LongMemEval questions 0-29 (see
+# docs/recall.md).
 CALIBRATIONS: Mapping[str, Calibration] = {
     "all-MiniLM-L6-v2-onnx-int8-384": Calibration(
-        cosine=21.12, matched=2.86, unknown=-3.61, stranger=-2.51, bias=-10.32
+        cosine=5.44, matched=0.07, unknown=-5.06, stranger=-5.02, bias=-12.15, few=1.92, best=22.55, phrase=0.34
     ),
     # e5's cosines crowd near the top (an unrelated pair about 0.73): a steep slope, a far bias.
     "multilingual-e5-small-q4-384": Calibration(cosine=34.82, matched=2.07, unknown=-4.39, stranger=-3.53, bias=-28.64),
@@ -105,12 +131,20 @@ CALIBRATIONS: Mapping[str, Calibration] = {
 # so a hit passes the default floor by holding a sixth of the query's known words (by weight). Not fitted
 # on its own: there off-topic hits share about as many words as the evidence, and a words-only fit learns the
 # names alone.
-WORDS_ONLY = CALIBRATIONS["all-MiniLM-L6-v2-onnx-int8-384"].without_cosine(0.32, 0.11)
+# The MiniLM weights are those of the fit before ``few`` and words by meaning existed (same data, same script):
+# the later fit leans on the cosine and the scope's size, which a words-only judgement has neither of.
+WORDS_ONLY = Calibration(cosine=21.12, matched=2.86, unknown=-3.61, stranger=-2.51, bias=-10.32).without_cosine(
+    0.32, 0.11
+)
 
 
 def calibration_for(fingerprint: str | None) -> Calibration:
     """The calibration of an embedding model (by fingerprint); words only for None or an unknown model."""
     return CALIBRATIONS.get(fingerprint or "", WORDS_ONLY)
+
+
+EVIDENCE_PREFIX = "relevance:"
+"""The name prefix of the score parts that hold a hit's relevance evidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +157,29 @@ class Evidence:
     matched: float
     unknown: float = 0.0
     stranger: float = 0.0
+    few: float = 0.0
+    meaning: float = 0.0  # the share of ``matched`` that is held by meaning, not by spelling
+    best: float = 0.0  # the best cosine of the hits judged together (the same for every hit)
+    phrase: float = 0.0  # 1 when the hit holds two of the query's words side by side
+
+    def parts(self) -> tuple[ScorePart, ...]:
+        """The evidence as score parts (contribution 1: they explain the relevance, not the score)."""
+        values = {
+            "cosine": self.cosine,
+            "matched": self.matched,
+            "unknown": self.unknown,
+            "stranger": self.stranger,
+            "few": self.few,
+            "meaning": self.meaning,
+            "best": self.best,
+            "phrase": self.phrase,
+        }
+        return tuple(ScorePart(f"{EVIDENCE_PREFIX}{k}", None, v, 1.0) for k, v in values.items() if v is not None)
+
+
+def few_found(found: int, limit: int) -> float:
+    """``few`` for a vector search that found ``found`` of at most ``limit`` records."""
+    return math.log(limit / found) if 0 < found < limit else 0.0
 
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
@@ -192,15 +249,29 @@ def _share(weights: Mapping[str, float], stems: AbstractSet[str]) -> float:
     return sum(w for t, w in weights.items() if stem(t) in stems) / total
 
 
+def _in_phrase_list(hit: Hit) -> float:
+    return float(any(p.name == "phrase" and p.rank is not None for p in hit.parts))
+
+
 def _listed_cosine(hit: Hit) -> float | None:
     found = [p.raw for p in hit.parts if p.name in ("vector", "perspective") and p.raw is not None]
     return max(found) if found else None
 
 
 def evidence(
-    store: Store, scope: Scope, hits: Sequence[Hit], weights: TermWeights, query_vector: Vectors | None
+    store: Store,
+    scope: Scope,
+    hits: Sequence[Hit],
+    weights: TermWeights,
+    query_vector: Vectors | None,
+    *,
+    embedder: Embedder | None = None,
+    names: AbstractSet[str] = frozenset(),
+    few: float = 0.0,
 ) -> list[Evidence]:
-    """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share."""
+    """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share.
+
+    ``embedder``: the model that reads unknown words by meaning (``recall.meaning``); ``few``: see ``few_found``."""
     cosines = [_listed_cosine(h) for h in hits]
     if query_vector is not None:
         missing = [h.record.id for h, c in zip(hits, cosines, strict=True) if c is None]
@@ -212,11 +283,25 @@ def evidence(
         ]
     else:
         cosines = [None] * len(hits)
+    top = max((c for c in cosines if c is not None), default=0.0)
+    meant: list[frozenset[str]] = [frozenset()] * len(hits)
+    if weights.unknown and embedder is not None and query_vector is not None:
+        meant = held_by_meaning(embedder, weights.unseen, [h.record.content for h in hits], names)
     found: list[Evidence] = []
-    for hit, cosine in zip(hits, cosines, strict=True):
+    for hit, cosine, by_meaning in zip(hits, cosines, meant, strict=True):
         stems = _stems(hit.record.content)  # once a hit: both the unseen terms and the share read them
         against, unknown = weights.for_stems(stems)
-        found.append(Evidence(cosine, _share(against, stems), float(unknown), float(weights.stranger)))
+        share, meaning = _share(against, stems), 0.0
+        if by_meaning:
+            against = {**against, **{t: weights.unseen[t] for t in by_meaning}}
+            total = sum(against.values())
+            spelt = sum(w for t, w in against.items() if stem(t) in stems)
+            meant_w = sum(w for t, w in against.items() if t in by_meaning and stem(t) not in stems)
+            share, meaning, unknown = (spelt + meant_w) / total, meant_w / total, False
+        best = top if cosine is not None else 0.0
+        found.append(
+            Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning, best, _in_phrase_list(hit))
+        )
     return found
 
 
@@ -230,18 +315,27 @@ def with_relevance(
     calibration: Calibration,
     names: AbstractSet[str] = frozenset(),
     weights: TermWeights | None = None,
+    embedder: Embedder | None = None,
+    few: float = 0.0,
 ) -> list[Hit]:
-    """``hits`` with their ``relevance`` set (see the module docstring); ``names``: the query's names.
+    """``hits`` with their ``relevance`` set and its evidence in their parts (see the module docstring).
 
-    ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has read them already."""
+    ``names``: the query's names; ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has
+    read them already; ``embedder`` and ``few``: see ``evidence``."""
     listed = list(hits)
     if not listed:
         return listed
     weights = weights if weights is not None else term_weights(store, scope, terms, names)
-    found = evidence(store, scope, listed, weights, query_vector)
+    found = evidence(store, scope, listed, weights, query_vector, embedder=embedder, names=names, few=few)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
     return [
-        replace(hit, relevance=(calibration if e.cosine is not None else WORDS_ONLY).relevance(e))
+        Hit(
+            hit.record,
+            hit.score,
+            (*hit.parts, *e.parts()),
+            hit.flags,
+            (calibration if e.cosine is not None else WORDS_ONLY).relevance(e),
+        )
         for hit, e in zip(listed, found, strict=True)
     ]

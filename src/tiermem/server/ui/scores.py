@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tiermem.recall.relevance import EVIDENCE_PREFIX
 from tiermem.types import Hit
 
 __all__ = ["LISTS", "Step", "Steps", "steps"]
 
 LISTS = frozenset({"keyword", "vector", "phrase", "perspective"})
-"""The parts that add (the lists of ``RecallPolicy.fusion()``); every other part multiplies."""
+"""The parts that add (the lists of ``RecallPolicy.fusion()``); every other part multiplies, but relevance's evidence
+(``EVIDENCE_PREFIX``), which explains the relevance, not the score."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +54,7 @@ def _running(hit: Hit) -> list[tuple[str, str, int | None, float | None, float, 
             out.append((p.name, "add", p.rank, p.raw, p.contribution, total, total + p.contribution))
             total += p.contribution
     for p in hit.parts:
-        if p.name not in LISTS:
+        if p.name not in LISTS and not p.name.startswith(EVIDENCE_PREFIX):  # relevance's evidence: not a step
             out.append((p.name, "multiply", p.rank, p.raw, p.contribution, total, total * p.contribution))
             total *= p.contribution
     return out
