@@ -22,14 +22,13 @@ from typing import Protocol
 from tiermem.english.named_days import NamedDays
 from tiermem.recall.query import Query
 from tiermem.recall.speakers import speaker_of
+from tiermem.recall.traits import is_quarantined, verdict
 from tiermem.trust.injection import (
     QUARANTINE_FACTOR,
     QUARANTINE_TAG,
     SUSPICIOUS_FACTOR,
     SUSPICIOUS_TAG,
     ScanLevel,
-    quarantined,
-    stored_level,
 )
 from tiermem.types import MemoryRecord, MemoryType, ScorePart, SourceKind
 
@@ -257,7 +256,7 @@ class Quarantine:
         return 1.0
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if quarantined(r)}
+        return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if is_quarantined(r)}
 
 
 DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay())
@@ -279,7 +278,7 @@ class Suspicious:
         return {
             rid: ScorePart(self.name, None, None, self.factor)
             for rid, r in records.items()
-            if stored_level(r) is ScanLevel.SUSPICIOUS
+            if verdict(r) is ScanLevel.SUSPICIOUS
         }
 
 
