@@ -32,7 +32,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -242,6 +242,12 @@ def with_relevance(
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
     return [
-        replace(hit, relevance=(calibration if e.cosine is not None else WORDS_ONLY).relevance(e))
+        Hit(
+            hit.record,
+            hit.score,
+            hit.parts,
+            hit.flags,
+            (calibration if e.cosine is not None else WORDS_ONLY).relevance(e),
+        )
         for hit, e in zip(listed, found, strict=True)
     ]
