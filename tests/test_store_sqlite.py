@@ -354,3 +354,25 @@ def test_write_places_count_the_records_between_through_an_index(tmp_path: Path)
     # Recall asks this on each question: counting may read a window's worth of one user's index, never the table.
     assert "COVERING INDEX records_newest" in plan and "SCAN records" not in plan
     store.close()
+
+
+def test_write_places_read_from_held_rows_equal_the_counted_ones(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "w.db")
+    other = Scope(ALICE.tenant, "someone-else")
+    rng = random.Random(7)
+    records = []
+    for i in range(60):  # another user's records between Alice's, in bursts longer and shorter than the window
+        store.put_many([StoredItem(make_record(other, f"aside {i}"), None) for _ in range(rng.choice([0, 0, 1, 9]))])
+        records.append(make_record(ALICE, f"note {i} harbour"))
+        store.put_many([StoredItem(records[-1], None)])
+    asked = [r.id for r in rng.sample(records, 25)] + [records[3].id, "no-such-id"]
+    counted = store.write_places(ALICE, asked, 3)
+    for _ in range(3):  # recall's keyword queries: from the third on the scope's rows are held
+        store.keyword_candidates(ALICE, ["harbour"], Filter(), now=NOW, limit=5)
+    executed: list[str] = []
+    store._conn.set_trace_callback(executed.append)
+    held = store.write_places(ALICE, asked, 3)
+    store._conn.set_trace_callback(None)
+    assert held == counted and set(held) == set(asked) - {"no-such-id"}
+    assert not [sql for sql in executed if "count(*)" in sql]  # read from the held rows, not counted again
+    store.close()

@@ -22,14 +22,13 @@ from typing import Protocol
 from tiermem.english.named_days import NamedDays
 from tiermem.recall.query import Query
 from tiermem.recall.speakers import speaker_of
+from tiermem.recall.traits import is_quarantined, verdict
 from tiermem.trust.injection import (
     QUARANTINE_FACTOR,
     QUARANTINE_TAG,
     SUSPICIOUS_FACTOR,
     SUSPICIOUS_TAG,
     ScanLevel,
-    quarantined,
-    stored_level,
 )
 from tiermem.types import MemoryRecord, MemoryType, ScorePart, SourceKind
 
@@ -123,7 +122,19 @@ class Trust:
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
         floor = self.floor
-        return {rid: ScorePart(self.name, None, r.trust, floor + (1.0 - floor) * r.trust) for rid, r in records.items()}
+        # Parts are immutable and trust takes few values: one part per value (a zero of either sign, or a
+        # value not a float, gets its own).
+        by_trust: dict[float, ScorePart] = {}
+        out: dict[str, ScorePart] = {}
+        for rid, r in records.items():
+            trust = r.trust
+            part = by_trust.get(trust) if trust and type(trust) is float else None
+            if part is None:
+                part = ScorePart(self.name, None, trust, floor + (1.0 - floor) * trust)
+                if trust and type(trust) is float:
+                    by_trust[trust] = part
+            out[rid] = part
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +151,8 @@ class FirstHand:
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
         if not self._applies(question):
             return {}
-        weight = self.weight
-        return {
-            rid: ScorePart(self.name, None, None, weight if _agents_event(r) else 1.0) for rid, r in records.items()
-        }
+        agents, others = ScorePart(self.name, None, None, self.weight), ScorePart(self.name, None, None, 1.0)
+        return {rid: agents if _agents_event(r) else others for rid, r in records.items()}
 
     def _applies(self, question: Question) -> bool:
         return self.weight != 1.0 and question.english is not None and question.english.about_the_user
@@ -173,6 +182,7 @@ class Speaker:
         speaker = _named(question.text, said.values())
         if speaker is None:
             return {}
+        others, same = ScorePart(self.name, None, None, weight), ScorePart(self.name, None, None, 1.0)
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             said_by = said[rid]
@@ -180,7 +190,7 @@ class Speaker:
                 None,
                 speaker,
             )
-            out[rid] = ScorePart(self.name, None, None, weight if other else 1.0)
+            out[rid] = others if other else same
         return out
 
 
@@ -257,7 +267,7 @@ class Quarantine:
         return 1.0
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if quarantined(r)}
+        return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if is_quarantined(r)}
 
 
 DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay())
@@ -279,7 +289,7 @@ class Suspicious:
         return {
             rid: ScorePart(self.name, None, None, self.factor)
             for rid, r in records.items()
-            if stored_level(r) is ScanLevel.SUSPICIOUS
+            if verdict(r) is ScanLevel.SUSPICIOUS
         }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tiermem.store.base import Candidate
 from tiermem.types import ScorePart
@@ -24,6 +24,7 @@ class FusedList:
     best_possible: float  # the score of a record first in every list
     scores: dict[str, float]
     placed: dict[str, dict[str, tuple[int, float]]]  # record id -> list name -> (rank, the list's raw score)
+    absent: dict[str, ScorePart] = field(default_factory=dict)  # each list's part for a record it did not return
 
     def best(self, n: int) -> list[str]:
         """The ids of the ``n`` best fused records, best first (ties keep the order the lists gave)."""
@@ -43,8 +44,15 @@ class FusedList:
                 rank, raw = placed[name]
                 out.append(ScorePart(name, rank, raw, (weight / (self.rrf_k + rank)) / self.best_possible))
             else:
-                out.append(ScorePart(name, None, None, self.unlisted[name] / self.best_possible))
+                out.append(self._absent(name))
         return out
+
+    def _absent(self, name: str) -> ScorePart:
+        """List ``name``'s part for a record it did not return: one value for every such record."""
+        part = self.absent.get(name)
+        if part is None:
+            part = self.absent[name] = ScorePart(name, None, None, self.unlisted[name] / self.best_possible)
+        return part
 
     def hand_over(self, old: str, new: str) -> bool:
         """Give ``new`` the score and places of ``old`` if they are better than its own; whether it gained."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from tiermem.recall.traits import context_tail, words
 from tiermem.types import Hit, MemoryRecord, ScorePart
 
 __all__ = ["NAME", "neighbours_of", "with_neighbour_evidence"]
@@ -34,19 +35,18 @@ def _same_talk(a: MemoryRecord, b: MemoryRecord) -> bool:
 
 def neighbours_of(hits: list[Hit]) -> dict[int, set[int]]:
     """For each hit's index, the indexes of the hits of its session it follows or is followed by."""
-    words = [h.record.content.split() for h in hits]  # a context quotes whole words, its spacing collapsed
+    split = [words(h.record) for h in hits]  # a context quotes whole words, its spacing collapsed
     ends: dict[str, list[int]] = defaultdict(list)  # last word of a hit's text -> hits ending with it
-    for i, text in enumerate(words):
+    for i, text in enumerate(split):
         if text:
             ends[text[-1]].append(i)
     adjacent: dict[int, set[int]] = defaultdict(set)
     for i, hit in enumerate(hits):
-        context = hit.record.context
-        quoted = context.splitlines()[-1].split() if context else None  # the turn just before: the last line
+        quoted = context_tail(hit.record)  # the turn just before: the context's last line
         if not quoted:
             continue
         for j in ends.get(quoted[-1], ()):
-            if j != i and words[j][-len(quoted) :] == quoted and _same_talk(hits[j].record, hit.record):
+            if j != i and split[j][-len(quoted) :] == quoted and _same_talk(hits[j].record, hit.record):
                 adjacent[i].add(j)
                 adjacent[j].add(i)
     return adjacent

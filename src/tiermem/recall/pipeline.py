@@ -41,8 +41,9 @@ from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.query import Query, check_query, parse_query
 from tiermem.recall.relevance import calibration_for, few_found, with_relevance
 from tiermem.recall.stages import Factors, NeighbourEvidence, NewerFactsFirst, Ranking, SessionEvidence, Stage
+from tiermem.recall.traits import verdict
 from tiermem.store.base import Store
-from tiermem.trust.injection import ScanLevel, stored_level
+from tiermem.trust.injection import ScanLevel
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart
 
 __all__ = ["SHORTLIST_SPAN", "Pipeline"]
@@ -171,7 +172,7 @@ def _fused_hits(
         record = records.get(rid)
         if record is None:  # deleted between candidate and fetch
             continue
-        if not include_quarantined and stored_level(record) is ScanLevel.QUARANTINE:
+        if not include_quarantined and verdict(record) is ScanLevel.QUARANTINE:
             continue
         # Reciprocal ranks tie often (1st + 2nd = 2nd + 1st); the vector's cosine breaks such ties.
         cosine = fused.raw(rid, "vector") or 0.0

@@ -185,6 +185,7 @@ def few_found(found: int, limit: int) -> float:
 _SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A short stem that survives inflection in most languages: an English suffix dropped, six letters kept."""
     if word.isascii() and len(word) > 4:

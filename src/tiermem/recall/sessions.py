@@ -21,6 +21,8 @@ It re-ranks the hits as the factors left them, before newer facts first and the 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from collections.abc import Mapping
 
 from tiermem.recall.speakers import utterance
@@ -51,17 +53,18 @@ def stream_places(store: Store, scope: Scope, head: list[Hit], window: int) -> d
 
 def _window_best(head: list[Hit], places: Mapping[str, int], window: int) -> dict[str, float]:
     """For each hit with a place, the best score among the hits of its agent at most ``window`` places away."""
-    placed = sorted(((places[h.record.id], h) for h in head if h.record.id in places), key=lambda p: p[0])
+    by_agent: dict[str | None, list[tuple[int, Hit]]] = defaultdict(list)
+    for hit in head:
+        place = places.get(hit.record.id)
+        if place is not None:
+            by_agent[hit.record.scope.agent].append((place, hit))
     best: dict[str, float] = {}
-    for i, (place, hit) in enumerate(placed):
-        score = hit.score
-        for step in (-1, 1):
-            j = i + step
-            while 0 <= j < len(placed) and abs(placed[j][0] - place) <= window:
-                if placed[j][1].record.scope.agent == hit.record.scope.agent:
-                    score = max(score, placed[j][1].score)
-                j += step
-        best[hit.record.id] = score
+    for placed in by_agent.values():
+        placed.sort(key=lambda p: p[0])
+        at = [place for place, _ in placed]
+        scores = [hit.score for _, hit in placed]
+        for place, hit in placed:
+            best[hit.record.id] = max(scores[bisect_left(at, place - window) : bisect_right(at, place + window)])
     return best
 
 

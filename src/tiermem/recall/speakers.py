@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from tiermem.english.transcript import spoken_line, transcript_speaker
+from tiermem.recall.traits import per_record
 from tiermem.types import MemoryRecord, SourceKind
 
 __all__ = ["speaker_of", "utterance"]
 
 
+@per_record
 def speaker_of(record: MemoryRecord) -> str | None:
     """The person who said ``record``: its source's name (``user:Ann``), else a user note's label ("Ann: ...")."""
     named = record.source.speaker
@@ -16,6 +18,7 @@ def speaker_of(record: MemoryRecord) -> str | None:
     return transcript_speaker(record.content)
 
 
+@per_record
 def utterance(record: MemoryRecord) -> bool:
     """Whether ``record`` is a user note that reads as a transcript line: what someone said then, an event.
 

@@ -79,18 +79,19 @@ class Factors:
     def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
         records = {h.record.id: h.record for h in hits}
         factored = [(factor.flag, factor.parts(ranking.query, records)) for factor in self.factors]
+        factored = [(flag, by_id) for flag, by_id in factored if by_id]  # a factor that does not apply: no part
         out: list[Hit] = []
         for hit in hits:
             rid = hit.record.id
-            parts, flags, score = list(hit.parts), list(hit.flags), hit.score
+            score, added, flags = hit.score, [], hit.flags
             for flag, by_id in factored:
                 part = by_id.get(rid)
                 if part is not None:
-                    parts.append(part)
+                    added.append(part)
                     score *= part.contribution
                     if flag is not None and flag not in flags:
-                        flags.append(flag)
-            out.append(Hit(hit.record, score, tuple(parts), tuple(flags), hit.relevance))
+                        flags = (*flags, flag)
+            out.append(Hit(hit.record, score, (*hit.parts, *added), flags, hit.relevance))
         out.sort(key=lambda h: h.score, reverse=True)
         return out
 

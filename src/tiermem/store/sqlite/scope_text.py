@@ -8,6 +8,7 @@ rows) read just the matching rowids from FTS5, with no join to the records.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -33,10 +34,26 @@ class ScopeText:
     expires_at: FloatArray
     # Per tag set, which rows hold one of its tags: true as long as these rows are (the same generation).
     tagged: dict[tuple[str, ...], npt.NDArray[np.bool_]] = field(default_factory=dict, compare=False)
+    # Each record id's row, made on the first ``write_places``.
+    rows_of: dict[str, int] = field(default_factory=dict, compare=False)
 
     def places(self, rowids: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """Where each of ``rowids`` is held, and which of them are."""
         return positions(self.rowids, rowids)
+
+    def write_places(self, record_ids: Sequence[str], window: int) -> dict[str, int]:
+        """``Store.write_places`` from these rows: every record has one, so the records between two of them are
+        the rows between (what the store's SQL counts, at most ``window + 1`` a gap)."""
+        if not self.rows_of and self.ids.size:
+            self.rows_of.update(zip(self.ids.tolist(), range(self.ids.size), strict=True))
+        held = sorted(row for rid in dict.fromkeys(record_ids) if (row := self.rows_of.get(rid)) is not None)
+        out: dict[str, int] = {}
+        place = 0
+        for i, row in enumerate(held):
+            if i:
+                place += 1 + min(row - held[i - 1] - 1, window + 1)
+            out[str(self.ids[row])] = place
+        return out
 
 
 def positions(
