@@ -280,6 +280,39 @@ def test_a_postgres_recall_is_two_round_trips(pg_server: PgServer) -> None:
     assert turns == [2] * len(QUERIES), turns
 
 
+def _prepared(mem: Memory) -> list[tuple[int, int]]:
+    """(generic plans, custom plans) of each statement prepared on the store's one connection."""
+    from tiermem.store.postgres import PostgresStore
+
+    store = mem.store
+    assert isinstance(store, PostgresStore)
+    pool, conn = store._connection()
+    try:
+        rows = conn.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name").fetchall()
+    finally:
+        pool.putconn(conn)
+    return [(int(g), int(c)) for g, c in rows]
+
+
+def test_a_recall_searching_exactly_runs_a_plan_made_once_and_one_walking_hnsw_is_planned_each_time(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tiermem.store.postgres.vectors as vectors
+
+    with Memory.open(pg_server.schema_url(), embedder=HashingEmbedder()) as mem:
+        _fill(mem)  # a scope below EXACT_UP_TO: searched exactly
+        for text, options in QUERIES[:3]:  # same filter shape: one statement
+            assert mem.recall(ANN, text, now=NOW, **options), text
+        assert _prepared(mem) == [(3, 0)]
+        monkeypatch.setattr(vectors, "EXACT_UP_TO", 10)
+        bob = Scope("acme", "bob")
+        for i in range(30):  # now through HNSW
+            mem.remember(bob, f"{WORDS[i % len(WORDS)]} river note {i}")
+        for text, options in QUERIES[:3]:
+            assert mem.recall(bob, text, now=NOW, **options), text
+        assert _prepared(mem) == [(3, 0)]
+
+
 def test_a_recall_that_fails_midway_leaves_its_connection_fit_for_the_next(
     filled: tuple[Memory, list[str]], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -12,6 +12,7 @@ records it and they supersede, and its place in the user's write order.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -69,6 +70,7 @@ class PgRecallMixin:
             )
             vector = vector_for(model)
             search: tuple[str, list[Any]] = (_NO_VECTORS, [])
+            walks = False  # the search walks an HNSW index
             if vector is not None and model is not None and dim is not None:
                 query = np.asarray(vector, dtype=np.float32).reshape(-1)
                 if query.shape[0] != dim:
@@ -78,11 +80,15 @@ class PgRecallMixin:
                 exact = self._exact(conn, indexed, dim)
                 if exact != exact_planned:  # an index made since this store opened: the plan follows it
                     conn.execute("SELECT set_config('enable_nestloop', %s, true)", ["off" if exact else "on"])
+                walks = not exact
                 search = search_sql(
                     scope, query, dim, model, ask.filter_, ask.now, ask.limit, exact=exact, own_only=False
                 )
             listed = list(dict.fromkeys(c.id for c in [*keyword, *phrase]))
-            evidence = _evidence(conn, scope, listed, search, ask.window)
+            # Prepared (and so planned once per connection, generically: the first statement set plan_cache_mode)
+            # unless HNSW is walked, or was to be: a generic plan, blind to the scope, may score a large scope exactly.
+            generic = not walks and not (dim is not None and not exact_planned)
+            evidence = _evidence(conn, scope, listed, search, ask.window, prepared=generic)
         read = _read(evidence.fetchall())  # its rows arrive with the COMMIT's answer
         counts = {
             t: (singles.get(p[0], 0) if p else 0) for t, p in zip(ask.terms, term_stems, strict=True) if len(p) <= 1
@@ -194,7 +200,11 @@ def _full_text(
         # For the second statement: set now, so that it is planned with them (HNSW's are only read by HNSW).
         " set_config('enable_nestloop', CASE WHEN m.dim IS NOT NULL AND NOT (coalesce(s.indexed, false)"
         " AND m.dim <= %s AND m.dim = ANY(%s::int[])) THEN 'off' ELSE 'on' END, true),"
-        " set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', %s, true)"
+        " set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', %s, true),"
+        # ... and a generic plan for its prepared form, unless it walks HNSW (not prepared then).
+        " set_config('plan_cache_mode', CASE WHEN m.dim IS NOT NULL AND coalesce(s.indexed, false)"
+        " AND m.dim <= %s AND m.dim = ANY(%s::int[]) THEN current_setting('plan_cache_mode')"
+        " ELSE 'force_generic_plan' END, true)"
         " FROM (SELECT 1) one LEFT JOIN s ON true LEFT JOIN m ON true"
     )
     params = [
@@ -217,6 +227,8 @@ def _full_text(
         HNSW_MAX_DIM,
         dims,
         str(ef_search(limit, own_only=False)),
+        HNSW_MAX_DIM,
+        dims,
     ]
     row = conn.execute(statement, params).fetchone()
     assert row is not None  # one row, whatever the scope holds
@@ -255,7 +267,13 @@ class _Read:
 
 
 def _evidence(
-    conn: psycopg.Connection[Any], scope: Scope, listed: Sequence[str], search: tuple[str, list[Any]], window: int
+    conn: psycopg.Connection[Any],
+    scope: Scope,
+    listed: Sequence[str],
+    search: tuple[str, list[Any]],
+    window: int,
+    *,
+    prepared: bool,
 ) -> psycopg.Cursor[Any]:
     """The second statement (see the module docstring), sent; its rows are read once the transaction ends."""
     where, params = scope_sql(scope)
@@ -287,21 +305,29 @@ def _evidence(
         " FROM every r LEFT JOIN vs ON vs.record_id = r.id LEFT JOIN vq ON vq.record_id = r.id"
         " LEFT JOIN gap ON gap.id = r.id ORDER BY r.seq"
     )
-    return conn.execute(
-        statement,
-        [
-            *search[1],
-            *params,
-            list(listed),
-            *params,
-            *params,
-            *params,
-            scope.tenant,
-            scope.user or "",
-            window + 1,
-            scope.tenant,
-        ],
-    )
+    # The store's connections prepare nothing (``prepare_threshold`` None, which also refuses ``prepare=True``):
+    # for this one statement, only what is asked.
+    kept = conn.prepare_threshold
+    conn.prepare_threshold = sys.maxsize if prepared else kept
+    try:
+        return conn.execute(
+            statement,
+            [
+                *search[1],
+                *params,
+                list(listed),
+                *params,
+                *params,
+                *params,
+                scope.tenant,
+                scope.user or "",
+                window + 1,
+                scope.tenant,
+            ],
+            prepare=prepared,
+        )
+    finally:
+        conn.prepare_threshold = kept
 
 
 def _read(rows: list[tuple[Any, ...]]) -> _Read:
