@@ -56,8 +56,9 @@ class PgRecallMixin:
 
     def recall_reads(self, ask: RecallAsk, vector_for: VectorFor) -> RecallReads:
         scope = ask.scope
-        term_stems = query_stems(ask.terms)
-        lists = [[p for p in term_stems if p], [p for p in query_stems(ask.pairs) if p]]
+        stems = query_stems([*ask.terms, *ask.pairs])  # one call of the tokenizer for both lists
+        term_stems, pair_stems = stems[: len(ask.terms)], stems[len(ask.terms) :]
+        lists = [[p for p in term_stems if p], [p for p in pair_stems if p]]
         # Pipelined: BEGIN and the tenant go with the first statement, COMMIT with the second (two round trips).
         with self._pipelined(scope.tenant) as conn:
             side = _full_text(conn, scope, ask.filter_, ask.now, lists, term_stems, sorted(self._dims), ask.limit)
