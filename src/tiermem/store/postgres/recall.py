@@ -7,7 +7,8 @@ embedding model and whether it is searched through HNSW (and sets the planner fo
 accordingly). BM25 ranks the full-text lists here, as ``keyword_candidates`` does. The second statement, once
 the question's vector is known, runs the vector search and reads, for every candidate of any list, what the
 ranking reads (``store.recall_reads``): the record, its own vector, its successors two links down, the
-records it and they supersede, and its place in the user's write order.
+records it and they supersede, and its place in the user's write order. Where the scope is searched exactly, the
+second statement is prepared once per connection and runs on a generic plan: planning it took longer than running it.
 """
 
 from __future__ import annotations

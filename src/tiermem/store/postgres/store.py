@@ -111,7 +111,8 @@ class PostgresStore(
             # psycopg prepares a statement on its 5th run, and PostgreSQL then settles on a generic plan, blind to
             # the tenant and user: with one scope of 100,000 records among thousands of 20, the generic plan of the
             # vector query scored the big scope exactly instead of walking HNSW (docs/postgres.md has the figures).
-            # So statements are planned for the values at hand. Not with plan_cache_mode: that re-plans the
+            # So statements are planned for the values at hand (one exception, asked for by name: a recall's second
+            # statement where every vector is scored anyway, in recall.py). Not with plan_cache_mode: that re-plans the
             # server's own cached plans too, the foreign-key check of every inserted vector among them.
             conn.prepare_threshold = None
             register_vector(conn)
