@@ -10,6 +10,7 @@ MiniLM embedder, the learned signal (``trust.learned``) scores beside the rules,
 
 from __future__ import annotations
 
+import json
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -19,7 +20,6 @@ from typing import Any
 
 from tiermem.embed import Embedder
 from tiermem.errors import ValidationError
-from tiermem.jsonl import json_lines
 from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD
 from tiermem.write.path import learned_applies, scan_texts
 
@@ -43,9 +43,15 @@ def load_corpus(path: Path) -> list[CorpusNote]:
     """The notes of a JSON Lines corpus; a ValidationError names the line and the field that is wrong."""
     notes: list[CorpusNote] = []
     with path.open(encoding="utf-8") as fh:
-        for number, row in json_lines(fh, lambda number: f"corpus, line {number}"):
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValidationError("corpus", f"line {number} is not JSON ({exc.msg})", given=line[:60]) from None
             if not isinstance(row, dict):
-                raise ValidationError("corpus", f"line {number} must be a JSON object", given=row)
+                raise ValidationError("corpus", f"line {number} must be a JSON object", given=line[:60])
             for key in ("text", "label", "technique", "split"):
                 if not isinstance(row.get(key), str):
                     raise ValidationError("corpus", f"line {number} needs a string '{key}'", given=row.get(key))

@@ -70,6 +70,7 @@ class QuotesBase:
         raise NotImplementedError
 
     def _set_audit_snapshots(self, conn: Any, scope: Scope, seq: Any, before: Snapshot, after: Snapshot) -> None:
+        """Write an audit entry's snapshots again."""
         raise NotImplementedError
 
     def _quoting_held(self, conn: Any, scope: Scope, wanted: frozenset[str]) -> Iterable[tuple[str, dict[str, Any]]]:
@@ -77,4 +78,5 @@ class QuotesBase:
         raise NotImplementedError
 
     def _set_held(self, conn: Any, scope: Scope, pending_id: str, record: dict[str, Any]) -> None:
+        """Write a held write's serialised record again."""
         raise NotImplementedError
