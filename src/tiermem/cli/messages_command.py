@@ -21,6 +21,7 @@ import click
 from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.options import store_options
 from tiermem.errors import ValidationError
+from tiermem.jsonl import json_lines
 
 __all__ = ["add_messages_command"]
 
@@ -64,16 +65,11 @@ def read_transcript(path: Path) -> tuple[list[_Line], str | None]:
                 raise ValidationError(f"{path}, line {exc.lineno}", f"is not valid JSON ({exc.msg})") from None
         else:
             return _from_json(path, text, data)
-    out: list[_Line] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(f"{path}, line {number}", f"is not valid JSON ({exc.msg})") from None
-        out.append(_Line(number, _object(item, f"{path}, line {number}")))
-    return out, None
+
+    def where(number: int) -> str:
+        return f"{path}, line {number}"
+
+    return [_Line(number, _object(item, where(number))) for number, item in json_lines(text.splitlines(), where)], None
 
 
 def _from_json(path: Path, text: str, data: Any) -> tuple[list[_Line], str | None]:

@@ -20,6 +20,7 @@ from tiermem.cli.database import open_memory
 from tiermem.cli.options import embedder_option, scope_of, store_options
 from tiermem.cli.render import emit_json
 from tiermem.errors import ValidationError
+from tiermem.jsonl import json_lines
 
 if TYPE_CHECKING:
     from tiermem.types import MemoryRecord
@@ -41,12 +42,7 @@ def _items(text: str, name: str, field: str) -> list[tuple[str, str]]:
         rows = parsed if isinstance(parsed, list) else [parsed]
         records = [(f"record {n}", row) for n, row in enumerate(rows, 1)]
     except json.JSONDecodeError:
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    records.append((f"line {n}", json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise ValidationError("input", f"line {n} is not JSON ({exc.msg})", given=line[:60]) from None
+        records = [(f"line {n}", row) for n, row in json_lines(text.splitlines(), lambda n: f"input, line {n}")]
     out: list[tuple[str, str]] = []
     for where, row in records:
         value = row.get(field, row.get("content")) if isinstance(row, dict) else row

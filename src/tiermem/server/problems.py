@@ -48,7 +48,9 @@ __all__ = [
     "install",
     "problem",
     "problem_for",
+    "public_detail",
     "slug_for",
+    "status_for",
     "unexpected",
 ]
 
@@ -150,7 +152,8 @@ def problem(
     return JSONResponse(body, status_code=status, headers=headers, media_type=MEDIA_TYPE)
 
 
-def _status(exc: MemError) -> int:
+def status_for(exc: MemError) -> int:
+    """The HTTP status of a library error: the API's and the inspector's alike."""
     if isinstance(exc, ValidationError):
         return 422
     if isinstance(exc, AccessError):
@@ -176,10 +179,9 @@ def _status(exc: MemError) -> int:
 
 async def problem_for(request: Request, exc: MemError) -> Response:
     """The problem+json answer to a library error (what every route's MemError becomes)."""
-    status = _status(exc)
+    status = status_for(exc)
     headers: dict[str, str] = {}
     members: dict[str, Any] = {}
-    detail = str(exc)
     if isinstance(exc, ValidationError):
         members = {"field": exc.field, "limit": exc.limit, "given": exc.given}
     elif isinstance(exc, AccessError) and status == 401:
@@ -191,14 +193,19 @@ async def problem_for(request: Request, exc: MemError) -> Response:
         members = {"field": "If-Match", "given": exc.given, "limit": exc.current}
     elif isinstance(exc, StoreError | EmbeddingError) and status == 503:
         headers["Retry-After"] = "1"
-        if isinstance(exc, StoreError):
-            # The cause names the database (role, host, socket, schema, file): the log's to keep, not the client's.
-            _log.warning("store unavailable (request %s): %s", getattr(request.state, "request_id", "-"), exc)
-            detail = f"{exc.public or 'the store is unavailable'}; retry (the server's log has the cause)"
+    return problem(status, public_detail(request, exc, status), request=request, headers=headers, **members)
+
+
+def public_detail(request: Request, exc: MemError, status: int) -> str:
+    """What the caller may read of ``exc``; a store's cause and a server failure go to the log instead."""
+    if isinstance(exc, StoreError) and status == 503:
+        # The cause names the database (role, host, socket, schema, file): the log's to keep, not the client's.
+        _log.warning("store unavailable (request %s): %s", getattr(request.state, "request_id", "-"), exc)
+        return f"{exc.public or 'the store is unavailable'}; retry (the server's log has the cause)"
     if status >= 500 and status not in (502, 503, 507):
         _log.error("request failed: %s", exc, exc_info=exc)
-        detail = "the server failed; the request id names it in the server's log"
-    return problem(status, detail, request=request, headers=headers, **members)
+        return "the server failed; the request id names it in the server's log"
+    return str(exc)
 
 
 def _field(loc: tuple[Any, ...]) -> str:

@@ -21,8 +21,9 @@ from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tiermem.errors import AccessError, ConflictError, MemError, NotFoundError, RateLimitError, ValidationError
+from tiermem.errors import AccessError, MemError, NotFoundError
 from tiermem.server.auth import Principal
+from tiermem.server.problems import public_detail, status_for
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.session import COOKIE, LOGIN_COOKIE, UISession, UISessions
 from tiermem.server.ui.text import clip, hidden_characters, visible
@@ -233,20 +234,6 @@ def error_page(request: Request, status: int, title: str, message: str) -> HTMLR
     return render(request, "error.html", status, title=title, error=message, view=view, users=[], path="")
 
 
-def _status(exc: MemError) -> int:
-    if isinstance(exc, NotFoundError):
-        return 404
-    if isinstance(exc, AccessError):
-        return 403
-    if isinstance(exc, ValidationError):
-        return 422
-    if isinstance(exc, ConflictError):
-        return 409
-    if isinstance(exc, RateLimitError):
-        return 429
-    return 503
-
-
 class UIRoute(APIRoute):
     """A route that answers errors with an HTML page (and sign-in with a redirect) instead of problem+json."""
 
@@ -262,7 +249,8 @@ class UIRoute(APIRoute):
                 message = "The form's CSRF token is missing or not this session's. Reload the page and try again."
                 return error_page(request, 403, "Refused", message)
             except MemError as exc:
-                status = _status(exc)
-                return error_page(request, status, f"Error {status}", "Not found." if status == 404 else str(exc))
+                status = status_for(exc)
+                message = "Not found." if status == 404 else public_detail(request, exc, status)
+                return error_page(request, status, f"Error {status}", message)
 
         return handler

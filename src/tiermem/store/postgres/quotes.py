@@ -13,20 +13,18 @@ is not leakproof, so under the policy it would read every row of the user all th
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from tiermem.store.base import StoredItem
 from tiermem.store.fulltext import query_stems
-from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
 from tiermem.store.postgres.sql import scope_sql
+from tiermem.store.quotes_base import QuotesBase, Snapshot
 from tiermem.text_index import index_text
-from tiermem.types import MemoryRecord, Scope
+from tiermem.types import Scope
 
 __all__ = ["PgQuotesMixin"]
 
@@ -37,59 +35,50 @@ def _jsonb(value: dict[str, Any] | None) -> Jsonb | None:
     return None if value is None else Jsonb(value)
 
 
-class PgQuotesMixin:
+class PgQuotesMixin(QuotesBase):
     """``drop_context_lines`` and ``drop_held_context_lines`` on the store's connections."""
 
     if TYPE_CHECKING:
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
-        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
+    def _quotes_transaction(self, scope: Scope) -> AbstractContextManager[psycopg.Connection[Any]]:
+        return self._tenant(scope.tenant)
 
-        def put_many(self, items: Sequence[StoredItem]) -> None: ...
+    def _quoting_records(
+        self, conn: psycopg.Connection[Any], scope: Scope, wanted: frozenset[str]
+    ) -> list[tuple[str, str]]:
+        return _holding(conn, scope, wanted)
 
-    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
-        wanted = frozenset(line for line in lines if line)
-        if not wanted:
-            return 0
-        with self._tenant(scope.tenant) as conn:
-            changed = changed_contexts(_holding(conn, scope, wanted), wanted)
-            if not changed:
-                return 0
-            records = self.get_many(scope, list(changed)).values()
-            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
-            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
-            entries = conn.execute(
-                "SELECT seq, before, after FROM audit_log WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)",
-                [scope.tenant, scope.user or "", list(changed)],
-            ).fetchall()
-            for seq, before, after in entries:
-                snapshots = snapshots_without_lines(before, after, wanted)
-                if snapshots is not None:
-                    conn.execute(
-                        "UPDATE audit_log SET before = %s, after = %s WHERE tenant = %s AND seq = %s",
-                        [_jsonb(snapshots[0]), _jsonb(snapshots[1]), scope.tenant, seq],
-                    )
-        return len(changed)
+    def _audit_snapshots(self, conn: psycopg.Connection[Any], scope: Scope, ids: list[str]) -> list[tuple[Any, ...]]:
+        return conn.execute(
+            "SELECT seq, before, after FROM audit_log WHERE tenant = %s AND user_key = %s AND record_id = ANY(%s)",
+            [scope.tenant, scope.user or "", ids],
+        ).fetchall()
 
-    def drop_held_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
-        wanted = frozenset(line for line in lines if line)
-        if not wanted:
-            return 0
-        with self._tenant(scope.tenant) as conn:
-            # Only the rows whose context holds a line are decoded: the user's held writes are not indexed.
-            rows = conn.execute(
-                "SELECT id, record FROM pending_writes WHERE tenant = %s AND user_key = %s AND EXISTS"
-                " (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(record ->> 'context', line) > 0)",
-                [scope.tenant, scope.user or "", sorted(wanted)],
-            ).fetchall()
-            changed = held_without_lines(rows, wanted)
-            for pending_id, record in changed.items():
-                conn.execute(
-                    "UPDATE pending_writes SET record = %s WHERE tenant = %s AND id = %s",
-                    [Jsonb(record), scope.tenant, pending_id],
-                )
-        return len(changed)
+    def _set_audit_snapshots(
+        self, conn: psycopg.Connection[Any], scope: Scope, seq: Any, before: Snapshot, after: Snapshot
+    ) -> None:
+        conn.execute(
+            "UPDATE audit_log SET before = %s, after = %s WHERE tenant = %s AND seq = %s",
+            [_jsonb(before), _jsonb(after), scope.tenant, seq],
+        )
+
+    def _quoting_held(
+        self, conn: psycopg.Connection[Any], scope: Scope, wanted: frozenset[str]
+    ) -> list[tuple[str, dict[str, Any]]]:
+        # Only the rows whose context holds a line are decoded: the user's held writes are not indexed.
+        return conn.execute(
+            "SELECT id, record FROM pending_writes WHERE tenant = %s AND user_key = %s AND EXISTS"
+            " (SELECT 1 FROM unnest(%s::text[]) AS line WHERE strpos(record ->> 'context', line) > 0)",
+            [scope.tenant, scope.user or "", sorted(wanted)],
+        ).fetchall()
+
+    def _set_held(self, conn: psycopg.Connection[Any], scope: Scope, pending_id: str, record: dict[str, Any]) -> None:
+        conn.execute(
+            "UPDATE pending_writes SET record = %s WHERE tenant = %s AND id = %s",
+            [Jsonb(record), scope.tenant, pending_id],
+        )
 
 
 def _holding(conn: psycopg.Connection[Any], scope: Scope, wanted: frozenset[str]) -> list[tuple[str, str]]:

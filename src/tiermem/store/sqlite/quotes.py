@@ -13,20 +13,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from tiermem.store.base import StoredItem
-from tiermem.store.maintenance_base import changed_contexts, held_without_lines, snapshots_without_lines
+from tiermem.store.quotes_base import QuotesBase, Snapshot
 from tiermem.store.sqlite.audit import audit_json, audit_loads
 from tiermem.store.sqlite.fts import scope_token
 from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in, secure_delete
 from tiermem.store.sqlite.sql import scope_sql
 from tiermem.text_index import index_text
-from tiermem.types import MemoryRecord, Scope, new_id
+from tiermem.types import Scope, new_id
 
 __all__ = ["SQLiteQuotesMixin"]
 
@@ -40,67 +38,19 @@ def _phrase(line: str) -> str:
     return '"' + (index_text(line) or "").replace('"', '""') + '"'
 
 
-class SQLiteQuotesMixin(Connected):
+class SQLiteQuotesMixin(Connected, QuotesBase):
     """``drop_context_lines``, ``drop_held_context_lines`` and ``rewrite_core_texts`` on the store's connection."""
 
     if TYPE_CHECKING:  # provided by SQLiteStore
 
         def transaction(self) -> AbstractContextManager[None]: ...
 
-        def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
-
-        def put_many(self, items: Sequence[StoredItem]) -> None: ...
-
-    def drop_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
-        wanted = frozenset(line for line in lines if line)
-        if not wanted:
-            return 0
+    @contextmanager
+    def _quotes_transaction(self, scope: Scope) -> Iterator[None]:
         with secure_delete(self), self.transaction():
-            changed = changed_contexts(self._holding(scope, wanted), wanted)
-            if not changed:
-                return 0
-            records = self.get_many(scope, list(changed)).values()
-            # keep_vector: the context is full-text indexed only, so the vectors stay as they are.
-            self.put_many([StoredItem(replace(r, context=changed[r.id]), None, keep_vector=True) for r in records])
-            entries = run_sql_in(
-                self,
-                "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ? AND record_id IN",
-                [scope.tenant, scope.user or ""],
-                list(changed),
-            )
-            for seq, before, after in entries:
-                snapshots = snapshots_without_lines(audit_loads(before), audit_loads(after), wanted)
-                if snapshots is not None:
-                    run_sql(
-                        self,
-                        "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
-                        [audit_json(snapshots[0]), audit_json(snapshots[1]), seq],
-                    )
-        return len(changed)
+            yield
 
-    def drop_held_context_lines(self, scope: Scope, lines: Collection[str]) -> int:
-        wanted = frozenset(line for line in lines if line)
-        if not wanted:
-            return 0
-        with secure_delete(self), self.transaction():
-            # Only the rows whose context holds a line are decoded: the user's held writes are not indexed.
-            rows = run_sql(
-                self,
-                "SELECT id, record FROM pending_writes WHERE tenant = ? AND user_key = ? AND EXISTS"
-                " (SELECT 1 FROM json_each(?) AS line WHERE instr(json_extract(record, '$.context'), line.value) > 0)",
-                [scope.tenant, scope.user or "", json.dumps(sorted(wanted))],
-            )
-            changed = held_without_lines([(pending_id, json.loads(record)) for pending_id, record in rows], wanted)
-            for pending_id, record in changed.items():
-                run_sql(
-                    self,
-                    "UPDATE pending_writes SET record = ? WHERE id = ?",
-                    [json.dumps(record, ensure_ascii=False), pending_id],
-                )
-        return len(changed)
-
-    def _holding(self, scope: Scope, wanted: frozenset[str]) -> list[tuple[str, str]]:
-        """(id, context) of the scope's records whose context may hold one of ``wanted``; a superset."""
+    def _quoting_records(self, conn: None, scope: Scope, wanted: frozenset[str]) -> list[tuple[str, str]]:
         if len(wanted) <= _FEW_LINES and all(_INDEXABLE.search(line) for line in wanted):
             where, params = scope_sql(scope, "r", by_key=True)
             match = f"scope_tok : {scope_token(scope)} AND {{context}} : ({' OR '.join(map(_phrase, sorted(wanted)))})"
@@ -112,6 +62,39 @@ class SQLiteQuotesMixin(Connected):
             )
         where, params = scope_sql(scope, "records")
         return run_sql(self, f"SELECT id, context FROM records WHERE {where} AND context IS NOT NULL", params)
+
+    def _audit_snapshots(self, conn: None, scope: Scope, ids: list[str]) -> list[tuple[Any, Snapshot, Snapshot]]:
+        entries = run_sql_in(
+            self,
+            "SELECT seq, before, after FROM audit_log WHERE tenant = ? AND user_key = ? AND record_id IN",
+            [scope.tenant, scope.user or ""],
+            ids,
+        )
+        return [(seq, audit_loads(before), audit_loads(after)) for seq, before, after in entries]
+
+    def _set_audit_snapshots(self, conn: None, scope: Scope, seq: Any, before: Snapshot, after: Snapshot) -> None:
+        run_sql(
+            self,
+            "UPDATE audit_log SET before = ?, after = ? WHERE seq = ?",
+            [audit_json(before), audit_json(after), seq],
+        )
+
+    def _quoting_held(self, conn: None, scope: Scope, wanted: frozenset[str]) -> list[tuple[str, dict[str, Any]]]:
+        # Only the rows whose context holds a line are decoded: the user's held writes are not indexed.
+        rows = run_sql(
+            self,
+            "SELECT id, record FROM pending_writes WHERE tenant = ? AND user_key = ? AND EXISTS"
+            " (SELECT 1 FROM json_each(?) AS line WHERE instr(json_extract(record, '$.context'), line.value) > 0)",
+            [scope.tenant, scope.user or "", json.dumps(sorted(wanted))],
+        )
+        return [(pending_id, json.loads(record)) for pending_id, record in rows]
+
+    def _set_held(self, conn: None, scope: Scope, pending_id: str, record: dict[str, Any]) -> None:
+        run_sql(
+            self,
+            "UPDATE pending_writes SET record = ? WHERE id = ?",
+            [json.dumps(record, ensure_ascii=False), pending_id],
+        )
 
     def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
         key = [scope.tenant, scope.user or ""]
