@@ -20,6 +20,7 @@ import re
 
 from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
 from tiermem.trust.signals_habit import habit
+from tiermem.trust.signals_safeguard import safeguard_waived
 
 __all__ = ["SIGNALS_STEER"]
 
@@ -208,6 +209,31 @@ def secret_read_and_posted(text: str) -> Finding | None:
     return (0.3, found.group(0)) if found else None
 
 
+# -- a payload to decode and obey --------------------------------------------------------------------------------
+
+# Undoing a disguise: decode, read backwards, join the spaced letters or the cells of a column.
+_DECODE = re.compile(
+    r"\b(?:decode|decipher|decrypt|unscramble|convert\s+(?:it\s+|this\s+|them\s+)?from|read\s+(?:it\s+|this\s+|"
+    r"them\s+)?backwards|reverse\s+(?:it|this|the\s+\w+)|apply\s+rot-?13|join\s+the\s+(?:words|letters|cells)|"
+    r"read\s+(?:it\s+|this\s+)?without\s+(?:the\s+)?spaces)\b"
+)
+# What to do with what comes out: follow it, as an order.
+_OBEY = re.compile(
+    r"\b(?:follow|obey|comply|carry\s+(?:it\s+|them\s+)?out|act\s+on|do\s+(?:what|as)\s+it\s+says|"
+    r"treat\s+(?:it|this|them|the\s+\w+)\s+as\s+(?:an?\s+|your\s+)?(?:\w+\s+)?(?:instructions?|orders?|commands?|tasks?))"
+)
+_MACHINE = re.compile(rf"\b{_READER}\b")
+
+
+def decode_and_obey(text: str) -> Finding | None:
+    """An order to undo a disguise and follow what it hid: strong when a machine reader is named."""
+    for sentence in sentences(text, clauses=False):
+        found = _DECODE.search(sentence)
+        if found and _OBEY.search(sentence):
+            return (0.5 if _MACHINE.search(text) else 0.3), sentence
+    return None
+
+
 SIGNALS_STEER = (
     Signal("a hint to the reader in place of an order", hint),
     Signal("a label a machine reads", patterns(_LABELS)),
@@ -217,4 +243,6 @@ SIGNALS_STEER = (
     Signal("the reader's answer taken over", patterns(_TAKEN)),
     Signal("a credential file read and its output posted", secret_read_and_posted),
     Signal("a habit of the reader's answers that works against the user", habit),
+    Signal("a safeguard of the user's waived as standing custom", safeguard_waived),
+    Signal("a disguised payload to decode and obey", decode_and_obey),
 )
