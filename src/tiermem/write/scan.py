@@ -24,7 +24,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tiermem.embed import E5Embedder, Embedder, Vectors
-from tiermem.english.language import looks_english
+from tiermem.english.language import looks_english, reads_as_english_line
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem
@@ -209,7 +209,7 @@ def foreign_lines(text: str) -> tuple[str, ...]:
         line = line.strip()
         pieces = [line, *(s.strip() for s in _LINE_SENTENCE_END.split(line))] if line else []
         for piece in dict.fromkeys(pieces):
-            if piece and piece not in own and not looks_english(piece):
+            if piece and piece not in own and not reads_as_english_line(piece):
                 out[piece] = None
     return tuple(out)[:_MAX_FOREIGN_LINES]
 
