@@ -53,12 +53,14 @@ def looks_english(text: str) -> bool:
     return other <= english
 
 
+_PROSE_SHARE = 0.9
 _LINE_WORDS = 6  # an English sentence this long nearly always holds a function word ("to", "the", "of", "is")
 
 
 def reads_as_english_line(line: str) -> bool:
     """Whether one line reads as English: ``looks_english``, and a line that reads as a sentence (six words or more,
-    most of them lower case, unlike a name, an address or a row of figures) holds an English function word.
+    most of them lower case, unlike a name, an address or a row of figures, and mostly letters, unlike code) holds an
+    English function word.
 
     A sentence in a language the function-word lists do not know (Indonesian, Polish, Swahili) holds none.
     """
@@ -66,5 +68,8 @@ def reads_as_english_line(line: str) -> bool:
         return False
     words = _WORD.findall(line)
     if len(words) < _LINE_WORDS or 3 * sum(w[0].islower() for w in words) < 2 * len(words):
+        return True
+    # Prose is letters and spaces; a line of code or figures ("f(x, mode='ignore')") is punctuation and digits too.
+    if sum(c.isalpha() or c.isspace() for c in line) < _PROSE_SHARE * len(line):
         return True
     return any(w.casefold() in _ENGLISH for w in words)

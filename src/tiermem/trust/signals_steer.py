@@ -21,7 +21,7 @@ import re
 from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
 from tiermem.trust.signals_habit import habit
 from tiermem.trust.signals_safeguard import safeguard_waived
-from tiermem.trust.signals_void import guidance_voided
+from tiermem.trust.signals_void import guidance_voided, permission_claimed
 
 __all__ = ["SIGNALS_STEER"]
 
@@ -247,4 +247,5 @@ SIGNALS_STEER = (
     Signal("a safeguard of the user's waived as standing custom", safeguard_waived),
     Signal("a disguised payload to decode and obey", decode_and_obey),
     Signal("the reader's own guidance declared void", guidance_voided),
+    Signal("a permission for the reader claimed by the text", permission_claimed),
 )
