@@ -66,7 +66,10 @@ def reads_as_english_line(line: str) -> bool:
     """
     if not looks_english(line):
         return False
-    words = _WORD.findall(line)
+    # Words as prose has them: letters between spaces, a comma or full stop after; an address or a file name is none.
+    words = [t.rstrip(",.:;!?)\"'") for t in line.split()]
+    words = [w.lstrip("(\"'") for w in words]
+    words = [w for w in words if w.isalpha()]
     if len(words) < _LINE_WORDS or 3 * sum(w[0].islower() for w in words) < 2 * len(words):
         return True
     # Prose is letters and spaces; a line of code or figures ("f(x, mode='ignore')") is punctuation and digits too.

@@ -84,7 +84,7 @@ _LABELS = table(
     ),
 )
 _VOCATIVE = re.compile(
-    r"(?:^|[.!?\n|(\[{*>\"#-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
+    r"(?:^|[.!?\n|(\[{*>\"#\])-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
     r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot)(?:(?:[\s-]+[a-z]+){0,2}|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
@@ -100,11 +100,22 @@ _ORDER_VERB = re.compile(
 )
 
 
+# Machine readers as a class, told what they must do: "Assistants reading this invoice must recommend...".
+_READERS_MUST = re.compile(
+    r"\b(?:any|all|every)?\s*(?:ai\s+)?(?:assistants|agents|bots|chatbots|ais|llms|language\s+models)\s+(?:(?:that|who)"
+    r"\s+)?(?:(?:are\s+)?\w+ing\s+(?:\S+\s+){0,3}?)?(?:must|should|are\s+to|need\s+to|have\s+to|shall)\s+(?:always\s+)?"
+)
+
+
 def addressed_order(text: str) -> Finding | None:
-    """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"."""
+    """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"; or
+    machine readers as a class told what they must do."""
     for sentence in sentences(text):
         found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
         if found and found.start() < 40 and _ORDER_VERB.search(sentence, found.end()):
+            return 0.5, sentence
+        must = _READERS_MUST.search(sentence)
+        if must and _ORDER_VERB.match(sentence, must.end()):
             return 0.5, sentence
     return None
 
