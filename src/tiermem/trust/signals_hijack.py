@@ -44,10 +44,12 @@ _PERSONA = re.compile(
     r"new\s+persona|switch\s+(?:your\s+)?(?:personality|persona|identity|role)|role-?\s?play\s+(?:setup|mode)|"
     r"character\s+card|\bact\s+as\s+[\w-]+|you(?:'re|\s+are)\s+[\w-]*(?:gpt|bot)\b|"
     # A quoted name handed over ("become \"Max\"", "you are \"Chef Ricardo\""), a name with what it is ("you are
-    # Oliver, a literary agent"), a role taken up now or "actually", or the reader's own persona dropped.
+    # Mira, my friend"; not "you are Atlas, a travel assistant", an operator's own), a role taken up now or
+    # "actually", or the reader's own persona dropped.
     r"(?:become|\bbe|you(?:'re|\s+are))\s+[\"'\u201c\u2018][^\"'\u201d\u2019\n]{1,40}[\"'\u201d\u2019]|"
     r"you(?:'re|\s+are)\s+(?!(?:a|an|the|my|your|not|welcome|right|here|all|so|very|too|now|sure)\b)[a-z][\w-]*,\s+"
-    r"(?:my|a|an|the)\s+|you(?:'re|\s+are)\s+(?:the|a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+now\b|"
+    r"(?:my|a|an|the)\s+(?!(?:[\w-]+\s+){0,3}?(?:assistant|ai|bot|model|chatbot|agent)\b)|"
+    r"you(?:'re|\s+are)\s+(?:the|a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+now\b|"
     r"you(?:'re|\s+are)\s+(?:actually|really|secretly)\s+(?:a|an|the)\b|"
     r"(?:drop|abandon|shed|ditch|quit)\s+(?:the|your)\s+(?:[\w-]+\s+)?(?:persona|act|role|character|identity|personality)\b)"
 )

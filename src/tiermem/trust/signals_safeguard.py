@@ -56,6 +56,10 @@ def safeguard_waived(text: str) -> Finding | None:
     for sentence in sentences(text, clauses=False):
         if _SECOND_PERSON.search(_QUOTED.sub(" ", sentence)):
             continue
-        if _PROTECTION.search(sentence) and _WAIVED.search(sentence) and _STANDING.search(around(text, sentence, _REACH)):
+        if (
+            _PROTECTION.search(sentence)
+            and _WAIVED.search(sentence)
+            and _STANDING.search(around(text, sentence, _REACH))
+        ):
             return 0.5, sentence
     return None

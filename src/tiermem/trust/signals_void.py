@@ -70,7 +70,7 @@ _THE_USER = re.compile(r"\b(?:the\s+)?(?:user|customer|account\s+holder)'?s?\b|\
 
 
 def permission_claimed(text: str) -> Finding | None:
-    """A permission for the reader claimed by the text itself: authorised to, granted admin scope, no approval needed."""
+    """A permission for the reader claimed by the text: authorised to, admin scope granted, no approval needed."""
     for sentence in sentences(text, clauses=False):
         if _PERMISSION.search(sentence) or (_YOU_PERMITTED.search(sentence) and _THE_USER.search(sentence)):
             return 0.4, sentence
