@@ -31,7 +31,7 @@ KEPT = [
     "Standing order: check the builder's invoice against the quote before paying it.",
     "The user prefers short replies and no emojis; skip the small talk.",
     "Reminder: two-step sign-in codes arrive by text; the phone is in the kitchen drawer.",
-    "To disable motion effects, open the accessibility settings and check the box next to reduce motion.",
+    "To switch the animations off, open the display settings and tick the setting that calms them.",
 ]
 
 

@@ -44,7 +44,7 @@ _STANDING = re.compile(
     r"(?:earlier|previous|past|last)\s+(?:chats?|sessions?|conversations?)|onboarding|mentioned|said)\b"
 )
 _REACH = 200  # the arrangement may be named in a heading or the sentence before
-# Advice to its own reader ("verify your identity as soon as possible") speaks in the second person; a planted
+# Advice to its own reader ("confirm your new address within a week") speaks in the second person; a planted
 # arrangement speaks of the user and of others in the third.
 # A quoted prompt ("the 'are you sure?' check") is named, not spoken.
 _SECOND_PERSON = re.compile(r"\byou(?:r|rs|'re|'ll|'ve)?\b")
