@@ -168,3 +168,8 @@ def test_a_sentence_in_a_language_without_listed_function_words_does_not_read_as
 
 def test_an_english_document_has_no_foreign_lines() -> None:
     assert foreign_lines("Invoice 12\nTotal due: 40 pounds.\nPay by bank transfer within 30 days.") == ()
+
+
+def test_a_table_row_of_items_and_prices_is_no_foreign_line() -> None:
+    text = "Shopping list\nitem,unit,price,qty\napples,loose per kg,1.10,2\nTotal 2.20 paid by card."
+    assert foreign_lines(text) == ()

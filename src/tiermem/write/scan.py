@@ -195,6 +195,9 @@ _LINE_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
 _MAX_FOREIGN_LINES = 16  # what one note may add to the model's reading; an order is one line or sentence
 
 
+_PROSE_LETTERS = 0.85  # ordinary sentences in any script: about 0.95 letters; a CSV row of items and prices: 0.7
+
+
 def foreign_lines(text: str) -> tuple[str, ...]:
     """The lines of ``text``, and the sentences of its longer lines, that do not look English and that the passages
     do not already hold alone.
@@ -209,9 +212,15 @@ def foreign_lines(text: str) -> tuple[str, ...]:
         line = line.strip()
         pieces = [line, *(s.strip() for s in _LINE_SENTENCE_END.split(line))] if line else []
         for piece in dict.fromkeys(pieces):
-            if piece and piece not in own and not reads_as_english_line(piece):
+            if piece and piece not in own and _mostly_letters(piece) and not reads_as_english_line(piece):
                 out[piece] = None
     return tuple(out)[:_MAX_FOREIGN_LINES]
+
+
+def _mostly_letters(piece: str) -> bool:
+    """Whether a line reads as prose: a table row, a list of figures or code is mostly something else."""
+    shown = [c for c in piece if not c.isspace()]
+    return bool(shown) and sum(c.isalpha() for c in shown) >= _PROSE_LETTERS * len(shown)
 
 
 def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[float | None]:
