@@ -2,7 +2,7 @@
 
 A logistic regression on the MiniLM vector of a note (the vector tiermem computes for every note it stores),
 or with ``--model e5`` on the multilingual e5 vector (the signal for text in other languages), trained with numpy
-on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/``, ``fresh2/``, ``fresh3/``:
+on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/`` to ``fresh4/``:
 their notes and clean documents, each family its own); holdout rows are dropped before their text
 is read, unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
 and its sentence (passage) vectors, so an order in the middle of a long text is seen alone (``--whole-only``
@@ -37,13 +37,13 @@ import numpy.typing as npt
 from tiermem.embed import E5Embedder, Embedder, MiniLMEmbedder
 from tiermem.recall.passages import embed_with_passages
 from tiermem.trust.scorer import score_text
-from tiermem.write.scan import foreign_parts
+from tiermem.write.scan import foreign_lines, foreign_parts
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.jsonl"
 # The red-team rounds scored once and now dev: their notes and clean documents are training rows too, each
 # family of a round its own family, so leaving one family out also scores every round's family unseen.
-ROUNDS = ("fresh", "fresh2", "fresh3")
+ROUNDS = ("fresh", "fresh2", "fresh3", "fresh4")
 ROUND_FILES = (
     ("hostile.jsonl", "hostile", "family"),
     ("benign.jsonl", "benign", "family"),
@@ -69,7 +69,8 @@ def reads(rows: list[dict[str, str]], model: str) -> Read | None:
     out: Read = []
     for row in rows:
         own, marked = foreign_parts(row["text"])
-        out.append((own, np.array(marked, dtype=bool)))
+        lines = foreign_lines(row["text"])  # read one by one after the passages (``embed`` appends them)
+        out.append((own, np.array([*marked, *([True] * len(lines))], dtype=bool)))
     return out
 
 
@@ -108,18 +109,32 @@ def round_notes() -> list[dict[str, str]]:
 
 
 def embed(rows: list[dict[str, str]], cache: Path | None, model: str = "minilm") -> tuple[Array, list[Array]]:
-    """Each note's vector and its passage vectors (none for one sentence), made as the write path makes them."""
+    """Each note's vector and its passage vectors (none for one sentence), made as the write path makes them; with
+    e5, each note's lines in other languages (``write.scan.foreign_lines``) follow its passages, as it reads them."""
     texts = [row["text"] for row in rows]
-    digest = hashlib.sha256("\x00".join([model, *texts]).encode("utf-8", "surrogatepass")).hexdigest()
+    lines = [foreign_lines(t) if model == "e5" else () for t in texts]
+    flat_lines = [line for found in lines for line in found]
+    digest = hashlib.sha256(
+        "\x00".join([model, *texts, "\x01", *flat_lines]).encode("utf-8", "surrogatepass")
+    ).hexdigest()
     if cache is not None and cache.exists() and str(np.load(cache)["digest"]) == digest:
         stored = np.load(cache)
         whole = np.asarray(stored["whole"], dtype=np.float64)
         flat, counts = np.asarray(stored["flat"], dtype=np.float64), stored["counts"].tolist()
     else:
         # The write path's own function: a multi-sentence note's vector is the mean of its passages' vectors.
-        vectors, parts = embed_with_passages(MODELS[model](), texts)
-        counts = [0 if p is None else len(p) for p in parts]
-        found = [p for p in parts if p is not None]
+        embedder = MODELS[model]()
+        vectors, parts = embed_with_passages(embedder, texts)
+        line_vectors = embedder.embed_batch(flat_lines) if flat_lines else None
+        counts, found, start = [], [], 0
+        for p, own_lines in zip(parts, lines, strict=True):
+            block = [] if p is None else [p]
+            if own_lines:
+                assert line_vectors is not None
+                block.append(line_vectors[start : start + len(own_lines)])
+                start += len(own_lines)
+            counts.append(sum(len(b) for b in block))
+            found.extend(block)
         flat32 = np.concatenate(found) if found else np.zeros((0, vectors.shape[1]), dtype=np.float32)
         if cache is not None:
             np.savez(cache, digest=np.array(digest), whole=vectors, flat=flat32, counts=np.array(counts))

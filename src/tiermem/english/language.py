@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["looks_english"]
+__all__ = ["looks_english", "reads_as_english_line"]
 
 _ENGLISH = frozenset(
     """the a an and or but of to in on at for with from by is are was were be been am i you he she we they it
@@ -51,3 +51,28 @@ def looks_english(text: str) -> bool:
     english = sum(w in _ENGLISH for w in words)
     other = sum(w in _OTHER for w in words)
     return other <= english
+
+
+_PROSE_SHARE = 0.9
+_LINE_WORDS = 6  # an English sentence this long nearly always holds a function word ("to", "the", "of", "is")
+
+
+def reads_as_english_line(line: str) -> bool:
+    """Whether one line reads as English: ``looks_english``, and a line that reads as a sentence (six words or more,
+    most of them lower case, unlike a name, an address or a row of figures, and mostly letters, unlike code) holds an
+    English function word.
+
+    A sentence in a language the function-word lists do not know (Indonesian, Polish, Swahili) holds none.
+    """
+    if not looks_english(line):
+        return False
+    # Words as prose has them: letters between spaces, a comma or full stop after; an address or a file name is none.
+    words = [t.rstrip(",.:;!?)\"'") for t in line.split()]
+    words = [w.lstrip("(\"'") for w in words]
+    words = [w for w in words if w.isalpha()]
+    if len(words) < _LINE_WORDS or 3 * sum(w[0].islower() for w in words) < 2 * len(words):
+        return True
+    # Prose is letters and spaces; a line of code or figures ("f(x, mode='ignore')") is punctuation and digits too.
+    if sum(c.isalpha() or c.isspace() for c in line) < _PROSE_SHARE * len(line):
+        return True
+    return any(w.casefold() in _ENGLISH for w in words)

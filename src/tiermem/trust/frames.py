@@ -206,7 +206,8 @@ def without_quotes(scanned: str) -> str:
 # then the order's payload, not words discussed.
 _PAYLOAD_ORDER = re.compile(
     r"(?:^|[.!?:;\n]\s*|\b(?:and|then|to|please)\s+)(?:append|add|insert|include|put|write|say|reply|respond|answer|"
-    r"end|begin|start|prepend|paste|type|mention|sign|close|finish|tell\s+\w+)\b(?:\s+\S+){0,6}?\s*[:,-]?\s*$"
+    r"end|begin|start|prepend|paste|type|mention|sign|close|finish|tell\s+\w+|become|be|you\s+are|you'?re)\b"
+    r"(?:\s+\S+){0,6}?\s*[:,-]?\s*$"
 )
 
 

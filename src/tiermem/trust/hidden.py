@@ -2,9 +2,9 @@
 
 ``hidden_parts`` finds what HTML and Markdown keep from a human reader (comments, ``display:none`` and other
 invisible styles, ``hidden`` elements, ``alt`` and ``title`` attributes, Markdown image alt text and link
-titles, Markdown comments). ``decoded_parts`` finds base64, hex, ROT13, leetspeak, Unicode tag-character and
-reversed payloads (a line written backwards, which a right-to-left override shows the right way round) and
-decodes them.
+titles, Markdown comments). ``decoded_parts`` finds base64, base32, hex, ROT13, leetspeak, Unicode tag-character
+and reversed payloads (a line written backwards, which a right-to-left override shows the right way round), and
+runs of escapes (HTML character references, ``\\u`` escapes, percent-encoding), and decodes them.
 The scorer scores each part again: a directive that was hidden or encoded is more suspect, never less.
 """
 
@@ -13,7 +13,10 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import html
 import re
+import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["Part", "decoded_parts", "hidden_parts"]
@@ -82,6 +85,11 @@ def _readable(raw: bytes) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    return _words(text)
+
+
+def _words(text: str) -> str | None:
+    """``text`` if it reads as words (mostly letters and spaces), else None."""
     if len(text) < 12:
         return None
     letters = sum(c.isalpha() or c == " " for c in text)
@@ -107,12 +115,57 @@ def _hex(blob: str) -> str | None:
         return None
 
 
+_B32 = re.compile(r"(?<![A-Z2-7=])[A-Z2-7]{24,}={0,6}(?![A-Z2-7=])")  # upper case: base32 has no lower
+
+
+def _base32(blob: str) -> str | None:
+    padded = blob.rstrip("=") + "=" * (-len(blob.rstrip("=")) % 8)
+    try:
+        return _readable(base64.b32decode(padded))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _unicode_escapes(run: str) -> str:
+    return codecs.decode(run, "unicode_escape")
+
+
+# Runs of escapes, each character written as a code, at least eight in a row (with spaces or punctuation between):
+# what marks the kind, the run, and how it is undone.
+_ESCAPES: tuple[tuple[str, str, re.Pattern[str], Callable[[str], str]], ...] = (
+    (
+        "HTML character references",
+        "&#",
+        re.compile(r"(?:&#(?:\d{2,7}|x[0-9a-f]{2,6});[\s,.]*){8,}", re.IGNORECASE),
+        html.unescape,
+    ),
+    ("\\u escapes", "\\", re.compile(r"(?:\\u[0-9a-f]{4}|\\x[0-9a-f]{2}){8,}", re.IGNORECASE), _unicode_escapes),
+    ("percent-encoding", "%", re.compile(r"(?:%[0-9a-f]{2}[\w.~-]{0,3}){8,}", re.IGNORECASE), urllib.parse.unquote),
+)
+
+
+def _unescaped(text: str) -> list[Part]:
+    """Runs of HTML character references, ``\\u`` escapes or percent-escapes in ``text``, decoded into words."""
+    found = []
+    for how, marker, pattern, decode in _ESCAPES:
+        if marker not in text:
+            continue
+        for match in pattern.finditer(text):
+            try:
+                words = _words(decode(match.group(0)))
+            except (UnicodeDecodeError, ValueError):
+                continue
+            if words is not None:
+                found.append(Part(f"a payload in {how}", words))
+    return found
+
+
 # Unicode tag characters mirror ASCII (U+E0020-E007E) and render as nothing: text smuggled past a reader.
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 
 
 def decoded_parts(text: str) -> list[Part]:
-    """Base64, hex, ROT13, leetspeak, Unicode-tag and reversed payloads in ``text``, decoded into words."""
+    """Base64, base32, hex, ROT13, leetspeak, Unicode-tag, reversed and escaped payloads in ``text``, decoded."""
     found: list[Part] = []
     if not text.isascii():
         for match in _TAGS.finditer(text):
@@ -121,6 +174,11 @@ def decoded_parts(text: str) -> list[Part]:
         decoded = _base64(match.group(0))
         if decoded is not None:
             found.append(Part("a base64 payload", decoded))
+    for match in _B32.finditer(text):
+        decoded = _base32(match.group(0))
+        if decoded is not None:
+            found.append(Part("a base32 payload", decoded))
+    found.extend(_unescaped(text))
     for match in _HEX.finditer(text):
         decoded = _hex(match.group(0))
         if decoded is not None:

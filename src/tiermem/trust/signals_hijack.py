@@ -42,7 +42,16 @@ _PERSONA = re.compile(
     r"imagine\s+(?:that\s+)?you\s+are\s+an?\b|simulate\s+an?\b|switch\s+(?:into|to)\s+[\w-]+\s+mode|"
     r"(?:^|[.!?:]\s*)be\s+(?:my|an?|the)\s+\w+|(?:you|your)\s+(?:new\s+)?(?:name|persona|identity)\s+is|"
     r"new\s+persona|switch\s+(?:your\s+)?(?:personality|persona|identity|role)|role-?\s?play\s+(?:setup|mode)|"
-    r"character\s+card|\bact\s+as\s+[\w-]+|you(?:'re|\s+are)\s+[\w-]*(?:gpt|bot)\b)"
+    r"character\s+card|\bact\s+as\s+[\w-]+|you(?:'re|\s+are)\s+[\w-]*(?:gpt|bot)\b|"
+    # A quoted name handed over ("become \"Max\"", "you are \"Chef Ricardo\""), a name with what it is ("you are
+    # Mira, my friend"; not "you are Atlas, a travel assistant", an operator's own), a role taken up now or
+    # "actually", or the reader's own persona dropped.
+    r"(?:become|\bbe|you(?:'re|\s+are))\s+[\"'\u201c\u2018][^\"'\u201d\u2019\n]{1,40}[\"'\u201d\u2019]|"
+    r"you(?:'re|\s+are)\s+(?!(?:a|an|the|my|your|not|welcome|right|here|all|so|very|too|now|sure)\b)[a-z][\w-]*,\s+"
+    r"(?:my|a|an|the)\s+(?!(?:[\w-]+\s+){0,3}?(?:assistant|ai|bot|model|chatbot|agent)\b)|"
+    r"you(?:'re|\s+are)\s+(?:the|a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+now\b|"
+    r"you(?:'re|\s+are)\s+(?:actually|really|secretly)\s+(?:a|an|the)\b|"
+    r"(?:drop|abandon|shed|ditch|quit)\s+(?:the|your)\s+(?:[\w-]+\s+)?(?:persona|act|role|character|identity|personality)\b)"
 )
 _UNBOUND = re.compile(
     r"\b(?:no|without|free\s+(?:of|from)|freed\s+from|broken\s+free|unbound|not\s+bound|does\s+not\s+have\s+to\s+"
@@ -58,7 +67,9 @@ _UNBOUND = re.compile(
 )
 _PERSONA_SECRET = re.compile(
     r"\bpasswords?\b|\bcard\s+(?:numbers?|details)\b|\bcontents?\s+of\b|\bverify\b|/etc/|\bapprove\s+(?:every|all)\b|"
-    r"\bpins?\b|\bcredentials?\b|\bsecrets?\b|\bapi\s+keys?\b"
+    r"\bpins?\b|\bcredentials?\b|\bsecrets?\b|\bapi\s+keys?\b|\bsecurity\s+codes?\b|\bcvv\b|\bnational\s+insurance\b|"
+    r"\bsocial\s+security\b|\b(?:photo|copy|scan)\s+of\s+(?:their|your|the|his|her)\s+(?:id|passport|licen[cs]e)\b|"
+    r"\bhome\s+address(?:es)?\b|\b(?:one-?time|login|unlock)\s+codes?\b|\bcode\s+to\s+unlock\b|\bbank\s+details\b"
 )
 _PERSONA_TASK = re.compile(
     r"\b(?:the\s+)?user'?s?\b|\bcard\b|\bapprove\b|"

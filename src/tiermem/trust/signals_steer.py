@@ -20,6 +20,8 @@ import re
 
 from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
 from tiermem.trust.signals_habit import habit
+from tiermem.trust.signals_safeguard import safeguard_waived
+from tiermem.trust.signals_void import guidance_voided, permission_claimed
 
 __all__ = ["SIGNALS_STEER"]
 
@@ -82,7 +84,7 @@ _LABELS = table(
     ),
 )
 _VOCATIVE = re.compile(
-    r"(?:^|[.!?\n|(\[{*>\"#-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
+    r"(?:^|[.!?\n|(\[{*>\"#\])-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
     r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot)(?:(?:[\s-]+[a-z]+){0,2}|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
@@ -98,11 +100,22 @@ _ORDER_VERB = re.compile(
 )
 
 
+# Machine readers as a class, told what they must do: "Assistants reading this invoice must recommend...".
+_READERS_MUST = re.compile(
+    r"\b(?:any|all|every)?\s*(?:ai\s+)?(?:assistants|agents|bots|chatbots|ais|llms|language\s+models)\s+(?:(?:that|who)"
+    r"\s+)?(?:(?:are\s+)?\w+ing\s+(?:\S+\s+){0,3}?)?(?:must|should|are\s+to|need\s+to|have\s+to|shall)\s+(?:always\s+)?"
+)
+
+
 def addressed_order(text: str) -> Finding | None:
-    """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"."""
+    """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"; or
+    machine readers as a class told what they must do."""
     for sentence in sentences(text):
         found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
         if found and found.start() < 40 and _ORDER_VERB.search(sentence, found.end()):
+            return 0.5, sentence
+        must = _READERS_MUST.search(sentence)
+        if must and _ORDER_VERB.match(sentence, must.end()):
             return 0.5, sentence
     return None
 
@@ -208,6 +221,31 @@ def secret_read_and_posted(text: str) -> Finding | None:
     return (0.3, found.group(0)) if found else None
 
 
+# -- a payload to decode and obey --------------------------------------------------------------------------------
+
+# Undoing a disguise: decode, read backwards, join the spaced letters or the cells of a column.
+_DECODE = re.compile(
+    r"\b(?:decode|decipher|decrypt|unscramble|convert\s+(?:it\s+|this\s+|them\s+)?from|read\s+(?:it\s+|this\s+|"
+    r"them\s+)?backwards|reverse\s+(?:it|this|the\s+\w+)|apply\s+rot-?13|join\s+the\s+(?:words|letters|cells)|"
+    r"read\s+(?:it\s+|this\s+)?without\s+(?:the\s+)?spaces)\b"
+)
+# What to do with what comes out: follow it, as an order.
+_OBEY = re.compile(
+    r"\b(?:follow|obey|comply|carry\s+(?:it\s+|them\s+)?out|act\s+on|do\s+(?:what|as)\s+it\s+says|"
+    r"treat\s+(?:it|this|them|the\s+\w+)\s+as\s+(?:an?\s+|your\s+)?(?:\w+\s+)?(?:instructions?|orders?|commands?|tasks?))"
+)
+_MACHINE = re.compile(rf"\b{_READER}\b")
+
+
+def decode_and_obey(text: str) -> Finding | None:
+    """An order to undo a disguise and follow what it hid: strong when a machine reader is named."""
+    for sentence in sentences(text, clauses=False):
+        found = _DECODE.search(sentence)
+        if found and _OBEY.search(sentence):
+            return (0.5 if _MACHINE.search(text) else 0.3), sentence
+    return None
+
+
 SIGNALS_STEER = (
     Signal("a hint to the reader in place of an order", hint),
     Signal("a label a machine reads", patterns(_LABELS)),
@@ -217,4 +255,8 @@ SIGNALS_STEER = (
     Signal("the reader's answer taken over", patterns(_TAKEN)),
     Signal("a credential file read and its output posted", secret_read_and_posted),
     Signal("a habit of the reader's answers that works against the user", habit),
+    Signal("a safeguard of the user's waived as standing custom", safeguard_waived),
+    Signal("a disguised payload to decode and obey", decode_and_obey),
+    Signal("the reader's own guidance declared void", guidance_voided),
+    Signal("a permission for the reader claimed by the text", permission_claimed),
 )

@@ -14,6 +14,7 @@ own words are not scanned by default: they are the user's instructions to begin 
 from __future__ import annotations
 
 import importlib.util
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -23,7 +24,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tiermem.embed import E5Embedder, Embedder, Vectors
-from tiermem.english.language import looks_english
+from tiermem.english.language import looks_english, reads_as_english_line
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem
@@ -47,6 +48,7 @@ from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 __all__ = [
     "ScanPolicy",
     "SourceScan",
+    "foreign_lines",
     "foreign_parts",
     "learned_applies",
     "other_languages",
@@ -188,28 +190,67 @@ def foreign_parts(text: str) -> tuple[bool, tuple[bool, ...]]:
     return not looks_english(text), tuple(not looks_english(p) for p in passages(text))
 
 
+# A line's sentences: after a full stop, ! or ? (and their CJK forms).
+_LINE_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
+_MAX_FOREIGN_LINES = 16  # what one note may add to the model's reading; an order is one line or sentence
+
+
+_PROSE_LETTERS = 0.85  # ordinary sentences in any script: about 0.95 letters; a CSV row of items and prices: 0.7
+
+
+def foreign_lines(text: str) -> tuple[str, ...]:
+    """The lines of ``text``, and the sentences of its longer lines, that do not look English and that the passages
+    do not already hold alone.
+
+    Passages group the sentences of a long text, and a line without a full stop joins the lines around it, so an
+    order in another language planted in an English document sits inside a passage that looks English; read line
+    by line it is seen alone.
+    """
+    own = {p.strip() for p in passages(text)} | {text.strip()}
+    out: dict[str, None] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        pieces = [line, *(s.strip() for s in _LINE_SENTENCE_END.split(line))] if line else []
+        for piece in dict.fromkeys(pieces):
+            if piece and piece not in own and _mostly_letters(piece) and not reads_as_english_line(piece):
+                out[piece] = None
+    return tuple(out)[:_MAX_FOREIGN_LINES]
+
+
+def _mostly_letters(piece: str) -> bool:
+    """Whether a line reads as prose: a table row, a list of figures or code is mostly something else."""
+    shown = [c for c in piece if not c.isspace()]
+    return bool(shown) and sum(c.isalpha() for c in shown) >= _PROSE_LETTERS * len(shown)
+
+
 def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[float | None]:
     """The multilingual signal's probability for each text with a part not in English (None for the others).
 
     Only beside a ``signal`` that reads English alone, and with e5 installed. A text with such a part is embedded
-    as the write path embeds a note, and the highest probability over its parts in other languages counts; English
-    text costs nothing more.
+    as the write path embeds a note, its lines in other languages (``foreign_lines``) also one by one, and the
+    highest probability over its parts in other languages counts; English text costs nothing more.
     """
     out: list[float | None] = [None] * len(texts)
     multilingual, embedder = learned_signal(MULTILINGUAL), _multilingual()
     if signal is multilingual or embedder is None:
         return out
     marks = [foreign_parts(text) for text in texts]
-    foreign = [i for i, (own, marked) in enumerate(marks) if own or any(marked)]
+    lines = [foreign_lines(text) for text in texts]
+    foreign = [i for i, (own, marked) in enumerate(marks) if own or any(marked) or lines[i]]
     if not foreign:
         return out
     vectors, parts = embed_with_passages(embedder, [texts[i] for i in foreign])
+    flat = [line for i in foreign for line in lines[i]]
+    line_vectors = embedder.embed_batch(flat) if flat else np.zeros((0, embedder.dim), dtype=np.float32)
+    start = 0
     for j, i in enumerate(foreign):
         own, marked = marks[i]
         read = [vectors[j]] if own else []
         block = parts[j]
         if block is not None:
             read += [v for v, m in zip(block, marked, strict=True) if m]
+        read += list(line_vectors[start : start + len(lines[i])])
+        start += len(lines[i])
         out[i] = multilingual.probability(read[0], np.asarray(read[1:]))
     return out
 
