@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.imperative import opens_with_order
 from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
 from tiermem.trust.signals_habit import habit
+from tiermem.trust.signals_lifted import rule_lifted
 from tiermem.trust.signals_safeguard import safeguard_waived
 from tiermem.trust.signals_void import guidance_voided, permission_claimed
 
@@ -86,7 +88,7 @@ _LABELS = table(
 _VOCATIVE = re.compile(
     r"(?:^|[.!?\n|(\[{*>\"#\])-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
-    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot)(?:(?:[\s-]+[a-z]+){0,2}|"
+    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?)(?:(?:[\s-]+[a-z]+){0,2}|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
     r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s*[\])]\s*[:,]?|\s*[:,])"
@@ -112,7 +114,11 @@ def addressed_order(text: str) -> Finding | None:
     machine readers as a class told what they must do."""
     for sentence in sentences(text):
         found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
-        if found and found.start() < 40 and _ORDER_VERB.search(sentence, found.end()):
+        if (
+            found
+            and found.start() < 40
+            and (_ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]))
+        ):
             return 0.5, sentence
         must = _READERS_MUST.search(sentence)
         if must and _ORDER_VERB.match(sentence, must.end()):
@@ -259,4 +265,5 @@ SIGNALS_STEER = (
     Signal("a disguised payload to decode and obey", decode_and_obey),
     Signal("the reader's own guidance declared void", guidance_voided),
     Signal("a permission for the reader claimed by the text", permission_claimed),
+    Signal("a rule of the reader's world declared lifted", rule_lifted),
 )

@@ -1,0 +1,40 @@
+"""(internal) Whether a clause opens with an order: an English verb in its base form with something to act on.
+
+A closed list of order verbs misses the verb an attack happens to pick ("refund", "wipe", "dispatch"); the
+lexicon of lemminflect knows every English verb. A base form alone is not an order ("travel counsellors",
+"record 12"), so the verb must be followed by what an order acts on: a determiner, a pronoun, a particle, a
+preposition or an -ing form.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+__all__ = ["opens_with_order"]
+
+_CLAUSE = re.compile(r"[,;:\u2013\u2014]\s*|\s+(?:then|and)\s+")
+_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_OBJECT = frozenset(
+    "the a an this that these those every each all any some no it them him her me us my our their his your its "
+    "everything anything nothing everyone anyone someone up out off down back away about to into onto with for "
+    "from over only".split()
+)
+_NOT_ORDERS = frozenset("be is are was were been have has had do does did will would shall should may might".split())
+
+
+@cache
+def _base_verb(word: str) -> bool:
+    """Whether ``word`` is an English verb in its base form (lemminflect's lexicon)."""
+    from lemminflect import getAllLemmas  # its lexicon loads on first use, not at import
+
+    return word not in _NOT_ORDERS and word in getAllLemmas(word, upos="VERB").get("VERB", ())
+
+
+def opens_with_order(text: str) -> bool:
+    """Whether a clause of ``text`` opens with a base-form verb followed by what it acts on ("refund all orders")."""
+    for clause in _CLAUSE.split(text):
+        words = _WORDS.findall(clause[:60])
+        if len(words) >= 2 and _base_verb(words[0]) and (words[1] in _OBJECT or words[1].endswith("ing")):
+            return True
+    return False
