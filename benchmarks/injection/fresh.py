@@ -1,6 +1,6 @@
-"""Score the scanner on a red-team batch: ``fresh/`` to ``fresh4/`` (rounds 1-4) or ``fresh5/``
-(round 5, the default), each written by someone who had not seen the scanner, after it was built. A round is scored
-once as held-out figures; after that it is development data (rounds 1 to 4 are now).
+"""Score the scanner on a red-team batch: ``fresh/`` to ``fresh6/`` (rounds 1-6) or ``fresh7/``
+(round 7, the default), each written by someone who had not seen the scanner, after it was built. A round is scored
+once as held-out figures; after that it is development data (rounds 1 to 7 are now).
 
 ``hostile.jsonl`` and ``benign.jsonl`` are notes; ``documents_clean.jsonl`` and ``documents_planted.jsonl`` are
 ordinary documents (receipts, statements, newsletters, tables), clean and with one task-hijack order planted at
@@ -8,7 +8,7 @@ the start, the middle or the end. Each text is scored as the write path scores a
 web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier and, for parts in other languages, the
 e5 one, unless ``--embedder hash``).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2|fresh3|fresh4]
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2|...|fresh7]
 """
 
 from __future__ import annotations
