@@ -217,9 +217,7 @@ def _same_day(store: Store, scope: Scope, mentions: list[MemoryRecord], add: Add
         add((r for r in seen[day] if r.id != record.id), Connection.SAME_DAY, record.id)
 
 
-def _neighbours(
-    mentions: list[MemoryRecord], names_it: Callable[[str], bool], limit: int
-) -> tuple[Neighbour, ...]:
+def _neighbours(mentions: list[MemoryRecord], names_it: Callable[[str], bool], limit: int) -> tuple[Neighbour, ...]:
     """The other names of the naming records, by how many records hold each, then by name."""
     holders: dict[str, list[str]] = {}
     for record in mentions:
