@@ -56,6 +56,9 @@ class Connection(StrEnum):
     SUPERSEDED_BY = "superseded_by"  # it is the older version a naming record replaced
 
 
+Add = Callable[[Iterable[MemoryRecord], Connection, str], None]  # (records, how, via): keep them with a link
+
+
 @dataclass(frozen=True, slots=True)
 class Link:
     """One connection of a record: how, and through which naming record (None when it names the entity itself)."""
@@ -175,9 +178,6 @@ def _matcher(words: list[str]) -> Callable[[str], bool]:
     else:
         pattern = re.compile(rf"(?<!\w){joined}(?!\w)")
     return lambda text: pattern.search(fold(text)) is not None
-
-
-Add = Callable[[Iterable[MemoryRecord], Connection, str], None]  # (records, how, via): keep them with a link
 
 
 def _versions(store: Store, scope: Scope, mentions: list[MemoryRecord], add: Add) -> None:
