@@ -104,7 +104,7 @@ PUBLIC = {
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
     "store/summary_base.py", "store/vector_file.py", "context/trace.py",
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",
-    "recall/pipeline.py", "recall/stages.py",
+    "recall/pipeline.py", "recall/stages.py", "recall/related.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",
     "write/behind.py",
     "trust/injection.py", "trust/normalise.py", "trust/pii.py",

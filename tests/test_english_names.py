@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tiermem.english.names import names
+from tiermem.english.names import name_phrases, names
 
 
 def test_names_are_words_capitalised_inside_a_sentence() -> None:
@@ -18,3 +18,9 @@ def test_a_sentence_start_a_month_a_day_and_a_single_letter_are_not_names() -> N
 
 def test_a_question_in_another_language_has_no_names() -> None:
     assert names("Wo wohnt meine Schwester mit ihrem Hund?") == frozenset()  # German capitalises every noun
+
+
+def test_name_phrases_keep_a_run_of_capitalised_words_together_and_skip_sentence_starts() -> None:
+    text = "Ann met Bob Smith in New York on Monday. Then she flew to Paris, and Bob stayed."
+    assert name_phrases(text) == ("bob smith", "new york", "paris", "bob")
+    assert name_phrases("Die Brille liegt auf dem Schreibtisch.") == ()

@@ -114,6 +114,9 @@ def _probe(me: Party, other: Party, filter_: dict[str, Any], as_of: str | None) 
     if cursor is not None:
         listed.append(me.http.get("/v1/memories", params={"limit": 1000, "cursor": cursor}))
     messages = me.http.get(f"/v1/sessions/{other.session}/messages")
+    around = [me.http.get("/v1/related", params={"entity": other.marker, "limit": 200})]
+    around.append(me.http.get("/v1/related", params={"entity": other.marker, "session": other.session}))
+    assert around[0].status_code == 200 and {a.status_code for a in around} <= {200, 404}
     if me.tenant == other.tenant:  # a session is bound to the first user of the tenant who names it
         assert searches[1].status_code == messages.status_code == 404
     # In another tenant the same name is another session: mine, or (404) bound to another user of my tenant.
@@ -121,6 +124,7 @@ def _probe(me: Party, other: Party, filter_: dict[str, Any], as_of: str | None) 
     found = [h["record"] for s in searches if s.status_code == 200 for h in s.json()["hits"]]
     found += [r for page in listed if page.status_code == 200 for r in page.json()["records"]]
     found += messages.json().get("messages", []) if messages.status_code == 200 else []
+    found += [{"content": r["text"]} for a in around if a.status_code == 200 for r in a.json()["records"]]
     for record in found:
         assert other.marker not in record["content"], (me.tenant, me.user, record)
         assert record.get("tenant", me.tenant) == me.tenant and record.get("user", me.user) == me.user

@@ -175,6 +175,49 @@ def test_bad_input_raises_the_same_errors(api: tuple[Any, Scope]) -> None:
         mem.get(scope, "01a00000-0000-7000-8000-000000000000")
 
 
+def test_related_returns_the_same_records_links_and_neighbours(api: tuple[Any, Scope]) -> None:
+    mem, scope = api
+    day = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    old = mem.remember(scope, "Ann works at Acme in Oslo.", valid_from=day).record
+    new = mem.remember(scope, "Ann works at Globex.", valid_from=day + timedelta(days=9), supersedes=old.id).record
+    mem.remember(scope, "The annual fee rose.", valid_from=day + timedelta(days=20))
+    found = mem.related(scope, "ann", limit=5)
+    assert found.entity == "ann"
+    assert [(r.id, r.text, r.kind) for r in found.records] == [
+        (new.id, "Ann works at Globex.", "semantic"),
+        (old.id, "Ann works at Acme in Oslo.", "semantic"),
+    ]
+    assert [(link.how.value, link.via) for link in found.records[1].links] == [
+        ("mentions", None),
+        ("superseded_by", new.id),
+    ]
+    assert found.records[1].valid_to is not None and found.records[0].created_at.tzinfo is not None
+    assert [(n.name, n.count, n.record_ids) for n in found.neighbours] == [
+        ("acme", 1, (old.id,)),
+        ("globex", 1, (new.id,)),
+        ("oslo", 1, (old.id,)),
+    ]
+    with pytest.raises(ValidationError) as bad:
+        mem.related(scope, "ann", limit=0)
+    assert bad.value.field == "limit" and bad.value.given == 0
+
+
+def test_the_related_route_answers_bad_input_with_a_4xx(server: LiveServer) -> None:
+    with server.client(server.key("acme", "alice")) as http:
+        assert http.get("/v1/related", params={"entity": "Ann"}).status_code == 200
+        for params in (
+            {},
+            {"entity": ""},
+            {"entity": "?!"},
+            {"entity": "x" * 5000},
+            {"entity": "Ann", "limit": 0},
+            {"entity": "Ann", "limit": "many"},
+            {"entity": "Ann", "limit": 10**30},
+        ):
+            answer = http.get("/v1/related", params=params)
+            assert 400 <= answer.status_code < 500, (params, answer.status_code, answer.text)
+
+
 def test_a_remote_scope_must_match_the_credential(server: LiveServer) -> None:
     with Memory.open(server.url, api_key=server.key("acme", "alice")) as mem:
         mem.remember(Scope("acme", "alice"), "my own note")

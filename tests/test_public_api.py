@@ -33,7 +33,14 @@ def test_every_tiermem_type_in_memorys_signatures_is_exported() -> None:
         if not name.startswith("_") or name == "__init__":
             for annotation in typing.get_type_hints(method).values():
                 named |= _classes(annotation)
-    for cls in (tiermem.Hit, tiermem.WriteResult, tiermem.Filter, tiermem.RecallPolicy):  # types they hold
+    for cls in (
+        tiermem.Hit,
+        tiermem.WriteResult,
+        tiermem.Filter,
+        tiermem.RecallPolicy,
+        tiermem.Related,
+        tiermem.RelatedRecord,
+    ):  # types they hold
         for annotation in typing.get_type_hints(cls).values():
             named |= _classes(annotation)
     ours = {cls.__name__ for cls in named if cls.__module__.startswith("tiermem")}

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from tiermem.message import Message
     from tiermem.recall.factors import ScoreFactor
     from tiermem.recall.policy import RecallPolicy
+    from tiermem.recall.related import Connection, Link, Neighbour, Related, RelatedRecord
     from tiermem.store.base import AuditEntry, Page, PendingWrite, Store
     from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, Source, SourceKind
     from tiermem.write.consolidate import Action, ActionKind
@@ -31,23 +32,28 @@ __all__ = [
     "Action",
     "ActionKind",
     "AuditEntry",
+    "Connection",
     "DetectionPolicy",
     "Embedder",
     "EraseReport",
     "Filter",
     "Hit",
     "ImportReport",
+    "Link",
     "MemError",
     "Memory",
     "MemoryAPI",
     "MemoryRecord",
     "MemoryType",
     "Message",
+    "Neighbour",
     "NewMemory",
     "NotFoundError",
     "Page",
     "PendingWrite",
     "RecallPolicy",
+    "Related",
+    "RelatedRecord",
     "RetentionPolicy",
     "ScanPolicy",
     "Scope",
@@ -84,6 +90,11 @@ _HOMES = {
     "Message": "tiermem.message",
     "ScoreFactor": "tiermem.recall.factors",
     "RecallPolicy": "tiermem.recall.policy",
+    "Connection": "tiermem.recall.related",
+    "Link": "tiermem.recall.related",
+    "Neighbour": "tiermem.recall.related",
+    "Related": "tiermem.recall.related",
+    "RelatedRecord": "tiermem.recall.related",
     "AuditEntry": "tiermem.store.base",
     "Page": "tiermem.store.base",
     "PendingWrite": "tiermem.store.base",

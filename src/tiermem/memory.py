@@ -20,6 +20,7 @@ from tiermem.lifecycle.retention import RetentionPolicy, SweepReport, restart_ex
 from tiermem.memory_api import MemoryAPI
 from tiermem.message import Message
 from tiermem.recall.policy import RecallPolicy
+from tiermem.recall.related import DEFAULT_LIMIT, Related, related
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, utcnow
@@ -230,6 +231,14 @@ class Memory(MemoryAPI):
             policy=self.policy,
             include_quarantined=include_quarantined,
         )
+
+    def related(self, scope: Scope, entity: str, *, limit: int = DEFAULT_LIMIT) -> Related:
+        """What memory holds around a named person, place or thing: the records naming it as a whole word, those
+        of their sessions and days and their other versions (at most ``limit``), and the names occurring with it.
+
+        No model is asked; quarantined and expired notes are left out as in recall (``recall.related``).
+        """
+        return related(self.store, scope, entity, limit=limit, now=utcnow())
 
     def get(self, scope: Scope, record_id: str) -> MemoryRecord:
         """The record with this id in this scope; NotFoundError otherwise (also for another user's id)."""

@@ -15,6 +15,7 @@ from typing import Any, Protocol, Self
 
 from tiermem.lifecycle.erase import EraseReport
 from tiermem.message import Message
+from tiermem.recall.related import DEFAULT_LIMIT, Related
 from tiermem.store.base import AuditEntry, Page, PendingWrite
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, MetaValue, Scope, Source
 from tiermem.write.conversation import CONTEXT_TURNS
@@ -81,6 +82,10 @@ class MemoryAPI(Protocol):
         include_quarantined: bool = False,
     ) -> builtins.list[Hit]:
         """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time)."""
+        ...
+
+    def related(self, scope: Scope, entity: str, *, limit: int = DEFAULT_LIMIT) -> Related:
+        """The records around a named person, place or thing and how they connect; the names occurring with it."""
         ...
 
     def get(self, scope: Scope, record_id: str) -> MemoryRecord:

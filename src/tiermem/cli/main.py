@@ -191,6 +191,25 @@ def get(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, re
         _print(records_table([record], record.id))
 
 
+@cli.command()
+@store_options
+@click.argument("entity")
+@click.option("--limit", type=int, default=20, show_default=True, help="At most this many records (1-200).")
+def related(db: str | None, tenant: str, user: str, embedder: str, as_json: bool, entity: str, limit: int) -> None:
+    """What a user's memory holds around a person, place or thing: the records naming it, those of their sessions
+    and days and their other versions, each with how it connects; the other names that occur with it."""
+    with open_memory(db, embedder, create=False) as mem:
+        found = mem.related(scope_of(tenant, user), entity, limit=limit)
+    if as_json:
+        emit_json(found.to_json())
+    else:
+        from tiermem.cli.render import neighbours_table, related_table
+
+        _print(related_table(found.records, f"{len(found.records)} records around {found.entity!r}"))
+        if found.neighbours:
+            _print(neighbours_table(found.neighbours, "named with it"))
+
+
 @cli.command("list")
 @store_options
 @click.option("--limit", type=int, default=50, show_default=True, help="Records per page (1-1000).")

@@ -11,11 +11,21 @@ import click
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from tiermem.recall.related import Neighbour, RelatedRecord
     from tiermem.store import PendingWrite
     from tiermem.types import Hit, MemoryRecord, ScorePart
     from tiermem.write.path import WriteResult
 
-__all__ = ["emit_json", "hits_table", "pending_table", "records_table", "report_done", "write_lines"]
+__all__ = [
+    "emit_json",
+    "hits_table",
+    "neighbours_table",
+    "pending_table",
+    "records_table",
+    "related_table",
+    "report_done",
+    "write_lines",
+]
 
 
 def emit_json(data: Any) -> None:
@@ -60,6 +70,32 @@ def records_table(records: Iterable[MemoryRecord], title: str) -> Table:
         table.add_column(col, overflow="fold")
     for r in records:
         table.add_row(r.id, r.type.value, str(r.source), r.valid_from.strftime("%Y-%m-%d %H:%M"), r.content)
+    return table
+
+
+def related_table(records: Iterable[RelatedRecord], title: str) -> Table:
+    """Records around an entity with id, kind, session, validity start, how each connects, and text."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("id", "kind", "session", "valid from", "connects", "text"):
+        table.add_column(col, overflow="fold")
+    for r in records:
+        how = ", ".join(link.how.value + (f" {link.via[:8]}" if link.via else "") for link in r.links)
+        when = r.valid_from.strftime("%Y-%m-%d %H:%M")
+        table.add_row(r.id, r.kind, r.session or "-", when, how, r.text)
+    return table
+
+
+def neighbours_table(neighbours: Iterable[Neighbour], title: str) -> Table:
+    """Names occurring with an entity, with how many of its records hold each."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("name", "records"):
+        table.add_column(col, overflow="fold")
+    for n in neighbours:
+        table.add_row(n.name, str(n.count))
     return table
 
 

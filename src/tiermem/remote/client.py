@@ -24,6 +24,7 @@ from tiermem.errors import AccessError, StoreError, ValidationError
 from tiermem.lifecycle.erase import EraseReport
 from tiermem.memory_api import MemoryAPI
 from tiermem.message import Message, ToolCall
+from tiermem.recall.related import DEFAULT_LIMIT, Related, check_related
 from tiermem.remote import decode
 from tiermem.store.base import AuditEntry, Page, PendingWrite
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, Source
@@ -259,6 +260,12 @@ class RemoteMemory(MemoryAPI):
             if getattr(f, name) is not None:
                 params[name] = _time(getattr(f, name), name)
         return decode.page(self._call("GET", "/v1/memories", params=params))
+
+    def related(self, scope: Scope, entity: str, *, limit: int = DEFAULT_LIMIT) -> Related:
+        """The records around a named person, place or thing and how they connect; the names occurring with it."""
+        entity = check_related(entity, limit)
+        params = {**self._params(scope), "entity": entity, "limit": limit}
+        return decode.related(self._call("GET", "/v1/related", params=params))
 
     def forget(self, scope: Scope, record_id: str, *, scrub_file: bool = False) -> None:
         """Delete one record; NotFoundError if absent."""

@@ -21,11 +21,22 @@ from tiermem.errors import (
 )
 from tiermem.lifecycle.erase import EraseReport
 from tiermem.lifecycle.history import record_from_json
+from tiermem.recall.related import Connection, Link, Neighbour, Related, RelatedRecord
 from tiermem.store.base import AuditEntry, Page, PendingWrite
 from tiermem.types import Hit, MemoryRecord, ScorePart, aware_time
 from tiermem.write.path import WriteResult, WriteStatus
 
-__all__ = ["audit_entry", "erase_report", "error_from", "hit", "page", "pending", "record", "write_result"]
+__all__ = [
+    "audit_entry",
+    "erase_report",
+    "error_from",
+    "hit",
+    "page",
+    "pending",
+    "record",
+    "related",
+    "write_result",
+]
 
 _PREFIX = "urn:tiermem:problem:"
 
@@ -81,6 +92,25 @@ def erase_report(data: Mapping[str, Any]) -> EraseReport:
     """What an erase removed."""
     removed = MappingProxyType(dict(data["removed"]))
     return EraseReport(data["tenant"], data["user"], removed, data["audit_redacted"], data["scrubbed"])
+
+
+def related(data: Mapping[str, Any]) -> Related:
+    """What ``GET /v1/related`` answers."""
+    records = tuple(
+        RelatedRecord(
+            r["id"],
+            r["text"],
+            r["kind"],
+            r["session"],
+            aware_time("created_at", r["created_at"]),
+            aware_time("valid_from", r["valid_from"]),
+            None if r["valid_to"] is None else aware_time("valid_to", r["valid_to"]),
+            tuple(Link(Connection(link["how"]), link["via"]) for link in r["links"]),
+        )
+        for r in data["records"]
+    )
+    neighbours = tuple(Neighbour(n["name"], n["count"], tuple(n["record_ids"])) for n in data["neighbours"])
+    return Related(data["entity"], records, neighbours)
 
 
 def _validation(field: str, detail: str, given: Any, limit: Any) -> ValidationError:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
+from tiermem.recall.related import Connection
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.store.access_base import KeyRole
 from tiermem.types import MAX_SCOPE_PART, MemoryType, SourceKind
@@ -233,6 +234,42 @@ class RecordsOut(BaseModel):
     """Records, oldest first."""
 
     records: list[RecordOut]
+
+
+class LinkOut(BaseModel):
+    """How a record connects to the entity, and through which naming record (null when it names it itself)."""
+
+    how: Connection
+    via: str | None
+
+
+class RelatedRecordOut(BaseModel):
+    """A record around the entity."""
+
+    id: str
+    text: str
+    kind: MemoryType
+    session: str | None
+    created_at: Instant
+    valid_from: Instant
+    valid_to: Instant | None
+    links: list[LinkOut]
+
+
+class NeighbourOut(BaseModel):
+    """Another name the entity's records hold, with how many of them and which."""
+
+    name: str
+    count: int
+    record_ids: list[str]
+
+
+class RelatedOut(BaseModel):
+    """What memory holds around a named entity: naming records first, then connected ones; co-occurring names."""
+
+    entity: str
+    records: list[RelatedRecordOut]
+    neighbours: list[NeighbourOut]
 
 
 class AuditEntryOut(BaseModel):

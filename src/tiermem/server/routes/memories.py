@@ -1,4 +1,5 @@
-"""(internal) /v1/memories: remember one or many, search, get, list with cursors, forget, history, rollback, audit."""
+"""(internal) /v1/memories: remember one or many, search, get, list with cursors, forget, history, rollback, audit;
+/v1/related: the records around a named entity."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
 
+from tiermem.recall.related import DEFAULT_LIMIT
 from tiermem.server.convert import audit_out, hit_out
 from tiermem.server.deps import Caller, Rt, ScopeFull, check_limit, offload
 from tiermem.server.models import (
@@ -22,6 +24,7 @@ from tiermem.server.models import (
     RecallIn,
     RecordOut,
     RecordsOut,
+    RelatedOut,
     RollbackIn,
     WriteOut,
 )
@@ -131,6 +134,19 @@ def list_memories(
     )
     page = runtime.memory.list(scope, filter=filter_, limit=limit, cursor=cursor)
     return {"records": [r.to_json() for r in page.records], "next_cursor": page.next_cursor}
+
+
+@router.get("/related", response_model=RelatedOut, summary="Records around a named entity")
+@offload
+def related(
+    runtime: Rt,
+    scope: ScopeFull,
+    entity: Annotated[str, Query(description="a person, place or thing, matched as a whole word")],
+    limit: Annotated[int, Query(description="at most this many records")] = DEFAULT_LIMIT,
+) -> dict[str, Any]:
+    """The records naming the entity, those of their sessions and days and their other versions, and the names
+    occurring with it; quarantined and expired notes left out as in recall."""
+    return runtime.memory.related(scope, entity, limit=limit).to_json()
 
 
 @router.get("/memories/{record_id}", response_model=RecordOut, summary="Get one memory")
