@@ -174,12 +174,16 @@ class PostgresStore(
             with conn.transaction():
                 yield
         except psycopg.Error as exc:
-            if conn.broken:
-                self.outage.suspect()
-            raise driver_error("write to", self.where, exc) from exc
+            raise self._failed(conn, "write to", exc) from exc
         finally:
             local.conn = None
             pool.putconn(conn)
+
+    def _failed(self, conn: psycopg.Connection[Any], action: str, exc: psycopg.Error) -> StoreError:
+        """The error a transaction's driver failure raises; a broken connection has the outage watch probe."""
+        if conn.broken:
+            self.outage.suspect()
+        return driver_error(action, self.where, exc)
 
     def _connection(self) -> tuple[ConnectionPool[psycopg.Connection[Any]], psycopg.Connection[Any]]:
         """A connection from the pool, and that pool; refused at once while the server is away."""
