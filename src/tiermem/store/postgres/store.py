@@ -20,7 +20,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
-from tiermem.store.base import Page, StoredItem
+from tiermem.store.base import StoredItem
 from tiermem.store.options import PoolOptions
 from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
@@ -37,14 +37,14 @@ from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.recall import PgRecallMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
-from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
+from tiermem.store.postgres.sql import COLUMNS, DIALECT, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, as_array, build_missing_hnsw
-from tiermem.store.sql_where import listing_page, listing_select
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
+from tiermem.store.sql_where import ListingMixin
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["PostgresStore"]
 
@@ -64,8 +64,13 @@ class PostgresStore(
     PgIdempotencyMixin,
     PgUnindexedMixin,
     PgWriteOrderMixin,
+    ListingMixin,
 ):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
+
+    DIALECT = DIALECT
+    LISTED_COLUMNS = COLUMNS
+    INSERTION_ORDER = "r.seq"
 
     def __init__(self, url: str, *, pool: PoolOptions | None = None, create: bool = True) -> None:
         target = parse_url(url)
@@ -389,21 +394,12 @@ class PostgresStore(
             out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(
-        self,
-        scope: Scope,
-        filter_: Filter,
-        *,
-        now: Any,
-        limit: int,
-        cursor: str | None,
-        without_tags: frozenset[str] = frozenset(),
-    ) -> Page:
-        filtered = filter_sql(filter_, now, without_tags=without_tags)
-        statement, params = listing_select(COLUMNS, "r.seq", scope_sql(scope), filtered, cursor, limit, "%s")
-        with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(statement, params).fetchall()
-        return listing_page(rows, limit, row_to_record)
+    def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> list[Any]:
+        with self._tenant(tenant) as conn:
+            return conn.execute(statement, params).fetchall()
+
+    def listed_record(self, row: Any) -> MemoryRecord:
+        return row_to_record(row)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         rows = self._rows_by(

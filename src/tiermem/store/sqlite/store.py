@@ -15,8 +15,8 @@ from typing import Any
 
 from tiermem.embed import Vectors
 from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
-from tiermem.store.base import Page, StoredItem
-from tiermem.store.sql_where import listing_page, listing_select
+from tiermem.store.base import StoredItem
+from tiermem.store.sql_where import ListingMixin
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error, released
@@ -28,7 +28,7 @@ from tiermem.store.sqlite.order import SQLiteWriteOrderMixin
 from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
-from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.store.sqlite.sql import DIALECT, scope_sql
 from tiermem.store.sqlite.summary import SQLiteSummaryMixin
 from tiermem.store.sqlite.transfer import SQLiteTransferMixin
 from tiermem.store.sqlite.unindexed import SQLiteUnindexedMixin
@@ -42,7 +42,7 @@ from tiermem.store.vector_index import (
     pack_vectors,
     unpack_vectors,
 )
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
 
@@ -73,8 +73,13 @@ class SQLiteStore(
     SQLiteIdempotencyMixin,
     SQLiteUnindexedMixin,
     SQLiteWriteOrderMixin,
+    ListingMixin,
 ):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
+
+    DIALECT = DIALECT
+    LISTED_COLUMNS = COLUMNS
+    INSERTION_ORDER = "r.rowid"
 
     def __init__(
         self,
@@ -367,21 +372,12 @@ class SQLiteStore(
                     out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(
-        self,
-        scope: Scope,
-        filter_: Filter,
-        *,
-        now: datetime,
-        limit: int,
-        cursor: str | None,
-        without_tags: frozenset[str] = frozenset(),
-    ) -> Page:
-        filtered = filter_sql(filter_, now, without_tags=without_tags)
-        statement, params = listing_select(COLUMNS, "r.rowid", scope_sql(scope), filtered, cursor, limit, "?")
+    def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> list[Any]:
         with self._lock:
-            rows = self._conn.execute(statement, params).fetchall()
-        return listing_page(rows, limit, row_to_record)
+            return self._conn.execute(statement, params).fetchall()
+
+    def listed_record(self, row: Any) -> MemoryRecord:
+        return row_to_record(row)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         with self._lock:
