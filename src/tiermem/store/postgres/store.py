@@ -7,7 +7,6 @@ store-wide reads go through the schema's functions that run as its owner.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -37,12 +36,13 @@ from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.recall import PgRecallMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
-from tiermem.store.postgres.sql import COLUMNS, DIALECT, row_to_record, scope_sql, set_tenant
+from tiermem.store.postgres.sql import COLUMNS, DIALECT, as_is, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, as_array, build_missing_hnsw
+from tiermem.store.row_values import row_of
 from tiermem.store.sql_where import ListingMixin
 from tiermem.types import MemoryRecord, MemoryType, Scope
 
@@ -452,29 +452,4 @@ class PostgresStore(
 
 
 def _record_row(r: MemoryRecord, tsvector: str, length: int) -> tuple[Any, ...]:
-    return (
-        r.scope.tenant,
-        r.id,
-        r.scope.user or "",
-        r.scope.agent or "",
-        r.scope.session or "",
-        r.type.value,
-        r.content,
-        str(r.source),
-        r.source.kind.value,
-        r.trust,
-        r.created_at,
-        r.updated_at,
-        r.valid_from,
-        r.valid_to,
-        r.expires_at,
-        r.content_hash,
-        r.embedding_model,
-        list(r.tags),
-        r.supersedes,
-        json.dumps(dict(r.metadata)),
-        r.version,
-        r.context,
-        tsvector,
-        length,
-    )
+    return (*row_of(r, as_is, list), tsvector, length)

@@ -16,6 +16,7 @@ from typing import Any
 from tiermem.embed import Vectors
 from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
 from tiermem.store.base import StoredItem
+from tiermem.store.row_values import row_of
 from tiermem.store.sql_where import ListingMixin
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
@@ -277,32 +278,9 @@ class SQLiteStore(
 
     def _put_one(self, item: StoredItem, fresh: bool) -> int:
         r = item.record
-        values = (
-            r.id,
-            r.scope.tenant,
-            r.scope.user or "",
-            r.scope.agent or "",
-            r.scope.session or "",
-            r.type.value,
-            r.content,
-            str(r.source),
-            r.source.kind.value,
-            r.trust,
-            ts(r.created_at),
-            ts(r.updated_at),
-            ts(r.valid_from),
-            ts(r.valid_to),
-            ts(r.expires_at),
-            r.content_hash,
-            r.embedding_model,
-            json.dumps(list(r.tags)),
-            r.supersedes,
-            json.dumps(dict(r.metadata)),
-            r.version,
-            r.context,
-        )
+        values = row_of(r, ts, json.dumps)
         cur = self._conn.execute(
-            "INSERT INTO records (id, tenant, user_key, agent, session, type, content, source, source_kind, trust,"
+            "INSERT INTO records (tenant, id, user_key, agent, session, type, content, source, source_kind, trust,"
             " created_at, updated_at, valid_from, valid_to, expires_at, content_hash, embedding_model, tags,"
             " supersedes, metadata, version, context) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT (id) DO UPDATE SET agent=excluded.agent, session=excluded.session, type=excluded.type,"
