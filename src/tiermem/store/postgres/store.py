@@ -18,8 +18,8 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
-from tiermem.store.base import StoredItem
+from tiermem.errors import ConflictError, StoreError
+from tiermem.store.base import StoredItem, same_vectors
 from tiermem.store.options import PoolOptions
 from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
@@ -291,16 +291,8 @@ class PostgresStore(
         for item in items:
             if item.vector is None:
                 continue
-            rec = item.record
-            if rec.embedding_model is None:
-                raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
-            mine = (rec.embedding_model, int(item.vector.shape[-1]))
-            have = seen.setdefault(rec.scope.user or "", mine)
-            if have != mine:
-                raise EmbeddingMismatchError(
-                    f"scope {rec.scope.tenant}/{rec.scope.user or ''} holds {have[1]}-d vectors of "
-                    f"'{have[0]}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
-                )
+            mine = item.vector_kind
+            same_vectors(item.record, seen.setdefault(item.record.scope.user or "", mine), mine)
 
     def _insert_records(
         self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem], stored: dict[str, Indexed]

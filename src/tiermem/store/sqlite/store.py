@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
-from tiermem.store.base import StoredItem
+from tiermem.errors import ConfigError, ConflictError, MigrationError, StoreError
+from tiermem.store.base import StoredItem, same_vectors
 from tiermem.store.row_values import row_of
 from tiermem.store.sql_where import ListingMixin
 from tiermem.store.sqlite.access import SQLiteAccessMixin
@@ -261,20 +261,13 @@ class SQLiteStore(
                 continue
             rec = item.record
             key = (rec.scope.tenant, rec.scope.user or "")
-            if rec.embedding_model is None:
-                raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
-            mine = (rec.embedding_model, int(item.vector.shape[-1]))
+            mine = item.vector_kind
             if key not in seen:
                 row = self._conn.execute(
                     "SELECT model, dim FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key
                 ).fetchone()
                 seen[key] = (row[0], row[1]) if row else mine
-            if seen[key] != mine:
-                have_model, have_dim = seen[key]
-                raise EmbeddingMismatchError(
-                    f"scope {rec.scope.tenant}/{rec.scope.user or ''} holds {have_dim}-d vectors of "
-                    f"'{have_model}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
-                )
+            same_vectors(rec, seen[key], mine)
 
     def _put_one(self, item: StoredItem, fresh: bool) -> int:
         r = item.record
