@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tiermem.store.base import Page
 from tiermem.types import Filter, MemoryRecord, Scope
@@ -115,13 +115,11 @@ class ListingMixin:
     LISTED_COLUMNS: ClassVar[str]  # the records columns ``listed_record`` decodes, with alias ``r``
     INSERTION_ORDER: ClassVar[str]  # the column that grows with each insert: newest first, and the cursor
 
-    def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> Sequence[Sequence[Any]]:
-        """The rows of a read run as ``tenant``."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # a backend's: the rows of a read as the tenant, and a row as its record
 
-    def listed_record(self, row: Any) -> MemoryRecord:
-        """A listed row as its record."""
-        raise NotImplementedError
+        def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> Sequence[Sequence[Any]]: ...
+
+        def listed_record(self, row: Any) -> MemoryRecord: ...
 
     def list_records(
         self,
