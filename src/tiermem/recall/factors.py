@@ -86,6 +86,11 @@ def _span(a: float, b: float) -> float:
     return high / low if low > 0 else math.inf
 
 
+def _halved(elapsed: float, half_life: float) -> float:
+    """What is left of 1 after ``elapsed`` at ``half_life`` (nothing when the half-life is not positive)."""
+    return math.pow(2.0, -elapsed / half_life) if half_life > 0 else 0.0
+
+
 def _weighted_or_not(name: str, weight: float) -> tuple[ScorePart, ScorePart]:
     """The two parts of a factor that weighs some records by ``weight`` and leaves the rest at 1."""
     return ScorePart(name, None, None, weight), ScorePart(name, None, None, 1.0)
@@ -117,7 +122,7 @@ class Recency:
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             age = max(0.0, (question.now - record.valid_from).total_seconds())
-            recency = math.pow(2.0, -age / half_life) if half_life > 0 else 0.0
+            recency = _halved(age, half_life)
             out[rid] = ScorePart(self.name, None, recency, 1.0 + weight * recency)
         return out
 
@@ -240,7 +245,7 @@ class NamedDay:
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             distance = _days_apart(days, record, question.now)
-            out[rid] = ScorePart(self.name, None, float(distance), 1.0 + weight * math.pow(2.0, -distance / half_life))
+            out[rid] = ScorePart(self.name, None, float(distance), 1.0 + weight * _halved(distance, half_life))
         return out
 
     def _days(self, question: Question) -> NamedDays | None:
