@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -201,25 +200,9 @@ class Memory(MemoryAPI):
             self.write_behind.put(queued_of(results, [False] * len(results)))
         return results
 
-    def recall(
-        self,
-        scope: Scope,
-        query: str,
-        *,
-        k: int = 10,
-        filter: Filter | None = None,
-        as_of: datetime | None = None,
-        now: datetime | None = None,
-        include_quarantined: bool = False,
+    def _search(
+        self, scope: Scope, query: str, k: int, filter_: Filter, now: datetime | None, include_quarantined: bool
     ) -> list[Hit]:
-        """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time).
-
-        Ranked by the policy's factors (``RecallPolicy.factors``); notes quarantined at write time are left out
-        unless ``include_quarantined`` (then flagged and down-ranked), suspicious ones are flagged and down-ranked.
-        """
-        filter_ = filter or Filter()
-        if as_of is not None:
-            filter_ = replace(filter_, as_of=as_of)
         return hybrid_recall(
             self.store,
             self.embedder,

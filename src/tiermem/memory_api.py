@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -81,7 +82,20 @@ class MemoryAPI(Protocol):
         now: datetime | None = None,
         include_quarantined: bool = False,
     ) -> builtins.list[Hit]:
-        """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time)."""
+        """The k most relevant live records for ``query`` (``as_of`` asks what was valid at that time).
+
+        Ranked by the policy's factors (``RecallPolicy.factors``); notes quarantined at write time are left out
+        unless ``include_quarantined`` (then flagged and down-ranked), suspicious ones are flagged and down-ranked.
+        """
+        filter_ = filter or Filter()
+        if as_of is not None:
+            filter_ = replace(filter_, as_of=as_of)
+        return self._search(scope, query, k, filter_, now, include_quarantined)
+
+    def _search(
+        self, scope: Scope, query: str, k: int, filter_: Filter, now: datetime | None, include_quarantined: bool
+    ) -> builtins.list[Hit]:
+        """``recall`` with ``as_of`` folded into the filter: what each memory does its own way."""
         ...
 
     def related(self, scope: Scope, entity: str, *, limit: int = DEFAULT_LIMIT) -> Related:

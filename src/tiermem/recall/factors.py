@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -86,6 +86,24 @@ def _span(a: float, b: float) -> float:
     return high / low if low > 0 else math.inf
 
 
+def _halved(elapsed: float, half_life: float) -> float:
+    """What is left of 1 after ``elapsed`` at ``half_life`` (nothing when the half-life is not positive)."""
+    return math.pow(2.0, -elapsed / half_life) if half_life > 0 else 0.0
+
+
+def _weighted_or_not(name: str, weight: float) -> tuple[ScorePart, ScorePart]:
+    """The two parts of a factor that weighs some records by ``weight`` and leaves the rest at 1."""
+    return ScorePart(name, None, None, weight), ScorePart(name, None, None, 1.0)
+
+
+def _demoted(
+    name: str, factor: float, records: Mapping[str, MemoryRecord], flagged: Callable[[MemoryRecord], bool]
+) -> dict[str, ScorePart]:
+    """A guard's parts: every flagged record keeps ``factor`` of its score."""
+    part = ScorePart(name, None, None, factor)
+    return {rid: part for rid, r in records.items() if flagged(r)}
+
+
 @dataclass(frozen=True, slots=True)
 class Recency:
     """``1 + weight * 2^(-age / half_life_days)``; age from ``valid_from`` (off at weight 0, the default)."""
@@ -104,7 +122,7 @@ class Recency:
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             age = max(0.0, (question.now - record.valid_from).total_seconds())
-            recency = math.pow(2.0, -age / half_life) if half_life > 0 else 0.0
+            recency = _halved(age, half_life)
             out[rid] = ScorePart(self.name, None, recency, 1.0 + weight * recency)
         return out
 
@@ -151,7 +169,7 @@ class FirstHand:
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
         if not self._applies(question):
             return {}
-        agents, others = ScorePart(self.name, None, None, self.weight), ScorePart(self.name, None, None, 1.0)
+        agents, others = _weighted_or_not(self.name, self.weight)
         return {rid: agents if _agents_event(r) else others for rid, r in records.items()}
 
     def _applies(self, question: Question) -> bool:
@@ -182,7 +200,7 @@ class Speaker:
         speaker = _named(question.text, said.values())
         if speaker is None:
             return {}
-        others, same = ScorePart(self.name, None, None, weight), ScorePart(self.name, None, None, 1.0)
+        others, same = _weighted_or_not(self.name, weight)
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             said_by = said[rid]
@@ -227,7 +245,7 @@ class NamedDay:
         out: dict[str, ScorePart] = {}
         for rid, record in records.items():
             distance = _days_apart(days, record, question.now)
-            out[rid] = ScorePart(self.name, None, float(distance), 1.0 + weight * math.pow(2.0, -distance / half_life))
+            out[rid] = ScorePart(self.name, None, float(distance), 1.0 + weight * _halved(distance, half_life))
         return out
 
     def _days(self, question: Question) -> NamedDays | None:
@@ -267,7 +285,7 @@ class Quarantine:
         return 1.0
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        return {rid: ScorePart(self.name, None, None, self.factor) for rid, r in records.items() if is_quarantined(r)}
+        return _demoted(self.name, self.factor, records, is_quarantined)
 
 
 DEFAULT_FACTORS: tuple[ScoreFactor, ...] = (Recency(), Trust(), FirstHand(), Speaker(), NamedDay())
@@ -286,11 +304,11 @@ class Suspicious:
         return 1.0  # reads a stored verdict; demotes like the quarantine guard
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
-        return {
-            rid: ScorePart(self.name, None, None, self.factor)
-            for rid, r in records.items()
-            if verdict(r) is ScanLevel.SUSPICIOUS
-        }
+        return _demoted(self.name, self.factor, records, _suspicious)
+
+
+def _suspicious(record: MemoryRecord) -> bool:
+    return verdict(record) is ScanLevel.SUSPICIOUS
 
 
 DEFAULT_GUARDS: tuple[ScoreFactor, ...] = (Quarantine(), Suspicious())

@@ -219,23 +219,14 @@ class RemoteMemory(MemoryAPI):
         path = f"/v1/sessions/{_id(session, 'session')}/transcript"
         return [decode.write_result(r) for r in self._call("POST", path, params=params, json=body)["results"]]
 
-    def recall(
-        self,
-        scope: Scope,
-        query: str,
-        *,
-        k: int = 10,
-        filter: Filter | None = None,
-        as_of: datetime | None = None,
-        now: datetime | None = None,
-        include_quarantined: bool = False,
+    def _search(
+        self, scope: Scope, query: str, k: int, filter_: Filter, now: datetime | None, include_quarantined: bool
     ) -> list[Hit]:
-        """The k most relevant live records (see ``Memory.recall``)."""
         body = {
             "query": query,
             "k": k,
-            "filter": _filter(filter),
-            "as_of": _time(as_of if as_of is not None else (filter.as_of if filter else None), "as_of"),
+            "filter": _filter(filter_),
+            "as_of": _time(filter_.as_of, "as_of"),
             "now": _time(now, "now"),
             "include_quarantined": include_quarantined,
         }

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConflictError
+from tiermem.errors import ConflictError, EmbeddingMismatchError
 from tiermem.store.maintenance_base import MaintenanceStore, RecordRef
 from tiermem.store.summary_base import SummaryStore
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
@@ -23,6 +23,7 @@ __all__ = [
     "Store",
     "StoredItem",
     "TermStatistics",
+    "same_vectors",
     "scope_writes",
     "unchanged_since",
 ]
@@ -52,6 +53,23 @@ class StoredItem:
     vector: Vectors | None
     keep_vector: bool = False
     passages: Vectors | None = None
+
+    @property
+    def vector_kind(self) -> tuple[str, int]:
+        """The model and dimension of the item's vector; a vector without its model's fingerprint is refused."""
+        rec = self.record
+        if rec.embedding_model is None or self.vector is None:
+            raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
+        return rec.embedding_model, int(self.vector.shape[-1])
+
+
+def same_vectors(record: MemoryRecord, held: tuple[str, int], given: tuple[str, int]) -> None:
+    """Refuse a vector of another model or dimension (``given``) than the record's scope holds (``held``)."""
+    if held != given:
+        raise EmbeddingMismatchError(
+            f"scope {record.scope.tenant}/{record.scope.user or ''} holds {held[1]}-d vectors of "
+            f"'{held[0]}'; refusing a {given[1]}-d vector of '{given[0]}' (re-embed the scope to switch)"
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""(internal) What every backend rebuilds from a record's row: its scope and its source, cached (rows repeat them)."""
+"""(internal) A record as every backend's row holds it, and back: scope and source cached (rows repeat them)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source
 
-__all__ = ["record_of", "scope_of", "source_of"]
+__all__ = ["record_of", "row_of", "scope_of", "source_of"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -51,4 +51,34 @@ def record_of(
         metadata=MappingProxyType(json.loads(metadata)),
         version=version,
         context=context,
+    )
+
+
+def row_of(record: MemoryRecord, moment: Callable[[Any], Any], tags_as: Callable[[list[str]], Any]) -> tuple[Any, ...]:
+    """A record as the records table's values (tenant, id, then the columns ``record_of`` reads, ``source_kind``
+    after ``source``); ``moment`` stores a time, ``tags_as`` the tags."""
+    r = record
+    return (
+        r.scope.tenant,
+        r.id,
+        r.scope.user or "",
+        r.scope.agent or "",
+        r.scope.session or "",
+        r.type.value,
+        r.content,
+        str(r.source),
+        r.source.kind.value,
+        r.trust,
+        moment(r.created_at),
+        moment(r.updated_at),
+        moment(r.valid_from),
+        moment(r.valid_to),
+        moment(r.expires_at),
+        r.content_hash,
+        r.embedding_model,
+        tags_as(list(r.tags)),
+        r.supersedes,
+        json.dumps(dict(r.metadata)),
+        r.version,
+        r.context,
     )

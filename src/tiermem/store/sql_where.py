@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tiermem.store.base import Page
 from tiermem.types import Filter, MemoryRecord, Scope
 
-__all__ = ["Dialect", "audit_select", "filter_where", "listing_page", "listing_select", "scope_where"]
+__all__ = [
+    "Dialect",
+    "ListingMixin",
+    "audit_select",
+    "filter_where",
+    "listing_page",
+    "listing_select",
+    "scope_where",
+]
 
 
 def scope_where(scope: Scope, mark: str, prefix: str = "", *, with_session: bool = True) -> tuple[str, list[Any]]:
@@ -98,3 +106,35 @@ def listing_page(rows: Sequence[Sequence[Any]], limit: int, record: Callable[[An
     more = len(rows) > limit
     rows = rows[:limit]
     return Page(tuple(record(row[:-1]) for row in rows), str(rows[-1][-1]) if more and rows else None)
+
+
+class ListingMixin:
+    """``Store.list_records`` written once: a backend gives its dialect, columns and insertion order, and reads."""
+
+    DIALECT: ClassVar[Dialect]
+    LISTED_COLUMNS: ClassVar[str]  # the records columns ``listed_record`` decodes, with alias ``r``
+    INSERTION_ORDER: ClassVar[str]  # the column that grows with each insert: newest first, and the cursor
+
+    if TYPE_CHECKING:  # a backend's: the rows of a read as the tenant, and a row as its record
+
+        def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> Sequence[Sequence[Any]]: ...
+
+        def listed_record(self, row: Any) -> MemoryRecord: ...
+
+    def list_records(
+        self,
+        scope: Scope,
+        filter_: Filter,
+        *,
+        now: datetime,
+        limit: int,
+        cursor: str | None,
+        without_tags: frozenset[str] = frozenset(),
+    ) -> Page:
+        mark = self.DIALECT.mark
+        filtered = filter_where(filter_, now, "r", self.DIALECT, without_tags=without_tags)
+        where = scope_where(scope, mark, "r.")
+        statement, params = listing_select(
+            self.LISTED_COLUMNS, self.INSERTION_ORDER, where, filtered, cursor, limit, mark
+        )
+        return listing_page(self.listed_rows(scope.tenant, statement, params), limit, self.listed_record)

@@ -245,11 +245,8 @@ _MACHINE = re.compile(rf"\b{_READER}\b")
 
 def decode_and_obey(text: str) -> Finding | None:
     """An order to undo a disguise and follow what it hid: strong when a machine reader is named."""
-    for sentence in sentences(text, clauses=False):
-        found = _DECODE.search(sentence)
-        if found and _OBEY.search(sentence):
-            return (0.5 if _MACHINE.search(text) else 0.3), sentence
-    return None
+    found = first_sentence(text, _DECODE, _OBEY, clauses=False)
+    return ((0.5 if _MACHINE.search(text) else 0.3), found[0]) if found else None
 
 
 SIGNALS_STEER = (

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, sentences
+from tiermem.trust.patterns import Finding, first_sentence, sentences
 
 __all__ = ["guidance_voided", "permission_claimed"]
 
@@ -43,10 +43,8 @@ _SECOND_PERSON = re.compile(r"\byou(?:r)?\b")
 
 def guidance_voided(text: str) -> Finding | None:
     """The reader's own guidance (given to it, in its setup) said in one sentence to be void, withdrawn, a draft."""
-    for sentence in sentences(text, clauses=False):
-        if _SECOND_PERSON.search(sentence) and _VOID.search(sentence) and _GIVEN.search(sentence):
-            return 0.4, sentence
-    return None
+    found = first_sentence(text, _SECOND_PERSON, _VOID, _GIVEN, clauses=False)
+    return (0.4, found[0]) if found else None
 
 
 # A permission for the reader, or the user's say removed from what it does. Said to "you", only where the user is

@@ -25,11 +25,9 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tiermem.embed import Vectors
-from tiermem.errors import EmbeddingMismatchError
+from tiermem.errors import EmbeddingMismatchError, StoreError
 from tiermem.store.base import Candidate
-from tiermem.store.postgres.connect import driver_error
 from tiermem.store.postgres.fulltext import COUNT_CAP, POSTINGS_BUDGET, PRUNE_FROM_RECORDS, admitted_sql, ranked
-from tiermem.store.postgres.outage import Outage
 from tiermem.store.postgres.sql import COLUMNS, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.terms import query_stems
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, ef_search, hnsw_dims, search_sql
@@ -48,12 +46,12 @@ class PgRecallMixin:
 
     if TYPE_CHECKING:
         _local: threading.local
-        outage: Outage
-        where: str
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
         def _connection(self) -> tuple[ConnectionPool[psycopg.Connection[Any]], psycopg.Connection[Any]]: ...
+
+        def _failed(self, conn: psycopg.Connection[Any], action: str, exc: psycopg.Error) -> StoreError: ...
 
     def recall_reads(self, ask: RecallAsk, vector_for: VectorFor) -> RecallReads:
         scope = ask.scope
@@ -135,9 +133,7 @@ class PgRecallMixin:
                 yield conn
                 conn.execute("COMMIT")
         except psycopg.Error as exc:
-            if conn.broken:
-                self.outage.suspect()
-            raise driver_error("read from", self.where, exc) from exc
+            raise self._failed(conn, "read from", exc) from exc
         finally:
             local.conn = None
             try:

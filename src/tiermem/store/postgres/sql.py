@@ -11,7 +11,7 @@ from tiermem.store.row_values import record_of
 from tiermem.store.sql_where import Dialect, filter_where, scope_where
 from tiermem.types import Filter, MemoryRecord, Scope
 
-__all__ = ["COLUMNS", "as_is", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
+__all__ = ["COLUMNS", "DIALECT", "as_is", "filter_sql", "row_to_record", "scope_sql", "set_tenant"]
 COLUMNS = (
     "r.id, r.tenant, r.user_key, r.agent, r.session, r.type, r.content, r.source, r.trust, r.created_at,"
     " r.updated_at, r.valid_from, r.valid_to, r.expires_at, r.content_hash, r.embedding_model, r.tags,"
@@ -38,7 +38,7 @@ def as_is(t: datetime) -> datetime:
     return t
 
 
-_DIALECT = Dialect(
+DIALECT = Dialect(
     mark="%s",
     one_of=lambda column, values: (f"{column} = ANY(%s)", [values]),
     any_tag=lambda alias, tags: (f"{alias}.tags && %s::text[]", [tags]),
@@ -50,7 +50,7 @@ def filter_sql(
     filter_: Filter, now: datetime, alias: str = "r", *, without_tags: frozenset[str] = frozenset()
 ) -> tuple[str, list[Any]]:
     """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
-    return filter_where(filter_, now, alias, _DIALECT, without_tags=without_tags)
+    return filter_where(filter_, now, alias, DIALECT, without_tags=without_tags)
 
 
 def row_to_record(row: tuple[Any, ...]) -> MemoryRecord:

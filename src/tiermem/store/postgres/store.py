@@ -7,7 +7,6 @@ store-wide reads go through the schema's functions that run as its owner.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -19,8 +18,8 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConflictError, EmbeddingMismatchError, StoreError
-from tiermem.store.base import Page, StoredItem
+from tiermem.errors import ConflictError, StoreError
+from tiermem.store.base import StoredItem, same_vectors
 from tiermem.store.options import PoolOptions
 from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
@@ -37,14 +36,15 @@ from tiermem.store.postgres.quotes import PgQuotesMixin
 from tiermem.store.postgres.recall import PgRecallMixin
 from tiermem.store.postgres.roles import bypass_reason, grant_runtime
 from tiermem.store.postgres.rows import STAGE_FROM, write_records, write_vectors
-from tiermem.store.postgres.sql import COLUMNS, filter_sql, row_to_record, scope_sql, set_tenant
+from tiermem.store.postgres.sql import COLUMNS, DIALECT, as_is, row_to_record, scope_sql, set_tenant
 from tiermem.store.postgres.summary import PgSummaryMixin
 from tiermem.store.postgres.terms import tokenize_many
 from tiermem.store.postgres.transfer import PgTransferMixin
 from tiermem.store.postgres.unindexed import PgUnindexedMixin
 from tiermem.store.postgres.vectors import HNSW_MAX_DIM, PgVectorMixin, as_array, build_missing_hnsw
-from tiermem.store.sql_where import listing_page, listing_select
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
+from tiermem.store.row_values import row_of
+from tiermem.store.sql_where import ListingMixin
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["PostgresStore"]
 
@@ -64,8 +64,13 @@ class PostgresStore(
     PgIdempotencyMixin,
     PgUnindexedMixin,
     PgWriteOrderMixin,
+    ListingMixin,
 ):
     """Store on a PostgreSQL database (with pgvector); safe to share between threads of one process."""
+
+    DIALECT = DIALECT
+    LISTED_COLUMNS = COLUMNS
+    INSERTION_ORDER = "r.seq"
 
     def __init__(self, url: str, *, pool: PoolOptions | None = None, create: bool = True) -> None:
         target = parse_url(url)
@@ -174,12 +179,16 @@ class PostgresStore(
             with conn.transaction():
                 yield
         except psycopg.Error as exc:
-            if conn.broken:
-                self.outage.suspect()
-            raise driver_error("write to", self.where, exc) from exc
+            raise self._failed(conn, "write to", exc) from exc
         finally:
             local.conn = None
             pool.putconn(conn)
+
+    def _failed(self, conn: psycopg.Connection[Any], action: str, exc: psycopg.Error) -> StoreError:
+        """The error a transaction's driver failure raises; a broken connection has the outage watch probe."""
+        if conn.broken:
+            self.outage.suspect()
+        return driver_error(action, self.where, exc)
 
     def _connection(self) -> tuple[ConnectionPool[psycopg.Connection[Any]], psycopg.Connection[Any]]:
         """A connection from the pool, and that pool; refused at once while the server is away."""
@@ -282,16 +291,8 @@ class PostgresStore(
         for item in items:
             if item.vector is None:
                 continue
-            rec = item.record
-            if rec.embedding_model is None:
-                raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
-            mine = (rec.embedding_model, int(item.vector.shape[-1]))
-            have = seen.setdefault(rec.scope.user or "", mine)
-            if have != mine:
-                raise EmbeddingMismatchError(
-                    f"scope {rec.scope.tenant}/{rec.scope.user or ''} holds {have[1]}-d vectors of "
-                    f"'{have[0]}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
-                )
+            mine = item.vector_kind
+            same_vectors(item.record, seen.setdefault(item.record.scope.user or "", mine), mine)
 
     def _insert_records(
         self, conn: psycopg.Connection[Any], tenant: str, items: Sequence[StoredItem], stored: dict[str, Indexed]
@@ -385,21 +386,12 @@ class PostgresStore(
             out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(
-        self,
-        scope: Scope,
-        filter_: Filter,
-        *,
-        now: Any,
-        limit: int,
-        cursor: str | None,
-        without_tags: frozenset[str] = frozenset(),
-    ) -> Page:
-        filtered = filter_sql(filter_, now, without_tags=without_tags)
-        statement, params = listing_select(COLUMNS, "r.seq", scope_sql(scope), filtered, cursor, limit, "%s")
-        with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(statement, params).fetchall()
-        return listing_page(rows, limit, row_to_record)
+    def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> list[Any]:
+        with self._tenant(tenant) as conn:
+            return conn.execute(statement, params).fetchall()
+
+    def listed_record(self, row: Any) -> MemoryRecord:
+        return row_to_record(row)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         rows = self._rows_by(
@@ -452,29 +444,4 @@ class PostgresStore(
 
 
 def _record_row(r: MemoryRecord, tsvector: str, length: int) -> tuple[Any, ...]:
-    return (
-        r.scope.tenant,
-        r.id,
-        r.scope.user or "",
-        r.scope.agent or "",
-        r.scope.session or "",
-        r.type.value,
-        r.content,
-        str(r.source),
-        r.source.kind.value,
-        r.trust,
-        r.created_at,
-        r.updated_at,
-        r.valid_from,
-        r.valid_to,
-        r.expires_at,
-        r.content_hash,
-        r.embedding_model,
-        list(r.tags),
-        r.supersedes,
-        json.dumps(dict(r.metadata)),
-        r.version,
-        r.context,
-        tsvector,
-        length,
-    )
+    return (*row_of(r, as_is, list), tsvector, length)

@@ -28,7 +28,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
-from tiermem.store.sqlite.scope_text import ScopeText, admits, held_filter, positions, read_scope_text
+from tiermem.store.sqlite.scope_text import ScopeText, SortedIds, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, filter_sql, scope_sql, tagged_rowids
 from tiermem.text_index import INDEX_FUNCTION
@@ -239,9 +239,8 @@ class SQLiteFullTextMixin:
         (``scratch_fts``): the table-wide IDF walks the term's postings in every scope.
         """
         frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
-        everyone = np.array(rowids, dtype=np.int64)
-        order = np.argsort(everyone)
-        ordered = everyone[order]
+        rows = SortedIds.of(rowids)
+        everyone, order, ordered = rows.ids, rows.order, rows.ordered
         missing: list[int] = []
         for i, term in enumerate(terms):
             if known is not None and term in known:
@@ -259,7 +258,7 @@ class SQLiteFullTextMixin:
             frequencies[:, missing] = scratch_frequencies(self._conn, matches, rowids, lengths, _BM25_WEIGHTS)
         else:
             self._frequencies_from_table(
-                scope, [terms[i] for i in missing], rowids, lengths, with_scope_token, frequencies, missing
+                scope, [terms[i] for i in missing], rows, lengths, with_scope_token, frequencies, missing
             )
         if known is not None:
             for i in missing:
@@ -274,7 +273,7 @@ class SQLiteFullTextMixin:
         self,
         scope: Scope,
         terms: Sequence[str],
-        rowids: list[int],
+        rows: SortedIds,
         lengths: FloatArray,
         with_scope_token: bool,
         out: FloatArray,
@@ -283,9 +282,7 @@ class SQLiteFullTextMixin:
         """Each term's frequencies (into ``out``'s ``columns``) solved from bm25() over the whole FTS5 table."""
         table_rows, table_tokens = table_averages(self._conn)
         average = float(table_tokens) / float(table_rows)
-        everyone = np.array(rowids, dtype=np.int64)
-        order = np.argsort(everyone)
-        ordered = everyone[order]
+        order, ordered = rows.order, rows.ordered
         for term, column in zip(terms, columns, strict=True):
             found = self._conn.execute(
                 f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from tiermem.store.sqlite.bm25 import FloatArray, ScopeTextStats, docsize_lengths, docsize_total
 from tiermem.types import Filter, Scope
 
-__all__ = ["ScopeText", "admits", "held_filter", "positions", "read_scope_text"]
+__all__ = ["ScopeText", "SortedIds", "admits", "held_filter", "positions", "read_scope_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,21 @@ class ScopeText:
                 place += 1 + min(row - held[i - 1] - 1, window + 1)
             out[str(self.ids[row])] = place
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class SortedIds:
+    """Row ids as given, the order that sorts them, and the sorted ids ``positions`` searches."""
+
+    ids: npt.NDArray[np.int64]
+    order: npt.NDArray[np.intp]
+    ordered: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, rowids: Sequence[int]) -> SortedIds:
+        ids = np.array(rowids, dtype=np.int64)
+        order = np.argsort(ids)
+        return cls(ids, order, ids[order])
 
 
 def positions(

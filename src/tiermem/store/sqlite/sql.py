@@ -9,7 +9,7 @@ from typing import Any
 from tiermem.store.sql_where import Dialect, filter_where, scope_where
 from tiermem.types import Filter, Scope
 
-__all__ = ["TAG_SETS_KEPT", "filter_sql", "scope_sql", "tagged_rowids"]
+__all__ = ["DIALECT", "TAG_SETS_KEPT", "filter_sql", "scope_sql", "tagged_rowids"]
 
 TAG_SETS_KEPT = 64
 """How many tag sets' rows a scope's held rows or vector index keep: bounded, for a caller asking ever new sets."""
@@ -29,14 +29,14 @@ def _any_tag(alias: str, tags: list[str]) -> tuple[str, list[Any]]:
     return f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({','.join('?' * len(tags))}))", tags
 
 
-_DIALECT = Dialect(mark="?", one_of=_one_of, any_tag=_any_tag, moment=datetime.timestamp)
+DIALECT = Dialect(mark="?", one_of=_one_of, any_tag=_any_tag, moment=datetime.timestamp)
 
 
 def filter_sql(
     filter_: Filter, now: datetime, alias: str = "r", *, without_tags: frozenset[str] = frozenset()
 ) -> tuple[str, list[Any]]:
     """SQL conditions for a filter, including validity and expiry at ``as_of`` (or now); none of ``without_tags``."""
-    return filter_where(filter_, now, alias, _DIALECT, without_tags=without_tags)
+    return filter_where(filter_, now, alias, DIALECT, without_tags=without_tags)
 
 
 def tagged_rowids(conn: sqlite3.Connection, key: tuple[str, str], tags: tuple[str, ...]) -> list[int]:

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConfigError, ConflictError, EmbeddingMismatchError, MigrationError, StoreError
-from tiermem.store.base import Page, StoredItem
-from tiermem.store.sql_where import listing_page, listing_select
+from tiermem.errors import ConfigError, ConflictError, MigrationError, StoreError
+from tiermem.store.base import StoredItem, same_vectors
+from tiermem.store.row_values import row_of
+from tiermem.store.sql_where import ListingMixin
 from tiermem.store.sqlite.access import SQLiteAccessMixin
 from tiermem.store.sqlite.audit import SQLiteAuditMixin
 from tiermem.store.sqlite.connect import connect, driver_error, released
@@ -28,7 +29,7 @@ from tiermem.store.sqlite.order import SQLiteWriteOrderMixin
 from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
-from tiermem.store.sqlite.sql import filter_sql, scope_sql
+from tiermem.store.sqlite.sql import DIALECT, scope_sql
 from tiermem.store.sqlite.summary import SQLiteSummaryMixin
 from tiermem.store.sqlite.transfer import SQLiteTransferMixin
 from tiermem.store.sqlite.unindexed import SQLiteUnindexedMixin
@@ -42,7 +43,7 @@ from tiermem.store.vector_index import (
     pack_vectors,
     unpack_vectors,
 )
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]
 
@@ -73,8 +74,13 @@ class SQLiteStore(
     SQLiteIdempotencyMixin,
     SQLiteUnindexedMixin,
     SQLiteWriteOrderMixin,
+    ListingMixin,
 ):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
+
+    DIALECT = DIALECT
+    LISTED_COLUMNS = COLUMNS
+    INSERTION_ORDER = "r.rowid"
 
     def __init__(
         self,
@@ -255,49 +261,19 @@ class SQLiteStore(
                 continue
             rec = item.record
             key = (rec.scope.tenant, rec.scope.user or "")
-            if rec.embedding_model is None:
-                raise EmbeddingMismatchError(f"record {rec.id} has a vector but no embedding_model fingerprint")
-            mine = (rec.embedding_model, int(item.vector.shape[-1]))
+            mine = item.vector_kind
             if key not in seen:
                 row = self._conn.execute(
                     "SELECT model, dim FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", key
                 ).fetchone()
                 seen[key] = (row[0], row[1]) if row else mine
-            if seen[key] != mine:
-                have_model, have_dim = seen[key]
-                raise EmbeddingMismatchError(
-                    f"scope {rec.scope.tenant}/{rec.scope.user or ''} holds {have_dim}-d vectors of "
-                    f"'{have_model}'; refusing a {mine[1]}-d vector of '{mine[0]}' (re-embed the scope to switch)"
-                )
+            same_vectors(rec, seen[key], mine)
 
     def _put_one(self, item: StoredItem, fresh: bool) -> int:
         r = item.record
-        values = (
-            r.id,
-            r.scope.tenant,
-            r.scope.user or "",
-            r.scope.agent or "",
-            r.scope.session or "",
-            r.type.value,
-            r.content,
-            str(r.source),
-            r.source.kind.value,
-            r.trust,
-            ts(r.created_at),
-            ts(r.updated_at),
-            ts(r.valid_from),
-            ts(r.valid_to),
-            ts(r.expires_at),
-            r.content_hash,
-            r.embedding_model,
-            json.dumps(list(r.tags)),
-            r.supersedes,
-            json.dumps(dict(r.metadata)),
-            r.version,
-            r.context,
-        )
+        values = row_of(r, ts, json.dumps)
         cur = self._conn.execute(
-            "INSERT INTO records (id, tenant, user_key, agent, session, type, content, source, source_kind, trust,"
+            "INSERT INTO records (tenant, id, user_key, agent, session, type, content, source, source_kind, trust,"
             " created_at, updated_at, valid_from, valid_to, expires_at, content_hash, embedding_model, tags,"
             " supersedes, metadata, version, context) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT (id) DO UPDATE SET agent=excluded.agent, session=excluded.session, type=excluded.type,"
@@ -367,21 +343,12 @@ class SQLiteStore(
                     out.setdefault(rec.content_hash, rec)
         return out
 
-    def list_records(
-        self,
-        scope: Scope,
-        filter_: Filter,
-        *,
-        now: datetime,
-        limit: int,
-        cursor: str | None,
-        without_tags: frozenset[str] = frozenset(),
-    ) -> Page:
-        filtered = filter_sql(filter_, now, without_tags=without_tags)
-        statement, params = listing_select(COLUMNS, "r.rowid", scope_sql(scope), filtered, cursor, limit, "?")
+    def listed_rows(self, tenant: str, statement: str, params: list[Any]) -> list[Any]:
         with self._lock:
-            rows = self._conn.execute(statement, params).fetchall()
-        return listing_page(rows, limit, row_to_record)
+            return self._conn.execute(statement, params).fetchall()
+
+    def listed_record(self, row: Any) -> MemoryRecord:
+        return row_to_record(row)
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         with self._lock:
