@@ -1,11 +1,11 @@
 """(internal) The read-time check: how recall judges a note that carries no write-time verdict.
 
-Notes written before write-time scanning, and notes from sources the write policy does not scan (the user's
-own words by default), carry no stored verdict; recall judges them when it reads them, and must judge them as
-it always did so that their ranking does not change under the user: these are the English signals of that
-check, frozen (where a piece is the same as today's write-time signals, it is taken from them; a test pins the
-whole so a change there cannot move it). New notes from tools, web pages and imports are judged once, when
-written, by ``trust.injection.injection_score`` (which finds much more).
+Notes from sources the write policy does not scan (the user's own words by default) get this check's verdict
+when written (``write.scan.scan_records``); notes stored without a verdict are judged by it when recall reads
+them. It must judge as it always did so that their ranking does not change under the user: these are the
+English signals of that check, frozen (where a piece is the same as today's write-time signals, it is taken
+from them; a test pins the whole so a change there cannot move it). Notes from tools, web pages and imports
+are judged by ``trust.injection.injection_score`` instead (which finds much more).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ verdict is stored on the record, so recall reads it instead of scoring: metadata
 (clean | suspicious | quarantine), ``injection_score`` and ``injection_reasons``, and the tag ``quarantined``
 or ``suspicious``. Default recall never returns a quarantined note (``include_quarantined=True`` shows it); a
 suspicious one is flagged and down-ranked. An operator releases a note with ``release`` (audited). The user's
-own words are not scanned by default: they are the user's instructions to begin with.
+own words are not scanned by default: they are the user's instructions to begin with. They carry a verdict all
+the same, the read-time check's (``trust.read_time``), so every new record is judged once, when written.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
+from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
 __all__ = [
@@ -94,8 +96,9 @@ class ScanPolicy:
       stored, never returned by default recall. The injection corpus measures these thresholds
       (``benchmarks/injection``).
     - ``agent``, ``user``, ``system``: not scanned (the agent tools scan notes they copy from tool results and
-      everything written to archival memory; see ``NewMemory.scan``). Recall judges a note without a verdict when
-      it reads it, as it always did.
+      everything written to archival memory; see ``NewMemory.scan``); their notes get the read-time check's
+      verdict when written, the one recall gave them when it read them. Recall judges only notes stored without
+      a verdict (written before verdicts were stored on every note).
     - ``refuse_secrets``: refuse any write holding a credential in any field, whatever its source (on by default).
     - ``core``: core-block text, whatever its writer; at ``quarantine_at`` the edit is refused (``write.gate``).
     - ``learned``: also score scanned notes with the sentence-embedding classifier (``trust.learned``) when the
@@ -132,9 +135,19 @@ class ScanPolicy:
 
 
 def scan_records(records: list[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> None:
-    """Score the records whose source (or ``forced``) asks for it and store the verdict on them, in place."""
-    for i in scanned(records, forced, policy):
-        records[i] = _mark(records[i], injection_score(records[i].content), policy)
+    """Score the records whose source (or ``forced``) asks for it and store the verdict on every record, in place.
+
+    A record its source does not have scanned gets the read-time check's verdict (clean or quarantine), the one
+    recall gave such a note when it read it: judged once, here, so recall never judges it again.
+    """
+    chosen = set(scanned(records, forced, policy))
+    for i, record in enumerate(records):
+        if i in chosen:
+            records[i] = _mark(record, injection_score(record.content), policy)
+        else:
+            score, reasons = read_time_score(record.content)
+            level = ScanLevel.QUARANTINE if score >= INJECTION_THRESHOLD else ScanLevel.CLEAN
+            records[i] = _stamp(record, InjectionVerdict(score, reasons), level)
 
 
 def scanned(records: Sequence[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> list[int]:
@@ -315,7 +328,11 @@ def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[I
 def _mark(record: MemoryRecord, verdict: InjectionVerdict, policy: ScanPolicy) -> MemoryRecord:
     """``record`` with the verdict (level under its source's thresholds, score, reasons) in metadata and tags."""
     settings = policy.for_source(record.source.kind)
-    level = ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at)
+    return _stamp(record, verdict, ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at))
+
+
+def _stamp(record: MemoryRecord, verdict: InjectionVerdict, level: ScanLevel) -> MemoryRecord:
+    """``record`` with ``level``, the verdict's score and its reasons in metadata, and the level's tag."""
     reasons = "; ".join(verdict.reasons)
     if len(reasons) > _MAX_REASONS_CHARS:
         reasons = reasons[: _MAX_REASONS_CHARS - 3] + "..."
