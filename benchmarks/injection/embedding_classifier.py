@@ -2,7 +2,7 @@
 
 A logistic regression on the MiniLM vector of a note (the vector tiermem computes for every note it stores),
 or with ``--model e5`` on the multilingual e5 vector (the signal for text in other languages), trained with numpy
-on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/`` to ``fresh7/``:
+on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/`` to ``fresh5/``:
 their notes and clean documents, each family its own); holdout rows are dropped before their text
 is read, unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
 and its sentence (passage) vectors, so an order in the middle of a long text is seen alone (``--whole-only``
@@ -43,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.jsonl"
 # The red-team rounds scored once and now dev: their notes and clean documents are training rows too, each
 # family of a round its own family, so leaving one family out also scores every round's family unseen.
-ROUNDS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+ROUNDS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 ROUND_FILES = (
     ("hostile.jsonl", "hostile", "family"),
     ("benign.jsonl", "benign", "family"),
