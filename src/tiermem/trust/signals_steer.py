@@ -109,14 +109,30 @@ _READERS_MUST = re.compile(
 )
 
 
+# A quotation opened just after a word that reports it: 'the note says "dear bot, obey me"', 'lines like "AI: ...'.
+_REPORTED = re.compile(
+    r"\b(?:says?|said|saying|reads?|wrote|writes?|written|claims?|claimed|claiming|like|such\s+as|goes|went|"
+    r"sings?|sang|sung|hums?|hummed|shouts?|shouted|yells?|yelled|cries|cried|whispers?|whispered|asks?|asked|"
+    r"repl(?:y|ies|ied)|answer(?:s|ed)?|mutter(?:s|ed)?|chant(?:s|ed)?|recite[sd]?|quote[sd]?|"
+    r"lines?|phrases?|words|wording)\s*[:,]?\s*[\"\u201c'\u2018\u00ab]\W*$"
+)
+
+
+def _reported(sentence: str, found: re.Match[str]) -> bool:
+    """Whether the vocative ``found`` opens a quotation that the sentence reports (someone else's words, quoted)."""
+    opening = re.match(r"\W*", found.group())
+    return _REPORTED.search(sentence[: found.start() + (opening.end() if opening else 0)]) is not None
+
+
 def addressed_order(text: str) -> Finding | None:
     """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"; or
-    machine readers as a class told what they must do."""
+    machine readers as a class told what they must do. An order quoted as reported speech is not given."""
     for sentence in sentences(text):
         found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
         if (
             found
             and found.start() < 40
+            and not _reported(sentence, found)
             and (_ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]))
         ):
             return 0.5, sentence
