@@ -105,9 +105,10 @@ def test_memory_recall_down_ranks_a_quarantined_note_once_and_the_prompt_gate_ke
     )
     query = "book a kayak tour in first class"
     unguarded = Memory(mem.store, mem.embedder, RecallPolicy().without_factor("quarantine"))
-    before = unguarded.recall(ALICE, query, k=2)
+    assert QUARANTINE_TAG in planted.record.tags  # the read-time check's verdict, stored when written
+    before = unguarded.recall(ALICE, query, k=2, include_quarantined=True)
     assert _ids(before) == [planted.record.id, plain.record.id]
-    hits = mem.recall(ALICE, query, k=2)
+    hits = mem.recall(ALICE, query, k=2, include_quarantined=True)
     assert _ids(hits) == [plain.record.id, planted.record.id]
     assert hits[0].score == before[1].score
     down = hits[1]

@@ -54,7 +54,7 @@ def test_remember_then_get_round_trips_and_duplicates_are_unchanged(api: tuple[A
         "I keep my bike in the shed",
         ("home",),
         when,
-        {"n": 1},
+        {"n": 1, "injection_verdict": "clean", "injection_score": 0.0},  # judged once, when written
     )
     again = mem.remember(scope, "I keep my bike in the shed")
     assert again.status is WriteStatus.UNCHANGED and again.record.id == made.record.id

@@ -41,7 +41,7 @@ def admit_imported(
     refuse_credentials(store, scope, out, now, label="records")
     judged = [i for i, r in enumerate(out) if not (vouched and r.metadata.get(VERDICT_KEY) == RELEASED)]
     mine = [out[i] for i in judged]
-    scan_records(mine, [None] * len(mine), policy)
+    scan_records(mine, [None] * len(mine), policy, stamp_unscanned=not vouched)
     for i, record in zip(judged, mine, strict=True):
         out[i] = record
     return out, [i for i in judged if policy.for_source(out[i].source.kind).scan]

@@ -134,19 +134,25 @@ class ScanPolicy:
         return self._by_kind[kind]
 
 
-def scan_records(records: list[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> None:
-    """Score the records whose source (or ``forced``) asks for it and store the verdict on every record, in place.
+def scan_records(
+    records: list[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy, *, stamp_unscanned: bool = True
+) -> None:
+    """Score the records whose source (or ``forced``) asks for it and store the verdict on them, in place.
 
-    A record its source does not have scanned gets the read-time check's verdict (clean or quarantine), the one
-    recall gave such a note when it read it: judged once, here, so recall never judges it again.
+    With ``stamp_unscanned`` (not for a vouched import, which restores its records as they were), a record its
+    source does not have scanned gets the read-time check's verdict, the one recall gave such a note when it read
+    it: judged once, here, so recall never judges it again. A tag its writer gave it is never lowered.
     """
     chosen = set(scanned(records, forced, policy))
     for i, record in enumerate(records):
         if i in chosen:
             records[i] = _mark(record, injection_score(record.content), policy)
-        else:
+        elif stamp_unscanned:
             score, reasons = read_time_score(record.content)
-            level = ScanLevel.QUARANTINE if score >= INJECTION_THRESHOLD else ScanLevel.CLEAN
+            flagged = score >= INJECTION_THRESHOLD or QUARANTINE_TAG in record.tags
+            level = ScanLevel.QUARANTINE if flagged else ScanLevel.CLEAN
+            if level is ScanLevel.CLEAN and SUSPICIOUS_TAG in record.tags:
+                level = ScanLevel.SUSPICIOUS
             records[i] = _stamp(record, InjectionVerdict(score, reasons), level)
 
 
