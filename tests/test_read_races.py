@@ -8,6 +8,8 @@ writers are done, forgotten and replaced notes are gone from recall.
 from __future__ import annotations
 
 import functools
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +20,7 @@ from at_once import at_once
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import NotFoundError
 from tiermem.memory import Memory
-from tiermem.types import Scope
+from tiermem.types import Filter, Scope, utcnow
 
 ANN = Scope("acme", "ann")
 DAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -79,3 +81,35 @@ def test_reads_racing_writes_forgets_and_replacements_see_only_written_records(m
     after = {h.record.id for h in memory.recall(ANN, "lantern gate", k=50)}
     assert not after & set(doomed + replaced)
     assert len(after) == 14 - 10 + 14 + 5
+
+
+_WRITER = """
+import sys
+from tiermem.embed import HashingEmbedder
+from tiermem.memory import Memory
+from tiermem.types import Scope
+with Memory.open(sys.argv[1], embedder=HashingEmbedder(dim=64)) as memory:
+    for i in range(int(sys.argv[2])):
+        record = memory.remember(Scope("acme", "ann"), f"The lantern of note{i} by gate{i} and tower{i}.").record
+        if i % 2 == 0 and record is not None:
+            memory.forget(Scope("acme", "ann"), record.id)
+"""
+
+
+def test_keyword_reads_racing_another_process_writing_the_same_sqlite_file_never_fail(tmp_path: Path) -> None:
+    path = str(tmp_path / "shared.db")
+    with Memory.open(path, embedder=HashingEmbedder(dim=64)) as memory:
+        memory.remember(ANN, "The lantern stands by the gate.", valid_from=DAY)
+        writer = subprocess.Popen([sys.executable, "-c", _WRITER, path, "600"])
+        reads = 0
+        try:
+            while writer.poll() is None:
+                # Each read counts the scope's rows, its matches and their sizes in separate statements.
+                found = memory.store.keyword_candidates(ANN, ["lantern", "gate"], Filter(), now=utcnow(), limit=50)
+                assert found and all(c.score > 0 for c in found)
+                memory.store.term_document_counts(ANN, ["lantern"])
+                reads += 1
+        finally:
+            writer.kill() if writer.poll() is None else None
+        assert writer.wait() == 0
+        assert reads > 100  # the reads really overlapped the writes
