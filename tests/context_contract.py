@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from at_once import at_once
 from tiermem.errors import ConflictError, ValidationError
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext, WindowState
 from tiermem.types import Scope, new_id
@@ -134,6 +137,35 @@ class ContextStoreContract:
         with pytest.raises(ConflictError):  # a writer holding the old version must reload first
             save(store, ALICE_BOT, replace(first, value="secret 4417", version=3), 2)
         assert store.rewrite_core_texts(ALICE_BOT, drop, actor="forget", at=later) == 0
+
+    def test_an_edit_saved_while_a_rewrite_reads_the_block_is_never_overwritten_by_it(
+        self, store: StoreWithContext
+    ) -> None:
+        first = CoreBlock("summary", 200, "likes green tea", version=1, updated_at=NOW)
+        save(store, ALICE_BOT, first, 0)
+        reading = threading.Event()
+        outcome: list[str] = []
+
+        def slow(text: str) -> str:
+            reading.set()
+            time.sleep(0.3)  # the edit below is saved now, if the store lets it
+            return text.replace("green tea", "[forgotten]")
+
+        def rewrite() -> None:
+            store.rewrite_core_texts(ALICE_BOT, slow, actor="forget", at=NOW + timedelta(minutes=1))
+
+        def append() -> None:
+            assert reading.wait(10)
+            try:
+                save(store, ALICE_BOT, replace(first, value="likes green tea\nplays chess", version=2), 1, first.value)
+                outcome.append("saved")
+            except ConflictError:  # the writer reloads and retries: nothing acknowledged is lost
+                outcome.append("conflict")
+
+        at_once(rewrite, append)
+        (block,) = store.load_core_blocks(ALICE_BOT)
+        assert "green tea" not in block.value
+        assert outcome == ["conflict"] or "plays chess" in block.value
 
     # -- windows -------------------------------------------------------------------------------------------
 

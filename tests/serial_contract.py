@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 
 import pytest
 
-from store_fixtures import ALICE, ANY, NOW, StoreFixture, item, make_record
+from at_once import at_once
+from store_fixtures import ALICE, ANY, NOW, StoreFixture, ids, item, make_record
 from tiermem.errors import StoreError
 from tiermem.store import Store
 from tiermem.store.base import scope_writes
@@ -44,6 +46,25 @@ class SerialContract(StoreFixture):
         assert events == ["first committed", "second entered"]
         assert seen == [True]
         assert [c.id for c in store.keyword_candidates(ALICE, ["first"], ANY, now=NOW, limit=5)] == [record.id]
+
+    def test_keyword_candidates_racing_a_writer_never_fail_and_never_see_fewer_rows(self, store: Store) -> None:
+        words = "amber basil cobalt delta ember fjord garnet harbor indigo juniper kestrel lagoon meadow".split()
+        records = [make_record(ALICE, f"the lantern by the {a} {b} gate") for a in words[:5] for b in words[5:]]
+        counts: dict[str, list[int]] = {"one": [], "two": []}
+
+        def write() -> None:
+            for record in records:
+                store.put_many([item(record)])
+
+        def read(name: str) -> None:
+            for _ in records:
+                found = store.keyword_candidates(ALICE, ["lantern", "gate"], ANY, now=NOW, limit=len(records))
+                counts[name].append(len(found))
+
+        at_once(write, *(functools.partial(read, name) for name in counts))
+        assert all(c == sorted(c) for c in counts.values()), counts  # a later read never sees fewer rows
+        found = store.keyword_candidates(ALICE, ["lantern", "gate"], ANY, now=NOW, limit=len(records))
+        assert sorted(ids(found)) == sorted(r.id for r in records)
 
     def test_serialise_outside_a_transaction_is_refused(self, store: Store) -> None:
         with pytest.raises(StoreError, match="transaction"):

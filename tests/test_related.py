@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from at_once import at_once
 from tiermem.cli.main import cli
 from tiermem.embed import HashingEmbedder
 from tiermem.errors import ValidationError
@@ -155,3 +157,30 @@ def test_the_command_prints_the_records_and_their_neighbours(tmp_path: Path) -> 
     assert json.loads(data.output)["neighbours"][0]["name"] == "paris"
     bad = CliRunner().invoke(cli, ["related", "Ann", "--limit", "0", *base], env=env)
     assert bad.exit_code == 2 and "limit" in bad.output
+
+
+_SEEN = "amber basil cobalt delta ember fjord garnet harbor indigo juniper kestrel".split()
+
+
+@pytest.mark.parametrize("where", ["sqlite-file", "postgres"])
+def test_reads_racing_writes_of_the_entity_see_whole_notes_and_never_fewer(
+    where: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = str(tmp_path / "race.db") if where == "sqlite-file" else request.getfixturevalue("pg_server").schema_url("rr")
+    texts = [f"Ann painted the {a} {b} fence." for a in _SEEN[:6] for b in _SEEN[6:11]]
+    with Memory.open(url, embedder=HashingEmbedder(dim=64)) as memory:
+        counts: dict[str, list[int]] = {"one": [], "two": []}
+
+        def write() -> None:
+            for text in texts:
+                memory.remember(ANN, text, valid_from=DAY)
+
+        def read(name: str) -> None:
+            for _ in texts:
+                found = memory.related(ANN, "Ann", limit=MAX_LIMIT)
+                assert all(r.text in texts for r in found.records), "a record that was never written"
+                counts[name].append(len(found.records))
+
+        at_once(write, *(functools.partial(read, name) for name in counts))
+        assert all(c == sorted(c) for c in counts.values()), counts  # a later read never sees fewer notes
+        assert sorted(_texts(memory.related(ANN, "Ann", limit=MAX_LIMIT))) == sorted(texts)

@@ -108,8 +108,11 @@ class PgContextMixin:
         key = [scope.tenant, scope.user or ""]
         changed = 0
         with self._tenant(scope.tenant) as conn:
+            # FOR UPDATE: an edit saved meanwhile is waited for and rewritten too, never overwritten by a rewrite of
+            # the value before it (``save_core_block`` locks the same row).
             blocks = conn.execute(
-                "SELECT agent, name, value, version FROM core_blocks WHERE tenant = %s AND user_key = %s", key
+                "SELECT agent, name, value, version FROM core_blocks WHERE tenant = %s AND user_key = %s FOR UPDATE",
+                key,
             ).fetchall()
             for agent, name, value, version in blocks:
                 new = rewrite(value)

@@ -63,20 +63,24 @@ class PgFullTextMixin:
             row = stats.fetchone()
             if row is None or not row[0]:
                 return []
-            docs, tokens = int(row[0]), int(row[1])
-            if docs >= PRUNE_FROM_RECORDS:
+            if int(row[0]) >= PRUNE_FROM_RECORDS:
                 phrases = _prune(conn, key, phrases)
             admitted, aparams = admitted_sql(scope, filter_, now)
             stems = sorted({s for p in phrases for s in p})
             # Every row of the (tenant, user) holding a query stem, whether the filter admits it or not: each
             # counts in the document frequencies, as every row of the index does in FTS5's. Only equality
-            # (leakproof) conditions, so both lookups go through their btrees under row-level security.
-            postings = conn.execute(
-                "SELECT seq, term, at FROM fts_postings WHERE tenant = %s AND user_key = %s AND term = ANY(%s)",
-                [*key, stems],
+            # (leakproof) conditions, so both lookups go through their btrees under row-level security. N and
+            # the lengths are read again with them: each statement sees its own snapshot, and postings counted
+            # against an N read before other writers committed could outnumber it.
+            found = conn.execute(
+                "SELECT s.docs, s.tokens, p.seq, p.term, p.at FROM scope_stats s, fts_postings p"
+                " WHERE s.tenant = %s AND s.user_key = %s AND p.tenant = %s AND p.user_key = %s AND p.term = ANY(%s)",
+                [*key, *key, stems],
             ).fetchall()
-            if not postings:
+            if not found:
                 return []
+            docs, tokens = int(found[0][0]), int(found[0][1])
+            postings = [posting[2:] for posting in found]
             rows = conn.execute(
                 f"SELECT r.seq, r.id, r.fts_len, {admitted} AS ok FROM records r"
                 " WHERE r.tenant = %s AND r.user_key = %s AND r.seq = ANY(%s::bigint[])",

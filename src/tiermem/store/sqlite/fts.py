@@ -11,7 +11,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -81,6 +83,11 @@ class SQLiteFullTextMixin:
 
     _conn: sqlite3.Connection
     _lock: threading.RLock
+    _depth: int  # write transactions open (``SQLiteStore.transaction``): their generation may yet be rolled back
+
+    if TYPE_CHECKING:
+
+        def _snapshot(self) -> AbstractContextManager[None]: ...
 
     def _init_full_text(self) -> None:
         """Per-connection caches for scoring (see ``keyword_candidates`` and ``_prune_common_terms``)."""
@@ -108,7 +115,7 @@ class SQLiteFullTextMixin:
         key = (scope.tenant, scope.user or "")
         where, params = scope_sql(scope)
         fwhere, fparams = filter_sql(filter_, now)
-        with self._lock:
+        with self._snapshot():  # the counts, the matches and the sizes of one state: BM25 needs all three
             row = self._conn.execute(
                 "SELECT n, gen, (SELECT MAX(rowid) FROM records) FROM scope_generations"
                 " WHERE tenant = ? AND user_key = ?",
@@ -155,7 +162,7 @@ class SQLiteFullTextMixin:
 
     def _held_text(self, key: tuple[str, str], gen: int) -> ScopeText | None:
         """The scope's rows at ``gen`` once it has had ``HOLD_ROWS_FROM`` keyword queries at it, else None."""
-        if self._conn.in_transaction:  # the generation may yet be rolled back and reused
+        if self._depth > 0:  # the generation may yet be rolled back and reused
             return None
         cached = self._held_rows.get(key)
         seen = cached[1] if cached is not None and cached[0] == gen else 0
@@ -206,7 +213,7 @@ class SQLiteFullTextMixin:
 
     def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
         """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
-        if self._conn.in_transaction:
+        if self._depth > 0:
             return None
         cached = self._frequencies.get(key)
         if cached is not None and cached[0] == gen:
@@ -317,7 +324,7 @@ class SQLiteFullTextMixin:
         ).fetchall()
         stats = ScopeTextStats(len(sizes), docsize_total([sz for (sz,) in sizes]))
         # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
-        if not self._conn.in_transaction:
+        if self._depth == 0:
             if len(self._text_stats) > 10_000:
                 self._text_stats.clear()
             self._text_stats[key] = (gen, stats)
@@ -327,7 +334,7 @@ class SQLiteFullTextMixin:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
         ``COUNT_CAP``)."""
         key = (scope.tenant, scope.user or "")
-        with self._lock:
+        with self._snapshot():
             row = self._conn.execute(
                 "SELECT n, gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
             ).fetchone()
@@ -342,7 +349,7 @@ class SQLiteFullTextMixin:
                 for t in terms
             }
             # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
-            if not self._conn.in_transaction:
+            if self._depth == 0:
                 if len(self._term_counts) > 10_000 or len(known) > 10_000:  # bounded: many scopes, many words
                     self._term_counts.clear()
                     known = {}

@@ -210,6 +210,21 @@ class SQLiteStore(
                 except sqlite3.Error as exc:
                     raise driver_error("commit to", self.path, exc) from exc
 
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """The statements inside read one committed state of the file, whatever other processes commit meanwhile
+        (a read transaction; inside a write transaction, that one)."""
+        with self._lock:
+            if self._depth > 0 or self._conn.in_transaction:
+                yield
+                return
+            self._conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("COMMIT")
+
     def serialise(self, scope: Scope) -> None:
         # BEGIN IMMEDIATE already took the file's one write lock: no other writer, in any process, until COMMIT.
         if self._depth == 0:
