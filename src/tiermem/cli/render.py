@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from rich.table import Table
 
     from tiermem.recall.related import Neighbour, RelatedRecord
@@ -41,17 +43,29 @@ def report_done(as_json: bool, verb: str, subject: str) -> None:
         click.echo(f"{verb} {subject}")
 
 
+def _table(title: str, *columns: str) -> Table:
+    """An empty table titled at the left whose columns fold long text rather than cut it."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in columns:
+        table.add_column(col, overflow="fold")
+    return table
+
+
+def _minute(at: datetime) -> str:
+    """A moment as the tables show it, to the minute."""
+    return at.strftime("%Y-%m-%d %H:%M")
+
+
 def _rank(part: ScorePart | None) -> str:
     return "-" if part is None or part.rank is None else f"#{part.rank}"
 
 
 def hits_table(hits: Iterable[Hit], title: str, *, show_ids: bool = False) -> Table:
     """Hits with their score, relevance, the rank each signal gave them, the source (flagged if untrusted), text."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for col in ("score", "relevance", "keyword", "vector", "source", "content", *(["id"] if show_ids else [])):
-        table.add_column(col, overflow="fold")
+    columns = ("score", "relevance", "keyword", "vector", "source", "content", *(["id"] if show_ids else []))
+    table = _table(title, *columns)
     for h in hits:
         flag = " [red](untrusted)[/red]" if "untrusted" in h.flags else ""
         relevance = "-" if h.relevance is None else f"{h.relevance:.2f}"
@@ -63,37 +77,24 @@ def hits_table(hits: Iterable[Hit], title: str, *, show_ids: bool = False) -> Ta
 
 def records_table(records: Iterable[MemoryRecord], title: str) -> Table:
     """Records with id, type, source, validity start and text."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for col in ("id", "type", "source", "valid from", "content"):
-        table.add_column(col, overflow="fold")
+    table = _table(title, "id", "type", "source", "valid from", "content")
     for r in records:
-        table.add_row(r.id, r.type.value, str(r.source), r.valid_from.strftime("%Y-%m-%d %H:%M"), r.content)
+        table.add_row(r.id, r.type.value, str(r.source), _minute(r.valid_from), r.content)
     return table
 
 
 def related_table(records: Iterable[RelatedRecord], title: str) -> Table:
     """Records around an entity with id, kind, session, validity start, how each connects, and text."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for col in ("id", "kind", "session", "valid from", "connects", "text"):
-        table.add_column(col, overflow="fold")
+    table = _table(title, "id", "kind", "session", "valid from", "connects", "text")
     for r in records:
         how = ", ".join(link.how.value + (f" {link.via[:8]}" if link.via else "") for link in r.links)
-        when = r.valid_from.strftime("%Y-%m-%d %H:%M")
-        table.add_row(r.id, r.kind, r.session or "-", when, how, r.text)
+        table.add_row(r.id, r.kind, r.session or "-", _minute(r.valid_from), how, r.text)
     return table
 
 
 def neighbours_table(neighbours: Iterable[Neighbour], title: str) -> Table:
     """Names occurring with an entity, with how many of its records hold each."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for col in ("name", "records"):
-        table.add_column(col, overflow="fold")
+    table = _table(title, "name", "records")
     for n in neighbours:
         table.add_row(n.name, str(n.count))
     return table
@@ -101,14 +102,10 @@ def neighbours_table(neighbours: Iterable[Neighbour], title: str) -> Table:
 
 def pending_table(pending: Iterable[PendingWrite], title: str) -> Table:
     """Held writes with their id, when they were made, the record's type and source, why held, and text."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for col in ("id", "held at", "type", "source", "why held", "content"):
-        table.add_column(col, overflow="fold")
+    table = _table(title, "id", "held at", "type", "source", "why held", "content")
     for p in pending:
         rec = p.record
-        held_at = p.created_at.strftime("%Y-%m-%d %H:%M")
+        held_at = _minute(p.created_at)
         table.add_row(p.id, held_at, str(rec.get("type")), str(rec.get("source")), p.reason, str(rec.get("content")))
     return table
 
