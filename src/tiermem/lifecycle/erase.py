@@ -18,7 +18,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 from tiermem.errors import NotFoundError
-from tiermem.store.base import AuditEntry, Store
+from tiermem.store.base import AuditEntry, Store, scope_writes
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.neighbours import quoted_lines
 
@@ -71,7 +71,9 @@ def forget(
     The freed bytes are zeroed at once; the full-text index and the WAL keep traces until the next sweep or
     erase compacts the store, or at once with ``scrub_file``.
     """
-    with store.transaction():
+    # Serialised with the user's other writes: one that read the record before this deletes it must not write it
+    # back after (a release, a supersession), and one after it finds it gone.
+    with scope_writes(store, scope):
         record = store.get(scope, record_id)
         if record is None:
             raise NotFoundError(f"no record {record_id} in scope {scope}")

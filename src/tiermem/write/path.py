@@ -214,7 +214,7 @@ def write_many(
     wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
     dated = frozenset(i for i, it in enumerate(items) if it.valid_from is not None)
     batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated, given_ids=ids is not None)
-    explicit = _explicit_targets(batch)
+    _explicit_targets(batch)  # a target named wrongly fails before anything is embedded
     held = [
         i
         for i, r in enumerate(batch.prepared)
@@ -236,6 +236,9 @@ def write_many(
     known = {i: (vector_of[i], passages_of[i]) for i in todo}
     scan_with_vectors(batch.prepared, [i for i in todo if i in wanted], embedder, known, policy.scan)
     with scope_writes(store, scope):
+        # Read again under the lock: a target forgotten or closed by a racing writer is seen as it is now, so it is
+        # never written back, nor two closings of it given one version.
+        explicit = _explicit_targets(batch)
         todo = _dedupe(batch, dedupe, todo)  # a racing writer may have stored the same text meanwhile
         for i in held:
             _hold(batch, i)

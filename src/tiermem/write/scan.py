@@ -28,7 +28,7 @@ from tiermem.embed import E5Embedder, Embedder, Vectors
 from tiermem.english.language import looks_english, reads_as_english_line
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
-from tiermem.store.base import AuditEntry, Store, StoredItem
+from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
 from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
     QUARANTINE_TAG,
@@ -355,14 +355,25 @@ def _stamp(record: MemoryRecord, verdict: InjectionVerdict, level: ScanLevel) ->
 
 def release(store: Store, scope: Scope, record_id: str, *, actor: str, now: datetime) -> MemoryRecord:
     """Release a quarantined or suspicious note (an operator's decision, audited): recall treats it as clean."""
-    current = store.get(scope, record_id)
-    if current is None:
-        raise NotFoundError(f"no record {record_id} in scope {scope}")
+    # Read inside the user's serialised write: a note forgotten or closed meanwhile is seen as it is now, never
+    # written back as it was.
+    with scope_writes(store, scope):
+        current = store.get(scope, record_id)
+        if current is None:
+            raise NotFoundError(f"no record {record_id} in scope {scope}")
+        released, entry = _released(current, actor, now)
+        store.put_many([StoredItem(released, None, keep_vector=True)])
+        store.append_audit(scope, [entry])
+    return released
+
+
+def _released(current: MemoryRecord, actor: str, now: datetime) -> tuple[MemoryRecord, AuditEntry]:
+    """``current`` released from its verdict, and the audit entry that says so; ValidationError if it has none."""
     level = stored_level(current)
     if level not in (ScanLevel.QUARANTINE, ScanLevel.SUSPICIOUS):
         shown = "never judged" if level is None else level.value
         raise ValidationError(
-            "record", f"is not quarantined or suspicious ({shown}); nothing to release", given=record_id
+            "record", f"is not quarantined or suspicious ({shown}); nothing to release", given=current.id
         )
     meta = {**current.metadata, VERDICT_KEY: RELEASED, "released_by": actor}
     released = replace(
@@ -375,7 +386,7 @@ def release(store: Store, scope: Scope, record_id: str, *, actor: str, now: date
     score = current.metadata.get(SCORE_KEY)
     detail = f"released from {level.value} by {actor}" + (f" (injection score {score})" if score is not None else "")
     entry = AuditEntry(
-        record_id=record_id,
+        record_id=current.id,
         at=now,
         actor=actor,
         op="release",
@@ -384,7 +395,4 @@ def release(store: Store, scope: Scope, record_id: str, *, actor: str, now: date
         after=released.to_json(),
         detail=detail,
     )
-    with store.transaction():
-        store.put_many([StoredItem(released, None, keep_vector=True)])
-        store.append_audit(scope, [entry])
-    return released
+    return released, entry
