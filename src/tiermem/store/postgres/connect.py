@@ -74,7 +74,7 @@ def driver_error(action: str, where: str, exc: psycopg.Error) -> StoreError:
     # Before OperationalError: psycopg files a deadlock and a serialisation failure under it too.
     if isinstance(exc, psycopg.errors.SerializationFailure | psycopg.errors.DeadlockDetected):
         meaning = "another transaction wrote the same rows; retry"
-        public = "a concurrent write got in the way; retry"
+        public = "a concurrent write got in the way"  # the service adds "; retry"
     elif isinstance(exc, psycopg.OperationalError):
         meaning = "the server cannot be reached or closed the connection; check the URL and that it runs"
         public = UNREACHABLE
