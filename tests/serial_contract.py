@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 import pytest
 
@@ -12,8 +14,8 @@ from at_once import at_once
 from store_fixtures import ALICE, ANY, NOW, StoreFixture, ids, item, make_record
 from tiermem.errors import StoreError
 from tiermem.store import Store
-from tiermem.store.base import scope_writes
-from tiermem.types import MemoryType
+from tiermem.store.base import scope_writes, tenant_writes
+from tiermem.types import MemoryType, Scope
 
 
 class SerialContract(StoreFixture):
@@ -65,6 +67,27 @@ class SerialContract(StoreFixture):
         assert all(c == sorted(c) for c in counts.values()), counts  # a later read never sees fewer rows
         found = store.keyword_candidates(ALICE, ["lantern", "gate"], ANY, now=NOW, limit=len(records))
         assert sorted(ids(found)) == sorted(r.id for r in records)
+
+    def test_a_whole_tenant_and_a_writer_of_any_of_its_users_wait_for_each_other(self, store: Store) -> None:
+        newcomer = Scope(ALICE.tenant, "newcomer")  # holds nothing yet: the tenant's writer cannot name it
+        record = make_record(newcomer, "written by a new user of the tenant")
+        events: list[str] = []
+
+        def hold(name: str, writes: Callable[[], AbstractContextManager[None]], after: float) -> None:
+            time.sleep(after)  # the first has the lock by then
+            with writes():
+                events.append(f"{name} entered")
+                time.sleep(0.3)  # the other is at the door by now
+                if name == "user":
+                    store.put_many([item(record)])
+                events.append(f"{name} done")
+
+        user = functools.partial(hold, "user", lambda: scope_writes(store, newcomer))
+        tenant = functools.partial(hold, "tenant", lambda: tenant_writes(store, ALICE.tenant))
+        at_once(functools.partial(user, 0.0), functools.partial(tenant, 0.1))
+        at_once(functools.partial(tenant, 0.0), functools.partial(user, 0.1))
+        twice = ["user entered", "user done", "tenant entered", "tenant done"]
+        assert events == twice + twice[2:] + twice[:2]
 
     def test_serialise_outside_a_transaction_is_refused(self, store: Store) -> None:
         with pytest.raises(StoreError, match="transaction"):

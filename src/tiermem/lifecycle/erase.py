@@ -18,7 +18,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 from tiermem.errors import NotFoundError
-from tiermem.store.base import AuditEntry, Store, scope_writes
+from tiermem.store.base import AuditEntry, Store, scope_writes, tenant_writes
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.neighbours import quoted_lines
 
@@ -72,7 +72,7 @@ def forget(
     erase compacts the store, or at once with ``scrub_file``.
     """
     # Serialised with the user's other writes: one that read the record before this deletes it must not write it
-    # back after (a release, a supersession), and one after it finds it gone.
+    # back after (a release, a supersession, a refresh), and one after it finds it gone.
     with scope_writes(store, scope):
         record = store.get(scope, record_id)
         if record is None:
@@ -92,7 +92,8 @@ def forget(
 def erase(store: Store, tenant: str, user: str | None = None, *, now: datetime, actor: str = "system") -> EraseReport:
     """Remove every trace of a user (or, with ``user`` None, of the whole tenant) and compact the store."""
     scope = Scope(tenant, user)  # validates the names before anything is touched
-    with store.transaction():
+    # Every writer of the user (or of any user of the tenant) waits: none commits between the tables' deletes.
+    with scope_writes(store, scope) if user is not None else tenant_writes(store, tenant):
         erased = store.erase_scope(tenant, user, audit_detail="redacted by erase", keep_ops=ERASE_KEEPS)
         whom = "the whole tenant" if user is None else "one user"
         counts = ", ".join(f"{t} {n}" for t, n in erased.removed.items() if n) or "nothing"

@@ -135,21 +135,26 @@ def rollback(
     A superseded record is not brought back beside the record that replaced it: restoring a version from
     before its supersession is a ConflictError while that successor is current (never two current versions).
     """
-    current = store.get(scope, record_id)
-    if current is None:
-        raise NotFoundError(f"no record {record_id} in scope {scope}")
-    snapshots = {e.version: e.after for e in store.audit(scope, record_id) if e.after is not None}
-    if version not in snapshots:
-        known = ", ".join(map(str, sorted(snapshots))) or "none"
-        raise ValidationError("version", f"is not a recorded version of {record_id} (known: {known})", given=version)
-    old = record_from_json(snapshots[version])
-    if old.valid_to is None and current.valid_to is not None:
-        successor = live_successor(store, scope, record_id)
-        if successor is not None:
-            raise ConflictError(
-                f"version {version} of {record_id} was valid before {successor.id} superseded it; restoring it "
-                f"would make two current versions of one fact. Edit {successor.id} instead, or forget it first"
+    # The record, its history and its successor read as one state (a forget redacts the history); the write
+    # below checks that the record is still that version.
+    with scope_writes(store, scope):
+        current = store.get(scope, record_id)
+        if current is None:
+            raise NotFoundError(f"no record {record_id} in scope {scope}")
+        snapshots = {e.version: e.after for e in store.audit(scope, record_id) if e.after is not None}
+        if version not in snapshots:
+            known = ", ".join(map(str, sorted(snapshots))) or "none"
+            raise ValidationError(
+                "version", f"is not a recorded version of {record_id} (known: {known})", given=version
             )
+        old = record_from_json(snapshots[version])
+        if old.valid_to is None and current.valid_to is not None:
+            successor = live_successor(store, scope, record_id)
+            if successor is not None:
+                raise ConflictError(
+                    f"version {version} of {record_id} was valid before {successor.id} superseded it; restoring it "
+                    f"would make two current versions of one fact. Edit {successor.id} instead, or forget it first"
+                )
     restored = replace(
         current,
         content=old.content,
@@ -208,7 +213,7 @@ def approve(
 
 def reject(store: Store, scope: Scope, pending_id: str) -> None:
     """Drop a held write, and its words from the notes written after it in its batch that quote it."""
-    with store.transaction():
+    with scope_writes(store, scope):  # it rewrites the context of the user's records
         pending = store.take_pending(scope, pending_id)
         if pending is None:
             raise NotFoundError(f"no pending write {pending_id} in scope {scope}")

@@ -131,7 +131,8 @@ def sweep(
     vacuum: bool = False,
     also: Callable[[Scope, list[MemoryRecord]], object] | None = None,
 ) -> SweepReport:
-    """Delete expired records and records over ``policy.keep_last``, one transaction per (tenant, user).
+    """Delete expired records and records over ``policy.keep_last``, one transaction per (tenant, user), each
+    holding off that user's writers while it decides and deletes (one user at a time, so it waits for no other).
 
     ``also`` runs in each (tenant, user)'s transaction with the records deleted there (the context runtime's
     summaries drop what they quote of them).
@@ -139,8 +140,8 @@ def sweep(
     before = store.row_counts()
     expired = over_limit = 0
     for scope in _scopes_with_work(store, policy, now):
-        with store.transaction():
-            # Re-read inside the transaction: another writer may have changed the scope since.
+        with scope_writes(store, scope):
+            # Re-read inside: another writer may have changed the scope since (a refresh of an expiry).
             doomed = _expired(store, scope, now, actor) + _over_limit(store, scope, policy, now, actor)
             ids = [e.record_id for e in doomed]
             deleted = list(store.get_many(scope, ids).values())

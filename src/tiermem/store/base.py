@@ -25,6 +25,7 @@ __all__ = [
     "TermStatistics",
     "same_vectors",
     "scope_writes",
+    "tenant_writes",
     "unchanged_since",
 ]
 
@@ -213,9 +214,11 @@ class Store(MaintenanceStore, SummaryStore, Protocol):
         """Group several writes atomically; nested calls join the outer transaction."""
         ...
 
-    def serialise(self, scope: Scope) -> None:
+    def serialise(self, scope: Scope, *, whole_tenant: bool = False) -> None:
         """Inside the caller's transaction, wait until no other transaction writes the scope's (tenant, user),
-        and keep them waiting until this one ends: what it reads then is what is stored, in every process."""
+        and keep them waiting until this one ends: what it reads then is what is stored, in every process.
+
+        With ``whole_tenant``, the same for every user of the scope's tenant, those it does not hold yet too."""
         ...
 
     def iter_scopes(self) -> Iterator[Scope]:
@@ -258,6 +261,14 @@ def scope_writes(store: Store, *scopes: Scope) -> Iterator[None]:
     with store.transaction():
         for scope in sorted(set(scopes), key=lambda s: (s.tenant, s.user or "")):
             store.serialise(scope)
+        yield
+
+
+@contextmanager
+def tenant_writes(store: Store, tenant: str) -> Iterator[None]:
+    """A transaction in which no other writer touches any user of ``tenant`` (an erase of the whole tenant)."""
+    with store.transaction():
+        store.serialise(Scope(tenant, None), whole_tenant=True)
         yield
 
 

@@ -71,15 +71,16 @@ def driver_error(action: str, where: str, exc: psycopg.Error) -> StoreError:
     """A StoreError that says what failed on which server, and what the driver's message means; its ``public``
     part says the meaning alone (a client of the service is told no role, host, socket or schema)."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if isinstance(exc, psycopg.OperationalError):
+    # Before OperationalError: psycopg files a deadlock and a serialisation failure under it too.
+    if isinstance(exc, psycopg.errors.SerializationFailure | psycopg.errors.DeadlockDetected):
+        meaning = "another transaction wrote the same rows; retry"
+        public = "a concurrent write got in the way"  # the service adds "; retry"
+    elif isinstance(exc, psycopg.OperationalError):
         meaning = "the server cannot be reached or closed the connection; check the URL and that it runs"
         public = UNREACHABLE
     elif isinstance(exc, psycopg.errors.InsufficientPrivilege):
         meaning = "the database role lacks a privilege (or a row-level security policy refused the row)"
         public = "the database refused the operation"
-    elif isinstance(exc, psycopg.errors.SerializationFailure | psycopg.errors.DeadlockDetected):
-        meaning = "another transaction wrote the same rows; retry"
-        public = "a concurrent write got in the way; retry"
     else:
         meaning = "the database driver failed"
         public = "the database failed"

@@ -236,16 +236,21 @@ class PostgresStore(
         with self.transaction():
             yield self._local.conn
 
-    def serialise(self, scope: Scope) -> None:
+    def serialise(self, scope: Scope, *, whole_tenant: bool = False) -> None:
         if getattr(self._local, "conn", None) is None:
             raise StoreError("serialise() needs a transaction: call it inside store.transaction()")
-        # A transaction-scoped advisory lock per (schema, tenant, user): released by COMMIT or ROLLBACK, taken
-        # again by a nested call at no cost. Two users whose keys collide only wait for each other.
+        # Transaction-scoped advisory locks, released by COMMIT or ROLLBACK and taken again by a nested call at no
+        # cost: one per (schema, tenant), which a user's writer holds shared and an erase of the whole tenant
+        # exclusive (a user it does not hold yet is covered too), then one per (schema, tenant, user). The tenant's
+        # comes first, in its own statement, so every transaction takes them in one order (``scope_writes`` sorts
+        # its users). Two users whose keys collide only wait for each other.
+        tenant = f"tiermem\x1f{self.schema}\x1f{scope.tenant}"
         with self._tenant(scope.tenant) as conn:
-            conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                [f"tiermem\x1f{self.schema}\x1f{scope.tenant}\x1f{scope.user or ''}"],
-            )
+            if whole_tenant:
+                conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [tenant])
+                return
+            conn.execute("SELECT pg_advisory_xact_lock_shared(hashtextextended(%s, 0))", [tenant])
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"{tenant}\x1f{scope.user or ''}"])
 
     # -- writes -------------------------------------------------------------------------------------------
 

@@ -225,8 +225,9 @@ class SQLiteStore(
                 if self._conn.in_transaction:
                     self._conn.execute("COMMIT")
 
-    def serialise(self, scope: Scope) -> None:
-        # BEGIN IMMEDIATE already took the file's one write lock: no other writer, in any process, until COMMIT.
+    def serialise(self, scope: Scope, *, whole_tenant: bool = False) -> None:
+        # BEGIN IMMEDIATE already took the file's one write lock: no other writer, in any process, until COMMIT
+        # (of any user: a whole tenant needs nothing more).
         if self._depth == 0:
             raise StoreError("serialise() needs a transaction: call it inside store.transaction()")
 
