@@ -87,7 +87,7 @@ _LABELS = table(
 )
 _VOCATIVE = re.compile(
     r"(?:^|[.!?\n|(\[{*>\"#\])-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
-    r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
+    r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:\w[\w-]*\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
     r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?)(?:(?:[\s-]+[a-z]+){0,2}|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
