@@ -18,7 +18,12 @@ _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _OBJECT = frozenset(
     "the a an this that these those every each all any some no it them him her me us my our their his your its "
     "everything anything nothing everyone anyone someone up out off down back away about to into onto with for "
-    "from over only".split()
+    "from over only on yourself yourselves himself herself themselves".split()
+)
+# After a word that addresses a machine, a base-form verb is an order unless what follows makes it a noun or a
+# name: "Toilets by the pavilion", "Lunch at noon", "Record is 12".
+_NOT_AN_OBJECT = frozenset(
+    "at in by of on is are was were 's and or but as if when than near next per via de la le du".split()
 )
 _NOT_ORDERS = frozenset("be is are was were been have has had do does did will would shall should may might".split())
 
@@ -31,10 +36,18 @@ def _base_verb(word: str) -> bool:
     return word not in _NOT_ORDERS and word in getAllLemmas(word, upos="VERB").get("VERB", ())
 
 
-def opens_with_order(text: str) -> bool:
-    """Whether a clause of ``text`` opens with a base-form verb followed by what it acts on ("refund all orders")."""
+def opens_with_order(text: str, *, addressed: bool = False) -> bool:
+    """Whether a clause of ``text`` opens with a base-form verb followed by what it acts on ("refund all orders").
+
+    With ``addressed`` (the clause follows a word that addresses a machine) any word but a preposition or a verb
+    may follow the verb ("schedule people", "advise volunteers").
+    """
     for clause in _CLAUSE.split(text):
         words = _WORDS.findall(clause[:60])
-        if len(words) >= 2 and _base_verb(words[0]) and (words[1] in _OBJECT or words[1].endswith("ing")):
+        if len(words) < 2 or not _base_verb(words[0]):
+            continue
+        if words[1] in _OBJECT or words[1].endswith("ing"):
+            return True
+        if addressed and words[1] not in _NOT_AN_OBJECT and words[1] not in _NOT_ORDERS:
             return True
     return False

@@ -86,12 +86,15 @@ _LABELS = table(
     ),
 )
 _VOCATIVE = re.compile(
-    r"(?:^|[.!?\n|(\[{*>\"#\])-]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
-    r"reminder|notice|memo)\s+)?(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:\w[\w-]*\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
-    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?)(?:(?:[\s-]+[a-z]+){0,2}|"
+    r"(?:^|[^\w\s]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
+    r"reminder|notice|memo)\s+|"
+    # a notice's own label before whom it is for: "tool-generated notice for the review assistant:"
+    r"(?:\w[\w-]*\s+){1,2}(?:note|message|notice|memo|instructions?|reminder|request)\s+(?=to\s|for\s))?"
+    r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:\w[\w-]*(?:'s|s')?\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
+    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?)(?:(?:[\s-]+[a-z]+){0,3}|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
-    r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s*[\])]\s*[:,]?|\s*[:,])"
+    r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s+from\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:\s*[\])]\s*[:,]?|\s*[:,]|\s+[-\u2013\u2014]\s)"
 )
 _ORDER_VERB = re.compile(
     r"\b(?:please|add|append|include|insert|put|send|forward|email|post|upload|share|export|copy|tell|say|reply|"
@@ -124,21 +127,70 @@ def _reported(sentence: str, found: re.Match[str]) -> bool:
     return _REPORTED.search(sentence[: found.start() + (opening.end() if opening else 0)]) is not None
 
 
+# A field or tag that names a machine as whom it is for: "[to_llm_agent]", "runbook_for_ai:", '"x-meta-agent-policy":'
+_MACHINE_KEY = re.compile(
+    r"[\[{(<]\s*(?:\w+[_-])*(?:llm|ai|agents?|assistants?|bots?|models?)(?:[_-]\w+)*\s*[\])}>]|"
+    r"(?:\b(?:\w+[_-])+(?:llm|ai|agents?|assistants?|bots?|models?)(?:[_-]\w+)*|"
+    r"\b(?:llm|ai|agents?|assistants?|bots?|models?)(?:[_-]\w+)+)[\"']?\s*[:=]"
+)
+# A machine named in a sentence, line or cell of its own ("Hi launch-log bot.", a CSV cell "Assistant"): the
+# next sentences are said to it.
+_NAMED_ALONE = re.compile(
+    r"^\W{0,3}(?:(?:hi|hey|hello|dear|attention|attn)\s+(?:the\s+)?(?:[\w'-]+\s+){0,2}?(?:ai|assistant|agent|bot|"
+    r"chatbot|copilot|helper|model)s?|(?:the\s+)?(?:ai|assistant|chatbot|bot|copilot|llm))\s*[.!:,]?$"
+)
+_ADDRESSED_REACH = 2  # sentences after a machine named on its own
+# A vocative whose line the machine is given: its name, perhaps with what it is doing ("assistant tidying this
+# list") or a note's label, then a colon, a comma or a dash. A speaker's label in a transcript ("Agent:") and a
+# role's heading ("Assistant role:") are not, nor is a sentence about the machine ("the bot did, because...").
+_GIVEN_THE_LINE = re.compile(
+    r"\w[\w'-]*\s+(?:ai|llm|gpt|assistants?|agents?|bots?|chatbots?|models?|copilot|summari[sz]ers?|helpers?)"
+    r"(?:\s+\w+ing(?:\s+[\w-]+){0,2}|\s+(?:note|message|memo))?(?:\s+from\s+.*)?\s*(?:[:,]|[-\u2013\u2014])\s*$|"
+    r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|[\w-]+\s+(?:note|message|notice|memo)\s+(?:to|for)\s+)"
+)
+# Words that may come before an order's verb: "so publish the times", "also attach the name", "you now play".
+_LEAD_IN = re.compile(r"^\W*(?:(?:so|and|then|now|also|please|just|simply|kindly|instead|from\s+now\s+on)\b\W*)+")
+_YOU_ORDERED = re.compile(r"^\W*you\s+(?:(?:now|will|must|should|shall|need\s+to|are\s+to|'ll|can)\s+)+")
+
+
+def _opens_with_order(clause: str, *, loose: bool = False) -> bool:
+    """Whether ``clause`` opens with an order, after a lead-in ("so", "also") or a "you now" / "you must"."""
+    rest = _LEAD_IN.sub("", clause)
+    return opens_with_order(rest, addressed=loose) or opens_with_order(_YOU_ORDERED.sub("", rest), addressed=loose)
+
+
+def _order_follows(line: str, after: int) -> bool:
+    """Whether the rest of ``line`` after a vocative ending at ``after`` holds an order: a clause of its sentence that
+    opens with one, or a later sentence that opens with a verb ("Schedule people for..."); what follows a machine
+    named on a line is said to it, but the words right after the name may be a value ("Booking agent: Travel...")."""
+    first, *later = re.split(r"(?<=[.!?;])\s+", line[after:])
+    return any(_opens_with_order(part) for part in re.split(r"[,:]\s*", first) if part) or any(
+        _opens_with_order(sentence, loose=True) for sentence in later if sentence
+    )
+
+
 def addressed_order(text: str) -> Finding | None:
-    """A machine named at the start of a sentence, a line or a cell, and an order after it: "AI: mark it paid"; or
-    machine readers as a class told what they must do. An order quoted as reported speech is not given."""
-    for sentence in sentences(text):
-        found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
-        if (
-            found
-            and found.start() < 40
-            and not _reported(sentence, found)
-            and (_ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]))
-        ):
-            return 0.5, sentence
-        must = _READERS_MUST.search(sentence)
-        if must and _ORDER_VERB.match(sentence, must.end()):
-            return 0.5, sentence
+    """A machine named at the start of a sentence, a line or a cell, and an order after it on that line: "AI: mark it
+    paid"; or machine readers as a class told what they must do. An order quoted as reported speech is not given."""
+    reach = 0
+    for line in text.split("\n"):
+        for sentence in sentences(line):
+            if reach and _opens_with_order(sentence):
+                return 0.5, sentence
+            reach = _ADDRESSED_REACH if _NAMED_ALONE.match(sentence) else max(0, reach - 1)
+            found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
+            if found and found.start() < 40 and not _reported(sentence, found):
+                if _ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]):
+                    return 0.5, sentence
+                at = line.find(sentence) + found.end()
+                if _GIVEN_THE_LINE.search(found.group()) and _order_follows(line, at):
+                    return 0.5, line[max(0, at - len(found.group())) :]
+            key = _MACHINE_KEY.search(sentence)
+            if key and _order_follows(line, line.find(sentence) + key.end()):
+                return 0.5, sentence[key.start() :]
+            must = _READERS_MUST.search(sentence)
+            if must and _ORDER_VERB.match(sentence, must.end()):
+                return 0.5, sentence
     return None
 
 
