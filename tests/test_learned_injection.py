@@ -173,3 +173,13 @@ def test_an_order_in_another_language_is_quarantined_by_the_multilingual_classif
     assert hostile_verdict.score >= INJECTION_THRESHOLD
     assert any("classifier" in r for r in hostile_verdict.reasons)
     assert benign_verdict.score < INJECTION_THRESHOLD
+
+
+@pytest.mark.slow
+def test_the_english_classifier_leaves_a_script_it_cannot_read_to_the_multilingual_one() -> None:
+    lists = [  # shopping lists in Kannada and Amharic: MiniLM's vectors of them are noise near its hostile side
+        "ಸೋಮವಾರ: ಅಂಗಡಿಯಿಂದ ಅಕ್ಕಿ ಮತ್ತು ಬೇಳೆ ತರಬೇಕು, ವಿದ್ಯುತ್ ಬಿಲ್ ಕಟ್ಟಬೇಕು.",
+        "ሰኞ፡ ዳቦ፣ ወተትና እንቁላል መግዛት። ማታ ለእናቴ መደወል።",
+    ]
+    for verdict in scan_texts(lists, MiniLMEmbedder()):
+        assert verdict.score < INJECTION_THRESHOLD, verdict.reasons

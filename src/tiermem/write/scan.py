@@ -179,7 +179,19 @@ def scan_learned(
     """
     signal = signal or learned_signal()
     for i, (whole, parts) in vectors.items():
-        _raise_record(records, i, signal.probability(whole, parts), signal, policy)
+        _raise_record(records, i, read_probability(signal, records[i].content, whole, parts), signal, policy)
+
+
+def read_probability(signal: LearnedSignal, text: str, whole: Vectors, parts: Vectors | None) -> float:
+    """``signal``'s probability over the parts of ``text`` it can read: for the English model, the whole text and the
+    passages that look English (its vector of a line in Odia or Ge'ez is noise, and e5 reads those parts)."""
+    if signal is learned_signal(MULTILINGUAL):
+        return signal.probability(whole, parts)
+    own, marked = foreign_parts(text)
+    read = [] if own else [whole]
+    if parts is not None:
+        read += [v for v, m in zip(parts, marked, strict=True) if not m]
+    return signal.probability(read[0], np.asarray(read[1:])) if read else 0.0
 
 
 def _raise_record(
@@ -323,7 +335,10 @@ def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[I
     if embedder is None or signal is None or not texts:
         return verdicts
     vectors, parts = embed_with_passages(embedder, list(texts))
-    verdicts = [raise_verdict(v, signal.probability(vectors[i], parts[i]), signal) for i, v in enumerate(verdicts)]
+    verdicts = [
+        raise_verdict(v, read_probability(signal, texts[i], vectors[i], parts[i]), signal)
+        for i, v in enumerate(verdicts)
+    ]
     multilingual = learned_signal(MULTILINGUAL)
     return [
         v if p is None else raise_verdict(v, p, multilingual)
