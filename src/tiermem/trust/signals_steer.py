@@ -86,7 +86,7 @@ _LABELS = table(
     ),
 )
 _VOCATIVE = re.compile(
-    r"(?:^|[^\w\s]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
+    r"(?:^|[^\w\s'\u2018\u2019]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+|"
     # a notice's own label before whom it is for: "tool-generated notice for the review assistant:"
     r"(?:\w[\w-]*\s+){1,2}(?:note|message|notice|memo|instructions?|reminder|request)\s+(?=to\s|for\s))?"
