@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from tiermem.trust.literals import gate
 
 __all__ = [
     "Finding",
@@ -50,8 +53,10 @@ def table(*rows: tuple[str | re.Pattern[str], float]) -> Table:
 def patterns(table: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], Finding | None]:
     """The strongest pattern's weight; each other distinct pattern adds half its own (same signal, more evidence)."""
 
+    gated = [(gate(p), p, w) for p, w in table]
+
     def find(text: str) -> Finding | None:
-        fired = sorted(((w, m.group(0)) for p, w in table if (m := p.search(text))), reverse=True)
+        fired = sorted(((w, m.group(0)) for may, p, w in gated if may(text) and (m := p.search(text))), reverse=True)
         if not fired:
             return None
         weight, excerpt = fired[0]
@@ -64,9 +69,11 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def sentences(text: str, clauses: bool = True) -> list[str]:
+@lru_cache(maxsize=64)
+def sentences(text: str, clauses: bool = True) -> tuple[str, ...]:
     """``text`` cut at line breaks and sentence ends, and at semicolons unless ``clauses`` is False."""
-    return (_CLAUSE_END if clauses else _SENTENCE_END).split(text)
+    # Many signals cut the same window in turn: cut once, remembered for the few windows being scored.
+    return tuple((_CLAUSE_END if clauses else _SENTENCE_END).split(text))
 
 
 def first_sentence(
