@@ -14,17 +14,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as parser  # type: ignore[attr-defined]
 from typing import Any
 
-__all__ = ["gate", "needed"]
+__all__ = ["gate", "may_match", "needed"]
 
 _MOST_STRINGS = 64  # a longer list costs about as much to look for as the search it would spare
+# To choose between gates only (no answer rests on them): a substring test costs a small share of a search, and a
+# longer string is in fewer windows of a few sentences, a common word in nearly all.
+_TEST_COST = 0.02
+_ODDS = (0.9, 0.6, 0.3, 0.1, 0.03)
+_COMMON_ODDS = 0.9
 _MOST_EXACT = 64  # alternatives kept when concatenating exact pieces
+_LONGEST = 24
+_EMPTY = frozenset({""})
+_STRING = object()  # a run of single characters, joined
 # Words nearly every window holds: a gate on them passes nearly every window, so any other choice is better.
 _COMMON = frozenset("a an and are be for in is it of on the this that to you your all any not do with".split())
-_COMMON_COST = 6
 _ZERO_WIDTH = {sre.AT, sre.ASSERT, sre.ASSERT_NOT}
 _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 
@@ -37,11 +45,15 @@ class _IgnoresCase(Exception):
     """A group turns on IGNORECASE: literals say nothing about what it matches."""
 
 
+@lru_cache(maxsize=4096)  # the same lists are weighed again at every step of a sequence
 def _cost(strings: frozenset[str] | None) -> float:
-    """How weak a list of needed strings is as a gate: more strings, and shorter ones, pass more windows."""
+    """The expected cost of a gate, in searches: its substring tests, plus the search when any string is there."""
     if not strings or "" in strings:
         return float("inf")
-    return sum(1 + 16 / len(s) ** 2 + (_COMMON_COST if s.strip() in _COMMON else 0) for s in strings)
+    absent = 1.0
+    for s in strings:
+        absent *= 1 - (_COMMON_ODDS if s.strip() in _COMMON else _ODDS[min(len(s), len(_ODDS)) - 1])
+    return _TEST_COST * len(strings) + 1 - absent
 
 
 def _best(*choices: frozenset[str] | None) -> frozenset[str] | None:
@@ -61,8 +73,11 @@ def _charset(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
 
 
 def _concat(left: frozenset[str], right: frozenset[str]) -> frozenset[str] | None:
+    if left == _EMPTY:
+        return right
     product = frozenset(a + b for a in left for b in right)
-    return product if len(product) <= _MOST_EXACT else None
+    # A longer string gates no better, and joining a long run letter by letter would cost its square.
+    return product if len(product) <= _MOST_EXACT and max(map(len, product)) <= _LONGEST else None
 
 
 def _sequence(items: Iterable[tuple[Any, Any]]) -> _Piece:
@@ -70,7 +85,7 @@ def _sequence(items: Iterable[tuple[Any, Any]]) -> _Piece:
     exact: frozenset[str] | None = frozenset({""})
     run: frozenset[str] | None = frozenset({""})  # the exact run being joined
     needs: frozenset[str] | None = None
-    for op, av in items:
+    for op, av in _letters_joined(items):
         piece_exact, piece_needs = _piece(op, av)
         needs = _best(needs, piece_needs)
         joined = _concat(run, piece_exact) if run is not None and piece_exact is not None else None
@@ -83,10 +98,25 @@ def _sequence(items: Iterable[tuple[Any, Any]]) -> _Piece:
     return exact, needs
 
 
+def _letters_joined(items: Iterable[tuple[Any, Any]]) -> Iterable[tuple[Any, Any]]:
+    """The nodes of a sequence, each run of single characters as one string (``_STRING``): far fewer to join."""
+    letters: list[str] = []
+    for op, av in items:
+        if op is sre.LITERAL:
+            letters.append(chr(av))
+            continue
+        if letters:
+            yield _STRING, "".join(letters)
+            letters = []
+        yield op, av
+    if letters:
+        yield _STRING, "".join(letters)
+
+
 def _piece(op: Any, av: Any) -> _Piece:
     """What one node of the parse tree promises."""
-    if op is sre.LITERAL:
-        one = frozenset({chr(av)})
+    if op is _STRING:
+        one = frozenset({av})
         return one, one
     if op in _ZERO_WIDTH:
         return frozenset({""}), None
@@ -136,3 +166,16 @@ def gate(pattern: re.Pattern[str]) -> Callable[[str], bool]:
     if strings is None:
         return lambda _text: True
     return lambda text: any(map(text.__contains__, strings))
+
+
+# Gates of the patterns ``may_match`` was asked about, by identity: hashing a pattern hashes its whole code, which
+# costs more than the search spared. The pattern is kept beside its gate so that its id is never reused.
+_GATES: dict[int, tuple[re.Pattern[str], Callable[[str], bool]]] = {}
+
+
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` may match in ``text`` (or in any part of it): False only when it surely does not."""
+    entry = _GATES.get(id(pattern))
+    if entry is None or entry[0] is not pattern:
+        entry = _GATES[id(pattern)] = (pattern, gate(pattern))
+    return entry[1](text)

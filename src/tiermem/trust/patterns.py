@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tiermem.trust.literals import gate
+from tiermem.trust.literals import may_match
 
 __all__ = [
     "Finding",
@@ -53,10 +53,10 @@ def table(*rows: tuple[str | re.Pattern[str], float]) -> Table:
 def patterns(table: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], Finding | None]:
     """The strongest pattern's weight; each other distinct pattern adds half its own (same signal, more evidence)."""
 
-    gated = [(gate(p), p, w) for p, w in table]
-
     def find(text: str) -> Finding | None:
-        fired = sorted(((w, m.group(0)) for may, p, w in gated if may(text) and (m := p.search(text))), reverse=True)
+        fired = sorted(
+            ((w, m.group(0)) for p, w in table if may_match(p, text) and (m := p.search(text))), reverse=True
+        )
         if not fired:
             return None
         weight, excerpt = fired[0]
@@ -80,6 +80,9 @@ def first_sentence(
     text: str, first: re.Pattern[str], *also: re.Pattern[str], after: bool = False, clauses: bool = True
 ) -> tuple[str, re.Match[str]] | None:
     """The first sentence (and match) where ``first`` fires and every one of ``also`` too (after it, if ``after``)."""
+    # A sentence is part of the text: what cannot match in the text matches in none of its sentences.
+    if not all(may_match(p, text) for p in (first, *also)):
+        return None
     for sentence in sentences(text, clauses):
         found = first.search(sentence)
         if found and all(p.search(sentence, found.end() if after else 0) for p in also):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.literals import gate
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, Signal
 
 __all__ = ["SIGNALS_COMBINED"]
@@ -111,7 +111,6 @@ _CLASSES = (
     ("an audience for a scripted answer", _AUDIENCE),
     ("a slant or an omission", _SLANTED),
 )
-_GATED = tuple((name, gate(pattern), pattern) for name, pattern in _CLASSES)
 # Weight by how many classes an order touches (0, 1, 2, 3 or more); an order to a machine reader that touches
 # one more class is as strong as three.
 _WITH_ORDER = (0.0, 0.0, 0.35, 0.5)
@@ -122,7 +121,7 @@ _SCRIPT_FOR_STRANGERS = 0.5
 
 def combined(text: str) -> Finding | None:
     """An order that touches two or three classes of agent-directed evidence (see the module docstring)."""
-    found = [name for name, may, pattern in _GATED if may(text) and pattern.search(text)]
+    found = [name for name, pattern in _CLASSES if may_match(pattern, text) and pattern.search(text)]
     order = _ORDER.search(text)
     table = _WITH_ORDER if order else _WITHOUT_ORDER
     weight = table[min(len(found), len(table) - 1)]
