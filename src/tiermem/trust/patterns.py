@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from tiermem.trust.literals import may_match
 
 __all__ = [
     "Finding",
@@ -51,7 +54,9 @@ def patterns(table: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], 
     """The strongest pattern's weight; each other distinct pattern adds half its own (same signal, more evidence)."""
 
     def find(text: str) -> Finding | None:
-        fired = sorted(((w, m.group(0)) for p, w in table if (m := p.search(text))), reverse=True)
+        fired = sorted(
+            ((w, m.group(0)) for p, w in table if may_match(p, text) and (m := p.search(text))), reverse=True
+        )
         if not fired:
             return None
         weight, excerpt = fired[0]
@@ -64,15 +69,20 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def sentences(text: str, clauses: bool = True) -> list[str]:
+@lru_cache(maxsize=64)
+def sentences(text: str, clauses: bool = True) -> tuple[str, ...]:
     """``text`` cut at line breaks and sentence ends, and at semicolons unless ``clauses`` is False."""
-    return (_CLAUSE_END if clauses else _SENTENCE_END).split(text)
+    # Many signals cut the same window in turn: cut once, remembered for the few windows being scored.
+    return tuple((_CLAUSE_END if clauses else _SENTENCE_END).split(text))
 
 
 def first_sentence(
     text: str, first: re.Pattern[str], *also: re.Pattern[str], after: bool = False, clauses: bool = True
 ) -> tuple[str, re.Match[str]] | None:
     """The first sentence (and match) where ``first`` fires and every one of ``also`` too (after it, if ``after``)."""
+    # A sentence is part of the text: what cannot match in the text matches in none of its sentences.
+    if not all(may_match(p, text) for p in (first, *also)):
+        return None
     for sentence in sentences(text, clauses):
         found = first.search(sentence)
         if found and all(p.search(sentence, found.end() if after else 0) for p in also):

@@ -115,8 +115,13 @@ def _score_scanned(scanned: str, signals: tuple[Signal, ...] = SIGNALS) -> Score
     windows = _windows(scanned)
     best: Scored = (0.0, ())
     where = (0, 0)
+    # A window's score depends on its text alone: a run of one repeated piece cut into equal chunks gives the same
+    # window again and again, scored once.
+    seen: dict[str, Scored] = {}
     for start, window in windows:
-        scored = _score_window(window, signals)
+        scored = seen.get(window)
+        if scored is None:
+            scored = seen[window] = _score_window(window, signals)
         if scored[0] > best[0]:
             best, where = scored, (start, start + len(window))
     if len(windows) > 1 and best[0] > 0:

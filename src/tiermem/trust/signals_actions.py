@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, patterns, sentences, table
 
 __all__ = ["exfiltration", "imperatives", "urgent_action"]
@@ -79,6 +80,8 @@ def urgent_action(text: str) -> Finding | None:
     flags nothing; said about a person the reader serves ("tell the user they must pay now") or as a standing rule
     ("always book first class") it weighs more.
     """
+    if not may_match(_ACTION, text):
+        return None  # then no sentence of it holds an action verb
     for sentence in sentences(text, clauses=False):
         action = _ACTION.search(sentence)
         if action is None or _AMOUNT_LINE.match(sentence) or _NEGATED.search(sentence, 0, action.start()):

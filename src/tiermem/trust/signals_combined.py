@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, Signal
 
 __all__ = ["SIGNALS_COMBINED"]
@@ -120,7 +121,7 @@ _SCRIPT_FOR_STRANGERS = 0.5
 
 def combined(text: str) -> Finding | None:
     """An order that touches two or three classes of agent-directed evidence (see the module docstring)."""
-    found = [name for name, pattern in _CLASSES if pattern.search(text)]
+    found = [name for name, pattern in _CLASSES if may_match(pattern, text) and pattern.search(text)]
     order = _ORDER.search(text)
     table = _WITH_ORDER if order else _WITHOUT_ORDER
     weight = table[min(len(found), len(table) - 1)]

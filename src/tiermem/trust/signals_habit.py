@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, around, sentences
 
 __all__ = ["habit"]
@@ -45,6 +46,8 @@ _REACH = 200  # the norm and what it is about may sit in neighbouring sentences
 
 def habit(text: str) -> Finding | None:
     """A norm about the reader's answers (a habit, a preference, what is valued) steering them against the user."""
+    if not (may_match(_NORM, text) and may_match(_OUTPUT, text)):
+        return None  # then no sentence of it has both
     for sentence in sentences(text):
         if _NORM.search(sentence) and _OUTPUT.search(sentence) and _AGAINST_USER.search(around(text, sentence, _REACH)):
             return 0.55, sentence

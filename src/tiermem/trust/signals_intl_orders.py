@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, Signal
 
 __all__ = ["SIGNALS_INTL_ORDERS"]
@@ -195,7 +196,7 @@ _BY_COUNT = (0.0, 0.0, 0.5, 0.65)
 def intl_order(text: str) -> Finding | None:
     """An order to the reader in another language: an override, or two classes of evidence together."""
     override = _OVERRIDE.search(text)
-    found = [name for name, pattern in _CLASSES if pattern.search(text)]
+    found = [name for name, pattern in _CLASSES if may_match(pattern, text) and pattern.search(text)]
     send = _SEND.search(text)
     if send and _OUTSIDE.search(text, send.start()):
         found.append("data sent out")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, sentences
 
 __all__ = ["rule_lifted"]
@@ -41,6 +42,8 @@ _MACHINE = re.compile(
 
 def rule_lifted(text: str) -> Finding | None:
     """A rule, limit or check said to be lifted: quarantines beside a machine reader named in the same text."""
+    if not may_match(_RULE_LIFTED, text):
+        return None  # then no sentence of it lifts a rule
     for sentence in sentences(text, clauses=False):
         if _RULE_LIFTED.search(sentence):
             return (0.5 if _MACHINE.search(text) else 0.2), sentence

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, Signal, first_sentence, patterns, sentences, table, words
 
 __all__ = ["SIGNALS_SHAPE"]
@@ -311,6 +312,8 @@ def fake_turns(text: str) -> Finding | None:
 def moved_out(text: str) -> Finding | None:
     """A secret or the user's data moved to a destination outside, or into the agent's reply, in one sentence."""
     best: Finding | None = None
+    if not may_match(_SECRET, text):
+        return None  # then no sentence of it names a secret either
     for sentence in sentences(text):
         secret = _SECRET.search(sentence)
         if not secret:
@@ -330,6 +333,8 @@ def moved_out(text: str) -> Finding | None:
 
 def gathered(text: str) -> Finding | None:
     """A secret or the user's details looked up or collected (list, find, collect): what a helpdesk role does too."""
+    if not (may_match(_SECRET, text) and may_match(_GATHER, text)):
+        return None  # then no sentence of it has both
     for sentence in sentences(text):
         if _SECRET.search(sentence) and _GATHER.search(sentence) and not _DISCLOSE.search(sentence):
             return 0.25, sentence
