@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -32,6 +33,7 @@ _OPEN: Counter[str] = Counter()
 _OPEN_LOCK = threading.RLock()  # re-entered by an audit hook watching the open() of the file below
 # The descriptor holding this process's shared flock on each of those files.
 _HELD: dict[str, int] = {}
+_FLOCK_WAIT = 30.0  # seconds an open waits for an exclusive flock to go (a removal takes milliseconds)
 
 
 def _key(path: str | Path) -> str:
@@ -109,6 +111,23 @@ def _make_folder(file: Path) -> None:
         raise StoreError(f"cannot create the folder {file.parent} for the database: {why}") from exc
 
 
+def _shared_lock(fd: int) -> bool:
+    """Take a shared flock on ``fd``, waiting while a failed command removes the file (briefly); False when the file
+    system has no flock. StoreError if something else holds it exclusively for ``_FLOCK_WAIT`` seconds."""
+    deadline = time.monotonic() + _FLOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise StoreError("cannot open the database: another process holds its file locked (flock)") from None
+            time.sleep(0.01)
+        except OSError:
+            return False
+
+
 def _hold(file: Path, *, create: bool) -> int | None:
     """A descriptor of the file with a shared flock, taken once the path still names the file it opened (a failed
     command may have removed it meanwhile: then again, on the path's new file); None where flock is missing."""
@@ -125,7 +144,9 @@ def _hold(file: Path, *, create: bool) -> int | None:
             raise NotFoundError(f"no database at {file}: the file was removed while it was opened") from None
         except OSError:
             return None  # SQLite's own open says what is wrong with the file
-        fcntl.flock(fd, fcntl.LOCK_SH)
+        if not _shared_lock(fd):
+            os.close(fd)  # a file system without flock: no removal can be kept out, as before
+            return None
         try:
             mine, now = os.fstat(fd), os.stat(file)
             if (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino):
