@@ -84,7 +84,8 @@ def database_files_holding(url: str, text: str) -> list[str]:
 @contextmanager
 def removed_if_failed(url: str) -> Iterator[None]:
     """Remove the SQLite file ``url`` names, and the folders made for it, if this block creates it and then fails
-    (unless another process has stored rows in it meanwhile). A server database is never created, so never removed."""
+    (unless another process has it open, or has stored rows in it meanwhile). A server database is never created, so
+    never removed."""
     if is_postgres_url(url):
         yield
         return
@@ -92,15 +93,14 @@ def removed_if_failed(url: str) -> Iterator[None]:
     if path == ":memory:" or Path(path).exists():
         yield
         return
-    from tiermem.store.sqlite.files import holds_rows, remove_files
+    from tiermem.store.sqlite.files import remove_if_unused
 
     file = Path(path)
     missing = [d for d in file.absolute().parents if not d.exists()]  # deepest first
     try:
         yield
     except BaseException:
-        if file.exists() and not holds_rows(file):
-            remove_files(file)
+        if remove_if_unused(file):
             for folder in missing:
                 try:
                     folder.rmdir()

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tiermem.errors import StoreError, ValidationError
-from tiermem.store.sqlite.connect import is_open_here
+from tiermem.store.sqlite.connect import is_open_here, locked_alone
 
-__all__ = ["find_bytes", "holds_rows", "remove_files", "residue", "stored_bytes"]
+__all__ = ["find_bytes", "holds_rows", "remove_files", "remove_if_unused", "residue", "stored_bytes"]
 
 _SUFFIXES = ("", "-wal", "-journal", "-shm")
 _CHILD_TIMEOUT = 300.0  # seconds: a multi-gigabyte file is read at disk speed
@@ -89,6 +89,28 @@ def holds_rows(file: Path) -> bool:
         return True
     finally:
         conn.close()
+
+
+def remove_if_unused(file: Path) -> bool:
+    """Remove the database file and its logs unless a process has it open or it holds rows; whether it did.
+
+    Removed under an exclusive flock: every process holds a shared one while it has the file open (``connect``).
+    """
+    if is_open_here(file):
+        return False
+    try:
+        fd = os.open(file, os.O_RDONLY)
+    except OSError:
+        return False  # gone already, or not ours to open
+    try:
+        if not locked_alone(fd):
+            return False  # another process has it open: its writes go to this file
+        if holds_rows(file):
+            return False
+        remove_files(file)
+        return True
+    finally:
+        os.close(fd)
 
 
 def remove_files(file: Path) -> None:
