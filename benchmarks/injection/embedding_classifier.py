@@ -62,8 +62,9 @@ Read = list[tuple[bool, npt.NDArray[np.bool_]]]  # per note: whether its whole t
 
 
 def reads(rows: list[dict[str, str]], model: str) -> Read | None:
-    """What the deployed model reads of each note: all of it (MiniLM), or beside MiniLM, with e5, the parts that
-    do not look English (``write.scan.foreign_parts``), so the threshold is chosen for what it will see."""
+    """What the deployed model reads of each note: beside MiniLM, with e5, the parts that do not look English
+    (``write.scan.foreign_parts``), so the threshold is chosen for what it will see; MiniLM is fitted on all of it
+    (deployed, it reads the parts that look English, which can only lower a note's probability)."""
     if model != "e5":
         return None
     out: Read = []
