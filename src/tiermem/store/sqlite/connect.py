@@ -34,6 +34,7 @@ _OPEN_LOCK = threading.RLock()  # re-entered by an audit hook watching the open(
 # The descriptor holding this process's shared flock on each of those files.
 _HELD: dict[str, int] = {}
 _FLOCK_WAIT = 30.0  # seconds an open waits for an exclusive flock to go (a removal takes milliseconds)
+_REOPENS = 5  # opens of a path whose file or folder another process removed meanwhile, before giving up
 
 
 def _key(path: str | Path) -> str:
@@ -131,7 +132,7 @@ def _shared_lock(fd: int) -> bool:
 def _hold(file: Path, *, create: bool) -> int | None:
     """A descriptor of the file with a shared flock, taken once the path still names the file it opened (a failed
     command may have removed it meanwhile: then again, on the path's new file); None where flock is missing."""
-    while True:
+    for attempt in range(_REOPENS):
         if create:
             _make_folder(file)
         if fcntl is None:
@@ -139,8 +140,10 @@ def _hold(file: Path, *, create: bool) -> int | None:
         try:
             fd = os.open(file, os.O_RDONLY | (os.O_CREAT if create else 0), 0o644)
         except FileNotFoundError:
-            if create:
+            if create and attempt + 1 < _REOPENS:
                 continue  # its folder was removed after it was made: make it again
+            if create:
+                return None  # a folder no file can be made in (/proc): SQLite's own open says so
             raise NotFoundError(f"no database at {file}: the file was removed while it was opened") from None
         except OSError:
             return None  # SQLite's own open says what is wrong with the file
@@ -156,6 +159,7 @@ def _hold(file: Path, *, create: bool) -> int | None:
         os.close(fd)  # a removed file, which no connection of this process has open
         if not create:
             raise NotFoundError(f"no database at {file}: the file was removed while it was opened")
+    return None  # removed again and again while this process opened it: open it without the lock, as before
 
 
 def _with_functions(conn: sqlite3.Connection) -> sqlite3.Connection:
