@@ -209,7 +209,7 @@ def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None
 @db_option
 @click.argument("key_id")
 def revoke_key_command(db: str | None, key_id: str) -> None:
-    """Revoke a key: every request with it gets 401 from now on."""
+    """Revoke a key: every request with it gets 401 within a second (a server trusts a verified key that long)."""
     from tiermem.errors import NotFoundError
     from tiermem.types import utcnow
 
