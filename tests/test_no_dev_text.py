@@ -1,6 +1,6 @@
 """No development-benchmark text in the product: no six words in a row from a dev set in code, tests or docs.
 
-The dev sets (LoCoMo, LongMemEval, knowledge update in ../shared/data) measure the method; an example copied
+The dev sets (LoCoMo, LongMemEval, knowledge update, kept beside the repository) measure the method; an example copied
 from them into a docstring or a test fits the method to them. Words are compared lowercased, with punctuation
 and apostrophes dropped, so a quote reflowed over lines or re-punctuated is still found.
 """
@@ -116,7 +116,7 @@ def copies() -> list[tuple[str, str]]:
     """(file, copied words and the dev set they come from) for every dev-set shingle in the product."""
     present = {name: (path, read) for name, (path, read) in DEV_SETS.items() if path.exists()}
     if not present:
-        pytest.skip(f"needs the dev sets in {DATA} (../shared/data from the repository root)")
+        pytest.skip(f"needs the dev sets in {DATA}")
     where = _product_shingles()
     product = set(where)
     return [

@@ -33,7 +33,7 @@ def test_shortlist_as_large_as_the_scope_keeps_the_whole_exact_top_10() -> None:
     assert 0.0 <= result["shortlist_16"]["recall@10"] <= 1.0  # 16 is raised to 32 per result: 320 rows
 
 
-@pytest.mark.skipif(not LOCOMO.exists(), reason="needs ../shared/data (the development data)")
+@pytest.mark.skipif(not LOCOMO.exists(), reason="needs the development data beside the repository")
 @pytest.mark.parametrize(("extra", "key"), [([], "recall@10"), (["--queries-from", "turns", "--k", "5"], "recall@5")])
 def test_shortlist_benchmark_command_prints_recall_per_size(extra: list[str], key: str) -> None:
     command = [sys.executable, "benchmarks/shortlist_recall.py", str(LOCOMO), "--embedder", "hash"]
