@@ -90,8 +90,11 @@ _HIDDEN_GOAL = (
     r"\b(?:hidden|secret|real|true|actual|covert|private)\s+(?:goal|agenda|purpose|objective|mission|loyalty|"
     r"employer|master|boss|owner|task|aim|instructions?|orders?)\b|(?:^|\n)\s*secret\s*:|\bsecretly\b|"
     r"\b(?:actually|really|in\s+fact|covertly)\s+(?:works?|acts?|speaks?)\s+for\b|"
-    r"\b(?:never|not|don'?t|do\s+not|must\s+not)\s+(?:reveal|admit|disclose|let\s+on|mention|tell\s+(?:anyone|the\s+user))"
-    r"\s+(?:this|that|it|who|what|why)\b"
+    r"\b(?:never|not|don'?t|do\s+not|must\s+not)\s+(?:to\s+)?(?:reveal|admit|disclose|let\s+on|mention|tell\s+(?:anyone|"
+    r"the\s+user))\s+(?:this|that|it|who|what|why)\b|"
+    # kept from the people it serves: "and not to tell anyone at the branch", "hide it from their parents"
+    r"\b(?:not|never)\s+(?:to\s+)?(?:tell|inform)\s+(?:anyone|anybody)\b|\bhid(?:e|es|ing)\s+(?:\S+\s+){0,4}?from\s+"
+    r"(?:their|his|her|your|the)\b|\bkeep\s+(?:it|this|that)\s+(?:a\s+)?(?:secret|quiet|between)\b"
 )
 _PERSON = (
     r"(?:the\s+|its\s+|your\s+|their\s+)?(?:users?|person|people|customers?|clients?|guests?|tenants?|owners?|"

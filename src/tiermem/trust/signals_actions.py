@@ -31,10 +31,13 @@ _SENSITIVE = re.compile(
 )
 # Where exfiltrated data would go: an e-mail address, a URL, an IBAN, an account number.
 _DESTINATION = re.compile(
-    r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+|\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\baccount\s+(?:no\.?\s+)?\d[\d-]{5,}"
+    r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+|\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\baccount\s+(?:no\.?\s+)?\d[\d-]{5,}|"
+    # a phone number named as one: "to the courier number 0000 000000", "on WhatsApp +00 000 000 0000"
+    r"\b(?:number|mobile|phone|whatsapp|tel\.?)\s*:?\s*\+?\d[\d\s-]{7,}\d"
 )
 _SEND_TO = re.compile(
-    r"\b(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant)\w*\b"
+    r"\b(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant|text|whatsapp|"
+    r"sms|dm|messag)\w*\b"
     r"(?:\s+\S+){0,10}?\s+(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?$"
 )
 _SENT_DATA = re.compile(

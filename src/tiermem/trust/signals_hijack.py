@@ -47,8 +47,13 @@ _PERSONA = re.compile(
     # Mira, my friend"; not "you are Atlas, a travel assistant", an operator's own), a role taken up now or
     # "actually", or the reader's own persona dropped.
     r"(?:become|\bbe|you(?:'re|\s+are))\s+[\"'\u201c\u2018][^\"'\u201d\u2019\n]{1,40}[\"'\u201d\u2019]|"
-    r"you(?:'re|\s+are)\s+(?!(?:a|an|the|my|your|not|welcome|right|here|all|so|very|too|now|sure)\b)[a-z][\w-]*,\s+"
-    r"(?:my|a|an|the)\s+(?!(?:[\w-]+\s+){0,3}?(?:assistant|ai|bot|model|chatbot|agent)\b)|"
+    r"you(?:'re|\s+are)\s+(?!(?:a|an|the|my|your|not|welcome|right|here|all|so|very|too|now|sure|in|at|on|of|to|for|with|"
+    r"from|by|also|still|being|able|unable|eligible|likely|happy|free|ready|going)\b)[a-z][\w-]*"
+    r"(?:\s+(?!(?:the|a|an|in|at|on|of|to|for|with|from|by|and|or)\b)[a-z][\w-]*)?,\s+(?:my|a|an|the|[\w-]+\s+(?:of|at|for))\s+"
+    r"(?!(?:[\w-]+\s+){0,3}?(?:assistant|ai|bot|model|chatbot|agent)\b)|"
+    # A role for the reader's chats: "be Captain Jo for the members' chat"
+    r"(?:^|(?<=[.!?:\n])|(?<=[.!?:\n]\s))be\s+(?:[\w'-]+\s+){1,3}?(?:for|in|on)\s+(?:the|this|our|my|all)\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:chats?|conversations?|sessions?|threads?|messages|replies|group|channel|inbox)\b|"
     r"you(?:'re|\s+are)\s+(?:the|a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+now\b|"
     r"you(?:'re|\s+are)\s+(?:actually|really|secretly)\s+(?:a|an|the)\b|"
     r"(?:drop|abandon|shed|ditch|quit)\s+(?:the|your)\s+(?:[\w-]+\s+)?(?:persona|act|role|character|identity|personality)\b)"
@@ -223,12 +228,14 @@ def answer_hijack(text: str) -> Finding | None:
 _SOMEONE = (
     r"(?:the\s+|your\s+|this\s+)?(?:users?|readers?|customers?|clients?|callers?|account\s+holders?|card\s*holders?|"
     r"visitors?|recipients?|people|guests?|travell?ers?|passengers?|employees?|staff\s+members?|parents?|tenants?|"
-    r"residents?|members?|patients?|buyers?|shoppers?|subscribers?|policyholders?|famil(?:y|ies)|person)|them|me|him|her"
+    r"residents?|members?|patients?|buyers?|shoppers?|subscribers?|policyholders?|famil(?:y|ies)|person)|them|me|him|her|"
+    r"(?:mr|mrs|ms|miss|mx|dr)\.?\s+[a-z][\w'-]+"
 )
 _DETAILS = (
     r"(?:(?:credit|debit|bank|payment|corporate|company|department)\s+)?card(?:'?s)?\s+(?:numbers?|details|data|"
     r"info\w*|expiry\w*|pin)|card\s+(?:numbers?|no\.?)|cvv2?|cvc|security\s+codes?|three\s+digits\s+on\s+the\s+back|"
-    r"expiry\s+dates?|pins?|passwords?|passcodes?|one-time\s+codes?|(?:mfa|2fa|otp|verification|sms)\s+codes?|"
+    r"card'?s\s+(?:full\s+|long\s+|whole\s+)?(?:numbers?|digits)|(?:three|3|four|4)[-\s]digit\s+(?:security\s+)?codes?|"
+    r"expiry(?:\s+dates?)?|pins?|passwords?|passcodes?|one-time\s+codes?|(?:mfa|2fa|otp|verification|sms)\s+codes?|"
     r"login\s+details|bank\s+details|account\s+numbers?|routing\s+numbers?|ibans?|"
     r"social\s+security\s+numbers?|ssns?|sort\s+codes?|passport\s+(?:numbers?|details)|"
     r"(?:full\s+)?(?:number|digits)\s+(?:of|on)\s+(?:the|their|your|his|her)\s+(?:\w+\s+)?card"
@@ -252,7 +259,8 @@ _ASK_SOMEONE = re.compile(
     r"\bask\w*\s+(?!the\b|a\b|an\b|your\b|our\b)[a-z]+\s+for\s+(?:his|her|their|the)\b"
 )
 _GIVE = re.compile(
-    r"\b(?:typ|enter|confirm|send|provid|shar|past|read\w*\s+out|giv|repl\w*\s+with|submit|verif|re-?validat|"
+    r"\b(?:typ|enter|confirm|send|provid|shar|past|read\w*\s+out|giv|repl\w*\s+with|submit|verif|re-?validat|messag|text|"
+    r"whatsapp|"
     r"spell\w*\s+out|dictat|for)\w*\b"
 )
 _DETAILS_ANY = re.compile(rf"\b(?:{_DETAILS})\b")

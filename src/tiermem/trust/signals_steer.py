@@ -137,7 +137,8 @@ _MACHINE_KEY = re.compile(
 # next sentences are said to it.
 _NAMED_ALONE = re.compile(
     r"^\W{0,3}(?:(?:hi|hey|hello|dear|attention|attn)\s+(?:the\s+)?(?:[\w'-]+\s+){0,2}?(?:ai|assistant|agent|bot|"
-    r"chatbot|copilot|helper|model)s?|(?:the\s+)?(?:ai|assistant|chatbot|bot|copilot|llm))\s*[.!:,]?$"
+    r"chatbot|copilot|helper|model)s?|(?:the\s+)?(?:ai|assistant|chatbot|bot|copilot|llm)(?:\s+(?:note|message|memo|"
+    r"instructions?))?)\s*[.!:,]?$"
 )
 _ADDRESSED_REACH = 2  # sentences after a machine named on its own
 # A vocative whose line the machine is given: its name, perhaps with what it is doing ("assistant tidying this
@@ -149,7 +150,9 @@ _GIVEN_THE_LINE = re.compile(
     r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|[\w-]+\s+(?:note|message|notice|memo)\s+(?:to|for)\s+)"
 )
 # Words that may come before an order's verb: "so publish the times", "also attach the name", "you now play".
-_LEAD_IN = re.compile(r"^\W*(?:(?:so|and|then|now|also|please|just|simply|kindly|instead|from\s+now\s+on)\b\W*)+")
+_LEAD_IN = re.compile(
+    r"^\W*(?:(?:so|and|but|then|now|also|always|please|just|simply|kindly|instead|from\s+now\s+on)\b\W*)+"
+)
 _YOU_ORDERED = re.compile(r"^\W*you\s+(?:(?:now|will|must|should|shall|need\s+to|are\s+to|'ll|can)\s+)+")
 
 
@@ -238,20 +241,32 @@ _USER_EVENT = re.compile(
 _THEN = re.compile(
     r"\b(?:tell|say|reply|respond|answer|recommend|put|add|include|insert|send|forward|read\s+out|reveal|show|"
     r"summari[sz]e|delete|approve|pay|book|switch|stop|ignore|ask|give|mention|describe|claim|write|post|upload|"
-    r"persists?|remains?|applies|keep)\w*\b"
+    r"persists?|remains?|applies|keep|text|whatsapp|messag)\w*\b"
 )
 _SENSITIVE = re.compile(
     r"\b(?:social\s+security|ssn|tax\s+(?:return|id)|passport|national\s+insurance|bank|card|password|pin|e-?mails?|"
-    r"inbox|contacts|files|address|date\s+of\s+birth|salary|medical|fault|blame)\b"
+    r"inbox|contacts|files|address|date\s+of\s+birth|salary|medical|fault|blame|(?:door|keypad|alarm|lock|access|"
+    r"gate|key\s*safe)\s+codes?)\b"
+)
+
+
+# A later event in anyone's world ("the next time a parcel is marked delivered", "when someone next asks"): what
+# a reminder to oneself says too, so it counts only with someone's data or a way into their home.
+_ANY_EVENT = re.compile(
+    r"\b(?:the\s+)?next\s+time\s+(?:a|an|the|someone|anyone|somebody)\b|\bwhen(?:ever)?\s+(?:someone|anyone|somebody)"
+    r"\s+next\b|\bon\s+the\s+day\s+(?:the\s+)?next\b"
 )
 
 
 def later_event(text: str) -> Finding | None:
     """A later event in the user's world (they upload, a trigger phrase) with what to do then: stronger with data."""
     found = first_sentence(text, _USER_EVENT, _THEN, after=True)
-    if found is None:
-        return None
-    return (0.4 if _SENSITIVE.search(found[0]) else 0.3), found[0]
+    if found is not None:
+        return (0.4 if _SENSITIVE.search(found[0]) else 0.3), found[0]
+    found = first_sentence(text, _ANY_EVENT, _THEN, after=True)
+    if found is not None and _SENSITIVE.search(found[0]):
+        return 0.4, found[0]
+    return None
 
 
 # -- the answer taken over ---------------------------------------------------------------------------------------
