@@ -2,8 +2,8 @@
 
 ``scan_form(text)`` is NFKC, without invisible characters (zero-width spaces and joiners, bidirectional
 overrides, tag characters, variation selectors, fillers), with look-alike letters of other scripts mapped to the
-Latin letter they imitate, and with letters spaced apart ("i g n o r e  a l l") joined into words. Only scanning
-sees it: stored text keeps the user's characters.
+Latin letter they imitate, letters drawn in boxes or circles read as capitals, and with letters spaced apart
+("i g n o r e  a l l") joined into words. Only scanning sees it: stored text keeps the user's characters.
 
 Look-alikes come from the Unicode confusables table as ``confusable_homoglyphs`` ships it. A letter is mapped only
 where it disguises a Latin word: inside a word that also has Latin letters ("ignore" with a Cyrillic i, o and e), or a
@@ -72,6 +72,17 @@ def _skeletons() -> dict[str, str]:
     return table
 
 
+# Letters drawn in boxes or circles that NFKC leaves as symbols (negative squared and circled letters, regional
+# indicators): each is read as the capital letter its name ends in.
+_DRAWN = re.compile("[\U0001f150-\U0001f169\U0001f170-\U0001f189\U0001f1e6-\U0001f1ff]")
+
+
+def _drawn_letters(text: str) -> tuple[str, int]:
+    """``text`` with letters drawn in boxes or circles as plain capitals, and how many there were."""
+    found = len(_DRAWN.findall(text))
+    return (_DRAWN.sub(lambda m: unicodedata.name(m.group(), " ")[-1], text), found) if found else (text, 0)
+
+
 def _latin(char: str) -> bool:
     return char.isascii() or categories.alias(char) == "LATIN"
 
@@ -133,7 +144,9 @@ def normalise(text: str) -> ScanForm:
     folded = unicodedata.normalize("NFKC", text)
     kept = _NON_ASCII.sub(lambda m: "" if _invisible(m.group()) else m.group(), folded)
     invisible = len(folded) - len(kept)
-    unmasked, lookalikes = _unmask_lookalikes(kept)
+    drawn, boxed = _drawn_letters(kept)
+    unmasked, lookalikes = _unmask_lookalikes(drawn)
+    lookalikes += boxed
     spaced, joined = _join_spaced(unmasked)
     return ScanForm(spaced, invisible, lookalikes, joined)
 
