@@ -211,7 +211,8 @@ class ContextStoreContract:
 
         def save_as(revision: str) -> None:
             try:
-                store.save_context_window(ALICE_BOT_S1, WindowState((revision,), None, NOW, revision), expected=expected)
+                state = WindowState((revision,), None, NOW, revision)
+                store.save_context_window(ALICE_BOT_S1, state, expected=expected)
                 outcome.append(revision)
             except ConflictError:
                 outcome.append("conflict")
