@@ -37,7 +37,7 @@ from tiermem.store.base import Store
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
 from tiermem.trust.prompt_gate import admit_hits, admitted, shown_text
-from tiermem.types import Filter, Hit, MemoryRecord, Scope, normalise_text, utcnow
+from tiermem.types import Filter, Hit, MemoryRecord, Scope, new_id, normalise_text, utcnow
 from tiermem.write.conversation import write_messages
 from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, WriteStatus, write_many
 
@@ -158,7 +158,11 @@ class ContextManager:
         self._summary_through: str | None = None
         self._unsummarised: list[Message] = []
         self._added: list[str] = []  # records this manager's appends added (``undo`` forgets the latest)
-        self._load()
+        # The stored window's revision this one was read or saved at (None: none is stored). Another manager's save
+        # (in this process or another) or an erase moves it; ``refresh`` then reloads, and a save expecting the old
+        # one is refused, so nobody overwrites a turn unseen.
+        self._revision: str | None = None
+        self._load(self._store.load_context_window(self._scope))
 
     # -- state ---------------------------------------------------------------------------------------------
 
@@ -231,6 +235,22 @@ class ContextManager:
             self._persist(evicted)
             return tuple(e.message for e in evicted)
 
+    def refresh(self) -> bool:
+        """Reload the window if another writer saved or deleted it since this one read it, and the core blocks;
+        True when the window was reloaded."""
+        with self._lock:
+            self.core.refresh()
+            state = self._store.load_context_window(self._scope)
+            if (None if state is None else state.revision) == self._revision:
+                return False
+            for queue in (self._entries, self._ids, self._api):
+                queue.clear()
+            self._total = self._with_calls = 0
+            self._summary_through = None
+            self._unsummarised = []
+            self._load(state)
+            return True
+
     def mark(self) -> Mark:
         """Where the window is now; ``undo(mark)`` goes back there."""
         with self._lock:
@@ -257,9 +277,10 @@ class ContextManager:
             self._unsummarised = list(mark.unsummarised)
             if mark.summary is not None and self.core.get(self._summary_block).value != mark.summary:
                 self.core.rewrite(self._summary_block, mark.summary, actor="undo", force=True)
-            self._store.save_context_window(
-                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
-            )
+            try:
+                self._save()
+            except ConflictError:  # another writer saved the window since: its window stands, taken as it is
+                self.refresh()
 
     def _check_fits(self, message: Message, cost: int) -> None:
         """Refuse a message that cannot fit even alone (with the tool call it answers) before anything is written."""
@@ -344,9 +365,14 @@ class ContextManager:
                     self._save_summary(summary, summariser)
                     self._summary_through = evicted[-1].record_id
                     self._unsummarised.clear()
-                self._store.save_context_window(
-                    self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
-                )
+                self._save()
+
+    def _save(self) -> None:
+        """Save the window as the next revision of the one it was read at; ConflictError if another writer saved."""
+        revision = new_id()
+        state = WindowState(self.record_ids, self._summary_through, self._clock(), revision)
+        self._store.save_context_window(self._scope, state, expected=self._revision)
+        self._revision = revision
 
     def _save_summary(self, summary: str, summariser: Summariser) -> None:
         try:
@@ -368,8 +394,8 @@ class ContextManager:
             lines.pop(0)
         return "\n".join(lines)
 
-    def _load(self) -> None:
-        state = self._store.load_context_window(self._scope)
+    def _load(self, state: WindowState | None) -> None:
+        self._revision = None if state is None else state.revision
         if state is None:
             return
         self._summary_through = state.summary_through
@@ -384,11 +410,9 @@ class ContextManager:
                 continue
             calls.update(call.id for call in message.tool_calls)
             self._push(self._entry(message, record, message_tokens(message, self._counter)))
-        # The budget may have shrunk since the window was saved.
-        if self._evict() or len(self._entries) != len(state.message_ids):
-            self._store.save_context_window(
-                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
-            )
+        # The budget may have shrunk since the window was saved. Not saved here: a save would move the revision
+        # under a turn another process is running on the window; the next append saves what is left.
+        self._evict()
 
     # -- prompt and search ---------------------------------------------------------------------------------
 
