@@ -234,6 +234,15 @@ class ContextStoreContract:
         assert store.load_context_window(ALICE_BOT) is None
         assert store.load_context_window(Scope("acme", "bob", "bot", "s1")) is None
 
+    def test_renewing_the_windows_holding_records_moves_only_their_revisions(self, store: StoreWithContext) -> None:
+        bob_s1 = Scope("acme", "bob", "bot", "s1")
+        for scope, ids in ((ALICE_BOT_S1, ("a", "b")), (ALICE_BOT_S2, ("c",)), (bob_s1, ("a",))):
+            store.save_context_window(scope, WindowState(ids, None, NOW, "r0"))
+        assert store.renew_windows_holding(Scope("acme", "alice"), ["b", "x"]) == 1
+        renewed = store.load_context_window(ALICE_BOT_S1)
+        assert renewed is not None and renewed.revision not in ("r0", "") and renewed.message_ids == ("a", "b")
+        assert [store.load_context_window(s).revision for s in (ALICE_BOT_S2, bob_s1)] == ["r0", "r0"]  # type: ignore[union-attr]
+
     # -- deletion ------------------------------------------------------------------------------------------
 
     def test_deleting_a_user_removes_blocks_edits_and_windows(self, store: StoreWithContext) -> None:

@@ -87,3 +87,14 @@ def test_an_agent_holding_an_erased_users_messages_sends_none_of_them(mem: Memor
     agent.step("hello")
     assert "X1234567" not in str(llm.calls[-1])
     assert _window(mem) == ["hello", "Hello."]
+
+
+def test_an_agent_holding_a_forgotten_message_sends_it_no_more(mem: Memory) -> None:
+    llm = ScriptedClient([ChatMessage.assistant("Noted."), ChatMessage.assistant("Hello.")])
+    agent = _agent(mem, llm)
+    agent.step("my passport number is X1234567")
+    (said,) = [r for r in agent.context.record_ids if "X1234567" in mem.get(SCOPE, r).content]
+    mem.forget(SCOPE, said)
+    agent.step("hello")
+    assert "X1234567" not in str(llm.calls[-1])
+    assert _window(mem) == ["Noted.", "hello", "Hello."]

@@ -68,17 +68,22 @@ def _said(request: Any) -> list[str]:
     return [str(m.get("content")) for m in request.body["messages"] if m.get("role") == "user"]
 
 
-def _window(db: str, user: str = "ann") -> list[str]:
-    """The stored window's message texts, oldest first."""
+def _stored(db: str, user: str = "ann") -> dict[str, str]:
+    """The stored window's messages by record id, oldest first."""
     store = open_store(db, create=False)
     try:
         scope = Scope(TENANT, user, None, SESSION)
         state = store.load_context_window(scope)  # type: ignore[attr-defined]
         ids = list(state.message_ids) if state is not None else []
         found = store.get_many(scope, ids)
-        return [found[i].content for i in ids if i in found]
+        return {i: found[i].content for i in ids if i in found}
     finally:
         store.close()
+
+
+def _window(db: str, user: str = "ann") -> list[str]:
+    """The stored window's message texts, oldest first."""
+    return list(_stored(db, user).values())
 
 
 def test_chat_after_erase_in_another_server_sends_no_erased_text(pair: Pair) -> None:
@@ -92,6 +97,20 @@ def test_chat_after_erase_in_another_server_sends_no_erased_text(pair: Pair) -> 
     prompt = str(pair.model.chat_requests[-1].body["messages"])
     assert "tangerine" not in prompt
     assert not any("tangerine" in text for text in _window(pair.db))
+
+
+def test_chat_after_forgetting_a_message_in_another_server_sends_no_forgotten_text(pair: Pair) -> None:
+    pair.model.reply("Noted.")
+    assert _say(pair, pair.a, "my locker code is tangerine 4471").status_code == 200
+    (said,) = [i for i, text in _stored(pair.db).items() if "tangerine" in text]
+    gone = httpx.delete(
+        f"{pair.b}/v1/memories/{said}", params={"user": "ann"}, headers={"Authorization": f"Bearer {pair.admin}"}
+    )
+    assert gone.status_code == 204, gone.text
+    pair.model.reply("Hello again.")
+    assert _say(pair, pair.a, "hello again").status_code == 200
+    assert "tangerine" not in str(pair.model.chat_requests[-1].body["messages"])
+    assert _window(pair.db) == ["Noted.", "hello again", "Hello again."]
 
 
 def test_a_turn_run_by_another_server_stays_in_the_window(pair: Pair) -> None:

@@ -6,7 +6,7 @@ window (the ordered record ids of the messages in the prompt) belongs to the ful
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -98,6 +98,11 @@ class ContextStore(Protocol):
         ConflictError unless the stored revision is ``expected`` (None: no window is saved), so a writer that
         read an older window never overwrites a newer one; ``ANY_REVISION`` replaces whatever is stored.
         """
+        ...
+
+    def renew_windows_holding(self, scope: Scope, record_ids: Sequence[str]) -> int:
+        """Give each window of the scope's (tenant, user) that holds one of ``record_ids`` a new revision, so that
+        an agent holding a copy reloads it (records deleted); how many; joins the caller's transaction."""
         ...
 
     def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -124,6 +124,14 @@ class PgContextMixin:
             ).rowcount  # fmt: skip
             if not written:  # saved meanwhile by a concurrent first save: no row was there to lock above
                 check_revision(scope, "", expected)
+
+    def renew_windows_holding(self, scope: Scope, record_ids: Sequence[str]) -> int:
+        with self._tenant(scope.tenant) as conn:
+            return conn.execute(
+                "UPDATE context_windows SET revision = %s"
+                " WHERE tenant = %s AND user_key = %s AND jsonb_exists_any(message_ids, %s::text[])",
+                [new_id(), scope.tenant, scope.user or "", list(record_ids)],
+            ).rowcount
 
     def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
         key = [scope.tenant, scope.user or ""]

@@ -37,6 +37,9 @@ class _SQLiteHost(Protocol):
     def transaction(self) -> AbstractContextManager[None]: ...
 
 
+_CHUNK = 500  # ids per statement: under SQLite's limit of bound parameters
+
+
 def _agent_key(scope: Scope) -> tuple[str, str, str]:
     return (scope.tenant, scope.user or "", scope.agent or "")
 
@@ -165,6 +168,19 @@ class SQLiteContextMixin:
                 )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot save the context window of {scope}: {exc}") from exc
+
+    def renew_windows_holding(self: _SQLiteHost, scope: Scope, record_ids: Sequence[str]) -> int:
+        """Give each window of the scope's user that holds one of ``record_ids`` a new revision; how many."""
+        renewed = 0
+        with self.transaction():
+            for start in range(0, len(record_ids), _CHUNK):
+                chunk = list(record_ids[start : start + _CHUNK])
+                renewed += self._conn.execute(
+                    "UPDATE context_windows SET revision = ? WHERE tenant = ? AND user_key = ? AND EXISTS"
+                    f" (SELECT 1 FROM json_each(message_ids) WHERE value IN ({','.join('?' * len(chunk))}))",
+                    [new_id(), scope.tenant, scope.user or "", *chunk],
+                ).rowcount
+        return renewed
 
     def delete_context(self: _SQLiteHost, scope: Scope) -> int:
         """Delete the scope's windows, and its blocks and edits unless a session is named; returns rows removed."""
