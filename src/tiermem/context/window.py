@@ -5,7 +5,8 @@ the normal write path, so it is searchable, exported and erased with the user's 
 keeps the messages that fit the message budget M = W - S - K - O - R and persists their record ids, so a
 restarted agent sees the same context. Appending evicts the oldest messages until the window fits again; the
 newest is never evicted, and a tool result leaves together with the call it answers (chat APIs refuse a
-result whose call is missing).
+result whose call is missing). Each save is compare-and-set on the stored window's revision: another manager of
+the same session (in this process or another) never has its messages overwritten unseen.
 """
 
 from __future__ import annotations
@@ -206,7 +207,10 @@ class ContextManager:
     # -- the queue -----------------------------------------------------------------------------------------
 
     def append(self, message: Message) -> tuple[Message, ...]:
-        """Persist ``message``, add it to the window and page out the oldest; returns what was evicted."""
+        """Persist ``message``, add it to the window and page out the oldest; returns what was evicted.
+
+        ConflictError when another writer saved the window since this one read it: ``undo`` to a ``mark`` taken
+        before (``Agent.step`` does), then ``refresh`` and append again."""
         if not isinstance(message, Message):
             raise ValidationError("message", "must be a Message", given=type(message).__name__)
         message.checked()  # a prompt needs its id, time and answerable tool calls
