@@ -1,9 +1,10 @@
 """Chat through two ``tiermem serve`` processes on one database, the local fake of the OpenAI API as the model.
 
-Each process caches an Agent per session, so what another process did to a session (a turn, an erase) must reach
-the cache before the next prompt leaves: the stored window carries a revision, a cached window whose revision
-moved is reloaded, and a save is compare-and-set on it, so of two turns of one session at one instant in two
-processes one is answered and the other is undone and refused with 409 naming the session.
+Each process caches an Agent per session, so what another process did to a session (a turn, an erase, a
+forgotten message) must reach the cache before the next prompt leaves: the stored window carries a revision, a
+cached window whose revision moved is reloaded, and a save is compare-and-set on it, so of two turns of one
+session at one instant in two processes one is answered and the other is undone and refused with 409 naming
+the session.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def test_two_turns_of_one_session_at_once_in_two_servers_answer_one_and_refuse_t
     pair.model.reply("Hello.")
     assert _say(pair, pair.b, "hello again").status_code == 200  # both servers hold the session now
     for _ in range(2):
-        pair.model.reply("Noted.", delay=1.5)  # both turns are in flight together
+        pair.model.reply("Noted.", delay=3.0)  # both turns are in flight together
     start = threading.Barrier(2)
     answers: dict[str, httpx.Response] = {}
 
