@@ -98,3 +98,16 @@ def test_an_agent_holding_a_forgotten_message_sends_it_no_more(mem: Memory) -> N
     agent.step("hello")
     assert "X1234567" not in str(llm.calls[-1])
     assert _window(mem) == ["Noted.", "hello", "Hello."]
+
+
+def test_a_message_forgotten_while_a_turn_runs_leaves_the_window_and_the_turn_stands(mem: Memory) -> None:
+    def while_thinking(prompt: list[dict[str, Any]]) -> ChatMessage:
+        (said,) = [r for r in agent.context.record_ids if "X1234567" in mem.get(SCOPE, r).content]
+        mem.forget(SCOPE, said)  # renews the window's revision: not another turn, so this one is not refused
+        return ChatMessage.assistant("Hello.")
+
+    agent = _agent(mem, ScriptedClient([ChatMessage.assistant("Noted."), while_thinking]))
+    agent.step("my passport number is X1234567")
+    agent.step("hello")
+    assert _window(mem) == ["Noted.", "hello", "Hello."]
+    assert [m.content for m in agent.context.messages] == ["Noted.", "hello", "Hello."]
