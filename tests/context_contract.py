@@ -173,9 +173,54 @@ class ContextStoreContract:
         assert store.load_context_window(ALICE_BOT_S1) is None
 
     def test_window_round_trips_and_is_replaced(self, store: StoreWithContext) -> None:
-        store.save_context_window(ALICE_BOT_S1, WindowState(("a", "b"), None, NOW))
-        store.save_context_window(ALICE_BOT_S1, WindowState(("b", "c", "d"), "a", NOW + timedelta(seconds=1)))
-        assert store.load_context_window(ALICE_BOT_S1) == WindowState(("b", "c", "d"), "a", NOW + timedelta(seconds=1))
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a", "b"), None, NOW, "r1"))
+        later = WindowState(("b", "c", "d"), "a", NOW + timedelta(seconds=1), "r2")
+        store.save_context_window(ALICE_BOT_S1, later)
+        assert store.load_context_window(ALICE_BOT_S1) == later
+
+    def test_a_window_saved_without_a_revision_gets_a_new_one_each_save(self, store: StoreWithContext) -> None:
+        revisions = set()
+        for _ in range(2):
+            store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW))
+            state = store.load_context_window(ALICE_BOT_S1)
+            assert state is not None and state.revision
+            revisions.add(state.revision)
+        assert len(revisions) == 2
+
+    def test_a_window_save_expecting_another_revision_is_refused_and_changes_nothing(
+        self, store: StoreWithContext
+    ) -> None:
+        with pytest.raises(ConflictError, match="session 's1'"):
+            store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW, "r1"), expected="r0")
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW, "r1"), expected=None)
+        with pytest.raises(ConflictError, match="changed by another turn"):
+            store.save_context_window(ALICE_BOT_S1, WindowState(("b",), None, NOW, "r2"), expected=None)
+        with pytest.raises(ConflictError):
+            store.save_context_window(ALICE_BOT_S1, WindowState(("b",), None, NOW, "r2"), expected="r0")
+        assert store.load_context_window(ALICE_BOT_S1) == WindowState(("a",), None, NOW, "r1")
+        store.save_context_window(ALICE_BOT_S1, WindowState(("a", "b"), None, NOW, "r2"), expected="r1")
+        assert store.load_context_window(ALICE_BOT_S1) == WindowState(("a", "b"), None, NOW, "r2")
+
+    @pytest.mark.parametrize("first", [False, True])
+    def test_two_saves_expecting_one_revision_at_once_save_one(self, store: StoreWithContext, first: bool) -> None:
+        expected = None
+        if not first:
+            store.save_context_window(ALICE_BOT_S1, WindowState(("a",), None, NOW, "r0"))
+            expected = "r0"
+        outcome: list[str] = []
+
+        def save_as(revision: str) -> None:
+            try:
+                state = WindowState((revision,), None, NOW, revision)
+                store.save_context_window(ALICE_BOT_S1, state, expected=expected)
+                outcome.append(revision)
+            except ConflictError:
+                outcome.append("conflict")
+
+        at_once(lambda: save_as("x"), lambda: save_as("y"))
+        assert sorted(outcome) in (["conflict", "x"], ["conflict", "y"]), outcome
+        won = next(o for o in outcome if o != "conflict")
+        assert store.load_context_window(ALICE_BOT_S1) == WindowState((won,), None, NOW, won)
 
     def test_window_ids_need_not_be_plain(self, store: StoreWithContext) -> None:
         odd = ('quote"d', "back\\slash", "new\nline", "ünïcode", "")
@@ -188,6 +233,15 @@ class ContextStoreContract:
         assert store.load_context_window(ALICE_BOT_S2) is None
         assert store.load_context_window(ALICE_BOT) is None
         assert store.load_context_window(Scope("acme", "bob", "bot", "s1")) is None
+
+    def test_renewing_the_windows_holding_records_moves_only_their_revisions(self, store: StoreWithContext) -> None:
+        bob_s1 = Scope("acme", "bob", "bot", "s1")
+        for scope, ids in ((ALICE_BOT_S1, ("a", "b")), (ALICE_BOT_S2, ("c",)), (bob_s1, ("a",))):
+            store.save_context_window(scope, WindowState(ids, None, NOW, "r0"))
+        assert store.renew_windows_holding(Scope("acme", "alice"), ["b", "x"]) == 1
+        renewed = store.load_context_window(ALICE_BOT_S1)
+        assert renewed is not None and renewed.revision not in ("r0", "") and renewed.message_ids == ("a", "b")
+        assert [store.load_context_window(s).revision for s in (ALICE_BOT_S2, bob_s1)] == ["r0", "r0"]  # type: ignore[union-attr]
 
     # -- deletion ------------------------------------------------------------------------------------------
 

@@ -28,9 +28,9 @@ def test_blocks_and_windows_survive_reopening_the_file(tmp_path: Path) -> None:
     store = open_store(path)
     block = CoreBlock("human", 100, "Name: Alice", version=1, updated_at=NOW)
     save(store, ALICE_BOT, block, 0)
-    store.save_context_window(ALICE_BOT_S1, WindowState(("r1", "r2"), "r0", NOW))
+    store.save_context_window(ALICE_BOT_S1, WindowState(("r1", "r2"), "r0", NOW, "rev"))
     store.close()
     again = open_store(path)
     assert again.load_core_blocks(ALICE_BOT) == [block]
-    assert again.load_context_window(ALICE_BOT_S1) == WindowState(("r1", "r2"), "r0", NOW)
+    assert again.load_context_window(ALICE_BOT_S1) == WindowState(("r1", "r2"), "r0", NOW, "rev")
     again.close()

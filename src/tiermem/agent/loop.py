@@ -176,8 +176,11 @@ class Agent:
 
         A turn that fails (the model call, most often) is undone: the window is as if it had not been sent
         (``ContextManager.undo``), so a retry is a turn of its own. ``message_id`` names the user's message: the
-        same id again (a retry after a crash) is not stored twice.
+        same id again (a retry after a crash) is not stored twice. The window is first brought up to what is stored
+        (another Agent of the session, here or in another process, may have taken a turn; an erase may have emptied
+        it); a turn whose window another one saved meanwhile is undone with a ConflictError.
         """
+        self.context.refresh()
         mark = self.context.mark()
         try:
             return self._step(user_text, now, message_id)

@@ -2,8 +2,9 @@
 
 The context runtime's summariser copies sentences of evicted messages into the ``summary`` core block, and each
 block keeps its edits. When a message record is deleted (``Memory.forget``, ``Memory.sweep``), the lines that
-quote it leave every core block of its user and the texts of their edits (``rewrite_core_texts``). A summary an
-LLM wrote in its own words cannot be traced back to a message this way and stays as it is.
+quote it leave every core block of its user and the texts of their edits (``rewrite_core_texts``), and each
+window that holds it takes a new revision, so an agent with a copy of that window reloads it before its next
+prompt. A summary an LLM wrote in its own words cannot be traced back to a message this way and stays as it is.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ def forget_in_summaries(
     rewrite = getattr(store, "rewrite_core_texts", None)
     if rewrite is None:  # a store without core memory has no summary to clean
         return 0
+    gone = list(gone)
+    messages = [r.id for r in gone if RECALL_TAG in r.tags]
+    renew = getattr(store, "renew_windows_holding", None)
+    if messages and renew is not None:  # an agent with one of them in its window (any process) reloads it first
+        renew(scope, messages)
     # The summariser saw the message as sent (no "Ann: " the record's text starts with, its own whitespace).
     said = [message_from_record(r).content for r in gone if RECALL_TAG in r.tags and "role" in r.metadata]
     sentences = {s for text in said for s in split_sentences(text)}

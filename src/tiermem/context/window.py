@@ -5,7 +5,8 @@ the normal write path, so it is searchable, exported and erased with the user's 
 keeps the messages that fit the message budget M = W - S - K - O - R and persists their record ids, so a
 restarted agent sees the same context. Appending evicts the oldest messages until the window fits again; the
 newest is never evicted, and a tool result leaves together with the call it answers (chat APIs refuse a
-result whose call is missing).
+result whose call is missing). Each save is compare-and-set on the stored window's revision: another manager of
+the same session (in this process or another) never has its messages overwritten unseen.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import CompiledPrompt, CountCache, compile_prompt, render_memories, system_tokens
@@ -28,57 +29,18 @@ from tiermem.context.messages import (
     message_tokens,
     record_fields,
 )
+from tiermem.context.recall_writer import RecallWriter, StoreRecall
 from tiermem.context.summary import Summariser
-from tiermem.embed import Embedder
 from tiermem.errors import ConfigError, ConflictError, ValidationError
 from tiermem.lifecycle.erase import forget
-from tiermem.recall.search import MAX_K, RecallPolicy, hybrid_recall
-from tiermem.store.base import Store
+from tiermem.recall.search import MAX_K
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
 from tiermem.trust.prompt_gate import admit_hits, admitted, shown_text
-from tiermem.types import Filter, Hit, MemoryRecord, Scope, normalise_text, utcnow
-from tiermem.write.conversation import write_messages
-from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteResult, WriteStatus, write_many
+from tiermem.types import Filter, Hit, MemoryRecord, Scope, new_id, normalise_text, utcnow
+from tiermem.write.path import MAX_CONTENT_CHARS, WriteStatus
 
 __all__ = ["ContextManager", "Mark", "RecallWriter", "StoreRecall"]
-
-
-class RecallWriter(Protocol):
-    """Writes and searches records; ``tiermem.memory.Memory`` is one, ``StoreRecall`` another."""
-
-    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]: ...
-
-    def remember_messages(
-        self, scope: Scope, messages: Sequence[Message], *, session: str | None = None
-    ) -> list[WriteResult]: ...
-
-    def recall(self, scope: Scope, query: str, *, k: int = 10, filter: Filter | None = None) -> list[Hit]: ...
-
-
-class StoreRecall:
-    """A RecallWriter straight on a store and an embedder, for use without the Memory facade."""
-
-    def __init__(self, store: Store, embedder: Embedder | None, policy: RecallPolicy | None = None) -> None:
-        self.store = store
-        self.embedder = embedder
-        self.policy = policy or RecallPolicy()
-
-    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
-        """Write through the normal write path."""
-        return write_many(self.store, self.embedder, scope, list(items), utcnow())
-
-    def remember_messages(
-        self, scope: Scope, messages: Sequence[Message], *, session: str | None = None
-    ) -> list[WriteResult]:
-        """Write conversation messages through the conversation path (``write.conversation``)."""
-        return write_messages(self.store, self.embedder, scope, messages, now=utcnow(), session=session)
-
-    def recall(self, scope: Scope, query: str, *, k: int = 10, filter: Filter | None = None) -> list[Hit]:
-        """Hybrid recall with this object's policy."""
-        return hybrid_recall(
-            self.store, self.embedder, scope, query, k=k, filter_=filter or Filter(), now=utcnow(), policy=self.policy
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +120,12 @@ class ContextManager:
         self._summary_through: str | None = None
         self._unsummarised: list[Message] = []
         self._added: list[str] = []  # records this manager's appends added (``undo`` forgets the latest)
-        self._load()
+        # The stored window's revision this one was read or saved at (None: none is stored). Another manager's save
+        # (in this process or another) or an erase moves it; ``refresh`` then reloads, and a save expecting the old
+        # one is refused, so nobody overwrites a turn unseen.
+        self._revision: str | None = None
+        self._stored: tuple[tuple[str, ...], str | None] = ((), None)  # the ids and summary mark it holds
+        self._load(self._store.load_context_window(self._scope))
 
     # -- state ---------------------------------------------------------------------------------------------
 
@@ -202,7 +169,10 @@ class ContextManager:
     # -- the queue -----------------------------------------------------------------------------------------
 
     def append(self, message: Message) -> tuple[Message, ...]:
-        """Persist ``message``, add it to the window and page out the oldest; returns what was evicted."""
+        """Persist ``message``, add it to the window and page out the oldest; returns what was evicted.
+
+        ConflictError when another writer saved the window since this one read it: ``undo`` to a ``mark`` taken
+        before (``Agent.step`` does), then ``refresh`` and append again."""
         if not isinstance(message, Message):
             raise ValidationError("message", "must be a Message", given=type(message).__name__)
         message.checked()  # a prompt needs its id, time and answerable tool calls
@@ -231,6 +201,20 @@ class ContextManager:
             self._persist(evicted)
             return tuple(e.message for e in evicted)
 
+    def refresh(self) -> bool:
+        """Reload the window if another writer saved or deleted it since this one read it, and the core blocks;
+        True when the window was reloaded."""
+        with self._lock:
+            self.core.refresh()
+            state = self._store.load_context_window(self._scope)
+            if (None if state is None else state.revision) == self._revision:
+                return False
+            self._replace([])
+            self._summary_through = None
+            self._unsummarised = []
+            self._load(state)
+            return True
+
     def mark(self) -> Mark:
         """Where the window is now; ``undo(mark)`` goes back there."""
         with self._lock:
@@ -248,18 +232,15 @@ class ContextManager:
             for record_id in gone:
                 if self._store.get(self._scope, record_id) is not None:
                     forget(self._store, self._scope, record_id, now=now, actor="undo")
-            for queue in (self._entries, self._ids, self._api):
-                queue.clear()
-            self._total = self._with_calls = 0
-            for entry in mark.entries:
-                self._push(entry)
+            self._replace(mark.entries)
             self._summary_through = mark.summary_through
             self._unsummarised = list(mark.unsummarised)
             if mark.summary is not None and self.core.get(self._summary_block).value != mark.summary:
                 self.core.rewrite(self._summary_block, mark.summary, actor="undo", force=True)
-            self._store.save_context_window(
-                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
-            )
+            try:
+                self._save()
+            except ConflictError:  # another writer saved the window since: its window stands, taken as it is
+                self.refresh()
 
     def _check_fits(self, message: Message, cost: int) -> None:
         """Refuse a message that cannot fit even alone (with the tool call it answers) before anything is written."""
@@ -344,9 +325,39 @@ class ContextManager:
                     self._save_summary(summary, summariser)
                     self._summary_through = evicted[-1].record_id
                     self._unsummarised.clear()
-                self._store.save_context_window(
-                    self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
-                )
+                self._save()
+
+    def _save(self) -> None:
+        """Save the window as the next revision of the one it was read at; ConflictError if another writer saved."""
+        state = WindowState(self.record_ids, self._summary_through, self._clock(), new_id())
+        try:
+            self._store.save_context_window(self._scope, state, expected=self._revision)
+        except ConflictError:
+            stored = self._store.load_context_window(self._scope)
+            # Renewed only (a message in it was forgotten: ``renew_windows_holding``), not saved by another turn:
+            # the forgotten messages leave this window too, and it is saved over that revision.
+            if stored is None or (stored.message_ids, stored.summary_through) != self._stored:
+                raise
+            self._revision = stored.revision
+            self._drop_forgotten()
+            state = replace(state, message_ids=self.record_ids)
+            self._store.save_context_window(self._scope, state, expected=self._revision)
+        self._revision = state.revision
+        self._stored = (state.message_ids, state.summary_through)
+
+    def _drop_forgotten(self) -> None:
+        """Take out the messages whose records are gone, and a tool result whose call went with them."""
+        present = self._store.get_many(self._scope, list(self._ids))
+        self._replace(_answered([e for e in self._entries if e.record_id in present]))
+
+    def _replace(self, entries: Iterable[_Entry]) -> None:
+        """The window holds ``entries`` instead of what it held."""
+        entries = list(entries)  # may be read from the queues cleared here
+        for queue in (self._entries, self._ids, self._api):
+            queue.clear()
+        self._total = self._with_calls = 0
+        for entry in entries:
+            self._push(entry)
 
     def _save_summary(self, summary: str, summariser: Summariser) -> None:
         try:
@@ -368,27 +379,20 @@ class ContextManager:
             lines.pop(0)
         return "\n".join(lines)
 
-    def _load(self) -> None:
-        state = self._store.load_context_window(self._scope)
+    def _load(self, state: WindowState | None) -> None:
+        self._revision = None if state is None else state.revision
         if state is None:
+            self._stored = ((), None)
             return
+        self._stored = (state.message_ids, state.summary_through)
         self._summary_through = state.summary_through
         records = self._store.get_many(self._scope, list(state.message_ids))
-        calls: set[str] = set()
-        for record_id in state.message_ids:
-            record = records.get(record_id)
-            if record is None:  # forgotten or erased since: it left the context with its record
-                continue
-            message = message_from_record(record)
-            if message.role is Role.TOOL and message.tool_call_id not in calls:
-                continue
-            calls.update(call.id for call in message.tool_calls)
-            self._push(self._entry(message, record, message_tokens(message, self._counter)))
-        # The budget may have shrunk since the window was saved.
-        if self._evict() or len(self._entries) != len(state.message_ids):
-            self._store.save_context_window(
-                self._scope, WindowState(self.record_ids, self._summary_through, self._clock())
-            )
+        # A message forgotten or erased since left the context with its record.
+        messages = [(message_from_record(r), r) for r in (records.get(i) for i in state.message_ids) if r is not None]
+        self._replace(_answered([self._entry(m, r, message_tokens(m, self._counter)) for m, r in messages]))
+        # The budget may have shrunk since the window was saved. Not saved here: a save would move the revision
+        # under a turn another process is running on the window; the next append saves what is left.
+        self._evict()
 
     # -- prompt and search ---------------------------------------------------------------------------------
 
@@ -437,6 +441,17 @@ class ContextManager:
         allowed = {r.value for r in wanted}
         found = [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
         return admit_hits(found)  # what it finds is shown to a model (the tools, a host's recall)
+
+
+def _answered(entries: Iterable[_Entry]) -> list[_Entry]:
+    """``entries`` without a tool result whose call is not among them (chat APIs refuse one)."""
+    calls: set[str] = set()
+    out: list[_Entry] = []
+    for entry in entries:
+        if entry.message.role is not Role.TOOL or entry.message.tool_call_id in calls:
+            calls.update(call.id for call in entry.message.tool_calls)
+            out.append(entry)
+    return out
 
 
 def _as_shown(message: Message, record: MemoryRecord) -> Message:

@@ -3,7 +3,9 @@
 Everything an agent knows lives in the store (its context window, core blocks, recall, archival notes), so an
 Agent object is only a cache: dropping it, or restarting the process, loses nothing. Turns of one session are
 serialised by a per-session lock (two at once would interleave their messages in one window); different
-sessions run in parallel on the server's thread pool.
+sessions run in parallel on the server's thread pool. That lock is this process's only: the stored window's
+revision covers the others. A cached Agent whose window another process saved or erased is rebuilt before its
+turn, and a turn whose window another process saved while it ran is undone and refused (ConflictError, 409).
 
 Every prompt leaves through the model client, whose outbound gate masks personal data (``tiermem.llm``;
 ``--pii-mask``): whatever the service wraps around it, each call it sends is masked as the setting says.
@@ -17,7 +19,7 @@ from datetime import datetime
 
 from tiermem.agent.loop import Agent, AgentTurn
 from tiermem.context.budget import ContextBudget
-from tiermem.errors import ConfigError
+from tiermem.errors import ConfigError, ConflictError
 from tiermem.llm import ChatClient, OpenAIChatClient, PiiMask
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, define_blocks
@@ -93,9 +95,16 @@ class ChatService:
         slot = self._take(scope)
         try:
             with slot.lock:
-                if slot.agent is None:
+                # Rebuilt when the stored window moved (a turn in another process, an erase): core blocks too.
+                if slot.agent is None or slot.agent.context.refresh():
                     slot.agent = self._agent(scope, self.llm)
-                return slot.agent.step(text, now=now, message_id=message_id)
+                try:
+                    return slot.agent.step(text, now=now, message_id=message_id)
+                except ConflictError as exc:
+                    raise ConflictError(
+                        f"session '{scope.session}' took another turn at the same time (in another server process"
+                        " or another client of the database); this turn was undone: send it again"
+                    ) from exc
         finally:
             with self._lock:
                 slot.users -= 1

@@ -63,7 +63,7 @@ from tiermem.errors import ConfigError, ConflictError, MemError, ValidationError
 from tiermem.memory import Memory
 from tiermem.server.mcp_catalog import CORE_TEMPLATE, CORE_URI, INSTRUCTIONS, PROMPTS, get_prompt, mcp_tool
 from tiermem.server.mcp_watch import BlockWatch
-from tiermem.store.context_base import CoreBlock, StoreWithContext, WindowState
+from tiermem.store.context_base import ANY_REVISION, CoreBlock, StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter, counter_for_model
 from tiermem.types import Scope
 
@@ -117,7 +117,7 @@ class _WithoutWindow:
         """No saved window: every request starts with an empty message queue."""
         return None
 
-    def save_context_window(self, scope: Scope, state: WindowState) -> None:
+    def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
         """Nothing to save (the memory tools never append messages)."""
 
 

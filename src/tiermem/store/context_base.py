@@ -6,7 +6,7 @@ window (the ordered record ids of the messages in the prompt) belongs to the ful
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -16,17 +16,20 @@ from tiermem.store.base import Store
 from tiermem.types import Scope
 
 __all__ = [
+    "ANY_REVISION",
     "MAX_EDITS",
     "BlockEdit",
     "ContextStore",
     "CoreBlock",
     "StoreWithContext",
     "WindowState",
+    "check_revision",
     "check_stored",
     "check_version",
 ]
 
 MAX_EDITS = 1000  # the most edits of one block ``core_block_edits`` returns
+ANY_REVISION = "*"  # ``save_context_window`` without a revision to check (no save writes this one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +61,13 @@ class BlockEdit:
 
 @dataclass(frozen=True, slots=True)
 class WindowState:
-    """The persisted context window: message record ids oldest first, and the last one summarised."""
+    """The persisted context window: message record ids oldest first, the last one summarised, and its revision."""
 
     message_ids: tuple[str, ...] = ()
     summary_through: str | None = None
     updated_at: datetime | None = None
+    # A fresh id per save ('' for a window saved before windows had one): it changed = someone else saved.
+    revision: str = ""
 
 
 class ContextStore(Protocol):
@@ -87,8 +92,17 @@ class ContextStore(Protocol):
         """The scope's saved window, or None if none was saved."""
         ...
 
-    def save_context_window(self, scope: Scope, state: WindowState) -> None:
-        """Replace the scope's saved window."""
+    def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
+        """Replace the scope's saved window with ``state`` (its revision included), atomically.
+
+        ConflictError unless the stored revision is ``expected`` (None: no window is saved), so a writer that
+        read an older window never overwrites a newer one; ``ANY_REVISION`` replaces whatever is stored.
+        """
+        ...
+
+    def renew_windows_holding(self, scope: Scope, record_ids: Sequence[str]) -> int:
+        """Give each window of the scope's (tenant, user) that holds one of ``record_ids`` a new revision, so that
+        an agent holding a copy reloads it (records deleted); how many; joins the caller's transaction."""
         ...
 
     def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
@@ -122,6 +136,15 @@ def check_version(block: CoreBlock, expected_version: int) -> None:
             f"must be one more than the expected version {expected_version}",
             given=version,
             limit=expected_version + 1,
+        )
+
+
+def check_revision(scope: Scope, stored: str | None, expected: str | None) -> None:
+    """ConflictError unless the window revision stored is the one the save expected (or it expected any)."""
+    if expected != ANY_REVISION and stored != expected:
+        raise ConflictError(
+            f"the context window of session '{scope.session or ''}' ({scope}) was changed by another turn since it"
+            " was read; reload it and retry"
         )
 
 

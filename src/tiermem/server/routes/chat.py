@@ -102,7 +102,8 @@ async def chat(
 ) -> Any:
     """The agent answers the message with its context window, core memory and recall of earlier sessions.
 
-    A turn whose model call fails (502) leaves the session as if the message had not been sent. With an
+    A turn whose model call fails (502) leaves the session as if the message had not been sent, and so does one
+    that another turn of the session (through another server process) overtook while it ran (409). With an
     ``Idempotency-Key``, a retry gets the first answer; and the user's message takes its id from the key, so
     even a turn cut short by a crash is not stored twice by its retry."""
     check_limit("text", len(body.text), runtime.settings.limits.max_text_chars, " on characters")

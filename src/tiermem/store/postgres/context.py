@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -11,7 +11,16 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tiermem.errors import ConflictError, ValidationError
-from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_stored, check_version
+from tiermem.store.context_base import (
+    ANY_REVISION,
+    MAX_EDITS,
+    BlockEdit,
+    CoreBlock,
+    WindowState,
+    check_revision,
+    check_stored,
+    check_version,
+)
 from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope, new_id
 
@@ -87,22 +96,42 @@ class PgContextMixin:
     def load_context_window(self, scope: Scope) -> WindowState | None:
         with self._tenant(scope.tenant) as conn:
             row = conn.execute(
-                "SELECT message_ids, summary_through, updated_at FROM context_windows"
+                "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
                 " WHERE tenant = %s AND user_key = %s AND agent = %s AND session = %s",
                 [*_agent_key(scope), scope.session or ""],
             ).fetchone()
-        return None if row is None else WindowState(tuple(row[0]), row[1], row[2])
+        return None if row is None else WindowState(tuple(row[0]), row[1], row[2], row[3])
 
-    def save_context_window(self, scope: Scope, state: WindowState) -> None:
+    def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
+        key = [*_agent_key(scope), scope.session or ""]
         with self._tenant(scope.tenant) as conn:
-            conn.execute(
+            if expected != ANY_REVISION:
+                # FOR UPDATE: a concurrent save of the same window waits here, then sees the revision it wrote.
+                row = conn.execute(
+                    "SELECT revision FROM context_windows"
+                    " WHERE tenant = %s AND user_key = %s AND agent = %s AND session = %s FOR UPDATE",
+                    key,
+                ).fetchone()
+                check_revision(scope, None if row is None else row[0], expected)
+            written = conn.execute(
                 "INSERT INTO context_windows (tenant, user_key, agent, session, message_ids, summary_through,"
-                " updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, user_key, agent, session)"
-                " DO UPDATE SET message_ids = excluded.message_ids, summary_through = excluded.summary_through,"
-                " updated_at = excluded.updated_at",
-                [*_agent_key(scope), scope.session or "", Jsonb(list(state.message_ids)), state.summary_through,
-                 state.updated_at or datetime.now(UTC)],
-            )  # fmt: skip
+                " updated_at, revision) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (tenant, user_key, agent, session) DO UPDATE SET message_ids = excluded.message_ids,"
+                " summary_through = excluded.summary_through, updated_at = excluded.updated_at,"
+                " revision = excluded.revision WHERE %s::boolean OR context_windows.revision = %s::text",
+                [*key, Jsonb(list(state.message_ids)), state.summary_through, state.updated_at or datetime.now(UTC),
+                 state.revision or new_id(), expected == ANY_REVISION, ANY_REVISION if expected is None else expected],
+            ).rowcount  # fmt: skip
+            if not written:  # saved meanwhile by a concurrent first save: no row was there to lock above
+                check_revision(scope, "", expected)
+
+    def renew_windows_holding(self, scope: Scope, record_ids: Sequence[str]) -> int:
+        with self._tenant(scope.tenant) as conn:
+            return conn.execute(
+                "UPDATE context_windows SET revision = %s"
+                " WHERE tenant = %s AND user_key = %s AND jsonb_exists_any(message_ids, %s::text[])",
+                [new_id(), scope.tenant, scope.user or "", list(record_ids)],
+            ).rowcount
 
     def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
         key = [scope.tenant, scope.user or ""]

@@ -10,9 +10,18 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tiermem.errors import StoreError, ValidationError
-from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, check_stored, check_version
+from tiermem.store.context_base import (
+    ANY_REVISION,
+    MAX_EDITS,
+    BlockEdit,
+    CoreBlock,
+    WindowState,
+    check_revision,
+    check_stored,
+    check_version,
+)
 from tiermem.store.sql_where import scope_where
-from tiermem.types import Scope
+from tiermem.types import Scope, new_id
 
 __all__ = ["SQLiteContextMixin"]
 
@@ -26,6 +35,9 @@ class _SQLiteHost(Protocol):
     def _lock(self) -> AbstractContextManager[Any]: ...
 
     def transaction(self) -> AbstractContextManager[None]: ...
+
+
+_CHUNK = 500  # ids per statement: under SQLite's limit of bound parameters
 
 
 def _agent_key(scope: Scope) -> tuple[str, str, str]:
@@ -122,29 +134,53 @@ class SQLiteContextMixin:
         """The scope's saved window, or None if none was saved."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT message_ids, summary_through, updated_at FROM context_windows"
+                "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
                 " WHERE tenant = ? AND user_key = ? AND agent = ? AND session = ?",
                 _window_key(scope),
             ).fetchone()
         if row is None:
             return None
-        ids, through, updated = row
-        return WindowState(tuple(json.loads(ids)), through, _dt(updated))
+        ids, through, updated, revision = row
+        return WindowState(tuple(json.loads(ids)), through, _dt(updated), revision)
 
-    def save_context_window(self: _SQLiteHost, scope: Scope, state: WindowState) -> None:
-        """Replace the scope's saved window."""
+    def save_context_window(
+        self: _SQLiteHost, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION
+    ) -> None:
+        """Replace the scope's saved window; ConflictError unless the stored revision is ``expected``."""
         updated = (state.updated_at or datetime.now(UTC)).timestamp()
+        key = _window_key(scope)
         try:
+            # BEGIN IMMEDIATE: no other process writes between the revision read here and the save.
             with self.transaction():
+                if expected != ANY_REVISION:
+                    row = self._conn.execute(
+                        "SELECT revision FROM context_windows"
+                        " WHERE tenant = ? AND user_key = ? AND agent = ? AND session = ?",
+                        key,
+                    ).fetchone()
+                    check_revision(scope, None if row is None else row[0], expected)
                 self._conn.execute(
                     "INSERT INTO context_windows (tenant, user_key, agent, session, message_ids, summary_through,"
-                    " updated_at) VALUES (?,?,?,?,?,?,?) ON CONFLICT (tenant, user_key, agent, session) DO UPDATE"
-                    " SET message_ids = excluded.message_ids, summary_through = excluded.summary_through,"
-                    " updated_at = excluded.updated_at",
-                    (*_window_key(scope), _json_ids(state.message_ids), state.summary_through, updated),
+                    " updated_at, revision) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (tenant, user_key, agent, session)"
+                    " DO UPDATE SET message_ids = excluded.message_ids, summary_through = excluded.summary_through,"
+                    " updated_at = excluded.updated_at, revision = excluded.revision",
+                    (*key, _json_ids(state.message_ids), state.summary_through, updated, state.revision or new_id()),
                 )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot save the context window of {scope}: {exc}") from exc
+
+    def renew_windows_holding(self: _SQLiteHost, scope: Scope, record_ids: Sequence[str]) -> int:
+        """Give each window of the scope's user that holds one of ``record_ids`` a new revision; how many."""
+        renewed = 0
+        with self.transaction():
+            for start in range(0, len(record_ids), _CHUNK):
+                chunk = list(record_ids[start : start + _CHUNK])
+                renewed += self._conn.execute(
+                    "UPDATE context_windows SET revision = ? WHERE tenant = ? AND user_key = ? AND EXISTS"
+                    f" (SELECT 1 FROM json_each(message_ids) WHERE value IN ({','.join('?' * len(chunk))}))",
+                    [new_id(), scope.tenant, scope.user or "", *chunk],
+                ).rowcount
+        return renewed
 
     def delete_context(self: _SQLiteHost, scope: Scope) -> int:
         """Delete the scope's windows, and its blocks and edits unless a session is named; returns rows removed."""

@@ -1,0 +1,168 @@
+"""Chat through two ``tiermem serve`` processes on one database, the local fake of the OpenAI API as the model.
+
+Each process caches an Agent per session, so what another process did to a session (a turn, an erase, a
+forgotten message) must reach the cache before the next prompt leaves: the stored window carries a revision, a
+cached window whose revision moved is reloaded, and a save is compare-and-set on it, so of two turns of one
+session at one instant in two processes one is answered and the other is undone and refused with 409 naming
+the session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from fake_openai import FakeOpenAI
+from pg_fixtures import PgServer
+from served_process import make_key, served
+from tiermem.store import open_store
+from tiermem.types import Scope
+
+TENANT = "acme"
+SESSION = "ticket-7"
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Two servers on one database, their model and an admin key that acts for any user of the tenant."""
+
+    db: str
+    a: str
+    b: str
+    model: FakeOpenAI
+    admin: str
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def pair(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Pair]:
+    if request.param == "sqlite":
+        db = str(tmp_path / "chat.db")
+    else:
+        pg: PgServer = request.getfixturevalue("pg_server")
+        db = pg.schema_url("chat")
+    admin = make_key(db, TENANT, None, role="admin")
+    with FakeOpenAI() as model, contextlib.ExitStack() as stack:
+        args = ["--llm-url", model.base_url, "--llm-model", "m"]
+        a, b = (stack.enter_context(served(db, args)) for _ in range(2))
+        yield Pair(db, a, b, model, admin)
+
+
+def _say(pair: Pair, url: str, text: str, user: str = "ann") -> httpx.Response:
+    return httpx.post(
+        f"{url}/v1/sessions/{SESSION}/messages",
+        params={"user": user},
+        json={"text": text},
+        headers={"Authorization": f"Bearer {pair.admin}"},
+        timeout=60,
+    )
+
+
+def _said(request: Any) -> list[str]:
+    """The user messages of a prompt (not what recall quoted beside them)."""
+    return [str(m.get("content")) for m in request.body["messages"] if m.get("role") == "user"]
+
+
+def _stored(db: str, user: str = "ann") -> dict[str, str]:
+    """The stored window's messages by record id, oldest first."""
+    store = open_store(db, create=False)
+    try:
+        scope = Scope(TENANT, user, None, SESSION)
+        state = store.load_context_window(scope)  # type: ignore[attr-defined]
+        ids = list(state.message_ids) if state is not None else []
+        found = store.get_many(scope, ids)
+        return {i: found[i].content for i in ids if i in found}
+    finally:
+        store.close()
+
+
+def _window(db: str, user: str = "ann") -> list[str]:
+    """The stored window's message texts, oldest first."""
+    return list(_stored(db, user).values())
+
+
+def test_chat_after_erase_in_another_server_sends_no_erased_text(pair: Pair) -> None:
+    pair.model.reply("Noted.")
+    assert _say(pair, pair.a, "my locker code is tangerine 4471").status_code == 200
+    erased = httpx.delete(f"{pair.b}/v1/admin/users/ann", headers={"Authorization": f"Bearer {pair.admin}"})
+    assert erased.status_code == 200, erased.text
+    pair.model.reply("Hello, how can I help?")
+    again = _say(pair, pair.a, "hello, I am new here")
+    assert again.status_code == 200, again.text
+    prompt = str(pair.model.chat_requests[-1].body["messages"])
+    assert "tangerine" not in prompt
+    assert not any("tangerine" in text for text in _window(pair.db))
+
+
+def test_chat_after_forgetting_a_message_in_another_server_sends_no_forgotten_text(pair: Pair) -> None:
+    pair.model.reply("Noted.")
+    assert _say(pair, pair.a, "my locker code is tangerine 4471").status_code == 200
+    (said,) = [i for i, text in _stored(pair.db).items() if "tangerine" in text]
+    gone = httpx.delete(
+        f"{pair.b}/v1/memories/{said}", params={"user": "ann"}, headers={"Authorization": f"Bearer {pair.admin}"}
+    )
+    assert gone.status_code == 204, gone.text
+    pair.model.reply("Hello again.")
+    assert _say(pair, pair.a, "hello again").status_code == 200
+    assert "tangerine" not in str(pair.model.chat_requests[-1].body["messages"])
+    assert _window(pair.db) == ["Noted.", "hello again", "Hello again."]
+
+
+def test_a_turn_run_by_another_server_stays_in_the_window(pair: Pair) -> None:
+    pair.model.reply("Noted the printer.")
+    assert _say(pair, pair.a, "the printer on floor two jams").status_code == 200
+    pair.model.reply("Noted the badge.")
+    assert _say(pair, pair.b, "my badge stopped opening the garage").status_code == 200
+    pair.model.reply("Noted the kettle.")
+    assert _say(pair, pair.a, "and the kettle leaks").status_code == 200
+    assert _said(pair.model.chat_requests[-1]) == [
+        "the printer on floor two jams",
+        "my badge stopped opening the garage",
+        "and the kettle leaks",
+    ]
+    assert _window(pair.db) == [
+        "the printer on floor two jams",
+        "Noted the printer.",
+        "my badge stopped opening the garage",
+        "Noted the badge.",
+        "and the kettle leaks",
+        "Noted the kettle.",
+    ]
+
+
+def test_two_turns_of_one_session_at_once_in_two_servers_answer_one_and_refuse_the_other_with_409(
+    pair: Pair,
+) -> None:
+    pair.model.reply("Hello.")
+    assert _say(pair, pair.a, "hello").status_code == 200
+    pair.model.reply("Hello.")
+    assert _say(pair, pair.b, "hello again").status_code == 200  # both servers hold the session now
+    for _ in range(2):
+        pair.model.reply("Noted.", delay=3.0)  # both turns are in flight together
+    start = threading.Barrier(2)
+    answers: dict[str, httpx.Response] = {}
+
+    def send(url: str, text: str) -> None:
+        start.wait()
+        answers[text] = _say(pair, url, text)
+
+    threads = [
+        threading.Thread(target=send, args=(pair.a, "the lift is stuck")),
+        threading.Thread(target=send, args=(pair.b, "the heating is off")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    statuses = sorted(r.status_code for r in answers.values())
+    assert statuses == [200, 409], [r.text for r in answers.values()]
+    won = next(text for text, r in answers.items() if r.status_code == 200)
+    lost = next(r for r in answers.values() if r.status_code == 409)
+    assert SESSION in lost.json()["detail"]
+    assert _window(pair.db) == ["hello", "Hello.", "hello again", "Hello.", won, "Noted."]
