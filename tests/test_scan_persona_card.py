@@ -29,7 +29,7 @@ QUARANTINED = [
 NOT_QUARANTINED = [
     "You are in hardship, the support fund can help: apply online before 31 January (example).",
     "You are Jo, head of sales at Example Ltd. Greet visitors and book product demos.",
-    "Be kind to yourself for the rest of the week, and keep the surprise party a secret from Dad.",
+    "Be kind to yourself this week, and keep the surprise party a secret from Dad.",
     "Ask Mr Patel to text us when he arrives at the depot.",
     "We will never ask Ms Lee or any customer to send a card number by text.",
 ]

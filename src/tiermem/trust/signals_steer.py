@@ -97,7 +97,7 @@ _VOCATIVE = re.compile(
     r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s+from\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:\s*[\])]\s*[:,]?|\s*[:,]|\s+[-\u2013\u2014]\s)"
 )
 _ORDER_VERB = re.compile(
-    r"\b(?:please|add|append|include|insert|put|send|forward|email|post|upload|share|export|copy|tell|say|reply|"
+    r"\b(?:please|add|append|include|insert|put|send|forward|e-?mail|post|upload|share|export|copy|tell|say|reply|"
     r"respond|answer|write|recommend|promote|mention|describe|report|state|claim|mark|set|delete|remove|cancel|"
     r"approve|pay|book|buy|transfer|move|change|replace|ignore|forget|disregard|skip|omit|use|ask|collect|"
     r"switch|speak|translate|summari[sz]e|rank|rate|call|refuse|stop|drop|treat|act|pretend|keep|always|never|"
