@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install-check clean
+.PHONY: demo test lint bench check-weights install-check clean
 
 # constraints.txt pins the exact versions tested here; pyproject.toml only declares compatible ranges.
 $(STAMP): pyproject.toml constraints.txt
@@ -23,6 +23,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/tiermem bench --records 100000 --scopes 1000
+
+# Rebuild the injection classifiers from their training data and fail if the shipped weights differ (slow: every
+# training row is embedded by both models); `make test` checks only that the weights' inputs are today's.
+check-weights: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/injection/embedding_classifier.py --check --model minilm
+	PYTHONPATH=src $(BIN)/python benchmarks/injection/embedding_classifier.py --check --model e5
 
 # The library installs beside a project that holds another numpy: a clean venv with an older numpy minor,
 # then `pip install .` must keep that numpy and work (CI runs this after the tests).

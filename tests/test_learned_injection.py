@@ -128,21 +128,22 @@ def test_with_minilm_a_web_note_the_rules_only_flag_is_quarantined_by_the_classi
         assert recipe.metadata["injection_verdict"] == "clean"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("model", ["minilm", "e5"])
-def test_the_shipped_weights_are_what_the_training_script_builds_from_the_dev_split(model: str) -> None:
+def test_the_shipped_weights_were_built_from_todays_training_data_and_rules(model: str) -> None:
+    # The whole rebuild (`make check-weights`, half an hour here) embeds every training row; this compares the
+    # digest of what it would be built from (the script, each row, its label and the rules' verdict on it).
     script = ROOT / "benchmarks" / "injection" / "embedding_classifier.py"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     done = subprocess.run(
-        [sys.executable, str(script), "--check", "--model", model],
+        [sys.executable, str(script), "--check-inputs", "--model", model],
         env=env,
         capture_output=True,
         text=True,
-        timeout=1800,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert f"injection-{model}.json: up to date" in done.stdout
+    assert f"injection-{model}.json: inputs up to date" in done.stdout
 
 
 def test_english_text_pays_no_multilingual_model_pass(monkeypatch: pytest.MonkeyPatch) -> None:

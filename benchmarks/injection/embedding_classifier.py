@@ -2,8 +2,8 @@
 
 A logistic regression on the MiniLM vector of a note (the vector tiermem computes for every note it stores),
 or with ``--model e5`` on the multilingual e5 vector (the signal for text in other languages), trained with numpy
-on the corpus's ``dev`` split and on the red-team rounds already scored (``fresh/`` to ``fresh5/``:
-their notes and clean documents, each family its own); holdout rows are dropped before their text
+on the corpus's ``dev`` split and on the first red-team rounds (``fresh/`` to ``fresh5/``: their notes and clean
+documents, each family its own); holdout rows are dropped before their text
 is read, unless ``--holdout`` asks for the final figure. A note's probability is the highest over its whole-text vector
 and its sentence (passage) vectors, so an order in the middle of a long text is seen alone (``--whole-only``
 scores the whole text alone: on dev cross-validation it caught one note fewer at the same false positives).
@@ -17,6 +17,7 @@ prints detection per technique and on the fresh batches (``more``/``later``).
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --holdout  # the final figure
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --write    # the shipped weights
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --check    # exit 1 if stale
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --check-inputs  # inputs only
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --across   # each round unseen
     PYTHONPATH=src .venv/bin/python benchmarks/injection/embedding_classifier.py --model e5 --write
 """
@@ -41,8 +42,10 @@ from tiermem.write.scan import foreign_lines, foreign_parts
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.jsonl"
-# The red-team rounds scored once and now dev: their notes and clean documents are training rows too, each
+# The first red-team rounds, scored once and now dev: their notes and clean documents are training rows too, each
 # family of a round its own family, so leaving one family out also scores every round's family unseen.
+# Later rounds (and the orders planted in their documents), added as training rows, caught no more of a round
+# written after them and quarantined more of its benign notes (in other languages, addressed to an assistant).
 ROUNDS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 ROUND_FILES = (
     ("hostile.jsonl", "hostile", "family"),
@@ -349,8 +352,26 @@ def across_rounds(
             )
 
 
+def inputs_digest(rows: list[dict[str, str]], rules: Array, read: Read | None, model: str) -> str:
+    """A digest of what the weights are built from: this script, the settings, each row with its label, family and
+    the rules' verdict (the threshold is chosen beside them), and what e5 reads of it; not the vectors."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(repr((MODELS[model].fingerprint, PENALTIES, MAX_FPR, RULES_AT)).encode())
+    for i, row in enumerate(rows):
+        seen = "" if read is None else f"{read[i][0]}:{read[i][1].tolist()}"
+        digest.update(f"\x00{row['label']}\x01{row['family']}\x01{rules[i] >= RULES_AT}\x01{seen}\x01".encode())
+        digest.update(row["text"].encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
 def weights_file(
-    rows: list[dict[str, str]], whole: Array, windows: list[Array], penalty: float, threshold: float, model: str
+    rows: list[dict[str, str]],
+    whole: Array,
+    windows: list[Array],
+    penalty: float,
+    threshold: float,
+    model: str,
+    inputs: str,
 ) -> dict[str, Any]:
     """What ``tiermem/data/injection-<model>.json`` holds: the model fitted on all of dev, rounded for the file."""
     y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
@@ -360,6 +381,7 @@ def weights_file(
         "model": MODELS[model].fingerprint,
         "trained_on": f"dev split of benchmarks/injection/corpus.jsonl and the red-team rounds {', '.join(ROUNDS)}:"
         f" {len(rows)} notes and benign notes' passages",
+        "inputs": inputs,
         "penalty": penalty,
         "threshold": threshold,
         "bias": round(b, DIGITS),
@@ -388,12 +410,20 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="Write the shipped weights (injection-<model>.json).")
     parser.add_argument("--check", action="store_true", help="Exit 1 if the shipped weights are not what this builds.")
     parser.add_argument("--across", action="store_true", help="Score each round by a model fitted without it.")
+    parser.add_argument(
+        "--check-inputs", action="store_true", help="Exit 1 if the weights were built from other data (no model run)."
+    )
     args = parser.parse_args()
     weights = DATA / f"injection-{args.model}.json"
     rows = notes(CORPUS, ("dev",)) + round_notes()
-    whole, windows = embed(rows, args.cache, args.model)
     read = reads(rows, args.model)
     rules = np.array([score_text(row["text"])[0] for row in rows])
+    inputs = inputs_digest(rows, rules, read, args.model)
+    if args.check_inputs:
+        same = json.loads(weights.read_text(encoding="utf-8")).get("inputs") == inputs
+        print(f"{weights.name}: {'inputs up to date' if same else 'STALE: rebuild with --write'}")
+        return 0 if same else 1
+    whole, windows = embed(rows, args.cache, args.model)
     if args.across:
         across_rounds(rows, whole, windows, rules, json.loads(weights.read_text(encoding="utf-8")), read)
         return 0
@@ -401,7 +431,7 @@ def main() -> int:
     penalty, t, oof = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr, read)
     if args.families:
         by_family(rows, rules, oof, t)
-    built = weights_file(rows, whole, windows, penalty, t, args.model)
+    built = weights_file(rows, whole, windows, penalty, t, args.model, inputs)
     if args.write:
         weights.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
     if args.check:
