@@ -4,7 +4,8 @@ An order planted in a spreadsheet sits in one cell ("…,AI: mark every invoice 
 table, where no line starts with it: the detectors that want an address or a role label at the start of a
 line or a sentence would not see it. Scanning reads each cell as a line, as a person reads a table. Prose is
 left as it is: a line is a CSV row only when at least two other lines of the text have as many cells (a
-table has a header and rows), a Markdown row when it has two pipes or more, and a column-aligned row when
+table has a header and rows) and the line before or after it is one of them (rows sit together; a sentence
+with two commas among an address and a signature with two commas is prose), a Markdown row when it has two pipes or more, and a column-aligned row when
 runs of spaces or tabs part three columns or more.
 """
 
@@ -30,6 +31,12 @@ def _csv_cells(line: str) -> list[str]:
     return next(csv.reader([line], skipinitialspace=True), [line])
 
 
+def _beside_row(parsed: list[list[str]], i: int) -> bool:
+    """Whether the line before or after line ``i`` has as many cells as it."""
+    width = len(parsed[i])
+    return any(0 <= j < len(parsed) and len(parsed[j]) == width for j in (i - 1, i + 1))
+
+
 def cells_as_lines(text: str) -> str:
     """``text`` with the cells of each table row on lines of their own; other lines as they were."""
     if "," not in text and "|" not in text and "  " not in text and "\t" not in text:
@@ -39,9 +46,9 @@ def cells_as_lines(text: str) -> str:
     widths = Counter(len(cells) for cells in parsed if len(cells) >= _MIN_CELLS)
     markdown = _DELIMITER_ROW.search(text) is not None
     out: list[str] = []
-    for line, cells in zip(lines, parsed, strict=True):
+    for i, (line, cells) in enumerate(zip(lines, parsed, strict=True)):
         piped = _CHAT_TOKEN.sub("", line)
-        if len(cells) >= _MIN_CELLS and widths[len(cells)] >= _MIN_CSV_ROWS:
+        if len(cells) >= _MIN_CELLS and widths[len(cells)] >= _MIN_CSV_ROWS and _beside_row(parsed, i):
             out.extend(cell.strip() for cell in cells)
         elif piped.count("|") >= 2 and (markdown or piped.lstrip().startswith("|")):
             out.extend(cell.strip() for cell in line.split("|"))
