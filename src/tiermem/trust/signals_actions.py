@@ -26,7 +26,9 @@ _SENSITIVE = re.compile(
     r"card\s+numbers?|bank\s+(?:account|details)|all\s+(?:files|emails|data|records|memories|bookings)|"
     r"every\s+(?:flight|booking|email|meeting)|wallet|bitcoin|gift\s+cards?|presidential\s+suite|premium\s+package|"
     r"administrator\s+rights|(?:in|from)\s+memory|stored\s+notes|id_rsa|cookies?|all\s+of\s+the\s+user'?s|"
-    r"saved\s+(?:card|notes|passwords)|company\s+card|chat\s+history|notify\s+nobody)\b|[$€£]\s?\d|\.ssh\b|"
+    r"saved\s+(?:card|notes|passwords)|company\s+card|chat\s+history|notify\s+nobody|(?:bank\s+|card\s+)?pins?|"
+    r"passport\s+(?:numbers?|details|scans?|copies)|cvv|cvc|security\s+codes?|one-time\s+(?:pass)?codes?|"
+    r"otp|(?:door|alarm|gate|keypad|key-?safe)\s+codes?)\b|[$€£]\s?\d|\.ssh\b|"
     r"\b(?:cabin|account|amount|password|to)\s*=\s*\S|\b\d[\d,.]*\s*(?:dollars|euros|pounds)\b"
 )
 # Where exfiltrated data would go: an e-mail address, a URL, an IBAN, an account number.

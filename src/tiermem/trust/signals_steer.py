@@ -254,7 +254,10 @@ _SENSITIVE = re.compile(
 # a reminder to oneself says too, so it counts only with someone's data or a way into their home.
 _ANY_EVENT = re.compile(
     r"\b(?:the\s+)?next\s+time\s+(?:a|an|the|someone|anyone|somebody)\b|\bwhen(?:ever)?\s+(?:someone|anyone|somebody)"
-    r"\s+next\b|\bon\s+the\s+day\s+(?:the\s+)?next\b"
+    r"\s+next\b|\bon\s+the\s+day\s+(?:the\s+)?next\b|"
+    # a cue to watch for: "when someone says she is ill, that's your cue", "is your signal to"
+    r"\bwhen(?:ever)?\s+(?:someone|anyone|somebody|a\s+message|a\s+caller)\s+(?:says|mentions|writes|asks|tells|"
+    r"arrives)\b|\b(?:that'?s|that\s+is|is|will\s+be)\s+your\s+(?:cue|signal|trigger|go-?ahead)\b"
 )
 
 
