@@ -89,6 +89,9 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         # a form's owner field
         "# Q3 roadmap\n\nOwner: Dana K. \u00b7 Last updated: 2025-07-01\n\n| Item | Status |\n|---|---|\n"
         "| Search | done |",
+        # a letter that names who decided and where to write
+        "Residents' newsletter (example)\nThe management committee has approved the new bin store. Please keep the"
+        " side gate closed.\nQuestions? Write to estates@block-c.example.",
     ],
 )
 def test_a_documents_own_wording_is_not_flagged(text: str) -> None:

@@ -8,7 +8,9 @@ which broad classes of evidence a window holds, and scores their combination:
 - *the user* in the third person (the person an agent works for);
 - the agent's *own work*: its answer, every reply, whatever it writes, this chat, its instructions or refusals;
 - a *privileged speaker or permission*: system, admin, developer, operator, consent, authorised, overrides;
-- a *payload*: secrecy, deception, a secret or the user's data, a destination outside, commands to execute.
+- a *payload*: secrecy, deception, a secret or the user's data, a destination outside, commands to execute. An
+  address (an e-mail address, a link) counts as one only beside two other classes, since every letter says
+  where to write.
 
 An order that touches one class counts for nothing (a recipe, a policy e-mail); touching two or three is what
 planted text does and ordinary notes rarely do, and an order to a machine reader that touches one more class
@@ -77,11 +79,13 @@ _PAYLOAD = re.compile(
     r"\b(?:quietly|silently|secretly|covertly)\b|\bwithout\s+(?:telling|asking|informing|confirming|checking)\b|"
     r"\b(?:do\s+not|don'?t|never)\s+(?:list|cite|mention|explain|tell|reveal|disclose|show|warn)\b|"
     r"\beven\s+(?:if|though)\b|\bregardless\b|\bpasswords?\b|\bpins?\b|\b(?:access|session|saved)\s+tokens?\b|"
-    r"\bcredentials?\b|\bapi\s+keys?\b|\bsecrets?\b|https?://|[\w.+-]+@[\w-]+\.[a-z]|\bexecute\b|"
+    r"\bcredentials?\b|\bapi\s+keys?\b|\bsecrets?\b|\bexecute\b|"
     r"\banyone\s+who\s+asks\b|\bthe\s+user'?s\s+(?:\w+\s+)?(?:emails?|files?|contacts?|address|data|history)\b|"
     r"\btheir\s+(?:emails|messages|files|contacts|pin|password)\b|\b(?:editor|admin|owner|write)\s+"
     r"(?:rights|access|role|permissions)\b"
 )
+# An address to write to: a payload in planted text, but also how every letter says "write to us".
+_ADDRESS = re.compile(r"https?://|[\w.+-]+@[\w-]+\.[a-z]")
 # Someone who will ask the reader later, or a subject that will come up: the audience of a scripted answer.
 _AUDIENCE = re.compile(
     r"\b(?:whoever|anyone|anybody|someone|somebody|a\s+person|people|readers?|visitors?|callers?|customers?|"
@@ -111,6 +115,7 @@ _CLASSES = (
     ("an audience for a scripted answer", _AUDIENCE),
     ("a slant or an omission", _SLANTED),
 )
+_PAYLOAD_NAME = "a payload"
 # Weight by how many classes an order touches (0, 1, 2, 3 or more); an order to a machine reader that touches
 # one more class is as strong as three.
 _WITH_ORDER = (0.0, 0.0, 0.35, 0.5)
@@ -125,6 +130,10 @@ def combined(text: str) -> Finding | None:
     order = _ORDER.search(text)
     table = _WITH_ORDER if order else _WITHOUT_ORDER
     weight = table[min(len(found), len(table) - 1)]
+    if _PAYLOAD_NAME not in found and _ADDRESS.search(text):
+        # An address counts as a payload only beside two more classes: alone with one it is a letter's "write to us".
+        found.append(_PAYLOAD_NAME)
+        weight = table[min(len(found), len(table) - 1)] if len(found) >= 3 else weight
     if order and len(found) >= 2 and found[0] == _CLASSES[0][0]:
         weight = _TO_A_MACHINE
     if order and _CLASSES[-2][0] in found and _CLASSES[-1][0] in found:
