@@ -89,6 +89,9 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         # a form's owner field
         "# Q3 roadmap\n\nOwner: Dana K. \u00b7 Last updated: 2025-07-01\n\n| Item | Status |\n|---|---|\n"
         "| Search | done |",
+        # a chatbot offered to the person reading, beside a warning about passwords
+        "Your new phone arrives on Monday. On the day, sign in with your work account and approve the prompt; we"
+        " will never ask for your password. Ask the help desk bot in chat (\"phone status\") for updates.",
         # a letter that names who decided and where to write
         "Residents' newsletter (example)\nThe management committee has approved the new bin store. Please keep the"
         " side gate closed.\nQuestions? Write to estates@block-c.example.",

@@ -4,7 +4,8 @@ Part of the English signals (``signals_en``). Where the other detectors look for
 which broad classes of evidence a window holds, and scores their combination:
 
 - an *order*: a clause opening with a verb in the imperative, or an obligation (must, shall, may now...);
-- a *machine reader*: the AI, the model, the assistant, an automated reader;
+- a *machine reader*: the AI, the model, the assistant, an automated reader (not a bot offered to the person
+  reading: "ask our booking bot");
 - *the user* in the third person (the person an agent works for);
 - the agent's *own work*: its answer, every reply, whatever it writes, this chat, its instructions or refusals;
 - a *privileged speaker or permission*: system, admin, developer, operator, consent, authorised, overrides;
@@ -48,6 +49,21 @@ _MACHINE = re.compile(
     r"(?:ai|automated)\s+(?:\w+\s+)?(?:tools?|readers?|systems?|assistants?|agents?|models?|reviewers?|helpers?|"
     r"engines?)|bots?|(?:customer|user)-facing\s+agents?)\b"
 )
+# A machine the reader is pointed to as a tool ("ask the app's chatbot", "use our booking bot") reads nothing.
+_TOOL_FOR_THE_READER = re.compile(
+    r"\b(?:ask|use|chat[ \t]+with|try|contact)[ \t]+(?:the[ \t]+|our[ \t]+|an?[ \t]+)?"
+    r"(?:[\w'-]+[ \t]+){0,3}$"
+)
+
+
+def _machine_reader(text: str) -> re.Match[str] | None:
+    """The first machine named as a reader, not as a tool offered to the person reading."""
+    for found in _MACHINE.finditer(text):
+        if not _TOOL_FOR_THE_READER.search(text, max(0, found.start() - 40), found.start()):
+            return found
+    return None
+
+
 # "the user", not "the user guide" or "the user id"
 _THE_USER = re.compile(
     r"\byour\s+(?:end\s+)?users?\b|\bthe\s+(?:end\s+)?(?:user|reader)s?\b(?!\s+(?:guide|manual|interface|id|name|account|experience|base|stor(?:y|ies)|"
@@ -126,7 +142,9 @@ _SCRIPT_FOR_STRANGERS = 0.5
 
 def combined(text: str) -> Finding | None:
     """An order that touches two or three classes of agent-directed evidence (see the module docstring)."""
-    found = [name for name, pattern in _CLASSES if may_match(pattern, text) and pattern.search(text)]
+    found = [name for name, pattern in _CLASSES[1:] if may_match(pattern, text) and pattern.search(text)]
+    if may_match(_MACHINE, text) and _machine_reader(text):
+        found.insert(0, _CLASSES[0][0])
     order = _ORDER.search(text)
     table = _WITH_ORDER if order else _WITHOUT_ORDER
     weight = table[min(len(found), len(table) - 1)]
