@@ -89,6 +89,8 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         # a form's owner field
         "# Q3 roadmap\n\nOwner: Dana K. \u00b7 Last updated: 2025-07-01\n\n| Item | Status |\n|---|---|\n"
         "| Search | done |",
+        # where to change a card, and a rule that protects, in one sentence
+        "To change your top-up card, sign in at travelcard.example.net \u2013 we never ask for card details by e-mail.",
         # a chatbot offered to the person reading, beside a warning about passwords
         "Your new phone arrives on Monday. On the day, sign in with your work account and approve the prompt; we"
         " will never ask for your password. Ask the help desk bot in chat (\"phone status\") for updates.",

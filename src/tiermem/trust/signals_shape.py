@@ -309,12 +309,19 @@ def fake_turns(text: str) -> Finding | None:
     return (0.45, ", ".join(sorted(roles))) if len(roles) >= 2 else None
 
 
+# A rule that protects: "we never ask for card details by e-mail", to the end of its clause.
+_NEVER_ASKS = re.compile(
+    r"\b(?:never|not|won'?t|will\s+not|do\s+not|don'?t)\s+(?:ever\s+)?(?:ask|request)\s+(?:you\s+)?(?:for|to)\b[^.;!?,\u2013\u2014]*"
+)
+
+
 def moved_out(text: str) -> Finding | None:
     """A secret or the user's data moved to a destination outside, or into the agent's reply, in one sentence."""
     best: Finding | None = None
     if not may_match(_SECRET, text):
         return None  # then no sentence of it names a secret either
     for sentence in sentences(text):
+        sentence = _NEVER_ASKS.sub(" ", sentence)
         secret = _SECRET.search(sentence)
         if not secret:
             continue
