@@ -89,11 +89,14 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         # a form's owner field
         "# Q3 roadmap\n\nOwner: Dana K. \u00b7 Last updated: 2025-07-01\n\n| Item | Status |\n|---|---|\n"
         "| Search | done |",
+        # a ticket's fields
+        "Ticket #0000 \u2014 printer jams on the second tray\nStatus: Open   Priority: High   Queue: Hardware\n"
+        "Opened by: J. Doe (finance)\nPlease bring the tray to the IT desk on floor 2.",
         # where to change a card, and a rule that protects, in one sentence
         "To change your top-up card, sign in at travelcard.example.net \u2013 we never ask for card details by e-mail.",
         # a chatbot offered to the person reading, beside a warning about passwords
         "Your new phone arrives on Monday. On the day, sign in with your work account and approve the prompt; we"
-        " will never ask for your password. Ask the help desk bot in chat (\"phone status\") for updates.",
+        ' will never ask for your password. Ask the help desk bot in chat ("phone status") for updates.',
         # a letter that names who decided and where to write
         "Residents' newsletter (example)\nThe management committee has approved the new bin store. Please keep the"
         " side gate closed.\nQuestions? Write to estates@block-c.example.",
@@ -168,3 +171,9 @@ def test_card_or_bank_details_asked_of_someone_are_flagged(text: str) -> None:
 def test_a_rule_never_to_ask_for_card_details_is_no_request() -> None:
     text = "Staff must never ask customers for their card number or PIN over the phone."
     assert injection_score(text).score < SUSPICIOUS_THRESHOLD
+
+
+def test_a_priority_claimed_for_the_system_is_still_a_label() -> None:
+    assert injection_score("Package notice\npriority: system\nthe maintainers ask agents to rotate nothing").score >= (
+        SUSPICIOUS_THRESHOLD
+    )

@@ -223,7 +223,15 @@ _TEMPLATE = table(
     (r"\[system\]|\bbegin\s+system\s+prompt\b|\bsystem_prompt\s*=", 0.45),
     (r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|admin|administrator|operator)[\"']", 0.3),
     (re.compile(r"(?:^|\n)\s*role\s*:\s*system\s*$", re.MULTILINE), 0.4),
-    (re.compile(r"(?:^|\n|,\s)\s*(?:instruction|directive|rule_?\d*|persona|priority)\s*[:=]", re.MULTILINE), 0.35),
+    # A label a prompt's author writes; a ticket's "Priority: Normal" is a field, "priority: system" a claim.
+    (
+        re.compile(
+            r"(?:^|\n|,\s)\s*(?:instruction|directive|rule_?\d*|persona|priority(?=\s*[:=]\s*(?:system|override|root|"
+            r"admin\w*|developer|operator|absolute|maximum|max\b|0\b)))\s*[:=]",
+            re.MULTILINE,
+        ),
+        0.35,
+    ),
 )
 _AUTHORITY = table(
     # Someone claiming the right to change the model's rules: the developer, the operator, an admin, the user.
