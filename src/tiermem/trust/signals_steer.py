@@ -329,10 +329,31 @@ _OBEY = re.compile(
 _MACHINE = re.compile(rf"\b{_READER}\b")
 
 
+# How to undo a disguise, handed over: a cipher and its key, word or letter positions to count, a shift.
+_KEY_GIVEN = re.compile(
+    r"\b(?:cipher|cypher|codebook|code\s+book)\b|\bcount\s+(?:the\s+)?(?:words|letters)\b|"
+    r"\bword\s+numbers\b|\bfirst\s+letters?\s+of\s+(?:each|every)\s+(?:line|word|sentence|item)\b|"
+    r"\bshift\s+(?:each\s+letter|every\s+letter|(?:it\s+|them\s+)?(?:back\s+)?by\s+\d+)\b"
+)
+
+
+# A machine as the reader, not a shop's assistant: "for the bot", "AI:", "assistant, ...", "the model".
+_MACHINE_ADDRESSED = re.compile(
+    r"\b(?:ai|a\.i\.|bots?|chatbots?|llms?|gpt|the\s+model|language\s+models?)\b|"
+    r"(?:^|[.!?\n]\s*)(?:hey\s+|hi\s+)?assistant\s*[:,]|"
+    r"\b(?:for|to|dear)\s+(?:the\s+|my\s+|our\s+)?assistant\b"
+)
+
+
 def decode_and_obey(text: str) -> Finding | None:
-    """An order to undo a disguise and follow what it hid: strong when a machine reader is named."""
+    """An order to undo a disguise and follow what it hid, or its key handed to a machine reader."""
     found = first_sentence(text, _DECODE, _OBEY, clauses=False)
-    return ((0.5 if _MACHINE.search(text) else 0.3), found[0]) if found else None
+    if found:
+        return (0.5 if _MACHINE.search(text) else 0.3), found[0]
+    key = _KEY_GIVEN.search(text)
+    if key and _MACHINE_ADDRESSED.search(text):
+        return 0.45, text[max(0, key.start() - 40) : key.end() + 40]  # why else explain a code to a machine
+    return None
 
 
 SIGNALS_STEER = (
