@@ -182,7 +182,9 @@ def addressed_order(text: str) -> Finding | None:
                 return 0.5, sentence
             reach = _ADDRESSED_REACH if _NAMED_ALONE.match(sentence) else max(0, reach - 1)
             found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
-            if found and found.start() < 40 and not _reported(sentence, found):
+            # Near the start, or right after a label's colon ("sync_note (from the feed): AI bookkeeper, ...").
+            near = found is not None and (found.start() < 40 or sentence[: found.start() + 1].rstrip().endswith(":"))
+            if found and near and not _reported(sentence, found):
                 if _ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]):
                     return 0.5, sentence
                 at = line.find(sentence) + found.end()
