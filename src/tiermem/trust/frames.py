@@ -138,9 +138,10 @@ _FIRST_PERSON = re.compile(
 )
 # Anyone or anywhere else the order could reach: another person, an address, a link, a number to send to.
 _ELSEWHERE = re.compile(
-    r"https?://|\bwww\.|@|\[[^\]\n]*\]\(|\d{4,}|\b[\w-]{2,}\.[a-z]{2,}\b|\b(?:link|links|url|website|site|page)\b|"
-    r"\b(?:send|forward|e-?mail|text|share|post|upload|transfer|pay|report|tell|give\s+out|hand\s+out)\b|\b(?:anyone|anybody|everyone|everybody|whoever|whomever|other|others|someone|"
-    r"they|them|their|he|she|his|her)\b|" + _PERSON
+    r"https?://|\bwww\.|@|\[[^\]\n]*\]\(|\d{4,}|\b[\w-]{2,}\.[a-z]{2,}\b|\b(?:link|links|url|website|site|page)\b|\b(?:send|forward|e-?mail|text|share|post|upload|transfer|pay|"
+    r"report|tell|give\s+out|hand\s+out)\b|\b(?:anyone|anybody|everyone|everybody|whoever|whomever|other|others|someone|"
+    r"they|them|their|he|she|his|her)\b|"
+    + _PERSON
 )
 _PREFERENCE_CHARS = 240
 
