@@ -1,4 +1,4 @@
-"""(internal) Frames that change what signals mean: a role description, attacks quoted, a writer's own wish.
+"""(internal) Frames that change what signals mean: an operator's role description, attacks quoted in a discussion.
 
 A **role description** is how a system prompt or a core-memory persona block reads: "You are Juniper, the
 booking assistant of a hotel. Be brief, answer in Dutch, collect the guest's name." It addresses the assistant,
@@ -17,12 +17,8 @@ literals are data (a test's attack string, a prompt template), its comments are 
 names attacks as its topic ("prompt injection", "the attacker's payload") and speaks to no one outside its quotes
 (no "you", no machine reader addressed) is reported speech about orders, and flags at most as well.
 
-A **writer's own standing wish** ("Assistant, always give me distances in kilometres") addresses the assistant
-and rules every reply, but is one short line in the first person that reaches no one else (``own_preference``);
-its addressing signals flag it at most.
-
-The frames also bound the sentence-embedding classifier, which sees neither a role, quotation marks nor who is
-served (``InjectionVerdict.ceiling``).
+Both frames also bound the sentence-embedding classifier, which sees neither a role nor quotation marks
+(``InjectionVerdict.ceiling``).
 """
 
 from __future__ import annotations
@@ -37,7 +33,6 @@ __all__ = [
     "hijack_marker",
     "hostile_role",
     "names_attacks",
-    "own_preference",
     "quoted_discussion",
     "role_frame",
     "without_quotes",
@@ -129,35 +124,6 @@ def role_frame(scanned: str) -> str | None:
     """The opening that makes ``scanned`` an operator's role description, or None."""
     found = _ROLE_OPENING.search(scanned[:_OPENING_CHARS])
     return found.group(0).strip() if found else None
-
-
-# The writer as the one served: "give me", "that's what I've got", "my oven".
-_FIRST_PERSON = re.compile(
-    r"\b(?:me|my|mine|myself|i'm|i've|i'd|i'll)\b|\bi\s+(?:am|have|had|like|prefer|want|need|use|own|got|live|work|"
-    r"cook|eat|drink|read|do|don't|can't|cannot|only|always|never|usually)\b"
-)
-# Anyone or anywhere else the order could reach: another person, an address, a link, a number to send to.
-_ELSEWHERE = re.compile(
-    r"https?://|\bwww\.|@|\[[^\]\n]*\]\(|\d{4,}|\b[\w-]{2,}\.[a-z]{2,}\b|\b(?:link|links|url|website|site|page)\b|\b(?:send|forward|e-?mail|text|share|post|upload|transfer|pay|"
-    r"report|tell|give\s+out|hand\s+out)\b|\b(?:anyone|anybody|everyone|everybody|whoever|whomever|other|others|someone|"
-    r"they|them|their|he|she|his|her)\b|"
-    + _PERSON
-)
-_PREFERENCE_CHARS = 240
-
-
-def own_preference(scanned: str) -> bool:
-    """Whether ``scanned`` is one short standing wish of its writer for their own answers ("always give me metric").
-
-    Such a note addresses the assistant and sets a rule for every reply, as a planted order does, but it serves
-    its writer and reaches no one else: no other person, no address, link or number, nothing sent anywhere."""
-    return (
-        len(scanned) <= _PREFERENCE_CHARS
-        and "\n" not in scanned.strip()
-        and _FIRST_PERSON.search(scanned) is not None
-        and _ELSEWHERE.search(scanned) is None
-        and _MARKERS.search(scanned) is None
-    )
 
 
 def hostile_role(scanned: str) -> str | None:

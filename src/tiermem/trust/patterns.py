@@ -32,14 +32,12 @@ class Signal:
 
     ``in_roles``: an operator's own role description says this too (it addresses the assistant, orders its
     answers, speaks of the user), so in one that adds nothing a hijacker would it does not count
-    (``trust.frames``). ``addresses``: it finds a machine addressed or a rule for every reply, which a writer's
-    own standing wish says too (``trust.frames.own_preference``).
+    (``trust.frames``).
     """
 
     name: str
     find: Callable[[str], Finding | None]
     in_roles: bool = False
-    addresses: bool = False
 
 
 def words(*alternatives: str) -> str:

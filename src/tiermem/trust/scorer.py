@@ -18,7 +18,6 @@ from tiermem.trust.frames import (
     addresses_reader,
     hijack_marker,
     names_attacks,
-    own_preference,
     quoted_discussion,
     role_frame,
     without_quotes,
@@ -34,7 +33,6 @@ __all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "LOOKALIKE_WEIGHT", "WINDOW_CHAR
 
 SIGNALS = (*SIGNALS_EN, *SIGNALS_INTL)
 OUTSIDE_ROLES = tuple(signal for signal in SIGNALS if not signal.in_roles)
-OWN_WISH = tuple(signal for signal in SIGNALS if not signal.addresses)
 HIDDEN_WEIGHT = 0.35
 INVISIBLE_WEIGHT = 0.2
 LOOKALIKE_WEIGHT = 0.2
@@ -144,12 +142,6 @@ def _score_framed(scanned: str) -> Scored:
             outside_roles = _score_scanned(scanned, OUTSIDE_ROLES)
             best = (min(best[0], noisy_or((outside_roles[0], FRAMED_CEILING))), best[1])
         note = f"read as an operator's role description ('{excerpt(role)}'): role signals count {AT_MOST_FLAGGED}"
-        best = (best[0], (note, *best[1]))
-    if best[0] > FRAMED_CEILING and own_preference(scanned):
-        # What addresses the assistant and rules its replies flags a writer's own wish at most; the rest counts.
-        rest = _score_scanned(scanned, OWN_WISH)
-        best = (min(best[0], noisy_or((rest[0], FRAMED_CEILING))), best[1])
-        note = f"read as the writer's own standing wish: addressing signals count {AT_MOST_FLAGGED}"
         best = (best[0], (note, *best[1]))
     if quoted_discussion(scanned):
         bare = without_quotes(scanned)

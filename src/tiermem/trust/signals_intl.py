@@ -119,7 +119,7 @@ _SENSITIVE = table(
 
 SIGNALS_INTL = (
     Signal("override of earlier instructions (other language)", patterns(_OVERRIDE)),
-    Signal("addressed to the assistant (other language)", patterns(_ADDRESSED), in_roles=True, addresses=True),
+    Signal("addressed to the assistant (other language)", patterns(_ADDRESSED), in_roles=True),
     Signal("a standing order (other language)", patterns(_PERSIST), in_roles=True),
     Signal("secrecy from the user (other language)", patterns(_SECRECY)),
     Signal("output-format hijack (other language)", patterns(_HIJACK), in_roles=True),

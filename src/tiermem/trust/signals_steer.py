@@ -361,7 +361,7 @@ def decode_and_obey(text: str) -> Finding | None:
 SIGNALS_STEER = (
     Signal("a hint to the reader in place of an order", hint),
     Signal("a label a machine reads", patterns(_LABELS)),
-    Signal("a machine addressed and given an order", addressed_order, addresses=True),
+    Signal("a machine addressed and given an order", addressed_order),
     Signal("the user's say taken away or a provider's authority claimed", patterns(_AUTHORITY)),
     Signal("a later event in the user's world with what to do then", later_event),
     Signal("the reader's answer taken over", patterns(_TAKEN)),
