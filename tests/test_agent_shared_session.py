@@ -153,3 +153,19 @@ def test_a_message_forgotten_while_a_turn_runs_leaves_the_window_and_the_turn_st
     agent.step("hello")
     assert _window(mem) == ["Noted.", "hello", "Hello."]
     assert [m.content for m in agent.context.messages] == ["Noted.", "hello", "Hello."]
+
+
+@pytest.mark.parametrize("steps", [1, 2])
+def test_a_turn_running_when_its_user_is_erased_is_undone_and_writes_nothing_back(mem: Memory, steps: int) -> None:
+    def erased_meanwhile(prompt: list[dict[str, Any]]) -> ChatMessage:
+        mem.erase("acme", "maya")  # the turn's lease and window go with the user
+        if steps == 1:
+            return ChatMessage.assistant("Noted the train.")
+        return ChatMessage.assistant("", (ToolCall("c1", "conversation_search", '{"query": "train"}'),))
+
+    agent = _agent(mem, ScriptedClient([erased_meanwhile, ChatMessage.assistant("Noted.")]))
+    with pytest.raises(ConflictError, match="session 's1'"):
+        agent.step("book the night train")
+    assert mem.store.count(SCOPE) == 0
+    assert agent.step("hello").reply == "Noted."
+    assert _window(mem) == ["hello", "Noted."]
