@@ -15,7 +15,7 @@ import pytest
 
 from tiermem.agent.loop import Agent
 from tiermem.context.budget import ContextBudget
-from tiermem.errors import ConflictError, LLMError
+from tiermem.errors import ConflictError, LLMError, StoreError, ValidationError
 from tiermem.llm import ChatMessage, ScriptedClient, ToolCall
 from tiermem.memory import Memory
 from tiermem.tokens import TiktokenCounter
@@ -169,3 +169,26 @@ def test_a_turn_running_when_its_user_is_erased_is_undone_and_writes_nothing_bac
     assert mem.store.count(SCOPE) == 0
     assert agent.step("hello").reply == "Noted."
     assert _window(mem) == ["hello", "Noted."]
+
+
+def test_a_lease_the_store_failed_to_release_keeps_the_answer_and_ends_at_its_expiry(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreachable(scope: Scope, holder: str) -> None:
+        raise StoreError("the database went away")
+
+    monkeypatch.setattr(mem.store, "release_turn_lease", unreachable)
+    short = timedelta(seconds=1)
+    first = Agent(mem, SCOPE, ScriptedClient([ChatMessage.assistant("Noted.")]), BUDGET, system_prompt="", lease=short)
+    assert first.step("hello").reply == "Noted."
+    monkeypatch.undo()
+    second = _agent(mem, ScriptedClient([ChatMessage.assistant("Hi again.")]))
+    with pytest.raises(ConflictError):
+        second.step("hello again")
+    time.sleep(1.1)
+    assert second.step("hello again").reply == "Hi again."
+
+
+def test_a_lease_must_be_a_positive_timedelta(mem: Memory) -> None:
+    with pytest.raises(ValidationError, match="lease"):
+        Agent(mem, SCOPE, ScriptedClient([]), BUDGET, system_prompt="", lease=timedelta(0))

@@ -24,7 +24,7 @@ from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
 from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
-from tiermem.context.lease import TURN_LEASE, TurnLease
+from tiermem.context.lease import TURN_LEASE, TurnLease, check_lease
 from tiermem.context.messages import Message, ToolCall, message_tokens
 from tiermem.context.summary import Summariser
 from tiermem.context.trace import trace_metadata
@@ -154,6 +154,7 @@ class Agent:
             raise ValidationError("max_steps", f"must be an integer from 1 to {MAX_STEPS}", given=max_steps)
         if isinstance(retrieve_k, bool) or not isinstance(retrieve_k, int) or not 0 <= retrieve_k <= MAX_SEARCH_K:
             raise ValidationError("retrieve_k", f"must be an integer from 0 to {MAX_SEARCH_K}", given=retrieve_k)
+        check_lease(lease)
         model = getattr(llm, "model", None)
         self.counter = counter or counter_for_model(model if isinstance(model, str) else "gpt-4o")
         self.llm = llm

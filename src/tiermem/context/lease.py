@@ -9,20 +9,29 @@ session no longer than that; a running turn renews it before each model call.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-from tiermem.errors import ConflictError, ValidationError
+from tiermem.errors import ConflictError, StoreError, ValidationError
 from tiermem.store.context_base import StoreWithContext
 from tiermem.types import Scope, new_id, utcnow
 
-__all__ = ["TURN_LEASE", "TurnLease"]
+__all__ = ["TURN_LEASE", "TurnLease", "check_lease"]
+
+log = logging.getLogger(__name__)
 
 # How long a turn holds its session between renewals. It must outlast the longest stretch between two renewals:
 # one model call (the OpenAI client's 60 s timeout, its one retry after a short backoff) and the tool calls of one
 # step; longer only lengthens how long a session stays refused after its process died mid-turn.
 TURN_LEASE = timedelta(minutes=3)
+
+
+def check_lease(duration: timedelta) -> None:
+    """A ValidationError unless ``duration`` is a positive timedelta."""
+    if not isinstance(duration, timedelta) or duration <= timedelta(0):
+        raise ValidationError("lease", "must be a positive timedelta", given=duration)
 
 
 class TurnLease:
@@ -36,8 +45,7 @@ class TurnLease:
         duration: timedelta = TURN_LEASE,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
-        if not isinstance(duration, timedelta) or duration <= timedelta(0):
-            raise ValidationError("lease", "must be a positive timedelta", given=duration)
+        check_lease(duration)
         self.store = store
         self.scope = scope
         self.duration = duration
@@ -56,7 +64,10 @@ class TurnLease:
         try:
             yield self
         finally:
-            self.store.release_turn_lease(self.scope, self.holder)
+            try:
+                self.store.release_turn_lease(self.scope, self.holder)
+            except StoreError as exc:  # the turn's outcome stands; the session is free again at the lease's end
+                log.warning("the turn lease of %s was not released (%s); it ends at its expiry", self.scope, exc)
 
     def renew(self) -> None:
         """Hold on for another ``duration``; ConflictError when the lease was lost (it expired and another turn
