@@ -23,8 +23,8 @@ __all__ = ["TURN_LEASE", "TurnLease", "check_lease"]
 log = logging.getLogger(__name__)
 
 # How long a turn holds its session between renewals. It must outlast the longest stretch between two renewals:
-# one model call (the OpenAI client's 60 s timeout, its one retry after a short backoff) and the tool calls of one
-# step; longer only lengthens how long a session stays refused after its process died mid-turn.
+# one model call (the OpenAI client's default timeout twice over, for its one retry, and the backoff between) and
+# the tool calls of one step; longer only lengthens how long a session stays refused after its process died.
 TURN_LEASE = timedelta(minutes=3)
 
 
