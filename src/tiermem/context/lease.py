@@ -1,4 +1,4 @@
-"""A session's turn lease: one turn of a session runs at a time, across threads, processes and servers.
+"""(internal) A session's turn lease: one turn of a session runs at a time, across threads, processes and servers.
 
 A turn takes the lease before it writes anything (its user message is a record others can recall, and its
 window save is what another turn would load), so a turn that finds the session busy is refused having written
