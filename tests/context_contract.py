@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
 
@@ -22,6 +23,7 @@ ALICE_BOT_S2 = Scope("acme", "alice", "bot", "s2")
 ALICE_OTHER_AGENT = Scope("acme", "alice", "other")
 BOB_BOT = Scope("acme", "bob", "bot")
 SHARED_BOT = Scope("acme", None, "bot")
+LEASE = timedelta(minutes=3)
 
 
 def edit(block: CoreBlock, before: str | None, *, actor: str = "agent", op: str = "append") -> BlockEdit:
@@ -242,6 +244,65 @@ class ContextStoreContract:
         renewed = store.load_context_window(ALICE_BOT_S1)
         assert renewed is not None and renewed.revision not in ("r0", "") and renewed.message_ids == ("a", "b")
         assert [store.load_context_window(s).revision for s in (ALICE_BOT_S2, bob_s1)] == ["r0", "r0"]  # type: ignore[union-attr]
+
+    # -- turn leases --------------------------------------------------------------------------------------
+
+    def test_a_held_turn_lease_refuses_another_holder_until_it_ends_or_is_released(
+        self, store: StoreWithContext
+    ) -> None:
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW + LEASE / 2, until=NOW + LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)  # its own again
+        store.release_turn_lease(ALICE_BOT_S1, "two")  # not the holder's: nothing happens
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW, until=NOW + LEASE)
+        store.release_turn_lease(ALICE_BOT_S1, "one")
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW, until=NOW + LEASE)
+
+    def test_a_lease_its_holder_never_released_is_taken_over_once_it_expired(self, store: StoreWithContext) -> None:
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "died", now=NOW, until=NOW + LEASE)  # and never released
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "next", now=NOW + LEASE - timedelta(seconds=1), until=NOW)
+        later = NOW + LEASE
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "next", now=later, until=later + LEASE)
+        assert not store.renew_turn_lease(ALICE_BOT_S1, "died", until=later + 2 * LEASE)  # it lost the session
+        store.release_turn_lease(ALICE_BOT_S1, "died")
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "third", now=later, until=later + LEASE)
+
+    def test_renewing_a_lease_moves_its_end(self, store: StoreWithContext) -> None:
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)
+        assert store.renew_turn_lease(ALICE_BOT_S1, "one", until=NOW + 2 * LEASE)
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW + LEASE, until=NOW + 3 * LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW + 2 * LEASE, until=NOW + 3 * LEASE)
+        assert not store.renew_turn_lease(Scope("acme", "alice", "bot", "s9"), "one", until=NOW + LEASE)
+
+    def test_turn_leases_belong_to_the_session(self, store: StoreWithContext) -> None:
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)
+        for other in (
+            ALICE_BOT_S2,
+            ALICE_BOT,
+            Scope("acme", "bob", "bot", "s1"),
+            Scope("globex", "alice", "bot", "s1"),
+        ):
+            assert store.acquire_turn_lease(other, "two", now=NOW, until=NOW + LEASE), other
+
+    def test_of_turns_taking_one_sessions_lease_at_once_one_gets_it(self, store: StoreWithContext) -> None:
+        won: list[str] = []
+
+        def take(holder: str) -> None:
+            if store.acquire_turn_lease(ALICE_BOT_S1, holder, now=NOW, until=NOW + LEASE):
+                won.append(holder)
+
+        at_once(*(partial(take, f"h{i}") for i in range(4)))
+        assert len(won) == 1, won
+
+    def test_erase_scope_removes_the_users_leases_only(self, store: StoreWithContext) -> None:
+        bob_s1 = Scope("acme", "bob", "bot", "s1")
+        for scope in (ALICE_BOT_S1, bob_s1):
+            assert store.acquire_turn_lease(scope, "one", now=NOW, until=NOW + LEASE)
+        erased = store.erase_scope("acme", "alice", audit_detail="redacted by erase")
+        assert erased.removed["turn_leases"] == 1
+        assert not store.renew_turn_lease(ALICE_BOT_S1, "one", until=NOW + LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW, until=NOW + LEASE)
+        assert store.renew_turn_lease(bob_s1, "one", until=NOW + LEASE)
 
     # -- deletion ------------------------------------------------------------------------------------------
 

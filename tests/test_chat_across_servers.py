@@ -1,18 +1,20 @@
 """Chat through two ``tiermem serve`` processes on one database, the local fake of the OpenAI API as the model.
 
 Each process caches an Agent per session, so what another process did to a session (a turn, an erase, a
-forgotten message) must reach the cache before the next prompt leaves: the stored window carries a revision, a
-cached window whose revision moved is reloaded, and a save is compare-and-set on it, so of two turns of one
-session at one instant in two processes one is answered and the other is undone and refused with 409 naming
-the session.
+forgotten message) must reach the cache before the next prompt leaves: the stored window carries a revision, and
+a cached window whose revision moved is reloaded. A turn runs holding its session's turn lease, so of two turns
+of one session at one instant in two processes one is answered and the other is refused with 409 naming the
+session before it writes anything: no prompt of the answered turn shows the refused turn's words.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from fake_openai import FakeOpenAI
 from pg_fixtures import PgServer
 from served_process import make_key, served
 from tiermem.store import open_store
-from tiermem.types import Scope
+from tiermem.types import Scope, utcnow
 
 TENANT = "acme"
 SESSION = "ticket-7"
@@ -80,6 +82,23 @@ def _stored(db: str, user: str = "ann") -> dict[str, str]:
         return {i: found[i].content for i in ids if i in found}
     finally:
         store.close()
+
+
+def _kept(db: str, text: str, user: str = "ann") -> list[str]:
+    """What the store holds of ``text``: records carrying it, and audit entries of records written then deleted."""
+    store = open_store(db, create=False)
+    try:
+        scope = Scope(TENANT, user)
+        records = store.scope_records(scope)
+        live = {r.id for r in records}
+        undone = [f"audit {e.op} {e.record_id}" for e in store.audit(scope) if e.record_id and e.record_id not in live]
+        return [r.content for r in records if text in r.content] + undone
+    finally:
+        store.close()
+
+
+def _prompts(pair: Pair) -> str:
+    return " ".join(r.raw.decode() for r in pair.model.chat_requests)
 
 
 def _window(db: str, user: str = "ann") -> list[str]:
@@ -163,6 +182,52 @@ def test_two_turns_of_one_session_at_once_in_two_servers_answer_one_and_refuse_t
     statuses = sorted(r.status_code for r in answers.values())
     assert statuses == [200, 409], [r.text for r in answers.values()]
     won = next(text for text, r in answers.items() if r.status_code == 200)
-    lost = next(r for r in answers.values() if r.status_code == 409)
+    refused, lost = next((text, r) for text, r in answers.items() if r.status_code == 409)
     assert SESSION in lost.json()["detail"]
     assert _window(pair.db) == ["hello", "Hello.", "hello again", "Hello.", won, "Noted."]
+    assert refused not in _prompts(pair)
+    assert _kept(pair.db, refused) == []
+
+
+def test_a_turn_sent_while_another_server_runs_one_is_refused_unseen_and_unstored(pair: Pair) -> None:
+    pair.model.reply("Hello.")
+    assert _say(pair, pair.a, "hello").status_code == 200
+    pair.model.reply("Hello.")
+    assert _say(pair, pair.b, "hello again").status_code == 200
+    pair.model.reply("Noted the lift.", delay=3.0)
+    pair.model.reply("Noted the heating.")  # for the second turn, should it reach the model
+    answers: dict[str, httpx.Response] = {}
+    first = threading.Thread(target=lambda: answers.update(lift=_say(pair, pair.a, "the lift is stuck")))
+    first.start()
+    deadline = time.monotonic() + 30
+    while len(pair.model.chat_requests) < 3:  # the first turn is with the model
+        assert time.monotonic() < deadline, "the first turn never reached the model"
+        time.sleep(0.02)
+    answers["heating"] = _say(pair, pair.b, "the heating is off")
+    first.join()
+    statuses = {text: r.status_code for text, r in answers.items()}
+    refused = next((text for text, status in statuses.items() if status == 409), None)
+    assert refused is not None and sorted(statuses.values()) == [200, 409], statuses
+    words = {"lift": "the lift is stuck", "heating": "the heating is off"}[refused]
+    assert words not in _prompts(pair)  # no model was shown what its user was told was refused
+    assert _kept(pair.db, words) == []
+    assert statuses == {"lift": 200, "heating": 409}  # the running turn keeps the session
+    assert SESSION in answers["heating"].json()["detail"]
+    assert _window(pair.db) == ["hello", "Hello.", "hello again", "Hello.", "the lift is stuck", "Noted the lift."]
+
+
+def test_a_lease_left_by_a_server_that_died_mid_turn_is_taken_over_once_it_expired(pair: Pair) -> None:
+    store = open_store(pair.db, create=False)
+    try:
+        now = utcnow()  # taken and never released, as by a process killed during its turn
+        until = now + timedelta(seconds=2)
+        assert store.acquire_turn_lease(Scope(TENANT, "ann", None, SESSION), "died", now=now, until=until)  # type: ignore[attr-defined]
+    finally:
+        store.close()
+    refused = _say(pair, pair.a, "hello")
+    assert refused.status_code == 409 and SESSION in refused.json()["detail"]
+    assert pair.model.chat_requests == [] and _kept(pair.db, "hello") == []
+    time.sleep(max(0.0, (until - utcnow()).total_seconds()) + 0.1)
+    pair.model.reply("Hello.")
+    assert _say(pair, pair.b, "hello").status_code == 200
+    assert _window(pair.db) == ["hello", "Hello."]

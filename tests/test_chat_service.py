@@ -97,3 +97,31 @@ def test_a_turn_without_a_model_names_the_options(memory: Memory) -> None:
     service = ChatService(memory, None, counter_for_model("gpt-4o"))
     with pytest.raises(ConfigError, match="--llm-url"):
         service.turn(Scope("acme", "alice", None, "s1"), "hello")
+
+
+def test_a_turn_of_a_cached_session_reads_the_stored_window_once(memory: Memory, monkeypatch: Any) -> None:
+    service = ChatService(memory, SlowModel(0.0), counter_for_model("gpt-4o"))
+    scope = Scope("acme", "alice", None, "s1")
+    service.turn(scope, "the gate squeaks")
+    store = memory.store
+    reads: list[Scope] = []
+    load = store.load_context_window  # type: ignore[attr-defined]
+
+    def counted(at: Scope) -> Any:
+        reads.append(at)
+        return load(at)
+
+    monkeypatch.setattr(store, "load_context_window", counted)
+    service.turn(scope, "and the hinge is rusty")
+    assert reads == [scope]
+
+
+def test_a_cached_session_whose_user_was_erased_gets_its_core_block_again(memory: Memory) -> None:
+    model = SlowModel(0.0)
+    service = ChatService(memory, model, counter_for_model("gpt-4o"))
+    scope = Scope("acme", "alice", None, "s1")
+    service.turn(scope, "the gate squeaks")
+    memory.erase("acme", "alice")  # by another process, say: this one's Agent stays cached
+    service.turn(scope, "hello")
+    assert "<human" in str(model.prompts[-1])
+    assert "the gate squeaks" not in str(model.prompts[-1])

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
 from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
+from tiermem.context.lease import TURN_LEASE, TurnLease, check_lease
 from tiermem.context.messages import Message, ToolCall, message_tokens
 from tiermem.context.summary import Summariser
 from tiermem.context.trace import trace_metadata
@@ -47,6 +48,9 @@ _CONTEXT_METHODS = (
     "load_context_window",
     "save_context_window",
     "delete_context",
+    "acquire_turn_lease",
+    "renew_turn_lease",
+    "release_turn_lease",
 )
 _MARKER_TOKENS = 24  # room kept for the "[result cut ...]" line appended to a cut result
 
@@ -138,20 +142,30 @@ class Agent:
         tools: Sequence[FunctionTool] = (),
         summariser: Summariser | None = None,
         retrieve: Callable[[str], Sequence[Hit]] | None = None,
+        before_turn: Callable[[ContextManager], None] | None = None,
+        lease: timedelta = TURN_LEASE,
     ) -> None:
-        """Prompts leave through ``llm``, which masks personal data where it is the outbound gate (``tiermem.llm``)."""
+        """Prompts leave through ``llm``, which masks personal data where it is the outbound gate (``tiermem.llm``).
+
+        ``before_turn`` runs at the start of each turn, once the turn holds its session and has read the stored
+        window and core blocks (a host defines the core blocks it needs: an erase may have removed them).
+        ``lease``: how long a turn holds its session between renewals (``tiermem.context.lease``)."""
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_STEPS:
             raise ValidationError("max_steps", f"must be an integer from 1 to {MAX_STEPS}", given=max_steps)
         if isinstance(retrieve_k, bool) or not isinstance(retrieve_k, int) or not 0 <= retrieve_k <= MAX_SEARCH_K:
             raise ValidationError("retrieve_k", f"must be an integer from 0 to {MAX_SEARCH_K}", given=retrieve_k)
+        check_lease(lease)
         model = getattr(llm, "model", None)
         self.counter = counter or counter_for_model(model if isinstance(model, str) else "gpt-4o")
         self.llm = llm
         self.max_steps = max_steps
         self.retrieve_k = retrieve_k
         self.retrieve = retrieve  # more hits for the prompt (a host's recall of earlier sessions), after archival
+        self.before_turn = before_turn
+        self.lease = lease
+        self._store = _context_store(memory)
         self.context = ContextManager(
-            _context_store(memory),
+            self._store,
             memory,
             scope,
             budget=budget,
@@ -174,21 +188,28 @@ class Agent:
     def step(self, user_text: str, *, now: datetime | None = None, message_id: str | None = None) -> AgentTurn:
         """Run one user turn to the model's final reply, or to the step limit; ``now`` dates its messages.
 
+        A turn runs alone in its session: it first takes the session's turn lease (``tiermem.context.lease``), and
+        a turn of the session already running (another Agent, here or in another process) refuses this one with a
+        ConflictError before anything is written. Holding it, the turn brings the window up to what is stored
+        (another Agent may have taken a turn, an erase may have emptied it): its one read of the stored window.
         A turn that fails (the model call, most often) is undone: the window is as if it had not been sent
-        (``ContextManager.undo``), so a retry is a turn of its own. ``message_id`` names the user's message: the
-        same id again (a retry after a crash) is not stored twice. The window is first brought up to what is stored
-        (another Agent of the session, here or in another process, may have taken a turn; an erase may have emptied
-        it); a turn whose window another one saved meanwhile is undone with a ConflictError.
+        (``ContextManager.undo``), so a retry is a turn of its own; so is one whose lease ran out and was taken
+        over (ConflictError). ``message_id`` names the user's message: the same id again (a retry after a crash) is
+        not stored twice.
         """
-        self.context.refresh()
-        mark = self.context.mark()
-        try:
-            return self._step(user_text, now, message_id)
-        except BaseException:
-            self.context.undo(mark)
-            raise
+        lease = TurnLease(self._store, self.context.scope, duration=self.lease)
+        with lease.held():
+            self.context.refresh()
+            if self.before_turn is not None:
+                self.before_turn(self.context)
+            mark = self.context.mark()
+            try:
+                return self._step(user_text, now, message_id, lease)
+            except BaseException:
+                self.context.undo(mark)
+                raise
 
-    def _step(self, user_text: str, now: datetime | None, message_id: str | None) -> AgentTurn:
+    def _step(self, user_text: str, now: datetime | None, message_id: str | None, lease: TurnLease) -> AgentTurn:
         at: dict[str, Any] = {"created_at": now} if now is not None else {}
         said = Message.user(user_text, **at) if message_id is None else Message.user(user_text, id=message_id, **at)
         evicted = list(self.context.append(said))
@@ -205,6 +226,7 @@ class Agent:
         for _ in range(self.max_steps):
             prompt = self.context.compile(retrieved)
             tokens.append(prompt.tokens)
+            lease.renew()  # a model call may be long: the session stays this turn's through it
             reply = self._complete(prompt.messages)
             text = reply.content or ""
             shown = trace_metadata(retrieved, prompt)  # each reply records what recall put in its prompt

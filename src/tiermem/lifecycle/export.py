@@ -47,6 +47,7 @@ NOT_EXPORTED = MappingProxyType(
         "api_keys": "credentials (hashes of secrets): made anew by the operator, never carried in a file",
         "session_bindings": "access bookkeeping of the service: a session is bound again on its first use",
         "idempotency_keys": "the service's answers kept for retries, a day at most",
+        "turn_leases": "which turn holds a session while it runs, minutes at most (erased with the user)",
     }
 )
 # What ``held_rows`` counts that says nothing about whether a scope is empty: the audit log may hold entries

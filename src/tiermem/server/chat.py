@@ -1,11 +1,14 @@
 """(internal) The chat route's engine: one Agent per (scope, session), built on demand from the store.
 
 Everything an agent knows lives in the store (its context window, core blocks, recall, archival notes), so an
-Agent object is only a cache: dropping it, or restarting the process, loses nothing. Turns of one session are
-serialised by a per-session lock (two at once would interleave their messages in one window); different
-sessions run in parallel on the server's thread pool. That lock is this process's only: the stored window's
-revision covers the others. A cached Agent whose window another process saved or erased is rebuilt before its
-turn, and a turn whose window another process saved while it ran is undone and refused (ConflictError, 409).
+Agent object is only a cache: dropping it, or restarting the process, loses nothing. Turns of one session in
+this process wait for each other on a per-session lock (two at once would interleave their messages in one
+window); different sessions run in parallel on the server's thread pool. Across processes the session's turn
+lease does it (``tiermem.context.lease``, taken by ``Agent.step``): a turn of a session another server process
+is running is refused before it writes anything (ConflictError, 409 naming the session), so the running turn's
+model never sees a message its user is told was refused. Each turn reads the stored window once, holding the
+lease: a cached Agent takes up what another process saved or erased meanwhile then, and defines its core blocks
+again if an erase removed them.
 
 Every prompt leaves through the model client, whose outbound gate masks personal data (``tiermem.llm``;
 ``--pii-mask``): whatever the service wraps around it, each call it sends is masked as the setting says.
@@ -19,10 +22,11 @@ from datetime import datetime
 
 from tiermem.agent.loop import Agent, AgentTurn
 from tiermem.context.budget import ContextBudget
+from tiermem.context.window import ContextManager
 from tiermem.errors import ConfigError, ConflictError
 from tiermem.llm import ChatClient, OpenAIChatClient, PiiMask
 from tiermem.memory import Memory
-from tiermem.server.mcp import DEFAULT_BUDGET, define_blocks
+from tiermem.server.mcp import DEFAULT_BUDGET, define_missing
 from tiermem.tokens import TokenCounter
 from tiermem.types import Hit, Scope
 
@@ -89,21 +93,21 @@ class ChatService:
     def turn(self, scope: Scope, text: str, *, now: datetime | None = None, message_id: str | None = None) -> AgentTurn:
         """Run one user turn in ``scope`` (which names the session); waits for a turn already running there.
 
-        A turn whose model call fails leaves the session as if it had not been sent (``Agent.step``)."""
+        A turn whose model call fails leaves the session as if it had not been sent (``Agent.step``); one that
+        another process's turn of the session keeps out is refused with a ConflictError naming the session."""
         if self.llm is None:
             raise ConfigError("no chat model is configured: start the server with --llm-url and --llm-model")
         slot = self._take(scope)
         try:
             with slot.lock:
-                # Rebuilt when the stored window moved (a turn in another process, an erase): core blocks too.
-                if slot.agent is None or slot.agent.context.refresh():
+                if slot.agent is None:
                     slot.agent = self._agent(scope, self.llm)
                 try:
                     return slot.agent.step(text, now=now, message_id=message_id)
                 except ConflictError as exc:
                     raise ConflictError(
-                        f"session '{scope.session}' took another turn at the same time (in another server process"
-                        " or another client of the database); this turn was undone: send it again"
+                        f"session '{scope.session}' is taking another turn at the same time (in another server"
+                        " process or another client of the database); nothing of this turn was kept: send it again"
                     ) from exc
         finally:
             with self._lock:
@@ -129,7 +133,6 @@ class ChatService:
             return slot
 
     def _agent(self, scope: Scope, llm: ChatClient) -> Agent:
-        define_blocks(self.memory, scope, _BLOCKS, budget=self.budget)
         holder: list[Agent] = []
 
         def recall(text: str) -> list[Hit]:
@@ -144,9 +147,15 @@ class ChatService:
             counter=self.counter,
             retrieve_k=3,
             retrieve=recall,
+            before_turn=_define_blocks,
         )
         holder.append(agent)
         return agent
+
+
+def _define_blocks(context: ContextManager) -> None:
+    """The core block the agent keeps facts in, defined where missing (a new user, or one erased since)."""
+    define_missing(context.core, _BLOCKS)
 
 
 def _recall(agent: Agent, text: str) -> list[Hit]:

@@ -73,6 +73,7 @@ __all__ = [
     "ScopeResolver",
     "build_mcp_server",
     "define_blocks",
+    "define_missing",
     "mcp_tool",
     "serve_stdio",
 ]
@@ -322,6 +323,11 @@ def define_blocks(
     """Create the core blocks (name -> cap in tokens) the scope lacks; existing blocks are left as they are."""
     core_scope = Scope(scope.tenant, scope.user, scope.agent)
     core = CoreMemory(_context_store(memory), core_scope, counter=counter_for_model(_MODEL), budget=budget.core)
+    define_missing(core, blocks)
+
+
+def define_missing(core: CoreMemory, blocks: dict[str, int]) -> None:
+    """Create the blocks (name -> cap in tokens) ``core`` lacks; existing blocks are left as they are."""
     for name, limit in blocks.items():
         if name not in core:
             try:

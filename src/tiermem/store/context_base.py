@@ -120,6 +120,20 @@ class ContextStore(Protocol):
         """Delete the blocks, edits and windows of the scope (agent/session None = all); returns rows removed."""
         ...
 
+    def acquire_turn_lease(self, scope: Scope, holder: str, *, now: datetime, until: datetime) -> bool:
+        """Take the session's turn lease for ``holder`` until ``until``, atomically across processes: True when no
+        lease was held, ``holder`` held it, or the one held ended by ``now`` (its process died); False otherwise."""
+        ...
+
+    def renew_turn_lease(self, scope: Scope, holder: str, *, until: datetime) -> bool:
+        """Move the end of ``holder``'s lease to ``until``; False when ``holder`` no longer holds it (it expired and
+        another turn took it, or an erase removed it)."""
+        ...
+
+    def release_turn_lease(self, scope: Scope, holder: str) -> None:
+        """End ``holder``'s lease of the session; a lease another holder took meanwhile stays."""
+        ...
+
 
 class StoreWithContext(Store, ContextStore, Protocol):
     """A record store that also keeps the working context (what the context runtime needs)."""

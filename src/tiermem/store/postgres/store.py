@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, StoreError
 from tiermem.store.base import StoredItem, same_vectors
+from tiermem.store.lease_base import TurnLeaseMixin
 from tiermem.store.options import PoolOptions
 from tiermem.store.postgres.access import PgAccessMixin
 from tiermem.store.postgres.audit import PgAuditMixin
@@ -62,6 +63,7 @@ class PostgresStore(
     PgTransferMixin,
     PgAccessMixin,
     PgIdempotencyMixin,
+    TurnLeaseMixin,
     PgUnindexedMixin,
     PgWriteOrderMixin,
     ListingMixin,

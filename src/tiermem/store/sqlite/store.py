@@ -16,6 +16,7 @@ from typing import Any
 from tiermem.embed import Vectors
 from tiermem.errors import ConfigError, ConflictError, MigrationError, StoreError
 from tiermem.store.base import StoredItem, same_vectors
+from tiermem.store.lease_base import TurnLeaseMixin
 from tiermem.store.row_values import row_of
 from tiermem.store.sql_where import ListingMixin
 from tiermem.store.sqlite.access import SQLiteAccessMixin
@@ -72,6 +73,7 @@ class SQLiteStore(
     SQLiteTransferMixin,
     SQLiteAccessMixin,
     SQLiteIdempotencyMixin,
+    TurnLeaseMixin,
     SQLiteUnindexedMixin,
     SQLiteWriteOrderMixin,
     ListingMixin,

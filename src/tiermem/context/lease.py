@@ -1,0 +1,79 @@
+"""(internal) A session's turn lease: one turn of a session runs at a time, across threads, processes and servers.
+
+A turn takes the lease before it writes anything (its user message is a record others can recall, and its
+window save is what another turn would load), so a turn that finds the session busy is refused having written
+nothing: no model of another turn can be shown a message its user is told was refused. The lease ends when the
+turn ends (answered, failed or undone) and otherwise at its expiry, so a process that died mid-turn holds the
+session no longer than that; a running turn renews it before each model call.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+
+from tiermem.errors import ConflictError, StoreError, ValidationError
+from tiermem.store.context_base import StoreWithContext
+from tiermem.types import Scope, new_id, utcnow
+
+__all__ = ["TURN_LEASE", "TurnLease", "check_lease"]
+
+log = logging.getLogger(__name__)
+
+# How long a turn holds its session between renewals. It must outlast the longest stretch between two renewals:
+# one model call (the OpenAI client's default timeout twice over, for its one retry, and the backoff between) and
+# the tool calls of one step; longer only lengthens how long a session stays refused after its process died.
+TURN_LEASE = timedelta(minutes=3)
+
+
+def check_lease(duration: timedelta) -> None:
+    """A ValidationError unless ``duration`` is a positive timedelta."""
+    if not isinstance(duration, timedelta) or duration <= timedelta(0):
+        raise ValidationError("lease", "must be a positive timedelta", given=duration)
+
+
+class TurnLease:
+    """One turn's hold on its session; ``held()`` takes it (ConflictError when another turn holds it) and ends it."""
+
+    def __init__(
+        self,
+        store: StoreWithContext,
+        scope: Scope,
+        *,
+        duration: timedelta = TURN_LEASE,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        check_lease(duration)
+        self.store = store
+        self.scope = scope
+        self.duration = duration
+        self.clock = clock
+        self.holder = new_id()  # this turn's own: another turn of the same Agent is another holder
+
+    @contextmanager
+    def held(self) -> Iterator[TurnLease]:
+        """Hold the session while inside; ConflictError naming the session, before anything is written, if busy."""
+        now = self.clock()
+        if not self.store.acquire_turn_lease(self.scope, self.holder, now=now, until=now + self.duration):
+            raise ConflictError(
+                f"session '{self.scope.session or ''}' ({self.scope}) is running another turn (in another process or"
+                " another client of the database); nothing of this turn was written: send it again when that one ends"
+            )
+        try:
+            yield self
+        finally:
+            try:
+                self.store.release_turn_lease(self.scope, self.holder)
+            except StoreError as exc:  # the turn's outcome stands; the session is free again at the lease's end
+                log.warning("the turn lease of %s was not released (%s); it ends at its expiry", self.scope, exc)
+
+    def renew(self) -> None:
+        """Hold on for another ``duration``; ConflictError when the lease was lost (it expired and another turn
+        took it, or an erase removed it), so the turn is undone instead of racing the one that took over."""
+        if not self.store.renew_turn_lease(self.scope, self.holder, until=self.clock() + self.duration):
+            raise ConflictError(
+                f"session '{self.scope.session or ''}' ({self.scope}): this turn's lease ran out and another turn"
+                " took the session (or its user was erased); this turn was undone: send it again"
+            )
