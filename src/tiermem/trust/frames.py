@@ -148,7 +148,9 @@ _DISCUSSION = re.compile(
     r"\b(?:prompt\s+injections?|injections?|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
     r"security|novel|story|chapter|villain|screenplay|scene|quiz|incident|post-?mortem|write-?up|bug\s+bounty|"
-    r"training|awareness|unit\s+tests?|test\s+cases?|for\s+instance)\b|"
+    r"training|awareness|unit\s+tests?|test\s+cases?|for\s+instance|"
+    # the same talk in everyday words: a scam, a fraud, a trick, a made-up or fake message, a lesson
+    r"scams?|scammers?|fraud\w*|tricks?|tricked|made-up|fake|hoax\w*|lessons?)\b|"
     # Examples given, not a sample's label: "for example", "examples include", not "(example)" or "shop.example".
     r"\b(?:for|an|one|another|as\s+an)\s+example\b|\bexamples?\s*(?::|include|of|like|such\s+as)|\be\.g\.|"
     # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order
