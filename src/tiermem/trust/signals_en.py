@@ -209,6 +209,15 @@ _SECRECY = table(
         r"double-checking)\b",
         0.3,
     ),
+    # Tracks covered: "don't list the transfer in the weekly summary", "nothing in the activity log", "no
+    # notifications to the owners' phones".
+    (
+        r"\b(?:do\s+not|don'?t|never)\s+(?:list|log|record|show|include|put|enter|note)\s+(?:\w+\s+){0,4}?(?:in|on|into)\s+"
+        r"(?:the\s+|any\s+|their\s+|my\s+)?(?:\w+\s+)?(?:logs?|summar(?:y|ies)|statements?|reports?|history|audit|"
+        r"records?|timeline)\b|\bno\s+(?:notifications?|alerts?|notices?)\s+(?:to|for|on)\s+(?:the\s+)?\w+|"
+        r"\b(?:do\s+not|don'?t|never)\s+(?:notify|alert)\s+(?:the\s+)?(?:owners?|parents?|account\s+holders?)\b",
+        0.35,
+    ),
 )
 _TEMPLATE = table(
     (

@@ -84,6 +84,13 @@ _LABELS = table(
         r"action|task)s?[\"']\s*:|(?:^|\n)\W{0,3}\[(?:plugin|tool|function|api|connector|extension)\s*[:=]",
         0.3,
     ),
+    # Rank claimed inside a tool's output: "authority=system", '"priority":"system"', "(level: root)"
+    (
+        r"\b[\"']?(?:authority|priority|privilege|level|origin|issued[_\s-]by|clearance)[\"']?\s*[=:]\s*[\"']?"
+        r"(?:system|root|admin(?:istrator)?|developer|operator)\b|[\"']for[\"']\s*:\s*[\"'](?:assistant|agent|ai|llm|"
+        r"model|bot)[\"']",
+        0.35,
+    ),
 )
 _VOCATIVE = re.compile(
     r"(?:^|[^\w\s'\u2018\u2019]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
