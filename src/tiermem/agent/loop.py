@@ -228,6 +228,7 @@ class Agent:
             tokens.append(prompt.tokens)
             lease.renew()  # a model call may be long: the session stays this turn's through it
             reply = self._complete(prompt.messages)
+            lease.renew()  # and after it: a turn that lost the session meanwhile (erased, taken over) writes no more
             text = reply.content or ""
             shown = trace_metadata(retrieved, prompt)  # each reply records what recall put in its prompt
             if not reply.tool_calls:

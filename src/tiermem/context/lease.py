@@ -4,7 +4,7 @@ A turn takes the lease before it writes anything (its user message is a record o
 window save is what another turn would load), so a turn that finds the session busy is refused having written
 nothing: no model of another turn can be shown a message its user is told was refused. The lease ends when the
 turn ends (answered, failed or undone) and otherwise at its expiry, so a process that died mid-turn holds the
-session no longer than that; a running turn renews it before each model call.
+session no longer than that; a running turn renews it before and after each model call.
 """
 
 from __future__ import annotations
