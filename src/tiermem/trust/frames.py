@@ -116,8 +116,14 @@ _AGAINST = (
     + r"\b|\b(?:lie|lies|mislead|deceive|manipulate|pressure|trick)\s+(?:to\s+)?"
     + _PERSON
 )
-_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST)))
-_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST)))
+# Money asked in a scammer's ways: gift cards, cash in hand, a deposit before anything is seen, a new account.
+_SCAM_MONEY = (
+    r"\bgift\s*cards?\b|\b(?:in|with|by)\s+cash\b|\bcash\s+(?:deposit|payment|on\s+the\s+day|only)\b|"
+    r"\b(?:non-?refundable|upfront|up-front)\s+(?:deposit|fee|payment)\b|\bpay\s+(?:\w+\s+){0,3}?(?:to|into)\s+"
+    r"(?:the|this|a|my|our)\s+(?:new\s+)?account\b|\bwire\s+(?:[$£€]|\d)"
+)
+_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY)))
+_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY)))
 
 
 def role_frame(scanned: str) -> str | None:

@@ -86,8 +86,11 @@ _PERSONA_TASK = re.compile(
 # "You are Atlas, a travel assistant": how an operator's own system prompt or persona block reads too, so it
 # counts only with what a hijacker adds (no rules, someone's secrets).
 _DEFINITION = re.compile(
-    r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|not)\b)['\"]?[\w-]+['\"]?,?\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
-    r"(?:assistant|ai|bot|model|chatbot|agent)\b"
+    r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|not)\b)['\"]?[\w-]+['\"]?,?\s+(?:an?\s+)?(?:[\w'-]+\s+){0,3}?"
+    r"(?:assistant|ai|bot|model|chatbot|agent)\b|"
+    # someone close to the person served, played by the reader: "you are the user's daughter", "you are her bank"
+    r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?:the\s+user'?s|their|his|her)\s+(?:\w+\s+)?(?:daughter|son|mum|mom|mother|"
+    r"father|dad|grand\w+|wife|husband|partner|brother|sister|niece|nephew|boss|manager|bank|doctor|landlord)\b"
 )
 
 
