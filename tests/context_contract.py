@@ -24,6 +24,7 @@ ALICE_OTHER_AGENT = Scope("acme", "alice", "other")
 BOB_BOT = Scope("acme", "bob", "bot")
 SHARED_BOT = Scope("acme", None, "bot")
 LEASE = timedelta(minutes=3)
+SHORT = timedelta(seconds=0.3)  # a lease that ends within a test
 
 
 def edit(block: CoreBlock, before: str | None, *, actor: str = "agent", op: str = "append") -> BlockEdit:
@@ -250,45 +251,48 @@ class ContextStoreContract:
     def test_a_held_turn_lease_refuses_another_holder_until_it_ends_or_is_released(
         self, store: StoreWithContext
     ) -> None:
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)
-        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW + LEASE / 2, until=NOW + LEASE)
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)  # its own again
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", duration=LEASE)
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", duration=LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", duration=LEASE)  # its own again
         store.release_turn_lease(ALICE_BOT_S1, "two")  # not the holder's: nothing happens
-        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW, until=NOW + LEASE)
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", duration=LEASE)
         store.release_turn_lease(ALICE_BOT_S1, "one")
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW, until=NOW + LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", duration=LEASE)
 
     def test_a_lease_its_holder_never_released_is_taken_over_once_it_expired(self, store: StoreWithContext) -> None:
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "died", now=NOW, until=NOW + LEASE)  # and never released
-        assert not store.acquire_turn_lease(ALICE_BOT_S1, "next", now=NOW + LEASE - timedelta(seconds=1), until=NOW)
-        later = NOW + LEASE
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "next", now=later, until=later + LEASE)
-        assert not store.renew_turn_lease(ALICE_BOT_S1, "died", until=later + 2 * LEASE)  # it lost the session
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "died", duration=SHORT)  # and never released
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "next", duration=LEASE)
+        time.sleep(SHORT.total_seconds() + 0.1)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "next", duration=LEASE)
+        assert not store.renew_turn_lease(ALICE_BOT_S1, "died", duration=LEASE)  # it lost the session
         store.release_turn_lease(ALICE_BOT_S1, "died")
-        assert not store.acquire_turn_lease(ALICE_BOT_S1, "third", now=later, until=later + LEASE)
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "third", duration=LEASE)
 
     def test_renewing_a_lease_moves_its_end(self, store: StoreWithContext) -> None:
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)
-        assert store.renew_turn_lease(ALICE_BOT_S1, "one", until=NOW + 2 * LEASE)
-        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW + LEASE, until=NOW + 3 * LEASE)
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW + 2 * LEASE, until=NOW + 3 * LEASE)
-        assert not store.renew_turn_lease(Scope("acme", "alice", "bot", "s9"), "one", until=NOW + LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", duration=SHORT)
+        assert store.renew_turn_lease(ALICE_BOT_S1, "one", duration=LEASE)
+        time.sleep(SHORT.total_seconds() + 0.1)
+        assert not store.acquire_turn_lease(ALICE_BOT_S1, "two", duration=LEASE)
+        assert store.renew_turn_lease(ALICE_BOT_S1, "one", duration=SHORT)  # and back: it ends sooner
+        time.sleep(SHORT.total_seconds() + 0.1)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", duration=LEASE)
+        assert not store.renew_turn_lease(Scope("acme", "alice", "bot", "s9"), "one", duration=LEASE)
 
     def test_turn_leases_belong_to_the_session(self, store: StoreWithContext) -> None:
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", now=NOW, until=NOW + LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "one", duration=LEASE)
         for other in (
             ALICE_BOT_S2,
             ALICE_BOT,
             Scope("acme", "bob", "bot", "s1"),
             Scope("globex", "alice", "bot", "s1"),
         ):
-            assert store.acquire_turn_lease(other, "two", now=NOW, until=NOW + LEASE), other
+            assert store.acquire_turn_lease(other, "two", duration=LEASE), other
 
     def test_of_turns_taking_one_sessions_lease_at_once_one_gets_it(self, store: StoreWithContext) -> None:
         won: list[str] = []
 
         def take(holder: str) -> None:
-            if store.acquire_turn_lease(ALICE_BOT_S1, holder, now=NOW, until=NOW + LEASE):
+            if store.acquire_turn_lease(ALICE_BOT_S1, holder, duration=LEASE):
                 won.append(holder)
 
         at_once(*(partial(take, f"h{i}") for i in range(4)))
@@ -297,12 +301,12 @@ class ContextStoreContract:
     def test_erase_scope_removes_the_users_leases_only(self, store: StoreWithContext) -> None:
         bob_s1 = Scope("acme", "bob", "bot", "s1")
         for scope in (ALICE_BOT_S1, bob_s1):
-            assert store.acquire_turn_lease(scope, "one", now=NOW, until=NOW + LEASE)
+            assert store.acquire_turn_lease(scope, "one", duration=LEASE)
         erased = store.erase_scope("acme", "alice", audit_detail="redacted by erase")
         assert erased.removed["turn_leases"] == 1
-        assert not store.renew_turn_lease(ALICE_BOT_S1, "one", until=NOW + LEASE)
-        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", now=NOW, until=NOW + LEASE)
-        assert store.renew_turn_lease(bob_s1, "one", until=NOW + LEASE)
+        assert not store.renew_turn_lease(ALICE_BOT_S1, "one", duration=LEASE)
+        assert store.acquire_turn_lease(ALICE_BOT_S1, "two", duration=LEASE)
+        assert store.renew_turn_lease(bob_s1, "one", duration=LEASE)
 
     # -- deletion ------------------------------------------------------------------------------------------
 

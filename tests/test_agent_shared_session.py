@@ -15,11 +15,12 @@ import pytest
 
 from tiermem.agent.loop import Agent
 from tiermem.context.budget import ContextBudget
+from tiermem.context.lease import TURN_LEASE
 from tiermem.errors import ConflictError, LLMError, StoreError, ValidationError
 from tiermem.llm import ChatMessage, ScriptedClient, ToolCall
 from tiermem.memory import Memory
 from tiermem.tokens import TiktokenCounter
-from tiermem.types import Scope, utcnow
+from tiermem.types import Scope
 
 SCOPE = Scope("acme", "maya", "atlas", "s1")
 BUDGET = ContextBudget(window=2000, system=150, core=300, output_reserve=400, retrieval_reserve=250)
@@ -33,8 +34,8 @@ def mem(tmp_path: Path) -> Iterator[Memory]:
     memory.close()
 
 
-def _agent(mem: Memory, llm: Any) -> Agent:
-    return Agent(mem, SCOPE, llm, BUDGET, system_prompt="You are Atlas.", counter=COUNTER)
+def _agent(mem: Memory, llm: Any, lease: timedelta = TURN_LEASE) -> Agent:
+    return Agent(mem, SCOPE, llm, BUDGET, system_prompt="You are Atlas.", counter=COUNTER, lease=lease)
 
 
 def _said(prompt: list[dict[str, Any]]) -> list[str]:
@@ -88,8 +89,7 @@ def test_a_turn_of_another_agent_while_one_runs_is_refused_having_written_nothin
 
 def test_a_lease_left_by_a_process_that_died_refuses_turns_until_it_expires(mem: Memory) -> None:
     store = mem.store
-    now = utcnow()
-    assert store.acquire_turn_lease(SCOPE, "died", now=now, until=now + timedelta(seconds=1))  # type: ignore[attr-defined]
+    assert store.acquire_turn_lease(SCOPE, "died", duration=timedelta(seconds=1))  # type: ignore[attr-defined]
     llm = ScriptedClient([ChatMessage.assistant("Noted.")])
     agent = _agent(mem, llm)
     with pytest.raises(ConflictError, match="session 's1'"):
@@ -111,11 +111,11 @@ def test_a_turn_ends_its_lease_when_it_fails(mem: Memory) -> None:
 
 def test_a_turn_whose_lease_another_took_over_is_undone(mem: Memory) -> None:
     def calls_a_tool(prompt: list[dict[str, Any]]) -> ChatMessage:
-        later = utcnow() + timedelta(hours=1)  # as if this turn had outlived its lease and another took it
-        assert mem.store.acquire_turn_lease(SCOPE, "next", now=later, until=later)  # type: ignore[attr-defined]
+        time.sleep(0.4)  # this turn outlives its lease, and another turn takes the session
+        assert mem.store.acquire_turn_lease(SCOPE, "next", duration=TURN_LEASE)  # type: ignore[attr-defined]
         return ChatMessage.assistant("", (ToolCall("c1", "conversation_search", '{"query": "train"}'),))
 
-    slow = _agent(mem, ScriptedClient([calls_a_tool, ChatMessage.assistant("Noted.")]))
+    slow = _agent(mem, ScriptedClient([calls_a_tool, ChatMessage.assistant("Noted.")]), lease=timedelta(seconds=0.3))
     with pytest.raises(ConflictError, match="lease ran out"):
         slow.step("book the night train")
     assert _window(mem) == [] and mem.store.count(SCOPE) == 0

@@ -155,7 +155,7 @@ def test_a_turn_run_by_another_server_stays_in_the_window(pair: Pair) -> None:
     ]
 
 
-def test_two_turns_of_one_session_at_once_in_two_servers_answer_one_and_refuse_the_other_with_409(
+def test_two_turns_of_one_session_at_once_in_two_servers_answer_one_and_refuse_the_other_with_409_and_retry_after(
     pair: Pair,
 ) -> None:
     pair.model.reply("Hello.")
@@ -183,7 +183,7 @@ def test_two_turns_of_one_session_at_once_in_two_servers_answer_one_and_refuse_t
     assert statuses == [200, 409], [r.text for r in answers.values()]
     won = next(text for text, r in answers.items() if r.status_code == 200)
     refused, lost = next((text, r) for text, r in answers.items() if r.status_code == 409)
-    assert SESSION in lost.json()["detail"]
+    assert SESSION in lost.json()["detail"] and lost.headers["Retry-After"] == "1"  # when to send it again
     assert _window(pair.db) == ["hello", "Hello.", "hello again", "Hello.", won, "Noted."]
     assert refused not in _prompts(pair)
     assert _kept(pair.db, refused) == []
@@ -219,9 +219,8 @@ def test_a_turn_sent_while_another_server_runs_one_is_refused_unseen_and_unstore
 def test_a_lease_left_by_a_server_that_died_mid_turn_is_taken_over_once_it_expired(pair: Pair) -> None:
     store = open_store(pair.db, create=False)
     try:
-        now = utcnow()  # taken and never released, as by a process killed during its turn
-        until = now + timedelta(seconds=2)
-        assert store.acquire_turn_lease(Scope(TENANT, "ann", None, SESSION), "died", now=now, until=until)  # type: ignore[attr-defined]
+        until = utcnow() + timedelta(seconds=2)  # taken and never released, as by a process killed during its turn
+        assert store.acquire_turn_lease(Scope(TENANT, "ann", None, SESSION), "died", duration=timedelta(seconds=2))  # type: ignore[attr-defined]
     finally:
         store.close()
     refused = _say(pair, pair.a, "hello")

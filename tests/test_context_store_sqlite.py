@@ -43,7 +43,7 @@ def test_of_two_processes_taking_one_sessions_lease_at_once_one_gets_it(tmp_path
     won: list[int] = []
 
     def take(i: int) -> None:
-        if stores[i].acquire_turn_lease(ALICE_BOT_S1, f"h{i}", now=NOW, until=NOW + LEASE):  # type: ignore[attr-defined]
+        if stores[i].acquire_turn_lease(ALICE_BOT_S1, f"h{i}", duration=LEASE):  # type: ignore[attr-defined]
             won.append(i)
 
     try:

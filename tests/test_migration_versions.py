@@ -1,5 +1,5 @@
 """Files written by earlier versions migrate to the current schema: API-key tables, folded index, audit index,
-window revisions and turn leases."""
+window revisions and turn leases (with their renewal times)."""
 
 from __future__ import annotations
 
@@ -57,21 +57,24 @@ def _as_written_at(url: str, version: int) -> None:
             conn.execute("ALTER TABLE context_windows DROP COLUMN revision")
         if version < 11:
             conn.execute("DROP TABLE turn_leases")
+        elif version < 12:
+            conn.execute("ALTER TABLE turn_leases DROP COLUMN renewed_at")
         conn.execute("DELETE FROM schema_migrations WHERE version > ?", [version])
         assert memory.store.schema_version() == version  # type: ignore[attr-defined]
         if version < 6:
             assert _found(memory, "名前") == []  # the raw text: a Japanese clause is one token
 
 
-@pytest.mark.parametrize("version", [4, 5, 6, 7, 8, 9, 10])
+@pytest.mark.parametrize("version", [4, 5, 6, 7, 8, 9, 10, 11])
 def test_a_file_at_an_earlier_version_migrates_to_the_latest(tmp_path: Path, version: int) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     _as_written_at(url, version)
     with Memory.open(url, embedder=None) as memory:
         conn = memory.store._conn  # type: ignore[attr-defined]
         applied = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
-        assert applied == list(range(1, 12))
+        assert applied == list(range(1, 13))
         assert conn.execute("SELECT count(*) FROM turn_leases").fetchone() == (0,)
+        assert "renewed_at" in {row[1] for row in conn.execute("PRAGMA table_info(turn_leases)")}
         assert "revision" in {row[1] for row in conn.execute("PRAGMA table_info(context_windows)")}
         assert conn.execute("SELECT count(*) FROM idempotency_keys").fetchone() == (0,)
         assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'audit_mentions'").fetchone() == (1,)

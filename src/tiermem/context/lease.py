@@ -4,21 +4,22 @@ A turn takes the lease before it writes anything (its user message is a record o
 window save is what another turn would load), so a turn that finds the session busy is refused having written
 nothing: no model of another turn can be shown a message its user is told was refused. The lease ends when the
 turn ends (answered, failed or undone) and otherwise at its expiry, so a process that died mid-turn holds the
-session no longer than that; a running turn renews it before and after each model call.
+session no longer than that; a running turn renews it before and after each model call. The store judges expiry
+by the database's clock, so workers whose clocks disagree never hold one session at once.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from tiermem.errors import ConflictError, StoreError, ValidationError
+from tiermem.errors import BusyError, StoreError, ValidationError
 from tiermem.store.context_base import StoreWithContext
-from tiermem.types import Scope, new_id, utcnow
+from tiermem.types import Scope, new_id
 
-__all__ = ["TURN_LEASE", "TurnLease", "check_lease"]
+__all__ = ["RETRY_AFTER", "TURN_LEASE", "TurnLease", "check_lease"]
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,9 @@ log = logging.getLogger(__name__)
 # one model call (the OpenAI client's default timeout twice over, for its one retry, and the backoff between) and
 # the tool calls of one step; longer only lengthens how long a session stays refused after its process died.
 TURN_LEASE = timedelta(minutes=3)
+# When to send a refused turn again: a running turn usually ends within a model call or two, and a retry that
+# comes too soon is refused again having written nothing.
+RETRY_AFTER = 1.0
 
 
 def check_lease(duration: timedelta) -> None:
@@ -35,7 +39,7 @@ def check_lease(duration: timedelta) -> None:
 
 
 class TurnLease:
-    """One turn's hold on its session; ``held()`` takes it (ConflictError when another turn holds it) and ends it."""
+    """One turn's hold on its session; ``held()`` takes it (BusyError when another turn holds it) and ends it."""
 
     def __init__(
         self,
@@ -43,23 +47,21 @@ class TurnLease:
         scope: Scope,
         *,
         duration: timedelta = TURN_LEASE,
-        clock: Callable[[], datetime] = utcnow,
     ) -> None:
         check_lease(duration)
         self.store = store
         self.scope = scope
         self.duration = duration
-        self.clock = clock
         self.holder = new_id()  # this turn's own: another turn of the same Agent is another holder
 
     @contextmanager
     def held(self) -> Iterator[TurnLease]:
-        """Hold the session while inside; ConflictError naming the session, before anything is written, if busy."""
-        now = self.clock()
-        if not self.store.acquire_turn_lease(self.scope, self.holder, now=now, until=now + self.duration):
-            raise ConflictError(
+        """Hold the session while inside; BusyError naming the session, before anything is written, if busy."""
+        if not self.store.acquire_turn_lease(self.scope, self.holder, duration=self.duration):
+            raise BusyError(
                 f"session '{self.scope.session or ''}' ({self.scope}) is running another turn (in another process or"
-                " another client of the database); nothing of this turn was written: send it again when that one ends"
+                " another client of the database); nothing of this turn was written: send it again when that one ends",
+                retry_after=RETRY_AFTER,
             )
         try:
             yield self
@@ -70,10 +72,11 @@ class TurnLease:
                 log.warning("the turn lease of %s was not released (%s); it ends at its expiry", self.scope, exc)
 
     def renew(self) -> None:
-        """Hold on for another ``duration``; ConflictError when the lease was lost (it expired and another turn
+        """Hold on for another ``duration``; BusyError when the lease was lost (it expired and another turn
         took it, or an erase removed it), so the turn is undone instead of racing the one that took over."""
-        if not self.store.renew_turn_lease(self.scope, self.holder, until=self.clock() + self.duration):
-            raise ConflictError(
+        if not self.store.renew_turn_lease(self.scope, self.holder, duration=self.duration):
+            raise BusyError(
                 f"session '{self.scope.session or ''}' ({self.scope}): this turn's lease ran out and another turn"
-                " took the session (or its user was erased); this turn was undone: send it again"
+                " took the session (or its user was erased); this turn was undone: send it again",
+                retry_after=RETRY_AFTER,
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from tiermem.errors import ConflictError, ValidationError
@@ -120,13 +120,14 @@ class ContextStore(Protocol):
         """Delete the blocks, edits and windows of the scope (agent/session None = all); returns rows removed."""
         ...
 
-    def acquire_turn_lease(self, scope: Scope, holder: str, *, now: datetime, until: datetime) -> bool:
-        """Take the session's turn lease for ``holder`` until ``until``, atomically across processes: True when no
-        lease was held, ``holder`` held it, or the one held ended by ``now`` (its process died); False otherwise."""
+    def acquire_turn_lease(self, scope: Scope, holder: str, *, duration: timedelta) -> bool:
+        """Take the session's turn lease for ``holder`` for ``duration``, atomically across processes: True when no
+        lease was held, ``holder`` held it, or the one held has ended (its process died); False otherwise. Times
+        are the database's clock, so clients whose clocks disagree agree on who holds the lease."""
         ...
 
-    def renew_turn_lease(self, scope: Scope, holder: str, *, until: datetime) -> bool:
-        """Move the end of ``holder``'s lease to ``until``; False when ``holder`` no longer holds it (it expired and
+    def renew_turn_lease(self, scope: Scope, holder: str, *, duration: timedelta) -> bool:
+        """End ``holder``'s lease ``duration`` from now; False when ``holder`` no longer holds it (it expired and
         another turn took it, or an erase removed it)."""
         ...
 

@@ -18,6 +18,8 @@ class PgIdempotencyMixin(IdempotencyMixin):
 
     MARK = "%s"
     LOCK_ROW = " FOR UPDATE"
+    CLOCK = "now()"  # the server's clock, shared by every client
+    SECONDS = "make_interval(secs => {})"
 
     if TYPE_CHECKING:  # provided by PostgresStore
 

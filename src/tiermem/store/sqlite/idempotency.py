@@ -18,6 +18,8 @@ class SQLiteIdempotencyMixin(Connected, IdempotencyMixin):
 
     MARK = "?"
     LOCK_ROW = ""
+    CLOCK = "((julianday('now') - 2440587.5) * 86400.0)"  # epoch seconds (stored_time), to the millisecond
+    SECONDS = "{}"
 
     if TYPE_CHECKING:  # provided by SQLiteStore
 
