@@ -8,6 +8,7 @@
      ├── NotFoundError            an id that does not exist in the caller's scope, or a database file that
      │                            does not exist where one is opened without being created
      ├── ConflictError            an optimistic-concurrency or state conflict
+     │    └── BusyError           another caller holds what this one needs for now; says when to retry
      ├── AccessError              a missing or wrong credential, or one that does not allow the operation
      ├── RateLimitError           a caller over its request rate; says when to retry
      ├── EmbeddingError           the embedder failed or is misconfigured
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 __all__ = [
     "AccessError",
+    "BusyError",
     "ConfigError",
     "ConflictError",
     "EmbeddingError",
@@ -105,6 +107,15 @@ class NotFoundError(MemError, KeyError):
 
 class ConflictError(MemError):
     """The stored state changed under the caller or forbids the operation."""
+
+
+class BusyError(ConflictError):
+    """Another caller holds what this one needs (a session's turn) for now: nothing was done; ``retry_after`` is in
+    seconds."""
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        self.retry_after = retry_after
+        super().__init__(message)
 
 
 class AccessError(MemError):

@@ -22,8 +22,9 @@ from datetime import datetime
 
 from tiermem.agent.loop import Agent, AgentTurn
 from tiermem.context.budget import ContextBudget
+from tiermem.context.lease import RETRY_AFTER
 from tiermem.context.window import ContextManager
-from tiermem.errors import ConfigError, ConflictError
+from tiermem.errors import BusyError, ConfigError, ConflictError
 from tiermem.llm import ChatClient, OpenAIChatClient, PiiMask
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, define_missing
@@ -105,9 +106,10 @@ class ChatService:
                 try:
                     return slot.agent.step(text, now=now, message_id=message_id)
                 except ConflictError as exc:
-                    raise ConflictError(
+                    raise BusyError(
                         f"session '{scope.session}' is taking another turn at the same time (in another server"
-                        " process or another client of the database); nothing of this turn was kept: send it again"
+                        " process or another client of the database); nothing of this turn was kept: send it again",
+                        retry_after=exc.retry_after if isinstance(exc, BusyError) else RETRY_AFTER,
                     ) from exc
         finally:
             with self._lock:

@@ -4,7 +4,7 @@ ValidationError, ScopeError, bad request bodies  422  (field, limit, given)
 malformed JSON                                   400
 AccessError                                      401 (WWW-Authenticate) / 403 once the caller is known
 NotFoundError                                    404  (another tenant's id reads exactly like a missing one)
-ConflictError, EmbeddingMismatchError            409
+ConflictError, EmbeddingMismatchError            409  (BusyError: Retry-After)
 a stale If-Match / a missing one                 412 / 428
 a body over the size limit                       413
 RateLimitError                                   429  (Retry-After)
@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tiermem.errors import (
     AccessError,
+    BusyError,
     ConfigError,
     ConflictError,
     EmbeddingError,
@@ -189,6 +190,8 @@ async def problem_for(request: Request, exc: MemError) -> Response:
     elif isinstance(exc, RateLimitError):
         headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
         members = {"limit": "requests per credential", "given": None}
+    elif isinstance(exc, BusyError):
+        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
     elif isinstance(exc, PreconditionError):
         members = {"field": "If-Match", "given": exc.given, "limit": exc.current}
     elif isinstance(exc, StoreError | EmbeddingError) and status == 503:
