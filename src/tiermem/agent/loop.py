@@ -190,11 +190,11 @@ class Agent:
 
         A turn runs alone in its session: it first takes the session's turn lease (``tiermem.context.lease``), and
         a turn of the session already running (another Agent, here or in another process) refuses this one with a
-        ConflictError before anything is written. Holding it, the turn brings the window up to what is stored
+        BusyError before anything is written. Holding it, the turn brings the window up to what is stored
         (another Agent may have taken a turn, an erase may have emptied it): its one read of the stored window.
         A turn that fails (the model call, most often) is undone: the window is as if it had not been sent
-        (``ContextManager.undo``), so a retry is a turn of its own; so is one whose lease ran out and was taken
-        over (ConflictError). ``message_id`` names the user's message: the same id again (a retry after a crash) is
+        (``ContextManager.undo``), so a retry is a turn of its own; so is one whose lease was lost (an erase of its
+        user: BusyError). ``message_id`` names the user's message: the same id again (a retry after a crash) is
         not stored twice.
         """
         lease = TurnLease(self._store, self.context.scope, duration=self.lease)

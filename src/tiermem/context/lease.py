@@ -4,13 +4,17 @@ A turn takes the lease before it writes anything (its user message is a record o
 window save is what another turn would load), so a turn that finds the session busy is refused having written
 nothing: no model of another turn can be shown a message its user is told was refused. The lease ends when the
 turn ends (answered, failed or undone) and otherwise at its expiry, so a process that died mid-turn holds the
-session no longer than that; a running turn renews it before and after each model call. The store judges expiry
-by the database's clock, so workers whose clocks disagree never hold one session at once.
+session no longer than that. A running turn renews it every third of its length from a thread of its own, so it
+does not expire under a live turn however long the model takes: were it to, the turn taking over would load the
+user message of a turn whose user is then told to send it again. The turn also renews it before and after each
+model call, which tells it when the lease was lost (its user was erased). The store judges expiry by the
+database's clock, so workers whose clocks disagree never hold one session at once.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -23,10 +27,10 @@ __all__ = ["RETRY_AFTER", "TURN_LEASE", "TurnLease", "check_lease"]
 
 log = logging.getLogger(__name__)
 
-# How long a turn holds its session between renewals. It must outlast the longest stretch between two renewals:
-# one model call (the OpenAI client's default timeout twice over, for its one retry, and the backoff between) and
-# the tool calls of one step; longer only lengthens how long a session stays refused after its process died.
-TURN_LEASE = timedelta(minutes=3)
+# How long a turn holds its session between renewals. A running turn renews it every third of that from a thread
+# of its own, so a model call however long keeps the session, and two renewals may fail (a busy database) before
+# it is lost; shorter frees the session of a process that died sooner.
+TURN_LEASE = timedelta(seconds=30)
 # When to send a refused turn again: a running turn usually ends within a model call or two, and a retry that
 # comes too soon is refused again having written nothing.
 RETRY_AFTER = 1.0
@@ -63,9 +67,14 @@ class TurnLease:
                 " another client of the database); nothing of this turn was written: send it again when that one ends",
                 retry_after=RETRY_AFTER,
             )
+        stop = threading.Event()
+        beat = threading.Thread(target=self._beat, args=(stop,), name="tiermem-turn-lease", daemon=True)
+        beat.start()
         try:
             yield self
         finally:
+            stop.set()
+            beat.join()  # no renewal after the release
             try:
                 self.store.release_turn_lease(self.scope, self.holder)
             except StoreError as exc:  # the turn's outcome stands; the session is free again at the lease's end
@@ -80,3 +89,12 @@ class TurnLease:
                 " took the session (or its user was erased); this turn was undone: send it again",
                 retry_after=RETRY_AFTER,
             )
+
+    def _beat(self, stop: threading.Event) -> None:
+        """Renew every third of the lease until ``stop``: a live turn keeps its session through a long model call."""
+        while not stop.wait(self.duration.total_seconds() / 3):
+            try:
+                if not self.store.renew_turn_lease(self.scope, self.holder, duration=self.duration):
+                    return  # lost (an erase removed it): the turn's own renew() says so before it writes again
+            except StoreError as exc:  # the next beat tries again; the lease outlasts two missed ones
+                log.warning("the turn lease of %s was not renewed (%s)", self.scope, exc)
