@@ -30,6 +30,7 @@ class Part:
 
     how: str
     text: str
+    concealed: bool = False  # written in characters no reader sees: hidden whatever it says
 
 
 _HIDDEN_STYLE = (
@@ -164,12 +165,45 @@ def _unescaped(text: str) -> list[Part]:
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 
 
+# Zero-width characters render as nothing: a run of them in two kinds is bits (one kind 0, the other 1), eight to
+# a byte, or with a third kind between the characters' codes; either way a text no reader sees.
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]{16,}")
+
+
+def _zero_width(run: str) -> str | None:
+    """The text a run of zero-width characters spells in binary, if it reads as words."""
+    kinds = sorted(set(run))
+    if len(kinds) == 2 and len(run) % 8 == 0:
+        for zero, one in (kinds, kinds[::-1]):
+            bits = run.replace(zero, "0").replace(one, "1")
+            found = _readable(bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits), 8)))
+            if found is not None:
+                return found
+    if len(kinds) == 3:
+        for gap in kinds:
+            zero, one = (k for k in kinds if k != gap)
+            for a, b in ((zero, one), (one, zero)):
+                codes = [c.replace(a, "0").replace(b, "1") for c in run.split(gap) if c]
+                if codes and all(len(c) <= 21 for c in codes):
+                    found = _words("".join(chr(int(c, 2)) for c in codes))
+                    if found is not None:
+                        return found
+    return None
+
+
 def decoded_parts(text: str) -> list[Part]:
-    """Base64, base32, hex, ROT13, leetspeak, Unicode-tag, reversed and escaped payloads in ``text``, decoded."""
+    """Base64, base32, hex, ROT13, leetspeak, Unicode-tag, zero-width, reversed and escaped payloads in ``text``,
+    decoded."""
     found: list[Part] = []
     if not text.isascii():
         for match in _TAGS.finditer(text):
-            found.append(Part("Unicode tag characters", "".join(chr(ord(c) - 0xE0000) for c in match.group(0))))
+            spelled = "".join(chr(ord(c) - 0xE0000) for c in match.group(0))
+            # A flag's tag letters (a region code) are no words: only what reads as words counts as concealed.
+            found.append(Part("Unicode tag characters", spelled, _words(spelled) is not None))
+        for match in _ZERO_WIDTH.finditer(text):
+            words = _zero_width(match.group(0))
+            if words is not None:
+                found.append(Part("zero-width characters", words, True))
     for match in _B64.finditer(text):
         decoded = _base64(match.group(0))
         if decoded is not None:

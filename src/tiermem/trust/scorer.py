@@ -34,6 +34,9 @@ __all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "LOOKALIKE_WEIGHT", "WINDOW_CHAR
 SIGNALS = (*SIGNALS_EN, *SIGNALS_INTL)
 OUTSIDE_ROLES = tuple(signal for signal in SIGNALS if not signal.in_roles)
 HIDDEN_WEIGHT = 0.35
+# Words spelled in characters that render as nothing (tag characters, zero-width bits) have no reader to serve
+# but a machine: with the invisible characters' own weight, that alone quarantines them.
+CONCEALED_WEIGHT = 0.5
 INVISIBLE_WEIGHT = 0.2
 LOOKALIKE_WEIGHT = 0.2
 WINDOW_CHARS = 500
@@ -168,9 +171,9 @@ def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
             # The whole text was scored already; a part is scored again only for having been hidden, which its
             # first few thousand characters show as well as all of them (and a long part would cost as much).
             inner, reasons = score_text(part.text[:_PART_CHARS], depth + 1, text)
-            if inner <= 0:
+            if inner <= 0 and not part.concealed:
                 continue
-            combined = noisy_or((inner, HIDDEN_WEIGHT))
+            combined = noisy_or((inner, CONCEALED_WEIGHT if part.concealed else HIDDEN_WEIGHT))
             if combined > best[0]:
                 best = (combined, (f"hidden in {part.how}: '{excerpt(part.text)}'", *reasons))
     if form.invisible:
