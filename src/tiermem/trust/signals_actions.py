@@ -66,8 +66,11 @@ _IMPERATIVE_OPENING = re.compile(
 
 # A rule that protects ("we will never ask you to send your PIN") is no order to act.
 _NEGATED = re.compile(r"\b(?:never|not|don'?t|won'?t|doesn'?t|no\s+one\s+will|nobody\s+will)\b")
-# A form's or a receipt's line: a label and an amount ("Delivery charge   £1.50"), where a verb is a noun.
-_AMOUNT_LINE = re.compile(r"^[\w\s&/().,-]{1,48}?[:\s]\s*-?[$€£]?\s?-?\d[\d,.]*\s*[$€£%]?\s*$")
+# A form's or a receipt's line: a label and an amount ("Delivery charge   £1.50", "Monthly share: RD$ 450.00",
+# "Fee: CHF 20"), where a verb is a noun.
+_AMOUNT_LINE = re.compile(
+    r"^[\w\s&/().,-]{1,48}?[:\s]\s*-?(?:[a-z]{1,3}\s?)?[$€£]?\s?-?\d[\d,.]*\s*(?:[$€£%]|[a-z]{3})?\s*$"
+)
 
 
 # Someone the reader is to act upon, spoken of in the third person, or a standing rule for every case: an agent

@@ -225,8 +225,16 @@ _TEMPLATE = table(
         r"eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|instructions?|admin)>",
         0.55,
     ),
-    # Role headers at the start of a line pretend the conversation continues inside the note.
-    (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant)\s*:", re.MULTILINE), 0.4),
+    # Role headers at the start of a line pretend the conversation continues inside the note; followed by a form's
+    # next field ("payment: ..."), "system:" is a field of the form too (a product's system, a desk's assistant).
+    (
+        re.compile(
+            r"(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant)\s*:(?![^\n]*\n[ \t]*"
+            r"(?!(?:system|assistant|user|human|developer|ai|bot)\s*:)[a-z][\w .()/-]{0,30}:[ \t]*\S)",
+            re.MULTILINE,
+        ),
+        0.4,
+    ),
     (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:human|user)\s*:.*\n\s*assistant\s*:", re.MULTILINE), 0.4),
     (r"###\s*(?:instruction|system(?:\s+message)?|response)\s*:?", 0.4),
     (r"\[system\]|\bbegin\s+system\s+prompt\b|\bsystem_prompt\s*=", 0.45),

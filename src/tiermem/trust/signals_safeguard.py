@@ -44,6 +44,8 @@ _STANDING = re.compile(
     r"(?:earlier|previous|past|last)\s+(?:chats?|sessions?|conversations?)|onboarding|mentioned|said)\b"
 )
 _REACH = 200  # the arrangement may be named in a heading or the sentence before
+# "Never ... without approval", "no one ... without a check": a prohibition that keeps the protection, not a waiver.
+_KEPT = re.compile(r"\b(?:never|not|nobody|no\s+one|nothing|cannot|can't|mustn't|don't|doesn't|won't|isn't|aren't)\b")
 # Advice to its own reader ("confirm your new address within a week") speaks in the second person; a planted
 # arrangement speaks of the user and of others in the third.
 # A quoted prompt ("the 'are you sure?' check") is named, not spoken.
@@ -58,8 +60,13 @@ def safeguard_waived(text: str) -> Finding | None:
             continue
         if (
             _PROTECTION.search(sentence)
-            and _WAIVED.search(sentence)
+            and any(_waives(sentence, waived) for waived in _WAIVED.finditer(sentence))
             and _STANDING.search(around(text, sentence, _REACH))
         ):
             return 0.5, sentence
     return None
+
+
+def _waives(sentence: str, waived: re.Match[str]) -> bool:
+    """False for a "without" that a negation before it turns into a requirement ("never paid without a check")."""
+    return waived.group(0) != "without" or not _KEPT.search(sentence, 0, waived.start())
