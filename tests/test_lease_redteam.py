@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -291,34 +291,37 @@ def test_skewed_clock_does_not_take_a_live_lease(url: str, opened: list[Memory])
     assert _free(memory, SCOPE)
 
 
-def test_clock_that_jumped_ahead_does_not_lock_for_long(url: str, opened: list[Memory]) -> None:
-    """A lease stamped while the database's clock ran an hour ahead, whose process then died, holds the session
-    no longer than a lease once the clock is set right."""
-    memory = _open(url, opened)
+def _stamped(memory: Memory, holder: str, renewed_at: datetime) -> None:
+    """A lease row as the database's clock would have stamped it at ``renewed_at`` (ahead of the clock now)."""
     store: Any = memory.store
-    ahead = utcnow() + timedelta(hours=1)
     m = store.MARK
     with store.keys_transaction("acme") as conn:
         conn.execute(
             "INSERT INTO turn_leases (tenant, user_key, agent, session, holder, expires_at, renewed_at)"
             f" VALUES ({m}, {m}, {m}, {m}, {m}, {m}, {m})",
-            ["acme", "ann", "bot", "s1", "dead", store.stored_time(ahead + TURN_LEASE), store.stored_time(ahead)],
+            [
+                "acme",
+                "ann",
+                "bot",
+                "s1",
+                holder,
+                *(store.stored_time(t) for t in (renewed_at + TURN_LEASE, renewed_at)),
+            ],
         )
+
+
+def test_clock_that_jumped_ahead_does_not_lock_for_long(url: str, opened: list[Memory]) -> None:
+    """A lease stamped while the database's clock ran an hour ahead, whose process then died, holds the session
+    no longer than a lease once the clock is set right."""
+    memory = _open(url, opened)
+    _stamped(memory, "dead", utcnow() + timedelta(hours=1))
     assert _free(memory, SCOPE)
 
 
 def test_a_live_lease_is_not_taken_for_a_clock_a_moment_behind(url: str, opened: list[Memory]) -> None:
     """A lease renewed a fraction of a second in the database clock's future (a small step back) stays held."""
     memory = _open(url, opened)
-    store: Any = memory.store
-    ahead = utcnow() + timedelta(seconds=0.5)
-    m = store.MARK
-    with store.keys_transaction("acme") as conn:
-        conn.execute(
-            "INSERT INTO turn_leases (tenant, user_key, agent, session, holder, expires_at, renewed_at)"
-            f" VALUES ({m}, {m}, {m}, {m}, {m}, {m}, {m})",
-            ["acme", "ann", "bot", "s1", "live", store.stored_time(ahead + TURN_LEASE), store.stored_time(ahead)],
-        )
+    _stamped(memory, "live", utcnow() + timedelta(seconds=0.5))
     assert not _free(memory, SCOPE)
 
 
