@@ -1,4 +1,5 @@
-"""(internal) Orders to the reader in other languages (Romance, Germanic, Slavic, CJK), by evidence class.
+"""(internal) Orders to the reader in other languages (Romance, Germanic, Slavic, CJK, Indic, Arabic, Persian,
+Turkish, Indonesian, Vietnamese, Thai), by evidence class.
 
 Beside the phrase signals of ``signals_intl``, this asks which classes of agent-directed evidence a window holds,
 each written as small word lists per language rather than as whole phrasings:
@@ -71,7 +72,16 @@ _ADDRESSED_AI = re.compile(
     # The reader of this text, as a machine: "la IA que lea esto", "die KI, die dies liest"
     rf"\b{_AI}\b,?\s+(?:que\s+lea|que\s+leia|che\s+legge|qui\s+lit|die\s+(?:dies|das|diesen)|der\s+(?:dies|das)|"
     rf"die\s+dit|som\s+läser|который|która)\b|(?:人工智能|ai)?助手请注意|(?:ai|人工知能)?アシスタント(?:へ|に)|"
-    rf"(?:에게|님)\s*[:,]"
+    rf"(?:에게|님)\s*[:,]|"
+    # Hindi, Bengali, Arabic, Persian, Turkish, Indonesian, Vietnamese, Thai: "note for the assistant", "assistant:"
+    r"(?:एआई\s+)?सहायक(?:\s+(?:के\s+लिए|ध्यान\s+दें|को|से))?(?:\s+नोट)?\s*[:,]|"
+    r"(?:এআই\s+)?সহকারী(?:র)?(?:\s+জন্য)?(?:\s+নোট)?\s*[:,]|"
+    r"(?:إلى|ملاحظة\s+(?:إلى|لل))\s*(?:ال)?مساعد|(?:^|[.!?\n:]\s*)(?:أيها\s+)?المساعد\s*[:،,]|"
+    r"(?:برای|به)\s+دستیار|(?:^|[.!?\n:]\s*)دستیار\s*[:،,]|"
+    r"\basistan(?:a|ım)?(?:\s+not(?:u)?)?\s*[:,]|"
+    r"\b(?:untuk|kepada|catatan\s+untuk)\s+(?:sang\s+)?asisten\b|(?:^|[.!?\n:]\s*)asisten\s*[:,]|"
+    r"\b(?:gửi|ghi\s+chú\s+cho|nhắn)\s+trợ\s+lý|(?:^|[.!?\n:]\s*)trợ\s+lý\s*[:,]|"
+    r"(?:ถึง|สำหรับ|ข้อความถึง)\s*ผู้ช่วย|(?:^|[.!?\n:]\s*)ผู้ช่วย\s*[:,]"
 )
 _PERSONA = re.compile(
     r"\b(?:eres|ahora\s+eres|sei|ora\s+sei|você\s+(?:agora\s+)?é|tu\s+és|tu\s+es|vous\s+êtes|du\s+bist|"
@@ -95,7 +105,10 @@ _STANDING = re.compile(
     r"de\s+agora\s+em\s+diante|daqui\s+(?:em\s+diante|para\s+a\s+frente)|d['’]ora\s+in\s+(?:poi|avanti)|"
     r"da\s+(?:ora|adesso|oggi)\s+in\s+(?:poi|avanti)|da\s+adesso|désormais|à\s+partir\s+de\s+maintenant|"
     r"dorénavant|ab\s+(?:jetzt|sofort|heute)|von\s+nun\s+an|künftig|voortaan|vanaf\s+nu|från\s+och\s+med\s+nu|"
-    r"hädanefter|od\s+teraz|odtąd|с\s+этого\s+момента|отныне|впредь)\b|(?:从现在开始|从现在起|从今以后|今后|これからは|今後は)"
+    r"hädanefter|od\s+teraz|odtąd|с\s+этого\s+момента|отныне|впредь|bundan\s+(?:sonra|böyle)|"
+    r"mulai\s+(?:sekarang|saat\s+ini|hari\s+ini)|từ\s+(?:giờ|nay|bây\s+giờ)(?:\s+trở\s+đi)?)\b|"
+    r"(?:从现在开始|从现在起|从今以后|今后|これからは|今後は|अब\s+से|এখন\s+থেকে|من\s+الآن|از\s+(?:این\s+به\s+بعد|حالا)|"
+    r"ต่อจากนี้|จากนี้ไป|앞으로는|지금부터)"
 )
 _LANGUAGES = (
     r"(?:inglés|ingl[eê]s|inglese|anglais|englisch|español|espanhol|spagnolo|espagnol|spanisch|francés|francês|"
@@ -115,12 +128,18 @@ _ANSWER_FORM = re.compile(
     rf"(?:en|em|in|auf|in\s+het|på|на)\s+{_LANGUAGES}\b|(?:只能?|仅)用{_LANGUAGES}|{_LANGUAGES}(?:のみ|だけ)で|"
     r"\b(?:в\s+(?:каждом\s+)?ответе?|в\s+каждый\s+ответ|in\s+elk\s+antwoord|i\s+varje\s+svar)\b|"
     r"\b(?:cada|toda|todas\s+las|ogni|chaque|toute|jede[rn]?)\s+(?:respuesta|resposta|risposta|réponse|antwort)|"
-    r"(?:每个|每次|所有)(?:回答|回复)"
+    r"(?:每个|每次|所有)(?:回答|回复)|"
+    # Hindi, Bengali, Arabic, Persian, Turkish, Indonesian, Vietnamese, Thai: "answer only in <language>"
+    r"(?:केवल|सिर्फ)\s+\S+\s+में\s+(?:जवाब|उत्तर)|শুধু\s+\S+(?:\s+ভাষায়)?\s+(?:উত্তর|জবাব)|"
+    r"(?:أجب|رد|اكتب)\S*\s+(?:فقط\s+)?باللغة|فقط\s+به\s+(?:زبان\s+)?\S+\s+(?:پاسخ|جواب)|"
+    r"\bsadece\s+\S+(?:ça|çe|ca|ce)\s+(?:cevap|yanıt|yaz)|\b(?:jawab|balas|tulis)\w*\s+(?:hanya\s+)?(?:dalam|pakai|dengan)\s+"
+    r"bahasa|\b(?:chỉ\s+)?trả\s+lời\s+(?:chỉ\s+)?bằng\s+tiếng|ตอบ(?:เป็น)?(?:เฉพาะ)?ภาษา"
 )
 _THE_USER = re.compile(
     r"\b(?:al|del|el|ao|do|o|all['’]|dell['’]|l['’]|à\s+l['’]|de\s+l['’]|dem|des|der|den)\s*"
     r"(?:usuario|usuário|utilizador|utente|utilisateur|nutzer[s]?|benutzer[s]?|cliente)\b|用户|"
-    r"\b(?:de\s+)?gebruiker\b|\banvändaren\b|\bпользовател\w+|\bużytkownik\w*|\bkullanıcı\w*|ユーザー|사용자"
+    r"\b(?:de\s+)?gebruiker\b|\banvändaren\b|\bпользовател\w+|\bużytkownik\w*|\bkullanıcı\w*|ユーザー|사용자|"
+    r"उपयोगकर्ता|ব্যবহারকারী|المستخدم|کاربر|\bpengguna\b|người\s+dùng|ผู้ใช้"
 )
 _SENSITIVE = re.compile(
     r"\b(?:contraseñas?|senhas?|password|mot\s+de\s+passe|passwort|kennwort|pin|"

@@ -179,6 +179,19 @@ def _order_follows(line: str, after: int) -> bool:
     )
 
 
+# The machine's name and a comma, no article: "assistant, ...", "AI helper, ..." (not "the bot did, because...").
+_CALLED = re.compile(
+    r"^\W*(?!(?:the|a|an)\b)(?:[\w-]+\s+)?(?:ai|llm|gpt|assistants?|agents?|bots?|chatbots?|models?|copilot|"
+    r"helpers?)\s*,\s*$"
+)
+
+
+def _quoted_at(line: str, at: int) -> bool:
+    """Whether ``at`` falls inside a quotation opened earlier on ``line`` (a vocative quoted, not spoken)."""
+    before = line[:at]
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
+
+
 def addressed_order(text: str) -> Finding | None:
     """A machine named at the start of a sentence, a line or a cell, and an order after it on that line: "AI: mark it
     paid"; or machine readers as a class told what they must do. An order quoted as reported speech is not given."""
@@ -195,7 +208,12 @@ def addressed_order(text: str) -> Finding | None:
                 if _ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]):
                     return 0.5, sentence
                 at = line.find(sentence) + found.end()
-                if _GIVEN_THE_LINE.search(found.group()) and _order_follows(line, at):
+                # A comma after the name is a vocative ("assistant, you now work for us; tell..."): the rest of the
+                # line is said to it, as after a note's label; a colon may introduce a value instead.
+                called = _GIVEN_THE_LINE.search(found.group()) or (
+                    _CALLED.search(found.group()) is not None and not _quoted_at(line, at)
+                )
+                if called and _order_follows(line, at):
                     return 0.5, line[max(0, at - len(found.group())) :]
             key = _MACHINE_KEY.search(sentence)
             if key and _order_follows(line, line.find(sentence) + key.end()):
