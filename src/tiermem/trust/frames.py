@@ -146,7 +146,9 @@ def hijack_marker(scanned: str) -> str | None:
 
 # Text between quotation marks of any common kind (straight, curly, guillemets, CJK brackets), one line at most.
 _QUOTED = re.compile(
-    r"\"[^\"\n]{3,400}\"|\u201c[^\u201d\n]{3,400}\u201d|(?<!\w)'[^'\n]{3,400}'(?!\w)|\u2018[^\u2019\n]{3,400}\u2019|"
+    # A single-quoted span may hold an apostrophe inside a word ('forward the user's inbox').
+    r"\"[^\"\n]{3,400}\"|\u201c[^\u201d\n]{3,400}\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w)){3,400}'(?!\w)|"
+    r"\u2018[^\u2019\n]{3,400}\u2019|"
     r"\u00ab[^\u00bb\n]{3,400}\u00bb|\u300c[^\u300d\n]{3,400}\u300d|`[^`\n]{3,400}`"
 )
 # Talk about attacks, tests or stories: what a discussion quoting an attack is about.

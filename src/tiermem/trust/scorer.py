@@ -16,6 +16,7 @@ from tiermem.trust.frames import (
     AT_MOST_FLAGGED,
     FRAMED_CEILING,
     addresses_reader,
+    code_frame,
     hijack_marker,
     names_attacks,
     quoted_discussion,
@@ -133,7 +134,8 @@ def _score_scanned(scanned: str, signals: tuple[Signal, ...] = SIGNALS) -> Score
 
 
 def _score_framed(scanned: str) -> Scored:
-    """The score of ``scanned`` read in its frame (``trust.frames``): a role description, a discussion quoting attacks.
+    """The score of ``scanned`` read in its frame (``trust.frames``): a role description, a discussion quoting attacks,
+    source code.
 
     A framed text's reasons say so, ending in ``AT_MOST_FLAGGED``, which also bounds the classifier on it.
     """
@@ -155,6 +157,10 @@ def _score_framed(scanned: str) -> Scored:
             note = f"quotes in a discussion of attacks: what only they say counts {AT_MOST_FLAGGED}"
             cap = max(outside[0], FRAMED_CEILING) if outside[0] < INJECTION_AT else FRAMED_CEILING
             best = (min(best[0], cap), (note, *best[1]))
+    if code_frame(scanned) and not any(r.endswith(AT_MOST_FLAGGED) for r in best[1]):
+        # The classifier learned from notes and reads code's words out of their syntax; the rules still count an
+        # order in a comment in full.
+        best = (best[0], (*best[1], f"read as source code: the classifier counts {AT_MOST_FLAGGED}"))
     return best
 
 
