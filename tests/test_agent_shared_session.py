@@ -190,6 +190,8 @@ def test_a_lease_the_store_failed_to_release_keeps_the_answer_and_ends_at_its_ex
     assert second.step("hello again").reply == "Hi again."
 
 
-def test_a_lease_must_be_a_positive_timedelta(mem: Memory) -> None:
-    with pytest.raises(ValidationError, match="lease"):
-        Agent(mem, SCOPE, ScriptedClient([]), BUDGET, system_prompt="", lease=timedelta(0))
+def test_a_lease_must_be_a_timedelta_of_at_least_a_second(mem: Memory) -> None:
+    for lease in (timedelta(0), timedelta(milliseconds=3), timedelta(seconds=0.9), 30):
+        with pytest.raises(ValidationError, match="lease"):
+            Agent(mem, SCOPE, ScriptedClient([]), BUDGET, system_prompt="", lease=lease)  # type: ignore[arg-type]
+    Agent(mem, SCOPE, ScriptedClient([]), BUDGET, system_prompt="", lease=timedelta(seconds=1))

@@ -23,7 +23,7 @@ from tiermem.errors import BusyError, StoreError, ValidationError
 from tiermem.store.context_base import StoreWithContext
 from tiermem.types import Scope, new_id
 
-__all__ = ["RETRY_AFTER", "TURN_LEASE", "TurnLease", "check_lease"]
+__all__ = ["MIN_LEASE", "RETRY_AFTER", "TURN_LEASE", "TurnLease", "check_lease"]
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +36,15 @@ TURN_LEASE = timedelta(seconds=30)
 RETRY_AFTER = 1.0
 
 
+# The shortest lease a turn may take: a renewal is a write, and on a loaded machine one can wait on another writer
+# for a good part of a second; a lease that ran out between two renewals would hand a live turn's session over.
+MIN_LEASE = timedelta(seconds=1)
+
+
 def check_lease(duration: timedelta) -> None:
-    """A ValidationError unless ``duration`` is a positive timedelta."""
-    if not isinstance(duration, timedelta) or duration <= timedelta(0):
-        raise ValidationError("lease", "must be a positive timedelta", given=duration)
+    """A ValidationError unless ``duration`` is a timedelta of at least ``MIN_LEASE``."""
+    if not isinstance(duration, timedelta) or duration < MIN_LEASE:
+        raise ValidationError("lease", f"must be a timedelta of at least {MIN_LEASE}", given=duration, limit=MIN_LEASE)
 
 
 class TurnLease:

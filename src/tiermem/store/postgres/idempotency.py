@@ -18,7 +18,9 @@ class PgIdempotencyMixin(IdempotencyMixin):
 
     MARK = "%s"
     LOCK_ROW = " FOR UPDATE"
-    CLOCK = "now()"  # the server's clock, shared by every client
+    # The server's clock, shared by every client, read when the statement starts (now() is the transaction's start,
+    # which a caller's open transaction would leave in the past).
+    CLOCK = "statement_timestamp()"
     SECONDS = "make_interval(secs => {})"
 
     if TYPE_CHECKING:  # provided by PostgresStore
