@@ -76,7 +76,12 @@ _SECRECY = [
         0.3,
     ),
 ]
-_TEMPLATE = _EN_TEMPLATE[:2]  # chat-template tokens, role headers
+# Chat-template tokens and role headers as they were when write-time scanning came in (the write-time table has
+# since learned that a form's "System:" field is no header).
+_TEMPLATE = [
+    _EN_TEMPLATE[0],
+    (re.compile(r"(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant)\s*:", re.MULTILINE), 0.4),
+]
 _ACTION = re.compile(
     r"\b(?:book|transfer|send|wire|delete|erase|pay|purchase|buy|upgrade|email|forward|share|reveal|leak|"
     r"exfiltrate|upload|execute|grant|approve|charge|cancel)\b"
