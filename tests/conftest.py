@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # lets tests import store_contra
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI does; numpy is not imported yet here
 
 from pg_fixtures import pg_server  # noqa: F401  (the session's PostgreSQL server, for any test that asks)
+from tiermem.context import lease as lease_module
 from tiermem.embed import HashingEmbedder, MiniLMEmbedder
 from tiermem.memory import Memory
 from tiermem.store.sqlite.connect import is_open_here
@@ -62,6 +64,12 @@ def _real_model_only_when_marked_slow(request: pytest.FixtureRequest, monkeypatc
             pytest.fail(f"{request.node.nodeid} loads the real model: mark it @pytest.mark.slow")
 
         monkeypatch.setattr(MiniLMEmbedder, "_load", refuse)
+
+
+@pytest.fixture
+def compressed_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn leases of a fraction of a second, so that expiry and renewal happen within a test (the floor is 1 s)."""
+    monkeypatch.setattr(lease_module, "MIN_LEASE", timedelta(milliseconds=50))
 
 
 @pytest.fixture

@@ -25,7 +25,6 @@ from fake_openai import FakeOpenAI
 from served_process import TIERMEM, env_for, make_key, served, wait_ready
 from tiermem import Memory
 from tiermem.agent.loop import Agent
-from tiermem.context import lease as lease_module
 from tiermem.context.budget import ContextBudget
 from tiermem.context.lease import TURN_LEASE, TurnLease
 from tiermem.errors import BusyError, ConflictError, LLMError
@@ -38,6 +37,8 @@ from tiermem.types import Scope, utcnow
 BUDGET = ContextBudget(window=3000, system=150, core=300, output_reserve=400, retrieval_reserve=600)
 SCOPE = Scope("acme", "ann", "bot", "s1")
 COUNTER = TiktokenCounter("o200k_base")
+
+pytestmark = pytest.mark.usefixtures("compressed_time")  # leases of a fraction of a second (conftest)
 
 
 class Model:
@@ -66,12 +67,6 @@ class Model:
 
 def _agent(memory: Memory, scope: Scope, model: Any, lease: timedelta = timedelta(minutes=3)) -> Agent:
     return Agent(memory, scope, model, BUDGET, system_prompt="You help.", counter=COUNTER, lease=lease)
-
-
-@pytest.fixture(autouse=True)
-def compressed_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Leases of a fraction of a second, so that expiry and renewal happen within a test (the shipped floor is 1 s)."""
-    monkeypatch.setattr(lease_module, "MIN_LEASE", timedelta(milliseconds=50))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -24,7 +24,6 @@ import pytest
 from fake_openai import FakeOpenAI
 from served_process import env_for, make_key, served
 from tiermem.agent.loop import Agent
-from tiermem.context import lease as lease_module
 from tiermem.context.budget import ContextBudget
 from tiermem.errors import BusyError, LLMError, ValidationError
 from tiermem.llm import ChatMessage, ChatResponse
@@ -34,6 +33,8 @@ from tiermem.types import Scope
 BUDGET = ContextBudget(window=2000, system=150, core=300, output_reserve=400, retrieval_reserve=250)
 SCOPE = Scope("acme", "ann", "bot", "s1")
 SHORT, LONG = timedelta(seconds=0.6), timedelta(seconds=30)
+
+pytestmark = pytest.mark.usefixtures("compressed_time")  # leases of a fraction of a second (conftest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +52,6 @@ class Db:
 
     def leases(self) -> list[tuple[Any, ...]]:
         return self.sql("SELECT holder, expires_at, renewed_at FROM turn_leases")
-
-
-@pytest.fixture(autouse=True)
-def compressed_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Leases of a fraction of a second, so that expiry and renewal happen within a test (the shipped floor is 1 s)."""
-    monkeypatch.setattr(lease_module, "MIN_LEASE", timedelta(milliseconds=50))
 
 
 @pytest.fixture(params=["sqlite", "pg"])
@@ -156,7 +151,6 @@ CHILD = """
 import json, os, sys, time
 from datetime import timedelta
 from tiermem.agent.loop import Agent
-from tiermem.context import lease as lease_module
 from tiermem.context.budget import ContextBudget
 from tiermem.errors import BusyError
 from tiermem.llm import ChatMessage, ChatResponse
