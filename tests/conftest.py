@@ -66,6 +66,14 @@ def _real_model_only_when_marked_slow(request: pytest.FixtureRequest, monkeypatc
         monkeypatch.setattr(MiniLMEmbedder, "_load", refuse)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def url_on_both_stores(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite file's path, then a fresh PostgreSQL schema's URL: a test run once on each store."""
+    if request.param == "sqlite":
+        return str(tmp_path / "both.db")
+    return str(request.getfixturevalue("pg_server").schema_url("both"))
+
+
 @pytest.fixture
 def compressed_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Turn leases of a fraction of a second, so that expiry and renewal happen within a test (the floor is 1 s)."""
