@@ -52,8 +52,11 @@ class Server:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, env=child_env(self.db), stdout=log, stderr=log)
 
-    def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
-        """Until ``/readyz`` answers 200 (SystemExit if the process exits or the time runs out)."""
+    def wait_ready(self, timeout: float = READY_TIMEOUT, *, relaunch: bool = False) -> None:
+        """Until ``/readyz`` answers 200 (SystemExit if the process exits or the time runs out).
+
+        ``relaunch`` starts an exited process again, as a supervisor would: a server refuses to start while its
+        database cannot be reached, which happens when a restart falls inside a PostgreSQL outage."""
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -62,7 +65,10 @@ class Server:
             except httpx.TransportError:
                 pass
             if self.process is None or self.process.poll() is not None:
-                raise SystemExit(f"server {self.name} exited; see {self.log}")
+                if not relaunch or time.monotonic() > deadline:
+                    raise SystemExit(f"server {self.name} exited; see {self.log}")
+                time.sleep(0.5)
+                self.launch()
             if time.monotonic() > deadline:
                 raise SystemExit(f"server {self.name} was not ready in {timeout:.0f} s; see {self.log}")
             time.sleep(0.2)

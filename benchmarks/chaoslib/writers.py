@@ -125,9 +125,10 @@ class RestWriter:
         if answer.ok and self.rng.random() < REPLAY_SHARE:
             again = self.rest.call("POST", path, params=params, body={"text": line}, key=key)
             same = again.ok and again.replayed and again.body == answer.body
+            # No answer within the retry window says nothing about the replay; only a wrong answer is a mismatch.
+            outcome = "acked" if same else "unresolved" if again.status is None else "mismatch"
             detail = "" if same else f"not replayed: {again.status} replayed={again.replayed} {again.text[:200]}"
-            self.run.ledger.record(Op("rest", "replay", self.target.store, "acked" if same else "mismatch", 0,
-                                      again.attempts, detail))  # fmt: skip
+            self.run.ledger.record(Op("rest", "replay", self.target.store, outcome, 0, again.attempts, detail))
 
     def _race(self) -> None:
         """The same request from two clients at one instant, each through its own server (on SQLite, the one)."""
