@@ -230,3 +230,38 @@ def test_a_lease_left_by_a_server_that_died_mid_turn_is_taken_over_once_it_expir
     pair.model.reply("Hello.")
     assert _say(pair, pair.b, "hello").status_code == 200
     assert _window(pair.db) == ["hello", "Hello."]
+
+
+def test_a_turn_that_lost_its_session_mid_call_is_answered_409_saying_its_message_was_kept(pair: Pair) -> None:
+    pair.model.reply("Hello.")
+    assert _say(pair, pair.a, "hello").status_code == 200
+    pair.model.reply("Noted the lift.", delay=2.0)
+    answers: dict[str, httpx.Response] = {}
+    keyed = {"Authorization": f"Bearer {pair.admin}", "Idempotency-Key": "lift-1"}
+    url, body = f"{pair.a}/v1/sessions/{SESSION}/messages", {"text": "the lift is stuck"}
+
+    def say() -> httpx.Response:
+        return httpx.post(url, params={"user": "ann"}, json=body, headers=keyed, timeout=60)
+
+    first = threading.Thread(target=lambda: answers.update(lift=say()))
+    first.start()
+    deadline = time.monotonic() + 30
+    while len(pair.model.chat_requests) < 2:  # the turn is with the model
+        assert time.monotonic() < deadline, "the turn never reached the model"
+        time.sleep(0.02)
+    store: Any = open_store(pair.db, create=False)
+    try:  # another process takes the session over, as one would after this turn's process stalled past its lease
+        with store.keys_transaction(TENANT) as conn:
+            assert conn.execute(f"UPDATE turn_leases SET holder = {store.MARK}", ["thief"]).rowcount == 1
+        first.join()
+        lost = answers["lift"]
+        assert lost.status_code == 409 and "stays in the session" in lost.json()["detail"]
+        assert "Retry-After" not in lost.headers  # not "send it again": the message is there
+        assert _window(pair.db) == ["hello", "Hello.", "the lift is stuck"]  # kept once, and no reply of its own
+        with store.keys_transaction(TENANT) as conn:  # the thief's turn ends
+            conn.execute("DELETE FROM turn_leases")
+    finally:
+        store.close()
+    pair.model.reply("Noted the lift.")
+    assert say().status_code == 200  # asked again with its key: answered, its message not stored twice
+    assert _window(pair.db) == ["hello", "Hello.", "the lift is stuck", "Noted the lift."]

@@ -8,7 +8,8 @@
      ├── NotFoundError            an id that does not exist in the caller's scope, or a database file that
      │                            does not exist where one is opened without being created
      ├── ConflictError            an optimistic-concurrency or state conflict
-     │    └── BusyError           another caller holds what this one needs for now; says when to retry
+     │    ├── BusyError           another caller holds what this one needs for now; says when to retry
+     │    └── TurnLostError       a running turn lost its session: what it stored stays, its reply is dropped
      ├── AccessError              a missing or wrong credential, or one that does not allow the operation
      ├── RateLimitError           a caller over its request rate; says when to retry
      ├── EmbeddingError           the embedder failed or is misconfigured
@@ -43,6 +44,7 @@ __all__ = [
     "SecretRefusedError",
     "StorageFullError",
     "StoreError",
+    "TurnLostError",
     "ValidationError",
     "WriteBehindError",
 ]
@@ -116,6 +118,11 @@ class BusyError(ConflictError):
     def __init__(self, message: str, *, retry_after: float) -> None:
         self.retry_after = retry_after
         super().__init__(message)
+
+
+class TurnLostError(ConflictError):
+    """A running turn lost its session (its lease ran out while it stalled and another turn took over, or its
+    user was erased): what it stored stays, as a dead process's would, and its reply is dropped."""
 
 
 class AccessError(MemError):

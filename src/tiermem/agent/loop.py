@@ -29,7 +29,7 @@ from tiermem.context.messages import Message, ToolCall, message_tokens
 from tiermem.context.summary import Summariser
 from tiermem.context.trace import trace_metadata
 from tiermem.context.window import ContextManager
-from tiermem.errors import ConfigError, MemError, ValidationError
+from tiermem.errors import ConfigError, MemError, TurnLostError, ValidationError
 from tiermem.llm import ChatClient, ChatMessage
 from tiermem.memory import Memory
 from tiermem.store.context_base import StoreWithContext
@@ -193,9 +193,10 @@ class Agent:
         BusyError before anything is written. Holding it, the turn brings the window up to what is stored
         (another Agent may have taken a turn, an erase may have emptied it): its one read of the stored window.
         A turn that fails (the model call, most often) is undone: the window is as if it had not been sent
-        (``ContextManager.undo``), so a retry is a turn of its own; so is one whose lease was lost (an erase of its
-        user: BusyError). ``message_id`` names the user's message: the same id again (a retry after a crash) is
-        not stored twice.
+        (``ContextManager.undo``), so a retry is a turn of its own. One whose lease was lost (an erase of its user,
+        or a stall past the lease while another turn took over) writes nothing more and raises TurnLostError: its
+        user message stays as stored, since the other turn may have shown it. ``message_id`` names the user's
+        message: the same id again (a retry after a crash) is not stored twice.
         """
         lease = TurnLease(self._store, self.context.scope, duration=self.lease)
         with lease.held():
@@ -205,6 +206,8 @@ class Agent:
             mark = self.context.mark()
             try:
                 return self._step(user_text, now, message_id, lease)
+            except TurnLostError:
+                raise  # the session is another turn's now: what this one stored stays, as a dead process's would
             except BaseException:
                 self.context.undo(mark)
                 raise

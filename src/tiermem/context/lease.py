@@ -7,8 +7,10 @@ turn ends (answered, failed or undone) and otherwise at its expiry, so a process
 session no longer than that. A running turn renews it every third of its length from a thread of its own, so it
 does not expire under a live turn however long the model takes: were it to, the turn taking over would load the
 user message of a turn whose user is then told to send it again. The turn also renews it before and after each
-model call, which tells it when the lease was lost (its user was erased). The store judges expiry by the
-database's clock, so workers whose clocks disagree never hold one session at once.
+model call, which tells it when the lease was lost (its user was erased, or its process stalled past the lease):
+then it writes nothing more, not even its own undoing, since the turn that took over may have shown its message;
+it ends as a dead process's turn does. The store judges expiry by the database's clock, so workers whose clocks
+disagree never hold one session at once.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
-from tiermem.errors import BusyError, StoreError, ValidationError
+from tiermem.errors import BusyError, StoreError, TurnLostError, ValidationError
 from tiermem.store.context_base import StoreWithContext
 from tiermem.types import Scope, new_id
 
@@ -86,13 +88,13 @@ class TurnLease:
                 log.warning("the turn lease of %s was not released (%s); it ends at its expiry", self.scope, exc)
 
     def renew(self) -> None:
-        """Hold on for another ``duration``; BusyError when the lease was lost (it expired and another turn
-        took it, or an erase removed it), so the turn is undone instead of racing the one that took over."""
+        """Hold on for another ``duration``; TurnLostError when the lease was lost (it expired while the turn
+        stalled and another turn took it, or an erase removed it), so the turn writes no more."""
         if not self.store.renew_turn_lease(self.scope, self.holder, duration=self.duration):
-            raise BusyError(
-                f"session '{self.scope.session or ''}' ({self.scope}): this turn's lease ran out and another turn"
-                " took the session (or its user was erased); this turn was undone: send it again",
-                retry_after=RETRY_AFTER,
+            raise TurnLostError(
+                f"session '{self.scope.session or ''}' ({self.scope}): this turn stalled past its lease and another"
+                " turn took the session (or its user was erased); its user message stays in the session as stored"
+                " (the other turn may have shown it to its model) and its reply was dropped: ask again for a reply"
             )
 
     def _beat(self, stop: threading.Event) -> None:

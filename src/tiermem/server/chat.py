@@ -24,7 +24,7 @@ from tiermem.agent.loop import Agent, AgentTurn
 from tiermem.context.budget import ContextBudget
 from tiermem.context.lease import RETRY_AFTER
 from tiermem.context.window import ContextManager
-from tiermem.errors import BusyError, ConfigError, ConflictError
+from tiermem.errors import BusyError, ConfigError, ConflictError, TurnLostError
 from tiermem.llm import ChatClient, OpenAIChatClient, PiiMask
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, define_missing
@@ -105,6 +105,8 @@ class ChatService:
                     slot.agent = self._agent(scope, self.llm)
                 try:
                     return slot.agent.step(text, now=now, message_id=message_id)
+                except TurnLostError:
+                    raise  # its message was kept: "send it again" would not be true
                 except ConflictError as exc:
                     raise BusyError(
                         f"session '{scope.session}' is taking another turn at the same time (in another server"

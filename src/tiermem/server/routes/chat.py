@@ -102,10 +102,10 @@ async def chat(
 ) -> Any:
     """The agent answers the message with its context window, core memory and recall of earlier sessions.
 
-    A turn whose model call fails (502) leaves the session as if the message had not been sent, and so does one
-    that another turn of the session (through another server process) overtook while it ran (409). With an
-    ``Idempotency-Key``, a retry gets the first answer; and the user's message takes its id from the key, so
-    even a turn cut short by a crash is not stored twice by its retry."""
+    A turn whose model call fails (502) leaves the session as if the message had not been sent; one that lost its
+    session while it ran (it stalled past its lease and another turn took over: 409) keeps its message, as a
+    crashed one does. With an ``Idempotency-Key``, a retry gets the first answer; and the user's message takes its
+    id from the key, so a turn cut short by a crash or a lost session is not stored twice by its retry."""
     check_limit("text", len(body.text), runtime.settings.limits.max_text_chars, " on characters")
     full = await run_in_threadpool(
         scope_for, runtime.access, principal, user=scope.user, agent=scope.agent, session=session
