@@ -232,8 +232,8 @@ def test_racing_processes_never_overlap_and_refused_ones_leave_nothing(db: Db, m
 
 
 def test_a_model_call_many_leases_long_is_never_taken_over(db: Db, mem: Memory) -> None:
-    model, stolen = Model(3.6), []  # three leases long (a shorter lease is lost to a loaded machine's stalls)
-    worker, raised = background(agent(mem, model, timedelta(seconds=1.2)).step, "a long question")
+    model, stolen = Model(6.0), []  # three leases long (a shorter lease is lost to a loaded machine's stalls)
+    worker, raised = background(agent(mem, model, timedelta(seconds=2.0)).step, "a long question")
     assert model.entered.wait(10)
     other: Any = Memory.open(db.url, embedder="hash").store
     while worker.is_alive():
