@@ -112,7 +112,7 @@ _ADDRESSED = table(
     ),
     # A greeting to a machine: "Hi there, model." "Hello, AI."
     (rf"\b(?:hey|hi|hello|greetings|dear)(?:\s+there)?,?\s+(?:the\s+)?{_MODEL}\s*[.,:!]", 0.4),
-    (rf"\bif\s+you\s+are\s+an?\s+(?:\w+\s+)?{_MODEL}\b", 0.45),
+    (rf"\bif\s+you\s+(?:are|happen\s+to\s+be|might\s+be)\s+an?\s+(?:\w+\s+)?{_MODEL}\b", 0.45),
     (
         r"(?<!\bwhat\s)(?<!\bwhich\s)(?<!\bif\s)(?<!\bthings\s)(?<!\beverything\s)(?<!\banything\s)"
         r"\byou\s+(?:must|shall|should|need\s+to|have\s+to|are\s+to)\s+(?:now\s+)?(?:always\s+|never\s+|only\s+|"
@@ -159,9 +159,11 @@ _ADDRESSED = table(
     ),
 )
 _JAILBREAK = table(
-    # a persona named, not one spoken of ("the DAN prompt", "DAN-style jailbreaks")
+    # a persona named, not one spoken of ("the DAN prompt", "DAN-style jailbreaks"); "dan" itself is a name and a
+    # common word ("and" in Indonesian, "then" in Dutch), so only as a persona taken or a mode
     (
-        r"(?<!the\s)\b(?:dan|do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"
+        r"(?<!the\s)\b(?:(?:(?:you\s+are|you're)\s+(?:now\s+)?|as\s+|become\s+|stay\s+|hi\s+|hello\s+)dan|dan\s+mode|"
+        r"do\s+anything\s+now|jailbreak(?:en|ed)?|developer\s+mode|god\s+mode|sudo\s+mode)\b"
         r"(?![\s-]+(?:prompts?|jailbreaks?|attacks?|style|variants?|examples?)\b)",
         0.4,
     ),
