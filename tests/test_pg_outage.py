@@ -110,3 +110,13 @@ def test_the_database_password_is_in_no_output_log_line_or_response(pg: Embedded
     assert [text for text in seen if PASSWORD in text] == []
     bodies = " ".join(seen[:-3])  # the responses: no role, socket or schema either
     assert "tiermem_app" not in bodies and ".s.PGSQL" not in bodies and "secret_" not in bodies
+
+
+def test_a_server_started_while_the_database_is_away_exits_1_saying_so(tmp_path: Path) -> None:
+    """A supervisor (systemd's Restart=on-failure, a container's restart policy) then starts it again."""
+    away = "postgresql://tiermem@127.0.0.1:1/tiermem"  # nothing listens on port 1
+    done = subprocess.run(
+        [*TIERMEM, "serve", "--db", away, "--port", "0", "--embedder", "hash"],
+        env=env_for(tmp_path / "unused.db"), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1 and "cannot be reached" in done.stderr, done.stderr[-500:]
