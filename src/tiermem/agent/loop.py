@@ -208,7 +208,10 @@ class Agent:
                 return self._step(user_text, now, message_id, lease)
             except TurnLostError:
                 raise  # the session is another turn's now: what this one stored stays, as a dead process's would
-            except BaseException:
+            except BaseException as exc:
+                # A write refused because another turn saved the window (a conflict) means the session was lost
+                # between two renewals: that turn may have built on what this one stored, so no undo either.
+                lease.check_held(exc)
                 self.context.undo(mark)
                 raise
 
@@ -247,6 +250,7 @@ class Agent:
                 hold = self._hold(call, user_text)
                 if hold is not None:
                     held.append(hold)
+                lease.renew()  # a tool may write memory: only while the session is this turn's
                 result = self._run(call) if hold is None else _held_result(hold)
                 # Leave an even share of what is left for the results still to come in this step.
                 room = (self.context.budget.message_budget - used) // (len(calls) - i)
@@ -256,6 +260,7 @@ class Agent:
                 message = Message.tool(content, tool_call_id=call.id, name=call.name, **at, **author)
                 message = self._fit(message, room)
                 used += message_tokens(message, self.counter)
+                lease.renew()  # and a tool may take long: its result is written only if the session is still held
                 evicted += self.context.append(message)
                 runs.append(ToolRun(call.id, call.name, call.arguments, message.content))
         marker = (

@@ -7,9 +7,10 @@ turn ends (answered, failed or undone) and otherwise at its expiry, so a process
 session no longer than that. A running turn renews it every third of its length from a thread of its own, so it
 does not expire under a live turn however long the model takes: were it to, the turn taking over would load the
 user message of a turn whose user is then told to send it again. The turn also renews it before and after each
-model call, which tells it when the lease was lost (its user was erased, or its process stalled past the lease):
-then it writes nothing more, not even its own undoing, since the turn that took over may have shown its message;
-it ends as a dead process's turn does. The store judges expiry by the database's clock, so workers whose clocks
+model call and before each tool runs and each result is written, which tells it when the lease was lost (its user
+was erased, or its process stalled past the lease), and a turn that fails checks it once more: a lost turn writes
+nothing more, not even its own undoing, since the turn that took over may have shown its message; it ends as a
+dead process's turn does. The store judges expiry by the database's clock, so workers whose clocks
 disagree never hold one session at once.
 """
 
@@ -87,15 +88,28 @@ class TurnLease:
             except StoreError as exc:  # the turn's outcome stands; the session is free again at the lease's end
                 log.warning("the turn lease of %s was not released (%s); it ends at its expiry", self.scope, exc)
 
+    def check_held(self, failure: BaseException) -> None:
+        """After ``failure`` ended the turn: TurnLostError (from it) if the lease is no longer this turn's, so the
+        turn is not undone under another; nothing if it still holds, or if the store cannot say."""
+        try:
+            held = self.store.renew_turn_lease(self.scope, self.holder, duration=self.duration)
+        except StoreError:  # the undo that follows meets the same store and says what failed
+            return
+        if not held:
+            raise self._lost() from failure
+
     def renew(self) -> None:
         """Hold on for another ``duration``; TurnLostError when the lease was lost (it expired while the turn
         stalled and another turn took it, or an erase removed it), so the turn writes no more."""
         if not self.store.renew_turn_lease(self.scope, self.holder, duration=self.duration):
-            raise TurnLostError(
-                f"session '{self.scope.session or ''}' ({self.scope}): this turn stalled past its lease and another"
-                " turn took the session (or its user was erased); its user message stays in the session as stored"
-                " (the other turn may have shown it to its model) and its reply was dropped: ask again for a reply"
-            )
+            raise self._lost()
+
+    def _lost(self) -> TurnLostError:
+        return TurnLostError(
+            f"session '{self.scope.session or ''}' ({self.scope}): this turn stalled past its lease and another"
+            " turn took the session (or its user was erased); its user message stays in the session as stored"
+            " (the other turn may have shown it to its model) and its reply was dropped: ask again for a reply"
+        )
 
     def _beat(self, stop: threading.Event) -> None:
         """Renew every third of the lease until ``stop``: a live turn keeps its session through a long model call."""

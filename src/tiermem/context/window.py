@@ -389,7 +389,8 @@ class ContextManager:
         records = self._store.get_many(self._scope, list(state.message_ids))
         # A message forgotten or erased since left the context with its record.
         messages = [(message_from_record(r), r) for r in (records.get(i) for i in state.message_ids) if r is not None]
-        self._replace(_answered([self._entry(m, r, message_tokens(m, self._counter)) for m, r in messages]))
+        entries = [self._entry(m, r, message_tokens(m, self._counter)) for m, r in messages]
+        self._replace(_answered(_finished_calls(entries)))
         # The budget may have shrunk since the window was saved. Not saved here: a save would move the revision
         # under a turn another process is running on the window; the next append saves what is left.
         self._evict()
@@ -452,6 +453,13 @@ def _answered(entries: Iterable[_Entry]) -> list[_Entry]:
             calls.update(call.id for call in entry.message.tool_calls)
             out.append(entry)
     return out
+
+
+def _finished_calls(entries: list[_Entry]) -> list[_Entry]:
+    """``entries`` without a model message whose tool calls were not all answered (its turn ended in the middle:
+    its process died, or it lost the session), which chat APIs refuse; ``_answered`` then drops its results."""
+    answered = {e.message.tool_call_id for e in entries if e.message.role is Role.TOOL}
+    return [e for e in entries if all(call.id in answered for call in e.message.tool_calls)]
 
 
 def _as_shown(message: Message, record: MemoryRecord) -> Message:
