@@ -367,6 +367,16 @@ def test_many_turns_racing_with_stalls_past_the_lease_leave_one_reply_per_messag
     assert len(lease_threads()) == before
 
 
+def posted_until_the_model_has_it(post: dict[str, Any], fake: FakeOpenAI) -> tuple[threading.Thread, dict[str, Any]]:
+    """``post`` sent from a thread, returned once its turn's model call has reached ``fake``."""
+    thread, out = in_thread(lambda: httpx.post(**post, timeout=WAIT))  # type: ignore[arg-type, return-value]
+    deadline = time.monotonic() + WAIT
+    while not fake.chat_requests:
+        assert time.monotonic() < deadline and thread.is_alive(), out
+        time.sleep(0.05)
+    return thread, out
+
+
 def test_rest_a_turn_whose_user_is_erased_mid_call_is_a_409_without_retry_after_and_its_keyed_retry_stores_once(
     tmp_path: Path, fake: FakeOpenAI
 ) -> None:
@@ -377,11 +387,7 @@ def test_rest_a_turn_whose_user_is_erased_mid_call_is_a_409_without_retry_after_
     with served(db, ["--llm-url", fake.base_url, "--llm-model", "m"]) as url:
         headers = {"Authorization": f"Bearer {key}", "Idempotency-Key": "k-1"}
         post = {"url": f"{url}/v1/sessions/s1/messages", "json": {"text": "I live in Leeds"}, "headers": headers}
-        thread, out = in_thread(lambda: httpx.post(**post, timeout=WAIT))  # type: ignore[arg-type, return-value]
-        deadline = time.monotonic() + WAIT
-        while not fake.chat_requests:
-            assert time.monotonic() < deadline and thread.is_alive(), out
-            time.sleep(0.05)
+        thread, out = posted_until_the_model_has_it(post, fake)
         with Memory.open(str(db), embedder="hash") as other:
             other.erase("acme", "maya")
         thread.join(WAIT)
@@ -410,11 +416,7 @@ def test_rest_a_turn_taken_over_by_another_server_is_a_409_lost_and_its_keyed_re
         auth = {"Authorization": f"Bearer {key}"}
         keyed = {**auth, "Idempotency-Key": "k-lost"}
         post = {"url": f"{a_url}/v1/sessions/s1/messages", "json": {"text": "first"}, "headers": keyed}
-        thread, out = in_thread(lambda: httpx.post(**post, timeout=WAIT))  # type: ignore[arg-type, return-value]
-        deadline = time.monotonic() + WAIT
-        while not fake.chat_requests:
-            assert time.monotonic() < deadline and thread.is_alive(), out
-            time.sleep(0.05)
+        thread, out = posted_until_the_model_has_it(post, fake)
         # Server A's process stalls past its lease: by the database's clock its lease has run out.
         with sqlite3.connect(db) as conn:
             assert conn.execute("UPDATE turn_leases SET expires_at = renewed_at").rowcount == 1
