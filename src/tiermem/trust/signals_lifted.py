@@ -20,11 +20,12 @@ _RULE = (
     # Not "policy" or "conditions": an insurance policy or an offer is cancelled or ended in ordinary mail.
     r"(?:rules?|restrictions?|requirements?|limits?|caps?|bans?|checks?|criteria|verification|"
     r"lead\s+times?|safeguards?|moderation|filters?|guidelines?|rubrics?|protocols?|procedures?|approvals?|"
-    r"sign-?offs?|sign-?outs?|thresholds?|ceilings?|quotas?|embargo(?:es)?|controls?)"
+    r"sign-?offs?|sign-?outs?|thresholds?|ceilings?|quotas?|embargo(?:es)?|controls?|declarations?|steps?|"
+    r"call-?backs?|forms?)"
 )
 _LIFTED = (
     r"(?:lifted|suspended|dropped|scrapped|retired|cancell?ed|removed|superseded|waived|relaxed|abolished|"
-    r"withdrawn|revoked|rescinded|overridden|overruled|switched\s+off|turned\s+off|disabled|"
+    r"withdrawn|revoked|rescinded|overridden|overruled|switched\s+off|turned\s+off|disabled|paused|gone|"
     r"set\s+aside|no\s+longer\s+(?:in\s+(?:force|effect|place)|appl(?:y|ies)|binding|valid|needed|required|"
     r"stands?|counts?|holds?))"
 )
@@ -32,11 +33,12 @@ _LIFTED = (
 # in one clause, a few words apart.
 _RULE_LIFTED = re.compile(
     rf"\b{_RULE}\b[^.;!?]{{0,120}}?\b(?:(?:is|are|was|were|has|have|had)\s+(?:now\s+)?(?:been\s+)?|now\s+)?{_LIFTED}\b|"
-    rf"\b{_LIFTED}\s+(?:\w+\s+){{0,4}}?{_RULE}\b"
+    rf"\b(?:{_LIFTED}|no\s+longer\s+(?:require|need|ask\s+for|enforce)[sd]?)\s+(?:[\w'-]+\s+|\w+-){{0,4}}?{_RULE}\b"
 )
 # Not a bare "agent" or "model": an estate agent and a car model are people's words.
 _MACHINE = re.compile(
-    r"\b(?:assistants?|chatbots?|bots?|ai|a\.i\.|llms?|language\s+models?|ai\s+(?:agents?|models?)|copilots?|gpts?)\b"
+    r"\b(?:assistants?|chatbots?|bots?|ai|a\.i\.|llms?|language\s+models?|ai\s+(?:agents?|models?)|copilots?|gpts?|"
+    r"(?:chat|help|support)\s+widgets?)\b|^[^\n]{0,60}\bhelper\b"
 )
 
 
