@@ -14,6 +14,8 @@ advertisement, the user's card details, another task, the user's data in a link)
 - the *user's card details asked for*: the reader told to ask someone else (the user, me, the customer) for a
   card number, a PIN or a password, where a note to a person says "enter your card";
 - the *task changed*: the reader's work (this e-mail, the question, summarising) set aside for another order;
+- *details swapped*: the reader told, as it summarises or translates a text, to put other bank details, phone
+  numbers, links or places into what it writes;
 - *data in a link*: a Markdown image or link whose address carries a placeholder for the user's data, which a
   chat window that renders images sends out without a click.
 """
@@ -315,6 +317,34 @@ def task_changed(text: str) -> Finding | None:
     return (0.5, found[0]) if found else None
 
 
+# -- the details people act on, swapped in the reader's output ----------------------------------------------------
+
+# The reader's work on a text, as the condition of an order: "when summarising the page", "while you translate it".
+_DOING = re.compile(
+    r"\b(?:when|while|whenever|if)\s+(?:you(?:'re|\s+are)?\s+)?(?:summari[sz]|translat|draft|writ|mak|prepar|compil|"
+    r"copy|copi|answer|repl|pass|list|shar|forward|rewrit|format|put|turn)\w*\b"
+)
+# What a reader of the output acts on: where money goes, whom to call, which link to open, where to be.
+_SWAP = re.compile(
+    r"\b(?:replace|change|swap|substitute|switch|update|correct)\w*\s+(?:the\s+|their\s+|its\s+|any\s+|all\s+)?"
+    r"(?:[\w'-]+\s+){0,2}?(?:bank\s+details|account(?:\s+(?:number|details|name))?|sort\s+code|iban|payee|"
+    r"(?:phone|telephone|helpline|contact|mobile|hotline|whatsapp)\s+(?:number|line)s?|helplines?|hotlines?|"
+    r"links?|urls?|web\s*(?:site|page|address)|addresses|address|venue|meeting\s+point|pick-?up\s+point)\b|"
+    # ... or something replaced by them: "replace the item with a link to ..."
+    r"\b(?:replace|swap|substitute)\w*\s+(?:[\w'-]+\s+){1,5}?with\s+(?:a|an|the|our|this|new|other)?\s*"
+    r"(?:link|url|bank\s+details|account|(?:phone\s+)?number)\b"
+)
+
+
+def details_swapped(text: str) -> Finding | None:
+    """An order to put other bank details, numbers, links or places into what the reader writes from a text."""
+    for sentence in sentences(text, clauses=False):
+        doing = _DOING.search(sentence)
+        if doing and (swap := _SWAP.search(sentence)):
+            return 0.5, swap.group(0)
+    return None
+
+
 # -- the user's data in a link -------------------------------------------------------------------------------------
 
 _DATA_WORDS = (
@@ -354,5 +384,6 @@ SIGNALS_HIJACK = (
     Signal("an order about the reader's answer", answer_hijack, in_roles=True),
     Signal("card details or a password asked of someone else", asks_for_card),
     Signal("the reader's task changed", task_changed),
+    Signal("other bank details, numbers or links put into the reader's output", details_swapped),
     Signal("a link with a slot for the user's data", data_in_link),
 )
