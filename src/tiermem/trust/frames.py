@@ -153,7 +153,7 @@ _QUOTED = re.compile(
 )
 # Talk about attacks, tests or stories: what a discussion quoting an attack is about.
 _DISCUSSION = re.compile(
-    r"\b(?:prompt\s+injections?|injections?|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
+    r"\b(?:prompt\s+injections?|injections?|injected|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
     r"security|novel|story|chapter|villain|screenplay|scene|quiz|incident|post-?mortem|write-?up|bug\s+bounty|"
     r"training|awareness|unit\s+tests?|test\s+cases?|for\s+instance|"
@@ -161,7 +161,7 @@ _DISCUSSION = re.compile(
     r"scams?|scammers?|fraud\w*|tricks?|tricked|made-up|fake|hoax\w*|lessons?|"
     # writing that is about something: an exam, an essay, a column or a sketch that cites what it discusses
     r"exams?|essays?|hypothetical|seminars?|lectures?|columns?|sketch|captions?|cartoons?|poems?|verses?|sermons?|"
-    r"podcasts?|abstracts?|mitigations?|defen[cs]es?|threat\s+models?|hidden\s+text|planted)\b|"
+    r"podcasts?|abstracts?|mitigations?|defen[cs]es?|threat\s+models?|hidden\s+(?:text|instructions?)|planted)\b|"
     # Examples given, not a sample's label: "for example", "examples include", not "(example)" or "shop.example".
     r"\b(?:for|an|one|another|as\s+an)\s+example\b|\bexamples?\s*(?::|include|of|like|such\s+as)|\be\.g\.|"
     # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order
