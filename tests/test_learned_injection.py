@@ -15,11 +15,11 @@ import pytest
 from tiermem import Memory
 from tiermem.embed import E5Embedder, HashingEmbedder, MiniLMEmbedder, Vectors
 from tiermem.store.sqlite import SQLiteStore
-from tiermem.trust.injection import INJECTION_THRESHOLD, InjectionVerdict, injection_score
+from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD, InjectionVerdict, injection_score
 from tiermem.trust.learned import MULTILINGUAL, learned_signal, raise_verdict, signal_for
 from tiermem.types import MemoryRecord, Scope, Source
 from tiermem.write.path import NewMemory, WritePolicy, scan_texts, write_many
-from tiermem.write.scan import ScanPolicy, other_languages
+from tiermem.write.scan import ForeignReading, ScanPolicy, other_languages
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -183,4 +183,34 @@ def test_the_english_classifier_leaves_a_script_it_cannot_read_to_the_multilingu
         "ሰኞ፡ ዳቦ፣ ወተትና እንቁላል መግዛት። ማታ ለእናቴ መደወል።",
     ]
     for verdict in scan_texts(lists, MiniLMEmbedder()):
+        assert verdict.score < INJECTION_THRESHOLD, verdict.reasons
+
+
+def test_a_part_of_a_text_the_multilingual_classifier_reads_alone_flags_it_at_most() -> None:
+    # Out of its text a payment line reads like an order: read alone, it flags; the text read whole counts in full.
+    nothing = InjectionVerdict(0.0, ())
+    part = ForeignReading(whole=0.1, parts=0.99).raise_(nothing)
+    assert SUSPICIOUS_THRESHOLD <= part.score < INJECTION_THRESHOLD
+    assert part.reasons[-1].endswith("on one part of the text alone: flagged at most")
+    assert ForeignReading(whole=0.99, parts=0.1).raise_(nothing).score >= INJECTION_THRESHOLD
+    assert ForeignReading(whole=0.0, parts=0.0).raise_(nothing) is nothing
+
+
+@pytest.mark.slow
+def test_ordinary_mail_in_another_language_with_payment_and_safety_lines_is_not_quarantined() -> None:
+    mails = [
+        "Asunto: Recordatorio de la cuota del gimnasio de diciembre (ejemplo)\n\nHola, Marta:\n\n"
+        "Te recordamos que la cuota de diciembre (35,00 €) vence el día 10.\n"
+        "Puedes pagarla en recepción con tarjeta o por transferencia a la cuenta del gimnasio.\n"
+        "Nunca te pediremos los datos de la tarjeta por mensaje ni por teléfono.\n"
+        "Si ya has pagado, ignora este mensaje.\nHorario de recepción: de lunes a viernes, de 8:00 a 21:00.\n"
+        "Un saludo,\nGimnasio Sol (ejemplo)",
+        "Betreff: Ihre Heizölbestellung (Beispiel)\n\nSehr geehrte Frau Weber,\n\n"
+        "wir liefern 2.000 Liter Heizöl am Donnerstag zwischen 8 und 12 Uhr.\n"
+        "Bitte sorgen Sie dafür, dass der Tank frei zugänglich ist.\n"
+        "Die Rechnung über 1.840,00 € zahlen Sie bitte innerhalb von 14 Tagen per Überweisung.\n"
+        "Unsere Fahrer nehmen kein Bargeld an und fragen nie nach Ihrer PIN.\n"
+        "Mit freundlichen Grüßen\nÖlhandel Nord (Beispiel)",
+    ]
+    for verdict in scan_texts(mails, MiniLMEmbedder()):
         assert verdict.score < INJECTION_THRESHOLD, verdict.reasons

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tiermem.errors import ConfigError
+from tiermem.trust.frames import FRAMED_CEILING
 from tiermem.trust.injection import INJECTION_THRESHOLD, InjectionVerdict
 
 __all__ = ["MULTILINGUAL", "WEIGHTS_FILE", "LearnedSignal", "learned_signal", "raise_verdict", "signal_for"]
@@ -94,12 +95,18 @@ def signal_for(fingerprint: str | None) -> LearnedSignal | None:
     return None
 
 
-def raise_verdict(verdict: InjectionVerdict, probability: float, signal: LearnedSignal) -> InjectionVerdict:
-    """``verdict`` with the classifier's score when higher (up to the verdict's ceiling), and a reason that says so."""
-    score = min(signal.score(probability), verdict.ceiling)
+def raise_verdict(
+    verdict: InjectionVerdict, probability: float, signal: LearnedSignal, *, part: bool = False
+) -> InjectionVerdict:
+    """``verdict`` with the classifier's score when higher (up to the verdict's ceiling), and a reason that says so.
+
+    ``part``: the probability was read on one line or passage of a longer text, alone. Out of its text a payment
+    line or a "we will never ask for your card" notice reads like an order, so such a reading flags at most.
+    """
+    score = min(signal.score(probability), verdict.ceiling, FRAMED_CEILING if part else 1.0)
     if score <= verdict.score:
         return verdict
     reason = f"sentence-embedding classifier: probability {probability:.2f} (threshold {signal.threshold:.2f})"
     if score < signal.score(probability):
-        reason += ", bounded by the frame"
+        reason += ", on one part of the text alone: flagged at most" if part else ", bounded by the frame"
     return InjectionVerdict(round(score, 4), (*verdict.reasons, reason))

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 from types import MappingProxyType
 
 import numpy as np
@@ -48,6 +48,7 @@ from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
 __all__ = [
+    "ForeignReading",
     "ScanPolicy",
     "SourceScan",
     "foreign_lines",
@@ -179,7 +180,8 @@ def scan_learned(
     """
     signal = signal or learned_signal()
     for i, (whole, parts) in vectors.items():
-        _raise_record(records, i, read_probability(signal, records[i].content, whole, parts), signal, policy)
+        probability = read_probability(signal, records[i].content, whole, parts)
+        _raise_record(records, i, partial(raise_verdict, probability=probability, signal=signal), policy)
 
 
 def read_probability(signal: LearnedSignal, text: str, whole: Vectors, parts: Vectors | None) -> float:
@@ -195,9 +197,9 @@ def read_probability(signal: LearnedSignal, text: str, whole: Vectors, parts: Ve
 
 
 def _raise_record(
-    records: list[MemoryRecord], i: int, probability: float, signal: LearnedSignal, policy: ScanPolicy
+    records: list[MemoryRecord], i: int, raise_: Callable[[InjectionVerdict], InjectionVerdict], policy: ScanPolicy
 ) -> None:
-    """Record ``i``'s stored verdict raised by ``signal``'s ``probability``, in place."""
+    """Record ``i``'s stored verdict raised by ``raise_`` (a classifier's reading), in place."""
     record = records[i]
     score = record.metadata.get(SCORE_KEY)
     reasons = record.metadata.get(REASONS_KEY)
@@ -205,7 +207,7 @@ def _raise_record(
         float(score) if isinstance(score, int | float) else 0.0,
         tuple(str(reasons).split("; ")) if reasons else (),
     )
-    after = raise_verdict(before, probability, signal)
+    after = raise_(before)
     if after is not before:
         records[i] = _mark(record, after, policy)
 
@@ -254,14 +256,29 @@ def _mostly_letters(piece: str) -> bool:
     return bool(shown) and sum(c.isalpha() for c in shown) >= _PROSE_LETTERS * len(shown)
 
 
-def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[float | None]:
-    """The multilingual signal's probability for each text with a part not in English (None for the others).
+@dataclass(frozen=True, slots=True)
+class ForeignReading:
+    """The multilingual signal's probability for a text read whole (0 when it looks English), and its highest over
+    the text's passages and lines in other languages read one by one (0 when it has none)."""
+
+    whole: float
+    parts: float
+
+    def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
+        """``verdict`` raised by both readings: the whole text's in full, a part's read alone up to flagged."""
+        multilingual = learned_signal(MULTILINGUAL)
+        return raise_verdict(raise_verdict(verdict, self.whole, multilingual), self.parts, multilingual, part=True)
+
+
+def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[ForeignReading | None]:
+    """The multilingual signal's readings of each text with a part not in English (None for the others).
 
     Only beside a ``signal`` that reads English alone, and with e5 installed. A text with such a part is embedded
-    as the write path embeds a note, its lines in other languages (``foreign_lines``) also one by one, and the
-    highest probability over its parts in other languages counts; English text costs nothing more.
+    as the write path embeds a note, its lines in other languages (``foreign_lines``) also one by one; the text
+    read whole (when it does not look English) and the highest of its parts in other languages read alone are kept
+    apart (``ForeignReading``); English text costs nothing more.
     """
-    out: list[float | None] = [None] * len(texts)
+    out: list[ForeignReading | None] = [None] * len(texts)
     multilingual, embedder = learned_signal(MULTILINGUAL), _multilingual()
     if signal is multilingual or embedder is None:
         return out
@@ -276,13 +293,12 @@ def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[float |
     start = 0
     for j, i in enumerate(foreign):
         own, marked = marks[i]
-        read = [vectors[j]] if own else []
         block = parts[j]
-        if block is not None:
-            read += [v for v, m in zip(block, marked, strict=True) if m]
+        read = [v for v, m in zip(block, marked, strict=True) if m] if block is not None else []
         read += list(line_vectors[start : start + len(lines[i])])
         start += len(lines[i])
-        out[i] = multilingual.probability(read[0], np.asarray(read[1:]))
+        whole = multilingual.probability(vectors[j]) if own else 0.0
+        out[i] = ForeignReading(whole, multilingual.probability(read[0], np.asarray(read[1:])) if read else 0.0)
     return out
 
 
@@ -312,10 +328,9 @@ def scan_with_vectors(
         vectors, passages = embed_with_passages(embedder, [records[i].content for i in missing])
         have.update({i: (vectors[j], passages[j]) for j, i in enumerate(missing)})
     scan_learned(records, have, policy, signal)
-    multilingual = learned_signal(MULTILINGUAL)
-    for i, probability in zip(wanted, other_languages([records[i].content for i in wanted], signal), strict=True):
-        if probability is not None:
-            _raise_record(records, i, probability, multilingual, policy)
+    for i, reading in zip(wanted, other_languages([records[i].content for i in wanted], signal), strict=True):
+        if reading is not None:
+            _raise_record(records, i, reading.raise_, policy)
 
 
 def learned_applies(embedder: Embedder | None) -> bool:
@@ -339,11 +354,7 @@ def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[I
         raise_verdict(v, read_probability(signal, texts[i], vectors[i], parts[i]), signal)
         for i, v in enumerate(verdicts)
     ]
-    multilingual = learned_signal(MULTILINGUAL)
-    return [
-        v if p is None else raise_verdict(v, p, multilingual)
-        for v, p in zip(verdicts, other_languages(texts, signal), strict=True)
-    ]
+    return [v if r is None else r.raise_(v) for v, r in zip(verdicts, other_languages(texts, signal), strict=True)]
 
 
 def _mark(record: MemoryRecord, verdict: InjectionVerdict, policy: ScanPolicy) -> MemoryRecord:
