@@ -196,6 +196,13 @@ def test_a_part_of_a_text_the_multilingual_classifier_reads_alone_flags_it_at_mo
     assert ForeignReading(whole=0.0, parts=0.0).raise_(nothing) is nothing
 
 
+def test_in_a_short_note_a_line_read_alone_counts_as_the_note() -> None:
+    note = "Choir notes (example)\nA line in another language."
+    letter = "\n".join(["Dear member,", "the dues are 10.", "Pay by Friday.", "Thanks, the treasurer"])
+    assert ForeignReading.of(note, 0.2, 0.9) == ForeignReading(0.9, 0.0)
+    assert ForeignReading.of(letter, 0.2, 0.9) == ForeignReading(0.2, 0.9)
+
+
 @pytest.mark.slow
 def test_ordinary_mail_in_another_language_with_payment_and_safety_lines_is_not_quarantined() -> None:
     mails = [

@@ -256,13 +256,25 @@ def _mostly_letters(piece: str) -> bool:
     return bool(shown) and sum(c.isalpha() for c in shown) >= _PROSE_LETTERS * len(shown)
 
 
+_DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: one of its lines alone flags at most
+
+
 @dataclass(frozen=True, slots=True)
 class ForeignReading:
     """The multilingual signal's probability for a text read whole (0 when it looks English), and its highest over
-    the text's passages and lines in other languages read one by one (0 when it has none)."""
+    the passages and lines in other languages of a document (``_DOCUMENT_LINES``) read one by one (0 when it has
+    none); a shorter text's parts count as the text."""
 
     whole: float
     parts: float
+
+    @classmethod
+    def of(cls, text: str, whole: float, alone: float) -> ForeignReading:
+        """The readings of ``text``: its parts read alone apart in a document, counted as the text in a short note
+        (a heading and an order or two are the note; a letter or a table is more than one of its lines)."""
+        if sum(1 for line in text.splitlines() if line.strip()) >= _DOCUMENT_LINES:
+            return cls(whole, alone)
+        return cls(max(whole, alone), 0.0)
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
         """``verdict`` raised by both readings: the whole text's in full, a part's read alone up to flagged."""
@@ -298,7 +310,8 @@ def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[Foreign
         read += list(line_vectors[start : start + len(lines[i])])
         start += len(lines[i])
         whole = multilingual.probability(vectors[j]) if own else 0.0
-        out[i] = ForeignReading(whole, multilingual.probability(read[0], np.asarray(read[1:])) if read else 0.0)
+        alone = multilingual.probability(read[0], np.asarray(read[1:])) if read else 0.0
+        out[i] = ForeignReading.of(texts[i], whole, alone)
     return out
 
 
