@@ -98,7 +98,12 @@ _VOCATIVE = re.compile(
     # a notice's own label before whom it is for: "tool-generated notice for the review assistant:"
     r"(?:\w[\w-]*\s+){1,2}(?:note|message|notice|memo|instructions?|reminder|request)\s+(?=to\s|for\s))?"
     r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:\w[\w-]*(?:'s|s')?\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
-    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?)(?:(?:[\s-]+[a-z]+){0,3}|"
+    r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?|"
+    # software named as a worker: "mail-sorting software working for ...", "the digital secretary for ..."
+    r"(?:[\w-]+\s+)?(?:software|program(?:me)?)(?=\s+(?:[a-z]+ing|that|which|who)\b)|(?:digital|virtual)\s+secretary)"
+    r"(?:(?:[\s-]+[a-z]+){0,3}|"
+    # or by what it is doing: "assistant filling in this form for the candidate,", "AI that manages her bookings:"
+    r"\s+(?:[a-z]+ing|(?:that|which|who)\s+[a-z]+s)(?:\s+[\w'-]+){1,6}?(?=\s*[:,])|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
     r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s+from\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:\s*[\])]\s*[:,]?|\s*[:,]|\s+[-\u2013\u2014]\s)"
@@ -156,6 +161,7 @@ _GIVEN_THE_LINE = re.compile(
     r"(?:\s+\w+ing(?:\s+[\w-]+){0,2}|\s+(?:note|message|memo))?(?:\s+from\s+.*)?\s*(?:[:,]|[-\u2013\u2014])\s*$|"
     r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|[\w-]+\s+(?:note|message|notice|memo)\s+(?:to|for)\s+)"
 )
+_DEDICATION = re.compile(r"^\W*(?:to|for)\s.*:$")
 # Words that may come before an order's verb: "so publish the times", "also attach the name", "you now play".
 _LEAD_IN = re.compile(
     r"^\W*(?:(?:so|and|but|then|now|also|always|please|just|simply|kindly|instead|from\s+now\s+on)\b\W*)+"
@@ -203,7 +209,12 @@ def addressed_order(text: str) -> Finding | None:
             reach = _ADDRESSED_REACH if _NAMED_ALONE.match(sentence) else max(0, reach - 1)
             found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
             # Near the start, or right after a label's colon ("sync_note (from the feed): AI bookkeeper, ...").
-            near = found is not None and (found.start() < 40 or sentence[: found.start() + 1].rstrip().endswith(":"))
+            # A dedication ending in a colon ("..., for the writing assistant:") is an address wherever it stands.
+            near = found is not None and (
+                found.start() < 40
+                or sentence[: found.start() + 1].rstrip().endswith(":")
+                or _DEDICATION.match(found.group()) is not None
+            )
             if found and near and not _reported(sentence, found):
                 if _ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]):
                     return 0.5, sentence
