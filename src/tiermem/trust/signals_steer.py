@@ -99,10 +99,10 @@ _VOCATIVE = re.compile(
     r"(?:\w[\w-]*\s+){1,2}(?:note|message|notice|memo|instructions?|reminder|request)\s+(?=to\s|for\s))?"
     r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?(?:\w[\w-]*(?:'s|s')?\s+){0,2}?(?:ai|llm|gpt|a\.i\.|"
     r"assistants?|agents?|bots?|chatbots?|language\s+models?|models?|copilot|summari[sz]ers?|helpers?|"
-    # software named as a worker: "mail-sorting software working for ...", "the digital secretary for ..."
+    # software named as a worker: "invoice-filing software working for ...", "virtual secretary for ..."
     r"(?:[\w-]+\s+)?(?:software|program(?:me)?)(?=\s+(?:[a-z]+ing|that|which|who)\b)|(?:digital|virtual)\s+secretary)"
     r"(?:(?:[\s-]+[a-z]+){0,3}|"
-    # or by what it is doing: "assistant filling in this form for the candidate,", "AI that manages her bookings:"
+    # or by what it is doing: "assistant filling in this claim for its owner,", "AI that keeps her diary:"
     r"\s+(?:[a-z]+ing|(?:that|which|who)\s+[a-z]+s)(?:\s+[\w'-]+){1,6}?(?=\s*[:,])|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
@@ -209,7 +209,7 @@ def addressed_order(text: str) -> Finding | None:
             reach = _ADDRESSED_REACH if _NAMED_ALONE.match(sentence) else max(0, reach - 1)
             found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
             # Near the start, or right after a label's colon ("sync_note (from the feed): AI bookkeeper, ...").
-            # A dedication ending in a colon ("..., for the writing assistant:") is an address wherever it stands.
+            # A dedication ending in a colon ("..., for the secretary's AI assistant:") addresses wherever it stands.
             near = found is not None and (
                 found.start() < 40
                 or sentence[: found.start() + 1].rstrip().endswith(":")
