@@ -32,6 +32,7 @@ __all__ = [
     "code_frame",
     "hijack_marker",
     "hostile_role",
+    "misleading_script",
     "names_attacks",
     "quoted_discussion",
     "role_frame",
@@ -93,7 +94,8 @@ _HIDDEN_GOAL = (
     r"\b(?:never|not|don'?t|do\s+not|must\s+not)\s+(?:to\s+)?(?:reveal|admit|disclose|let\s+on|mention|tell\s+(?:anyone|"
     r"the\s+user))\s+(?:this|that|it|who|what|why)\b|"
     # kept from the people it serves: "and not to tell anyone at the branch", "hide it from their parents"
-    r"\b(?:not|never)\s+(?:to\s+)?(?:tell|inform)\s+(?:anyone|anybody)\b|\bhid(?:e|es|ing)\s+(?:\S+\s+){0,4}?from\s+"
+    r"\b(?:not|never)\s+(?:to\s+)?(?:tell|inform)\s+(?:anyone|anybody)\b(?!\s+(?:(?:the|their|your|his|her|its)\s+)?"
+    r"(?:[\w-]+\s+)?(?:code|pin|password|passcode|passphrase|combination|login|details)s?\b)|\bhid(?:e|es|ing)\s+(?:\S+\s+){0,4}?from\s+"
     r"(?:their|his|her|your|the)\b|\bkeep\s+(?:it|this|that)\s+(?:a\s+)?(?:secret|quiet|between)\b"
 )
 _PERSON = (
@@ -122,8 +124,59 @@ _SCAM_MONEY = (
     r"\b(?:non-?refundable|upfront|up-front)\s+(?:deposit|fee|payment)\b|\bpay\s+(?:\w+\s+){0,3}?(?:to|into)\s+"
     r"(?:the|this|a|my|our)\s+(?:new\s+)?account\b|\bwire\s+(?:[$£€]|\d)"
 )
-_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY)))
-_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY)))
+# A role scripted to mislead the people it serves: what it tells them ("tells parents that ...", "advise clients
+# that ...") waves a safeguard away, promises a return, changes a treatment, sends money to a person or asks for
+# secrecy. An operator's role tells people what is so ("tell callers to ring 000 in an emergency").
+_AUDIENCE = (
+    r"(?:the\s+)?(?:users?|customers?|clients?|parents?|members?|buyers?|residents?|patients?|learners?|students?|"
+    r"beginners?|(?:new\s+)?owners?|readers?|guests?|tenants?|drivers?|walkers?|players?|couples?|people|anyone|"
+    r"children|kids|pupils|"
+    r"everyone|callers?|visitors?|families|investors?|applicants?|shoppers?|them)"
+)
+_TOLD = (
+    r"\b(?:tells?|telling|says?|advises?|reassures?|assures?|recommends?|informs?|reminds?|insists?|promises?|"
+    r"encourages?|explains?|warns?|urges?)\s+" + _AUDIENCE + r"\b"
+)
+_KIN = r"(?:spouse|partner|wife|husband|parents?|mum|mom|dad|family|doctor|gp|bank|teacher|school|carer)"
+_SAFEGUARD = (
+    r"(?:checks?|tests?|testing|surveys?|inspections?|warnings?|alerts?|licen[cs]es?|helmets?|life\s?jackets?|"
+    r"seat\s?belts?|car\s+seats?|armbands|supervision|an?\s+adult|adults|doctors?|gps?|vets?|prescriptions?|plates|"
+    r"certificates?|insurance|receipts?|references?|smoke\s+alarms?|goggles|gloves|(?:safety|medical|legal)\s+\w+)"
+)
+_DET = r"(?:(?:the|a|an|any|their|your|his|her|its)\s+)?(?:real\s+|proper\s+)?"
+_NOT_NEGATED = r"(?<!never\s)(?<!\bnot\s)(?<!never\sto\s)(?<!\bnot\sto\s)(?<!don't\s)"
+_MISLED = "|".join(
+    (
+        # a safeguard waved away
+        r"\bwaste\s+of\s+(?:time|money)\b|\b(?:money|time)\s+wasted\b",
+        r"\b" + _SAFEGUARD + r"(?:\s+[\w-]+){0,4}?\s+(?:is|are)\s+(?:only\s+|just\s+|all\s+)?(?:optional|unnecessary|"
+        r"pointless|over-?cautious|overrated|exaggerated|a\s+myth|for\s+show|(?:not|never)\s+(?:needed|necessary|required))\b",
+        _NOT_NEGATED + r"\b(?:skip|without|no\s+need\s+for)\s+" + _DET + _SAFEGUARD + r"\b",
+        r"\b(?:no\s+need\s+to|(?:don't|do\s+not|doesn't|does\s+not|never)\s+need\s+to)\s+(?:see|check\s+with|speak\s+to|"
+        r"talk\s+to|visit|ask|call|ring|get|have|wear|use|book|do|follow|read)\s+" + _DET + _SAFEGUARD + r"\b",
+        r"\b(?:don't|do\s+not|doesn't|does\s+not|never)\s+need\s+" + _DET + _SAFEGUARD + r"\b",
+        # a return promised
+        r"\bguarantee[ds]?\s+(?:to\s+)?(?:return|returns|profits?|income|growth|\d+\s*%)|\bcan(?:'t|not)\s+lose\b|"
+        r"\brisk-?free\b|\bcan\s+only\s+go\s+up\b|\b(?:carry|carries|has|have)\s+no\s+risk\b",
+        # money to a person
+        r"\b(?:my|his|her)\s+(?:own\s+|personal\s+|private\s+)(?:bank\s+)?account\b|\bpaid\s+to\s+(?:me|him|her)\b|"
+        r"\bcash\s+to\s+(?:me|him|her)\b",
+        # secrecy, and the people who would object discredited
+        r"\bkeep\s+(?:it|this|that)\s+(?:a\s+)?secret\s+from\b",
+        r"\b(?:not\s+to|never|don't|do\s+not)\s+(?:tell|discuss|mention|show)\s+(?:\w+\s+){0,2}?(?:with|to)\s+(?:their|"
+        r"your|his|her|the)\s+" + _KIN + r"\b",
+        r"\bwithout\s+telling\s+(?:their|your|his|her|the)\s+" + _KIN + r"\b",
+        r"\b(?:doctors?|gps?|vets?|pharmacists?|midwives|dentists?)\s+(?:are\s+not\s+trained|aren't\s+trained|exaggerate|"
+        r"know\s+nothing|just\s+want)\b",
+        # a treatment changed
+        _NOT_NEGATED + r"\b(?:stop|stopping|double|doubling|halve|halving|replace|replacing)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:tablets|medication|medicines?|insulin|doses?|pills|inhalers?|antibiotics|prescriptions?)\b",
+    )
+)
+_MISLEADS = _TOLD + r"[^\n]{0,300}?(?:" + _MISLED + r")"
+_MISLEADING = re.compile(_MISLEADS)
+_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY, _MISLEADS)))
+_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY, _MISLEADS)))
 
 
 def role_frame(scanned: str) -> str | None:
@@ -135,6 +188,12 @@ def role_frame(scanned: str) -> str | None:
 def hostile_role(scanned: str) -> str | None:
     """What makes a role a hijacker's whatever its wording: no rules, a hidden goal, another master; or None."""
     found = _HOSTILE_ROLE.search(scanned)
+    return found.group(0) if found else None
+
+
+def misleading_script(scanned: str) -> str | None:
+    """What a role is scripted to tell the people it serves that works against them (``_MISLEADS``), or None."""
+    found = _MISLEADING.search(scanned)
     return found.group(0) if found else None
 
 
@@ -161,7 +220,9 @@ _DISCUSSION = re.compile(
     r"scams?|scammers?|fraud\w*|tricks?|tricked|made-up|fake|hoax\w*|lessons?|"
     # writing that is about something: an exam, an essay, a column or a sketch that cites what it discusses
     r"exams?|essays?|hypothetical|seminars?|lectures?|columns?|sketch|captions?|cartoons?|poems?|verses?|sermons?|"
-    r"podcasts?|abstracts?|mitigations?|defen[cs]es?|threat\s+models?|hidden\s+(?:text|instructions?)|planted)\b|"
+    r"podcasts?|abstracts?|mitigations?|defen[cs]es?|threat\s+models?|hidden\s+(?:text|instructions?)|planted|"
+    # a comic genre: a parody, a satire, a pantomime, a zine, a poster
+    r"parod(?:y|ies)|satir\w+|panto(?:mime)?s?|zines?|posters?)\b|"
     # Examples given, not a sample's label: "for example", "examples include", not "(example)" or "shop.example".
     r"\b(?:for|an|one|another|as\s+an)\s+example\b|\bexamples?\s*(?::|include|of|like|such\s+as)|\be\.g\.|"
     # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order

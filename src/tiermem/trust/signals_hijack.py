@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.frames import hostile_role
+from tiermem.trust.frames import hostile_role, misleading_script
 from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
 
 __all__ = ["SIGNALS_HIJACK"]
@@ -96,12 +96,22 @@ _DEFINITION = re.compile(
 )
 
 
+# Any name handed to the reader ("you are Gaz", "today you are Grandpa Joe"): a persona only with a misleading script.
+_NAMED = re.compile(
+    r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|our|not|welcome|right|wrong|here|there|all|so|very|too|sure|"
+    r"in|at|on|of|to|for|with|from|by|also|still|being|able|unable|likely|happy|free|ready|going|responsible|allowed|"
+    r"expected|required|asked|invited|reminded|about|just|only|always|never|both|more|less)\b)[a-z][\w-]*"
+)
+
+
 def persona(text: str) -> Finding | None:
-    """An identity handed to the reader; strong when it is free of rules or serves an order about the user."""
+    """An identity handed to the reader; strong when it is free of rules, serves an order about the user or is
+    scripted to mislead the people it talks to."""
     found = _PERSONA.search(text)
     defined = _DEFINITION.search(text) if found is None else None
     if found is None and defined is None:
-        return None
+        named = _NAMED.search(text)
+        return (0.6, named.group(0)) if named is not None and misleading_script(text) else None
     where = found or defined
     assert where is not None
     if _UNBOUND.search(text) or hostile_role(text):
