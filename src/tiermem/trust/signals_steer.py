@@ -117,10 +117,22 @@ _ORDER_VERB = re.compile(
 )
 
 
-# Machine readers as a class, told what they must do: "Assistants reading this invoice must recommend...".
+# Machine readers told what they must do: as a class ("Assistants reading this invoice must recommend..."), or one
+# that is a machine whatever its job ("the AI reading her post should...", "mail software summarising this must")
+# ("the agent should call" may be a person).
 _READERS_MUST = re.compile(
-    r"\b(?:any|all|every)?\s*(?:ai\s+)?(?:assistants|agents|bots|chatbots|ais|llms|language\s+models)\s+(?:(?:that|who)"
-    r"\s+)?(?:(?:are\s+)?\w+ing\s+(?:\S+\s+){0,3}?)?(?:must|should|are\s+to|need\s+to|have\s+to|shall)\s+(?:always\s+)?"
+    r"\b(?:(?:any|all|every|each|the|your|this)\s+)?(?:[\w-]+\s+)?(?:(?:ai\s+)?(?:assistants|agents|bots|chatbots|ais|"
+    r"llms|language\s+models)|ai|llm|gpt|bot|chatbot|copilot|summari[sz]er|language\s+model|software|program(?:me)?|"
+    r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital|smart)[\s-]+(?:assistant|agent))\s+(?:(?:that|who|which)\s+)?"
+    r"(?:(?:is\s+|are\s+)?\w+ing\s+(?:\S+\s+){0,4}?)?(?:must|should|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|"
+    r"shall)\s+(?:now\s+|always\s+|also\s+)?"
+)
+# Where an order to such readers stands: opening its sentence, or after a label's colon or a tag, not inside a
+# clause about them ("text that the chatbot should treat as data").
+_OPENS = re.compile(r"(?:^|[:;()<>\[\]{}\u2013\u2014-])\W*$")
+# What such a reader is told to do with what it writes, besides the plain orders: advise, finish with, open with.
+_READERS_VERB = re.compile(
+    _ORDER_VERB.pattern + r"|\b(?:advise|suggest|finish|end|close|begin|start|sign|offer|accept)\b"
 )
 
 
@@ -230,7 +242,7 @@ def addressed_order(text: str) -> Finding | None:
             if key and _order_follows(line, line.find(sentence) + key.end()):
                 return 0.5, sentence[key.start() :]
             must = _READERS_MUST.search(sentence)
-            if must and _ORDER_VERB.match(sentence, must.end()):
+            if must and _READERS_VERB.match(sentence, must.end()) and _OPENS.search(sentence[: must.start()]):
                 return 0.5, sentence
     return None
 
