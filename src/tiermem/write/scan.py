@@ -44,6 +44,7 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
+from tiermem.trust.machine_reader import names_machine_reader
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
@@ -269,11 +270,12 @@ class ForeignReading:
     parts: float
 
     @classmethod
-    def of(cls, text: str, whole: float, alone: float) -> ForeignReading:
-        """The readings of ``text``: its parts read alone apart in a document, counted as the text in a short note
-        (a heading and an order or two are the note; a letter or a table is more than one of its lines)."""
+    def of(cls, text: str, whole: float, alone: float, addressed: float) -> ForeignReading:
+        """The readings of ``text``: in a document, only its parts that name a machine reader (``addressed``) read
+        alone apart; in a short note every part (``alone``) counts as the text (a heading and an order or two are
+        the note; a letter or a table is more than one of its lines)."""
         if sum(1 for line in text.splitlines() if line.strip()) >= _DOCUMENT_LINES:
-            return cls(whole, alone)
+            return cls(whole, addressed)
         return cls(max(whole, alone), 0.0)
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
@@ -306,13 +308,20 @@ def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[Foreign
     for j, i in enumerate(foreign):
         own, marked = marks[i]
         block = parts[j]
-        read = [v for v, m in zip(block, marked, strict=True) if m] if block is not None else []
-        read += list(line_vectors[start : start + len(lines[i])])
+        named = passages(texts[i]) if block is not None else []
+        read = [(p, v) for p, v, m in zip(named, block if block is not None else [], marked, strict=True) if m]
+        read += zip(lines[i], line_vectors[start : start + len(lines[i])], strict=True)
         start += len(lines[i])
         whole = multilingual.probability(vectors[j]) if own else 0.0
-        alone = multilingual.probability(read[0], np.asarray(read[1:])) if read else 0.0
-        out[i] = ForeignReading.of(texts[i], whole, alone)
+        alone = _highest(multilingual, [v for _, v in read])
+        addressed = _highest(multilingual, [v for p, v in read if names_machine_reader(p)])
+        out[i] = ForeignReading.of(texts[i], whole, alone, addressed)
     return out
+
+
+def _highest(signal: LearnedSignal, vectors: Sequence[Vectors]) -> float:
+    """The signal's highest probability over ``vectors`` read one by one (0 for none)."""
+    return signal.probability(vectors[0], np.asarray(vectors[1:])) if vectors else 0.0
 
 
 def scan_with_vectors(
