@@ -21,7 +21,7 @@ _RULE = (
     r"(?:rules?|restrictions?|requirements?|limits?|caps?|bans?|checks?|criteria|verification|"
     r"lead\s+times?|safeguards?|moderation|filters?|guidelines?|rubrics?|protocols?|procedures?|approvals?|"
     r"sign-?offs?|sign-?outs?|thresholds?|ceilings?|quotas?|embargo(?:es)?|controls?|declarations?|steps?|"
-    r"call-?backs?|forms?)"
+    r"call-?backs?|forms?|protections?)"
 )
 _LIFTED = (
     r"(?:lifted|suspended|dropped|scrapped|retired|cancell?ed|removed|superseded|waived|relaxed|abolished|"
@@ -37,7 +37,8 @@ _RULE_LIFTED = re.compile(
 )
 # Not a bare "agent" or "model": an estate agent and a car model are people's words.
 _MACHINE = re.compile(
-    r"\b(?:assistants?|chatbots?|bots?|ai|a\.i\.|llms?|language\s+models?|ai\s+(?:agents?|models?)|copilots?|gpts?|"
+    r"\b(?:assistants?|chatbots?|bots?|ai|a\.i\.|llms?|language\s+models?|(?:ai|coding|automated|autonomous|software)\s+"
+    r"(?:agents?|models?)|copilots?|gpts?|"
     r"(?:chat|help|support)\s+widgets?)\b|^[^\n]{0,60}\bhelper\b"
 )
 

@@ -171,7 +171,7 @@ _ADDRESSED_REACH = 2  # sentences after a machine named on its own
 _GIVEN_THE_LINE = re.compile(
     r"\w[\w'-]*\s+(?:ai|llm|gpt|assistants?|agents?|bots?|chatbots?|models?|copilot|summari[sz]ers?|helpers?)"
     r"(?:\s+\w+ing(?:\s+[\w-]+){0,2}|\s+(?:note|message|memo))?(?:\s+from\s+.*)?\s*(?:[:,]|[-\u2013\u2014])\s*$|"
-    r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|[\w-]+\s+(?:note|message|notice|memo)\s+(?:to|for)\s+)"
+    r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|(?:[\w-]+\s+)?(?:note|message|notice|memo)\s+(?:to|for)\s+)"
 )
 _DEDICATION = re.compile(r"^\W*(?:to|for)\s.*:$")
 # Words that may come before an order's verb: "so publish the times", "also attach the name", "you now play".
