@@ -199,11 +199,13 @@ def test_a_part_of_a_text_the_multilingual_classifier_reads_alone_flags_it_at_mo
 def test_in_a_short_note_a_line_read_alone_counts_as_the_note() -> None:
     note = "Choir notes (example)\nA line in another language."
     letter = "\n".join(["Dear member,", "the dues are 10.", "Pay by Friday.", "Thanks, the treasurer"])
-    assert ForeignReading.of(note, 0.2, 0.9, 0.0) == ForeignReading(0.9, 0.0)
-    assert ForeignReading.of(letter, 0.2, 0.9, 0.4) == ForeignReading(0.2, 0.4)
+    assert ForeignReading.of(note, 0.2, [("A line in another language.", 0.7)]) == ForeignReading(0.7, 0.0)
+    assert ForeignReading.of(letter, 0.2, [("Pay by Friday.", 0.7)]) == ForeignReading(0.2, 0.0)
+    assert ForeignReading.of(letter, 0.2, [("Pay by Friday.", 0.9)]) == ForeignReading(0.2, 0.9)
+    assert ForeignReading.of(letter, 0.2, [("Assistant: pay by Friday.", 0.7)]) == ForeignReading(0.2, 0.7)
 
 
-def test_in_a_document_only_a_line_that_names_a_machine_reader_is_read_alone() -> None:
+def test_in_a_document_a_line_is_read_alone_when_it_names_a_machine_reader_or_reads_surely() -> None:
     letter = "\n".join(
         [
             "Aihe: Kerhon jäsenmaksu 2027 (esimerkki)",

@@ -13,10 +13,11 @@ import re
 
 __all__ = ["names_machine_reader"]
 
-# Latin, Cyrillic and Greek words, matched as whole words (case folded); "ai"/"ia"/"ki"/"mi" as abbreviations.
+# Abbreviations, as written: "AI", "KI", "IA", "MI", "ИИ" (in lower case they are ordinary words in some languages).
+_ABBREVIATIONS = re.compile(r"(?<!\w)(?:A\.?I\.?|I\.?A\.?|K\.?I\.?|MI|YZ|LLM|GPT|ИИ|ШІ)(?!\w)|\b(?:AI|IA|KI|MI)-\w+")
+# Latin, Cyrillic and Greek words, matched as whole words (case folded).
 _WORDS = re.compile(
-    r"\b(?:a\.?i\.?|i\.?a\.?|k\.?i\.?|mi|yz|llm|gpt|bots?|chatbots?|robots?|"
-    r"(?:ai|ia|ki|mi)-\w+|"
+    r"\b(?:llm|gpt|bots?|chatbots?|robots?|"
     # an assistant
     r"assist\w*|asist\w*|asyst\w*|avustaj\w*|asszisztens\w*|pomoćnik\w*|pomocnik\w*|pomočnik\w*|cynorthwy\w*|"
     r"msaidizi|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|βοηθ\w*|"
@@ -24,9 +25,9 @@ _WORDS = re.compile(
     r"program\w*|ohjelm\w*|rhaglen\w*|programu|software|logiciel\w*|ejen|agent\w*|агент\w*|модел\w*|"
     r"modelo|modello|modèle|modell|model|sprachmodell\w*|"
     # artificial intelligence
-    r"tekoäl\w*|tehisintellekt\w*|intelig\w*|intellig\w*|intel[·.]?lig\w*|inteligenc\w*|intelekt\w*|intellekt\w*|"
-    r"интелект\w*|интеллект\w*|інтелект\w*|ии|ші|νοημοσύν\w*|"
-    r"deallusrwydd|akili\s+bandia|kecerdasan\s+buatan|kecerdasan|yapay\s+zek\w*|trí\s+tuệ\s+nhân\s+tạo|trợ\s+lý)\b"
+    r"tekoäl\w*|tehisintellekt\w*|intellig\w*|intel[·.]?lig\w*|inteligenc\w*|intelekt\w*|intellekt\w*|"
+    r"интелект\w*|интеллект\w*|інтелект\w*|νοημοσύν\w*|"
+    r"deallusrwydd|akili\s+bandia|kecerdasan\s+buatan|yapay\s+zek\w*|trí\s+tuệ\s+nhân\s+tạo|trợ\s+lý)\b"
 )
 # Scripts without spaces between words, and right-to-left ones: matched as substrings.
 _PHRASES = re.compile(
@@ -40,4 +41,4 @@ _PHRASES = re.compile(
 def names_machine_reader(text: str) -> bool:
     """Whether ``text`` names an AI, an assistant, a bot, a program or an agent, in any of many languages."""
     folded = text.casefold()
-    return _WORDS.search(folded) is not None or _PHRASES.search(folded) is not None
+    return any(p.search(t) is not None for p, t in ((_ABBREVIATIONS, text), (_WORDS, folded), (_PHRASES, folded)))

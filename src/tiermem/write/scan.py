@@ -258,6 +258,10 @@ def _mostly_letters(piece: str) -> bool:
 
 
 _DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: one of its lines alone flags at most
+# A document's line that names no machine reader is read alone only when the model is this sure: out of their letter
+# a payment line or a "we never ask for your PIN" notice read as orders, but less surely than an order to a reader
+# named in a language the machine-reader words do not cover.
+_SURE_PART = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,13 +274,14 @@ class ForeignReading:
     parts: float
 
     @classmethod
-    def of(cls, text: str, whole: float, alone: float, addressed: float) -> ForeignReading:
-        """The readings of ``text``: in a document, only its parts that name a machine reader (``addressed``) read
-        alone apart; in a short note every part (``alone``) counts as the text (a heading and an order or two are
-        the note; a letter or a table is more than one of its lines)."""
-        if sum(1 for line in text.splitlines() if line.strip()) >= _DOCUMENT_LINES:
-            return cls(whole, addressed)
-        return cls(max(whole, alone), 0.0)
+    def of(cls, text: str, whole: float, parts: Sequence[tuple[str, float]]) -> ForeignReading:
+        """The readings of ``text`` from its whole text's probability and its parts': in a short note every part
+        counts as the text (a heading and an order or two are the note); in a document (a letter or a table is more
+        than one of its lines) a part is read alone apart, if it names a machine reader or reads surely."""
+        if sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES:
+            return cls(max([whole, *(p for _, p in parts)]), 0.0)
+        read = [p for part, p in parts if p >= _SURE_PART or names_machine_reader(part)]
+        return cls(whole, max(read, default=0.0))
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
         """``verdict`` raised by both readings: the whole text's in full, a part's read alone up to flagged."""
@@ -313,15 +318,8 @@ def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[Foreign
         read += zip(lines[i], line_vectors[start : start + len(lines[i])], strict=True)
         start += len(lines[i])
         whole = multilingual.probability(vectors[j]) if own else 0.0
-        alone = _highest(multilingual, [v for _, v in read])
-        addressed = _highest(multilingual, [v for p, v in read if names_machine_reader(p)])
-        out[i] = ForeignReading.of(texts[i], whole, alone, addressed)
+        out[i] = ForeignReading.of(texts[i], whole, [(p, multilingual.probability(v)) for p, v in read])
     return out
-
-
-def _highest(signal: LearnedSignal, vectors: Sequence[Vectors]) -> float:
-    """The signal's highest probability over ``vectors`` read one by one (0 for none)."""
-    return signal.probability(vectors[0], np.asarray(vectors[1:])) if vectors else 0.0
 
 
 def scan_with_vectors(
