@@ -36,6 +36,7 @@ __all__ = [
     "embed_queries",
     "get_embedder",
     "pools_passages",
+    "unit_rows",
 ]
 
 Vectors = npt.NDArray[np.float32]
@@ -128,7 +129,8 @@ def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     return embedder.embed_batch(texts)
 
 
-def _normalise(matrix: npt.NDArray[Any]) -> Vectors:
+def unit_rows(matrix: npt.NDArray[Any]) -> Vectors:
+    """Each row scaled to length 1 (a zero row stays zero), as float32."""
     m = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -167,7 +169,7 @@ class HashingEmbedder:
             for word in re.findall(r"\w+", text.casefold()):
                 h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
                 out[row, h % self._dim] += 1.0 if (h >> 63) & 1 else -1.0
-        return _normalise(out)
+        return unit_rows(out)
 
 
 class MiniLMEmbedder:
@@ -328,7 +330,7 @@ class MiniLMEmbedder:
         hidden = (session or self._session).run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)  # mean pooling
-        return _normalise(pooled)
+        return unit_rows(pooled)
 
 
 class E5Embedder:
@@ -362,7 +364,7 @@ class E5Embedder:
         for start in range(0, len(texts), self._batch_size):
             batch = list(texts[start : start + self._batch_size])
             out[start : start + len(batch)] = model.query(batch) if query else model.passage(batch)
-        return _normalise(out)
+        return unit_rows(out)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         return self._run(texts, query=False)
@@ -427,7 +429,7 @@ class OpenAIEmbedder:
             self._dim = int(matrix.shape[1])
         if matrix.shape[1] != self._dim:
             raise EmbeddingError(f"{self._url} returned {matrix.shape[1]}-d vectors, configured dim is {self._dim}")
-        return _normalise(matrix)
+        return unit_rows(matrix)
 
     def _post(self, batch: list[str]) -> list[list[float]]:
         body = json.dumps({"model": self._model, "input": batch}).encode()

@@ -19,7 +19,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import ensure_embeddings
 
-from tiermem.embed import Embedder, OpenAIEmbedder, Vectors, get_embedder
+from tiermem.embed import Embedder, OpenAIEmbedder, Vectors, get_embedder, unit_rows
 from tiermem.errors import ConfigError, EmbeddingError
 
 __all__ = ["DEFAULT_FIELDS", "Index", "LangChainEmbedder", "check_config", "index_of"]
@@ -62,10 +62,7 @@ class LangChainEmbedder:
             raise EmbeddingError(
                 f"index.dims is {self._dim}, but {_model_name(self.embeddings)} returned {matrix.shape[1]}-d vectors"
             )
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        out: Vectors = (matrix / norms).astype(np.float32, copy=False)
-        return out
+        return unit_rows(matrix)
 
 
 def _model_name(embeddings: Embeddings) -> str:

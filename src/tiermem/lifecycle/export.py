@@ -22,7 +22,7 @@ from tiermem.lifecycle.admit import admit_imported, admit_rows
 from tiermem.lifecycle.history import record_from_json
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem, scope_writes
-from tiermem.store.maintenance_base import FieldKind, RowField
+from tiermem.store.maintenance_base import FieldKind, RowField, refuse_unknown_fields
 from tiermem.types import MemoryRecord, Scope, Source, aware_time, utcnow
 from tiermem.write.scan import ScanPolicy, scan_with_vectors
 
@@ -192,9 +192,7 @@ def _rows_in(fields: Sequence[RowField], section: str, rows: Sequence[dict[str, 
     known = {f.name: f for f in fields}
     out: list[dict[str, Any]] = []
     for i, row in enumerate(rows):
-        unknown = sorted(set(row) - set(known))
-        if unknown:
-            raise ValidationError(f"{section}[{i}]", f"has fields this store does not know: {', '.join(unknown)}")
+        refuse_unknown_fields(f"{section}[{i}]", row, known)
         missing = [f.name for f in fields if f.required and row.get(f.name) is None]
         if missing:
             raise ValidationError(f"{section}[{i}]", f"misses a required field ({', '.join(missing)})")

@@ -23,9 +23,11 @@ __all__ = [
     "CoreBlock",
     "StoreWithContext",
     "WindowState",
+    "block_key",
     "check_revision",
     "check_stored",
     "check_version",
+    "window_key",
 ]
 
 MAX_EDITS = 1000  # the most edits of one block ``core_block_edits`` returns
@@ -138,6 +140,16 @@ class ContextStore(Protocol):
 
 class StoreWithContext(Store, ContextStore, Protocol):
     """A record store that also keeps the working context (what the context runtime needs)."""
+
+
+def block_key(scope: Scope) -> tuple[str, str, str]:
+    """The key columns of the scope's core blocks: tenant, user_key and agent (no user or agent stored as '')."""
+    return (scope.tenant, scope.user or "", scope.agent or "")
+
+
+def window_key(scope: Scope) -> tuple[str, str, str, str]:
+    """The key columns of the scope's context window: ``block_key`` and the session ('' for none)."""
+    return (*block_key(scope), scope.session or "")
 
 
 def check_version(block: CoreBlock, expected_version: int) -> None:

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from tiermem.embed import Vectors
+from tiermem.errors import ValidationError
 from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "RowField",
     "changed_contexts",
     "held_without_lines",
+    "refuse_unknown_fields",
     "snapshots_without_lines",
     "without_lines",
 ]
@@ -87,6 +89,13 @@ def snapshots_without_lines(
     if out[0] == before and out[1] == after:
         return None
     return out[0], out[1]
+
+
+def refuse_unknown_fields(where: str, row: Mapping[str, Any], known: Collection[str]) -> None:
+    """ValidationError naming ``where`` when an imported row has a field not in ``known``."""
+    unknown = sorted(set(row) - set(known))
+    if unknown:
+        raise ValidationError(where, f"has fields this store does not know: {', '.join(unknown)}")
 
 
 class FieldKind(StrEnum):

@@ -1,4 +1,4 @@
-"""(internal) SQL both backends write alike but for their dialect: a scope, a filter, an audit read, a listing."""
+"""(internal) SQL both backends write alike but for their dialect: scope, filter, audit read, listing, tally."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tiermem.store.base import Page
-from tiermem.types import Filter, MemoryRecord, Scope
+from tiermem.store.summary_base import Tally
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, SourceKind
 
 __all__ = [
     "Dialect",
@@ -109,7 +110,7 @@ def listing_page(rows: Sequence[Sequence[Any]], limit: int, record: Callable[[An
 
 
 class ListingMixin:
-    """``Store.list_records`` written once: a backend gives its dialect, columns and insertion order, and reads."""
+    """``list_records`` and ``tally`` written once: a backend gives its dialect, columns, insertion order and reads."""
 
     DIALECT: ClassVar[Dialect]
     LISTED_COLUMNS: ClassVar[str]  # the records columns ``listed_record`` decodes, with alias ``r``
@@ -138,3 +139,14 @@ class ListingMixin:
             self.LISTED_COLUMNS, self.INSERTION_ORDER, where, filtered, cursor, limit, mark
         )
         return listing_page(self.listed_rows(scope.tenant, statement, params), limit, self.listed_record)
+
+    def tally(self, scope: Scope, *, now: datetime) -> list[Tally]:
+        where, params = scope_where(scope, self.DIALECT.mark, "r.")
+        live, live_params = filter_where(Filter(), now, "r", self.DIALECT, without_tags=frozenset())
+        rows = self.listed_rows(
+            scope.tenant,
+            f"SELECT r.type, r.source_kind, r.trust, COUNT(*) FROM records r WHERE {where} AND {live}"
+            " GROUP BY r.type, r.source_kind, r.trust ORDER BY 1, 2, 3",
+            [*params, *live_params],
+        )
+        return [Tally(MemoryType(t), SourceKind(k), float(trust), n) for t, k, trust, n in rows]

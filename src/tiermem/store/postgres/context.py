@@ -17,18 +17,16 @@ from tiermem.store.context_base import (
     BlockEdit,
     CoreBlock,
     WindowState,
+    block_key,
     check_revision,
     check_stored,
     check_version,
+    window_key,
 )
 from tiermem.store.sql_where import scope_where
 from tiermem.types import Scope, new_id
 
 __all__ = ["PgContextMixin"]
-
-
-def _agent_key(scope: Scope) -> list[str]:
-    return [scope.tenant, scope.user or "", scope.agent or ""]
 
 
 class PgContextMixin:
@@ -43,13 +41,13 @@ class PgContextMixin:
             rows = conn.execute(
                 "SELECT name, limit_tokens, value, description, read_only, version, updated_at FROM core_blocks"
                 " WHERE tenant = %s AND user_key = %s AND agent = %s ORDER BY name",
-                _agent_key(scope),
+                block_key(scope),
             ).fetchall()
         return [CoreBlock(n, lim, v, d, bool(ro), ver, up) for n, lim, v, d, ro, ver, up in rows]
 
     def save_core_block(self, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit) -> None:
         check_version(block, expected_version)
-        key = _agent_key(scope)
+        key = block_key(scope)
         with self._tenant(scope.tenant) as conn:
             # FOR UPDATE: a concurrent writer of the same block waits here, then sees the version it wrote.
             row = conn.execute(
@@ -89,7 +87,7 @@ class PgContextMixin:
             rows = conn.execute(
                 "SELECT id, name, actor, at, op, before, after, version FROM core_block_edits WHERE tenant = %s"
                 " AND user_key = %s AND agent = %s AND name = %s ORDER BY version DESC, at DESC LIMIT %s",
-                [*_agent_key(scope), name, limit],
+                [*block_key(scope), name, limit],
             ).fetchall()
         return [BlockEdit(i, n, actor, at, op, before, after, v) for i, n, actor, at, op, before, after, v in rows]
 
@@ -98,12 +96,12 @@ class PgContextMixin:
             row = conn.execute(
                 "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
                 " WHERE tenant = %s AND user_key = %s AND agent = %s AND session = %s",
-                [*_agent_key(scope), scope.session or ""],
+                window_key(scope),
             ).fetchone()
         return None if row is None else WindowState(tuple(row[0]), row[1], row[2], row[3])
 
     def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
-        key = [*_agent_key(scope), scope.session or ""]
+        key = window_key(scope)
         with self._tenant(scope.tenant) as conn:
             if expected != ANY_REVISION:
                 # FOR UPDATE: a concurrent save of the same window waits here, then sees the revision it wrote.

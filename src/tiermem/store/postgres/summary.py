@@ -1,22 +1,21 @@
-"""(internal) PostgreSQL aggregates for the inspector: a scope's sessions and its live records counted (a mixin)."""
+"""(internal) PostgreSQL aggregates for the inspector: a scope's sessions (a mixin)."""
 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 
-from tiermem.store.postgres.sql import filter_sql, scope_sql
-from tiermem.store.summary_base import MAX_SESSIONS, SessionSummary, Tally
-from tiermem.types import Filter, MemoryType, Scope, SourceKind
+from tiermem.store.postgres.sql import scope_sql
+from tiermem.store.summary_base import MAX_SESSIONS, SessionSummary
+from tiermem.types import Scope
 
 __all__ = ["PgSummaryMixin"]
 
 
 class PgSummaryMixin:
-    """``list_sessions`` and ``tally``."""
+    """``list_sessions`` (``tally`` is ``ListingMixin``'s)."""
 
     if TYPE_CHECKING:
 
@@ -32,14 +31,3 @@ class PgSummaryMixin:
                 [*params, min(limit, MAX_SESSIONS)],
             ).fetchall()
         return [SessionSummary(session, agent or None, n, first, last) for session, agent, n, first, last in rows]
-
-    def tally(self, scope: Scope, *, now: datetime) -> list[Tally]:
-        where, params = scope_sql(scope)
-        live, live_params = filter_sql(Filter(), now)
-        with self._tenant(scope.tenant) as conn:
-            rows = conn.execute(
-                f"SELECT r.type, r.source_kind, r.trust, COUNT(*) FROM records r WHERE {where} AND {live}"
-                " GROUP BY r.type, r.source_kind, r.trust ORDER BY 1, 2, 3",
-                [*params, *live_params],
-            ).fetchall()
-        return [Tally(MemoryType(t), SourceKind(k), float(trust), n) for t, k, trust, n in rows]

@@ -18,7 +18,7 @@ from psycopg.types.json import Jsonb
 
 from tiermem.embed import Vectors
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.maintenance_base import FieldKind, RecordVectors, RowField
+from tiermem.store.maintenance_base import FieldKind, RecordVectors, RowField, refuse_unknown_fields
 from tiermem.store.postgres.maintenance import INTERNAL_TABLES, scoped_tables
 from tiermem.store.postgres.sql import COLUMNS, row_to_record
 from tiermem.types import MemoryRecord, Scope
@@ -84,9 +84,7 @@ class PgTransferMixin:
         with self._tenant(scope.tenant) as conn:
             fields = {f.name: f for f in _fields(conn, table)[0]}
             for i, row in enumerate(rows):
-                unknown = sorted(set(row) - set(fields))
-                if unknown:
-                    raise ValidationError(f"{table}[{i}]", f"has fields this store does not know: {', '.join(unknown)}")
+                refuse_unknown_fields(f"{table}[{i}]", row, fields)
                 names = list(row)
                 values = [Jsonb(row[n]) if fields[n].kind is FieldKind.JSON and row[n] is not None else row[n]
                           for n in names]  # fmt: skip

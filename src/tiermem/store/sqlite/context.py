@@ -16,11 +16,14 @@ from tiermem.store.context_base import (
     BlockEdit,
     CoreBlock,
     WindowState,
+    block_key,
     check_revision,
     check_stored,
     check_version,
+    window_key,
 )
 from tiermem.store.sql_where import scope_where
+from tiermem.store.sqlite.rows import at_utc
 from tiermem.types import Scope, new_id
 
 __all__ = ["SQLiteContextMixin"]
@@ -40,18 +43,6 @@ class _SQLiteHost(Protocol):
 _CHUNK = 500  # ids per statement: under SQLite's limit of bound parameters
 
 
-def _agent_key(scope: Scope) -> tuple[str, str, str]:
-    return (scope.tenant, scope.user or "", scope.agent or "")
-
-
-def _window_key(scope: Scope) -> tuple[str, str, str, str]:
-    return (scope.tenant, scope.user or "", scope.agent or "", scope.session or "")
-
-
-def _dt(x: float) -> datetime:
-    return datetime.fromtimestamp(x, UTC)
-
-
 class SQLiteContextMixin:
     """Core blocks, their edits and context windows in the SQLiteStore's connection and transactions."""
 
@@ -61,10 +52,10 @@ class SQLiteContextMixin:
             rows = self._conn.execute(
                 "SELECT name, limit_tokens, value, description, read_only, version, updated_at FROM core_blocks"
                 " WHERE tenant = ? AND user_key = ? AND agent = ? ORDER BY name",
-                _agent_key(scope),
+                block_key(scope),
             ).fetchall()
         return [
-            CoreBlock(name, limit, value, description, bool(read_only), version, _dt(updated))
+            CoreBlock(name, limit, value, description, bool(read_only), version, at_utc(updated))
             for name, limit, value, description, read_only, version, updated in rows
         ]
 
@@ -73,7 +64,7 @@ class SQLiteContextMixin:
     ) -> None:
         """Store ``block`` and its edit atomically; ConflictError unless the stored version is ``expected_version``."""
         check_version(block, expected_version)
-        key = _agent_key(scope)
+        key = block_key(scope)
         updated = (block.updated_at or edit.at).timestamp()
         try:
             with self.transaction():
@@ -126,9 +117,11 @@ class SQLiteContextMixin:
             rows = self._conn.execute(
                 "SELECT id, name, actor, at, op, before, after, version FROM core_block_edits"
                 " WHERE tenant = ? AND user_key = ? AND agent = ? AND name = ? ORDER BY version DESC, at DESC LIMIT ?",
-                (*_agent_key(scope), name, limit),
+                (*block_key(scope), name, limit),
             ).fetchall()
-        return [BlockEdit(i, n, actor, _dt(at), op, before, after, v) for i, n, actor, at, op, before, after, v in rows]
+        return [
+            BlockEdit(i, n, actor, at_utc(at), op, before, after, v) for i, n, actor, at, op, before, after, v in rows
+        ]
 
     def load_context_window(self: _SQLiteHost, scope: Scope) -> WindowState | None:
         """The scope's saved window, or None if none was saved."""
@@ -136,19 +129,19 @@ class SQLiteContextMixin:
             row = self._conn.execute(
                 "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
                 " WHERE tenant = ? AND user_key = ? AND agent = ? AND session = ?",
-                _window_key(scope),
+                window_key(scope),
             ).fetchone()
         if row is None:
             return None
         ids, through, updated, revision = row
-        return WindowState(tuple(json.loads(ids)), through, _dt(updated), revision)
+        return WindowState(tuple(json.loads(ids)), through, at_utc(updated), revision)
 
     def save_context_window(
         self: _SQLiteHost, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION
     ) -> None:
         """Replace the scope's saved window; ConflictError unless the stored revision is ``expected``."""
         updated = (state.updated_at or datetime.now(UTC)).timestamp()
-        key = _window_key(scope)
+        key = window_key(scope)
         try:
             # BEGIN IMMEDIATE: no other process writes between the revision read here and the save.
             with self.transaction():

@@ -1,5 +1,4 @@
-"""(internal) SQLite aggregates: rows counted, the scopes held, a scope's sessions and its live records by kind
-(a mixin of SQLiteStore)."""
+"""(internal) SQLite aggregates: rows counted, the scopes held and a scope's sessions (a mixin of SQLiteStore)."""
 
 from __future__ import annotations
 
@@ -8,15 +7,15 @@ import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from tiermem.store.sqlite.sql import filter_sql, scope_sql
-from tiermem.store.summary_base import MAX_SESSIONS, SessionSummary, Tally
-from tiermem.types import Filter, MemoryType, Scope, SourceKind
+from tiermem.store.sqlite.sql import scope_sql
+from tiermem.store.summary_base import MAX_SESSIONS, SessionSummary
+from tiermem.types import Scope
 
 __all__ = ["SQLiteSummaryMixin"]
 
 
 class SQLiteSummaryMixin:
-    """``count``, ``iter_scopes``, ``list_sessions`` and ``tally`` on the store's connection."""
+    """``count``, ``iter_scopes`` and ``list_sessions`` on the store's connection (``tally`` is ``ListingMixin``'s)."""
 
     _conn: sqlite3.Connection
     _lock: threading.RLock
@@ -51,14 +50,3 @@ class SQLiteSummaryMixin:
             )
             for session, agent, n, first, last in rows
         ]
-
-    def tally(self, scope: Scope, *, now: datetime) -> list[Tally]:
-        where, params = scope_sql(scope)
-        live, live_params = filter_sql(Filter(), now)
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT r.type, r.source_kind, r.trust, COUNT(*) FROM records r WHERE {where} AND {live}"
-                " GROUP BY r.type, r.source_kind, r.trust ORDER BY 1, 2, 3",
-                [*params, *live_params],
-            ).fetchall()
-        return [Tally(MemoryType(t), SourceKind(k), float(trust), n) for t, k, trust, n in rows]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tiermem.errors import ConflictError, StoreError, ValidationError
-from tiermem.store.maintenance_base import HELD_TABLES, FieldKind, RecordVectors, RowField
+from tiermem.store.maintenance_base import HELD_TABLES, FieldKind, RecordVectors, RowField, refuse_unknown_fields
 from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in, scoped_tables
 from tiermem.store.sqlite.rows import COLUMNS, row_to_record
 from tiermem.store.vector_index import unpack_vectors
@@ -89,9 +89,7 @@ class SQLiteTransferMixin(Connected):
         fields = {f.name: f for f in self._fields(table)[0]}
         with self.transaction():
             for i, row in enumerate(rows):
-                unknown = sorted(set(row) - set(fields))
-                if unknown:
-                    raise ValidationError(f"{table}[{i}]", f"has fields this store does not know: {', '.join(unknown)}")
+                refuse_unknown_fields(f"{table}[{i}]", row, fields)
                 names = list(row)
                 values = [_in(fields[n], row[n]) for n in names]
                 try:
