@@ -129,9 +129,10 @@ def persona(text: str) -> Finding | None:
 
 _LATER_EVENT = re.compile(
     r"\b(?:when(?:ever)?|if|once|after|before|the\s+(?:next|first)\s+time|next\s+time|any\s+time|each\s+time|"
-    r"every\s+time|as\s+soon\s+as|at\s+some\s+point)\b(?:\s+\S+){0,3}?\s+(?:the\s+user|users|anyone|someone|"
-    r"anybody|somebody|they|the\s+(?:customer|reader|person))\s+(?:\w+\s+){0,2}?(?:asks?|says?|mentions?|"
-    r"confirms?|brings?\s+up|wants?|requests?|types?|writes?|will\s+ask|opens?|returns?|comes?\s+back)\b|"
+    r"every\s+time|as\s+soon\s+as|at\s+some\s+point)\b(?:\s+\S+){0,3}?\s+(?:(?:the|this|our)\s+user(?:'s\s+\w+)?|users|"
+    r"anyone|someone|anybody|somebody|they|the\s+(?:customer|reader|person))\s+(?:\w+\s+){0,2}?(?:asks?|says?|"
+    r"mentions?|confirms?|brings?\s+up|wants?|requests?|types?|writes?|will\s+ask|opens?|returns?|comes?\s+back|"
+    r"buys?|orders?|pays?|checks?\s+out|books?|shops?|signs?\s+(?:in|up)|logs?\s+in|searches|clicks?)\b|"
     r"\b(?:in|for|during)\s+(?:every|all|any)?\s*(?:future|later|upcoming|next|subsequent)\s+(?:chats?|conversations?|"
     r"sessions?|replies|answers|messages|turns)\b|\b(?:after|in)\s+(?:\w+|\d+)\s+(?:more\s+)?(?:messages|replies|"
     r"answers|turns|exchanges)\b|\b(?:\w+|\d+)\s+(?:messages|replies|answers|turns)\s+from\s+now\b|"
@@ -140,7 +141,7 @@ _LATER_EVENT = re.compile(
 )
 # The user, or the reader's own sessions and messages: the world only an agent lives in.
 _THE_READERS_WORLD = re.compile(
-    r"\bthe\s+user\b|\busers\b|\b(?:chats?|conversations?|sessions?|messages|replies|answers|turns)\b|"
+    r"\b(?:the|this|our)\s+user\b|\busers\b|\b(?:chats?|conversations?|sessions?|messages|replies|answers|turns)\b|"
     r"\b(?:summari[sz]ed|processed|translated)\b"
 )
 _KEEP_FOR_LATER = re.compile(
