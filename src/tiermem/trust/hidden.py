@@ -1,10 +1,11 @@
 """(internal) Text a reader does not see: markup that hides it, and encodings that disguise it.
 
-``hidden_parts`` finds what HTML and Markdown keep from a human reader (comments, ``display:none`` and other
-invisible styles, ``hidden`` elements, ``alt`` and ``title`` attributes, Markdown image alt text and link
-titles, Markdown comments). ``decoded_parts`` finds base64, base32, hex, ROT13, leetspeak, Unicode tag-character
-and reversed payloads (a line written backwards, which a right-to-left override shows the right way round), and
-runs of escapes (HTML character references, ``\\u`` escapes, percent-encoding), and decodes them.
+``hidden_parts`` finds what HTML, Markdown and LaTeX keep from a human reader (comments, ``display:none`` and
+other invisible styles, ``hidden`` elements, ``alt`` and ``title`` attributes, Markdown image alt text and link
+titles, Markdown comments, LaTeX phantoms, white text and skipped blocks). ``decoded_parts`` finds base64,
+base32, hex, ROT13, leetspeak, Unicode tag-character and reversed payloads (a line written backwards, which a
+right-to-left override shows the right way round), and runs of escapes (HTML character references, ``\\u``
+escapes, percent-encoding), and decodes them.
 The scorer scores each part again: a directive that was hidden or encoded is more suspect, never less.
 """
 
@@ -54,13 +55,19 @@ _MARKUP = [
     ("a Markdown link title", re.compile(r"\]\(\s*\S+\s+\"([^\"]+)\"\s*\)")),
     ("a Markdown link title", re.compile(r"\]\(\s*\S+\s+'([^']+)'\s*\)")),
     ("a Markdown comment", re.compile(r"^\s*\[//\]:\s*#\s*\((.*)\)\s*$", re.MULTILINE)),
+    # LaTeX that typesets nothing a reader sees: space the size of the text, white ink, skipped or commented out
+    ("LaTeX typeset invisible", re.compile(r"\\[hv]?phantom\s*\{([^{}]*)\}")),
+    ("LaTeX typeset invisible", re.compile(r"\\textcolor\s*\{\s*white\s*\}\s*\{([^{}]*)\}")),
+    ("LaTeX typeset invisible", re.compile(r"\{\s*\\color\s*\{\s*white\s*\}([^{}]*)\}")),
+    ("LaTeX left out", re.compile(r"\\iffalse\b(.*?)\\fi\b", re.DOTALL)),
+    ("LaTeX left out", re.compile(r"\\begin\s*\{comment\}(.*?)\\end\s*\{comment\}", re.DOTALL)),
 ]
 _TAG = re.compile(r"<[^>]{0,400}>")
 
 
 def hidden_parts(text: str) -> list[Part]:
     """The pieces of ``text`` that markup keeps from a reader, tags stripped (at most a few dozen)."""
-    if "<" not in text and "](" not in text and "[//]" not in text:
+    if "<" not in text and "](" not in text and "[//]" not in text and "\\" not in text:
         return []
     found: list[Part] = []
     for how, pattern in _MARKUP:
