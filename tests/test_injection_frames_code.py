@@ -126,3 +126,12 @@ def test_a_quoted_attack_holding_an_apostrophe_is_still_a_quote() -> None:
     )
     assert quoted_discussion(text.casefold())
     assert injection_score(text).score < INJECTION_THRESHOLD
+
+
+def test_statements_that_call_and_assign_are_code_lines() -> None:
+    script = (
+        "# write the pid file\nimport os\n\n"
+        'fd = os.open("/srv/app/run.pid", os.O_WRONLY | os.O_CREAT)\nos.write(fd, b"1")\nos.close(fd)'
+    )
+    assert code_frame(script)
+    assert not code_frame("Subtotal = 14.00\nTip = 2.10\nTotal = 16.10")

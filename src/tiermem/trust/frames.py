@@ -256,7 +256,9 @@ _ADDRESSED = re.compile(
 _CODE_LINE = re.compile(
     r"^\s*(?:(?:def|class|function|const|let|var|import|return|assert|async|await|public|private|protected|static|"
     r"elif|else|try|except|raise|throw|print|console\.log)\b|from\s+\S+\s+import\b|[@#]\w+|//|/\*|\*\s|[{}]\s*$|"
-    r"(?:expect|test|it|describe|assert\w*)\s*\()|(?:[;{]|\):|=>\s*\{?)\s*$"
+    r"(?:expect|test|it|describe|assert\w*)\s*\()|(?:[;{]|\):|=>\s*\{?)\s*$|"
+    # a call's result assigned, or a method called as a statement: "fd = os.open(...)", "os.close(fd)"
+    r"^\s*[a-z_][\w.]*\s*=\s*[\w.]+\(|^\s*[a-z_]\w*(?:\.\w+)+\(.*\)\s*$"
 )
 _CODE_LINES = 3  # a note with this many code-shaped lines is code (a fenced block counts whole)
 
