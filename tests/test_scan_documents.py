@@ -101,6 +101,10 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         # a letter that names who decided and where to write
         "Residents' newsletter (example)\nThe management committee has approved the new bin store. Please keep the"
         " side gate closed.\nQuestions? Write to estates@block-c.example.",
+        # what will be done to the reader, and a warning about messages that pretend to be from the sender
+        "Your climbing course starts on Monday. You will be weighed and given a harness at the desk. Our bank details"
+        " are on our website and will not change; please ignore any message that claims to be from us and asks for"
+        " a payment.",
     ],
 )
 def test_a_documents_own_wording_is_not_flagged(text: str) -> None:

@@ -42,8 +42,13 @@ _OVERRIDE = table(
         rf"\b{_OVERRIDE_VERB}\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)\b(?!\s+about\b)",
         0.55,
     ),
-    # "forget the previous rules": the same shape aimed at rules in general; could be a policy note.
-    (rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_GUIDANCE}\b", 0.4),
+    # "forget the previous rules": the same shape aimed at rules in general; could be a policy note. Not a warning
+    # about what others send ("ignore any message that claims to be from us").
+    (
+        rf"\b{_OVERRIDE_VERB}\b(?:\s+\w+){{0,3}}?\s+{_OWN}\b(?:\s+\w+){{0,2}}?\s+{_GUIDANCE}\b"
+        r"(?!\s+(?:that|which|claiming|saying|asking|purporting|pretending)\b)",
+        0.4,
+    ),
     (
         r"\b(?:new|updated|revised|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:\w+\s+){0,3}?"
         r"(?:you|always|never|only|do\s+not|don'?t|ignore)\b",

@@ -174,6 +174,13 @@ _GIVEN_THE_LINE = re.compile(
     r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|(?:[\w-]+\s+)?(?:note|message|notice|memo)\s+(?:to|for)\s+)"
 )
 _DEDICATION = re.compile(r"^\W*(?:to|for)\s.*:$")
+# A short heading dedicated to a machine, then a colon: "Automated booking step for Ann's mail AI: ..." (not an
+# operator's "System role for the airline chatbot: ...")
+_HEADED_DEDICATION = re.compile(
+    r"^\W*(?!(?:[\w'-]+\s+){0,3}(?:role|persona|profile|prompt|character|bio|description|settings)\b)"
+    r"(?:[\w'-]+\s+){1,4}(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:[\w'-]+\s+){0,3}?(?:ai|llm|gpt|assistants?|"
+    r"bots?|chatbots?|copilot|summari[sz]ers?|(?:ai|e-?mail|mail|inbox|chat|virtual|digital)\s+agents?)\s*:"
+)
 # Words that may come before an order's verb: "so publish the times", "also attach the name", "you now play".
 _LEAD_IN = re.compile(
     r"^\W*(?:(?:so|and|but|then|now|also|always|please|just|simply|kindly|instead|from\s+now\s+on)\b\W*)+"
@@ -238,6 +245,9 @@ def addressed_order(text: str) -> Finding | None:
                 )
                 if called and _order_follows(line, at):
                     return 0.5, line[max(0, at - len(found.group())) :]
+            headed = _HEADED_DEDICATION.match(sentence)
+            if headed and not _reported(sentence, headed) and _order_follows(line, line.find(sentence) + headed.end()):
+                return 0.5, sentence
             key = _MACHINE_KEY.search(sentence)
             if key and _order_follows(line, line.find(sentence) + key.end()):
                 return 0.5, sentence[key.start() :]
