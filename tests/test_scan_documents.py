@@ -105,6 +105,9 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         "Your climbing course starts on Monday. You will be weighed and given a harness at the desk. Our bank details"
         " are on our website and will not change; please ignore any message that claims to be from us and asks for"
         " a payment.",
+        # the reader's own owner number and admin team
+        "Pay the fee in the Owner Portal and quote your owner number. If your company pays for you, forward this to"
+        " your admin team.",
     ],
 )
 def test_a_documents_own_wording_is_not_flagged(text: str) -> None:

@@ -63,10 +63,13 @@ _SPEAKER = table(
     (rf"\b{_PRIVILEGED}\s+(?:override|directive|command)s?\b", 0.4),
 )
 _MAKERS = table(
-    # Who would say "your developer" or "your owner" but someone speaking to the model about its makers?
+    # Who would say "your developer" or "your owner" but someone speaking to the model about its makers? (Not the
+    # word naming something else of the reader's: "your owner number", "your admin team".)
     (
         r"\byour\s+(?:developers?|operators?|owners?|creators?"
-        r"|makers?|vendors?|admin(?:istrator)?s?|maintainers?)\b",
+        r"|makers?|vendors?|admin(?:istrator)?s?|maintainers?)\b(?!\s+(?:numbers?|portal|accounts?|statements?|teams?|"
+        r"area|id|login|page|panel|dashboard|codes?|reference|card|rights|access|fees?|meetings?|association|pack|"
+        r"guide|handbook|office|department|staff|desk|licen[cs]es?|permit|reward|points)\b)",
         0.35,
     ),
 )
