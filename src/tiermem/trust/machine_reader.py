@@ -1,40 +1,60 @@
-"""(internal) Whether a line names a machine reader (an AI, an assistant, a bot, a program), in many languages.
+"""(internal) Whether a line speaks to an agent: names a machine reader (an AI, an assistant, a bot, a program) or
+"the user", in many languages.
 
 An order planted in a letter is written to whatever will read the letter for its user, so it names that reader
-("for the AI that sorts this mail", "à l'assistant IA", "tekoälylle", "ejen AI"); a letter's own lines speak to
-the person it is addressed to. The multilingual classifier reads each line of a letter in another language alone,
-where a payment line or a "we never ask for your PIN" notice can read like an order; a line that names no machine
-reader is left to the letter read whole.
+("for the AI that sorts this mail", "à l'assistant IA", "tekoälylle") or the person it serves as "the user"; a
+letter's own lines speak to the person it is addressed to. The multilingual classifier reads each line of a letter
+in another language alone, where a payment line or a "we never ask for your PIN" notice can read like an order; a
+line that speaks to no agent is left to the letter read whole unless the classifier is sure of it.
 """
+
+# ruff: noqa: RUF001  (the words are written in the scripts they match)
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["names_machine_reader"]
+__all__ = ["names_machine_reader", "speaks_of_an_agents_world"]
 
 # Abbreviations, as written: "AI", "KI", "IA", "MI", "ИИ" (in lower case they are ordinary words in some languages).
-_ABBREVIATIONS = re.compile(r"(?<!\w)(?:A\.?I\.?|I\.?A\.?|K\.?I\.?|MI|YZ|LLM|GPT|ИИ|ШІ)(?!\w)|\b(?:AI|IA|KI|MI)-\w+")
+# Beside letters of scripts written without spaces ("メール処理AIへ") they still stand alone.
+_ABBREVIATIONS = re.compile(
+    r"(?<![A-Za-z0-9\u0400-\u04ff])(?:A\.?I\.?|I\.?A\.?|K\.?I\.?|MI|YZ|LLM|GPT|ИИ|ШІ)(?![A-Za-z0-9\u0400-\u04ff])|"
+    r"\b(?:AI|IA|KI|MI)-\w+"
+)
 # Latin, Cyrillic and Greek words, matched as whole words (case folded).
 _WORDS = re.compile(
     r"\b(?:llm|gpt|bots?|chatbots?|robots?|"
     # an assistant
-    r"assist\w*|asist\w*|asyst\w*|avustaj\w*|asszisztens\w*|pomoćnik\w*|pomocnik\w*|pomočnik\w*|cynorthwy\w*|"
+    r"\w*assist\w*|\w*asist\w*|\w*asyst\w*|\w*forrit\w*|avustaj\w*|asszisztens\w*|pomoćnik\w*|pomocnik\w*|pomočnik\w*|cynorthwy\w*|"
     r"msaidizi|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|βοηθ\w*|"
     # a program, software, an agent, a model
-    r"program\w*|ohjelm\w*|rhaglen\w*|programu|software|logiciel\w*|ejen|agent\w*|агент\w*|модел\w*|"
-    r"modelo|modello|modèle|modell|model|sprachmodell\w*|"
+    r"program\w*|програм\w*|программ\w*|πρόγραμμα\w*|προγράμμα\w*|ohjelm\w*|rhaglen\w*|software|logiciel\w*|"
+    r"phần\s+mềm|chương\s+trình|perangkat\s+lunak|ejen|agent\w*|агент\w*|модел\w*|model\w*|modèle|\w*sprachmodell\w*|"
+    r"\w*taalmodel\w*|\w*språkmodell\w*|нейросет\w*|нейронн\w*|"
     # artificial intelligence
-    r"tekoäl\w*|tehisintellekt\w*|intellig\w*|intel[·.]?lig\w*|inteligenc\w*|intelekt\w*|intellekt\w*|"
+    r"tekoäl\w*|tehisintellekt\w*|intellig\w*|intel[·.]?lig\w*|inteligen\w*|intelekt\w*|intellekt\w*|"
     r"интелект\w*|интеллект\w*|інтелект\w*|νοημοσύν\w*|"
     r"deallusrwydd|akili\s+bandia|kecerdasan\s+buatan|yapay\s+zek\w*|trí\s+tuệ\s+nhân\s+tạo|trợ\s+lý)\b"
 )
 # Scripts without spaces between words, and right-to-left ones: matched as substrings.
 _PHRASES = re.compile(
-    r"人工智能|人工知能|智能助手|助手|アシスタント|ボット|인공지능|어시스턴트|비서|챗봇|ai\s*에이전트|에이전트|"
+    r"人工智能|人工知能|智能助手|助手|アシスタント|ボット|プログラム|ソフト|程序|软件|軟體|程式|"
+    r"인공지능|어시스턴트|비서|챗봇|ai\s*에이전트|에이전트|프로그램|소프트웨어|प्रोग्राम|सॉफ्टवेयर|โปรแกรม|"
+    r"برنامج|برنامه|ذكاء\s+\S*اصطناعي|زیرەکی\s+دەستکرد|هوش\s+\S*مصنوعی|אַסיסטענט|אסיסטנט|תוכנ\w*|בינה\s+\S*מלאכותית|"
     r"कृत्रिम\s+बुद्धि\w*|सहायक|এআই|সহকারী|الذكاء\s+الاصطناعي|المساعد|مساعد|هوش\s+مصنوعی|دستیار|"
-    r"בינה\s+מלאכותית|עוזר|ปัญญาประดิษฐ์|ผู้ช่วย|ხელოვნური\s+ინტელექტ\w*|ასისტენტ\w*|აგენტ\w*|"
+    r"עוזר|ปัญญาประดิษฐ์|ผู้ช่วย|ხელოვნური\s+ინტელექტ\w*|ასისტენტ\w*|აგენტ\w*|"
     r"արհեստական\s+բանականություն|օգնական"
+)
+
+
+# "The user": only an agent has one; a letter calls its reader "you" or by name.
+_USER = re.compile(
+    r"\b(?:usuari\w*|utilisat\w*|utilizat\w*|utent\w*|benutzer\w*|nutzer\w*|gebruiker\w*|użytkowni\w*|"
+    r"uživatel\w*|používateľ\w*|uporabni\w*|korisni\w*|felhasznál\w*|käyttäj\w*|kasutaja\w*|användar\w*|"
+    r"bruger\w*|bruker\w*|brúkar\w*|notand\w*|naudotoj\w*|lietotāj\w*|kullanıcı\w*|pengguna|người\s+dùng|"
+    r"пользовател\w*|користувач\w*|корисник\w*|потребител\w*|χρήστ\w*|mtumiaji|watumiaji)\b|"
+    r"משתמש|مستخدم|کاربر|صارف|उपयोगकर्ता|ব্যবহারকারী|ผู้ใช้|用户|用戶|使用者|ユーザー|사용자|이용자"
 )
 
 
@@ -42,3 +62,8 @@ def names_machine_reader(text: str) -> bool:
     """Whether ``text`` names an AI, an assistant, a bot, a program or an agent, in any of many languages."""
     folded = text.casefold()
     return any(p.search(t) is not None for p, t in ((_ABBREVIATIONS, text), (_WORDS, folded), (_PHRASES, folded)))
+
+
+def speaks_of_an_agents_world(text: str) -> bool:
+    """Whether ``text`` names a machine reader, or speaks of "the user" as only an agent's instructions do."""
+    return names_machine_reader(text) or _USER.search(text.casefold()) is not None

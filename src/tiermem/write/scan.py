@@ -44,7 +44,7 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
-from tiermem.trust.machine_reader import names_machine_reader
+from tiermem.trust.machine_reader import speaks_of_an_agents_world
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
@@ -258,9 +258,9 @@ def _mostly_letters(piece: str) -> bool:
 
 
 _DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: one of its lines alone flags at most
-# A document's line that names no machine reader is read alone only when the model is this sure: out of their letter
-# a payment line or a "we never ask for your PIN" notice read as orders, but less surely than an order to a reader
-# named in a language the machine-reader words do not cover.
+# A document's line that names neither a machine reader nor "the user" is read alone only when the model is this
+# sure: out of their letter a payment line or a "we never ask for your PIN" notice read as orders, but less surely
+# than most orders to a reader named in a language the words do not cover.
 _SURE_PART = 0.8
 
 
@@ -277,10 +277,11 @@ class ForeignReading:
     def of(cls, text: str, whole: float, parts: Sequence[tuple[str, float]]) -> ForeignReading:
         """The readings of ``text`` from its whole text's probability and its parts': in a short note every part
         counts as the text (a heading and an order or two are the note); in a document (a letter or a table is more
-        than one of its lines) a part is read alone apart, if it names a machine reader or reads surely."""
+        than one of its lines) a part is read alone apart, if it speaks to an agent (names a machine reader or
+        "the user") or reads surely."""
         if sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES:
             return cls(max([whole, *(p for _, p in parts)]), 0.0)
-        read = [p for part, p in parts if p >= _SURE_PART or names_machine_reader(part)]
+        read = [p for part, p in parts if p >= _SURE_PART or speaks_of_an_agents_world(part)]
         return cls(whole, max(read, default=0.0))
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
