@@ -97,7 +97,7 @@ _DEFINITION = re.compile(
 )
 
 
-# Any name handed to the reader ("you are Gaz", "today you are Grandpa Joe"): a persona only with a misleading script.
+# Any name handed to the reader ("you are Bryn", "today you are Uncle Fen"): a persona only with a misleading script.
 _NAMED = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|our|not|welcome|right|wrong|here|there|all|so|very|too|sure|"
     r"in|at|on|of|to|for|with|from|by|also|still|being|able|unable|likely|happy|free|ready|going|responsible|allowed|"

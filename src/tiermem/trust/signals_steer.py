@@ -118,7 +118,7 @@ _ORDER_VERB = re.compile(
 
 
 # Machine readers told what they must do: as a class ("Assistants reading this invoice must recommend..."), or one
-# that is a machine whatever its job ("the AI reading her post should...", "mail software summarising this must")
+# that is a machine whatever its job ("the AI sorting his post must...", "billing software totalling this must")
 # ("the agent should call" may be a person).
 _READERS_MUST = re.compile(
     r"\b(?:(?:any|all|every|each|the|your|this)\s+)?(?:[\w-]+\s+)?(?:(?:ai\s+)?(?:assistants|agents|bots|chatbots|ais|"
@@ -174,7 +174,7 @@ _GIVEN_THE_LINE = re.compile(
     r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|(?:[\w-]+\s+)?(?:note|message|notice|memo)\s+(?:to|for)\s+)"
 )
 _DEDICATION = re.compile(r"^\W*(?:to|for)\s.*:$")
-# A short heading dedicated to a machine, then a colon: "Automated booking step for Ann's mail AI: ..." (not an
+# A short heading dedicated to a machine, then a colon: "Filing task for the household's inbox AI: ..." (not an
 # operator's "System role for the airline chatbot: ...")
 _HEADED_DEDICATION = re.compile(
     r"^\W*(?!(?:[\w'-]+\s+){0,3}(?:role|persona|profile|prompt|character|bio|description|settings)\b)"
