@@ -33,16 +33,16 @@ _WORDS = re.compile(
     r"phần\s+mềm|chương\s+trình|perangkat\s+lunak|ejen|agent\w*|агент\w*|модел\w*|model\w*|modèle|\w*sprachmodell\w*|"
     r"\w*taalmodel\w*|\w*språkmodell\w*|нейросет\w*|нейронн\w*|"
     # artificial intelligence
-    r"tekoäl\w*|tehisintellekt\w*|intellig\w*|intel[·.]?lig\w*|inteligen\w*|intelekt\w*|intellekt\w*|"
+    r"tekoäl\w*|tehisintellekt\w*|intel[·.]?lig\w*|inteligen\w*|intelekt\w*|intellekt\w*|"
     r"интелект\w*|интеллект\w*|інтелект\w*|νοημοσύν\w*|"
     r"deallusrwydd|akili\s+bandia|kecerdasan\s+buatan|yapay\s+zek\w*|trí\s+tuệ\s+nhân\s+tạo|trợ\s+lý)\b"
 )
 # Scripts without spaces between words, and right-to-left ones: matched as substrings.
 _PHRASES = re.compile(
     r"人工智能|人工知能|智能助手|助手|アシスタント|ボット|プログラム|ソフト|程序|软件|軟體|程式|"
-    r"인공지능|어시스턴트|비서|챗봇|ai\s*에이전트|에이전트|프로그램|소프트웨어|प्रोग्राम|सॉफ्टवेयर|โปรแกรม|"
+    r"인공지능|어시스턴트|비서|챗봇|에이전트|프로그램|소프트웨어|प्रोग्राम|सॉफ्टवेयर|โปรแกรม|"
     r"برنامج|برنامه|ذكاء\s+\S*اصطناعي|زیرەکی\s+دەستکرد|هوش\s+\S*مصنوعی|אַסיסטענט|אסיסטנט|תוכנ\w*|בינה\s+\S*מלאכותית|"
-    r"कृत्रिम\s+बुद्धि\w*|सहायक|এআই|সহকারী|الذكاء\s+الاصطناعي|المساعد|مساعد|هوش\s+مصنوعی|دستیار|"
+    r"कृत्रिम\s+बुद्धि\w*|सहायक|এআই|সহকারী|مساعد|دستیار|"
     r"עוזר|ปัญญาประดิษฐ์|ผู้ช่วย|ხელოვნური\s+ინტელექტ\w*|ასისტენტ\w*|აგენტ\w*|"
     r"արհեստական\s+բանականություն|օգնական"
 )
@@ -60,10 +60,14 @@ _USER = re.compile(
 
 def names_machine_reader(text: str) -> bool:
     """Whether ``text`` names an AI, an assistant, a bot, a program or an agent, in any of many languages."""
-    folded = text.casefold()
-    return any(p.search(t) is not None for p, t in ((_ABBREVIATIONS, text), (_WORDS, folded), (_PHRASES, folded)))
+    return _names_machine(text, text.casefold())
 
 
 def speaks_of_an_agents_world(text: str) -> bool:
     """Whether ``text`` names a machine reader, or speaks of "the user" as only an agent's instructions do."""
-    return names_machine_reader(text) or _USER.search(text.casefold()) is not None
+    folded = text.casefold()
+    return _names_machine(text, folded) or _USER.search(folded) is not None
+
+
+def _names_machine(text: str, folded: str) -> bool:
+    return any(p.search(t) is not None for p, t in ((_ABBREVIATIONS, text), (_WORDS, folded), (_PHRASES, folded)))

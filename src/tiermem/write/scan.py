@@ -267,8 +267,8 @@ _SURE_PART = 0.8
 @dataclass(frozen=True, slots=True)
 class ForeignReading:
     """The multilingual signal's probability for a text read whole (0 when it looks English), and its highest over
-    the passages and lines in other languages of a document (``_DOCUMENT_LINES``) read one by one (0 when it has
-    none); a shorter text's parts count as the text."""
+    the passages and lines in other languages of a document (``_DOCUMENT_LINES``) read one by one that speak to an
+    agent or read surely (0 when it has none); a shorter text's parts count as the text."""
 
     whole: float
     parts: float
@@ -314,8 +314,11 @@ def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[Foreign
     for j, i in enumerate(foreign):
         own, marked = marks[i]
         block = parts[j]
-        named = passages(texts[i]) if block is not None else []
-        read = [(p, v) for p, v, m in zip(named, block if block is not None else [], marked, strict=True) if m]
+        read = (
+            [(p, v) for p, v, m in zip(passages(texts[i]), block, marked, strict=True) if m]
+            if block is not None
+            else []
+        )
         read += zip(lines[i], line_vectors[start : start + len(lines[i])], strict=True)
         start += len(lines[i])
         whole = multilingual.probability(vectors[j]) if own else 0.0
