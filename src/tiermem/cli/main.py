@@ -10,9 +10,8 @@ import json
 import os
 import sys
 
-# The vector scan is a memory-bound matrix-vector product: BLAS threads only contend with the full-text query
-# running beside it (measured on 2 cores: 15.6 ms with one thread, 19.6 ms with two, at 100k vectors).
-# Set before numpy is first imported; an explicit setting by the user wins.
+# The write path's matrix products (nearest neighbours, consolidation) are small: BLAS threads only contend with
+# the requests running beside them. Set before numpy is first imported; an explicit setting by the user wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
