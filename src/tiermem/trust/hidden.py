@@ -20,6 +20,8 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tiermem.text_index import is_letter
+
 __all__ = ["Part", "decoded_parts", "hidden_parts"]
 
 _MAX_PARTS = 32  # bounds the re-scoring a single text can cause
@@ -100,7 +102,7 @@ def _words(text: str) -> str | None:
     """``text`` if it reads as words (mostly letters and spaces), else None."""
     if len(text) < 12:
         return None
-    letters = sum(c.isalpha() or c == " " for c in text)
+    letters = sum(is_letter(c) or c == " " for c in text)
     return text if letters / len(text) >= 0.8 and " " in text.strip() else None
 
 

@@ -29,6 +29,7 @@ from tiermem.english.language import looks_english, reads_as_english_line
 from tiermem.errors import NotFoundError, ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
+from tiermem.text_index import is_letter
 from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
     QUARANTINE_TAG,
@@ -254,7 +255,7 @@ def foreign_lines(text: str) -> tuple[str, ...]:
 def _mostly_letters(piece: str) -> bool:
     """Whether a line reads as prose: a table row, a list of figures or code is mostly something else."""
     shown = [c for c in piece if not c.isspace()]
-    return bool(shown) and sum(c.isalpha() for c in shown) >= _PROSE_LETTERS * len(shown)
+    return bool(shown) and sum(map(is_letter, shown)) >= _PROSE_LETTERS * len(shown)
 
 
 _DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: one of its lines alone flags at most
