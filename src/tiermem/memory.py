@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, overload
 from tiermem.config import default_db_url
 from tiermem.context.forgetting import forget_in_summaries
 from tiermem.embed import Embedder, get_embedder
-from tiermem.errors import ConfigError, NotFoundError, ValidationError
+from tiermem.errors import ConfigError, ValidationError
 from tiermem.lifecycle import history as lifecycle
 from tiermem.lifecycle.erase import EraseReport, erase, forget
 from tiermem.lifecycle.export import ImportReport, export_user, import_user
@@ -22,6 +22,7 @@ from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.related import DEFAULT_LIMIT, Related, related
 from tiermem.recall.search import hybrid_recall
 from tiermem.store import AuditEntry, Page, PendingWrite, Store, open_store
+from tiermem.store.base import stored_record
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, utcnow
 from tiermem.write.behind import WriteBehind, index_queued, queued_of, recover
 from tiermem.write.consolidate import Action, consolidate
@@ -225,10 +226,7 @@ class Memory(MemoryAPI):
 
     def get(self, scope: Scope, record_id: str) -> MemoryRecord:
         """The record with this id in this scope; NotFoundError otherwise (also for another user's id)."""
-        record = self.store.get(scope, record_id)
-        if record is None:
-            raise NotFoundError(f"no record {record_id} in scope {scope}")
-        return record
+        return stored_record(self.store, scope, record_id)
 
     def list(self, scope: Scope, *, filter: Filter | None = None, limit: int = 50, cursor: str | None = None) -> Page:
         """A page of live records, newest first; pass ``next_cursor`` back for the next page."""

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 
-from tiermem.errors import NotFoundError
-from tiermem.store.base import AuditEntry, Store, scope_writes, tenant_writes
+from tiermem.store.base import AuditEntry, Store, scope_writes, stored_record, tenant_writes
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.neighbours import quoted_lines
 
@@ -74,9 +73,7 @@ def forget(
     # Serialised with the user's other writes: one that read the record before this deletes it must not write it
     # back after (a release, a supersession, a refresh), and one after it finds it gone.
     with scope_writes(store, scope):
-        record = store.get(scope, record_id)
-        if record is None:
-            raise NotFoundError(f"no record {record_id} in scope {scope}")
+        record = stored_record(store, scope, record_id)
         store.purge(scope, [record_id])
         drop_quotes(store, record.scope, [record])
         store.redact_audit(scope, [record_id], detail="redacted by forget", mention_detail=MENTION_REDACTED)

@@ -11,7 +11,7 @@ from tiermem.embed import Embedder
 from tiermem.errors import ConflictError, NotFoundError, ValidationError
 from tiermem.lifecycle.erase import drop_quotes
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
+from tiermem.store.base import Store, StoredItem, scope_writes, stored_record, unchanged_since
 from tiermem.types import MemoryRecord, MemoryType, MetaValue, Scope, Source, aware_time, content_hash
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
@@ -21,9 +21,7 @@ __all__ = ["approve", "history", "live_successor", "record_from_json", "reject",
 
 def history(store: Store, scope: Scope, record_id: str) -> list[MemoryRecord]:
     """The supersession chain through ``record_id``, oldest first (what it replaced, and what replaced it)."""
-    record = store.get(scope, record_id)
-    if record is None:
-        raise NotFoundError(f"no record {record_id} in scope {scope}")
+    record = stored_record(store, scope, record_id)
     chain = [record]
     seen = {record.id}
     back = record
@@ -138,9 +136,7 @@ def rollback(
     # The record, its history and its successor read as one state (a forget redacts the history); the write
     # below checks that the record is still that version.
     with scope_writes(store, scope):
-        current = store.get(scope, record_id)
-        if current is None:
-            raise NotFoundError(f"no record {record_id} in scope {scope}")
+        current = stored_record(store, scope, record_id)
         snapshots = {e.version: e.after for e in store.audit(scope, record_id) if e.after is not None}
         if version not in snapshots:
             known = ", ".join(map(str, sorted(snapshots))) or "none"

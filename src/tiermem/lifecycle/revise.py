@@ -7,9 +7,9 @@ from dataclasses import replace
 from datetime import datetime
 
 from tiermem.embed import Embedder
-from tiermem.errors import NotFoundError, ValidationError
+from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages
-from tiermem.store.base import Store, StoredItem, scope_writes, unchanged_since
+from tiermem.store.base import Store, StoredItem, scope_writes, stored_record, unchanged_since
 from tiermem.types import MemoryRecord, Scope, content_hash
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.path import audit_entry
@@ -33,9 +33,7 @@ def revise(
     scan: ScanPolicy | None = None,
 ) -> MemoryRecord:
     """The record with ``content`` and/or ``tags`` changed, saved as version + 1 (rollback can restore any)."""
-    current = store.get(scope, record_id)
-    if current is None:
-        raise NotFoundError(f"no record {record_id} in scope {scope}")
+    current = stored_record(store, scope, record_id)
     text = current.content if content is None else content.strip()
     if not text:
         raise ValidationError("content", "must not be empty", given=content)

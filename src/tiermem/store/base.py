@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from tiermem.embed import Vectors
-from tiermem.errors import ConflictError, EmbeddingMismatchError
+from tiermem.errors import ConflictError, EmbeddingMismatchError, NotFoundError
 from tiermem.store.maintenance_base import MaintenanceStore, RecordRef
 from tiermem.store.summary_base import SummaryStore
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
@@ -25,6 +25,7 @@ __all__ = [
     "TermStatistics",
     "same_vectors",
     "scope_writes",
+    "stored_record",
     "tenant_writes",
     "unchanged_since",
 ]
@@ -270,6 +271,14 @@ def tenant_writes(store: Store, tenant: str) -> Iterator[None]:
     with store.transaction():
         store.serialise(Scope(tenant, None), whole_tenant=True)
         yield
+
+
+def stored_record(store: Store, scope: Scope, record_id: str) -> MemoryRecord:
+    """The record with this id in this scope; NotFoundError otherwise (also for another scope's id)."""
+    record = store.get(scope, record_id)
+    if record is None:
+        raise NotFoundError(f"no record {record_id} in scope {scope}")
+    return record
 
 
 def unchanged_since(store: Store, scope: Scope, read: MemoryRecord) -> None:

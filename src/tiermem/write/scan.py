@@ -26,9 +26,9 @@ import numpy as np
 
 from tiermem.embed import E5Embedder, Embedder, Vectors
 from tiermem.english.language import looks_english, reads_as_english_line
-from tiermem.errors import NotFoundError, ValidationError
+from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
-from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
+from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
 from tiermem.text_index import is_letter
 from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
@@ -409,9 +409,7 @@ def release(store: Store, scope: Scope, record_id: str, *, actor: str, now: date
     # Read inside the user's serialised write: a note forgotten or closed meanwhile is seen as it is now, never
     # written back as it was.
     with scope_writes(store, scope):
-        current = store.get(scope, record_id)
-        if current is None:
-            raise NotFoundError(f"no record {record_id} in scope {scope}")
+        current = stored_record(store, scope, record_id)
         released, entry = _released(current, actor, now)
         store.put_many([StoredItem(released, None, keep_vector=True)])
         store.append_audit(scope, [entry])
