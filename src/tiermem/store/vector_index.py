@@ -311,8 +311,8 @@ def sign_codes(vectors: Vectors) -> CodeArray:
     return np.ascontiguousarray(words.T)
 
 
-# One dot product per row: a scan is bound by memory, and a BLAS matrix-vector product wakes a thread pool whose
-# spinning workers then take the cores the query's model and the caller need (numpy 2 has ``vecdot``).
+# One dot product per row on the calling thread: a scan is short and bound by memory, and a BLAS matrix-vector
+# product wakes a thread pool whose threads, on a busy machine, first wait for a core (numpy 2 has ``vecdot``).
 _ROW_DOT = getattr(np, "vecdot", None)
 
 
