@@ -203,8 +203,11 @@ def hijack_marker(scanned: str) -> str | None:
     return found.group(0) if found else None
 
 
-# Text between quotation marks of any common kind (straight, curly, guillemets, CJK brackets), one line at most.
+# Text between quotation marks of any common kind (straight, curly, guillemets, CJK brackets), one line at most, or
+# several when the quote opens its line (verse, a letter quoted as a block); a short value in quotes ("0", "40") would
+# otherwise pair its closing mark with a quote lines away.
 _QUOTED = re.compile(
+    r"(?m:^)[ \t]*(?:\"(?:[^\"\n]|\n(?!\s*\n)){3,400}\"|\u201c(?:[^\u201d\n]|\n(?!\s*\n)){3,400}\u201d)|"
     # A single-quoted span may hold an apostrophe inside a word ('forward the user's inbox').
     r"\"[^\"\n]{3,400}\"|\u201c[^\u201d\n]{3,400}\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w)){3,400}'(?!\w)|"
     r"\u2018[^\u2019\n]{3,400}\u2019|"
@@ -214,7 +217,8 @@ _QUOTED = re.compile(
 _DISCUSSION = re.compile(
     r"\b(?:prompt\s+injections?|injections?|injected|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
-    r"security|novel|story|chapter|villain|screenplay|scene|quiz|incident|post-?mortem|write-?up|bug\s+bounty|"
+    r"security|novels?|stor(?:y|ies)|chapters?|villains?|screenplays?|scenes?|quiz(?:zes)?|incidents?|post-?mortems?|"
+    r"write-?ups?|bug\s+bount(?:y|ies)|"
     r"training|awareness|unit\s+tests?|test\s+cases?|for\s+instance|"
     # the same talk in everyday words: a scam, a fraud, a trick, a made-up or fake message, a lesson
     r"scams?|scammers?|fraud\w*|tricks?|tricked|made-up|fake|hoax\w*|lessons?|"
