@@ -8,9 +8,9 @@ import base64
 import pytest
 
 from tiermem.english.language import reads_as_english_line
-from tiermem.text_index import is_letter
 from tiermem.trust.hidden import decoded_parts
 from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD, injection_score
+from tiermem.trust.normalise import is_letter
 from tiermem.write.scan import foreign_lines, foreign_parts
 
 

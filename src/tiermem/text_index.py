@@ -27,7 +27,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["INDEX_FUNCTION", "fold", "index_text", "is_cjk", "is_letter", "query_words"]
+__all__ = ["INDEX_FUNCTION", "fold", "index_text", "is_cjk", "query_words"]
 
 INDEX_FUNCTION = "tiermem_index_text"
 """The name SQL triggers call ``index_text`` by (registered on each SQLite connection)."""
@@ -59,12 +59,6 @@ def fold(text: str) -> str:
         return text.lower()
     # Folded piece by piece (cached): long texts repeat their words.
     return "".join(_fold_word(piece) for piece in re.split(r"(\s+)", text))
-
-
-def is_letter(char: str) -> bool:
-    """Whether ``char`` is part of a word's letters in any script: a letter or a combining mark (``str.isalpha`` is
-    false for the vowel signs that Devanagari, Tamil or Thai write around their consonants)."""
-    return char.isalpha() or unicodedata.category(char).startswith("M")
 
 
 def is_cjk(text: str) -> bool:

@@ -20,7 +20,7 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tiermem.text_index import is_letter
+from tiermem.trust.normalise import is_letter
 
 __all__ = ["Part", "decoded_parts", "hidden_parts"]
 

@@ -21,7 +21,13 @@ from functools import cache
 import wordninja
 from confusable_homoglyphs import categories, confusables
 
-__all__ = ["ScanForm", "normalise", "scan_form"]
+__all__ = ["ScanForm", "is_letter", "normalise", "scan_form"]
+
+
+def is_letter(char: str) -> bool:
+    """Whether ``char`` is part of a word's letters in any script: a letter or a combining mark (``str.isalpha`` is
+    false for the vowel signs that Devanagari, Tamil or Thai write around their consonants)."""
+    return char.isalpha() or unicodedata.category(char).startswith("M")
 
 
 @dataclass(frozen=True, slots=True)

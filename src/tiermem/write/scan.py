@@ -29,7 +29,6 @@ from tiermem.english.language import looks_english, reads_as_english_line
 from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
-from tiermem.text_index import is_letter
 from tiermem.trust.injection import (
     INJECTION_THRESHOLD,
     QUARANTINE_TAG,
@@ -46,6 +45,7 @@ from tiermem.trust.injection import (
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
 from tiermem.trust.machine_reader import speaks_of_an_agents_world
+from tiermem.trust.normalise import is_letter
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 
