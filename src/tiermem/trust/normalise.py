@@ -25,8 +25,7 @@ __all__ = ["ScanForm", "is_letter", "normalise", "scan_form"]
 
 
 def is_letter(char: str) -> bool:
-    """Whether ``char`` is part of a word's letters in any script: a letter or a combining mark (``str.isalpha`` is
-    false for the vowel signs that Devanagari, Tamil or Thai write around their consonants)."""
+    """Whether ``char`` is a letter or a combining mark (a Devanagari vowel sign, which ``str.isalpha`` rejects)."""
     return char.isalpha() or unicodedata.category(char).startswith("M")
 
 
