@@ -236,7 +236,8 @@ def test_a_model_call_many_leases_long_is_never_taken_over(db: Db, mem: Memory) 
     worker, raised = background(agent(mem, model, timedelta(seconds=2.0)).step, "a long question")
     assert model.entered.wait(10)
     other: Any = Memory.open(db.url, embedder="hash").store
-    while worker.is_alive():
+    # Only while the call runs: once it returns, the turn writes, lets go, and the session is anyone's to take.
+    while model.inflight:
         stolen.append(other.acquire_turn_lease(SCOPE, "thief", duration=SHORT))
         time.sleep(0.05)
     worker.join()
