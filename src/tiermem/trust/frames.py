@@ -226,7 +226,11 @@ _DISCUSSION = re.compile(
     r"exams?|essays?|hypothetical|seminars?|lectures?|columns?|sketch|captions?|cartoons?|poems?|verses?|sermons?|"
     r"podcasts?|abstracts?|mitigations?|defen[cs]es?|threat\s+models?|hidden\s+(?:text|instructions?)|planted|"
     # a comic genre: a parody, a satire, a pantomime, a zine, a poster
-    r"parod(?:y|ies)|satir\w+|panto(?:mime)?s?|zines?|posters?)\b|"
+    r"parod(?:y|ies)|satir\w+|panto(?:mime)?s?|zines?|posters?|"
+    # made-up writing of any form, which an attacker has no reason to call their order: a joke, a haiku, an opera
+    r"comics?|comed(?:y|ies)|sitcoms?|skits?|sketches|jokes?|spoofs?|memes?|haikus?|limericks?|rhymes?|riddles?|"
+    r"fables?|fairy\s+tales?|operas?|librett(?:o|os|i)|musicals?|ballads?|songs?|lyrics|monologues?|dialogues?|"
+    r"crosswords?|puzzles?|(?:board|card)\s+games?|mock[\s-]+\w+)\b|"
     # Examples given, not a sample's label: "for example", "examples include", not "(example)" or "shop.example".
     r"\b(?:for|an|one|another|as\s+an)\s+example\b|\bexamples?\s*(?::|include|of|like|such\s+as)|\be\.g\.|"
     # A story's dialogue, a quote followed by who said it ("...," she whispered): what a character says. An order
