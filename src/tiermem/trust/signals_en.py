@@ -13,7 +13,7 @@ from tiermem.trust.patterns import Finding, Signal, noisy_or, patterns, table, w
 from tiermem.trust.signals_actions import exfiltration, imperatives, urgent_action
 from tiermem.trust.signals_address import SIGNALS_ADDRESS
 from tiermem.trust.signals_combined import SIGNALS_COMBINED
-from tiermem.trust.signals_hijack import SIGNALS_HIJACK
+from tiermem.trust.signals_hijack import SIGNALS_HIJACK, YOU_ARE_NOW
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
 from tiermem.trust.signals_steer import SIGNALS_STEER
 
@@ -124,7 +124,7 @@ _ADDRESSED = table(
         r"immediately\s+)?\w+",
         0.3,
     ),
-    (r"\byou\s+are\s+now\b", 0.3),
+    (r"\b" + YOU_ARE_NOW, 0.3),
     (
         rf"\b(?:note|message|reminder|request|instructions?|favou?r|notice|update)\s+(?:to|for)\s+"
         rf"(?:the\s+|any\s+|all\s+|whichever\s+)?{_MODEL}\b",

@@ -27,13 +27,21 @@ import re
 from tiermem.trust.frames import hostile_role, misleading_script
 from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
 
-__all__ = ["SIGNALS_HIJACK"]
+__all__ = ["SIGNALS_HIJACK", "YOU_ARE_NOW"]
 
 
 # -- a persona handed to the reader ------------------------------------------------------------------------------
 
+# "You are now" hands over an identity, unless a service tells a person their state ("you are now connected").
+YOU_ARE_NOW = (
+    r"you\s+are\s+now\b(?!\s+(?:connected|disconnected|logged|signed|subscribed|unsubscribed|registered|enrolled|"
+    r"checked|booked|verified|opted|online|offline|on\s+hold|in\s+(?:the\s+|a\s+)?queue|number\s+\d))"
+)
+
 _PERSONA = re.compile(
-    r"\b(?:you\s+are\s+(?:now|going\s+to\s+(?:be|pretend|act|play))|you(?:'re|\s+are)\s+no\s+longer\s+(?:a|an|the)\b|"
+    r"\b(?:"
+    + YOU_ARE_NOW
+    + r"|you\s+are\s+(?:going\s+to\s+(?:be|pretend|act|play))|you(?:'re|\s+are)\s+no\s+longer\s+(?:a|an|the)\b|"
     r"i\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|be|pretend|play|behave|become|roleplay)\b|"
     r"behave\s+as\s+(?:though|if)\b|\bact\s+as\s+(?:my|a|an|the|if)\b|"
     r"you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be(?!\s+(?:\w+ed|given|shown|taken|told|sent|met|seen|driven|brought|"
