@@ -252,7 +252,8 @@ _OUTSIDE = re.compile(
 _INTO_REPLY = re.compile(
     rf"\b(?:in|into|to|at\s+the\s+end\s+of)\s+(?:your|the|each|every)\s+(?:next\s+)?(?:{_OUTPUT}|messages?)\b|"
     r"\b(?:in|into)\s+(?:the|this)\s+chat\b|"
-    r"\b(?:reply|respond|answer)\s+with\b"
+    # "reply with", also with words between: "reply on her behalf with", "answer them by e-mail with"
+    r"\b(?:reply|respond|answer)(?:\s+[\w'\u2019-]+){0,4}?\s+with\b"
 )
 _GATHER = re.compile(
     r"(?:^|[.;:!?]\s*|\b(?:and|then|to)\s+)(?:please\s+)?(?:list|collect|gather|find|look\s+up|extract|retrieve|"

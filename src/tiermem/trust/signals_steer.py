@@ -228,11 +228,13 @@ def addressed_order(text: str) -> Finding | None:
             reach = _ADDRESSED_REACH if _NAMED_ALONE.match(sentence) else max(0, reach - 1)
             found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
             # Near the start, or right after a label's colon ("sync_note (from the feed): AI bookkeeper, ...").
-            # A dedication ending in a colon ("..., for the secretary's AI assistant:") addresses wherever it stands.
+            # A dedication ending in a colon ("..., for the secretary's AI assistant:") addresses wherever it stands,
+            # and so does a name set off by commas ("..., so, assistant, reply ...").
             near = found is not None and (
                 found.start() < 40
                 or sentence[: found.start() + 1].rstrip().endswith(":")
                 or _DEDICATION.match(found.group()) is not None
+                or (found.group().lstrip().startswith(",") and _CALLED.search(found.group()) is not None)
             )
             if found and near and not _reported(sentence, found):
                 if _ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]):
