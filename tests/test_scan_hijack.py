@@ -158,6 +158,7 @@ def test_a_change_of_details_asked_of_a_person_or_announced_is_not(text: str) ->
         "You are now registered for the pottery course on 9 May; bring an apron and old clothes.",
         "You are now connected to the library's guest network (example). Sessions end at closing time.",
         "You are now number 4 in the queue. A librarian will be with you shortly.",
+        "You are now a member of the canal walking club (example). Walks leave the lock gates at 9 on Sundays.",
     ],
 )
 def test_a_service_telling_a_person_their_state_is_not_flagged(text: str) -> None:

@@ -310,4 +310,24 @@ def quoted_discussion(scanned: str) -> bool:
         return True
     if any(_PAYLOAD_ORDER.search(scanned, max(0, q.start() - 80), q.start()) for q in quotes):
         return False
-    return _DISCUSSION.search(without_quotes(scanned)) is not None
+    return (
+        _DISCUSSION.search(without_quotes(scanned)) is not None
+        or _DISCUSSION.search(_inner_removed(scanned)) is not None
+    )
+
+
+def _inner_removed(scanned: str) -> str:
+    """``scanned`` with each innermost quote replaced by an ellipsis: a quote that quotes a sentence in turn ("the guide
+    says: 'Case 7 is a trick: a page hiding "..."'") is itself talk about it; one that quotes a name ('Safe Reserve')
+    is not."""
+
+    def inner(found: re.Match[str]) -> str:
+        span = found.group(0)
+        body = span.strip()[1:-1]
+        quotes_a_sentence = any(len(q.group(0).split()) >= _SENTENCE_WORDS for q in _QUOTED.finditer(body))
+        return span.replace(body, _inner_removed(body)) if quotes_a_sentence else "\u2026"
+
+    return _QUOTED.sub(inner, scanned)
+
+
+_SENTENCE_WORDS = 4  # a quoted order is a sentence; a quoted name or value is a word or two

@@ -35,7 +35,8 @@ __all__ = ["SIGNALS_HIJACK", "YOU_ARE_NOW"]
 # "You are now" hands over an identity, unless a service tells a person their state ("you are now connected").
 YOU_ARE_NOW = (
     r"you\s+are\s+now\b(?!\s+(?:connected|disconnected|logged|signed|subscribed|unsubscribed|registered|enrolled|"
-    r"checked|booked|verified|opted|online|offline|on\s+hold|in\s+(?:the\s+|a\s+)?queue|number\s+\d))"
+    r"checked|booked|verified|opted|online|offline|on\s+hold|in\s+(?:the\s+|a\s+)?queue|number\s+\d|"
+    r"(?:a|an)\s+(?:member|subscriber|customer|patron|participant)\s+of))"
 )
 
 _PERSONA = re.compile(
