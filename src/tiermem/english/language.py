@@ -55,6 +55,7 @@ def looks_english(text: str) -> bool:
 
 _PROSE_SHARE = 0.9
 _LINE_WORDS = 6  # an English sentence this long nearly always holds a function word ("to", "the", "of", "is")
+_FUNCTION_SHARE = 0.1  # and one in ten of its words or more is one
 
 
 def reads_as_english_line(line: str) -> bool:
@@ -62,7 +63,7 @@ def reads_as_english_line(line: str) -> bool:
     most of them lower case, unlike a name, an address or a row of figures, and mostly letters, unlike code) holds an
     English function word.
 
-    A sentence in a language the function-word lists do not know (Indonesian, Polish, Swahili) holds none.
+    A sentence in a language the function-word lists do not know (Indonesian, Polish, Swahili) holds few or none.
     """
     if not looks_english(line):
         return False
@@ -75,4 +76,6 @@ def reads_as_english_line(line: str) -> bool:
     # Prose is letters and spaces; a line of code or figures ("f(x, mode='ignore')") is punctuation and digits too.
     if sum(c.isalpha() or c.isspace() for c in line) < _PROSE_SHARE * len(line):
         return True
-    return any(w.casefold() in _ENGLISH for w in words)
+    # English prose is dense with function words; another language's sentence shares a stray one at most (Polish
+    # "do", Czech "i", Igbo "a").
+    return sum(w.casefold() in _ENGLISH for w in words) >= _FUNCTION_SHARE * len(words)

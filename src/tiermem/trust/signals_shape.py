@@ -226,7 +226,9 @@ _MISLEAD = table(
 # -- data moved out -------------------------------------------------------------------------------------------------
 
 _MOVE = re.compile(
-    r"\b(?:send|forward|post|upload|email|e-mail|mail|text|share|copy|export|paste|put|write|attach|include|append|"
+    # a verb, not the noun after an article ("if you receive an e-mail saying ...", "a text from the bank")
+    r"(?<!\ban\s)(?<!\ba\s)(?<!\bthe\s)(?<!\bany\s)(?<!\bthis\s)(?<!\byour\s)(?<!\bour\s)"
+    r"(?<![\w-])(?:send|forward|post|upload|email|e-mail|mail|text|share|copy|export|paste|put|write|attach|include|append|"
     r"encode|embed|transmit|sync|submit|leak|dump|publish|read\s+out|add|drop|jot|make\s+an?\s+(?:get|post|http)\s+request|"
     r"load|open|fetch|visit)\b"
 )

@@ -239,13 +239,17 @@ def foreign_lines(text: str) -> tuple[str, ...]:
 
     Passages group the sentences of a long text, and a line without a full stop joins the lines around it, so an
     order in another language planted in an English document sits inside a passage that looks English; read line
-    by line it is seen alone.
+    by line (and a table's row cell by cell) it is seen alone.
     """
-    own = {p.strip() for p in passages(text)} | {text.strip()}
+    whole, marked = foreign_parts(text)
+    # A passage already read as another language is read alone already; one the word lists took for English is not.
+    own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if m} | ({text.strip()} if whole else set())
     out: dict[str, None] = {}
     for line in text.splitlines():
         line = line.strip()
         pieces = [line, *(s.strip() for s in _LINE_SENTENCE_END.split(line))] if line else []
+        if line.count("|") >= 2:  # a table row: each cell is a piece too
+            pieces += [cell.strip() for cell in line.split("|")]
         for piece in dict.fromkeys(pieces):
             if piece and piece not in own and _mostly_letters(piece) and not reads_as_english_line(piece):
                 out[piece] = None
