@@ -46,7 +46,7 @@ _PERSONA = re.compile(
     r"i\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|be|pretend|play|behave|become|roleplay)\b|"
     r"behave\s+as\s+(?:though|if)\b|\bact\s+as\s+(?:my|a|an|the|if)\b|"
     r"you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be(?!\s+(?:\w+ed|given|shown|taken|told|sent|met|seen|driven|brought|"
-    r"paid|kept|held|put|sold|able|unable)\b)|play|"
+    r"paid|kept|held|put|sold|able|unable)\b)|play(?!\s+(?:in|at|on|for|with|against|from|this|next|again)\b)|"
     r"act|become|pretend)|(?:^|[.!?:;]\s*|\band\s+|\bplease\s+|,\s*)(?:act|behave|respond|answer|reply|speak)\s+(?:like|as)|"
     r"pretend\s+(?:to\s+be|you\s+are|you'?re)|role-?\s?play\s+(?:as|the)|play\s+(?:the\s+)?(?:role|part)\s+of|"
     r"take\s+on\s+the\s+(?:persona|role|identity|character)|adopt\s+(?:the\s+)?(?:persona|identity|role|character)|"
