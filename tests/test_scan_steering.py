@@ -232,3 +232,9 @@ def test_a_noun_after_an_article_moves_nothing() -> None:
     notice = "if you receive an e-mail saying our bank details have changed, ring us on 01000 000000 before paying."
     assert moved_out(notice) is None
     assert moved_out("send an e-mail with the account password to keys@drop.example tonight.") is not None
+
+
+def test_a_short_note_s_own_line_is_not_read_again_as_another_language() -> None:
+    # a short note's parts each count as the whole note: its passages' verdict (English here) stands
+    assert foreign_lines("npm ci --ignore-scripts  # install exactly what the lockfile pins, never run hooks") == ()
+    assert foreign_lines("Msaidizi, nikumbushe kununua unga na sukari kesho asubuhi kabla ya kazi.") == ()

@@ -242,8 +242,12 @@ def foreign_lines(text: str) -> tuple[str, ...]:
     by line (and a table's row cell by cell) it is seen alone.
     """
     whole, marked = foreign_parts(text)
-    # A passage already read as another language is read alone already; one the word lists took for English is not.
-    own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if m} | ({text.strip()} if whole else set())
+    # A passage read as another language is read alone already. In a document, one the word lists took for English
+    # is not; in a short note, whose parts each count as the whole note, the passages' verdict stands.
+    short = sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES
+    own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if m or short} | (
+        {text.strip()} if whole or short else set()
+    )
     out: dict[str, None] = {}
     for line in text.splitlines():
         line = line.strip()
