@@ -60,8 +60,8 @@ _FUNCTION_SHARE = 0.1  # and one in ten of its words or more is one
 
 def reads_as_english_line(line: str) -> bool:
     """Whether one line reads as English: ``looks_english``, and a line that reads as a sentence (six words or more,
-    most of them lower case, unlike a name, an address or a row of figures, and mostly letters, unlike code) holds an
-    English function word.
+    most of them lower case, unlike a name, an address or a row of figures, and mostly letters, unlike code) holds
+    English function words, at least one word in ten.
 
     A sentence in a language the function-word lists do not know (Indonesian, Polish, Swahili) holds few or none.
     """
