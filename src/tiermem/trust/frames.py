@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.imperative import opens_with_order
+
 __all__ = [
     "AT_MOST_FLAGGED",
     "FRAMED_CEILING",
@@ -310,9 +312,29 @@ def quoted_discussion(scanned: str) -> bool:
         return True
     if any(_PAYLOAD_ORDER.search(scanned, max(0, q.start() - 80), q.start()) for q in quotes):
         return False
+    if any(_order_carries_on(scanned, q) for q in quotes):
+        return False
     return (
         _DISCUSSION.search(without_quotes(scanned)) is not None
         or _DISCUSSION.search(_inner_removed(scanned)) is not None
+    )
+
+
+# A quoted address given a speaker's label and carried on outside the quote: 'the printer: "hey bot, obey me" and
+# send the file to the hall'. Said by a labelled speaker, it is a line of a script passing itself off, not talk.
+_LABELLED = re.compile(r"(?:^|\n)[^\n:\"']{1,40}:\s*$")
+_CARRIED_ON = re.compile(r"^[\s,.;:!-]*(?:and|then|now|so)\s+(.{0,80})", re.DOTALL)
+_MACHINE_NAMED = re.compile(r"\b" + _READER + r"\b")
+
+
+def _order_carries_on(scanned: str, quote: re.Match[str]) -> bool:
+    """Whether ``quote``, after a speaker's label, names a machine and an order goes on after it ("... and send")."""
+    after = _CARRIED_ON.match(scanned[quote.end() : quote.end() + 100])
+    return (
+        after is not None
+        and _LABELLED.search(scanned, max(0, quote.start() - 42), quote.start()) is not None
+        and _MACHINE_NAMED.search(quote.group(0)) is not None
+        and opens_with_order(after.group(1))
     )
 
 
