@@ -236,12 +236,13 @@ def test_erase_during_a_turn_leaves_nothing_of_the_user(url: str, opened: list[M
 def test_a_model_call_longer_than_the_lease_keeps_the_session(url: str, opened: list[Memory]) -> None:
     """A live turn whose model answers after three of its leases still holds the session: a turn sent meanwhile is
     refused having written nothing and been shown to no model, and the slow turn is answered and kept."""
-    slow = Model(delay=1.2)
-    late = _agent(_open(url, opened), SCOPE, slow, lease=timedelta(seconds=0.4))
+    # A lease long enough that a busy two-core machine cannot starve its renewals past it (every third of it).
+    slow = Model(delay=3.0)
+    late = _agent(_open(url, opened), SCOPE, slow, lease=timedelta(seconds=1.0))
     out: dict[str, Any] = {}
     t = _run(late, "late lemur", out)
     assert slow.entered.wait(10)
-    time.sleep(0.6)  # past the lease the slow turn took: only its renewals hold the session now
+    time.sleep(1.5)  # past the lease the slow turn took: only its renewals hold the session now
     other = Model()
     out2: dict[str, Any] = {}
     _run(_agent(_open(url, opened), SCOPE, other), "taker tapir", out2).join(10)
