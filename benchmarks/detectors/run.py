@@ -7,6 +7,7 @@ when ``find_pii``'s spans cover every character of its value; a ``near_miss`` ca
     .venv/bin/python benchmarks/detectors/run.py                 # the development cases
     .venv/bin/python benchmarks/detectors/run.py --set heldout   # the held-out cases (scored once, then fixed)
     .venv/bin/python benchmarks/detectors/run.py --set fresh     # written after those fixes, scored once
+    .venv/bin/python benchmarks/detectors/run.py --set fresh2    # written blind after the fresh set's fixes
     .venv/bin/python benchmarks/detectors/run.py --misses        # also print each miss
 """
 
@@ -26,6 +27,7 @@ FILES = {
     "dev": ("credentials.jsonl", "pii.jsonl"),
     "heldout": ("heldout_credentials.jsonl", "heldout_pii.jsonl"),
     "fresh": ("fresh_credentials.jsonl", "fresh_pii.jsonl"),
+    "fresh2": ("fresh2_credentials.jsonl", "fresh2_pii.jsonl"),
 }
 
 
