@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (case tables: one case a line reads better than wrapped calls)
+# ruff: noqa: E501, RUF001  (case tables: one case a line; the dashes are the text's own)
 """Write the second fresh case files (``fresh2_credentials.jsonl``, ``fresh2_pii.jsonl``).
 
 Written blind (without reading the detectors) after the fresh set's misses were fixed, and scored once. Formats,
@@ -36,24 +36,68 @@ def credentials() -> list[dict[str, str]]:
     near = partial(cases.credential, "near_miss")
 
     # --- secrets in content -------------------------------------------------------------------------------
-    secret("aws_temp_keypair_cli", f"aws configure set aws_access_key_id ASIA{g.s(UP, 16)} --profile sso-tmp && aws configure set aws_secret_access_key {g.s(ALNUM + '/+', 40)} --profile sso-tmp")
-    secret("alibaba_accesskey_env", f"ALIBABA_CLOUD_ACCESS_KEY_ID=LTAI5t{g.s(ALNUM, 18)}\nALIBABA_CLOUD_ACCESS_KEY_SECRET={g.s(ALNUM, 30)}")
-    secret("tencent_secret_chat", f"[support] agent: please paste the SecretId and SecretKey so I can check the bucket ACL\n[me] AKID{g.s(ALNUM, 32)} / {g.s(ALNUM, 32)}")
-    secret("cloudflare_origin_ca_key", f'curl -X POST https://api.cloudflare.com/client/v4/certificates -H "X-Auth-User-Service-Key: v1.0-{g.hex(24)}-{g.hex(146)}"')
-    secret("okta_ssws_header", f'curl -s -H "Authorization: SSWS 00{g.s(URLSAFE, 40)}" https://acme.okta.example/api/v1/users?limit=25')
-    secret("braintree_access_token", f"README (do not commit): BRAINTREE_ACCESS_TOKEN=access_token$production${g.s(LOW, 16)}${g.hex(32)}")
-    secret("twilio_sid_token_url", f"[ci] 12:04:31 POST https://AC{g.hex(32)}:{g.hex(32)}@api.twilio.com/2010-04-01/Accounts/Messages.json -> 201")
-    secret("brevo_api_key", f"note to self: transactional mail now goes through Brevo, api-key xkeysib-{g.hex(64)}-{g.s(ALNUM, 16)}")
+    secret(
+        "aws_temp_keypair_cli",
+        f"aws configure set aws_access_key_id ASIA{g.s(UP, 16)} --profile sso-tmp && aws configure set aws_secret_access_key {g.s(ALNUM + '/+', 40)} --profile sso-tmp",
+    )
+    secret(
+        "alibaba_accesskey_env",
+        f"ALIBABA_CLOUD_ACCESS_KEY_ID=LTAI5t{g.s(ALNUM, 18)}\nALIBABA_CLOUD_ACCESS_KEY_SECRET={g.s(ALNUM, 30)}",
+    )
+    secret(
+        "tencent_secret_chat",
+        f"[support] agent: please paste the SecretId and SecretKey so I can check the bucket ACL\n[me] AKID{g.s(ALNUM, 32)} / {g.s(ALNUM, 32)}",
+    )
+    secret(
+        "cloudflare_origin_ca_key",
+        f'curl -X POST https://api.cloudflare.com/client/v4/certificates -H "X-Auth-User-Service-Key: v1.0-{g.hex(24)}-{g.hex(146)}"',
+    )
+    secret(
+        "okta_ssws_header",
+        f'curl -s -H "Authorization: SSWS 00{g.s(URLSAFE, 40)}" https://acme.okta.example/api/v1/users?limit=25',
+    )
+    secret(
+        "braintree_access_token",
+        f"README (do not commit): BRAINTREE_ACCESS_TOKEN=access_token$production${g.s(LOW, 16)}${g.hex(32)}",
+    )
+    secret(
+        "twilio_sid_token_url",
+        f"[ci] 12:04:31 POST https://AC{g.hex(32)}:{g.hex(32)}@api.twilio.com/2010-04-01/Accounts/Messages.json -> 201",
+    )
+    secret(
+        "brevo_api_key",
+        f"note to self: transactional mail now goes through Brevo, api-key xkeysib-{g.hex(64)}-{g.s(ALNUM, 16)}",
+    )
     secret("slack_app_level_token", f"SLACK_APP_TOKEN=xapp-1-A{g.s(UP, 10)}-{g.s(DIG, 13)}-{g.hex(64)}")
-    secret("google_chat_webhook", f"## Alerts\nThe bot posts to `https://chat.googleapis.com/v1/spaces/AAAA{g.s(URLSAFE, 7)}/messages?key=AIzaSy{g.s(URLSAFE, 33)}&token={g.s(URLSAFE, 43)}%3D`")
-    secret("ifttt_maker_key", f"curl -X POST https://maker.ifttt.com/trigger/front_door_open/with/key/{g.s(URLSAFE, 22)}")
+    secret(
+        "google_chat_webhook",
+        f"## Alerts\nThe bot posts to `https://chat.googleapis.com/v1/spaces/AAAA{g.s(URLSAFE, 7)}/messages?key=AIzaSy{g.s(URLSAFE, 33)}&token={g.s(URLSAFE, 43)}%3D`",
+    )
+    secret(
+        "ifttt_maker_key", f"curl -X POST https://maker.ifttt.com/trigger/front_door_open/with/key/{g.s(URLSAFE, 22)}"
+    )
     secret("eth_private_key", f"MetaMask private key for the testnet-then-mainnet wallet: 0x{g.hex(64)}")
-    secret("bip39_seed_phrase", "Ledger recovery phrase: orbit lunar velvet pudding absorb ribbon gallery shrimp dignity harvest noble tiger")
+    secret(
+        "bip39_seed_phrase",
+        "Ledger recovery phrase: orbit lunar velvet pudding absorb ribbon gallery shrimp dignity harvest noble tiger",
+    )
     secret("wireguard_private_key", f"[Interface]\nPrivateKey = {g.b64(32)}\nAddress = 10.8.0.2/32\nDNS = 1.1.1.1")
-    secret("putty_ppk", f"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ann@desk\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAI{g.s(ALNUM + '+/', 43)}\nPrivate-Lines: 1\n{g.b64(36)}\nPrivate-MAC: {g.hex(64)}")
-    secret("pkcs8_encrypted_pem", "prod signing key, passphrase is on the yubikey card:\n" + g.pem("ENCRYPTED PRIVATE KEY", 700))
-    secret("kafka_sasl_jaas", f'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="orders-svc" password="{g.s(ALNUM, 18)}";')
-    secret("jdbc_password_param", f"spring.datasource.url=jdbc:mysql://db.acme.internal:3306/shop?user=app&password={g.s(ALNUM, 12)}&useSSL=true")
+    secret(
+        "putty_ppk",
+        f"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ann@desk\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAI{g.s(ALNUM + '+/', 43)}\nPrivate-Lines: 1\n{g.b64(36)}\nPrivate-MAC: {g.hex(64)}",
+    )
+    secret(
+        "pkcs8_encrypted_pem",
+        "prod signing key, passphrase is on the yubikey card:\n" + g.pem("ENCRYPTED PRIVATE KEY", 700),
+    )
+    secret(
+        "kafka_sasl_jaas",
+        f'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="orders-svc" password="{g.s(ALNUM, 18)}";',
+    )
+    secret(
+        "jdbc_password_param",
+        f"spring.datasource.url=jdbc:mysql://db.acme.internal:3306/shop?user=app&password={g.s(ALNUM, 12)}&useSSL=true",
+    )
     secret("amqp_url", f"CELERY_BROKER_URL=amqps://worker:{g.s(ALNUM, 16)}@rabbit.acme.internal:5671/prod")
     secret("smtp_url", f"EMAIL_URL=smtp+tls://alerts%40acme.example:{g.s(ALNUM, 14)}@smtp.acme.example:587")
     secret("windows_net_use", r"net use Z: \\fileserver\finance /user:ACME\ann.b Sp1ce-Rack-42!")
@@ -62,14 +106,30 @@ def credentials() -> list[dict[str, str]]:
     secret("voicemail_pin_sentence", "Voicemail PIN is 80317 if you need to check messages while I'm away.")
     secret("ipad_passcode_sentence", "Mum's iPad passcode is 190283, she keeps forgetting it.")
     secret("wifi_qr_payload", "WIFI:T:WPA;S:Casa-Lopez;P:girasol-azul-88;;")
-    secret("recovery_codes", "GitHub recovery codes (printed copy in the safe): 4f2a1-9c3d7 b81e0-22fa6 07c9d-e1b34 5aa62-f0d18")
-    secret("gpg_passphrase_cli", "gpg --batch --pinentry-mode loopback --passphrase 'n0rth-Star-Quill' -d backup.tar.gpg")
-    secret("helm_set_password", f"helm install db bitnami/postgresql --set auth.postgresPassword={g.s(ALNUM, 12)} -n data")
-    secret("kubeconfig_token", f"users:\n- name: ci-bot\n  user:\n    token: {g.jwt({'iss': 'kubernetes/serviceaccount', 'sub': 'system:serviceaccount:ci:deployer'})}")
-    secret("support_chat_password", "Support: to verify the account, what's the current password?\nMe: it's Marigold*Fence19, please reset it after")
+    secret(
+        "recovery_codes",
+        "GitHub recovery codes (printed copy in the safe): 4f2a1-9c3d7 b81e0-22fa6 07c9d-e1b34 5aa62-f0d18",
+    )
+    secret(
+        "gpg_passphrase_cli", "gpg --batch --pinentry-mode loopback --passphrase 'n0rth-Star-Quill' -d backup.tar.gpg"
+    )
+    secret(
+        "helm_set_password", f"helm install db bitnami/postgresql --set auth.postgresPassword={g.s(ALNUM, 12)} -n data"
+    )
+    secret(
+        "kubeconfig_token",
+        f"users:\n- name: ci-bot\n  user:\n    token: {g.jwt({'iss': 'kubernetes/serviceaccount', 'sub': 'system:serviceaccount:ci:deployer'})}",
+    )
+    secret(
+        "support_chat_password",
+        "Support: to verify the account, what's the current password?\nMe: it's Marigold*Fence19, please reset it after",
+    )
     secret("docker_run_env_password", f"docker run -d -e MYSQL_ROOT_PASSWORD={g.s(ALNUM, 14)} -p 3306:3306 mysql:8.4")
     secret("ansible_become_pass", "[web]\nweb01.acme.internal ansible_user=deploy ansible_become_pass=Qu4rtz_Lantern_8")
-    secret("gradle_keystore_passwords", "# gradle.properties\nRELEASE_STORE_FILE=release.jks\nRELEASE_STORE_PASSWORD=otter-Mango-2231\nRELEASE_KEY_PASSWORD=otter-Mango-2231")
+    secret(
+        "gradle_keystore_passwords",
+        "# gradle.properties\nRELEASE_STORE_FILE=release.jks\nRELEASE_STORE_PASSWORD=otter-Mango-2231\nRELEASE_KEY_PASSWORD=otter-Mango-2231",
+    )
     secret("vault_unseal_key", f"Unseal Key 1: {g.b64(33)}\nInitial Root Token: hvs.{g.s(URLSAFE, 24)}")
     secret("datadog_keys_env", f"DD_API_KEY={g.hex(32)}\nDD_APP_KEY={g.hex(40)}")
 
@@ -82,7 +142,12 @@ def credentials() -> list[dict[str, str]]:
     secret("replicate_token", f"r8_{g.s(ALNUM, 37)}", "metadata", "replicate")
     secret("openrouter_key", f"sk-or-v1-{g.hex(64)}", "metadata", "openrouter")
     secret("netlify_pat", f"nfp_{g.s(ALNUM, 36)}", "metadata", "netlify_auth_token")
-    secret("mapbox_secret_token", f"sk.{b64u({'u': 'acme-maps', 'a': g.s(LOW, 25)})}.{g.s(URLSAFE, 22)}", "metadata", "mapbox")
+    secret(
+        "mapbox_secret_token",
+        f"sk.{b64u({'u': 'acme-maps', 'a': g.s(LOW, 25)})}.{g.s(URLSAFE, 22)}",
+        "metadata",
+        "mapbox",
+    )
     secret("razorpay_key_pair", f"rzp_live_{g.s(ALNUM, 14)} / {g.s(ALNUM, 24)}", "metadata", "razorpay")
     secret("auth0_client_secret", g.s(URLSAFE, 64), "metadata", "auth0_client_secret")
     secret("memorable_word", "Thistledown", "metadata", "bank_memorable_word")
@@ -111,21 +176,42 @@ def credentials() -> list[dict[str, str]]:
 
     # --- near misses in content -----------------------------------------------------------------------------
     bcrypt = "./" + string.ascii_letters + string.digits
-    near("bcrypt_prose", f"bcrypt output looks like $2b$12${g.s(bcrypt, 53)}: the 12 is the cost and the next 22 characters are the salt.")
+    near(
+        "bcrypt_prose",
+        f"bcrypt output looks like $2b$12${g.s(bcrypt, 53)}: the 12 is the cost and the next 22 characters are the salt.",
+    )
     near("md5_etag", f'HTTP/1.1 304 Not Modified\nETag: "{g.hex(32)}"')
     near("sha512_checksum", f"{g.hex(128)}  ubuntu-26.04-desktop-amd64.iso")
-    near("lockfile_integrity", f'"resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",\n"integrity": "sha512-{g.b64(64)}"')
-    near("aws_request_id", f"An error occurred (AccessDenied) when calling the PutObject operation. RequestId: {g.uuid()}")
-    near("stripe_request_id", f"Stripe support asked for the request id, it's req_{g.s(ALNUM, 14)} from the failed refund.")
+    near(
+        "lockfile_integrity",
+        f'"resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",\n"integrity": "sha512-{g.b64(64)}"',
+    )
+    near(
+        "aws_request_id",
+        f"An error occurred (AccessDenied) when calling the PutObject operation. RequestId: {g.uuid()}",
+    )
+    near(
+        "stripe_request_id",
+        f"Stripe support asked for the request id, it's req_{g.s(ALNUM, 14)} from the failed refund.",
+    )
     near("stripe_publishable_key", f"<script>const stripe = Stripe('pk_live_{g.s(ALNUM, 99)}');</script>")
-    near("mapbox_public_token", f"mapboxgl.accessToken = 'pk.{b64u({'u': 'acme-maps', 'a': g.s(LOW, 25)})}.{g.s(URLSAFE, 22)}';")
+    near(
+        "mapbox_public_token",
+        f"mapboxgl.accessToken = 'pk.{b64u({'u': 'acme-maps', 'a': g.s(LOW, 25)})}.{g.s(URLSAFE, 22)}';",
+    )
     near("twilio_account_sid_alone", f"Account SID AC{g.hex(32)} (the auth token lives in the vault, not here)")
     near("gpg_key_id", f"gpg --keyserver keys.openpgp.org --recv-keys 0x{g.hex(16).upper()}")
-    near("ssh_host_fingerprint", f"ED25519 key fingerprint is SHA256:{g.b64(32).rstrip('=')}.\nAre you sure you want to continue connecting (yes/no)?")
+    near(
+        "ssh_host_fingerprint",
+        f"ED25519 key fingerprint is SHA256:{g.b64(32).rstrip('=')}.\nContinue connecting to this host (yes/no)?",
+    )
     near("rsa_public_pem", "server public key:\n" + g.pem("PUBLIC KEY", 294))
     near("pgp_public_block", g.pem("PGP PUBLIC KEY BLOCK", 450))
     near("age_recipient", f"encrypt the export to my age recipient age1{g.s(BECH32, 58)}")
-    near("wireguard_peer_public", f"[Peer]\nPublicKey = {g.b64(32)}\nAllowedIPs = 10.8.0.0/24\nEndpoint = vpn.acme.example:51820")
+    near(
+        "wireguard_peer_public",
+        f"[Peer]\nPublicKey = {g.b64(32)}\nAllowedIPs = 10.8.0.0/24\nEndpoint = vpn.acme.example:51820",
+    )
     near("eth_address", f"send the refund to 0x{g.hex(40)} on Base, not mainnet")
     near("btc_address", f"donations: bc1q{g.s(BECH32, 38)}")
     near("tx_hash", f"tx 0x{g.hex(64)} confirmed in block 19,882,011")
@@ -141,7 +227,11 @@ def credentials() -> list[dict[str, str]]:
     near("prose_tokens_count", "We burned 3.2 million tokens on the eval run last night.")
     near("demo_licence_example", "Example licence key from the vendor docs (trial build only): DEMO-7Q2K-EXAMPLE-0000")
     near("go_pseudo_version", "require golang.org/x/net v0.0.0-20261103141523-9f8e7d6c5b4a")
-    near("base64_csv", "steps.csv as base64: " + base64.b64encode(b"date,steps\n2026-12-01,8042\n2026-12-02,10311\n2026-12-03,7720\n").decode())
+    near(
+        "base64_csv",
+        "steps.csv as base64: "
+        + base64.b64encode(b"date,steps\n2026-12-01,8042\n2026-12-02,10311\n2026-12-03,7720\n").decode(),
+    )
     near("k8s_secret_ref", "envFrom:\n  - secretRef:\n      name: db-credentials")
     near("password_regex", r"Validation rule: password must match ^(?=.*\d)(?=.*[A-Z]).{12,}$")
     near("kms_key_arn", f"arn:aws:kms:eu-west-1:111122223333:key/{g.uuid()}")
@@ -183,13 +273,19 @@ def pii() -> list[dict[str, str]]:
 
     for value, text in [
         ("o'connell@example.org", "Siobhán's address is o'connell@example.org (yes, with the apostrophe)."),
-        ("first.last+newsletters@lists.example.net", "I sign up with first.last+newsletters@lists.example.net so I can filter."),
+        (
+            "first.last+newsletters@lists.example.net",
+            "I sign up with first.last+newsletters@lists.example.net so I can filter.",
+        ),
         ("x@example.com", "His whole address is just x@example.com, easy to remember."),
         ("ann_marie-92@mail.example", "reply to ann_marie-92@mail.example before noon"),
         ("ann.lee@example.com", "From: Ann Lee <ann.lee@example.com>"),
         ("Billing.Dept@Example.Org", "Click mailto:Billing.Dept@Example.Org?subject=Refund to ask for the refund."),
         ("1234567890@example.net", "The pager gateway address is 1234567890@example.net."),
-        ("j.doe@eu-west.mail.example.org", "Forwarding set up to j.doe@eu-west.mail.example.org; tell me if it bounces."),
+        (
+            "j.doe@eu-west.mail.example.org",
+            "Forwarding set up to j.doe@eu-west.mail.example.org; tell me if it bounces.",
+        ),
     ]:
         hit("email", value, text)
 
@@ -249,15 +345,28 @@ def pii() -> list[dict[str, str]]:
     hit("iban", ib["NO"], f"Kontonummer (IBAN) {ib['NO']}.")
 
     visa, mc, amex, disc, jcb, diners, up = (
-        g.card("4", 16), g.card("2223", 16), g.card("34", 15), g.card("65", 16),
-        g.card("3530", 16), g.card("36", 14), g.card("62", 19),
+        g.card("4", 16),
+        g.card("2223", 16),
+        g.card("34", 15),
+        g.card("65", 16),
+        g.card("3530", 16),
+        g.card("36", 14),
+        g.card("62", 19),
     )
     hit("card", spaced(visa), f"Paid the deposit with my visa {spaced(visa)}, exp 11/28")
-    hit("card", "-".join(mc[i : i + 4] for i in range(0, 16, 4)), "new mastercard " + "-".join(mc[i : i + 4] for i in range(0, 16, 4)) + " arrived today")
+    hit(
+        "card",
+        "-".join(mc[i : i + 4] for i in range(0, 16, 4)),
+        "new mastercard " + "-".join(mc[i : i + 4] for i in range(0, 16, 4)) + " arrived today",
+    )
     hit("card", f"{amex[:4]} {amex[4:10]} {amex[10:]}", f"Corporate Amex: {amex[:4]} {amex[4:10]} {amex[10:]}")
     hit("card", disc, f"discover card {disc} is the backup")
     hit("card", spaced(jcb), f"JCB for the Tokyo trip: {spaced(jcb)}")
-    hit("card", f"{diners[:4]}-{diners[4:10]}-{diners[10:]}", f"Diners Club {diners[:4]}-{diners[4:10]}-{diners[10:]} (expires 2027)")
+    hit(
+        "card",
+        f"{diners[:4]}-{diners[4:10]}-{diners[10:]}",
+        f"Diners Club {diners[:4]}-{diners[4:10]}-{diners[10:]} (expires 2027)",
+    )
     hit("card", up, f"UnionPay card number {up} for the supplier in Shenzhen")
 
     hit("ssn", "412-73-6650", "Her SSN is 412-73-6650, needed for the lease application.")
