@@ -219,3 +219,64 @@ def test_the_case_files_meet_the_targets() -> None:
 
 def test_a_passphrase_of_plain_words_after_its_label_is_found() -> None:
     assert find_secrets("password: lantern orchard velvet pebble") == ("a password",)
+
+
+PREFIXED = [
+    "deploy with acme_live_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oO",
+    "TOKEN=zq-v2-OL8dKLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKdNnFR",
+    "the key is mkt_daeeb975729fae923d5a4fd12aabfe228f219e9c",
+]
+NOT_PREFIXED = [
+    "sha256-b0eb53f16947ccf25ec84d8dbc74254770f58904dba41ecccc3fc1626e53a13",
+    "commit-67c76fb008f86bebb2737f6a6f0fb23c6f5da2ce",
+    "customer cus_zV8fUkkibjL5DZ",
+    "Stripe('pk_live_PjN0MEQ7wjJJibaZUPgHV7iB3m03nbqnsGpWLuqIA1id6Vw5DQL05H')",
+    "image tag web-4b484e73cf57",
+    "file data_export_268656355150587706589481.csv",
+    "turn-2d711642b726b04401627ca9fbac32f5",
+    "trace-a1fce4363854ff888cff4b8e7875d600",
+    "chatcmpl-AbC123dEf456GhI789jKl012MnO34",
+    "msg_01XFDUDYJgAACzvnptvVoYEL",
+    "charge ch_3MmlLrLkdIwHu7ix0snN0B15",
+]
+
+
+@pytest.mark.parametrize("text", PREFIXED)
+def test_a_token_with_a_provider_s_marker_is_found_whoever_the_provider(text: str) -> None:
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize("text", NOT_PREFIXED)
+def test_a_digest_an_object_id_or_a_publishable_key_with_a_marker_is_no_credential(text: str) -> None:
+    assert find_secrets(text) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wallet seed phrase (keep offline): amber cactus dolphin eleven forest gravel harbor island jungle kettle"
+        " lemon meadow",
+        "appended to ~/.pgpass: db.internal.example:5432:*:analyst:Tq8vLm2ZpR",
+        "WIFI:T:WPA;S:Cottage-Net;P:blue-kettle-73;;",
+        "Backup codes for the mail account: 7k2m9-p4x8q t3n6w-h9c2v r8d5f-q1z7m b6y4k-w2p9s",
+        "private key of the test wallet: 0x" + "5c3a9e1f7b2d4c6e8a0f1b3d5e7c9a2b4d6f8e0a1c3b5d7e9f2a4c6b8d0e1f3a",
+        "net use Y: \\\\nas\\media /user:HOME\\sam Corn-Flake-19",
+        "gpg --batch --passphrase 'Otter-Lamp-58' -d notes.gpg",
+        "memorable_word: Dandelion",
+    ],
+)
+def test_a_credential_in_a_well_known_file_or_command_format_is_found(text: str) -> None:
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Peer]\nPublicKey = 2hJb5pQx9Lm3Nv7Rt1Wy6Za8Cd4Ef0Gh2Jk5Lm8Np3Q=\nAllowedIPs = 10.0.0.0/24",
+        "Account SID AC8a31f2b7c6d54e9f0a1b2c3d4e5f6a7b (the token is kept elsewhere)",
+        "Write your seed phrase on paper and never type it into a website.",
+        "Recovery codes: print them and keep them somewhere safe.",
+    ],
+)
+def test_a_public_key_an_account_id_or_advice_about_them_is_no_credential(text: str) -> None:
+    assert find_secrets(text) == ()

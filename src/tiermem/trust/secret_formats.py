@@ -198,6 +198,8 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
                 r"https://[\w.\-]*(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/\S{40,}",
                 r"https://hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]+",
                 r"https://maker\.ifttt\.com/(?:\S*/)?key/[A-Za-z0-9_\-]{16,}",
+                # any service's: a path segment named for hooks, then a random one (Mattermost, Feishu, Rocket.Chat)
+                r"https?://\S+?/(?:hooks?|webhooks?)/(?:[\w.\-]+/)*?(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9\-]{24,}(?![\w\-])",
             ),
         ),
     ),
@@ -206,7 +208,8 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
         "a Stripe secret key",
         _either(_plugin("stripe"), _patterns(_B + r"[rs]k_test_[0-9A-Za-z]{24,}", _B + r"whsec_[A-Za-z0-9]{32,}")),
     ),
-    ("a Twilio API key", _plugin("twilio")),
+    # An account SID ("AC...") names the account, as a user name does; the API key SID and the tokens are secrets.
+    ("a Twilio API key", _plugin("twilio", lambda v: not v.startswith("AC") and looks_filled(v))),
     ("a SendGrid API key", _plugin("sendgrid")),
     ("a Mailchimp API key", _plugin("mailchimp")),
     ("an npm token", _either(_plugin("npm"), _patterns(_B + r"npm_[A-Za-z0-9]{36}" + _E))),
@@ -259,6 +262,12 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             _B + r"EAA[A-Za-z0-9]{100,}" + _E,  # Meta (Facebook) access token
             _B + r"AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}",  # Firebase Cloud Messaging server key
             r"django-insecure-\S{20,}",  # Django's generated SECRET_KEY
+            _B + r"oy2[a-z0-9]{43}" + _E,  # NuGet
+            _B + r"cio[A-Za-z0-9]{32}" + _E,  # crates.io
+            _B + r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _E,  # Airtable
+            _B + r"AKID[A-Za-z0-9]{32}" + _E,  # Tencent Cloud
+            _B + r"v1\.0-[a-f0-9]{24}-[a-f0-9]{100,}" + _E,  # Cloudflare Origin CA
+            _B + r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + _E,  # Razorpay
         ),
     ),
     ("a TOTP secret", _patterns(r"otpauth://[th]otp/\S*[?&]secret=[A-Z2-7]{16,}", flags=re.IGNORECASE)),

@@ -73,7 +73,7 @@ def _prose_value(value: str, after: str) -> bool:
 
 _PASSWORD_LABEL = (
     r"(?:(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|passphrase|passcode)\w*"
-    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bmot\s+de\s+passe|\bpass\s+word)"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bmot\s+de\s+passe|\bpass\s+word|memorable[\s_\-]word)"
 )
 _ASSIGNED = re.compile(
     r"(?i)"
@@ -87,7 +87,8 @@ _SAID = re.compile(
 )
 _BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
 _CLI = re.compile(
-    r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+|--password[\s=])['\"]?([^\s'\"]+)"
+    r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+|--pass(?:word|phrase)[\s=]|"
+    r"\bnet\s+use\b[^\n]*?/user:\S+\s+)['\"]?([^\s'\"/]+)"
 )
 
 
@@ -165,7 +166,7 @@ _KEY_LABEL = re.compile(
 
 def _random_value(value: str, label: str) -> bool:
     value = value.strip().rstrip(".,;")
-    if is_placeholder(value) or not looks_filled(value) or " " in value:
+    if is_placeholder(value) or not looks_filled(value) or " " in value or _PUBLISHABLE.match(value):
         return False
     least = 20 if label in {"token", "secret"} else 12
     has_letter = any(c.isalpha() for c in value)
@@ -212,6 +213,27 @@ def _url_password(text: str) -> bool:
     return any(len(m.group(2)) >= 4 and not is_placeholder(m.group(2)) for m in _URL_PASSWORD.finditer(text))
 
 
+# -- the formats of a few files and codes -----------------------------------------------------------------------
+
+# A wallet's recovery words (BIP-39: 12 to 24 of them), a .pgpass line (host:port:database:user:password), a Wi-Fi
+# QR code's payload, a block of account recovery codes, a hex private key after its label.
+_SEED = re.compile(
+    r"(?i)\b(?:seed|recovery|mnemonic|secret)\s+(?:phrase|words)\b[^:\n]{0,40}:\s*((?:[a-z]{3,8}\s+){11,23}[a-z]{3,8})\b"
+)
+_PGPASS = re.compile(r"(?m)(?:^|\s)[\w.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:([^\s:]{6,})$")
+_WIFI = re.compile(r"\bWIFI:(?:[^;\n]*;)*?P:([^;\n]{4,});")
+_RECOVERY_CODES = re.compile(
+    r"(?i)\b(?:recovery|backup)\s+codes?\b[^:\n]{0,40}:\s*"
+    r"((?:[a-z0-9]{4,6}-?[a-z0-9]{4,6}\s+){3,}[a-z0-9]{4,6}-?[a-z0-9]{4,6})"
+)
+_HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64})\b")
+
+
+def _file_formats(text: str) -> bool:
+    found = (p.search(text) for p in (_SEED, _PGPASS, _WIFI, _RECOVERY_CODES, _HEX_KEY))
+    return any(m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found)
+
+
 # -- a random token with no label ------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{40,}(?![A-Za-z0-9+/=_\-])")
@@ -221,6 +243,9 @@ _PUBLIC_CONTEXT = re.compile(
     r"|\w+://\S*|www\.\S*)\s*$",
     re.IGNORECASE,
 )
+# Keys made to be published: Stripe's and Mapbox's publishable ones, a value named a public key.
+_PUBLISHABLE = re.compile(r"^[\"']?(?:pk_(?:live|test)_|pk\.)")
+_NAMED_PUBLIC = re.compile(r"(?i)public[_\-\s]?key\s*[:=]\s*[\"']?$")
 _PUBLIC_BLOCK = re.compile(
     r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----"
 )
@@ -262,8 +287,9 @@ def _bare_token(text: str) -> bool:
             continue  # a subresource integrity hash
         if not all(any(test(c) for c in value) for test in (str.isupper, str.islower, str.isdigit)):
             continue  # hex digests, UUIDs and words have no mix of all three
-        if _PUBLIC_CONTEXT.search(text[max(0, m.start() - 80) : m.start()]):
-            continue  # a URL's path, a public key, a data URI, a subresource hash
+        before = text[max(0, m.start() - 80) : m.start()]
+        if _PUBLIC_CONTEXT.search(before) or _NAMED_PUBLIC.search(before) or _PUBLISHABLE.match(value):
+            continue  # a URL's path, a public key, a data URI, a subresource hash, a publishable key
         if any(start < m.start() and "-----END" not in text[start : m.start()] for start in public_blocks):
             continue
         if _class_changes(value) < 0.4 or _entropy(value) <= 4.5 or _decodes_to_text(value) or not looks_filled(value):
@@ -272,13 +298,54 @@ def _bare_token(text: str) -> bool:
     return False
 
 
+# A provider's token as most now issue them: a short lower-case marker ending in "_" or "-" ("dckr_pat_", "sbp_",
+# "sk-or-v1-"), then a random run. The marker is what tells it from a hash or an identifier; a publishable key or
+# an object id ("cus_", "req_") has a short run or is public.
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_\-./+])(?P<mark>[a-z][a-z0-9]{1,7}(?:[_\-][a-z0-9]{1,7}){0,2}[_\-])(?P<run>[A-Za-z0-9]{24,})"
+    r"(?![A-Za-z0-9+/=])"
+)
+
+
+_DIGEST = re.compile(r"(?i)^(?:sha|md5|blake|crc|xxh|commit|rev|build|hash|digest|checksum)")
+# Object ids issued with a marker too ("msg_", "chatcmpl-", "req_", "evt_"): random, but they name a thing.
+_IDENTIFIER_MARK = re.compile(
+    r"^(?:msg|message|call|run|asst|thread|file|chatcmpl|cmpl|resp|ch|pi|cus|evt|req|request|trace|span|turn|sess|"
+    r"session|id|uid|order|ord|txn|acct|sub|price|inv|po|seti|src|user|usr|org|team|conn|job|task|event|batch|ref|"
+    r"img|doc|item|node|obj)[_\-]"
+)
+# A marker that says secret: a shorter random run after it is one too ("dckr_pat_...").
+_SECRET_MARK = re.compile(r"pat|key|tok|secret|sk|api|live|auth|pass|priv|cred|access|bot")
+_CLASSES = (str.isupper, str.islower, str.isdigit)
+
+
+def _prefixed_token(text: str) -> bool:
+    for m in _PREFIXED.finditer(text):
+        run = m.group("run")
+        if _PUBLISHABLE.match(m.group(0)) or _DIGEST.match(m.group("mark")) or not looks_filled(run):
+            continue
+        if _decodes_to_text(run):
+            continue
+        mark, mixed = m.group("mark").lower(), sum(any(test(c) for c in run) for test in _CLASSES)
+        if _IDENTIFIER_MARK.match(mark):
+            continue
+        if all(c in "0123456789abcdef" for c in run):  # a hex run: a trace or request id is 32 long, a key 40 or more
+            if len(run) >= 40 and _entropy(run) > 3.3:
+                return True
+        elif mixed >= 2 and _entropy(run) > 3.8 and (len(run) >= 32 or _SECRET_MARK.search(mark)):
+            return True
+    return False
+
+
 VALUE_DETECTORS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("a connection string with a password", _url_password),
     ("a password", _passwords),
     ("a PIN or access code", _pins),
     ("a card security code", lambda text: bool(_CVV.search(text))),
+    ("a recovery phrase, code or key file line", _file_formats),
     ("a bearer token", _bearer),
     ("a basic-auth credential", _basic),
     ("an API key or token", _labelled_keys),
+    ("a provider's prefixed token", _prefixed_token),
     ("a high-entropy secret", _bare_token),
 )

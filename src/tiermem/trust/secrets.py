@@ -23,7 +23,7 @@ __all__ = ["SECRET_KINDS", "find_secrets"]
 _DETECTORS = (*FORMAT_DETECTORS, *VALUE_DETECTORS)
 SECRET_KINDS: tuple[str, ...] = tuple(dict.fromkeys(kind for kind, _ in _DETECTORS))
 # Named only when nothing more specific was found: "token ghp_..." is a GitHub token, not also "a token".
-_GENERIC = frozenset({"an API key or token", "a high-entropy secret"})
+_GENERIC = frozenset({"an API key or token", "a provider's prefixed token", "a high-entropy secret"})
 
 # A detector runs only on text that holds one of its words (lower case); the others need a run of 16 token
 # characters, which every token format has and most prose does not. Python's regular expressions try every
@@ -31,7 +31,10 @@ _GENERIC = frozenset({"an API key or token", "a high-entropy secret"})
 _HINTS: dict[str, tuple[str, ...]] = {
     "a private key": ("private key", "putty-user-key"),
     "a connection string with a password": ("://",),
-    "a password": ("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker"),
+    "a password": (
+        *("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use", "memorable"),
+    ),
+    "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
     "a PIN or access code": ("pin", "code", "combination"),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
