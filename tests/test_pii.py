@@ -335,3 +335,30 @@ def test_the_guard_is_off_for_a_loopback_model_unless_asked(mem: Memory, fake: F
     turn = agent.step("I am ann@example.com")
     assert turn.reply == "Noted, ann@example.com."
     assert "ann@example.com" not in fake.chat_requests[0].raw.decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("write to o'neill@example.com about the rota", "o'neill@example.com"),
+        ("SSN (typed without dashes): 536721840", "536721840"),
+        ("Zahlung an «CH93 0076 2011 6238 5295 7» bitte", "CH93 0076 2011 6238 5295 7"),
+    ],
+)
+def test_an_apostrophe_in_an_address_a_remark_after_a_label_and_a_short_last_iban_group_are_masked(
+    text: str, value: str
+) -> None:
+    assert value in [text[s.start : s.end] for s in find_pii(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DHL 3318 4402 7716 lands on Friday",
+        "read pp. 2210-2264 before the seminar",
+        "final score 6-3 4-6 7-5 6-1",
+        "Office 16.0.17928.20114 is installed",
+    ],
+)
+def test_parcel_numbers_page_ranges_scores_and_versions_are_not_phone_numbers(text: str) -> None:
+    assert find_pii(text) == []

@@ -80,7 +80,7 @@ PROCESS_PII_COUNTS = PiiCounter()
 # -- detectors: each yields candidate (start, end) spans; checks beyond a regular expression live here ---------
 
 _EMAIL = re.compile(
-    r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*"
+    r"(?<![\w.%+'-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]|'(?=[A-Za-z]))*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*"
     r"\.[A-Za-z]{2,24}(?![\w-])"
 )
 # (literal prefixes one of which the text must hold, the pattern): the prefix test skips the pattern cheaply.

@@ -30,7 +30,8 @@ NOT_PERSONAL = re.compile(
     r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
     r"serial|s/n|sn|part|sku|item|po|isbn|issn|ean(?:-?(?:8|13))?|upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|"
     r"id|transaction|txn|"
-    r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz)\b\.?(?:\s*(?:no\.?|number|num|#|id))?\s*[:#]?\s*|#)$"
+    r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz|pp|pages?|"
+    r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?(?:\s*(?:no\.?|number|num|#|id))?\s*[:#]?\s*|#)$"
 )
 
 
@@ -40,7 +41,8 @@ def _not_personal(text: str, start: int) -> bool:
 
 # -- IBAN -------------------------------------------------------------------------------------------------------
 
-_IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?![A-Za-z0-9])")
+# The last group may be shorter than the others: "CH93 0076 2011 6238 5295 7".
+_IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?:[ -]?[A-Z0-9])?(?![A-Za-z0-9])")
 
 
 def ibans(text: str) -> Spans:
@@ -98,7 +100,9 @@ def cards(text: str) -> Spans:
 
 _SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
 _SSN_BARE = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
-_SSN_LABEL = re.compile(r"(?i)\b(?:ssn|social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ss#)\s*(?:is\s*)?[:#]?\s*$")
+_SSN_LABEL = re.compile(
+    r"(?i)\b(?:ssn|social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ss#)(?:\s*\([^()\n]{1,24}\))?\s*(?:is\s*)?[:#]?\s*$"
+)
 
 
 def ssns(text: str) -> Spans:

@@ -104,6 +104,9 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
             continue
         if digits == value and len(digits) in (8, 12, 13) and ean.is_valid(digits):
             continue  # a product barcode (EAN-8, UPC-A, EAN-13)
+        groups = re.findall(r"\d+", value)
+        if sum(len(g) == 1 for g in groups) >= 3 or ("." in value and min(map(len, value.split("."))) == 1):
+            continue  # scores ("6-4 3-6 6-2") and versions ("16.0.18129.20116"): no number is grouped so
         if _THOUSANDS.match(value) and not context:
             continue
         if NOT_PERSONAL.search(before[-30:]) and not context:
