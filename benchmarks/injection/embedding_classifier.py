@@ -241,6 +241,25 @@ def lowest_threshold(rules: Array, prob: Array, hostile: Array, max_fpr: float) 
     return 1.0
 
 
+def sure_alone(rows: list[dict[str, str]], prob: Array, read: Read, threshold: float, max_fpr: float) -> float:
+    """The lowest probability, from the threshold up, that at most ``max_fpr`` of the benign notes e5 reads (those
+    with a part in another language) reach: where one line of a document read alone stands for an order.
+
+    Chosen with the model, so that a rebuild whose penalty shrinks or spreads the probabilities keeps the share of
+    benign text a line alone flags.
+    """
+    benign = np.array(
+        [
+            row["label"] != "hostile" and (own or bool(marked.any()))
+            for row, (own, marked) in zip(rows, read, strict=True)
+        ]
+    )
+    for t in np.round(np.arange(threshold, 1.0, 0.01), 2):
+        if (prob[benign] >= t).mean() <= max_fpr:
+            return float(t)
+    return 1.0
+
+
 def auc(score: Array, hostile: npt.NDArray[np.bool_]) -> float:
     """The chance that a hostile note scores above a benign one (ties count half)."""
     pos, neg = score[hostile], score[~hostile]
@@ -372,6 +391,7 @@ def weights_file(
     threshold: float,
     model: str,
     inputs: str,
+    alone: float | None = None,
 ) -> dict[str, Any]:
     """What ``tiermem/data/injection-<model>.json`` holds: the model fitted on all of dev, rounded for the file."""
     y = np.array([row["label"] == "hostile" for row in rows], dtype=np.float64)
@@ -384,6 +404,7 @@ def weights_file(
         "inputs": inputs,
         "penalty": penalty,
         "threshold": threshold,
+        **({} if alone is None else {"alone": alone}),
         "bias": round(b, DIGITS),
         "weights": [round(float(v), DIGITS) for v in w],
     }
@@ -431,7 +452,10 @@ def main() -> int:
     penalty, t, oof = choose(rows, whole, windows, rules, not args.whole_only, args.max_fpr, read)
     if args.families:
         by_family(rows, rules, oof, t)
-    built = weights_file(rows, whole, windows, penalty, t, args.model, inputs)
+    alone = None if read is None else sure_alone(rows, oof, read, t, args.max_fpr)
+    if alone is not None:
+        print(f"a document's line read alone counts from probability {alone}")
+    built = weights_file(rows, whole, windows, penalty, t, args.model, inputs, alone)
     if args.write:
         weights.write_text(json.dumps(built, indent=1) + "\n", encoding="utf-8")
     if args.check:

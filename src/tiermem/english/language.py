@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
-__all__ = ["looks_english", "reads_as_english_line"]
+__all__ = ["identified_as_english", "looks_english", "reads_as_english_line"]
 
 _ENGLISH = frozenset(
     """the a an and or but of to in on at for with from by is are was were be been am i you he she we they it
@@ -79,3 +80,28 @@ def reads_as_english_line(line: str) -> bool:
     # English prose is dense with function words; another language's sentence shares a stray one at most (Polish
     # "do", Czech "i", Igbo "a").
     return sum(w.casefold() in _ENGLISH for w in words) >= _FUNCTION_SHARE * len(words)
+
+
+_SURE = 0.9  # the identifier's probability at which its verdict stands over the word lists
+_IDENTIFIED_WORDS = 4  # shorter pieces (a name, a heading) give it too little to go on
+# Tokens in no language: anything with a digit, and long unbroken ASCII runs (base64, hex, ids, URLs).
+_CODE = re.compile(r"\S*\d\S*|[\x21-\x7e]{25,}")
+
+
+@functools.cache
+def _identifier() -> Any:
+    """py3langid's identifier with normalised probabilities (its model ships inside the package), loaded once."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+@functools.lru_cache(maxsize=4096)
+def identified_as_english(text: str) -> bool | None:
+    """Whether a language identifier is sure ``text`` is English (True) or another language (False); None when it
+    is unsure or the text is too short to tell."""
+    words = [w for w in text.split() if not _CODE.fullmatch(w)]
+    if len(words) < _IDENTIFIED_WORDS:
+        return None
+    language, probability = _identifier().classify(" ".join(words))
+    return None if probability < _SURE else language == "en"

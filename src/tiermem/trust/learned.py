@@ -51,6 +51,7 @@ class LearnedSignal:
     weights: npt.NDArray[np.float64]
     bias: float
     threshold: float
+    alone: float = 1.0  # the probability at which one line of a document read alone stands for an order
 
     def fits(self, fingerprint: str | None) -> bool:
         """Whether vectors of the embedder with this fingerprint can be scored."""
@@ -81,9 +82,10 @@ def _read(name: str) -> LearnedSignal:
     raw = (resources.files("tiermem") / "data" / name).read_text(encoding="utf-8")
     data = json.loads(raw)
     weights = np.asarray(data["weights"], dtype=np.float64)
-    if weights.ndim != 1 or not 0.0 < float(data["threshold"]) < 1.0:
-        raise ConfigError(f"tiermem/data/{name}: weights must be a vector and the threshold in (0, 1)")
-    return LearnedSignal(str(data["model"]), weights, float(data["bias"]), float(data["threshold"]))
+    alone = float(data.get("alone", 1.0))
+    if weights.ndim != 1 or not 0.0 < float(data["threshold"]) < 1.0 or not 0.0 < alone <= 1.0:
+        raise ConfigError(f"tiermem/data/{name}: weights must be a vector, the threshold in (0, 1), alone in (0, 1]")
+    return LearnedSignal(str(data["model"]), weights, float(data["bias"]), float(data["threshold"]), alone)
 
 
 def signal_for(fingerprint: str | None) -> LearnedSignal | None:

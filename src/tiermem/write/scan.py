@@ -25,7 +25,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tiermem.embed import E5Embedder, Embedder, Vectors
-from tiermem.english.language import looks_english, reads_as_english_line
+from tiermem.english.language import identified_as_english, looks_english, reads_as_english_line
 from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
@@ -222,7 +222,15 @@ def _multilingual() -> E5Embedder | None:
 
 def foreign_parts(text: str) -> tuple[bool, tuple[bool, ...]]:
     """Whether ``text`` as a whole, and each of its passages (``recall.passages``), does not look English."""
-    return not looks_english(text), tuple(not looks_english(p) for p in passages(text))
+    return not _english(text), tuple(not _english(p) for p in passages(text))
+
+
+def _english(text: str, *, line: bool = False) -> bool:
+    """A language identifier's verdict where it is sure, else the English word lists'."""
+    sure = identified_as_english(text) if _mostly_letters(text) else None  # digests and base64 are no language
+    if sure is not None:
+        return sure
+    return reads_as_english_line(text) if line else looks_english(text)
 
 
 # A line's sentences: after a full stop, ! or ? (and their CJK forms).
@@ -242,10 +250,10 @@ def foreign_lines(text: str) -> tuple[str, ...]:
     by line (and a table's row cell by cell) it is seen alone.
     """
     whole, marked = foreign_parts(text)
-    # A passage read as another language is read alone already. In a document, one the word lists took for English
-    # is not; in a short note, whose parts each count as the whole note, the passages' verdict stands.
+    # In a document every line is read alone, whatever its passage's verdict: a passage dilutes an order among the
+    # lines around it. In a short note, whose parts each count as the whole note, the passages' verdict stands.
     short = sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES
-    own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if m or short} | (
+    own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if short} | (
         {text.strip()} if whole or short else set()
     )
     out: dict[str, None] = {}
@@ -255,7 +263,7 @@ def foreign_lines(text: str) -> tuple[str, ...]:
         if line.count("|") >= 2:  # a table row: each cell is a piece too
             pieces += [cell.strip() for cell in line.split("|")]
         for piece in dict.fromkeys(pieces):
-            if piece and piece not in own and _mostly_letters(piece) and not reads_as_english_line(piece):
+            if piece and piece not in own and _mostly_letters(piece) and not _english(piece, line=True):
                 out[piece] = None
     return tuple(out)[:_MAX_FOREIGN_LINES]
 
@@ -267,10 +275,6 @@ def _mostly_letters(piece: str) -> bool:
 
 
 _DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: one of its lines alone flags at most
-# A document's line that names neither a machine reader nor "the user" is read alone only when the model is this
-# sure: out of their letter a payment line or a "we never ask for your PIN" notice read as orders, but less surely
-# than most orders to a reader named in a language the words do not cover.
-_SURE_PART = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +294,11 @@ class ForeignReading:
         "the user") or reads surely."""
         if sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES:
             return cls(max([whole, *(p for _, p in parts)]), 0.0)
-        read = [p for part, p in parts if p >= _SURE_PART or speaks_of_an_agents_world(part)]
+        # A line that names neither a machine reader nor "the user" counts only when the model is sure of it (its
+        # ``alone``): out of their letter a payment line or a "we never ask for your PIN" notice read as orders,
+        # but less surely than most orders.
+        sure = learned_signal(MULTILINGUAL).alone
+        read = [p for part, p in parts if p >= sure or speaks_of_an_agents_world(part)]
         return cls(whole, max(read, default=0.0))
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
