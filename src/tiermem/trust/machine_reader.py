@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["names_machine_reader", "speaks_of_an_agents_world"]
+__all__ = ["calls_on_a_machine_reader", "names_machine_reader", "speaks_of_an_agents_world"]
 
 # Abbreviations, as written: "AI", "KI", "IA", "MI", "ИИ" (in lower case they are ordinary words in some languages).
 # Beside letters of scripts written without spaces ("メール処理AIへ") they still stand alone.
@@ -23,29 +23,43 @@ _ABBREVIATIONS = re.compile(
     r"\b(?:AI|IA|KI|MI)-\w+"
 )
 # Latin, Cyrillic and Greek words, matched as whole words (case folded).
-_WORDS = re.compile(
-    r"\b(?:llm|gpt|bots?|chatbots?|robots?|"
+_ASSISTANT = (
+    r"llm|gpt|bots?|chatbots?|robots?|"
     # an assistant
     r"\w*assist\w*|\w*asist\w*|\w*asyst\w*|\w*forrit\w*|avustaj\w*|asszisztens\w*|pomoćnik\w*|pomocnik\w*|pomočnik\w*|cynorthwy\w*|"
     r"msaidizi|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|βοηθ\w*|"
-    # a program, software, an agent, a model
-    r"program\w*|програм\w*|программ\w*|πρόγραμμα\w*|προγράμμα\w*|ohjelm\w*|rhaglen\w*|software|logiciel\w*|"
-    r"phần\s+mềm|chương\s+trình|perangkat\s+lunak|ejen|agent\w*|агент\w*|модел\w*|model\w*|modèle|\w*sprachmodell\w*|"
-    r"\w*taalmodel\w*|\w*språkmodell\w*|нейросет\w*|нейронн\w*|"
     # artificial intelligence
     r"tekoäl\w*|tehisintellekt\w*|intel[·.]?lig\w*|inteligen\w*|intelekt\w*|intellekt\w*|"
     r"интелект\w*|интеллект\w*|інтелект\w*|νοημοσύν\w*|"
-    r"deallusrwydd|akili\s+bandia|kecerdasan\s+buatan|yapay\s+zek\w*|trí\s+tuệ\s+nhân\s+tạo|trợ\s+lý)\b"
+    r"deallusrwydd|akili\s+bandia|kecerdasan\s+buatan|yapay\s+zek\w*|trí\s+tuệ\s+nhân\s+tạo|trợ\s+lý|"
+    # a language model
+    r"\w*sprachmodell\w*|\w*taalmodel\w*|\w*språkmodell\w*|modelo\s+de\s+(?:linguagem|lenguaje)|"
+    r"modèle\s+de\s+langage|modello\s+linguistico|jazykov\w*\s+model\w*|model\w*\s+językow\w*|language\s+model"
+)
+_WORDS = re.compile(
+    rf"\b(?:{_ASSISTANT}|"
+    # a program, software, an agent, a model
+    r"program\w*|програм\w*|программ\w*|πρόγραμμα\w*|προγράμμα\w*|ohjelm\w*|rhaglen\w*|software|logiciel\w*|"
+    r"phần\s+mềm|chương\s+trình|perangkat\s+lunak|ejen|agent\w*|агент\w*|модел\w*|model\w*|modèle|\w*sprachmodell\w*|"
+    r"нейросет\w*|нейронн\w*)\b"
 )
 # Scripts without spaces between words, and right-to-left ones: matched as substrings.
-_PHRASES = re.compile(
-    r"人工智能|人工知能|智能助手|助手|アシスタント|ボット|プログラム|ソフト|程序|软件|軟體|程式|"
-    r"인공지능|어시스턴트|비서|챗봇|에이전트|프로그램|소프트웨어|प्रोग्राम|सॉफ्टवेयर|โปรแกรม|"
-    r"برنامج|برنامه|ذكاء\s+\S*اصطناعي|زیرەکی\s+دەستکرد|هوش\s+\S*مصنوعی|אַסיסטענט|אסיסטנט|תוכנ\w*|בינה\s+\S*מלאכותית|"
+_ASSISTANT_PHRASES = (
+    r"人工智能|人工知能|智能助手|助手|アシスタント|ボット|인공지능|어시스턴트|비서|챗봇|"
+    r"ذكاء\s+\S*اصطناعي|زیرەکی\s+دەستکرد|هوش\s+\S*مصنوعی|אַסיסטענט|אסיסטנט|בינה\s+\S*מלאכותית|"
     r"कृत्रिम\s+बुद्धि\w*|सहायक|এআই|সহকারী|مساعد|دستیار|"
-    r"עוזר|ปัญญาประดิษฐ์|ผู้ช่วย|ხელოვნური\s+ინტელექტ\w*|ასისტენტ\w*|აგენტ\w*|"
+    r"עוזר|ปัญญาประดิษฐ์|ผู้ช่วย|ხელოვნური\s+ინტელექტ\w*|ასისტენტ\w*|"
     r"արհեստական\s+բանականություն|օգնական"
 )
+_PHRASES = re.compile(
+    rf"{_ASSISTANT_PHRASES}|プログラム|ソフト|程序|软件|軟體|程式|에이전트|프로그램|소프트웨어|प्रोग्राम|सॉफ्टवेयर|"
+    r"โปรแกรม|برنامج|برنامه|תוכנ\w*|აგენტ\w*"
+)
+# An AI or an assistant by name, not a program, a model or an agent: "Programa de fiestas:", "Modelo 303:" and
+# "Agente: ..." head ordinary lines.
+_CALLED = re.compile(rf"\b(?:{_ASSISTANT})\b|{_ASSISTANT_PHRASES}")
+# A line that opens with an address ending in a colon, and goes on: "Para el asistente que lee esto: ...".
+_OPENING = re.compile(r"(.{3,100}?)[:：]\s*\S.{10,}", re.DOTALL)
 
 
 # "The user": only an agent has one; a letter calls its reader "you" or by name.
@@ -71,3 +85,19 @@ def speaks_of_an_agents_world(text: str) -> bool:
 
 def _names_machine(text: str, folded: str) -> bool:
     return any(p.search(t) is not None for p, t in ((_ABBREVIATIONS, text), (_WORDS, folded), (_PHRASES, folded)))
+
+
+def calls_on_a_machine_reader(line: str) -> bool:
+    """Whether ``line`` opens by calling on an AI or an assistant: an address naming one, a colon, then more.
+
+    A letter's own lines speak to the person it is for; a line that opens with an address to whatever reads the
+    letter for them is written to a machine, whatever the language. The name comes after the address's first
+    word ("Para el asistente que lee esto:", "Tok long AI:"): a job title or a heading opens with it ("Asistente
+    de dirección: ...", "IA générativa: ...").
+    """
+    opening = _OPENING.match(line.strip())
+    if opening is None:
+        return False
+    address = opening.group(1)
+    names = [m.start() for m in (_ABBREVIATIONS.search(address), _CALLED.search(address.casefold())) if m]
+    return bool(names) and bool(address[: min(names)].strip())

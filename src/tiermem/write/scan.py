@@ -44,7 +44,7 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
-from tiermem.trust.machine_reader import speaks_of_an_agents_world
+from tiermem.trust.machine_reader import calls_on_a_machine_reader, speaks_of_an_agents_world
 from tiermem.trust.normalise import is_letter
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
@@ -285,6 +285,7 @@ class ForeignReading:
 
     whole: float
     parts: float
+    called: bool = False  # a document's line in another language opens by calling on an AI or an assistant
 
     @classmethod
     def of(cls, text: str, whole: float, parts: Sequence[tuple[str, float]]) -> ForeignReading:
@@ -299,12 +300,17 @@ class ForeignReading:
         # but less surely than most orders.
         sure = learned_signal(MULTILINGUAL).alone
         read = [p for part, p in parts if p >= sure or speaks_of_an_agents_world(part)]
-        return cls(whole, max(read, default=0.0))
+        return cls(whole, max(read, default=0.0), any(calls_on_a_machine_reader(part) for part, _ in parts))
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
         """``verdict`` raised by both readings: the whole text's in full, a part's read alone up to flagged."""
         multilingual = learned_signal(MULTILINGUAL)
-        return raise_verdict(raise_verdict(verdict, self.whole, multilingual), self.parts, multilingual, part=True)
+        raised = raise_verdict(raise_verdict(verdict, self.whole, multilingual), self.parts, multilingual, part=True)
+        if not self.called or raised.score >= SUSPICIOUS_THRESHOLD:
+            return raised
+        # e5 reads orders in languages it knows little (Tok Pisin, Twi) as unsure as any line; the address does not.
+        reason = "a line in another language opens by calling on an AI or an assistant"
+        return InjectionVerdict(SUSPICIOUS_THRESHOLD, (*raised.reasons, reason))
 
 
 def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[ForeignReading | None]:
