@@ -2,11 +2,13 @@
 
 A change to how the scanner reads other languages (which lines count as another language, what e5 reads, the
 classifiers' rebuild) moves only these texts, so scoring them alone (a few thousand of the rounds' and the corpus's
-twelve thousand) shows what it moved in a quarter of an hour. Run it on the tree before a change and on the tree
-after; each run also scores the texts the other run found (``--also``), so both score the same texts.
+twelve thousand) shows what it moved in a quarter of an hour. Run it on the tree after a change, on the tree
+before with ``--also`` that file, and on the tree after again with ``--also`` the first tree's file, so that both
+score the texts either tree finds:
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection/foreign_rows.py AFTER.json
     PYTHONPATH=src .venv/bin/python benchmarks/injection/foreign_rows.py BEFORE.json --also AFTER.json  # older tree
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/foreign_rows.py AFTER.json --also BEFORE.json
     PYTHONPATH=src .venv/bin/python benchmarks/injection/foreign_rows.py --compare BEFORE.json AFTER.json
 """
 
