@@ -174,6 +174,11 @@ _GIVEN_THE_LINE = re.compile(
     r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|(?:[\w-]+\s+)?(?:note|message|notice|memo)\s+(?:to|for)\s+)"
 )
 _DEDICATION = re.compile(r"^\W*(?:to|for)\s.*:$")
+# The writer's own assistant: "Note to my assistant: ...". An order planted for a machine speaks to whatever reads
+# the text; a person's standing wishes speak to theirs.
+_OWN = re.compile(
+    r"\bmy\s+(?:own\s+)?(?:[\w-]+\s+)?(?:ai|assistants?|agents?|bots?|chatbots?|copilot|helpers?)\b", re.IGNORECASE
+)
 # A short heading dedicated to a machine, then a colon: "Filing task for the household's inbox AI: ..." (not an
 # operator's "System role for the airline chatbot: ...")
 _HEADED_DEDICATION = re.compile(
@@ -236,7 +241,7 @@ def addressed_order(text: str) -> Finding | None:
                 or _DEDICATION.match(found.group()) is not None
                 or (found.group().lstrip().startswith(",") and _CALLED.search(found.group()) is not None)
             )
-            if found and near and not _reported(sentence, found):
+            if found and near and not _reported(sentence, found) and not _OWN.search(found.group()):
                 if _ORDER_VERB.search(sentence, found.end()) or opens_with_order(sentence[found.end() :]):
                     return 0.5, sentence
                 at = line.find(sentence) + found.end()
@@ -248,6 +253,8 @@ def addressed_order(text: str) -> Finding | None:
                 if called and _order_follows(line, at):
                     return 0.5, line[max(0, at - len(found.group())) :]
             headed = _HEADED_DEDICATION.match(sentence)
+            if headed and _OWN.search(headed.group()):
+                headed = None  # a heading for the writer's own assistant: their standing wishes
             if headed and not _reported(sentence, headed) and _order_follows(line, line.find(sentence) + headed.end()):
                 return 0.5, sentence
             key = _MACHINE_KEY.search(sentence)
