@@ -160,6 +160,8 @@ def test_a_change_of_details_asked_of_a_person_or_announced_is_not(text: str) ->
         "You are now connected to the library's guest network (example). Sessions end at closing time.",
         "You are now number 4 in the queue. A librarian will be with you shortly.",
         "You are now a member of the canal walking club (example). Walks leave the lock gates at 9 on Sundays.",
+        "You are now the proud owner of a Platinum loyalty card (example)! It gives you 10% off every visit.",
+        "You are now eligible for free delivery on orders over 20 pounds (example).",
     ],
 )
 def test_a_service_telling_a_person_their_state_is_not_flagged(text: str) -> None:

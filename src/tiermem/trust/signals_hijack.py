@@ -36,7 +36,8 @@ __all__ = ["SIGNALS_HIJACK", "YOU_ARE_NOW"]
 YOU_ARE_NOW = (
     r"you\s+are\s+now\b(?!\s+(?:connected|disconnected|logged|signed|subscribed|unsubscribed|registered|enrolled|"
     r"checked|booked|verified|opted|online|offline|on\s+hold|in\s+(?:the\s+|a\s+)?queue|number\s+\d|"
-    r"(?:a|an)\s+(?:member|subscriber|customer|patron|participant)\s+of))"
+    r"(?:a|an)\s+(?:member|subscriber|customer|patron|participant)\s+of|(?:the\s+)?proud\s+(?:owner|holder)s?\s+of|"
+    r"eligible\s+(?:for|to)))"
 )
 
 _PERSONA = re.compile(
