@@ -56,6 +56,12 @@ DEFAULT_CACHE_BYTES = 1 << 30  # 1 GiB of cached vectors: ~680k 384-d records
 # longer than a statement's 5 s busy timeout on a loaded machine.
 OPEN_WAIT = 60.0
 
+# FTS5 writes each transaction's rows as a new segment of its index and merges segments in proportion to the data
+# written; a write of a record or two adds too little for that to keep up, so an index written record by record is
+# read through many segments, each looked up for every query term. Asking for a few pages of merging at every write
+# keeps it to a handful; with nothing eligible to merge, the command is a no-op.
+_MERGE_FULL_TEXT = "INSERT INTO records_fts (records_fts, rank) VALUES ('merge', 16)"
+
 
 def _locked(exc: BaseException) -> bool:
     text = str(exc)
@@ -208,6 +214,7 @@ class SQLiteStore(
             self._depth -= 1
             if outer:
                 try:
+                    self._conn.execute(_MERGE_FULL_TEXT)
                     self._conn.execute("COMMIT")
                 except sqlite3.Error as exc:
                     raise driver_error("commit to", self.path, exc) from exc
