@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from store_fixtures import ANY, NOW, item, make_record
@@ -32,3 +35,16 @@ def test_a_scope_written_record_by_record_keeps_few_full_text_segments(tmp_path:
         assert store.keyword_candidates(SCOPE, ["piano", "kettle"], ANY, now=NOW, limit=500) == found
     finally:
         store.close()
+
+
+def test_the_segments_benchmark_writes_both_ways_and_the_merge_keeps_fewer_segments() -> None:
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "benchmarks/fts_segments.py", "--turns", "300", "--passes", "1"]
+    out = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True, timeout=300).stdout
+    held = {
+        line.split(":")[0]: int(re.search(r"(\d+) full-text segments", line).group(1))  # type: ignore[union-attr]
+        for line in out.splitlines()
+        if "full-text segments" in line
+    }
+    assert held["with the per-write merge"] < held["without merging"]
+    assert "ratio with / without" in out
