@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tiermem.recall.passages import passages
-from tiermem.write.scan import foreign_lines, foreign_parts
+from tiermem.embed import MiniLMEmbedder
+from tiermem.recall.passages import embed_with_passages, passages
+from tiermem.trust.learned import learned_signal
+from tiermem.write.scan import foreign_lines, foreign_parts, read_probability
 
 
 def read_alone(line: str, text: str) -> bool:
@@ -48,3 +50,20 @@ def test_a_base64_attachment_after_english_words_is_no_other_language() -> None:
     text = "Here it is in base64: UGhvdG9zIGZyb20gdGhlIHNjaG9vbCB0cmlwIHRvIHRoZSBjb2FzdCwgZGF5IHR3byBhbmQgZGF5IHRocmVl"
     whole, marked = foreign_parts(text)
     assert not whole and not any(marked)
+
+
+@pytest.mark.slow
+def test_the_english_classifier_reads_no_passage_whose_lines_are_in_another_language() -> None:
+    # Sundanese prose: the identifier is unsure of its later sentences and the word lists know none of their words,
+    # so those passages pass as English; read line by line they do not, and MiniLM's vector of them is noise.
+    text = (
+        "Hatur nuhun parantos mesen roti di toko kami kanggo hajatan minggu payun. "
+        "Roti bakal dikirim dinten saptu isuk-isuk ka bumi ibu sareng bapa. "
+        "Kami moal pernah menta nomer kartu atawa kode rusiah ngaliwatan telepon. "
+        "Upami aya nu menta kitu, ulah dibere sareng geura wartosan ka kami."
+    )
+    model = MiniLMEmbedder()
+    vectors, parts = embed_with_passages(model, [text])
+    own, marked = foreign_parts(text)
+    assert own and not all(marked)  # the whole text reads foreign, some of its passages pass as English
+    assert read_probability(learned_signal(), text, vectors[0], parts[0]) == 0.0

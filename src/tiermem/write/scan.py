@@ -188,13 +188,17 @@ def scan_learned(
 
 def read_probability(signal: LearnedSignal, text: str, whole: Vectors, parts: Vectors | None) -> float:
     """``signal``'s probability over the parts of ``text`` it can read: for the English model, the whole text and the
-    passages that look English (its vector of a line in Odia or Ge'ez is noise, and e5 reads those parts)."""
+    passages that read as English line by line too (its vector of a line in Odia, Banjar or Piedmontese is noise,
+    and e5 reads those parts or their lines)."""
     if signal is learned_signal(MULTILINGUAL):
         return signal.probability(whole, parts)
     own, marked = foreign_parts(text)
     read = [] if own else [whole]
     if parts is not None:
-        read += [v for v, m in zip(parts, marked, strict=True) if not m]
+        # A passage in a language neither the identifier nor the word lists know passes as English; its lines do not
+        # (``foreign_lines`` hands them to e5), and neither may the passage here.
+        english = [not m and _english(p, line=True) for p, m in zip(passages(text), marked, strict=True)]
+        read += [v for v, e in zip(parts, english, strict=True) if e]
     return signal.probability(read[0], np.asarray(read[1:])) if read else 0.0
 
 
