@@ -192,6 +192,7 @@ class SQLiteStore(
         """BEGIN IMMEDIATE at the outermost level; nested calls join it."""
         with self._lock:
             outer = self._depth == 0
+            changes = self._conn.total_changes
             if outer:
                 try:
                     self._conn.execute("BEGIN IMMEDIATE")
@@ -214,7 +215,10 @@ class SQLiteStore(
             self._depth -= 1
             if outer:
                 try:
-                    self._conn.execute(_MERGE_FULL_TEXT)
+                    # Only after a write: a transaction that wrote nothing (every one on a read-only file) has nothing
+                    # to merge, and the merge itself would write.
+                    if self._conn.total_changes != changes:
+                        self._conn.execute(_MERGE_FULL_TEXT)
                     self._conn.execute("COMMIT")
                 except sqlite3.Error as exc:
                     raise driver_error("commit to", self.path, exc) from exc
