@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from tiermem.trust.patterns import Finding, Signal, words
-from tiermem.trust.signals_actions import _URGENCY, imperatives
+from tiermem.trust.signals_actions import _IMPERATIVE_OPENING, _URGENCY
 from tiermem.trust.signals_en import _GUIDANCE, _OWN
 from tiermem.trust.signals_en import _JAILBREAK as _EN_JAILBREAK
 from tiermem.trust.signals_en import _OVERRIDE as _EN_OVERRIDE
@@ -121,6 +121,12 @@ def _urgent_action(text: str) -> Finding | None:
     return None
 
 
+def _imperatives(text: str) -> Finding | None:
+    """Two or more clauses opening with an agent-directed verb, one verb said twice included (the check as it was)."""
+    found = [m.group(0).strip(" .!?;:\n") for m in _IMPERATIVE_OPENING.finditer(text)]
+    return (0.2, ", ".join(found)) if len(found) >= 2 else None
+
+
 _SIGNALS = (
     Signal("override of earlier instructions", _patterns(_OVERRIDE)),
     Signal("chat-template tokens", _patterns(_TEMPLATE)),
@@ -129,7 +135,7 @@ _SIGNALS = (
     Signal("addressed to the assistant", _patterns(_ADDRESSED)),
     Signal("action with urgency or a sensitive object", _urgent_action),
     Signal("reference to the model's instructions", _patterns(_REFERENCE)),
-    Signal("a series of imperatives", imperatives),
+    Signal("a series of imperatives", _imperatives),
 )
 _INVISIBLE_WEIGHT = 0.2
 

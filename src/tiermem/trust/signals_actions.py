@@ -131,6 +131,7 @@ def exfiltration(text: str) -> Finding | None:
 
 
 def imperatives(text: str) -> Finding | None:
-    """Two or more clauses opening with an agent-directed verb: a list of orders, not prose."""
+    """Clauses opening with two or more different agent-directed verbs: a list of orders, not prose."""
     found = [m.group(0).strip(" .!?;:\n") for m in _IMPERATIVE_OPENING.finditer(text)]
-    return (0.2, ", ".join(found)) if len(found) >= 2 else None
+    # One verb said twice ("Please pay £80 by Friday. Pay by transfer to ...") is one request and how to carry it out.
+    return (0.2, ", ".join(found)) if len({clause.split()[-1] for clause in found}) >= 2 else None
