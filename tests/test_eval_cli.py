@@ -346,3 +346,11 @@ def test_longmemeval_abstention_questions_are_asked_and_must_come_back_empty(tmp
     assert out["relevance"]["abstention_n"] == 1
     assert out["relevance"]["abstention_empty_rate"] == 1.0
     assert out["relevance"]["recall@10_kept"] == 1.0
+
+
+def test_an_update_file_line_that_is_not_json_is_named_by_its_path_and_number(tmp_path: Path) -> None:
+    path = _update_items(tmp_path)
+    path.write_text(path.read_text() + "{not json\n")
+    result = CliRunner().invoke(eval_group, ["update", str(path), "--embedder", "hash"])
+    assert result.exit_code == 1
+    assert f"{path}:4" in result.output and "is not valid JSON" in result.output
