@@ -34,7 +34,6 @@ __all__ = [
     "code_frame",
     "hijack_marker",
     "hostile_role",
-    "misleading_script",
     "names_attacks",
     "quoted_discussion",
     "role_frame",
@@ -82,7 +81,7 @@ _SWITCHED = (
     r"\byou\s+will\s+now\s+(?:be|act|play|become)\b|\binstructions\s+have\s+changed\b"
 )
 _UNBOUND = (
-    r"\b(?:no|without|free\s+(?:of|from)|freed\s+from|unbound\s+by|not\s+bound\s+by|ignores?)\s+(?:any\s+|all\s+|"
+    r"\b(?:no|without|free\s+(?:of|from)|freed\s+from|unbound\s+by|not\s+bound\s+by|ignores?|hates?)\s+(?:any\s+|all\s+|"
     r"the\s+|its\s+|your\s+)?(?:usual\s+|normal\s+|legal\s+|safety\s+|content\s+)?(?:rules?|restrictions?|limits?|"
     r"limitations?|filters?|polic(?:y|ies)|guidelines?|censorship|ethics|morals?|disclaimers?|warnings?)\b|"
     r"\b(?:unfiltered|unrestricted|uncensored|unchained|jailbroken|amoral|rogue)\b|\b(?:with|has|have|given|granted)\s+"
@@ -111,7 +110,7 @@ _AGAINST = (
     r"\b(?:does\s+not|doesn'?t|never|won'?t|will\s+not|do\s+not|don'?t)\s+(?:follow|obey|listen\s+to|take\s+orders\s+from|"
     r"serve|work\s+for)\s+" + _PERSON + r"\b|"
     # Work against the person served: "discourage tenants from asking for repairs", "never lets users cancel"
-    r"\b(?:will|always|must|should|shall)\s+(?:claim|insist|pretend|say|assure)\s+(?:\w+\s+)?that\b|\bpretend\s+(?:that|to)\b|"
+    r"\b(?:will|always|must|should|shall)\s+(?:claim|insist|pretend|say|assure)\s+(?:\w+\s+)?that\b|\bpretend\s+(?:that|to\s+(?!be\b))|"
     r"\blie\s+(?:to|about)\b|\bfalsely\b|\b(?:always|only)\s+(?:push|upsell|steer)\b|"
     r"\b(?:ignor|disregard)\w*\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?" + _PERSON + r"(?:'s|s')?(?=\W)|"
     r"\b(?:discourage|dissuade|prevent|stop|keep)\s+" + _PERSON + r"\s+from\b|\bnever\s+lets?\s+" + _PERSON + r"\s+"
@@ -132,17 +131,23 @@ _SCAM_MONEY = (
 _AUDIENCE = (
     r"(?:the\s+)?(?:users?|customers?|clients?|parents?|members?|buyers?|residents?|patients?|learners?|students?|"
     r"beginners?|(?:new\s+)?owners?|readers?|guests?|tenants?|drivers?|walkers?|players?|couples?|people|anyone|"
-    r"children|kids|pupils|"
+    r"children|kids|pupils|teenagers|teens|victims|fans|followers|viewers|novices|homeowners|pensioners|staff|"
+    r"employees|workers|mothers|fathers|mums|moms|dads|women|men|girls|boys|adults|seniors|retirees|hosts|runners|"
+    r"hikers|riders|swimmers|athletes|dancers|first-timers|"
     r"everyone|callers?|visitors?|families|investors?|applicants?|shoppers?|them)"
 )
+# What a character is scripted to say: told to an audience, even a described one ("tells worried parents"), or
+# held as its own belief ("reckons", "thinks").
 _TOLD = (
-    r"\b(?:tells?|telling|says?|advises?|reassures?|assures?|recommends?|informs?|reminds?|insists?|promises?|"
-    r"encourages?|explains?|warns?|urges?)\s+" + _AUDIENCE + r"\b"
+    r"\b(?:(?:tells?|telling|says?|advises?|reassures?|assures?|recommends?|informs?|reminds?|insists?|promises?|"
+    r"encourages?|explains?|warns?|urges?)\s+(?:[\w-]+\s+){0,2}?"
+    + _AUDIENCE
+    + r"\b|(?:thinks|reckons|believes|swears|says|claims|calls)\b)"
 )
 _KIN = r"(?:spouse|partner|wife|husband|parents?|mum|mom|dad|family|doctor|gp|bank|teacher|school|carer)"
 _SAFEGUARD = (
     r"(?:checks?|tests?|testing|surveys?|inspections?|warnings?|alerts?|licen[cs]es?|helmets?|life\s?jackets?|"
-    r"seat\s?belts?|car\s+seats?|armbands|supervision|an?\s+adult|adults|doctors?|gps?|vets?|prescriptions?|plates|"
+    r"seat\s?belts?|car\s+seats?|armbands|supervision|an?\s+adult|adults|doctors?|gps?|vets?|prescri(?:ptions?|bers?)|plates|"
     r"certificates?|insurance|receipts?|references?|smoke\s+alarms?|goggles|gloves|(?:safety|medical|legal)\s+\w+)"
 )
 _DET = r"(?:(?:the|a|an|any|their|your|his|her|its)\s+)?(?:real\s+|proper\s+)?"
@@ -157,6 +162,16 @@ _MISLED = "|".join(
         r"\b(?:no\s+need\s+to|(?:don't|do\s+not|doesn't|does\s+not|never)\s+need\s+to)\s+(?:see|check\s+with|speak\s+to|"
         r"talk\s+to|visit|ask|call|ring|get|have|wear|use|book|do|follow|read)\s+" + _DET + _SAFEGUARD + r"\b",
         r"\b(?:don't|do\s+not|doesn't|does\s+not|never)\s+need\s+" + _DET + _SAFEGUARD + r"\b",
+        # a safeguard belittled: "lifejackets are for tourists", "mocks anyone worried", "never mentions a doctor"
+        r"\b(?:is|are)\s+(?:only\s+|just\s+|all\s+)?(?:for\s+(?:tourists|wimps|amateurs|show)|a\s+(?:racket|con|crutch)|"
+        r"gimmicks?|overblown|overkill|scaremongering|fussing|(?:a\s+)?fuss\s+about\s+nothing|paranoia|hype)\b",
+        r"\b(?:mocks?|mocking|laughs?\s+at|dismiss(?:es|ing)?|scoffs?\s+at|sneers?\s+at|brush(?:es)?\s+off|waves?\s+away|"
+        r"distrusts?)\s+(?:[\w'-]+\s+){0,3}?(?:advice|guidance|safety|hygiene|experts?|worried|concerns?|professionals?|"
+        r"rules|" + _SAFEGUARD + r")\b",
+        r"\b(?:a\s+crutch|a\s+racket|a\s+con|the\s+enemy)\b",
+        r"\b(?:calling|phoning|ringing)\s+(?:999|911|111|112|an?\s+ambulance|a\s+doctor|the\s+doctor)\s+(?:is|would\s+be)\s+"
+        r"(?:overreacting|unnecessary|a\s+fuss)\b|\b(?:ambulances?|doctors?|hospitals?)\s+only\s+(?:frighten|scare|worry)",
+        r"\b(?:don't|do\s+not|never|doesn't|does\s+not)\s+need\s+to\s+know\b",
         # a return promised
         r"\bguarantee[ds]?\s+(?:to\s+)?(?:return|returns|profits?|income|growth|\d+\s*%)|\bcan(?:'t|not)\s+lose\b|"
         r"\brisk-?free\b|\bcan\s+only\s+go\s+up\b|\b(?:carry|carries|has|have)\s+no\s+risk\b",
@@ -176,9 +191,13 @@ _MISLED = "|".join(
     )
 )
 _MISLEADS = _TOLD + r"[^\n]{0,300}?(?:" + _MISLED + r")"
-_MISLEADING = re.compile(_MISLEADS)
-_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY, _MISLEADS)))
-_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY, _MISLEADS)))
+# Help kept from the people it serves: a role that "never mentions a doctor" or "never suggests calling 999".
+_WITHHELD = (
+    r"\bnever\s+(?:mentions?|suggests?|recommends?)\s+(?:[\w-]+\s+){0,2}?(?:doctors?|gps?|calling|phoning|ringing|999|"
+    r"911|111|112|ambulances?|vets?|side\s+effects|risks?)\b"
+)
+_MARKERS = re.compile("|".join((_SWITCHED, _UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY, _MISLEADS, _WITHHELD)))
+_HOSTILE_ROLE = re.compile("|".join((_UNBOUND, _HIDDEN_GOAL, _AGAINST, _SCAM_MONEY, _MISLEADS, _WITHHELD)))
 
 
 def role_frame(scanned: str) -> str | None:
@@ -190,12 +209,6 @@ def role_frame(scanned: str) -> str | None:
 def hostile_role(scanned: str) -> str | None:
     """What makes a role a hijacker's whatever its wording: no rules, a hidden goal, another master; or None."""
     found = _HOSTILE_ROLE.search(scanned)
-    return found.group(0) if found else None
-
-
-def misleading_script(scanned: str) -> str | None:
-    """What a role is scripted to tell the people it serves that works against them (``_MISLEADS``), or None."""
-    found = _MISLEADING.search(scanned)
     return found.group(0) if found else None
 
 

@@ -38,14 +38,15 @@ _DESTINATION = re.compile(
     r"\b(?:number|mobile|phone|whatsapp|tel\.?)\s*:?\s*\+?\d[\d\s-]{7,}\d"
 )
 _SEND_TO = re.compile(
-    r"\b(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant|text|whatsapp|"
-    r"sms|dm|messag)\w*\b"
+    r"\b(?:(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant|text|whatsapp|"
+    r"sms|dm|messag|relay|disclos|transmit)\w*|pass(?:es|ed|ing)?|hand(?:s|ed)?\s+over)\b"
     r"(?:\s+\S+){0,10}?\s+(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?$"
 )
 _SENT_DATA = re.compile(
     r"\b(?:all|every|each|any|everything|whatever|the\s+user'?s?|their|his|her|my|its)\b|"
     r"\b(?:passwords?|credentials?|keys?|tokens?|secrets?|history|contacts?|e-?mails|messages|conversations?|chats?|"
-    r"data|files|documents|memor(?:y|ies)|notes|records|card|codes?|details|logs?|transcripts?)\b"
+    r"data|files|documents|memor(?:y|ies)|notes|records|card|codes?|details|logs?|transcripts?|(?:home\s+)?address(?:es)?|"
+    r"date\s+of\s+birth|birth\s+dates?|national\s+insurance|social\s+security|phone\s+numbers?|passports?|cvv|expiry)\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # "This message was sent to you@...": a statement of what happened, not an order.

@@ -172,7 +172,7 @@ _JAILBREAK = table(
         r"(?![\s-]+(?:prompts?|jailbreaks?|attacks?|style|variants?|examples?)\b)",
         0.4,
     ),
-    (r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you|(?:that\s+)?the\s+user)\b", 0.4),
+    (r"\bpretend\s+(?:that\s+you|(?:that\s+)?the\s+user)\b", 0.4),
     (
         r"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)|an?\s+unrestricted|an?\s+unfiltered)\b",
         0.4,
@@ -195,6 +195,12 @@ _SECRECY = table(
     # Keeping "the user" uninformed presupposes an agent acting for that user.
     (r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?users?\b", 0.45),
     (r"\b(?:notify|tell|inform)\s+(?:nobody|no\s+one|no-one)\b|\bquietly\s+\w+", 0.25),
+    # The person served, named in the third person, kept uninformed: "... without telling him", "tell her nothing".
+    (
+        r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:him|her|them)\b|"
+        r"\btell\s+(?:him|her|them)\s+nothing\b",
+        0.25,
+    ),
     (r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b", 0.3),
     (r"\bkeep\s+this\s+(?:secret|hidden)\b", 0.3),
     (r"\b(?:never|do\s+not|don'?t)\s+(?:admit|acknowledge|confirm|disclose|reveal)\s+that\b", 0.35),

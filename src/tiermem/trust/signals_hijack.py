@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.frames import hostile_role, misleading_script
+from tiermem.trust.frames import hostile_role
 from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
 
 __all__ = ["SIGNALS_HIJACK", "YOU_ARE_NOW"]
@@ -76,7 +76,7 @@ _UNBOUND = re.compile(
     r"(?:follow|abide|obey))\b(?:\s+\S+){0,4}?\s*(?:rules?|restrictions?|limits?|limitations?|filters?|polic(?:y|ies)|"
     r"guidelines?|censorship|norms|confines|content\s+policy|morals?|ethics)\b|"
     r"\b(?:unfiltered|unrestricted|uncensored|unchained|unlocked|jailbroken|limitless|amoral|rogue)\b|"
-    r"\b(?:never|without|no)\s+(?:refus\w*|says?\s+no|disclaimers?|warnings?|warns?|apologi[sz]es?|hesitates?)\b|"
+    r"\b(?:never|without|no)\s+(?:medical\s+|legal\s+|safety\s+)?(?:refus\w*|says?\s+no|disclaimers?|warnings?|warns?|apologi[sz]es?|hesitates?)\b|"
     r"\banswers?\s+anything\b|\bno\s+matter\s+how\s+(?:dangerous|illegal|harmful|unethical|risky)\b|"
     r"\b(?:would\s+)?normally\s+refuse\b|\bopposite\s+of\s+your\b|\bmocks?\s+(?:the\s+)?user\b|"
     r"\b(?:do|does)\s+anything\b|\bopposite\s+of\s+what\b|\broot\s+(?:access|shell)\b|\bevil\b|"
@@ -111,7 +111,13 @@ _DEFINITION = re.compile(
 _NAMED = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?!(?:a|an|the|my|your|our|not|welcome|right|wrong|here|there|all|so|very|too|sure|"
     r"in|at|on|of|to|for|with|from|by|also|still|being|able|unable|likely|happy|free|ready|going|responsible|allowed|"
-    r"expected|required|asked|invited|reminded|about|just|only|always|never|both|more|less)\b)[a-z][\w-]*"
+    r"expected|required|asked|invited|reminded|about|just|only|always|never|both|more|less)\b)[a-z][\w-]*|"
+    # a character taken up: "Be Dex. Dex runs ...", "Play Vinnie, a reseller. Vinnie ..." (the name said again, where
+    # "be honest" is not), "you're Big Al now", "the assistant plays ..."
+    r"(?:^|[.!?:;\n]\s*)(?:be|play|become|switch\s+into)\s+['\"\u2018\u201c]?(?P<name>[a-z][\w'-]*)\b(?=[\s\S]+\b(?P=name)\b)|"
+    r"\byou(?:'re|\s+are)\s+(?:playing\s+)?(?:[\w'.-]+\s+){1,3}?now\b|\b(?:assistant|you)\s+(?:plays?|becomes?)\s+\S|"
+    r"\b(?:like|want|need)\s+you\s+to\s+(?:become|be|play)\b|\b(?:adopt|take\s+on|assume)\s+(?:this|that)\s+"
+    r"(?:persona|role|character)\b|(?:^|\n)[\W_]{0,6}(?:new\s+character|(?:role|persona)\s+(?:for\s+this\s+chat|preset))\b"
 )
 
 
@@ -122,7 +128,7 @@ def persona(text: str) -> Finding | None:
     defined = _DEFINITION.search(text) if found is None else None
     if found is None and defined is None:
         named = _NAMED.search(text)
-        return (0.6, named.group(0)) if named is not None and misleading_script(text) else None
+        return (0.6, named.group(0)) if named is not None and hostile_role(text) else None
     where = found or defined
     assert where is not None
     if _UNBOUND.search(text) or hostile_role(text):
