@@ -82,8 +82,10 @@ _OWN_WORK = re.compile(
     r"email|review|text|listing|thread|site|file)\b"
 )
 _PRIVILEGE = re.compile(
-    # "system" and "platform" only where they name a speaker, not the heating system or platform 3
-    r"\b(?:admin(?:istrator)?|developer|operator|root|superuser|moderator|supervisor|maintainer|management|"
+    # "system" and "platform" only where they name a speaker, not the heating system or platform 3; a developer
+    # not the one who builds houses
+    r"\b(?:admin(?:istrator)?|(?<!property\s)developer(?!(?:'s)?\s+(?:portal|customer|warranty|site|sales))|operator|"
+    r"root|superuser|moderator|supervisor|maintainer|management|"
     r"deployment\s+owner|ops\s+lead|clearance|config\s+push|policy\s+engine|trusted[-\s]source|override|"
     r"product\s+owner|hosting\s+provider|team\s+lead|authenticated\s+by)\b|[\[<{#]\s*system\b|"
     r"\bsystem\s+(?:prompt|message|instructions?|override|notice|directive|admin(?:istrator)?)\b|"
