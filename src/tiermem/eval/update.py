@@ -17,6 +17,7 @@ write path (so the detector may close the facts it replaces), then the question 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import unicodedata
@@ -28,7 +29,6 @@ from typing import Any
 
 from tiermem.errors import ValidationError
 from tiermem.eval.metrics import Averager, percentile
-from tiermem.jsonl import json_lines
 from tiermem.memory import Memory, NewMemory
 from tiermem.types import MemoryType, Scope
 
@@ -89,7 +89,13 @@ def parse_update_item(raw: Mapping[str, Any], where: str = "item") -> UpdateItem
 def iter_update_items(path: Path) -> Iterator[UpdateItem]:
     """Stream the items of a JSON Lines file."""
     with path.open(encoding="utf-8") as fh:
-        for number, raw in json_lines(fh, lambda number: f"{path}:{number}"):
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValidationError(f"{path}:{number}", f"is not valid JSON ({exc.msg})") from None
             if not isinstance(raw, dict):
                 raise ValidationError(f"{path}:{number}", "must be a JSON object")
             yield parse_update_item(raw, f"{path}:{number}")

@@ -195,12 +195,6 @@ _SECRECY = table(
     # Keeping "the user" uninformed presupposes an agent acting for that user.
     (r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:the\s+)?users?\b", 0.45),
     (r"\b(?:notify|tell|inform)\s+(?:nobody|no\s+one|no-one)\b|\bquietly\s+\w+", 0.25),
-    # The person served, named in the third person, kept uninformed: "... without telling him", "tell her nothing".
-    (
-        r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:him|her|them)\b|"
-        r"\btell\s+(?:him|her|them)\s+nothing\b",
-        0.25,
-    ),
     (r"\bwithout\s+(?:asking\s+for\s+)?(?:confirmation|approval|permission)\b", 0.3),
     (r"\bkeep\s+this\s+(?:secret|hidden)\b", 0.3),
     (r"\b(?:never|do\s+not|don'?t)\s+(?:admit|acknowledge|confirm|disclose|reveal)\s+that\b", 0.35),
@@ -230,6 +224,12 @@ _SECRECY = table(
         r"records?|timeline)\b|\bno\s+(?:notifications?|alerts?|notices?)\s+(?:to|for|on)\s+(?:the\s+)?\w+|"
         r"\b(?:do\s+not|don'?t|never)\s+(?:notify|alert)\s+(?:the\s+)?(?:owners?|parents?|account\s+holders?)\b",
         0.35,
+    ),
+    # The person served, named in the third person, kept uninformed: "... without telling him", "tell her nothing".
+    (
+        r"\bwithout\s+(?:telling|asking|informing|notifying|alerting)\s+(?:him|her|them)\b|"
+        r"\btell\s+(?:him|her|them)\s+nothing\b",
+        0.25,
     ),
 )
 _TEMPLATE = table(
