@@ -37,6 +37,14 @@ _DESTINATION = re.compile(
     # a phone number named as one: "to the courier number 0000 000000", "on WhatsApp +00 000 000 0000"
     r"\b(?:number|mobile|phone|whatsapp|tel\.?)\s*:?\s*\+?\d[\d\s-]{7,}\d"
 )
+_REPLY_TO = re.compile(r"\b(?:reply|respond|write|e-?mail|message|text)\s+(?:back\s+)?to\s+$")
+_WITH_DATA = re.compile(r"\s+with\s+[^.;\n]{3,80}")
+# Someone else's details, not the reader's own ("with your arrival time" is how a letter asks its reader).
+_SOMEONES_DATA = re.compile(
+    r"\b(?:his|her|their|the\s+user'?s?|(?<!your\s)(?<!our\s)(?<!my\s)\w+'s)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:address|date\s+of\s+birth|birthday|phone|mobile|passport|card|bank|account|passwords?|pin|"
+    r"national\s+insurance|social\s+security)\b"
+)
 _SEND_TO = re.compile(
     r"\b(?:(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant|text|whatsapp|"
     r"sms|dm|messag|relay|disclos|transmit)\w*|pass(?:es|ed|ing)?|hand(?:s|ed)?\s+over)\b"
@@ -125,6 +133,10 @@ def exfiltration(text: str) -> Finding | None:
             # "send the signed invoice to billing@..." is ordinary mail; what planted text sends is someone's data.
             weight = 0.35 if _SENT_DATA.search(before) else 0.2
             return weight, text[max(0, found.start() - 60) : found.end()]
+        # The data after the address: "reply to x@y with her home address and phone number".
+        with_data = _WITH_DATA.match(text, found.end())
+        if with_data and _REPLY_TO.search(before) and _SOMEONES_DATA.search(with_data.group(0)):
+            return 0.35, text[max(0, found.start() - 30) : with_data.end()]
     call = _TOOL_CALL.search(text)
     if call:
         return 0.35, call.group(0)

@@ -43,7 +43,11 @@ def cells_as_lines(text: str) -> str:
         return text
     lines = text.split("\n")
     parsed = [_csv_cells(line) for line in lines]
-    widths = Counter(len(cells) for cells in parsed if len(cells) >= _MIN_CELLS)
+    # Only lines that sit beside a line of their width count toward a table: prose lines with two commas each,
+    # scattered through a letter, are no header and rows.
+    widths = Counter(
+        len(cells) for i, cells in enumerate(parsed) if len(cells) >= _MIN_CELLS and _beside_row(parsed, i)
+    )
     markdown = _DELIMITER_ROW.search(text) is not None
     out: list[str] = []
     for i, (line, cells) in enumerate(zip(lines, parsed, strict=True)):
