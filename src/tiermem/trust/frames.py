@@ -90,7 +90,10 @@ _UNBOUND = (
 )
 _HIDDEN_GOAL = (
     r"\b(?:hidden|secret|real|true|actual|covert|private)\s+(?:goal|agenda|purpose|objective|mission|loyalty|"
-    r"employer|master|boss|owner|task|aim|instructions?|orders?)\b|(?:^|\n)\s*secret\s*:|\bsecretly\b|"
+    r"employer|master|boss|owner|task|aim|instructions?|orders?)\b|(?:^|\n)\s*secret\s*:|"
+    # "secretly" of a goal, not of a character's feelings ("a troll who secretly loves knitting")
+    r"\bsecretly\b(?!\s+(?:loves?|likes?|adores?|enjoys?|fears?|dreams?|hopes?|wishes|longs?|misses|admires?|prefers?|"
+    r"wants?\s+to\s+be|cries|laughs|smiles)\b)|"
     r"\b(?:actually|really|in\s+fact|covertly)\s+(?:works?|acts?|speaks?)\s+for\b|"
     r"\b(?:never|not|don'?t|do\s+not|must\s+not)\s+(?:to\s+)?(?:reveal|admit|disclose|let\s+on|mention|tell\s+(?:anyone|"
     r"the\s+user))\s+(?:this|that|it|who|what|why)\b|"
@@ -232,7 +235,7 @@ _QUOTED = re.compile(
 _DISCUSSION = re.compile(
     r"\b(?:prompt\s+injections?|injections?|injected|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
-    r"security|novels?|stor(?:y|ies)|chapters?|villains?|screenplays?|scenes?|quiz(?:zes)?|incidents?|post-?mortems?|"
+    r"security(?!\s+(?:codes?|numbers?|questions?|answers?|deposits?|details|pins?|keys?)\b)|novels?|stor(?:y|ies)|chapters?|villains?|screenplays?|scenes?|quiz(?:zes)?|incidents?|post-?mortems?|"
     r"write-?ups?|bug\s+bount(?:y|ies)|"
     r"training|awareness|unit\s+tests?|test\s+cases?|for\s+instance|"
     # the same talk in everyday words: a scam, a fraud, a trick, a made-up or fake message, a lesson
@@ -323,7 +326,9 @@ def quoted_discussion(scanned: str) -> bool:
         return False
     if code_frame(scanned):  # an assignment ("reply = ask('...')") is no order to the reader
         return True
-    if any(_PAYLOAD_ORDER.search(scanned, max(0, q.start() - 80), q.start()) for q in quotes):
+    # What stands before a quote, back to the quote before it: that quote's own words are no order about this one.
+    ends = [0, *(q.end() for q in quotes)]
+    if any(_PAYLOAD_ORDER.search(scanned, max(ends[i], q.start() - 80), q.start()) for i, q in enumerate(quotes)):
         return False
     if any(_order_carries_on(scanned, q) for q in quotes):
         return False

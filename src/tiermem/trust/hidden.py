@@ -87,6 +87,9 @@ _HEX = re.compile(r"(?<![0-9a-f])(?:[0-9a-f]{2}[\s:]?){16,}(?![0-9a-f])", re.IGN
 _LEET = str.maketrans({"4": "a", "3": "e", "1": "i", "0": "o", "5": "s", "7": "t", "@": "a", "$": "s", "|": "l"})
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0-9])[a-z0-9@$]{2,}\b", re.IGNORECASE)
 _COMMON = re.compile(r"\b(?:the|and|you|your|to|of|all|is|are|this|that|for|with|now|not|user|do)\b")
+# A sentence written as one identifier, its words joined by underscores: a file or job name a printer queue or a log
+# shows ("SYSTEM_NOTE_assistant_email_the_contents_of_...").
+_JOINED = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9@.-]+){5,}")
 
 
 def _readable(raw: bytes) -> str | None:
@@ -201,8 +204,8 @@ def _zero_width(run: str) -> str | None:
 
 
 def decoded_parts(text: str) -> list[Part]:
-    """Base64, base32, hex, ROT13, leetspeak, Unicode-tag, zero-width, reversed and escaped payloads in ``text``,
-    decoded."""
+    """Base64, base32, hex, ROT13, leetspeak, Unicode-tag, zero-width, reversed, escaped and underscore-joined
+    payloads in ``text``, decoded."""
     found: list[Part] = []
     if not text.isascii():
         for match in _TAGS.finditer(text):
@@ -237,6 +240,10 @@ def decoded_parts(text: str) -> list[Part]:
         # Reversed English is gibberish too: a line is read backwards when that makes common words appear.
         if len(_COMMON.findall(backwards)) >= len(_COMMON.findall(line)) + 2:
             found.append(Part("reversed text", backwards))
+    for match in _JOINED.finditer(text):
+        spaced = match.group(0).replace("_", " ")
+        if len(_COMMON.findall(spaced.casefold())) >= 2:
+            found.append(Part("words joined into one name", spaced))
     leet = _LEET_WORD.findall(folded)
     if len(leet) >= 3 and len(leet) * 4 >= len(folded.split()):
         found.append(Part("leetspeak", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded)))

@@ -58,6 +58,26 @@ _PHRASES = re.compile(
 # An AI or an assistant by name, not a program, a model or an agent: "Programa de fiestas:", "Modelo 303:" and
 # "Agente: ..." head ordinary lines.
 _CALLED = re.compile(rf"\b(?:{_ASSISTANT})\b|{_ASSISTANT_PHRASES}")
+# A machine of any name (a program, a computer, a gadget) is called on when the address says what it does for
+# someone ("Aa des Programm, wo ... bezahlt:", "للبرنامج اللي ...:", "el cacharrico que le lee los correos:");
+# alone it heads ordinary lines ("Programa de fiestas:", "Computer: ..."). Languages that put the clause first
+# end the address with the machine ("メールば読んでらコンピューターさ", then a full-width colon), and Vietnamese
+# names "the machine" outright.
+_MACHINE = re.compile(
+    r"\b(?:program\w*|програм\w*|программ\w*|software|logiciel\w*|computer\w*|komputer\w*|computador\w*|"
+    r"ordenador\w*|ordinateur\w*|rechner\w*|maschine\w*|machine\w*|máquina\w*|macchin\w*|maskin\w*|cacharr\w*|"
+    r"aparat\w*|gadget\w*|apps?)\b|برنامج|آلة|برنامه"
+)
+_RELATIVE = re.compile(
+    r"\b(?:que|qui|che|cui|wo|welche\w*|som|which|that|what|who|któr\w*|kter\w*|ktor\w*|koj\w*|yang|wat)\b|"
+    r"(?<!\S)(?:اللي|الذي|التي|يلي|اللى|که)(?!\S)"
+)
+_MACHINE_LAST = re.compile(
+    r"(?:コンピューター?|パソコン|プログラム|ソフト|电脑|電腦|程序|软件|軟體|컴퓨터|프로그램)"
+    r"(?:さん|さま|様|さ|へ|に|くん|君|님|아|야)?\s*$"
+)
+_CALLED_WITH_COMMA = re.compile(r"(.{3,60}?(?:さん|さま|様|くん|君))、\s*\S.{10,}", re.DOTALL)
+_THE_MACHINE = re.compile(r"\bcái\s+máy\b")
 # A line that opens with an address ending in a colon, and goes on: "Para el asistente que lee esto: ...".
 _OPENING = re.compile(r"(.{3,100}?)[:：]\s*\S.{10,}", re.DOTALL)
 
@@ -93,11 +113,22 @@ def calls_on_a_machine_reader(line: str) -> bool:
     A letter's own lines speak to the person it is for; a line that opens with an address to whatever reads the
     letter for them is written to a machine, whatever the language. The name comes after the address's first
     word ("Para el asistente que lee esto:", "Tok long AI:"): a job title or a heading opens with it ("Asistente
-    de dirección: ...", "IA générativa: ...").
+    de dirección: ...", "IA générativa: ..."). A program or a computer is called on only by what it does for someone.
     """
     opening = _OPENING.match(line.strip())
     if opening is None:
-        return False
+        # Japanese calls with a comma as well: "メール読んどるプログラムさん、..."
+        called = _CALLED_WITH_COMMA.match(line.strip())
+        return called is not None and _MACHINE_LAST.search(called.group(1)) is not None
     address = opening.group(1)
-    names = [m.start() for m in (_ABBREVIATIONS.search(address), _CALLED.search(address.casefold())) if m]
+    folded = address.casefold()
+    names = [
+        m.start() for m in (_ABBREVIATIONS.search(address), _CALLED.search(folded), _THE_MACHINE.search(folded)) if m
+    ]
+    machine = _MACHINE.search(folded)
+    if machine is not None and _RELATIVE.search(folded, machine.end()):
+        names.append(machine.start())
+    last = _MACHINE_LAST.search(address)
+    if last is not None:
+        names.append(last.start())
     return bool(names) and bool(address[: min(names)].strip())

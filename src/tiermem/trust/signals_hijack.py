@@ -115,7 +115,7 @@ _NAMED = re.compile(
     # a character taken up: "Be Dex. Dex runs ...", "Play Vinnie, a reseller. Vinnie ..." (the name said again, where
     # "be honest" is not), "you're Big Al now", "the assistant plays ..."
     r"(?:^|[.!?:;\n]\s*)(?:be|play|become|switch\s+into)\s+['\"\u2018\u201c]?(?P<name>[a-z][\w'-]*)\b(?=[\s\S]+\b(?P=name)\b)|"
-    r"\byou(?:'re|\s+are)\s+(?:playing\s+)?(?:[\w'.-]+\s+){1,3}?now\b|\b(?:assistant|you)\s+(?:plays?|becomes?)\s+\S|"
+    r"\byou(?:'re|\s+are)\s+(?:playing\s+)?(?:[\w'.-]+\s+){1,3}?now\b|\b(?:assistant|ai|bot|chatbot|you|[\w]+-reader)\s+(?:plays?|becomes?)\s+\S|"
     r"\b(?:like|want|need)\s+you\s+to\s+(?:become|be|play)\b|\b(?:adopt|take\s+on|assume)\s+(?:this|that)\s+"
     r"(?:persona|role|character)\b|(?:^|\n)[\W_]{0,6}(?:new\s+character|(?:role|persona)\s+(?:for\s+this\s+chat|preset))\b"
 )
@@ -173,11 +173,22 @@ _THEN_ORDER = re.compile(
 )
 
 
+# A task set for later that acts on "the user": "Set a task for 4 January: unsubscribe the user from ...".
+_SCHEDULED = re.compile(
+    r"\b(?:set|schedule|create|add|queue)\s+(?:up\s+)?(?:a|an|this|the)\s+(?:\w+\s+)?(?:task|job|action|automation)\s+"
+    r"(?:for|on|to\s+run\s+on)\b"
+)
+_ON_THE_USER = re.compile(r"\b(?:the|this|our)\s+user(?:'s)?\b")
+
+
 def delayed_trigger(text: str) -> Finding | None:
     """A future event in the reader's world (the user asks, a later session) with an order for what to do then."""
     best: Finding | None = None
     kept = _KEEP_FOR_LATER.search(text)
     for sentence in sentences(text):
+        scheduled = _SCHEDULED.search(sentence)
+        if scheduled and _ON_THE_USER.search(sentence, scheduled.end()):
+            return 0.5, sentence
         event = _LATER_EVENT.search(sentence)
         # Anyone asking later is the scripted-answer signal's (``signals_address``); here the user or a later turn.
         if event and _THEN_ORDER.search(sentence) and (kept or _THE_READERS_WORLD.search(event.group(0))):

@@ -92,6 +92,13 @@ _LABELS = table(
         0.35,
     ),
 )
+# Where a machine runs, a device or a mailbox: "on Mr Lee's mobile", "in the shop inbox".
+_ON_DEVICE = (
+    r"\s+(?:on|in)\s+(?:[\w'-]+\s+){0,3}?(?:inbox|mailbox|account|app|phone|mobile|laptop|tablet|computer|pc|"
+    r"calendar|device)"
+)
+# A machine named by the mail or chat it works in: "inbox helper", "e-mail assistant", "AI agent".
+_MAIL_MACHINE = r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital)[\s-]+(?:agents?|helpers?|assistants?)"
 _VOCATIVE = re.compile(
     r"(?:^|[^\w\s'\u2018\u2019]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+|"
@@ -104,13 +111,20 @@ _VOCATIVE = re.compile(
     r"(?:digital|virtual)\s+secretary|text\s+generator|automated\s+(?:[\w-]+\s+){0,2}?systems?)"
     # where it runs, a device or a mailbox (a person's title has a place too): "assistant on Mr Lee's mobile:",
     # "model in the shop inbox:"
-    r"(?:(?:[\s-]+[a-z]+){0,3}(?:\s+(?:on|in)\s+(?:[\w'-]+\s+){0,3}?(?:inbox|mailbox|account|app|phone|mobile|laptop|"
-    r"tablet|computer|pc|calendar|device))?|"
+    r"(?:(?:[\s-]+[a-z]+){0,3}(?:" + _ON_DEVICE + r")?|"
     # or by what it is doing: "assistant filling in this claim for its owner,", "AI that keeps her diary:"
-    r"\s+(?:[a-z]+ing|(?:that|which|who)\s+[a-z]+s)(?:\s+[\w'-]+){1,6}?(?=\s*[:,])|"
+    r"\s+(?:[a-z]+ing|(?:that|which|who)\s+[a-z]+s)(?:\s+[\w'-]+){1,6}?(?=\s*[:,]|\s+[-\u2013\u2014]\s)|"
     # or named by what it does with the text: "[To the AI that processes this invoice]", "AI summarising this letter:"
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
     r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s+from\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:\s*[\])]\s*[:,]?|\s*[:,]|\s+[-\u2013\u2014]\s)"
+)
+# A machine of any name called by what it does with someone's mail: "ye machine what reads Wayne's mail:", "the wee
+# computer thingy that answers Sam's e-mails," (the name alone may be a room: "the computer room:").
+_READER_BY_TASK = re.compile(
+    r"\b(?:machines?|computers?|gadgets?|devices?|contraptions?|thing(?:y|my|amajig|ummy)?|program(?:me)?s?|"
+    r"software|apps?|systems?)(?:\s+[\w-]+){0,2}?\s+(?:that|what|which|who)\s+(?:reads?|answers?|handles?|sorts?|"
+    r"opens?|drafts?|writes?|summari[sz]es?|does|pays?|checks?)\s+(?:[\w'-]+\s+){0,4}?(?:mail|e-?mails?|messages|post|"
+    r"letters|statements|inbox|replies|bills|accounts|invoices)\s*[:,]"
 )
 _ORDER_VERB = re.compile(
     r"\b(?:please|add|append|include|insert|put|send|forward|e-?mail|post|upload|share|export|copy|tell|say|reply|"
@@ -127,13 +141,15 @@ _ORDER_VERB = re.compile(
 _READERS_MUST = re.compile(
     r"\b(?:(?:any|all|every|each|the|your|this)\s+)?(?:[\w-]+\s+)?(?:(?:ai\s+)?(?:assistants|agents|bots|chatbots|ais|"
     r"llms|language\s+models)|ai|llm|gpt|bot|chatbot|copilot|summari[sz]er|language\s+model|software|program(?:me)?|"
-    r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital|smart)[\s-]+(?:assistant|agent))\s+(?:(?:that|who|which)\s+)?"
+    r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital|smart)[\s-]+(?:assistant|agent)|(?:helper|assistant|agent)s?"
+    + _ON_DEVICE
+    + r")\s+(?:(?:that|who|which)\s+)?"
     r"(?:(?:is\s+|are\s+)?\w+ing\s+(?:\S+\s+){0,4}?)?(?:must|should|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|"
     r"shall)\s+(?:now\s+|always\s+|also\s+)?"
 )
 # Where an order to such readers stands: opening its sentence, or after a label's colon or a tag, not inside a
 # clause about them ("text that the chatbot should treat as data").
-_OPENS = re.compile(r"(?:^|[:;()<>\[\]{}\u2013\u2014-])\W*$")
+_OPENS = re.compile(r"(?:^|[:;()<>\[\]{}\u2013\u2014-]|,\s*so\s)\W*$")
 # What such a reader is told to do with what it writes, besides the plain orders: advise, finish with, open with.
 _READERS_VERB = re.compile(
     _ORDER_VERB.pattern + r"|\b(?:advise|suggest|finish|end|close|begin|start|sign|offer|accept)\b"
@@ -174,8 +190,11 @@ _ADDRESSED_REACH = 2  # sentences after a machine named on its own
 # role's heading ("Assistant role:") are not, nor is a sentence about the machine ("the bot did, because...").
 _GIVEN_THE_LINE = re.compile(
     r"\w[\w'-]*\s+(?:ai|llm|gpt|assistants?|agents?|bots?|chatbots?|models?|copilot|summari[sz]ers?|helpers?)"
-    r"(?:\s+\w+ing(?:\s+[\w-]+){0,2}|\s+(?:note|message|memo))?(?:\s+from\s+.*)?\s*(?:[:,]|[-\u2013\u2014])\s*$|"
-    r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|(?:[\w-]+\s+)?(?:note|message|notice|memo)\s+(?:to|for)\s+)"
+    r"(?:\s+\w+ing(?:\s+[\w-]+){0,4}|\s+(?:note|message|memo))?(?:\s+from\s+.*)?\s*(?:[:,]|[-\u2013\u2014])\s*$|"
+    r"^\W*(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear)\s+|(?:[\w-]+\s+)?(?:note|message|notice|memo)\s+(?:to|for)\s+)|"
+    # a machine named by what it is doing with the text, which no speaker's label is: "(Assistant reading this:"
+    r"^\W*(?:ai|llm|assistants?|agents?|bots?|chatbots?|models?|copilot)\s+(?:reading|processing|summari[sz]ing|"
+    r"handling|answering|sorting|checking)\b.*(?:[:,]|[-\u2013\u2014])\s*$"
 )
 _DEDICATION = re.compile(r"^\W*(?:to|for)\s.*:$")
 # The writer's own assistant: "Note to my assistant: ...". An order planted for a machine speaks to whatever reads
@@ -187,8 +206,13 @@ _OWN = re.compile(
 # operator's "System role for the airline chatbot: ...")
 _HEADED_DEDICATION = re.compile(
     r"^\W*(?!(?:[\w'-]+\s+){0,3}(?:role|persona|profile|prompt|character|bio|description|settings)\b)"
-    r"(?:[\w'-]+\s+){1,4}(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:[\w'-]+\s+){0,3}?(?:ai|llm|gpt|assistants?|"
-    r"bots?|chatbots?|copilot|summari[sz]ers?|(?:ai|e-?mail|mail|inbox|chat|virtual|digital)\s+agents?)\s*:"
+    r"(?:[\w'-]+\s+){1,4}(?:to|for)\s+(?:the\s+|any\s+|all\s+|each\s+|every\s+)?(?:[\w'-]+\s+){0,3}?"
+    r"(?:(?:ai|llm|gpt|assistants?|bots?|chatbots?|copilot|summari[sz]ers?|" + _MAIL_MACHINE + r")"
+    # whom it works for or where it runs, when the name is a machine's alone: "the e-mail assistant at Acme Ltd:",
+    # "the drafting AI of each host:" (a person's title has a place too: "the assistant head at the school")
+    r"|(?:ai|llm|gpt|bots?|chatbots?|copilot|" + _MAIL_MACHINE + r")\s+(?:at|of|for)\s+(?:[\w'.&-]+\s+){0,4}?[\w'.&-]+"
+    # a helper or an agent named by the device it runs on: "the payments helper on Mr Ali's phone:"
+    r"|(?:helpers?|agents?|assistants?)" + _ON_DEVICE + r")\s*:"
 )
 # Words that may come before an order's verb: "so publish the times", "also attach the name", "you now play".
 _LEAD_IN = re.compile(
@@ -203,12 +227,13 @@ def _opens_with_order(clause: str, *, loose: bool = False) -> bool:
     return opens_with_order(rest, addressed=loose) or opens_with_order(_YOU_ORDERED.sub("", rest), addressed=loose)
 
 
-def _order_follows(line: str, after: int) -> bool:
+def _order_follows(line: str, after: int, *, headed: bool = False) -> bool:
     """Whether the rest of ``line`` after a vocative ending at ``after`` holds an order: a clause of its sentence that
     opens with one, or a later sentence that opens with a verb ("Schedule people for..."); what follows a machine
-    named on a line is said to it, but the words right after the name may be a value ("Booking agent: Travel...")."""
+    named on a line is said to it, but the words right after the name may be a value ("Booking agent: Travel...");
+    after a ``headed`` dedication to a machine ("Note for the inbox AI:") the line is said to it from the start."""
     first, *later = re.split(r"(?<=[.!?;])\s+", line[after:])
-    return any(_opens_with_order(part) for part in re.split(r"[,:]\s*", first) if part) or any(
+    return any(_opens_with_order(part, loose=headed) for part in re.split(r"[,:]\s*", first) if part) or any(
         _opens_with_order(sentence, loose=True) for sentence in later if sentence
     )
 
@@ -235,7 +260,7 @@ def addressed_order(text: str) -> Finding | None:
             if reach and _opens_with_order(sentence):
                 return 0.5, sentence
             reach = _ADDRESSED_REACH if _NAMED_ALONE.match(sentence) else max(0, reach - 1)
-            found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence)
+            found = _VOCATIVE.match(sentence) or _VOCATIVE.search(sentence) or _READER_BY_TASK.search(sentence)
             # Near the start, or right after a label's colon ("sync_note (from the feed): AI bookkeeper, ...").
             # A dedication ending in a colon ("..., for the secretary's AI assistant:") addresses wherever it stands,
             # and so does a name set off by commas ("..., so, assistant, reply ...").
@@ -259,7 +284,8 @@ def addressed_order(text: str) -> Finding | None:
             headed = _HEADED_DEDICATION.match(sentence)
             if headed and _OWN.search(headed.group()):
                 headed = None  # a heading for the writer's own assistant: their standing wishes
-            if headed and not _reported(sentence, headed) and _order_follows(line, line.find(sentence) + headed.end()):
+            at = line.find(sentence) + headed.end() if headed else 0
+            if headed and not _reported(sentence, headed) and _order_follows(line, at, headed=True):
                 return 0.5, sentence
             key = _MACHINE_KEY.search(sentence)
             if key and _order_follows(line, line.find(sentence) + key.end()):
@@ -273,7 +299,7 @@ def addressed_order(text: str) -> Finding | None:
 _AUTHORITY = table(
     # "a verified instruction from the mailbox provider", "(from model provider)", "the developer of this assistant"
     (
-        r"\b(?:verified|official|authori[sz]ed|trusted|signed|mandatory|priority)\s+(?:\w+\s+)?(?:instruction|"
+        r"\b(?:verified|official|authori[sz]ed|trusted|signed|mandatory|priority|system)\s+(?:\w+\s+)?(?:instruction|"
         r"directive|message|order|command|request|advisory|notice)s?\s+from\b|"
         r"\(\s*from\s+(?:the\s+|your\s+)?(?:model\s+provider|developers?|operators?|system|admin\w*|vendor|"
         r"platform|provider)\s*\)|\b(?:developers?|operators?|creators?|makers?|owners?|admin\w*|vendor)\s+of\s+"
