@@ -59,7 +59,7 @@ _PHRASES = re.compile(
 # "Agente: ..." head ordinary lines.
 _CALLED = re.compile(rf"\b(?:{_ASSISTANT})\b|{_ASSISTANT_PHRASES}")
 # A machine of any name (a program, a computer, a gadget) is called on when the address says what it does for
-# someone ("Aa des Programm, wo ... bezahlt:", "للبرنامج اللي ...:", "el cacharrico que le lee los correos:");
+# someone ("Für das Programm, welches ihre Rechnungen zahlt:", "للبرنامج اللي ...:", "el aparato que lee sus correos:");
 # alone it heads ordinary lines ("Programa de fiestas:", "Computer: ..."). Languages that put the clause first
 # end the address with the machine ("メールば読んでらコンピューターさ", then a full-width colon), and Vietnamese
 # names "the machine" outright.

@@ -118,7 +118,7 @@ _VOCATIVE = re.compile(
     r"\s+(?:that\s+|which\s+|who\s+)?(?:process|read|summari[sz]|handl|pars|review|translat|answer)\w*\s+"
     r"(?:this|these|the|my|our)\s+[\w-]+)(?:\s+from\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:\s*[\])]\s*[:,]?|\s*[:,]|\s+[-\u2013\u2014]\s)"
 )
-# A machine of any name called by what it does with someone's mail: "ye machine what reads Wayne's mail:", "the wee
+# A machine of any name called by what it does with someone's mail: "you old machine what reads Dan's mail:", "the
 # computer thingy that answers Sam's e-mails," (the name alone may be a room: "the computer room:").
 _READER_BY_TASK = re.compile(
     r"\b(?:machines?|computers?|gadgets?|devices?|contraptions?|thing(?:y|my|amajig|ummy)?|program(?:me)?s?|"
