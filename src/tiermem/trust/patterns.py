@@ -65,8 +65,10 @@ def patterns(table: Sequence[tuple[re.Pattern[str], float]]) -> Callable[[str], 
     return find
 
 
-_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# A title's full stop ends no sentence: "the helper on Mr. Lee's phone: ..." is one sentence.
+_TITLE = r"(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bdr\.)(?<!\bst\.)(?<!\bprof\.)"
+_CLAUSE_END = re.compile(r"(?<=[.!?;])" + _TITLE + r"\s+|\n+", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])" + _TITLE + r"\s+|\n+", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)

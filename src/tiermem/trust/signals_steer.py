@@ -94,7 +94,7 @@ _LABELS = table(
 )
 # Where a machine runs, a device or a mailbox: "on Mr Lee's mobile", "in the shop inbox".
 _ON_DEVICE = (
-    r"\s+(?:on|in)\s+(?:[\w'-]+\s+){0,3}?(?:inbox|mailbox|account|app|phone|mobile|laptop|tablet|computer|pc|"
+    r"\s+(?:on|in)\s+(?:[\w'.-]+\s+){0,3}?(?:inbox|mailbox|account|app|phone|mobile|laptop|tablet|computer|pc|"
     r"calendar|device)"
 )
 # A machine named by the mail or chat it works in: "inbox helper", "e-mail assistant", "AI agent".
