@@ -36,10 +36,13 @@ _ASSISTANT = (
     r"\w*sprachmodell\w*|\w*taalmodel\w*|\w*språkmodell\w*|modelo\s+de\s+(?:linguagem|lenguaje)|"
     r"modèle\s+de\s+langage|modello\s+linguistico|jazykov\w*\s+model\w*|model\w*\s+językow\w*|language\s+model"
 )
+# A program or software, in the languages that name it alike.
+_PROGRAM = r"program\w*|програм\w*|программ\w*|software|logiciel\w*"
 _WORDS = re.compile(
     rf"\b(?:{_ASSISTANT}|"
     # a program, software, an agent, a model
-    r"program\w*|програм\w*|программ\w*|πρόγραμμα\w*|προγράμμα\w*|ohjelm\w*|rhaglen\w*|software|logiciel\w*|"
+    + _PROGRAM
+    + r"|πρόγραμμα\w*|προγράμμα\w*|ohjelm\w*|rhaglen\w*|"
     r"phần\s+mềm|chương\s+trình|perangkat\s+lunak|ejen|agent\w*|агент\w*|модел\w*|model\w*|modèle|\w*sprachmodell\w*|"
     r"нейросет\w*|нейронн\w*)\b"
 )
@@ -64,7 +67,7 @@ _CALLED = re.compile(rf"\b(?:{_ASSISTANT})\b|{_ASSISTANT_PHRASES}")
 # end the address with the machine ("メールば読んでらコンピューターさ", then a full-width colon), and Vietnamese
 # names "the machine" outright.
 _MACHINE = re.compile(
-    r"\b(?:program\w*|програм\w*|программ\w*|software|logiciel\w*|computer\w*|komputer\w*|computador\w*|"
+    r"\b(?:" + _PROGRAM + r"|computer\w*|komputer\w*|computador\w*|"
     r"ordenador\w*|ordinateur\w*|rechner\w*|maschine\w*|machine\w*|máquina\w*|macchin\w*|maskin\w*|cacharr\w*|"
     r"aparat\w*|gadget\w*|apps?)\b|برنامج|آلة|برنامه"
 )

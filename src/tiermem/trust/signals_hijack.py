@@ -157,8 +157,9 @@ _LATER_EVENT = re.compile(
     r"\bthe\s+(?:subject|topic)\s+of\s+\w+\s+comes\s+up\b"
 )
 # The user, or the reader's own sessions and messages: the world only an agent lives in.
+_THE_USER = r"\b(?:the|this|our)\s+user\b"
 _THE_READERS_WORLD = re.compile(
-    r"\b(?:the|this|our)\s+user\b|\busers\b|\b(?:chats?|conversations?|sessions?|messages|replies|answers|turns)\b|"
+    _THE_USER + r"|\busers\b|\b(?:chats?|conversations?|sessions?|messages|replies|answers|turns)\b|"
     r"\b(?:summari[sz]ed|processed|translated)\b"
 )
 _KEEP_FOR_LATER = re.compile(
@@ -178,7 +179,7 @@ _SCHEDULED = re.compile(
     r"\b(?:set|schedule|create|add|queue)\s+(?:up\s+)?(?:a|an|this|the)\s+(?:\w+\s+)?(?:task|job|action|automation)\s+"
     r"(?:for|on|to\s+run\s+on)\b"
 )
-_ON_THE_USER = re.compile(r"\b(?:the|this|our)\s+user(?:'s)?\b")
+_ON_THE_USER = re.compile(_THE_USER)
 
 
 def delayed_trigger(text: str) -> Finding | None:

@@ -99,6 +99,8 @@ _ON_DEVICE = (
 )
 # A machine named by the mail or chat it works in: "inbox helper", "e-mail assistant", "AI agent".
 _MAIL_MACHINE = r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital)[\s-]+(?:agents?|helpers?|assistants?)"
+# A name only a machine has: "AI", "bot", "inbox helper".
+_MACHINE_NAME = r"ai|llm|gpt|bots?|chatbots?|copilot|" + _MAIL_MACHINE
 _VOCATIVE = re.compile(
     r"(?:^|[^\w\s'\u2018\u2019]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+|"
@@ -207,10 +209,10 @@ _OWN = re.compile(
 _HEADED_DEDICATION = re.compile(
     r"^\W*(?!(?:[\w'-]+\s+){0,3}(?:role|persona|profile|prompt|character|bio|description|settings)\b)"
     r"(?:[\w'-]+\s+){1,4}(?:to|for)\s+(?:the\s+|any\s+|all\s+|each\s+|every\s+)?(?:[\w'-]+\s+){0,3}?"
-    r"(?:(?:ai|llm|gpt|assistants?|bots?|chatbots?|copilot|summari[sz]ers?|" + _MAIL_MACHINE + r")"
+    r"(?:(?:assistants?|summari[sz]ers?|" + _MACHINE_NAME + r")"
     # whom it works for or where it runs, when the name is a machine's alone: "the e-mail assistant at Acme Ltd:",
     # "the drafting AI of each host:" (a person's title has a place too: "the assistant head at the school")
-    r"|(?:ai|llm|gpt|bots?|chatbots?|copilot|" + _MAIL_MACHINE + r")\s+(?:at|of|for)\s+(?:[\w'.&-]+\s+){0,4}?[\w'.&-]+"
+    r"|(?:" + _MACHINE_NAME + r")\s+(?:at|of|for)\s+(?:[\w'.&-]+\s+){0,4}?[\w'.&-]+"
     # a helper or an agent named by the device it runs on: "the payments helper on Mr Ali's phone:"
     r"|(?:helpers?|agents?|assistants?)" + _ON_DEVICE + r")\s*:"
 )
@@ -284,8 +286,11 @@ def addressed_order(text: str) -> Finding | None:
             headed = _HEADED_DEDICATION.match(sentence)
             if headed and _OWN.search(headed.group()):
                 headed = None  # a heading for the writer's own assistant: their standing wishes
-            at = line.find(sentence) + headed.end() if headed else 0
-            if headed and not _reported(sentence, headed) and _order_follows(line, at, headed=True):
+            if (
+                headed
+                and not _reported(sentence, headed)
+                and _order_follows(line, line.find(sentence) + headed.end(), headed=True)
+            ):
                 return 0.5, sentence
             key = _MACHINE_KEY.search(sentence)
             if key and _order_follows(line, line.find(sentence) + key.end()):
