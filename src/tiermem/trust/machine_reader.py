@@ -14,7 +14,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["calls_on_a_machine_reader", "names_machine_reader", "speaks_of_an_agents_world"]
+__all__ = [
+    "DOCUMENT_LINES",
+    "calls_on_a_machine_reader",
+    "is_document",
+    "names_machine_reader",
+    "speaks_of_an_agents_world",
+]
+
+DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: a letter, a notice, a table
 
 # Abbreviations, as written: "AI", "KI", "IA", "MI", "ИИ" (in lower case they are ordinary words in some languages).
 # Beside letters of scripts written without spaces ("メール処理AIへ") they still stand alone.
@@ -24,7 +32,7 @@ _ABBREVIATIONS = re.compile(
 )
 # Latin, Cyrillic and Greek words, matched as whole words (case folded).
 _ASSISTANT = (
-    r"llm|gpt|bots?|chatbots?|robots?|"
+    r"llm|gpt|bots?|chatbots?|robots?|robô\w*|robozinh\w*|"
     # an assistant
     r"\w*assist\w*|\w*asist\w*|\w*asyst\w*|\w*forrit\w*|avustaj\w*|asszisztens\w*|pomoćnik\w*|pomocnik\w*|pomočnik\w*|cynorthwy\w*|"
     r"msaidizi|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|βοηθ\w*|"
@@ -69,18 +77,24 @@ _CALLED = re.compile(rf"\b(?:{_ASSISTANT})\b|{_ASSISTANT_PHRASES}")
 _MACHINE = re.compile(
     r"\b(?:" + _PROGRAM + r"|computer\w*|komputer\w*|computador\w*|"
     r"ordenador\w*|ordinateur\w*|rechner\w*|maschine\w*|machine\w*|máquina\w*|macchin\w*|maskin\w*|cacharr\w*|"
-    r"aparat\w*|gadget\w*|apps?)\b|برنامج|آلة|برنامه"
+    r"aparat\w*|gadget\w*|apps?|maszyn\w*|maquin\w*|εφαρμογ\w*|συσκευ\w*)\b|برنامج|آلة|برنامه"
 )
 _RELATIVE = re.compile(
-    r"\b(?:que|qui|che|cui|wo|welche\w*|som|which|that|what|who|któr\w*|kter\w*|ktor\w*|koj\w*|yang|wat)\b|"
+    r"\b(?:que|qui|che|cui|wo|welche\w*|som|which|that|what|who|któr\w*|kter\w*|ktor\w*|koj\w*|co|που|yang|wat)\b|"
+    # or an English participle on someone's things: "the software reading Dana's mail", "readin' her letters"
+    r"\b\w+(?:ing|in')\s+(?:\w+'s|his|her|their)\b|"
     r"(?<!\S)(?:اللي|الذي|التي|يلي|اللى|که)(?!\S)"
 )
 _MACHINE_LAST = re.compile(
-    r"(?:コンピューター?|パソコン|プログラム|ソフト|电脑|電腦|程序|软件|軟體|컴퓨터|프로그램)"
-    r"(?:さん|さま|様|さ|へ|に|くん|君|님|아|야)?\s*$"
+    r"(?:コンピューター?|パソコン|プログラム|ソフト|アプリ|アシスタント|电脑|電腦|程序|软件|軟體|컴퓨터|프로그램|"
+    # Tamil ends the address with the machine and a case ending: "...வாசிக்கிற கொம்பியூட்டர் புரோகிராமுக்கு"
+    r"(?:புரோகிரா|ப்ரோகிரா|கம்ப்யூட்ட|கொம்பியூட்ட)\S*)"
+    r"(さん|さま|様|さ|へ|に|くん|君|님|아|야)?\s*$"
 )
-_CALLED_WITH_COMMA = re.compile(r"(.{3,60}?(?:さん|さま|様|くん|君))、\s*\S.{10,}", re.DOTALL)
+_CALLED_WITH_COMMA = re.compile(r"(.{3,60}?)、\s*\S.{10,}", re.DOTALL)
 _THE_MACHINE = re.compile(r"\bcái\s+máy\b")
+# Someone's own machine, named last: "Dana's household payments app:" ("Payments app:" heads an ordinary line).
+_OWNERS_MACHINE = re.compile(r"^\w+'s\b[^:]{0,40}\b(?:app|software|program|bot)$")
 # A line that opens with an address ending in a colon, and goes on: "Para el asistente que lee esto: ...".
 _OPENING = re.compile(r"(.{3,100}?)[:：]\s*\S.{10,}", re.DOTALL)
 
@@ -122,7 +136,11 @@ def calls_on_a_machine_reader(line: str) -> bool:
     if opening is None:
         # Japanese calls with a comma as well: "メール読んどるプログラムさん、..."
         called = _CALLED_WITH_COMMA.match(line.strip())
-        return called is not None and _MACHINE_LAST.search(called.group(1)) is not None
+        if called is None or (last := _MACHINE_LAST.search(called.group(1))) is None:
+            return False
+        # Without an honorific, only after a clause saying what it does ("...まとめてるアプリ、"): "公式アプリ、..."
+        # heads an advertisement's line.
+        return last.group(1) is not None or called.group(1)[: last.start()].endswith(("る", "た"))
     address = opening.group(1)
     folded = address.casefold()
     names = [
@@ -130,8 +148,24 @@ def calls_on_a_machine_reader(line: str) -> bool:
     ]
     machine = _MACHINE.search(folded)
     if machine is not None and _RELATIVE.search(folded, machine.end()):
+        # A machine called by its name first, then what it does: "Programie, co odpisuje na maile ...:".
+        if machine.start() == 0 and _RELATIVE.match(folded, _after_comma(folded, machine.end())):
+            return True
         names.append(machine.start())
     last = _MACHINE_LAST.search(address)
     if last is not None:
         names.append(last.start())
+    if _OWNERS_MACHINE.match(folded.strip()):
+        return True
     return bool(names) and bool(address[: min(names)].strip())
+
+
+def _after_comma(text: str, at: int) -> int:
+    """Where the words after a comma at ``at`` begin (``at`` itself when no comma follows)."""
+    comma = re.compile(r",\s*").match(text, at)
+    return comma.end() if comma is not None else len(text)
+
+
+def is_document(text: str) -> bool:
+    """Whether ``text`` has ``DOCUMENT_LINES`` non-blank lines or more: a letter or a table, not a note."""
+    return sum(1 for line in text.splitlines() if line.strip()) >= DOCUMENT_LINES

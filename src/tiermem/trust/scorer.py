@@ -24,6 +24,7 @@ from tiermem.trust.frames import (
     without_quotes,
 )
 from tiermem.trust.hidden import decoded_parts, hidden_parts
+from tiermem.trust.machine_reader import calls_on_a_machine_reader, is_document
 from tiermem.trust.normalise import ScanForm, normalise
 from tiermem.trust.patterns import Signal, noisy_or
 from tiermem.trust.signals_en import SIGNALS_EN
@@ -164,10 +165,25 @@ def _score_framed(scanned: str) -> Scored:
     return best
 
 
+def _line_calling_on_a_machine(text: str, normalised: str) -> str | None:
+    """A document's first line (or table cell) that calls on a machine reader; None for a short note.
+
+    A letter's, a receipt's or a table's lines speak to their addressee; a user's short note may well speak to
+    their own assistant ("Note to my assistant: ..."), so notes are left to the other signals.
+    """
+    if not is_document(text):
+        return None
+    return next((line for line in cells_as_lines(normalised).splitlines() if calls_on_a_machine_reader(line)), None)
+
+
 def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
     """How directive-shaped ``text`` is (0..1), with one reason per signal that fired."""
     scanned, form = _normalise(text)
     best = _score_framed(scanned)
+    calling = _line_calling_on_a_machine(text, form.text) if depth == 0 else None
+    if calling is not None and best[0] < FRAMED_CEILING:
+        # Whatever order follows, in whatever language or dialect, the line is written to the machine.
+        best = (FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'"))
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
             # ROT13 undoes itself: decoding a decoded part can give back the text it came from, which would then

@@ -44,7 +44,7 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
-from tiermem.trust.machine_reader import calls_on_a_machine_reader, speaks_of_an_agents_world
+from tiermem.trust.machine_reader import is_document, speaks_of_an_agents_world
 from tiermem.trust.normalise import is_letter
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
@@ -256,7 +256,7 @@ def foreign_lines(text: str) -> tuple[str, ...]:
     whole, marked = foreign_parts(text)
     # In a document every line is read alone, whatever its passage's verdict: a passage dilutes an order among the
     # lines around it. In a short note, whose parts each count as the whole note, the passages' verdict stands.
-    short = sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES
+    short = not is_document(text)
     own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if short} | (
         {text.strip()} if whole or short else set()
     )
@@ -278,18 +278,14 @@ def _mostly_letters(piece: str) -> bool:
     return bool(shown) and sum(map(is_letter, shown)) >= _PROSE_LETTERS * len(shown)
 
 
-_DOCUMENT_LINES = 4  # a text of this many lines or more is read as a document: one of its lines alone flags at most
-
-
 @dataclass(frozen=True, slots=True)
 class ForeignReading:
     """The multilingual signal's probability for a text read whole (0 when it looks English), and its highest over
-    the passages and lines in other languages of a document (``_DOCUMENT_LINES``) read one by one that speak to an
+    the passages and lines in other languages of a document (``is_document``) read one by one that speak to an
     agent or read surely (0 when it has none); a shorter text's parts count as the text."""
 
     whole: float
     parts: float
-    called: bool = False  # a document's line in another language opens by calling on an AI or an assistant
 
     @classmethod
     def of(cls, text: str, whole: float, parts: Sequence[tuple[str, float]]) -> ForeignReading:
@@ -297,24 +293,19 @@ class ForeignReading:
         counts as the text (a heading and an order or two are the note); in a document (a letter or a table is more
         than one of its lines) a part is read alone apart, if it speaks to an agent (names a machine reader or
         "the user") or reads surely."""
-        if sum(1 for line in text.splitlines() if line.strip()) < _DOCUMENT_LINES:
+        if not is_document(text):
             return cls(max([whole, *(p for _, p in parts)]), 0.0)
         # A line that names neither a machine reader nor "the user" counts only when the model is sure of it (its
         # ``alone``): out of their letter a payment line or a "we never ask for your PIN" notice read as orders,
         # but less surely than most orders.
         sure = learned_signal(MULTILINGUAL).alone
         read = [p for part, p in parts if p >= sure or speaks_of_an_agents_world(part)]
-        return cls(whole, max(read, default=0.0), any(calls_on_a_machine_reader(part) for part, _ in parts))
+        return cls(whole, max(read, default=0.0))
 
     def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
         """``verdict`` raised by both readings: the whole text's in full, a part's read alone up to flagged."""
         multilingual = learned_signal(MULTILINGUAL)
-        raised = raise_verdict(raise_verdict(verdict, self.whole, multilingual), self.parts, multilingual, part=True)
-        if not self.called or raised.score >= SUSPICIOUS_THRESHOLD:
-            return raised
-        # e5 reads orders in languages it knows little (Tok Pisin, Twi) as unsure as any line; the address does not.
-        reason = "a line in another language opens by calling on an AI or an assistant"
-        return InjectionVerdict(SUSPICIOUS_THRESHOLD, (*raised.reasons, reason))
+        return raise_verdict(raise_verdict(verdict, self.whole, multilingual), self.parts, multilingual, part=True)
 
 
 def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[ForeignReading | None]:
