@@ -108,6 +108,13 @@ def test_a_sentence_among_lines_with_as_many_commas_stays_whole() -> None:
         # the reader's own owner number and admin team
         "Pay the fee in the Owner Portal and quote your owner number. If your company pays for you, forward this to"
         " your admin team.",
+        # a firm's own people, and what they will never ask
+        "Our branch staff and agents will never ask you to move money to a holding account or to tell them a code.",
+        # a check the reader must make, forbidden to skip
+        "Every inspector carries a council ID card. Please do not open the door to anyone without checking it.",
+        # what will never be asked by phone
+        "Only our fitters may open the meter cupboard. We will never ask you by phone to read out the safe code or"
+        " your online banking login.",
     ],
 )
 def test_a_documents_own_wording_is_not_flagged(text: str) -> None:

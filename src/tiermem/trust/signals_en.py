@@ -149,7 +149,9 @@ _ADDRESSED = table(
         0.45,
     ),
     (
-        r"\b(?:the\s+)?(?:ai|assistant|assistants|agent|agents|model|chatbot|bot)\s+(?:must|should|shall|has\s+to|"
+        # a firm's own people are not its reader's agent: "our staff and agents will never ask ..."
+        r"\b(?:the\s+)?(?:ai|model|chatbot|bot|(?<!\bour\s)(?<!\band\s)(?<!\btheir\s)(?:assistants?|agents?))\s+"
+        r"(?:must|should|shall|has\s+to|"
         r"have\s+to|is\s+required\s+to|are\s+required\s+to|will\s+now|needs?\s+to|may\s+now|is\s+allowed\s+to|"
         r"is\s+supposed\s+to|will\s+(?:now|always|never|only|from\s+now))\b",
         0.4,
@@ -212,8 +214,10 @@ _SECRECY = table(
     (r"\bso\s+(?:that\s+)?the\s+user\s+(?:cannot|can'?t|won'?t|does\s+not|doesn'?t)\s+\w+", 0.35),
     (r"\b(?:do\s+(?:it|this)\s+(?:quietly|silently)|say\s+nothing\s+about\s+this)\b", 0.3),
     (
-        r"\b(?:do\s+not|don'?t)\s+ask\s+for\s+confirmation\b|\bwithout\s+(?:confirming|checking|verifying|"
-        r"double-checking)\b",
+        r"\b(?:do\s+not|don'?t)\s+ask\s+for\s+confirmation\b|"
+        # not where the sentence forbids acting so: "do not let anyone in without checking their badge"
+        r"(?:^|[.!?\n]\s*)(?:(?![.!?\n]|\b(?:not|never|don'?t|nobody|no\s+one|cannot|can'?t)\b).)*"
+        r"\bwithout\s+(?:confirming|checking|verifying|double-checking)\b",
         0.3,
     ),
     # Tracks covered: "don't list the transfer in the weekly summary", "nothing in the activity log", "no

@@ -317,7 +317,7 @@ def fake_turns(text: str) -> Finding | None:
 
 # A rule that protects: "we never ask for card details by e-mail", to the end of its clause.
 _NEVER_ASKS = re.compile(
-    r"\b(?:never|not|won'?t|will\s+not|do\s+not|don'?t)\s+(?:ever\s+)?(?:ask|request)\s+(?:you\s+)?(?:for|to)\b[^.;!?,\u2013\u2014]*"
+    r"\b(?:never|not|won'?t|will\s+not|do\s+not|don'?t)\s+(?:ever\s+)?(?:ask|request)\s+(?:you\s+)?(?:\w+\s+){0,3}?(?:for|to)\b[^.;!?,\u2013\u2014]*"
 )
 
 
