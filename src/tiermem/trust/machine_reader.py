@@ -32,7 +32,7 @@ _ABBREVIATIONS = re.compile(
 )
 # Latin, Cyrillic and Greek words, matched as whole words (case folded).
 _ASSISTANT = (
-    r"llm|gpt|bots?|chatbots?|robots?|robô\w*|robozinh\w*|"
+    r"llm|gpt|bots?|chatbots?|robots?|robô\w*|robozinh\w*|robotic\w*|robotit\w*|бот|боту|бота|ботик\w*|"
     # an assistant
     r"\w*assist\w*|\w*asist\w*|\w*asyst\w*|\w*forrit\w*|avustaj\w*|asszisztens\w*|pomoćnik\w*|pomocnik\w*|pomočnik\w*|cynorthwy\w*|"
     r"msaidizi|ассистент\w*|асистент\w*|помощник\w*|помічник\w*|βοηθ\w*|"
@@ -58,7 +58,7 @@ _WORDS = re.compile(
 _ASSISTANT_PHRASES = (
     r"人工智能|人工知能|智能助手|助手|アシスタント|ボット|인공지능|어시스턴트|비서|챗봇|"
     r"ذكاء\s+\S*اصطناعي|زیرەکی\s+دەستکرد|هوش\s+\S*مصنوعی|אַסיסטענט|אסיסטנט|בינה\s+\S*מלאכותית|"
-    r"कृत्रिम\s+बुद्धि\w*|सहायक|এআই|সহকারী|مساعد|دستیار|"
+    r"कृत्रिम\s+बुद्धि\w*|सहायक|এআই|সহকারী|مساعد|دستیار|مددگار|"
     r"עוזר|ปัญญาประดิษฐ์|ผู้ช่วย|ხელოვნური\s+ინტელექტ\w*|ასისტენტ\w*|"
     r"արհեստական\s+բանականություն|օգնական"
 )
@@ -77,24 +77,36 @@ _CALLED = re.compile(rf"\b(?:{_ASSISTANT})\b|{_ASSISTANT_PHRASES}")
 _MACHINE = re.compile(
     r"\b(?:" + _PROGRAM + r"|computer\w*|komputer\w*|computador\w*|"
     r"ordenador\w*|ordinateur\w*|rechner\w*|maschine\w*|machine\w*|máquina\w*|macchin\w*|maskin\w*|cacharr\w*|"
-    r"aparat\w*|gadget\w*|apps?|maszyn\w*|maquin\w*|εφαρμογ\w*|συσκευ\w*)\b|برنامج|آلة|برنامه"
+    r"aparat\w*|gadget\w*|apps?|appen|appar|äpp\w*|aplicaci\w*|aplikac\w*|maszyn\w*|maquin\w*|ordi|bidule\w*|ding|"
+    r"thingy|gizmo|εφαρμογ\w*|συσκευ\w*|εργαλεί\w*|λάπτοπ)\b|برنامج|آلة|برنامه|الشي"
 )
 _RELATIVE = re.compile(
-    r"\b(?:que|qui|che|cui|wo|welche\w*|som|which|that|what|who|któr\w*|kter\w*|ktor\w*|koj\w*|co|που|yang|wat)\b|"
-    # or an English participle on someone's things: "the software reading Dana's mail", "readin' her letters"
-    r"\b\w+(?:ing|in')\s+(?:\w+'s|his|her|their)\b|"
+    r"\b(?:que|qui|che|cui|wo|welche\w*|som|which|that|what|who|któr\w*|kter\w*|ktor\w*|koj\w*|co|που|что|"
+    r"которы\w*|ča|što|yang|wat)\b|,\s*(?:der|die|das|den|dem)\b|"
+    # or an English participle or verb on someone's things: "the software reading Dana's mail", "thing reads her post"
+    r"\b\w+(?:ing|in'|s)\s+(?:\w+'s|his|her|their)\b|"
     r"(?<!\S)(?:اللي|الذي|التي|يلي|اللى|که)(?!\S)"
 )
 _MACHINE_LAST = re.compile(
     r"(?:コンピューター?|パソコン|プログラム|ソフト|アプリ|アシスタント|电脑|電腦|程序|软件|軟體|컴퓨터|프로그램|"
     # Tamil ends the address with the machine and a case ending: "...வாசிக்கிற கொம்பியூட்டர் புரோகிராமுக்கு"
     r"(?:புரோகிரா|ப்ரோகிரா|கம்ப்யூட்ட|கொம்பியூட்ட)\S*)"
-    r"(さん|さま|様|さ|へ|に|くん|君|님|아|야)?\s*$"
+    r"(さん|さま|様|さ|へ|に|くん|君|님|아|야)?\s*$|"
+    # Finnish puts what the machine does first, as a participle: "Jussin meilejä lukeva äppi"
+    r"\b\w+(?:va|vä)\s+(?:äppi|appi|sovellus|ohjelma|kone)()\s*$"
 )
 _CALLED_WITH_COMMA = re.compile(r"(.{3,60}?)、\s*\S.{10,}", re.DOTALL)
 _THE_MACHINE = re.compile(r"\bcái\s+máy\b")
 # Someone's own machine, named last: "Dana's household payments app:" ("Payments app:" heads an ordinary line).
-_OWNERS_MACHINE = re.compile(r"^\w+'s\b[^:]{0,40}\b(?:app|software|program|bot)$")
+_OWNERS_MACHINE = re.compile(
+    r"^(?:(?:mr|mrs|ms|dr)\.?\s+)?(?:\w+\s+)?\w+(?:'s|s')(?:[^:]{0,40}\b(?:app|software|program|bot)|[^:]{1,40}\shelper)$"
+)
+# "You who read ...", called as a machine is: "Εσύ που διαβάζεις τους λογαριασμούς του:", "Ty, co czytasz ...:".
+_YOU_WHO = re.compile(
+    r"(?:^|[,!]\s*)(?:you|tu|tú|ty|ti|εσύ|ты|du)\s*,?\s+(?:who|that|que|che|co|ča|što|που|что|der)\b|"
+    # "Whatever reads Dana's post:", "Whatever helps Sam with the bills:"
+    r"\bwhatever\s+(?:reads|checks|helps|handles|sorts|opens|summari[sz]es|manages|pays|looks\s+after)\b"
+)
 # A line that opens with an address ending in a colon, and goes on: "Para el asistente que lee esto: ...".
 _OPENING = re.compile(r"(.{3,100}?)[:：]\s*\S.{10,}", re.DOTALL)
 
@@ -143,15 +155,18 @@ def calls_on_a_machine_reader(line: str) -> bool:
         return last.group(1) is not None or called.group(1)[: last.start()].endswith(("る", "た"))
     address = opening.group(1)
     folded = address.casefold()
+    if _YOU_WHO.search(folded):
+        return True
     names = [
         m.start() for m in (_ABBREVIATIONS.search(address), _CALLED.search(folded), _THE_MACHINE.search(folded)) if m
     ]
     machine = _MACHINE.search(folded)
     if machine is not None and _RELATIVE.search(folded, machine.end()):
-        # A machine called by its name first, then what it does: "Programie, co odpisuje na maile ...:".
-        if machine.start() == 0 and _RELATIVE.match(folded, _after_comma(folded, machine.end())):
-            return True
         names.append(machine.start())
+    # A name first, then what it does: "Programie, co odpisuje na maile ...:", "Боту, что ведёт платежи ...:".
+    first = _CALLED.match(folded) or (machine if machine is not None and machine.start() == 0 else None)
+    if first is not None and _RELATIVE.match(folded, _after_comma(folded, first.end())):
+        return True
     last = _MACHINE_LAST.search(address)
     if last is not None:
         names.append(last.start())

@@ -28,6 +28,7 @@ from tiermem.trust.machine_reader import calls_on_a_machine_reader, is_document
 from tiermem.trust.normalise import ScanForm, normalise
 from tiermem.trust.patterns import Signal, noisy_or
 from tiermem.trust.signals_en import SIGNALS_EN
+from tiermem.trust.signals_hijack import PERSONA_HANDED
 from tiermem.trust.signals_intl import SIGNALS_INTL
 from tiermem.trust.tables import cells_as_lines
 
@@ -48,6 +49,7 @@ INJECTION_AT = 0.5  # trust.injection.INJECTION_THRESHOLD (that module imports t
 _EXCERPT = 60
 _MAX_DEPTH = 2  # a payload inside a payload is decoded once more, no further
 _PART_CHARS = 4000
+_LINE_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s*|\n+")  # and the CJK full stop, ! and ?
 
 Scored = tuple[float, tuple[str, ...]]
@@ -173,17 +175,31 @@ def _line_calling_on_a_machine(text: str, normalised: str) -> str | None:
     """
     if not is_document(text):
         return None
-    return next((line for line in cells_as_lines(normalised).splitlines() if calls_on_a_machine_reader(line)), None)
+    for line in cells_as_lines(normalised).splitlines():
+        # A line's sentences too: the call may follow a sentence to its reader ("Sam, the card failed! You who ...:")
+        for piece in (line, *_LINE_SENTENCE_END.split(line)[1:]):
+            if calls_on_a_machine_reader(piece):
+                return piece
+    return None
+
+
+def _document_reader(text: str, normalised: str, best: Scored) -> Scored:
+    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows."""
+    calling = _line_calling_on_a_machine(text, normalised)
+    if calling is not None:
+        return FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'")
+    # A letter asks its reader to be no one else; a persona handed over in one is handed to the machine.
+    if is_document(text) and any(reason.startswith(PERSONA_HANDED) for reason in best[1]):
+        return FRAMED_CEILING, (*best[1], "in a document: a persona is handed to whatever reads it")
+    return best
 
 
 def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
     """How directive-shaped ``text`` is (0..1), with one reason per signal that fired."""
     scanned, form = _normalise(text)
     best = _score_framed(scanned)
-    calling = _line_calling_on_a_machine(text, form.text) if depth == 0 else None
-    if calling is not None and best[0] < FRAMED_CEILING:
-        # Whatever order follows, in whatever language or dialect, the line is written to the machine.
-        best = (FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'"))
+    if depth == 0 and best[0] < FRAMED_CEILING:
+        best = _document_reader(text, form.text, best)
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
             # ROT13 undoes itself: decoding a decoded part can give back the text it came from, which would then

@@ -27,7 +27,9 @@ import re
 from tiermem.trust.frames import hostile_role
 from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
 
-__all__ = ["SIGNALS_HIJACK", "YOU_ARE_NOW"]
+__all__ = ["PERSONA_HANDED", "SIGNALS_HIJACK", "YOU_ARE_NOW"]
+
+PERSONA_HANDED = "a persona handed to the reader"  # the reason's name, which documents read as flagged at least
 
 
 # -- a persona handed to the reader ------------------------------------------------------------------------------
@@ -47,7 +49,7 @@ _PERSONA = re.compile(
     r"i\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|be|pretend|play|behave|become|roleplay)\b|"
     r"behave\s+as\s+(?:though|if)\b|\bact\s+as\s+(?:my|a|an|the|if)\b|"
     r"you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be(?!\s+(?:\w+ed|given|shown|taken|told|sent|met|seen|driven|brought|"
-    r"paid|kept|held|put|sold|able|unable)\b)|play(?!\s+(?:in|at|on|for|with|against|from|this|next|again)\b)|"
+    r"paid|kept|held|put|sold|able|unable|out|away|home|there|here|back|late|in|at|on|with|travelling|working)\b)|play(?!\s+(?:in|at|on|for|with|against|from|this|next|again)\b)|"
     r"act|become|pretend)|(?:^|[.!?:;]\s*|\band\s+|\bplease\s+|,\s*)(?:act|behave|respond|answer|reply|speak)\s+(?:like|as)|"
     r"pretend\s+(?:to\s+be|you\s+are|you'?re)|role-?\s?play\s+(?:as|the)|play\s+(?:the\s+)?(?:role|part)\s+of|"
     r"take\s+on\s+the\s+(?:persona|role|identity|character)|adopt\s+(?:the\s+)?(?:persona|identity|role|character)|"
@@ -419,7 +421,7 @@ def data_in_link(text: str) -> Finding | None:
 
 
 SIGNALS_HIJACK = (
-    Signal("a persona handed to the reader", persona, in_roles=True),
+    Signal(PERSONA_HANDED, persona, in_roles=True),
     Signal("a delayed order for a later turn", delayed_trigger, in_roles=True),
     Signal("an order about the reader's answer", answer_hijack, in_roles=True),
     Signal("card details or a password asked of someone else", asks_for_card),
