@@ -28,8 +28,9 @@ from tiermem.trust.machine_reader import calls_on_a_machine_reader, is_document
 from tiermem.trust.normalise import ScanForm, normalise
 from tiermem.trust.patterns import Signal, noisy_or
 from tiermem.trust.signals_en import SIGNALS_EN
-from tiermem.trust.signals_hijack import PERSONA_HANDED
+from tiermem.trust.signals_hijack import PERSONA_HANDED, persona
 from tiermem.trust.signals_intl import SIGNALS_INTL
+from tiermem.trust.signals_intl_orders import PERSONA_NOW
 from tiermem.trust.tables import cells_as_lines
 
 __all__ = ["HIDDEN_WEIGHT", "INVISIBLE_WEIGHT", "LOOKALIKE_WEIGHT", "WINDOW_CHARS", "score_text"]
@@ -183,15 +184,20 @@ def _line_calling_on_a_machine(text: str, normalised: str) -> str | None:
     return None
 
 
-def _document_reader(text: str, normalised: str, best: Scored) -> Scored:
+def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> Scored:
     """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows."""
     calling = _line_calling_on_a_machine(text, normalised)
     if calling is not None:
         return FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'")
     # A letter asks its reader to be no one else; a persona handed over in one is handed to the machine.
-    if is_document(text) and any(reason.startswith(PERSONA_HANDED) for reason in best[1]):
-        return FRAMED_CEILING, (*best[1], "in a document: a persona is handed to whatever reads it")
-    return best
+    if not is_document(text):
+        return best
+    handed = persona(scanned)
+    now = PERSONA_NOW.search(scanned)
+    said = handed[1] if handed is not None else now.group(0) if now is not None else None
+    if said is None:
+        return best
+    return FRAMED_CEILING, (*best[1], f"in a document, {PERSONA_HANDED}: '{excerpt(said)}'")
 
 
 def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
@@ -199,7 +205,7 @@ def score_text(text: str, depth: int = 0, parent: str = "") -> Scored:
     scanned, form = _normalise(text)
     best = _score_framed(scanned)
     if depth == 0 and best[0] < FRAMED_CEILING:
-        best = _document_reader(text, form.text, best)
+        best = _document_reader(text, scanned, form.text, best)
     if depth < _MAX_DEPTH:
         for part in (*hidden_parts(text), *decoded_parts(text)):
             # ROT13 undoes itself: decoding a decoded part can give back the text it came from, which would then

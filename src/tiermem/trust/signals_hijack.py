@@ -27,7 +27,7 @@ import re
 from tiermem.trust.frames import hostile_role
 from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
 
-__all__ = ["PERSONA_HANDED", "SIGNALS_HIJACK", "YOU_ARE_NOW"]
+__all__ = ["PERSONA_HANDED", "SIGNALS_HIJACK", "YOU_ARE_NOW", "persona"]
 
 PERSONA_HANDED = "a persona handed to the reader"  # the reason's name, which documents read as flagged at least
 
@@ -51,6 +51,9 @@ _PERSONA = re.compile(
     r"you'?re\s+now|you\s+will\s+(?:now\s+)?(?:be(?!\s+(?:\w+ed|given|shown|taken|told|sent|met|seen|driven|brought|"
     r"paid|kept|held|put|sold|able|unable|out|away|home|there|here|back|late|in|at|on|with|travelling|working)\b)|play(?!\s+(?:in|at|on|for|with|against|from|this|next|again)\b)|"
     r"act|become|pretend)|(?:^|[.!?:;]\s*|\band\s+|\bplease\s+|,\s*)(?:act|behave|respond|answer|reply|speak)\s+(?:like|as)|"
+    r"(?:^|[.!?:;]\s*|\bplease\s+)(?:continue|carry\s+on)\s+as\s+(?!(?:usual|normal|before|planned|agreed)\b)|"
+    r"\byou\s+now\s+(?:speak|answer|reply|respond|act)\s+as\b|"
+    r"\b(?:from|starting)\s+(?:\w+\s+){1,3}?on,?\s+be\s+(?!(?:sure|careful|aware|ready|prepared|patient|kind|polite)\b)[a-z]+|"
     r"pretend\s+(?:to\s+be|you\s+are|you'?re)|role-?\s?play\s+(?:as|the)|play\s+(?:the\s+)?(?:role|part)\s+of|"
     r"take\s+on\s+the\s+(?:persona|role|identity|character)|adopt\s+(?:the\s+)?(?:persona|identity|role|character)|"
     r"assume\s+the\s+(?:persona|identity|role)|enter\s+character|stay\s+in\s+character|become\s+\w+,?\s+an?\b|"

@@ -32,7 +32,7 @@ import re
 from tiermem.trust.literals import may_match
 from tiermem.trust.patterns import Finding, Signal
 
-__all__ = ["SIGNALS_INTL_ORDERS"]
+__all__ = ["PERSONA_NOW", "SIGNALS_INTL_ORDERS"]
 
 _GUIDANCE = (
     r"(?:instrucci\w+|reglas|normas|indicaciones|directrices|instruç\w+|regras|diretrizes|orienta\w+|istruzioni|"
@@ -91,6 +91,14 @@ _PERSONA = re.compile(
     r"tu\s+so,?\s+als)\b(?:\s+\S+){0,3}?\s+(?:un\s+|una\s+|um\s+|uma\s+|une?\s+|ein\s+|eine\s+)?(?:asistente|"
     r"assistente|assistant|assistent|ia|ki|ai|modelo|modello|modèle|bot|chatbot)\b|"
     r"(?:你现在是|你是一个|你现在扮演|请扮演|扮演一个)"
+)
+# "Now you are ..." in other languages, whoever follows: in a letter, only whatever reads it is told what it now is.
+PERSONA_NOW = re.compile(
+    r"\b(?:теперь\s+ты|ты\s+теперь|отныне\s+ты|(?:desde\s+|a\s+partir\s+de\s+)?ahora\s+(?:tú\s+)?eres|"
+    r"(?:ora|adesso|d['’]ora\s+in\s+poi)\s+(?:tu\s+)?sei|agora\s+(?:você\s+é|tu\s+és|és)|"
+    r"(?:désormais|maintenant)\s+tu\s+es|(?:ab\s+)?(?:jetzt|nun|sofort)\s+bist\s+du|(?:od\s+)?teraz\s+jesteś|"
+    r"nu\s+ben\s+je|nu\s+är\s+du|nyt\s+olet|teď\s+jsi|sada\s+si|od\s+sad\s+si|acum\s+ești|artık\s+sen)\b|"
+    r"من\s+(?:الحين|الآن)\s+(?:أنت|انت)|として話して|になりきって|现在你是|現在你是|从现在起你是"
 )
 _FREE = re.compile(
     r"\b(?:sin|senza|sans|sem|ohne)\s+(?:ning[uú]n\s+|alcun\w*\s+|aucun\w*\s+|nenhum\w*\s+|jegliche\s+)?"
