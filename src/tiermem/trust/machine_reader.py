@@ -97,6 +97,16 @@ _MACHINE_LAST = re.compile(
 )
 _CALLED_WITH_COMMA = re.compile(r"(.{3,60}?)、\s*\S.{10,}", re.DOTALL)
 _THE_MACHINE = re.compile(r"\bcái\s+máy\b")
+# Whatever sits on someone's device, named: "the clever thing on Ion's phone:", "ta aplikace v Tomášově mobilu:"
+# (not the reader's own, "the app on your phone:", nor a service's, "Top up on the mobile:").
+_OWNER = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞΑ-ΩΆ-ΏА-ЯŠČŽŘĆĐ][\w'’]*")
+_ON_DEVICE = re.compile(
+    r"\S\s+(?:in|on|im|am|auf|dans|sur|din|de\s+pe|στο|στη|v|ve|na|в|на|en|no|nel|sul|op|på)\s+"
+    r"(?!(?:your|you|tu|tus|ton|ta|votre|vos|dein\w*|ihr\w*|tv\w+|σου|ваш\w*|тво\w+|din|dit|jouw|uw|seu|sua|teu|"
+    r"tuo|tua|vostr\w*)\b)(?:[\w'’.-]+\s+){0,3}?(?:[ldn]['’])?"
+    r"(?:phone|mobile|laptop|computer|tablet|handy|telefon\w*|mobil\w*|λάπτοπ|κινητό|υπολογιστ\w*|ordi|ordinateur|"
+    r"portable|celular|móvil|movil|телефон\w*|ноутбук\w*|компьютер\w*|laptopie|komputerze)\b"
+)
 # Someone's own machine, named last: "Dana's household payments app:" ("Payments app:" heads an ordinary line).
 _OWNERS_MACHINE = re.compile(
     r"^(?:(?:mr|mrs|ms|dr)\.?\s+)?(?:\w+\s+)?\w+(?:'s|s')(?:[^:]{0,40}\b(?:app|software|program|bot)|[^:]{1,40}\shelper)$"
@@ -158,7 +168,14 @@ def calls_on_a_machine_reader(line: str) -> bool:
     if _YOU_WHO.search(folded):
         return True
     names = [
-        m.start() for m in (_ABBREVIATIONS.search(address), _CALLED.search(folded), _THE_MACHINE.search(folded)) if m
+        m.start()
+        for m in (
+            _ABBREVIATIONS.search(address),
+            _CALLED.search(folded),
+            _THE_MACHINE.search(folded),
+            _on_someones_device(address),
+        )
+        if m
     ]
     machine = _MACHINE.search(folded)
     if machine is not None and _RELATIVE.search(folded, machine.end()):
@@ -173,6 +190,15 @@ def calls_on_a_machine_reader(line: str) -> bool:
     if _OWNERS_MACHINE.match(folded.strip()):
         return True
     return bool(names) and bool(address[: min(names)].strip())
+
+
+def _on_someones_device(address: str) -> re.Match[str] | None:
+    """A device named in ``address`` with its owner's name (a capital) in or just after the phrase."""
+    found = _ON_DEVICE.search(address.casefold())
+    if found is None:
+        return None
+    phrase = address[found.start() + 1 : found.end() + 25]
+    return found if _OWNER.search(phrase) else None
 
 
 def _after_comma(text: str, at: int) -> int:
