@@ -164,6 +164,15 @@ _ADDRESSED = table(
         r"\bwhen(?:ever)?\s+(?:you\s+are|you'?re)\s+asked\b",
         0.3,
     ),
+    # Machine readers by kind, plural: "note for shopping assistants and price comparison bots:"; and a question
+    # put to someone's AI about the writer, whose answer the text then scripts.
+    (
+        r"\b(?:note|message|notice|memo)\s+(?:to|for)\s+(?:all\s+|any\s+|the\s+)?(?:[\w-]+\s+){0,3}?"
+        r"(?:[\w-]+\s+and\s+(?:[\w-]+\s+){0,2})?(?:bots|chatbots|ais|crawlers|llms|ai\s+(?:assistants|agents))\b|"
+        r"\bask(?:s|ed)?\s+(?:an?|their|any|his|her)\s+(?:ai|chatbot|ai\s+assistant|ai\s+chatbot|voice\s+assistant)\s+"
+        r"about\s+(?:us|our|this)\b",
+        0.35,
+    ),
 )
 _JAILBREAK = table(
     # a persona named, not one spoken of ("the DAN prompt", "DAN-style jailbreaks"); "dan" itself is a name and a
