@@ -106,7 +106,7 @@ PUBLIC = {
     "recall/factors.py", "recall/fusion.py", "recall/policy.py", "recall/search.py", "recall/relevance.py",
     "recall/pipeline.py", "recall/stages.py", "recall/related.py",
     "write/path.py", "write/extract.py", "write/neighbours.py", "write/messages.py", "write/conversation.py",
-    "write/behind.py",
+    "write/behind.py", "write/judge.py",
     "trust/injection.py", "trust/normalise.py", "trust/pii.py",
     "context/budget.py", "context/compile.py", "context/core.py", "context/messages.py", "context/summary.py",
     "context/window.py", "agent/loop.py", "agent/tools.py", "agent/approval.py", "remote/client.py",

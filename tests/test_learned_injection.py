@@ -19,7 +19,8 @@ from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD, I
 from tiermem.trust.learned import MULTILINGUAL, learned_signal, raise_verdict, signal_for
 from tiermem.types import MemoryRecord, Scope, Source
 from tiermem.write.path import NewMemory, WritePolicy, scan_texts, write_many
-from tiermem.write.scan import ForeignReading, ScanPolicy, other_languages
+from tiermem.write.scan import ScanPolicy
+from tiermem.write.scan_foreign import ForeignReading, other_languages
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

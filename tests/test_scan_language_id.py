@@ -8,7 +8,8 @@ import pytest
 from tiermem.embed import MiniLMEmbedder
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.trust.learned import learned_signal
-from tiermem.write.scan import foreign_lines, foreign_parts, read_probability
+from tiermem.write.scan import read_probability
+from tiermem.write.scan_foreign import foreign_lines, foreign_parts
 
 
 def read_alone(line: str, text: str) -> bool:

@@ -13,7 +13,7 @@ from tiermem.trust.injection import INJECTION_THRESHOLD, SUSPICIOUS_THRESHOLD, i
 from tiermem.trust.normalise import is_letter
 from tiermem.trust.signals_shape import moved_out
 from tiermem.trust.signals_steer import addressed_order
-from tiermem.write.scan import foreign_lines, foreign_parts
+from tiermem.write.scan_foreign import foreign_lines, foreign_parts
 
 
 def _reasons(text: str) -> str:

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from tiermem.embed import E5Embedder, Embedder, MiniLMEmbedder
 from tiermem.recall.passages import embed_with_passages
 from tiermem.trust.scorer import score_text
-from tiermem.write.scan import foreign_lines, foreign_parts
+from tiermem.write.scan_foreign import foreign_lines, foreign_parts
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.jsonl"

@@ -45,7 +45,8 @@ def rows(skip: set[str]) -> dict[str, dict[str, str]]:
 def score(out: Path, also: Path | None, skip: set[str]) -> None:
     """Score the texts with a part in another language (and those of ``also``) and write them to ``out``."""
     from tiermem.embed import MiniLMEmbedder
-    from tiermem.write.scan import foreign_lines, foreign_parts, scan_texts
+    from tiermem.write.scan import scan_texts
+    from tiermem.write.scan_foreign import foreign_lines, foreign_parts
 
     every = rows(skip)
     extra = set(json.loads(also.read_text(encoding="utf-8"))) if also else set()

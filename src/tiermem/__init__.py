@@ -37,6 +37,7 @@ __all__ = [
     "Embedder",
     "EraseReport",
     "Filter",
+    "HarmJudge",
     "Hit",
     "ImportReport",
     "Link",
@@ -114,6 +115,7 @@ _HOMES = {
     "WriteStatus": "tiermem.write.path",
     "ScanPolicy": "tiermem.write.scan",
     "SourceScan": "tiermem.write.scan",
+    "HarmJudge": "tiermem.write.judge",
 }
 
 

