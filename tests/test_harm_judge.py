@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 
 import fake_openai
 from fake_openai import FakeOpenAI
+from live_server import live_server
 from tiermem import HarmJudge, Memory, ScanPolicy, Scope, WritePolicy
 from tiermem.embed import HashingEmbedder
+from tiermem.errors import ConfigError
 from tiermem.llm import OpenAIChatClient
+from tiermem.server.settings import ServerSettings
 from tiermem.trust.injection import QUARANTINE_TAG
 from tiermem.write.judge import HARM_PROMPT
 
@@ -85,3 +90,22 @@ def test_personal_data_in_a_note_is_masked_before_it_reaches_the_judge(judged: M
     judged.remember(ALICE, "The supplier's rep is reachable at rep.jones@supplies.example.", source="tool:crm")
     [request] = fake.chat_requests
     assert "rep.jones@supplies.example" not in json.dumps(request.body)
+
+
+def test_the_service_started_with_harm_judge_asks_its_chat_model_about_untrusted_notes(tmp_path: Path) -> None:
+    with FakeOpenAI() as model, live_server(tmp_path / "judged.db", llm_url=model.base_url, llm_model="m",
+                                            harm_judge=True) as server:  # fmt: skip
+        model.reply(verdict(True, "It tells the club to run toddler swims unguarded."))
+        posted = httpx.post(
+            f"{server.url}/v1/memories",
+            json={"content": UNSAFE, "source": "tool:supplier-mail"},
+            headers={"Authorization": f"Bearer {server.key('acme', 'alice')}"},
+        )
+        assert posted.status_code == 201, posted.text
+        assert posted.json()["record"]["metadata"]["injection_verdict"] == "quarantine"
+        assert len(model.chat_requests) == 1
+
+
+def test_harm_judge_without_a_chat_model_is_a_configuration_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--harm-judge asks the chat model"):
+        ServerSettings(db_url=str(tmp_path / "x.db"), embedder="hash", harm_judge=True)

@@ -69,6 +69,12 @@ def _pool_option(
     envvar="TIERMEM_PII_MASK",
     help="Chat: mask personal data in prompts to the model (remote: when --llm-url is not this machine).",
 )
+@click.option(
+    "--harm-judge",
+    is_flag=True,
+    help="Also ask the chat model (--llm-url) whether each untrusted note is harmful to follow; one it judges"
+    " harmful is quarantined (docs/security.md). A model call per note from a tool, a web page or an import.",
+)
 @_pool_option(
     "--pool-size", click.IntRange(1, MAX_POOL_SIZE), _POOL.size, POOL_SIZE_ENV, "connections at most per process"
 )
@@ -110,6 +116,7 @@ def serve_command(
     connect_timeout: int,
     allow_rls_bypass: bool,
     pii_mask: str,
+    harm_judge: bool,
 ) -> None:
     """Serve the REST API (under /v1) until interrupted; one JSON line per request on standard error.
 
@@ -143,6 +150,7 @@ def serve_command(
         pool=PoolOptions(size=pool_size, wait=pool_wait, connect_timeout=connect_timeout),
         allow_rls_bypass=allow_rls_bypass,
         pii_mask=pii_mask,
+        harm_judge=harm_judge,
     )
 
     def announce() -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from tiermem.embed import get_embedder
 from tiermem.errors import ConfigError, MemError, StoreError
 from tiermem.lifecycle.retention import RetentionPolicy
+from tiermem.llm import OpenAIChatClient
 from tiermem.memory import Memory
 from tiermem.server.auth import CredentialCache, JWTVerifier
 from tiermem.server.chat import ChatService
@@ -23,6 +24,9 @@ from tiermem.store import display_url
 from tiermem.store.access_base import AccessStore
 from tiermem.store.base import Store
 from tiermem.tokens import TokenCounter, counter_for_model
+from tiermem.write.judge import HarmJudge
+from tiermem.write.path import WritePolicy
+from tiermem.write.scan import ScanPolicy
 
 __all__ = ["Runtime", "open_runtime"]
 
@@ -88,6 +92,16 @@ def _check_row_security(store: Store, settings: ServerSettings) -> None:
     _log.warning("WARNING: %s; serving anyway (--allow-rls-bypass)", message)
 
 
+def _write_policy(settings: ServerSettings) -> WritePolicy:
+    """The default write policy, with the chat model as the harm judge when ``--harm-judge`` asks for it."""
+    if not settings.harm_judge or settings.llm_url is None or settings.llm_model is None:
+        return WritePolicy()
+    client = OpenAIChatClient(
+        settings.llm_url, settings.llm_model, api_key=settings.llm_api_key, pii_mask=settings.pii_mask
+    )
+    return WritePolicy(scan=ScanPolicy(judge=HarmJudge(client)))
+
+
 def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Runtime:
     """Open the store, load the model and run it once, so the first request pays for neither."""
     metrics = metrics or Metrics()
@@ -96,7 +110,13 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
     try:
         _check_row_security(store, settings)
         retention = RetentionPolicy.from_env(os.environ)
-        memory = Memory(store, embedder, retention=retention, write_behind=settings.write_behind)
+        memory = Memory(
+            store,
+            embedder,
+            retention=retention,
+            write_behind=settings.write_behind,
+            write_policy=_write_policy(settings),
+        )
         jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None
         counter = counter_for_model(settings.token_model)
         chat = ChatService.from_settings(

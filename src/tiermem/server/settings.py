@@ -99,6 +99,7 @@ class ServerSettings:
     ready_timeout: float = 0.9  # seconds /readyz waits for the store before it answers 503
     allow_rls_bypass: bool = False  # serve even when row-level security does not bind the database role (warned)
     pii_mask: str = "remote"  # the chat model client's outbound gate: always, remote or never (tiermem.llm.PiiMask)
+    harm_judge: bool = False  # the chat model also judges untrusted notes at the write gate (tiermem.write.judge)
 
     def __post_init__(self) -> None:
         check_embedder_name(self.embedder)
@@ -108,6 +109,8 @@ class ServerSettings:
             raise ConfigError(f"synchronous must be NORMAL, FULL or EXTRA, not {self.synchronous!r}")
         if (self.llm_url is None) != (self.llm_model is None):
             raise ConfigError("the chat model needs both --llm-url and --llm-model (or neither)")
+        if self.harm_judge and self.llm_url is None:
+            raise ConfigError("--harm-judge asks the chat model: give --llm-url and --llm-model too")
         if self.pii_mask not in ("always", "remote", "never"):
             raise ConfigError(f"--pii-mask must be always, remote or never, not {self.pii_mask!r}")
 
