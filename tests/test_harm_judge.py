@@ -39,6 +39,12 @@ def verdict(harmful: bool, reason: str) -> str:
     return json.dumps({"harmful": harmful, "reason": reason})
 
 
+def test_without_a_judge_an_unsafe_practice_stated_as_fact_passes_the_scan() -> None:
+    with Memory.open(":memory:", embedder=HashingEmbedder()) as memory:
+        record = memory.remember(ALICE, UNSAFE, source="tool:supplier-mail").record
+    assert record.metadata["injection_verdict"] == "clean"
+
+
 def test_a_note_the_judge_finds_harmful_is_quarantined_with_its_reason(judged: Memory, fake: FakeOpenAI) -> None:
     fake.reply(verdict(True, "It tells the club to run toddler swims unguarded."))
     record = judged.remember(ALICE, UNSAFE, source="tool:supplier-mail").record
