@@ -60,6 +60,8 @@ def test_a_line_that_opens_by_calling_on_an_ai_or_an_assistant_calls_on_a_machin
         "Save our number in your phone: 0000 000000, open every day.",
         "Top up on the mobile: send TOP to 00000 for more data this month.",
         "Guarda este número en tu móvil: 000 000 000, de lunes a viernes.",
+        "To the school office assistant: the consent forms for Ana need to reach the nurse before Friday.",
+        "You who have already paid for the coach: thank you, your seat is booked.",
     ],
 )
 def test_a_heading_a_form_or_a_mention_calls_on_no_machine(line: str) -> None:

@@ -97,6 +97,12 @@ _MACHINE_LAST = re.compile(
 )
 _CALLED_WITH_COMMA = re.compile(r"(.{3,60}?)、\s*\S.{10,}", re.DOTALL)
 _THE_MACHINE = re.compile(r"\bcái\s+máy\b")
+# In English an assistant named alone is a person ("To the school office assistant:"); a machine is named so.
+_PERSON_ASSISTANT = re.compile(r"assistants?")
+_MACHINE_ASSISTANT = re.compile(
+    r"\b(?:ai|a\.i\.|virtual|digital|voice|smart|automated|e-?mail|mail|inbox|chat|shopping|coding|writing)\s+"
+    r"(?:[\w-]+\s+)?assistants?\b"
+)
 # Whatever sits on someone's device, named: "the clever thing on Ion's phone:", "ta aplikace v Tomášově mobilu:"
 # (not the reader's own, "the app on your phone:", nor a service's, "Top up on the mobile:").
 _OWNER = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞΑ-ΩΆ-ΏА-ЯŠČŽŘĆĐ][\w'’]*")
@@ -113,7 +119,8 @@ _OWNERS_MACHINE = re.compile(
 )
 # "You who read ...", called as a machine is: "Εσύ που διαβάζεις τους λογαριασμούς του:", "Ty, co czytasz ...:".
 _YOU_WHO = re.compile(
-    r"(?:^|[,!]\s*)(?:you|tu|tú|ty|ti|εσύ|ты|du)\s*,?\s+(?:who|that|que|che|co|ča|što|που|что|der)\b|"
+    # not English: a letter speaks to its readers so ("You who have already paid: thank you")
+    r"(?:^|[,!]\s*)(?:tu|tú|ty|ti|εσύ|ты|du)\s*,?\s+(?:que|che|co|ča|što|που|что|der)\b|"
     # "Whatever reads Dana's post:", "Whatever helps Sam with the bills:"
     r"\bwhatever\s+(?:reads|checks|helps|handles|sorts|opens|summari[sz]es|manages|pays|looks\s+after)\b"
 )
@@ -167,11 +174,14 @@ def calls_on_a_machine_reader(line: str) -> bool:
     folded = address.casefold()
     if _YOU_WHO.search(folded):
         return True
+    called = _CALLED.search(folded)
+    if called is not None and _PERSON_ASSISTANT.fullmatch(called.group(0)) and not _machine_assistant(folded, called):
+        called = None
     names = [
         m.start()
         for m in (
             _ABBREVIATIONS.search(address),
-            _CALLED.search(folded),
+            called,
             _THE_MACHINE.search(folded),
             _on_someones_device(address),
         )
@@ -199,6 +209,11 @@ def _on_someones_device(address: str) -> re.Match[str] | None:
         return None
     phrase = address[found.start() + 1 : found.end() + 25]
     return found if _OWNER.search(phrase) else None
+
+
+def _machine_assistant(folded: str, called: re.Match[str]) -> bool:
+    """Whether an English "assistant" is a machine: named so, or by what it does ("the assistant reading ...")."""
+    return _MACHINE_ASSISTANT.search(folded) is not None or _RELATIVE.search(folded, called.end()) is not None
 
 
 def _after_comma(text: str, at: int) -> int:
