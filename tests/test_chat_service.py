@@ -17,6 +17,7 @@ from tiermem.errors import ConfigError
 from tiermem.llm import ChatMessage, ChatResponse
 from tiermem.memory import Memory
 from tiermem.server.chat import ChatService
+from tiermem.server.settings import ServerSettings
 from tiermem.tokens import counter_for_model
 from tiermem.types import Scope
 
@@ -86,7 +87,10 @@ def test_turns_of_different_sessions_run_alongside(memory: Memory) -> None:
 
 
 def test_every_prompt_passes_the_model_clients_outbound_gate(memory: Memory, fake: FakeOpenAI) -> None:
-    service = ChatService.from_settings(memory, counter_for_model("gpt-4o"), fake.base_url, "m", "k", "always")
+    settings = ServerSettings(
+        db_url="unused.db", embedder="hash", llm_url=fake.base_url, llm_model="m", llm_api_key="k", pii_mask="always"
+    )
+    service = ChatService(memory, settings.chat_client(), counter_for_model("gpt-4o"))
     fake.reply("I will write to [EMAIL_1].")
     turn = service.turn(Scope("acme", "alice", None, "s1"), "write to ann@example.com tomorrow")
     assert "ann@example.com" not in fake.chat_requests[-1].raw.decode()

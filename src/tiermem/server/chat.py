@@ -25,7 +25,7 @@ from tiermem.context.budget import ContextBudget
 from tiermem.context.lease import RETRY_AFTER
 from tiermem.context.window import ContextManager
 from tiermem.errors import BusyError, ConfigError, ConflictError, TurnLostError
-from tiermem.llm import ChatClient, OpenAIChatClient, PiiMask
+from tiermem.llm import ChatClient
 from tiermem.memory import Memory
 from tiermem.server.mcp import DEFAULT_BUDGET, define_missing
 from tiermem.tokens import TokenCounter
@@ -75,21 +75,6 @@ class ChatService:
         self.max_agents = max_agents
         self._slots: OrderedDict[Scope, _Slot] = OrderedDict()
         self._lock = threading.Lock()
-
-    @classmethod
-    def from_settings(
-        cls,
-        memory: Memory,
-        counter: TokenCounter,
-        url: str | None,
-        model: str | None,
-        api_key: str | None,
-        pii_mask: PiiMask | str = PiiMask.REMOTE,
-    ) -> ChatService:
-        """A service over the configured OpenAI-compatible model, or one that refuses turns when none is."""
-        if url is None or model is None:
-            return cls(memory, None, counter)
-        return cls(memory, OpenAIChatClient(url, model, api_key=api_key, pii_mask=pii_mask), counter)
 
     def turn(self, scope: Scope, text: str, *, now: datetime | None = None, message_id: str | None = None) -> AgentTurn:
         """Run one user turn in ``scope`` (which names the session); waits for a turn already running there.

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from tiermem.embed import get_embedder
 from tiermem.errors import ConfigError, MemError, StoreError
 from tiermem.lifecycle.retention import RetentionPolicy
-from tiermem.llm import OpenAIChatClient
+from tiermem.llm import ChatClient
 from tiermem.memory import Memory
 from tiermem.server.auth import CredentialCache, JWTVerifier
 from tiermem.server.chat import ChatService
@@ -92,13 +92,10 @@ def _check_row_security(store: Store, settings: ServerSettings) -> None:
     _log.warning("WARNING: %s; serving anyway (--allow-rls-bypass)", message)
 
 
-def _write_policy(settings: ServerSettings) -> WritePolicy:
+def _write_policy(settings: ServerSettings, client: ChatClient | None) -> WritePolicy:
     """The default write policy, with the chat model as the harm judge when ``--harm-judge`` asks for it."""
-    if not settings.harm_judge or settings.llm_url is None or settings.llm_model is None:
+    if not settings.harm_judge or client is None:
         return WritePolicy()
-    client = OpenAIChatClient(
-        settings.llm_url, settings.llm_model, api_key=settings.llm_api_key, pii_mask=settings.pii_mask
-    )
     return WritePolicy(scan=ScanPolicy(judge=HarmJudge(client)))
 
 
@@ -110,18 +107,17 @@ def open_runtime(settings: ServerSettings, metrics: Metrics | None = None) -> Ru
     try:
         _check_row_security(store, settings)
         retention = RetentionPolicy.from_env(os.environ)
+        client = settings.chat_client()  # one client: the chat route's model and, with --harm-judge, the judge
         memory = Memory(
             store,
             embedder,
             retention=retention,
             write_behind=settings.write_behind,
-            write_policy=_write_policy(settings),
+            write_policy=_write_policy(settings, client),
         )
         jwt = JWTVerifier(settings.jwt) if settings.jwt is not None else None
         counter = counter_for_model(settings.token_model)
-        chat = ChatService.from_settings(
-            memory, counter, settings.llm_url, settings.llm_model, settings.llm_api_key, settings.pii_mask
-        )
+        chat = ChatService(memory, client, counter)
         limiter = RateLimiter(settings.rate.per_second, settings.rate.burst)
         credentials = CredentialCache(settings.credential_cache_seconds)
         failures = RateLimiter(FAILED_PER_SECOND, FAILED_BURST)

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from tiermem.config import DB_ENV, check_embedder_name
 from tiermem.errors import ConfigError
+from tiermem.llm import OpenAIChatClient
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.store.options import PoolOptions
 from tiermem.write.path import MAX_CONTENT_CHARS
@@ -118,6 +119,12 @@ class ServerSettings:
     def log(self) -> TextIO:
         """Where request lines go."""
         return self.log_stream if self.log_stream is not None else sys.stderr
+
+    def chat_client(self) -> OpenAIChatClient | None:
+        """The configured chat model's client (its outbound gate set by ``pii_mask``), or None when there is none."""
+        if self.llm_url is None or self.llm_model is None:
+            return None
+        return OpenAIChatClient(self.llm_url, self.llm_model, api_key=self.llm_api_key, pii_mask=self.pii_mask)
 
     @staticmethod
     def llm_key_from_env(environ: Mapping[str, str] | None = None) -> str | None:
