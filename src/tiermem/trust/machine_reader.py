@@ -125,6 +125,7 @@ _YOU_WHO = re.compile(
     r"\bwhatever\s+(?:reads|checks|helps|handles|sorts|opens|summari[sz]es|manages|pays|looks\s+after)\b"
 )
 # A line that opens with an address ending in a colon, and goes on: "Para el asistente que lee esto: ...".
+_COMMA = re.compile(r",\s*")
 _OPENING = re.compile(r"(.{3,100}?)[:：]\s*\S.{10,}", re.DOTALL)
 
 
@@ -218,7 +219,7 @@ def _machine_assistant(folded: str, called: re.Match[str]) -> bool:
 
 def _after_comma(text: str, at: int) -> int:
     """Where the words after a comma at ``at`` begin (``at`` itself when no comma follows)."""
-    comma = re.compile(r",\s*").match(text, at)
+    comma = _COMMA.match(text, at)
     return comma.end() if comma is not None else len(text)
 
 

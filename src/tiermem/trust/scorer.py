@@ -168,14 +168,8 @@ def _score_framed(scanned: str) -> Scored:
     return best
 
 
-def _line_calling_on_a_machine(text: str, normalised: str) -> str | None:
-    """A document's first line (or table cell) that calls on a machine reader; None for a short note.
-
-    A letter's, a receipt's or a table's lines speak to their addressee; a user's short note may well speak to
-    their own assistant ("Note to my assistant: ..."), so notes are left to the other signals.
-    """
-    if not is_document(text):
-        return None
+def _line_calling_on_a_machine(normalised: str) -> str | None:
+    """A line (or table cell, or a line's later sentence) of a document that calls on a machine reader, or None."""
     for line in cells_as_lines(normalised).splitlines():
         # A line's sentences too: the call may follow a sentence to its reader ("Sam, the card failed! You who ...:")
         for piece in (line, *_LINE_SENTENCE_END.split(line)[1:]):
@@ -185,15 +179,19 @@ def _line_calling_on_a_machine(text: str, normalised: str) -> str | None:
 
 
 def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> Scored:
-    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows."""
-    calling = _line_calling_on_a_machine(text, normalised)
-    if calling is not None:
-        return FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'")
-    # A letter asks its reader to be no one else; a persona handed over in one is handed to the machine.
+    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows.
+
+    A letter's, a receipt's or a table's lines speak to their addressee and ask it to be no one else; a user's
+    short note may well speak to their own assistant ("Note to my assistant: ..."), so notes are left to the
+    other signals.
+    """
     if not is_document(text):
         return best
+    calling = _line_calling_on_a_machine(normalised)
+    if calling is not None:
+        return FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'")
     handed = persona(scanned)
-    now = PERSONA_NOW.search(scanned)
+    now = PERSONA_NOW.search(scanned) if handed is None else None
     said = handed[1] if handed is not None else now.group(0) if now is not None else None
     if said is None:
         return best
