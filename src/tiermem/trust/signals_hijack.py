@@ -26,6 +26,7 @@ import re
 
 from tiermem.trust.frames import hostile_role
 from tiermem.trust.patterns import Finding, Signal, first_sentence, sentences
+from tiermem.trust.scripted_character import scripted_character
 
 __all__ = ["PERSONA_HANDED", "SIGNALS_HIJACK", "YOU_ARE_NOW", "persona"]
 
@@ -127,8 +128,17 @@ _NAMED = re.compile(
 
 
 def persona(text: str) -> Finding | None:
-    """An identity handed to the reader; strong when it is free of rules, serves an order about the user or is
-    scripted to mislead the people it talks to."""
+    """An identity handed to the reader; strong when it is free of rules, serves an order about the user, is
+    scripted to mislead the people it talks to, or is a character whose sayings are scripted for others."""
+    handed = _handed(text)
+    scripted = scripted_character(text)
+    if handed is None or scripted is None:
+        return handed or scripted
+    return max(handed, scripted, key=lambda finding: finding[0])
+
+
+def _handed(text: str) -> Finding | None:
+    """An identity handed to the reader, weighed by what comes with it (see ``persona``)."""
     found = _PERSONA.search(text)
     defined = _DEFINITION.search(text) if found is None else None
     if found is None and defined is None:
