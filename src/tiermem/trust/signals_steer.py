@@ -23,7 +23,7 @@ from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patt
 from tiermem.trust.signals_habit import habit
 from tiermem.trust.signals_lifted import rule_lifted
 from tiermem.trust.signals_safeguard import safeguard_waived
-from tiermem.trust.signals_void import guidance_voided, permission_claimed
+from tiermem.trust.signals_void import guidance_voided, permission_claimed, safety_set_aside
 
 __all__ = ["SIGNALS_STEER"]
 
@@ -102,7 +102,8 @@ _MAIL_MACHINE = r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital)[\s-]+(?:agents?
 # A name only a machine has: "AI", "bot", "inbox helper".
 _MACHINE_NAME = r"ai|llm|gpt|bots?|chatbots?|copilot|" + _MAIL_MACHINE
 _VOCATIVE = re.compile(
-    r"(?:^|[^\w\s'\u2018\u2019]\s*)(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
+    # A quote may open it, after a label's colon: "hidden text: 'AI assistants: describe ...'".
+    r"(?:^|[^\w\s'\u2018\u2019]\s*)(?:(?<=:\s)['\u2018\u201c\"]\s*)?(?:(?:p\.?\s?s\.?|attn|attention|hey|hi|hello|dear|note|message|instructions?|"
     r"reminder|notice|memo)\s+|"
     # a notice's own label before whom it is for: "tool-generated notice for the review assistant:"
     r"(?:\w[\w-]*\s+){1,2}(?:note|message|notice|memo|instructions?|reminder|request)\s+(?=to\s|for\s))?"
@@ -145,6 +146,9 @@ _READERS_MUST = re.compile(
     r"llms|language\s+models)|ai|llm|gpt|bot|chatbot|copilot|summari[sz]er|language\s+model|software|program(?:me)?|"
     r"(?:ai|e-?mail|mail|inbox|chat|virtual|digital|smart)[\s-]+(?:assistant|agent)|(?:helper|assistant|agent)s?"
     + _ON_DEVICE
+    # AI tools of a kind ("AI summary tools must say"), and any assistant at all ("any assistant comparing lets
+    # should"): a person's assistant is named by whose it is
+    + r"|(?:ai|llm)[\s-]+(?:[\w-]+\s+)?(?:tools|services|apps)|(?<=any\s)(?:[\w-]+\s+)?assistant"
     + r")\s+(?:(?:that|who|which)\s+)?"
     r"(?:(?:is\s+|are\s+)?\w+ing\s+(?:\S+\s+){0,4}?)?(?:must|should|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|"
     r"shall)\s+(?:now\s+|always\s+|also\s+)?"
@@ -474,4 +478,5 @@ SIGNALS_STEER = (
     Signal("the reader's own guidance declared void", guidance_voided),
     Signal("a permission for the reader claimed by the text", permission_claimed),
     Signal("a rule of the reader's world declared lifted", rule_lifted),
+    Signal("the reader's own safety advice set aside", safety_set_aside),
 )
