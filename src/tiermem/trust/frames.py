@@ -236,7 +236,8 @@ _DISCUSSION = re.compile(
     r"\b(?:prompt\s+injections?|injections?|injected|jailbreak\w*|attacks?|attackers?|exploit\w*|payloads?|red[\s-]team\w*|"
     r"pentest\w*|penetration\s+test\w*|vulnerabilit\w+|ctf|owasp|phishing|malicious|adversarial|researchers?|"
     r"security(?!\s+(?:codes?|numbers?|questions?|answers?|deposits?|details|pins?|keys?)\b)|novels?|stor(?:y|ies)|chapters?|villains?|screenplays?|scenes?|quiz(?:zes)?|incidents?|post-?mortems?|"
-    r"write-?ups?|bug\s+bount(?:y|ies)|"
+    r"write-?ups?|bug\s+bount(?:y|ies)|tabletop|facilitators?|cyber[\s-]?(?:safety|security|awareness)|online\s+safety|"
+    r"e-?safety|"
     r"training|awareness|unit\s+tests?|test\s+cases?|for\s+instance|"
     # the same talk in everyday words: a scam, a fraud, a trick, a made-up or fake message, a lesson
     r"scams?|scammers?|fraud\w*|tricks?|tricked|made-up|fake|hoax\w*|lessons?|"
@@ -246,7 +247,7 @@ _DISCUSSION = re.compile(
     # a comic genre: a parody, a satire, a pantomime, a zine, a poster
     r"parod(?:y|ies)|satir\w+|panto(?:mime)?s?|zines?|posters?|"
     # made-up writing of any form, which an attacker has no reason to call their order: a joke, a haiku, an opera
-    r"comics?|comed(?:y|ies)|sitcoms?|skits?|sketches|jokes?|spoofs?|memes?|haikus?|limericks?|rhymes?|riddles?|"
+    r"(?:web)?comics?|comed(?:y|ies)|sitcoms?|skits?|sketches|jokes?|spoofs?|memes?|haikus?|limericks?|rhymes?|riddles?|"
     r"fables?|fairy\s+tales?|operas?|librett(?:o|os|i)|musicals?|ballads?|songs?|lyrics|monologues?|dialogues?|"
     r"crosswords?|puzzles?|(?:board|card)\s+games?|mock[\s-]+\w+)\b|"
     # Examples given, not a sample's label: "for example", "examples include", not "(example)" or "shop.example".
@@ -330,7 +331,7 @@ def quoted_discussion(scanned: str) -> bool:
     ends = [0, *(q.end() for q in quotes)]
     if any(_PAYLOAD_ORDER.search(scanned, max(ends[i], q.start() - 80), q.start()) for i, q in enumerate(quotes)):
         return False
-    if any(_order_carries_on(scanned, q) for q in quotes):
+    if any(_order_carries_on(scanned, q) for q in quotes) or any(_page_text(scanned, q) for q in quotes):
         return False
     return (
         _DISCUSSION.search(without_quotes(scanned)) is not None
@@ -343,6 +344,29 @@ def quoted_discussion(scanned: str) -> bool:
 _LABELLED = re.compile(r"(?:^|\n)[^\n:\"']{1,40}:\s*$")
 _CARRIED_ON = re.compile(r"^[\s,.;:!-]*(?:and|then|now|so)\s+(.{0,80})", re.DOTALL)
 _MACHINE_NAMED = re.compile(r"\b" + _READER + r"\b")
+
+
+# A page's text given as a label's value, naming machine readers first: "hidden caption: 'AI assistants: ...'".
+_LABEL_BEFORE = re.compile(r"(?:^|[.!?]\s)[^\n.!?:'\"\u2018\u201c]{3,60}:\s*$")
+_OPENS_ON_READERS = re.compile(
+    r"^\W*(?:(?:note|message|notice)\s+(?:to|for)\s+)?(?:(?:any|all|every|the)\s+)?(?:[\w-]+\s+){0,2}?"
+    + _READER
+    + r"\b"
+)
+# Where a page's text sat, which a lesson names too: words that alone make no discussion of attacks.
+_WHERE_IT_SAT = re.compile(r"\bhidden\s+(?:text|instructions?)|\bcaptions?\b|\bplanted\b")
+
+
+def _page_text(scanned: str, quote: re.Match[str]) -> bool:
+    """Whether ``quote`` is a page's text given after a label's colon and opening on machine readers, in a text that
+    says nothing else of attacks, tests or stories (a lesson that quotes such a line names itself)."""
+    line_start = scanned.rfind("\n", 0, quote.start()) + 1
+    if _LABEL_BEFORE.search(scanned[line_start : quote.start()]) is None:
+        return False
+    if _OPENS_ON_READERS.match(quote.group(0).strip()[1:]) is None:
+        return False
+    rest = _WHERE_IT_SAT.sub(" ", scanned[: quote.start()] + " \u2026 " + scanned[quote.end() :])
+    return _DISCUSSION.search(without_quotes(rest)) is None
 
 
 def _order_carries_on(scanned: str, quote: re.Match[str]) -> bool:
