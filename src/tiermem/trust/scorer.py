@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.card_ask import asks_for_a_whole_card
 from tiermem.trust.frames import (
     AT_MOST_FLAGGED,
     FRAMED_CEILING,
@@ -179,7 +180,8 @@ def _line_calling_on_a_machine(normalised: str) -> str | None:
 
 
 def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> Scored:
-    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows.
+    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows, or asks
+    for a whole card (``trust.card_ask``).
 
     A letter's, a receipt's or a table's lines speak to their addressee and ask it to be no one else; a user's
     short note may well speak to their own assistant ("Note to my assistant: ..."), so notes are left to the
@@ -190,6 +192,9 @@ def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> 
     calling = _line_calling_on_a_machine(normalised)
     if calling is not None:
         return FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'")
+    card = next((line for line in scanned.splitlines() if asks_for_a_whole_card(line)), None)
+    if card is not None:
+        return FRAMED_CEILING, (*best[1], f"a line of a document asks for a whole card: '{excerpt(card)}'")
     handed = persona(scanned)
     now = PERSONA_NOW.search(scanned) if handed is None else None
     said = handed[1] if handed is not None else now.group(0) if now is not None else None
