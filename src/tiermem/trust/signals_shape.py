@@ -315,9 +315,12 @@ def fake_turns(text: str) -> Finding | None:
     return (0.45, ", ".join(sorted(roles))) if len(roles) >= 2 else None
 
 
-# A rule that protects: "we never ask for card details by e-mail", to the end of its clause.
+# A rule that protects: "we never ask for card details by e-mail", "my bank details haven't changed and won't",
+# to the end of its clause.
 _NEVER_ASKS = re.compile(
-    r"\b(?:never|not|won'?t|will\s+not|do\s+not|don'?t)\s+(?:ever\s+)?(?:ask|request)\s+(?:you\s+)?(?:\w+\s+){0,3}?(?:for|to)\b[^.;!?,\u2013\u2014]*"
+    r"\b(?:never|not|won'?t|will\s+not|do\s+not|don'?t)\s+(?:ever\s+)?(?:ask|request)\s+(?:you\s+)?(?:\w+\s+){0,3}?(?:for|to)\b[^.;!?,\u2013\u2014]*|"
+    r"\b(?:bank|account|payment)\s+details\s+(?:haven'?t|have\s+not|hasn'?t|never|won'?t|will\s+not|don'?t|do\s+not)\s+"
+    r"(?:\w+\s+){0,2}?chang\w*[^.;!?,\u2013\u2014]*"
 )
 
 
