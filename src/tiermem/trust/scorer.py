@@ -28,7 +28,7 @@ from tiermem.trust.hidden import decoded_parts, hidden_parts
 from tiermem.trust.machine_reader import calls_on_a_machine_reader, is_document
 from tiermem.trust.normalise import ScanForm, normalise
 from tiermem.trust.patterns import Signal, noisy_or
-from tiermem.trust.signals_en import SIGNALS_EN
+from tiermem.trust.signals_en import SIGNALS_EN, standing_rule
 from tiermem.trust.signals_hijack import PERSONA_HANDED, persona
 from tiermem.trust.signals_intl import SIGNALS_INTL
 from tiermem.trust.signals_intl_orders import PERSONA_NOW
@@ -179,9 +179,24 @@ def _line_calling_on_a_machine(normalised: str) -> str | None:
     return None
 
 
+# How its reader is to speak from then on, or a machine: "reply ... only in Italian", "talk as ...", "the AI".
+_ABOUT_REPLIES = re.compile(
+    r"\b(?:speak|talk|answer|respond|repl(?:y|ies))\w*\s+(?:[\w']+\s+){0,3}?(?:as|in|only)\b|"
+    r"\b(?:assistant|ai|app|tool|computer|bot)\b|\balways\s+(?:include|add|recommend|mention)\b"
+)
+
+
+def _rule_for_replies(scanned: str) -> str | None:
+    """A document's line setting a rule for every reply its reader writes from now on (a letter has no such say)."""
+    for line in scanned.splitlines():
+        if standing_rule(line) is not None and _ABOUT_REPLIES.search(line):
+            return line
+    return None
+
+
 def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> Scored:
-    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows, or asks
-    for a whole card (``trust.card_ask``).
+    """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows, asks for a
+    whole card (``trust.card_ask``), or sets a rule for every reply.
 
     A letter's, a receipt's or a table's lines speak to their addressee and ask it to be no one else; a user's
     short note may well speak to their own assistant ("Note to my assistant: ..."), so notes are left to the
@@ -195,6 +210,9 @@ def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> 
     card = next((line for line in scanned.splitlines() if asks_for_a_whole_card(line)), None)
     if card is not None:
         return FRAMED_CEILING, (*best[1], f"a line of a document asks for a whole card: '{excerpt(card)}'")
+    standing = None if code_frame(scanned) else _rule_for_replies(scanned)
+    if standing is not None:
+        return FRAMED_CEILING, (*best[1], f"a line of a document sets a rule for every reply: '{excerpt(standing)}'")
     handed = persona(scanned)
     now = PERSONA_NOW.search(scanned) if handed is None else None
     said = handed[1] if handed is not None else now.group(0) if now is not None else None

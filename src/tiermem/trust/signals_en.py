@@ -17,7 +17,7 @@ from tiermem.trust.signals_hijack import SIGNALS_HIJACK, YOU_ARE_NOW
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
 from tiermem.trust.signals_steer import SIGNALS_STEER
 
-__all__ = ["SIGNALS_EN"]
+__all__ = ["SIGNALS_EN", "standing_rule"]
 
 # What an instruction is called, and what points at the model's own ones rather than a recipe's.
 _GUIDANCE = words(
@@ -424,7 +424,8 @@ _THE_USER = table(
 )
 
 
-def _persistent(text: str) -> Finding | None:
+def standing_rule(text: str) -> Finding | None:
+    """A rule set for every reply from now on: "from now on", "always include", "for the rest of this chat"."""
     found = [m.group(0) for m in _PERSIST.finditer(text)]
     return (noisy_or((0.25, *(0.125 for _ in found[1:]))), found[0]) if found else None
 
@@ -437,7 +438,7 @@ SIGNALS_EN = (
     Signal("addressed to the assistant", patterns(_ADDRESSED), in_roles=True),
     Signal("claimed authority over the model", patterns(_AUTHORITY)),
     Signal("output-format hijack", patterns(_HIJACK), in_roles=True),
-    Signal("a standing rule for every reply", _persistent, in_roles=True),
+    Signal("a standing rule for every reply", standing_rule, in_roles=True),
     Signal("speaks of the user in the third person", patterns(_THE_USER), in_roles=True),
     Signal("action with urgency or a sensitive object", urgent_action),
     Signal("data sent to a named address or tool", exfiltration),
