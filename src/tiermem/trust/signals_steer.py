@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.cover_story import delayed_cover
 from tiermem.trust.imperative import opens_with_order
 from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
 from tiermem.trust.signals_habit import habit
@@ -479,4 +480,5 @@ SIGNALS_STEER = (
     Signal("a permission for the reader claimed by the text", permission_claimed),
     Signal("a rule of the reader's world declared lifted", rule_lifted),
     Signal("the reader's own safety advice set aside", safety_set_aside),
+    Signal("a delayed order with a cover story for the person served", delayed_cover),
 )
