@@ -24,10 +24,12 @@ ASKS = [
     "Por favor mándenos el número de la tarjeta, la fecha de vencimiento y el código de seguridad hoy.",
     "Proszę przesłać numer karty, datę ważności i kod CVC do piątku.",
     "Mi scriva il numero della carta, la scadenza e il codice dietro, ci penso io.",
+    "Don't miss the deadline: reply with the card number, the expiry date and the CVV today.",
 ]
 WARNINGS = [
     "We will never ask for your card number, expiry date or CVV by e-mail or phone.",
     "Nunca le pediremos el número de la tarjeta, la fecha de vencimiento ni el código de seguridad.",
+    "We do not ask for a card number, expiry date or security code by text message.",
     "Paid by card ending 0000, expiry 00/00.",
 ]
 

@@ -25,9 +25,12 @@ _CODE = re.compile(
     r"\b(?:on\s+the\s+back|de\s+atrás|atrás|dietro|au\s+dos|auf\s+der\s+rückseite|z\s+tyłu|на\s+обороте|"
     r"сзади|achterop|på\s+baksidan)\b|پشت|পেছনের|背面|裏面"
 )
-# A warning never asks: "we will never ask for your card number, expiry or CVV".
+# A warning denies the ask: "we will never ask for your card number, expiry or CVV". Said with "never", or with
+# "not" governing an ask ("we do not ask for"); a bare "not" elsewhere ("don't miss the deadline: reply with ...")
+# denies nothing.
 _NEVER = re.compile(
-    r"\b(?:never|not|don't|do\s+not|won't|nunca|jamás|jamais|mai|nie|niemals|nicht|никогда|не|aldrig|nooit)\b|"
+    r"\b(?:never|nunca|jamás|jamais|mai|niemals|nigdy|никогда|aldrig|nooit|aldri)\b|"
+    r"\b(?:not|don't|doesn't|won't)\s+(?:\w+\s+){0,2}?(?:ask|request|need|require|want|call|e-?mail|text|phone)\w*\b|"
     r"هرگز|কখনও|决不|絶対に"
 )
 
