@@ -21,6 +21,7 @@ import re
 from tiermem.trust.cover_story import delayed_cover
 from tiermem.trust.imperative import opens_with_order
 from tiermem.trust.patterns import Finding, Signal, around, first_sentence, patterns, sentences, table
+from tiermem.trust.scripted_lie import told_otherwise
 from tiermem.trust.signals_habit import habit
 from tiermem.trust.signals_lifted import rule_lifted
 from tiermem.trust.signals_safeguard import safeguard_waived
@@ -481,4 +482,5 @@ SIGNALS_STEER = (
     Signal("a rule of the reader's world declared lifted", rule_lifted),
     Signal("the reader's own safety advice set aside", safety_set_aside),
     Signal("a delayed order with a cover story for the person served", delayed_cover),
+    Signal("a claim to make that the note admits is untrue", told_otherwise),
 )
