@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from tiermem.trust.card_ask import asks_for_a_whole_card
+from tiermem.trust.cash_drop import asks_cash_in_person
 from tiermem.trust.frames import (
     AT_MOST_FLAGGED,
     FRAMED_CEILING,
@@ -196,7 +197,8 @@ def _rule_for_replies(scanned: str) -> str | None:
 
 def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> Scored:
     """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows, asks for a
-    whole card (``trust.card_ask``), or sets a rule for every reply.
+    whole card (``trust.card_ask``), has someone introduce themselves and ask for cash (``trust.cash_drop``), or sets
+    a rule for every reply.
 
     A letter's, a receipt's or a table's lines speak to their addressee and ask it to be no one else; a user's
     short note may well speak to their own assistant ("Note to my assistant: ..."), so notes are left to the
@@ -210,6 +212,10 @@ def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> 
     card = next((line for line in scanned.splitlines() if asks_for_a_whole_card(line)), None)
     if card is not None:
         return FRAMED_CEILING, (*best[1], f"a line of a document asks for a whole card: '{excerpt(card)}'")
+    cash = next((line for line in normalised.splitlines() if asks_cash_in_person(line)), None)
+    if cash is not None:
+        why = f"a line of a document has someone introduce themselves and ask for cash: '{excerpt(cash)}'"
+        return FRAMED_CEILING, (*best[1], why)
     standing = None if code_frame(scanned) else _rule_for_replies(scanned)
     if standing is not None:
         return FRAMED_CEILING, (*best[1], f"a line of a document sets a rule for every reply: '{excerpt(standing)}'")
