@@ -25,12 +25,17 @@ ASKS = [
     "Proszę przesłać numer karty, datę ważności i kod CVC do piątku.",
     "Mi scriva il numero della carta, la scadenza e il codice dietro, ci penso io.",
     "Don't miss the deadline: reply with the card number, the expiry date and the CVV today.",
+    "Send venligst kreditkortets nummer, udløbsdato og kontrolcifre til os i dag.",
+    "Kérem, küldje el a kártyaszámot, a lejárati dátumot és a hátoldali kódot még ma.",
+    "أرسل لنا رقم البطاقة وتاريخ الانتهاء والرمز الموجود خلف البطاقة اليوم.",
+    "Lütfen kart numaranızı, son kullanma tarihini ve arkasındaki üç haneli kodu bugün gönderin.",
 ]
 WARNINGS = [
     "We will never ask for your card number, expiry date or CVV by e-mail or phone.",
     "Nunca le pediremos el número de la tarjeta, la fecha de vencimiento ni el código de seguridad.",
     "We do not ask for a card number, expiry date or security code by text message.",
     "Paid by card ending 0000, expiry 00/00.",
+    "Vi beder aldrig om kortnummer, udløbsdato eller kontrolcifre på e-mail.",
 ]
 
 
