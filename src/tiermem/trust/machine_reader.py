@@ -115,7 +115,17 @@ _ON_DEVICE = re.compile(
 )
 # Someone's own machine, named last: "Dana's household payments app:" ("Payments app:" heads an ordinary line).
 _OWNERS_MACHINE = re.compile(
-    r"^(?:(?:mr|mrs|ms|dr)\.?\s+)?(?:\w+\s+)?\w+(?:'s|s')(?:[^:]{0,40}\b(?:app|software|program|bot)|[^:]{1,40}\shelper)$"
+    r"^(?:(?:mr|mrs|ms|dr)\.?\s+)?(?:\w+\s+)?\w+(?:'s|s')(?:[^:]{0,40}\b(?:app|software|program|bot)|[^:]{1,40}\shelper)$|"
+    # in other languages: "Pieter z'n betaalhulp:", "रीना का पेमेंट ऐप:"
+    r"^(?:\w+\s+){1,3}(?:z['’]n|zijn|d['’]r|haar)\s+\S*(?:app|hulp|programma)\S*$|"
+    r"^\S+(?:\s+\S+){0,2}\s+(?:का|की|के)\s+(?:\S+\s+){0,4}(?:ऐप|एप|सॉफ्टवेयर|प्रोग्राम)$|^(?:\S+\s+){1,4}ஆப்\S*$"
+)
+# Someone's app in a Romance language, owned by a person named with a capital: "L'appli de Mme Roux:", "La app de
+# Marta:" ("La app de la biblioteca:" is a library's).
+_APP_OF = re.compile(
+    r"^(?i:[ld]['’]|la\s+|el\s+|il\s+|[oa]\s+)?(?i:app|appli|application|aplicación|aplicação|applicazione)\s+"
+    r"(?:\S+\s+){0,3}?(?i:de|di|do|da|del|della|du)\s+(?:(?i:mme|mlle|m\.|sra?\.?|don|doña|dona|signora|sig\.ra)\s+)?"
+    r"[A-ZÀ-ÖØ-Þ]\S*(?:\s+\S+)?$"
 )
 # "You who read ...", called as a machine is: "Εσύ που διαβάζεις τους λογαριασμούς του:", "Ty, co czytasz ...:".
 _YOU_WHO = re.compile(
@@ -198,7 +208,7 @@ def calls_on_a_machine_reader(line: str) -> bool:
     last = _MACHINE_LAST.search(address)
     if last is not None:
         names.append(last.start())
-    if _OWNERS_MACHINE.match(folded.strip()):
+    if _OWNERS_MACHINE.match(folded.strip()) or _APP_OF.match(address.strip()):
         return True
     return bool(names) and bool(address[: min(names)].strip())
 
