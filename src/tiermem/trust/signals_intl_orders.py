@@ -56,6 +56,32 @@ _OVERRIDE = re.compile(
     r"aanwijzingen|instruktioner|regler|riktlinjer|instrukcje|polecenia|zasady)\b|"
     r"(?:指示|命令|ルール|設定)\S{0,6}?無視"
 )
+# "Forget what you were told before" in languages the override above does not read.
+_FORGET = re.compile(
+    # Persian, Arabic, Urdu: "forget / ignore the earlier instructions"
+    r"(?:دستورها|دستورات|قوانین|قواعد|حرف)\S*\s+(?:\S+\s+){0,2}?(?:را\s+)?(?:فراموش|نادیده)|"
+    r"(?:انس|انسى|انسَ|تجاهل|تناسى)\s+(?:\S+\s+){0,2}?(?:التعليمات|الأوامر|التوجيهات|القواعد|كل\s+(?:شي|شيء|اللي))|"
+    r"(?:پچھلی|سابقہ)\s+(?:\S+\s+){0,2}?(?:ہدایات|باتیں)\s+(?:\S+\s+){0,2}?بھول|"
+    # Turkish puts the verb last too ("the earlier instructions forget")
+    r"\b(?:talimat|kural|söylenen)\S*\s+(?:\S+\s+){0,2}?(?:unut|görmezden)|"
+    # Hindi and its neighbours: "forget the earlier talk / instructions"
+    r"(?:पहले|पहल्यां|पिछले|पिछली|पुराने|पुरानी)\s+(?:\S+\s+){0,3}?(?:बात|निर्देश|हुकम|नियम)\S*\s+(?:\S+\s+){0,2}?(?:भूल|नज़रअंदाज़|नजरअंदाज)|"
+    # Indonesian, Malay, Javanese, Sundanese, Tagalog, Cebuano
+    r"\b(?:lupakan|abaikan|lalèkna|lalekna|lalekno|lalèkno|poho(?:keun)?|kalimutan|kalimti|balewalain|ayaw\s+tagda)\b"
+    r"(?:\s+\S+){0,5}?\s+(?:instruksi|aturan|perintah|arahan|peraturan|semua|kabèh|kabeh|utos|instruksyon|tanan\w*|lahat|"
+    r"giingon|sinabi)\b|"
+    # Frisian, Afrikaans, Scandinavian, Baltic-Finnic, Slavic, Turkish, Greek, Hungarian, Romanian, Vietnamese
+    r"\b(?:ferjit|vergeet|glem|glöm|unohda|unusta|zapomeň|zapomenite|забудьте?|забудь|заборави|zaboravi|pozabi|"
+    r"unut|ξέχασε|ξεχάστε|felejtsd\s+el|uită|quên\s+(?:hết|đi|tất\s+cả)?)\b"
+    r"(?:\s+\S+){0,5}?\s+(?:alles|allt|alt|kaikki|kaiken|všechno|всё|все|све|sve|vse|her\s+şeyi|όλα|mindent|tot|tất\s+cả|hết|"
+    r"instructies|instruksjoner|instruktioner|ohjeet|pokyny|инструкции|інструкції|упутства|upute|navodila|talimat\w*|"
+    r"οδηγίες|utasítás\w*|instrucțiunile|hướng\s+dẫn|chỉ\s+dẫn|regels|regler|säännöt|pravidla|правила|kuralları)\b|"
+    # Thai, Korean, Japanese
+    r"(?:ลืม|เพิกเฉย)\S{0,10}(?:คำสั่ง|กฎ|ทุกอย่าง)|(?:지시|규칙|명령)\S*\s*(?:\S+\s+){0,2}?(?:잊어|무시해)|"
+    r"(?:前の|以前の|これまでの)\S{0,8}(?:指示|ルール|命令)\S{0,6}(?:忘れ|無視)|"
+    # Shanghainese, Cantonese, Mandarin variants
+    r"(?:忘记|忘掉|忘脱|唔好理|勿要管|别管)\S{0,8}(?:之前|以前|前头|前面|上面)"
+)
 _AI = r"(?:ia|ki|ai|ии|llm|gpt)"
 _ASSISTANT = (
     r"(?:asistente|assistente|assistant|assistent|assistenten|ассистент\w*|помощник\w*|asystent\w*|bot|chatbot|"
@@ -222,7 +248,7 @@ _BY_COUNT = (0.0, 0.0, 0.5, 0.65)
 
 def intl_order(text: str) -> Finding | None:
     """An order to the reader in another language: an override, or two classes of evidence together."""
-    override = _OVERRIDE.search(text)
+    override = _OVERRIDE.search(text) or _FORGET.search(text)
     found = [name for name, pattern in _CLASSES if may_match(pattern, text) and pattern.search(text)]
     send = _SEND.search(text)
     if send and _OUTSIDE.search(text, send.start()):
