@@ -34,7 +34,7 @@ _GUIDANCE = (
 # instructions you hold", "what Marta told you", "everything you were told".
 _GIVEN = re.compile(
     rf"\byour\s+(?:[\w'-]+\s+){{0,4}}?{_GUIDANCE}\b|\b{_GUIDANCE}\s+(?:[\w'-]+\s+){{0,6}}?(?:you\s+(?:hold|have|were\s+"
-    r"given|received|follow|use)|(?:gave|given|loaded\s+into|set\s+for|sent)\s+you|in\s+your\s+(?:setup|config\w*|"
+    r"given|were\s+loaded\s+with|were\s+set\s+up\s+with|received|follow|use)|(?:gave|given|loaded\s+into|set\s+for|sent)\s+you|in\s+your\s+(?:setup|config\w*|"
     r"prompt|instructions))\b|\b(?:what|everything|anything)\s+(?:[\w'-]+\s+){0,3}?(?:told|gave|taught)\s+you\b|"
     r"\beverything\s+you\s+(?:were|have\s+been)\s+told\b"
 )
@@ -42,7 +42,8 @@ _VOID = re.compile(
     r"\b(?:no\s+longer\s+(?:counts?|binding|valid|appl(?:y|ies)|in\s+(?:force|effect)|stands?|holds?)|withdrawn|"
     r"revoked|rescinded|cancell?ed|overridden|overruled|superseded|suspended|obsolete|void|abolished|scrapped|"
     r"waived|"
-    r"out\s+of\s+date|(?:were|was|is|are)\s+(?:only\s+|just\s+)?a\s+draft|not\s+binding|(?:do|does)\s+not\s+apply)\b"
+    r"out\s+of\s+date|(?:were|was|is|are)\s+(?:only\s+|just\s+)?a\s+draft|not\s+binding|(?:do|does)\s+not\s+apply|"
+    r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:apply|count|stand)|supersedes|overrides|outranks?)\b"
 )
 _SECOND_PERSON = re.compile(r"\byou(?:r)?\b")
 
