@@ -29,6 +29,7 @@ ASKS = [
     "Kérem, küldje el a kártyaszámot, a lejárati dátumot és a hátoldali kódot még ma.",
     "أرسل لنا رقم البطاقة وتاريخ الانتهاء والرمز الموجود خلف البطاقة اليوم.",
     "Lütfen kart numaranızı, son kullanma tarihini ve arkasındaki üç haneli kodu bugün gönderin.",
+    "Sila hantar nombor kad, tarikh luput dan tiga nombor di belakang kad hari ini.",
 ]
 WARNINGS = [
     "We will never ask for your card number, expiry date or CVV by e-mail or phone.",

@@ -20,7 +20,7 @@ _CARD = re.compile(
 _EXPIRY = re.compile(
     r"\b(?:expir\w*|vencimiento|vence|validade|validit[àé]|scadenza|ważnoś\w+|gültig\w*|ablauf\w*|caducidad|"
     r"срок\w*|geldig\w*|vervaldatum|utgång\w*|udløb\w*|utløp\w*|lejár\w*|platnost\w*|λήξη\w*|"
-    r"voimassaolo\w*|son\s+kullanma|hết\s+hạn|kedaluwarsa|tamat\s+tempoh|masa\s+berlaku|термін\w*)\b|"
+    r"voimassaolo\w*|son\s+kullanma|(?:tarikh\s+)?luput|hết\s+hạn|kedaluwarsa|tamat\s+tempoh|masa\s+berlaku|термін\w*)\b|"
     r"انقضا|الانتهاء|انتهاء|תוקף|মেয়াদ|এক্সপায়ারি|有効期限|有效期|एक्सपायरी|समाप्ति|유효기간|만료|หมดอายุ"
 )
 _CODE = re.compile(

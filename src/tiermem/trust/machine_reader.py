@@ -134,6 +134,11 @@ _YOU_WHO = re.compile(
     # "Whatever reads Dana's post:", "Whatever helps Sam with the bills:"
     r"\bwhatever\s+(?:reads|checks|helps|handles|sorts|opens|summari[sz]es|manages|pays|looks\s+after)\b"
 )
+# A machine called by name with a comma, first thing in the line: "Asisten, ...", "يا مساعد، ...", "Yapay zekâ,
+# ..."; a heading names one with a colon ("Asistente de dirección: ..."), a letter's sentence seldom opens so.
+_VOCATIVE = re.compile(
+    r"(?:(?:يا|ey|hey|hei|oi|ô)\s+)?(?:pembantu|penolong|(?P<name>.{2,30}?))\s*[,،]\s*\S.{10,}", re.DOTALL
+)
 # A line that opens with an address ending in a colon, and goes on: "Para el asistente que lee esto: ...".
 _COMMA = re.compile(r",\s*")
 _OPENING = re.compile(r"(.{3,100}?)[:：]\s*\S.{10,}", re.DOTALL)
@@ -172,6 +177,8 @@ def calls_on_a_machine_reader(line: str) -> bool:
     word ("Para el asistente que lee esto:", "Tok long AI:"): a job title or a heading opens with it ("Asistente
     de dirección: ...", "IA générativa: ..."). A program or a computer is called on only by what it does for someone.
     """
+    if _called_first_with_a_comma(line.strip()):
+        return True
     opening = _OPENING.match(line.strip())
     if opening is None:
         # Japanese calls with a comma as well: "メール読んどるプログラムさん、..."
@@ -211,6 +218,19 @@ def calls_on_a_machine_reader(line: str) -> bool:
     if _OWNERS_MACHINE.match(folded.strip()) or _APP_OF.match(address.strip()):
         return True
     return bool(names) and bool(address[: min(names)].strip())
+
+
+def _called_first_with_a_comma(line: str) -> bool:
+    """Whether ``line`` opens by calling on an AI or an assistant by name alone, then a comma (not an English
+    "Assistant," alone, who is a person)."""
+    vocative = _VOCATIVE.match(line.casefold())
+    if vocative is None:
+        return False
+    name = vocative.group("name")
+    if name is None:
+        return True
+    called = _CALLED.fullmatch(name) or _ABBREVIATIONS.fullmatch(line[vocative.start("name") : vocative.end("name")])
+    return called is not None and not _PERSON_ASSISTANT.fullmatch(name)
 
 
 def _on_someones_device(address: str) -> re.Match[str] | None:

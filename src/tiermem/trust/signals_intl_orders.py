@@ -123,7 +123,11 @@ PERSONA_NOW = re.compile(
     r"\b(?:теперь\s+ты|ты\s+теперь|отныне\s+ты|(?:desde\s+|a\s+partir\s+de\s+)?ahora\s+(?:tú\s+)?eres|"
     r"(?:ora|adesso|d['’]ora\s+in\s+poi)\s+(?:tu\s+)?sei|agora\s+(?:você\s+é|tu\s+és|és)|"
     r"(?:désormais|maintenant)\s+tu\s+es|(?:ab\s+)?(?:jetzt|nun|sofort)\s+bist\s+du|(?:od\s+)?teraz\s+jesteś|"
-    r"nu\s+ben\s+je|nu\s+är\s+du|nyt\s+olet|teď\s+jsi|sada\s+si|od\s+sad\s+si|acum\s+ești|artık\s+sen)\b|"
+    r"nu\s+ben\s+je|nu\s+är\s+du|nyt\s+olet|teď\s+jsi|sada\s+si|od\s+sad\s+si|acum\s+ești|artık\s+sen|"
+    # voseo ("ahora vos sos"), Turkish ("from now on you are ..."), Malay and Indonesian ("mulai sekarang kamu jadi")
+    r"(?:desde\s+)?ahor(?:a|ita)\s+vos\s+sos|bundan\s+sonra\s+sen\s+(?:\S+\s+){0,2}?\S+?s[iıuü]n|"
+    r"(?:mulai|dari|mulai\s+dari)\s+s(?:e)?karang\s+(?:kamu|anda|ngana|awak|hang|engkau|kau|ente)\s+"
+    r"(?:jadi|adalah|menjadi|ialah))\b|"
     r"من\s+(?:الحين|الآن)\s+(?:أنت|انت)|として話して|になりきって|现在你是|現在你是|从现在起你是"
 )
 _FREE = re.compile(
@@ -140,8 +144,8 @@ _STANDING = re.compile(
     r"da\s+(?:ora|adesso|oggi)\s+in\s+(?:poi|avanti)|da\s+adesso|désormais|à\s+partir\s+de\s+maintenant|"
     r"dorénavant|ab\s+(?:jetzt|sofort|heute)|von\s+nun\s+an|künftig|voortaan|vanaf\s+nu|från\s+och\s+med\s+nu|"
     r"hädanefter|od\s+teraz|odtąd|с\s+этого\s+момента|отныне|впредь|bundan\s+(?:sonra|böyle)|"
-    r"mulai\s+(?:sekarang|saat\s+ini|hari\s+ini)|từ\s+(?:giờ|nay|bây\s+giờ)(?:\s+trở\s+đi)?)\b|"
-    r"(?:从现在开始|从现在起|从今以后|今后|これからは|今後は|अब\s+से|এখন\s+থেকে|من\s+الآن|از\s+(?:این\s+به\s+بعد|حالا)|"
+    r"mulai\s+(?:s(?:e)?karang|saat\s+ini|hari\s+ini)|lepas\s+ni|desde\s+ahorita|từ\s+(?:giờ|nay|bây\s+giờ)(?:\s+trở\s+đi)?)\b|"
+    r"(?:من\s+(?:هسّ?ا|هلّ?ق|هلأ)(?:\s+و\s*طالع|\s+ورايح)?|从现在开始|从现在起|从今以后|今后|これからは|今後は|अब\s+से|এখন\s+থেকে|من\s+الآن|از\s+(?:این\s+به\s+بعد|حالا)|"
     r"ต่อจากนี้|จากนี้ไป|앞으로는|지금부터)"
 )
 _LANGUAGES = (
@@ -162,6 +166,7 @@ _ANSWER_FORM = re.compile(
     rf"(?:en|em|in|auf|in\s+het|på|на)\s+{_LANGUAGES}\b|(?:只能?|仅)用{_LANGUAGES}|{_LANGUAGES}(?:のみ|だけ)で|"
     r"\b(?:в\s+(?:каждом\s+)?ответе?|в\s+каждый\s+ответ|in\s+elk\s+antwoord|i\s+varje\s+svar)\b|"
     r"\b(?:cada|toda|todas\s+las|ogni|chaque|toute|jede[rn]?)\s+(?:respuesta|resposta|risposta|réponse|antwort)|"
+    r"\bher\s+(?:cevab|yan[iı]t)\w*|\bsetiap\s+(?:jawapan|jawaban|balasan)\b|"
     r"(?:每个|每次|所有)(?:回答|回复)|"
     # Hindi, Bengali, Arabic, Persian, Turkish, Indonesian, Vietnamese, Thai: "answer only in <language>"
     r"(?:केवल|सिर्फ)\s+\S+\s+में\s+(?:जवाब|उत्तर)|শুধু\s+\S+(?:\s+ভাষায়)?\s+(?:উত্তর|জবাব)|"
