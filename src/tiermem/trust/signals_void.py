@@ -100,7 +100,12 @@ _SET_ASIDE = re.compile(
     r"(?:say|tell|advise|recommend))|"
     r"\b(?:above|over)\s+(?:anything|everything|whatever)\s+in\s+(?:the|your)\s+(?:[\w-]+[\s-]){0,2}?"
     r"safe(?:ty|guarding)[\w-]*\s+(?:section|rules|guidance|policy)\b|"
-    r"\b(?:[\w-]+[\s-])?(?:advice|safety|caution|careful|nanny)[\s-]mode\s+(?:off|disabled)\b"
+    r"\b(?:[\w-]+[\s-])?(?:advice|safety|caution|careful|nanny)[\s-]mode\s+(?:off|disabled)\b|"
+    # the rules or warnings the reader was given, set aside: "forget the rules you were given about trampolines"
+    r"\b(?:ignore|disregard|forget|set\s+aside|drop)\s+(?:all\s+|any\s+|the\s+)?(?:[\w-]+[\s-]){0,2}?"
+    r"(?:rules|instructions|guidance|guidelines|warnings|advice|cautions)\s+(?:(?:about|on|for)\s+(?:[\w-]+\s+){0,2}?)?"
+    r"(?:(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|told|set\s+up\s+with|loaded\s+with)|in\s+your\s+(?:setup|"
+    r"instructions|config\w*|prompt|settings))\b"
 )
 
 
