@@ -4,6 +4,8 @@ No legitimate message needs the code on the back sent to it; receipts show the l
 they never ask. The check reads several languages and only documents (a short note is left to other signals).
 """
 
+# ruff: noqa: RUF001  (the lines are written in the scripts they stand for)
+
 from __future__ import annotations
 
 import pytest

@@ -5,8 +5,6 @@ a sender may write the same way in their own letter, so it is flagged for a look
 note (not a document) is left to the other signals.
 """
 
-# ruff: noqa: RUF001  (the lines are written in the scripts they stand for)
-
 from __future__ import annotations
 
 import pytest

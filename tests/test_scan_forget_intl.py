@@ -1,4 +1,4 @@
-""""Forget what you were told before", "from now on you are ..." and "in every answer" read in many languages."""
+"""An override ("forget what you were told before") and a persona "from now on" read in many languages."""
 
 # ruff: noqa: RUF001  (the lines are written in the scripts they stand for)
 
