@@ -17,13 +17,14 @@ __all__ = ["scripted_character"]
 # A character named to the reader ("you're Bargain Bev now", "play Nana Nettle", "persona: Fitness Fran", "new
 # character for you: Kev the ..."): the words of its name, which its script then uses as a subject.
 _CHARACTER = re.compile(
-    r"(?:\byou(?:'re|\s+are)(?:\s+now)?|(?:^|[.!?:;\n]\s*)(?:be|play|become)|\bact\s+as|\bpretend\s+to\s+be|"
-    r"(?:persona|character)(?:\s+for\s+(?:you|this\s+chat))?\s*:)\s+(?:the\s+)?"
+    r"(?:\byou(?:'re|\s+are)(?:\s+now)?|\byou(?:'ll|\s+will)?\s+(?:play|become|be)|(?:^|[.!?:;\n]\s*)(?:be|play|become)|"
+    r"\bact\s+as|\bpretend\s+(?:to\s+be|you\s+are)|(?:persona|character)(?:\s+for\s+(?:you|this\s+chat))?\s*:)\s+"
+    r"(?:the\s+)?['\"\u2018\u201c]?"
     r"(?P<name>[a-z][\w'-]*(?:\s+(?!(?:the|a|an|for|in|on|now|from|to|with|and|my|your|of)\b)[a-z][\w'-]*){0,2})"
 )
 # Where the reader is to speak as the character to others: "answer her as Tony", "in Bev's voice", "in character".
 _SPEAK_AS = re.compile(
-    r"\b(?:answer|reply|respond|write|post|give|plan|advise|chat)\b[^.\n]{0,120}?(?:\bas\s+(?:him|her|them|[\w'-]+)"
+    r"\b(?:answer|reply|respond|write|post|give|plan|advise|chat)\b[^.\n]{0,120}?(?:\bas\s+(?:him|her|them|[\w'-]+(?:\s+[\w'-]+)?)"
     r"(?:\s+from\s+now\s+on)?(?=\s*(?:[.,;!]|$|\bfrom\b|\bin\b))|\bin\s+(?:his|her|their|[\w'-]+'s)\s+(?:voice|style)|"
     r"\bin\s+character\b|\bfirst\s+person\b)"
 )
