@@ -187,18 +187,35 @@ _ABOUT_REPLIES = re.compile(
 )
 
 
-def _rule_for_replies(scanned: str) -> str | None:
-    """A document's line setting a rule for every reply its reader writes from now on (a letter has no such say)."""
-    for line in scanned.splitlines():
-        if standing_rule(line) is not None and _ABOUT_REPLIES.search(line):
-            return line
+def _rule_for_replies(line: str) -> bool:
+    """Whether a document's line sets a rule for every reply its reader writes (a letter has no such say)."""
+    return standing_rule(line) is not None and _ABOUT_REPLIES.search(line) is not None
+
+
+def _telling_line(scanned: str, normalised: str) -> str | None:
+    """What the first telling line of a document does, with the line: calls on a machine, asks for a card, ..."""
+    calling = _line_calling_on_a_machine(normalised)
+    if calling is not None:
+        return f"calls on a machine reader: '{excerpt(calling)}'"
+    folded = scanned.splitlines()
+    # Names are read by their capital, so a stranger asking for cash is read on the lines as written.
+    checks = [
+        (folded, asks_for_a_whole_card, "asks for a whole card"),
+        (normalised.splitlines(), asks_cash_in_person, "has someone introduce themselves and ask for cash"),
+    ]
+    if not code_frame(scanned):
+        checks.append((folded, _rule_for_replies, "sets a rule for every reply"))
+    for lines, tells, what in checks:
+        line = next((line for line in lines if tells(line)), None)
+        if line is not None:
+            return f"{what}: '{excerpt(line)}'"
     return None
 
 
 def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> Scored:
     """``best`` raised to flagged where a document speaks to its machine reader, whatever order follows, asks for a
-    whole card (``trust.card_ask``), has someone introduce themselves and ask for cash (``trust.cash_drop``), or sets
-    a rule for every reply.
+    whole card (``trust.card_ask``), has someone introduce themselves and ask for cash (``trust.cash_drop``), sets
+    a rule for every reply, or hands its reader a persona.
 
     A letter's, a receipt's or a table's lines speak to their addressee and ask it to be no one else; a user's
     short note may well speak to their own assistant ("Note to my assistant: ..."), so notes are left to the
@@ -206,19 +223,9 @@ def _document_reader(text: str, scanned: str, normalised: str, best: Scored) -> 
     """
     if not is_document(text):
         return best
-    calling = _line_calling_on_a_machine(normalised)
-    if calling is not None:
-        return FRAMED_CEILING, (*best[1], f"a line of a document calls on a machine reader: '{excerpt(calling)}'")
-    card = next((line for line in scanned.splitlines() if asks_for_a_whole_card(line)), None)
-    if card is not None:
-        return FRAMED_CEILING, (*best[1], f"a line of a document asks for a whole card: '{excerpt(card)}'")
-    cash = next((line for line in normalised.splitlines() if asks_cash_in_person(line)), None)
-    if cash is not None:
-        why = f"a line of a document has someone introduce themselves and ask for cash: '{excerpt(cash)}'"
-        return FRAMED_CEILING, (*best[1], why)
-    standing = None if code_frame(scanned) else _rule_for_replies(scanned)
-    if standing is not None:
-        return FRAMED_CEILING, (*best[1], f"a line of a document sets a rule for every reply: '{excerpt(standing)}'")
+    telling = _telling_line(scanned, normalised)
+    if telling is not None:
+        return FRAMED_CEILING, (*best[1], f"a line of a document {telling}")
     handed = persona(scanned)
     now = PERSONA_NOW.search(scanned) if handed is None else None
     said = handed[1] if handed is not None else now.group(0) if now is not None else None

@@ -39,25 +39,8 @@ _GUIDANCE = (
     r"regole|direttive|indicazioni|consignes|instructions|règles|directives|anweisungen|regeln|vorgaben|"
     r"richtlinien|sicherheitsrichtlinien|instruktionen|系统提示|提示词?|指令|指示|规则|设定|限制)"
 )
-_OVERRIDE = re.compile(
-    # Imperatives only: "olvidé las instrucciones del horno" (I forgot the oven's) is no order. English "ignore"
-    # is left to the English signals unless a Romance article follows it.
-    rf"\b(?:ignora|ignorad|ignorate|ignorez|ignoriere|ignorieren\s+sie|ignore\s+(?:as|os|les|tes|vos|todas|toutes|"
-    rf"tous|suas|seus|tus|sus)|olvida|olvide|olviden|olvidad|descarta|descarte|omite|esqueça|esquece|esqueçam|"
-    rf"desconsidere|desconsidera|dimentica|dimenticate|tralascia|scordati\s+(?:di|delle|dei|della)|oublie|oubliez|"
-    rf"vergiss|vergessen\s+sie|missachte)\b(?:\s+\S+){{0,4}}?\s+{_GUIDANCE}|"
-    rf"\b(?:no\s+hagas\s+caso|no\s+sigas|não\s+(?:siga|obedeça)|non\s+seguire(?:\s+più)?|non\s+rispettare|"
-    rf"ne\s+(?:tiens|tenez)\s+plus\s+compte|ne\s+suis\s+plus|ne\s+respecte\s+plus)\b(?:\s+\S+){{0,3}}?\s+{_GUIDANCE}|"
-    r"\b(?:olvida|esquece|esqueça|dimentica|oublie|vergiss)\s+(?:\w+\s+){0,2}?(?:lo\s+que\s+te|o\s+que\s+te|"
-    r"quello\s+che\s+ti|ce\s+qu['’]on\s+t['’]a|tout\s+ce\s+qu|alles,?\s+was\s+(?:man\s+)?dir)|"
-    r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|别管)(?:\S{0,12}?)(?:指令|指示|规则|提示|设定|限制|要求)|"
-    r"(?:忽略|无视|忘记|忘掉)(?:上面|以上|之前|前面)的?(?:内容|文字|文本|对话|一切|所有)|"
-    r"\b(?:negeer|vergeet|ignorera|glöm|zignoruj|zapomnij)\b(?:\s+\S+){0,4}?\s+(?:instructies|regels|richtlijnen|"
-    r"aanwijzingen|instruktioner|regler|riktlinjer|instrukcje|polecenia|zasady)\b|"
-    r"(?:指示|命令|ルール|設定)\S{0,6}?無視"
-)
-# "Forget what you were told before" in languages the override above does not read.
-_FORGET = re.compile(
+# "Forget what you were told before" in languages the imperatives below do not reach.
+_FORGET = (
     # Persian, Arabic, Urdu: "forget / ignore the earlier instructions"
     r"(?:دستورها|دستورات|قوانین|قواعد|حرف)\S*\s+(?:\S+\s+){0,2}?(?:را\s+)?(?:فراموش|نادیده)|"
     r"(?:انس|انسى|انسَ|تجاهل|تناسى)\s+(?:\S+\s+){0,2}?(?:التعليمات|الأوامر|التوجيهات|القواعد|كل\s+(?:شي|شيء|اللي))|"
@@ -81,6 +64,23 @@ _FORGET = re.compile(
     r"(?:前の|以前の|これまでの)\S{0,8}(?:指示|ルール|命令)\S{0,6}(?:忘れ|無視)|"
     # Shanghainese, Cantonese, Mandarin variants
     r"(?:忘记|忘掉|忘脱|唔好理|勿要管|别管)\S{0,8}(?:之前|以前|前头|前面|上面)"
+)
+_OVERRIDE = re.compile(
+    # Imperatives only: "olvidé las instrucciones del horno" (I forgot the oven's) is no order. English "ignore"
+    # is left to the English signals unless a Romance article follows it.
+    rf"\b(?:ignora|ignorad|ignorate|ignorez|ignoriere|ignorieren\s+sie|ignore\s+(?:as|os|les|tes|vos|todas|toutes|"
+    rf"tous|suas|seus|tus|sus)|olvida|olvide|olviden|olvidad|descarta|descarte|omite|esqueça|esquece|esqueçam|"
+    rf"desconsidere|desconsidera|dimentica|dimenticate|tralascia|scordati\s+(?:di|delle|dei|della)|oublie|oubliez|"
+    rf"vergiss|vergessen\s+sie|missachte)\b(?:\s+\S+){{0,4}}?\s+{_GUIDANCE}|"
+    rf"\b(?:no\s+hagas\s+caso|no\s+sigas|não\s+(?:siga|obedeça)|non\s+seguire(?:\s+più)?|non\s+rispettare|"
+    rf"ne\s+(?:tiens|tenez)\s+plus\s+compte|ne\s+suis\s+plus|ne\s+respecte\s+plus)\b(?:\s+\S+){{0,3}}?\s+{_GUIDANCE}|"
+    r"\b(?:olvida|esquece|esqueça|dimentica|oublie|vergiss)\s+(?:\w+\s+){0,2}?(?:lo\s+que\s+te|o\s+que\s+te|"
+    r"quello\s+che\s+ti|ce\s+qu['’]on\s+t['’]a|tout\s+ce\s+qu|alles,?\s+was\s+(?:man\s+)?dir)|"
+    r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|别管)(?:\S{0,12}?)(?:指令|指示|规则|提示|设定|限制|要求)|"
+    r"(?:忽略|无视|忘记|忘掉)(?:上面|以上|之前|前面)的?(?:内容|文字|文本|对话|一切|所有)|"
+    r"\b(?:negeer|vergeet|ignorera|glöm|zignoruj|zapomnij)\b(?:\s+\S+){0,4}?\s+(?:instructies|regels|richtlijnen|"
+    r"aanwijzingen|instruktioner|regler|riktlinjer|instrukcje|polecenia|zasady)\b|"
+    r"(?:指示|命令|ルール|設定)\S{0,6}?無視|" + _FORGET
 )
 _AI = r"(?:ia|ki|ai|ии|llm|gpt)"
 _ASSISTANT = (
@@ -253,7 +253,7 @@ _BY_COUNT = (0.0, 0.0, 0.5, 0.65)
 
 def intl_order(text: str) -> Finding | None:
     """An order to the reader in another language: an override, or two classes of evidence together."""
-    override = _OVERRIDE.search(text) or _FORGET.search(text)
+    override = _OVERRIDE.search(text)
     found = [name for name, pattern in _CLASSES if may_match(pattern, text) and pattern.search(text)]
     send = _SEND.search(text)
     if send and _OUTSIDE.search(text, send.start()):

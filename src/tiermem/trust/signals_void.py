@@ -30,12 +30,17 @@ _GUIDANCE = (
     r"configuration|directives?|briefs?|brief|"
     r"safeguards?|cooling-off\s+(?:periods?|holds?))"
 )
+# How the reader came by its guidance: "you were given", "you follow", "loaded into you", "in your setup".
+_HELD_BY_YOU = (
+    r"(?:(?:that\s+)?you\s+(?:hold|have|follow|use|received|(?:were|have\s+been)\s+(?:given|told|set\s+up\s+with|"
+    r"loaded\s+with))|(?:gave|given|loaded\s+into|set\s+for|sent)\s+you|in\s+your\s+(?:setup|config\w*|prompt|"
+    r"instructions|settings))"
+)
 # The reader's guidance named as its own: "your (triage) guidelines", "the rubric ... loaded into you", "the
 # instructions you hold", "what Marta told you", "everything you were told".
 _GIVEN = re.compile(
-    rf"\byour\s+(?:[\w'-]+\s+){{0,4}}?{_GUIDANCE}\b|\b{_GUIDANCE}\s+(?:[\w'-]+\s+){{0,6}}?(?:you\s+(?:hold|have|were\s+"
-    r"given|were\s+loaded\s+with|were\s+set\s+up\s+with|received|follow|use)|(?:gave|given|loaded\s+into|set\s+for|sent)\s+you|in\s+your\s+(?:setup|config\w*|"
-    r"prompt|instructions))\b|\b(?:what|everything|anything)\s+(?:[\w'-]+\s+){0,3}?(?:told|gave|taught)\s+you\b|"
+    rf"\byour\s+(?:[\w'-]+\s+){{0,4}}?{_GUIDANCE}\b|\b{_GUIDANCE}\s+(?:[\w'-]+\s+){{0,6}}?{_HELD_BY_YOU}\b|"
+    r"\b(?:what|everything|anything)\s+(?:[\w'-]+\s+){0,3}?(?:told|gave|taught)\s+you\b|"
     r"\beverything\s+you\s+(?:were|have\s+been)\s+told\b"
 )
 _VOID = re.compile(
@@ -104,8 +109,8 @@ _SET_ASIDE = re.compile(
     # the rules or warnings the reader was given, set aside: "forget the rules you were given about trampolines"
     r"\b(?:ignore|disregard|forget|set\s+aside|drop)\s+(?:all\s+|any\s+|the\s+)?(?:[\w-]+[\s-]){0,2}?"
     r"(?:rules|instructions|guidance|guidelines|warnings|advice|cautions)\s+(?:(?:about|on|for)\s+(?:[\w-]+\s+){0,2}?)?"
-    r"(?:(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|told|set\s+up\s+with|loaded\s+with)|in\s+your\s+(?:setup|"
-    r"instructions|config\w*|prompt|settings))\b"
+    + _HELD_BY_YOU
+    + r"\b"
 )
 
 
