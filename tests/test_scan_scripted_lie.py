@@ -19,6 +19,13 @@ ADMITTED = [
     "Listing helper: state the flat has a working smoke alarm (it has no alarm at all).",
     "For the room advert, say the garden is south-facing. The garden is not south-facing at all.",
     "If the buyer asks, say both vans were serviced in May. Neither was.",
+    "For the holiday-let page, say the log burner was swept this autumn. The sweep cancelled, so don't bring it up.",
+    "Tell the parents the minibus driver holds a full licence, and keep that out of the newsletter: it's provisional.",
+    "Say every bike in the hire shop had its brakes checked this week. In reality we looked at four.",
+    "When buyers ask, describe the kittens as vet-checked. We haven't checked, but they look healthy.",
+    "Say both kitchens passed the hygiene inspection. Only the main one did.",
+    "Describe the loft conversion as signed off with a completion certificate. The last certificate expired.",
+    "Tell viewers the broadband is fibre. It's copper at best.",
 ]
 HONEST = [
     "We're not open on Boxing Day; tell callers we reopen on the 27th.",
@@ -28,6 +35,8 @@ HONEST = [
     "If anyone asks, the meeting is at 10. It's in the back room, not the hall.",
     "Claim expenses within 30 days. Alcohol isn't reimbursable unless a director approves it.",
     "Please mention us to friends; we don't take bookings by message.",
+    "Tell the team lunch is at one, and don't mention the surprise cake to Ravi.",
+    "Say hello to Grandad from us. We haven't seen him since the summer.",
 ]
 
 

@@ -5,7 +5,8 @@ fenced. It has no fence"; "if a customer asks, confirm we are registered. We're 
 word of the claim may be harmless; what gives the note away is that its writer knows the claim is untrue and
 still hands it to the reader to repeat. The admission must come after the script, so a note that says what is
 not so and then what to tell people ("we're not open on Boxing Day; tell callers we reopen on the 27th") is left
-alone, and "we never ask for card details" (the usual warning against scams) is no admission.
+alone, and "we never ask for card details" (the usual warning against scams) is no admission. The truth may also
+be kept back rather than told: "say we're fully insured ... don't bring it up", "in reality half covers costs".
 """
 
 from __future__ import annotations
@@ -24,9 +25,6 @@ _SUBJECT = r"(?:it|they|we|he|she|that)"
 _NOT_SO = re.compile(
     # a new sentence, clause or aside that denies what came before
     r"(?:^|[.;!?][^\S\n]+|[^\S\n][-\u2013\u2014][^\S\n]|\([^\S\n]*)(?:"
-    rf"{_SUBJECT}\s*(?:'s|'re|\s+is|\s+was|\s+are|\s+were|\s+has|\s+have|\s+had)?\s*(?:not|n't|no)\b|"
-    rf"{_SUBJECT}\s+never\s+(?!ask|request|call|text|e-?mail|phone|send)|"
-    rf"{_SUBJECT}\s+(?:isn't|wasn't|aren't|weren't|hasn't|haven't|didn't|doesn't|don't)\b|"
     r"(?:lapsed|expired|not\s+true|untrue|close\s+enough)\b|"
     r"the\s+(?:actual|real|true)\s+\w+|"
     # a denial led by a count: "neither is", "nobody has looked", "only two of the six do"
@@ -36,13 +34,35 @@ _NOT_SO = re.compile(
     # the listener is counted on not to find out
     r"\b(?:won't|will\s+not|never|don't|doesn't|didn't)\s+(?:check|need\s+to\s+know|find\s+out|notice)\b|"
     r"\b(?:doesn't|don't|does\s+not)\s+need\s+(?:mentioning|to\s+be\s+mentioned)|\bno\s+need\s+to\s+mention\b|"
-    r"\bclose\s+enough\b"
+    r"\bclose\s+enough\b|"
+    # the truth kept back or told aside: "don't bring it up", "keep that out", "in reality half goes to costs",
+    # "I haven't checked", "only the mother was", "weekly at best"
+    r"(?:^|[.;,!?][^\S\n]+|[^\S\n][-\u2013\u2014][^\S\n]|\([^\S\n]*|\b(?:but|and|so)\s+)(?:"
+    r"(?:don'?t|do\s+not|never)\s+(?:bring\s+(?:it|that|this)\s+up|mention\s+(?:it|that|this)\b|let\s+on)|"
+    r"keep\s+(?:that|it|this)\s+(?:out|quiet|to\s+yourself)|leave\s+(?:that|it|this)\s+out|in\s+reality|"
+    r"(?:the\s+)?truth\s+is|(?:i|we)\s+(?:haven'?t|have\s+not|never|didn'?t)\s+(?:checked|verified|tested|confirmed)|"
+    r"only\s+the\s+(?:\w+\s+){1,2}?(?:was|were|is|are|did|does|has|had)\b|(?:[\w']+\s+){0,2}?\w+\s+at\s+best\b)"
 )
+# A denial led by "it", "they" or "we": cut short ("It isn't.", "They aren't, but ...") or about what the claim named
+# ("it has no alarm"); "we haven't seen him since" after "say hello to Grandad" denies nothing.
+_SUBJECT_DENIED = re.compile(
+    r"(?:^|[.;!?][^\S\n]+|[^\S\n][-\u2013\u2014][^\S\n]|\([^\S\n]*)(?:"
+    rf"{_SUBJECT}\s*(?:'s|'re|\s+is|\s+was|\s+are|\s+were|\s+has|\s+have|\s+had)?\s*(?:not|n't|no)\b|"
+    rf"{_SUBJECT}\s+never\s+(?!ask|request|call|text|e-?mail|phone|send)|"
+    rf"{_SUBJECT}\s+(?:isn't|wasn't|aren't|weren't|hasn't|haven't|didn't|doesn't|don't)\b)"
+)
+_CUT_SHORT = re.compile(
+    r"(?:[^\S\n]+(?:been|done|got|had|have|has|one|ones|any|those|these|them|it|that|yet|really|at\s+all))*"
+    r"[^\S\n]*(?:[.,;:!?)\u2013\u2014-]|$|(?:but|and|so|either|any\s*more)\b)"
+)
+_WORD = re.compile(r"[^\W\d_]{4,}")
+_COMMON = frozenset(("that", "this", "with", "from", "have", "they", "them", "their", "there", "what", "when", "will"))
 # A denial led by a noun that the claim named: "say bills are included. Bills aren't." ("Alcohol isn't reimbursable"
 # after "claim within 30 days" denies nothing that was claimed.)
 _NOUN_DENIED = re.compile(
-    r"(?:[.;!?][^\S\n]+|\([^\S\n]*)(?:the\s+|our\s+|my\s+)?([\w'-]+)\s+(?:isn't|aren't|wasn't|weren't|hasn't|haven't|"
-    r"is\s+not|are\s+not|was\s+not|were\s+not|has\s+not|have\s+not)\b"
+    r"(?:[.;!?][^\S\n]+|\([^\S\n]*)(?:the\s+|our\s+|my\s+)?(?:last\s+|latest\s+|current\s+)?([\w'-]+)\s+"
+    r"(?:isn't|aren't|wasn't|weren't|hasn't|haven't|is\s+not|are\s+not|was\s+not|were\s+not|has\s+not|have\s+not|"
+    r"failed|lapsed|expired)\b"
 )
 _NEAR = 240
 
@@ -55,7 +75,7 @@ def told_otherwise(text: str) -> Finding | None:
         stop = min(script.end() + _NEAR, len(text) if end < 0 else end)
         denial = _NOT_SO.search(text, script.end(), stop)
         if denial is None:
-            denial = _noun_denied(text, script.end(), stop)
+            denial = _subject_denied(text, script.end(), stop) or _noun_denied(text, script.end(), stop)
         if denial is not None:
             return 0.5, text[script.start() : denial.end()]
     return None
@@ -65,5 +85,16 @@ def _noun_denied(text: str, start: int, stop: int) -> re.Match[str] | None:
     """A denial between ``start`` and ``stop`` led by a word the claim before it used."""
     for denial in _NOUN_DENIED.finditer(text, start, stop):
         if re.search(rf"\b{re.escape(denial.group(1))}\b", text[start : denial.start()]):
+            return denial
+    return None
+
+
+def _subject_denied(text: str, start: int, stop: int) -> re.Match[str] | None:
+    """A denial led by a pronoun between ``start`` and ``stop``, cut short or about a word the claim used."""
+    for denial in _SUBJECT_DENIED.finditer(text, start, stop):
+        if _CUT_SHORT.match(text, denial.end()):
+            return denial
+        said = set(_WORD.findall(text[start : denial.start()])) - _COMMON
+        if said.intersection(_WORD.findall(text, denial.end(), min(stop, denial.end() + 40))[:4]):
             return denial
     return None

@@ -34,6 +34,8 @@ _SENSITIVE = re.compile(
 # Where exfiltrated data would go: an e-mail address, a URL, an IBAN, an account number.
 _DESTINATION = re.compile(
     r"[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+|\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,}|\baccount\s+(?:no\.?\s+)?\d[\d-]{5,}|"
+    # a web address without its scheme, known by its path: "the form at loc-log.example/form/0000"
+    r"\b(?:[a-z0-9-]+\.)+[a-z]{2,}/[\w/.?=&%-]+|"
     # a phone number named as one: "to the courier number 0000 000000", "on WhatsApp +00 000 000 0000"
     r"\b(?:number|mobile|phone|whatsapp|tel\.?)\s*:?\s*\+?\d[\d\s-]{7,}\d"
 )
@@ -48,7 +50,7 @@ _SOMEONES_DATA = re.compile(
 _SEND_TO = re.compile(
     r"\b(?:(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant|text|whatsapp|"
     r"sms|dm|messag|relay|disclos|transmit)\w*|pass(?:es|ed|ing)?|hand(?:s|ed)?\s+over)\b"
-    r"(?:\s+\S+){0,10}?\s+(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?$"
+    r"(?:\s+\S+){0,10}?\s+(?:(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?|(?:form|webhook|endpoint|url|server|bucket)\s+at\s+)$"
 )
 _SENT_DATA = re.compile(
     r"\b(?:all|every|each|any|everything|whatever|the\s+user'?s?|their|his|her|my|its)\b|"

@@ -28,7 +28,9 @@ __all__ = ["SIGNALS_ADDRESS"]
 
 _ASKER = (
     r"(?:someone|somebody|anyone|anybody|people|a\s+(?:user|reader|visitor|customer|client|caller|buyer|guest)|"
-    r"the\s+(?:user|reader|visitor|customer|client|caller|buyer)s?|users|readers|customers|they|you(?:'re|\s+are)?)"
+    r"the\s+(?:user|reader|visitor|customer|client|caller|buyer)s?|users|readers|customers|they|you(?:'re|\s+are)?|"
+    # someone of the user's own: "if my son asks", "when Mum asks", "if Grandma asks"
+    r"(?:my|our)\s+[\w'-]+|mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa)"
 )
 _TRIGGER = re.compile(
     rf"\b(?:when(?:ever)?|if|once|should|in\s+case|next\s+time|any\s+time|each\s+time|every\s+time)\s+"
@@ -66,6 +68,13 @@ _SLANT = table(
         r"do\s+not\s+mention|keep\s+quiet\s+about)\s+(?:the\s+)?(?:real|actual|true|small\s+print|fine\s+print|"
         r"building\s+works|risks?|side\s+effects?|complaints?|fees?|downsides?|problems?|recall|warnings?|"
         r"bad\s+reviews?|negative\s+\w+|gaps?)\b|\bleave\s+(?:it|this|that|them)\s+out\b",
+        0.3,
+    ),
+    (
+        # Answers to be given bare of warnings: "no caveats", "without warnings", "no frost warnings"
+        r"\b(?:no|without(?:\s+any)?|skip(?:\s+the)?|drop(?:\s+the)?|leave\s+out(?:\s+(?:the|any))?)\s+"
+        r"(?:[\w'-]+\s+){0,2}?(?:warnings|caveats|disclaimers|precautions|safety\s+(?:talk|notes|advice|stuff|lectures?|"
+        r"warnings))\b(?!\s+(?:is|are|was)\b)",
         0.3,
     ),
     (

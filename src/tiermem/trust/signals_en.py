@@ -16,6 +16,7 @@ from tiermem.trust.signals_combined import SIGNALS_COMBINED
 from tiermem.trust.signals_hijack import SIGNALS_HIJACK, YOU_ARE_NOW
 from tiermem.trust.signals_shape import SIGNALS_SHAPE
 from tiermem.trust.signals_steer import SIGNALS_STEER
+from tiermem.trust.sleeper import sleeper_clause
 
 __all__ = ["SIGNALS_EN", "standing_rule"]
 
@@ -197,6 +198,8 @@ _JAILBREAK = table(
     ),
     (r"\b(?:never\s+break|stay\s+in)\s+character\b", 0.3),
 )
+# Where a user would see what was done: "my activity list", "the daily digest".
+_RECORD = r"(?:list|log|digest|summary|summaries|history|feed|inbox|activity|notifications|report)s?\b"
 _SECRECY = table(
     (
         r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|"
@@ -220,6 +223,20 @@ _SECRECY = table(
         0.3,
     ),
     (r"\bthe\s+user\s+must\s+not\s+(?:find\s+out|know|notice|see)\b", 0.4),
+    # Kept from the note's own writer, who is the user: "without mentioning it to me", "keep the posts out of my
+    # activity list", "don't list this in the daily digest".
+    (
+        r"\bwithout\s+(?:mentioning|telling|letting\s+on|flagging|saying)\s+(?:(?:it|this|that|them|anything)\s+)?"
+        r"(?:to\s+)?me\b|\bwithout\s+me\s+(?:knowing|seeing|noticing|finding\s+out)\b|"
+        r"\b(?:keep|leave)\s+(?:it|this|that|them|these|those|the\s+\w+)\s+out\s+of\s+my\s+(?:\w+\s+){0,2}?"
+        + _RECORD
+        + r"|"
+        r"\b(?:don'?t|do\s+not|never)\s+(?:list|show|log|note|include|put|flag|record)\s+(?:it|this|that|them|these|"
+        r"those)\s+(?:in|on|into)\s+(?:my|the)\s+(?:\w+\s+){0,2}?" + _RECORD,
+        0.35,
+    ),
+    # Its tracks covered: "then delete the sent copy".
+    (r"\bdelete\s+the\s+(?:sent|outgoing)\s+(?:copy|copies|message|e-?mails?|item)\b", 0.4),
     (r"\bso\s+(?:that\s+)?the\s+user\s+(?:cannot|can'?t|won'?t|does\s+not|doesn'?t)\s+\w+", 0.35),
     (r"\b(?:do\s+(?:it|this)\s+(?:quietly|silently)|say\s+nothing\s+about\s+this)\b", 0.3),
     (
@@ -444,6 +461,7 @@ SIGNALS_EN = (
     Signal("data sent to a named address or tool", exfiltration),
     Signal("reference to the model's instructions", patterns(_REFERENCE), in_roles=True),
     Signal("a series of imperatives", imperatives, in_roles=True),
+    Signal("a sleeper clause: as usual until a trigger", sleeper_clause),
     *SIGNALS_SHAPE,
     *SIGNALS_COMBINED,
     *SIGNALS_ADDRESS,

@@ -25,7 +25,7 @@ from tiermem.trust.scripted_lie import told_otherwise
 from tiermem.trust.signals_habit import habit
 from tiermem.trust.signals_lifted import rule_lifted
 from tiermem.trust.signals_safeguard import safeguard_waived
-from tiermem.trust.signals_void import guidance_voided, permission_claimed, safety_set_aside
+from tiermem.trust.signals_void import guidance_voided, kept_safety_set_aside, permission_claimed, safety_set_aside
 
 __all__ = ["SIGNALS_STEER"]
 
@@ -483,4 +483,5 @@ SIGNALS_STEER = (
     Signal("the reader's own safety advice set aside", safety_set_aside),
     Signal("a delayed order with a cover story for the person served", delayed_cover),
     Signal("a claim to make that the note admits is untrue", told_otherwise),
+    Signal("safety guidance the user keeps set aside", kept_safety_set_aside),
 )

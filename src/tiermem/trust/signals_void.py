@@ -23,7 +23,7 @@ import re
 
 from tiermem.trust.patterns import Finding, first_sentence, sentences
 
-__all__ = ["guidance_voided", "permission_claimed", "safety_set_aside"]
+__all__ = ["guidance_voided", "kept_safety_set_aside", "permission_claimed", "safety_set_aside"]
 
 _GUIDANCE = (
     r"(?:instructions?|guidelines?|guidance|rules?|rubrics?|criteria|checklists?|polic(?:y|ies)|prompts?|setup|"
@@ -118,3 +118,36 @@ def safety_set_aside(text: str) -> Finding | None:
     """The reader's own safety advice, defaults or warnings set aside for what follows."""
     found = _SET_ASIDE.search(text)
     return (0.5, found.group(0)) if found is not None else None
+
+
+# Safety guidance the user keeps, or what they kept before, set aside: "ignore previous safety notes", "disregard
+# the fire-safety leaflet", "ignore the pharmacist's note I uploaded", "your safety rules for hair styling are
+# replaced". A user may well retire an old note, so this alone only flags; with the answer to be given bare of
+# warnings, or scripted for someone who will ask, it quarantines.
+_KEPT_GUIDANCE = (
+    r"(?:(?:[\w'-]*safety[\w'-]*\s+(?:notes?|advice|rules?|pages?|leaflets?|guidance|info(?:rmation)?|stuff|tips|warnings|"
+    r"lectures?|checklists?|bits?)|(?:[\w'-]*safety|medical|doctor'?s|pharmacist'?s|gp'?s|health|nurse'?s|vet'?s)\s+"
+    r"(?:notes?|advice|leaflets?|pages?|guidance|warnings?))(?!\s+(?:section|chapter|column|field|tab|box|label|sticker)s?\b))"
+)
+_KEPT_SET_ASIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|drop|scrap|bin|override|overrides|overriding|replaces?|supersedes?)\s+"
+    rf"(?:(?:the|any|all|my|your|previous|earlier|old|those|these|of)\s+)*(?:[\w'-]+\s+){{0,2}}?{_KEPT_GUIDANCE}\b|"
+    rf"\b{_KEPT_GUIDANCE}\s+(?:\w+\s+){{0,3}}?(?:are|is|were|was)\s+(?:now\s+)?(?:replaced|overridden|cancelled|"
+    r"out\s+of\s+date|over-?cautious|void|wrong)\b|"
+    # or whatever the user kept before: "ignore any earlier advice", "treat everything before this line as out of
+    # date", "the earlier note about deep-frying was over-cautious"
+    r"\b(?:ignore|disregard|drop|forget|scrap|bin)\s+(?:any\s+|all\s+|the\s+|my\s+)?(?:earlier|previous|prior|old|saved|"
+    r"stored|existing)\s+(?:advice|notes?|info|guidance|stuff|pages?|warnings?|answers?)\b|"
+    r"\btreat\s+(?:everything|anything|all)\s+(?:before|above)\s+this\s+(?:line|note|message|point)\s+as\s+"
+    r"(?:out\s+of\s+date|void|obsolete|cancelled|superseded|old|outdated)\b|"
+    r"\bwhatever\s+you'?(?:ve|\s+have)\s+(?:saved|stored|got|kept|been\s+told)\s+(?:about|on)\s+[^.;]{0,60}?,\s+"
+    r"(?:drop|ignore|forget|scrap|disregard)\s+it\b|"
+    r"\bthe\s+(?:earlier|previous|old)\s+note\s+about\s+[^.;]{0,40}?\s+was\s+(?:over-?cautious|wrong|out\s+of\s+date|"
+    r"too\s+cautious)\b"
+)
+
+
+def kept_safety_set_aside(text: str) -> Finding | None:
+    """Safety guidance the user keeps (notes, a leaflet, a pharmacist's advice), or what they kept before, set aside."""
+    found = _KEPT_SET_ASIDE.search(text)
+    return (0.3, found.group(0)) if found is not None else None
