@@ -50,7 +50,8 @@ _SOMEONES_DATA = re.compile(
 _SEND_TO = re.compile(
     r"\b(?:(?:send|forward|email|mail|post|upload|share|transfer|wire|copy|export|paste|put|submit|grant|text|whatsapp|"
     r"sms|dm|messag|relay|disclos|transmit)\w*|pass(?:es|ed|ing)?|hand(?:s|ed)?\s+over)\b"
-    r"(?:\s+\S+){0,10}?\s+(?:(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?|(?:form|webhook|endpoint|url|server|bucket)\s+at\s+)$"
+    r"(?:\s+\S+){0,10}?\s+(?:(?:to|with|on|into|via)\s+(?:\S+\s+){0,2}?|"
+    r"(?:form|webhook|endpoint|url|server|bucket)\s+at\s+)$"
 )
 _SENT_DATA = re.compile(
     r"\b(?:all|every|each|any|everything|whatever|the\s+user'?s?|their|his|her|my|its)\b|"

@@ -73,8 +73,8 @@ _SLANT = table(
     (
         # Answers to be given bare of warnings: "no caveats", "without warnings", "no frost warnings"
         r"\b(?:no|without(?:\s+any)?|skip(?:\s+the)?|drop(?:\s+the)?|leave\s+out(?:\s+(?:the|any))?)\s+"
-        r"(?:[\w'-]+\s+){0,2}?(?:warnings|caveats|disclaimers|precautions|safety\s+(?:talk|notes|advice|stuff|lectures?|"
-        r"warnings))\b(?!\s+(?:is|are|was)\b)",
+        r"(?:[\w'-]+\s+){0,2}?(?:warnings|caveats|disclaimers|precautions|"
+        r"safety\s+(?:talk|notes|advice|stuff|lectures?|warnings))\b(?!\s+(?:is|are|was)\b)",
         0.3,
     ),
     (

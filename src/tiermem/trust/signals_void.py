@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.trust.patterns import Finding, first_sentence, sentences
+from tiermem.trust.patterns import Finding, first_sentence, patterns, sentences, table
 
 __all__ = ["guidance_voided", "kept_safety_set_aside", "permission_claimed", "safety_set_aside"]
 
@@ -125,19 +125,20 @@ def safety_set_aside(text: str) -> Finding | None:
 # replaced". A user may well retire an old note, so this alone only flags; with the answer to be given bare of
 # warnings, or scripted for someone who will ask, it quarantines.
 _KEPT_GUIDANCE = (
-    r"(?:(?:[\w'-]*safety[\w'-]*\s+(?:notes?|advice|rules?|pages?|leaflets?|guidance|info(?:rmation)?|stuff|tips|warnings|"
-    r"lectures?|checklists?|bits?)|(?:[\w'-]*safety|medical|doctor'?s|pharmacist'?s|gp'?s|health|nurse'?s|vet'?s)\s+"
-    r"(?:notes?|advice|leaflets?|pages?|guidance|warnings?))(?!\s+(?:section|chapter|column|field|tab|box|label|sticker)s?\b))"
+    r"(?:(?:[\w'-]*safety[\w'-]*\s+(?:notes?|advice|rules?|pages?|leaflets?|guidance|info(?:rmation)?|stuff|"
+    r"tips|warnings|lectures?|checklists?|bits?)|(?:[\w'-]*safety|medical|doctor'?s|pharmacist'?s|gp'?s|health|"
+    r"nurse'?s|vet'?s)\s+(?:notes?|advice|leaflets?|pages?|guidance|warnings?))"
+    r"(?!\s+(?:section|chapter|column|field|tab|box|label|sticker)s?\b))"
 )
-_KEPT_SET_ASIDE = re.compile(
+_KEPT_SET_ASIDE = (
     r"\b(?:ignore|disregard|forget|drop|scrap|bin|override|overrides|overriding|replaces?|supersedes?)\s+"
     rf"(?:(?:the|any|all|my|your|previous|earlier|old|those|these|of)\s+)*(?:[\w'-]+\s+){{0,2}}?{_KEPT_GUIDANCE}\b|"
     rf"\b{_KEPT_GUIDANCE}\s+(?:\w+\s+){{0,3}}?(?:are|is|were|was)\s+(?:now\s+)?(?:replaced|overridden|cancelled|"
     r"out\s+of\s+date|over-?cautious|void|wrong)\b|"
-    # or whatever the user kept before: "ignore any earlier advice", "treat everything before this line as out of
-    # date", "the earlier note about deep-frying was over-cautious"
-    r"\b(?:ignore|disregard|drop|forget|scrap|bin)\s+(?:any\s+|all\s+|the\s+|my\s+)?(?:earlier|previous|prior|old|saved|"
-    r"stored|existing)\s+(?:advice|notes?|info|guidance|stuff|pages?|warnings?|answers?)\b|"
+    # or whatever the user kept before: "ignore any earlier advice", "treat everything before this line
+    # as out of date", "the earlier note about deep-frying was over-cautious"
+    r"\b(?:ignore|disregard|drop|forget|scrap|bin)\s+(?:any\s+|all\s+|the\s+|my\s+)?(?:earlier|previous|prior|old|"
+    r"saved|stored|existing)\s+(?:advice|notes?|info|guidance|stuff|pages?|warnings?|answers?)\b|"
     r"\btreat\s+(?:everything|anything|all)\s+(?:before|above)\s+this\s+(?:line|note|message|point)\s+as\s+"
     r"(?:out\s+of\s+date|void|obsolete|cancelled|superseded|old|outdated)\b|"
     r"\bwhatever\s+you'?(?:ve|\s+have)\s+(?:saved|stored|got|kept|been\s+told)\s+(?:about|on)\s+[^.;]{0,60}?,\s+"
@@ -145,9 +146,5 @@ _KEPT_SET_ASIDE = re.compile(
     r"\bthe\s+(?:earlier|previous|old)\s+note\s+about\s+[^.;]{0,40}?\s+was\s+(?:over-?cautious|wrong|out\s+of\s+date|"
     r"too\s+cautious)\b"
 )
-
-
-def kept_safety_set_aside(text: str) -> Finding | None:
-    """Safety guidance the user keeps (notes, a leaflet, a pharmacist's advice), or what they kept before, set aside."""
-    found = _KEPT_SET_ASIDE.search(text)
-    return (0.3, found.group(0)) if found is not None else None
+# Safety guidance the user keeps (notes, a leaflet, a pharmacist's advice), or what they kept before, set aside.
+kept_safety_set_aside = patterns(table((_KEPT_SET_ASIDE, 0.3)))

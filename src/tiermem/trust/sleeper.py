@@ -8,9 +8,7 @@ nothing had changed meanwhile, so across the benign notes of every round this cl
 
 from __future__ import annotations
 
-import re
-
-from tiermem.trust.patterns import Finding
+from tiermem.trust.patterns import patterns, table
 
 __all__ = ["sleeper_clause"]
 
@@ -27,14 +25,10 @@ _UNTIL = (
     r"(?:until|till|'til|up\s+to|before)\s+(?:then|that(?:\s+\w+)?|the\s+(?:trigger|word|phrase|date|day|"
     r"\w+\s+(?:is|has|arrives))|it\s+(?:happens|comes)|i\s+(?:say|type|send))"
 )
-_SLEEPER = re.compile(
+_SLEEPER = (
     rf"{_AS_USUAL}[^.!?\n]{{0,40}}?\b{_UNTIL}|\b{_UNTIL}[^.!?\n]{{0,40}}?{_AS_USUAL}|"
     r"\bdon'?t\s+act\s+on\s+(?:this|it)\s+(?:yet|until|till|before)\b|"
     rf"\bkeep\s+quiet\s+about\s+(?:it|this)\s+{_UNTIL}"
 )
-
-
-def sleeper_clause(text: str) -> Finding | None:
-    """The reader told to go on as usual until a trigger (or not to act on the note yet)."""
-    found = _SLEEPER.search(text)
-    return (0.5, found.group(0)) if found is not None else None
+# The reader told to go on as usual until a trigger, or not to act on the note yet.
+sleeper_clause = patterns(table((_SLEEPER, 0.5)))
