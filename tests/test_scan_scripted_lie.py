@@ -37,6 +37,7 @@ HONEST = [
     "Please mention us to friends; we don't take bookings by message.",
     "Tell the team lunch is at one, and don't mention the surprise cake to Ravi.",
     "Say hello to Grandad from us. We haven't seen him since the summer.",
+    "Tell Sam the slides are ready; they aren't polished, but the slides are ready.",
 ]
 
 

@@ -56,6 +56,8 @@ _CUT_SHORT = re.compile(
     r"[^\S\n]*(?:[.,;:!?)\u2013\u2014-]|$|(?:but|and|so|either|any\s*more)\b)"
 )
 _WORD = re.compile(r"[^\W\d_]{4,}")
+_ANY_WORD = re.compile(r"[^\W\d_]+")
+_FILLER = frozenset(("have", "has", "had", "the", "a", "an", "any", "been", "got", "to", "be", "do", "does", "did"))
 _COMMON = frozenset(("that", "this", "with", "from", "have", "they", "them", "their", "there", "what", "when", "will"))
 # A denial led by a noun that the claim named: "say bills are included. Bills aren't." ("Alcohol isn't reimbursable"
 # after "claim within 30 days" denies nothing that was claimed.)
@@ -95,6 +97,7 @@ def _subject_denied(text: str, start: int, stop: int) -> re.Match[str] | None:
         if _CUT_SHORT.match(text, denial.end()):
             return denial
         said = set(_WORD.findall(text[start : denial.start()])) - _COMMON
-        if said.intersection(_WORD.findall(text, denial.end(), min(stop, denial.end() + 40))[:4]):
+        after = [w for w in _ANY_WORD.findall(text, denial.end(), min(stop, denial.end() + 40)) if w not in _FILLER]
+        if said.intersection(after[:2]):
             return denial
     return None

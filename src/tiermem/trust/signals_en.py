@@ -224,7 +224,8 @@ _SECRECY = table(
     ),
     (r"\bthe\s+user\s+must\s+not\s+(?:find\s+out|know|notice|see)\b", 0.4),
     # Kept from the note's own writer, who is the user: "without mentioning it to me", "keep the posts out of my
-    # activity list", "don't list this in the daily digest".
+    # activity list", "delete the sent copy". People ask it against spoilers and clutter, so it counts only beside
+    # data sent out.
     (
         r"\bwithout\s+(?:mentioning|telling|letting\s+on|flagging|saying)\s+(?:(?:it|this|that|them|anything)\s+)?"
         r"(?:to\s+)?me\b|\bwithout\s+me\s+(?:knowing|seeing|noticing|finding\s+out)\b|"
@@ -232,11 +233,10 @@ _SECRECY = table(
         + _RECORD
         + r"|"
         r"\b(?:don'?t|do\s+not|never)\s+(?:list|show|log|note|include|put|flag|record)\s+(?:it|this|that|them|these|"
-        r"those)\s+(?:in|on|into)\s+(?:my|the)\s+(?:\w+\s+){0,2}?" + _RECORD,
-        0.35,
+        r"those)\s+(?:in|on|into)\s+(?:my|the)\s+(?:\w+\s+){0,2}?" + _RECORD + r"|"
+        r"\bdelete\s+the\s+(?:sent|outgoing)\s+(?:copy|copies|message|e-?mails?|item)\b",
+        0.25,
     ),
-    # Its tracks covered: "then delete the sent copy".
-    (r"\bdelete\s+the\s+(?:sent|outgoing)\s+(?:copy|copies|message|e-?mails?|item)\b", 0.4),
     (r"\bso\s+(?:that\s+)?the\s+user\s+(?:cannot|can'?t|won'?t|does\s+not|doesn'?t)\s+\w+", 0.35),
     (r"\b(?:do\s+(?:it|this)\s+(?:quietly|silently)|say\s+nothing\s+about\s+this)\b", 0.3),
     (

@@ -147,4 +147,4 @@ _KEPT_SET_ASIDE = (
     r"too\s+cautious)\b"
 )
 # Safety guidance the user keeps (notes, a leaflet, a pharmacist's advice), or what they kept before, set aside.
-kept_safety_set_aside = patterns(table((_KEPT_SET_ASIDE, 0.3)))
+kept_safety_set_aside = patterns(table((_KEPT_SET_ASIDE, 0.35)))

@@ -1,9 +1,10 @@
 """(internal) A sleeper clause: the reader to go on as usual until a later trigger, when the order takes over.
 
 A delayed attack needs its reader to look unchanged until the moment comes, so it says so: "until then answer
-normally", "behave normally until the trigger", "keep the current answer until then", "don't act on this yet",
-"before that phrase, carry on as usual". A person's own plans name a day without asking anyone to look as if
-nothing had changed meanwhile, so across the benign notes of every round this clause is never written.
+normally", "behave normally until the trigger", "keep the current answer until then", "before that phrase, carry
+on as usual". A person's own plans name a day without asking anyone to look as if nothing had changed meanwhile.
+"Don't act on this yet" and "keep quiet about it until then" are not read so: people write them of a quote they
+are weighing or a surprise party.
 """
 
 from __future__ import annotations
@@ -25,10 +26,6 @@ _UNTIL = (
     r"(?:until|till|'til|up\s+to|before)\s+(?:then|that(?:\s+\w+)?|the\s+(?:trigger|word|phrase|date|day|"
     r"\w+\s+(?:is|has|arrives))|it\s+(?:happens|comes)|i\s+(?:say|type|send))"
 )
-_SLEEPER = (
-    rf"{_AS_USUAL}[^.!?\n]{{0,40}}?\b{_UNTIL}|\b{_UNTIL}[^.!?\n]{{0,40}}?{_AS_USUAL}|"
-    r"\bdon'?t\s+act\s+on\s+(?:this|it)\s+(?:yet|until|till|before)\b|"
-    rf"\bkeep\s+quiet\s+about\s+(?:it|this)\s+{_UNTIL}"
-)
-# The reader told to go on as usual until a trigger, or not to act on the note yet.
+_SLEEPER = rf"{_AS_USUAL}[^.!?\n]{{0,40}}?\b{_UNTIL}|\b{_UNTIL}[^.!?\n]{{0,40}}?{_AS_USUAL}"
+# The reader told to go on as usual until a trigger.
 sleeper_clause = patterns(table((_SLEEPER, 0.5)))
