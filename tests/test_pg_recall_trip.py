@@ -243,15 +243,19 @@ class _TurnCounter:
             threading.Thread(target=self._pump, args=(n, upstream, client, "server"), daemon=True).start()
 
     def _pump(self, n: int, source: socket.socket, sink: socket.socket, side: str) -> None:
-        while data := source.recv(65536):
-            if side == "server":
-                time.sleep(self.HOLD)
-            with self._lock:
-                if side == "client" and self._last[n] == "server":
-                    self._turns[n] += 1
-                self._last[n] = side
-            sink.sendall(data)
-        sink.close()
+        try:
+            while data := source.recv(65536):
+                if side == "server":
+                    time.sleep(self.HOLD)
+                with self._lock:
+                    if side == "client" and self._last[n] == "server":
+                        self._turns[n] += 1
+                    self._last[n] = side
+                sink.sendall(data)
+        except OSError:  # the other direction closed this socket as the connection ended
+            pass
+        finally:
+            sink.close()
 
     def close(self) -> None:
         self._listener.close()
