@@ -298,7 +298,16 @@ class Memory(MemoryAPI):
 
     def approve(self, scope: Scope, pending_id: str, *, actor: str = "operator") -> WriteResult:
         """Store a held write: it keeps its source and trust, and ``actor`` is recorded as its approver."""
-        return lifecycle.approve(self.store, self.embedder, scope, pending_id, now=utcnow(), actor=actor)
+        return lifecycle.approve(
+            self.store,
+            self.embedder,
+            scope,
+            pending_id,
+            now=utcnow(),
+            actor=actor,
+            policy=self.write_policy,
+            default_ttl=self.retention.default_ttl,
+        )
 
     def reject(self, scope: Scope, pending_id: str) -> None:
         """Drop a held write."""

@@ -3,8 +3,10 @@
 A file is text anyone may have edited: its ``source``, ``trust`` and injection verdicts are claims. So, unless an
 operator vouches for the file, every record is stored as from ``import:<name>`` with that source's trust, and
 every record is judged again as a write from its (new) source would be; a release the file records is kept only
-when the file is vouched for. Credentials anywhere (records, core blocks and their history, held writes, audit
-snapshots) refuse the whole file, and core blocks pass the gate core-block edits pass.
+when the file is vouched for. Held writes are records too: each is held as from ``import:<name>``, so approving
+one later judges it as that source, whatever source the file gave it. Credentials anywhere (records, their agent
+and session ids, core blocks and their history, held writes, audit entries and their actors) refuse the whole
+file, and core blocks pass the gate core-block edits pass.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from tiermem.store.base import Store
-from tiermem.trust.injection import RELEASED, VERDICT_KEY
+from tiermem.trust.injection import REASONS_KEY, RELEASED, SCORE_KEY, VERDICT_KEY
 from tiermem.types import MemoryRecord, Scope, Source
 from tiermem.write.gate import admit_block, refuse_credentials, refuse_credentials_in
 from tiermem.write.scan import ScanPolicy, scan_records
@@ -23,7 +25,13 @@ from tiermem.write.scan import ScanPolicy, scan_records
 __all__ = ["admit_imported", "admit_rows"]
 
 # The rows besides records and core blocks that carry text a user wrote: history and held writes.
-_HISTORY = {"core_block_edits": ("before", "after"), "audit": ("before", "after", "detail"), "pending": ("record",)}
+# What a file may claim of a held write's judgement: dropped, as the gate judges it again on approval.
+_VERDICT_KEYS = frozenset({VERDICT_KEY, SCORE_KEY, REASONS_KEY, "released_by", "approved_by", "approved_at"})
+_HISTORY = {
+    "core_block_edits": ("before", "after"),
+    "audit": ("actor", "before", "after", "detail"),
+    "pending": ("record",),
+}
 
 
 def admit_imported(
@@ -48,10 +56,17 @@ def admit_imported(
 
 
 def admit_rows(
-    store: Store, scope: Scope, rows: Mapping[str, Sequence[Mapping[str, Any]]], actor: str, policy: ScanPolicy,
+    store: Store,
+    scope: Scope,
+    rows: Mapping[str, Sequence[Mapping[str, Any]]],
+    source: Source,
+    vouched: bool,
+    policy: ScanPolicy,
     now: datetime,
-) -> None:  # fmt: skip
-    """Refuse the file when a core block reads like instructions, or any row holds a credential."""
+) -> dict[str, list[dict[str, Any]]]:
+    """The file's other rows as the gate admits them: refused when a core block reads like instructions or any
+    row holds a credential; held writes re-sourced to ``source`` unless ``vouched``."""
+    actor = str(source)
     for row in rows.get("core_blocks", ()):
         block = [str(row.get("value") or ""), str(row.get("description") or "")]
         admit_block(store, scope, str(row.get("name")), block, actor=actor, now=now, policy=policy)
@@ -61,6 +76,22 @@ def admit_rows(
             for key in keys:
                 texts += _texts(f"{section}[{i}].{key}", key, row.get(key))
     refuse_credentials_in(store, scope, texts, actor, now)
+    out = {section: [dict(row) for row in section_rows] for section, section_rows in rows.items()}
+    if not vouched and "pending" in out:
+        out["pending"] = [_held_as(row, source) for row in out["pending"]]
+    return out
+
+
+def _held_as(row: dict[str, Any], source: Source) -> dict[str, Any]:
+    """A held write's row with its record as from ``source``, at that source's trust, its stored verdict dropped
+    (the write gate judges it when it is approved)."""
+    record = row.get("record")
+    if not isinstance(record, Mapping):
+        return row
+    metadata = record.get("metadata")
+    kept = {k: v for k, v in metadata.items() if k not in _VERDICT_KEYS} if isinstance(metadata, Mapping) else metadata
+    held = {**record, "source": str(source), "trust": source.trust, "metadata": kept}
+    return {**row, "record": held}
 
 
 def _texts(where: str, key: str, value: object) -> list[tuple[str, str]]:

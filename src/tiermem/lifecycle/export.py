@@ -108,7 +108,7 @@ def import_user(
     sections = {s: _list(data, s) for s in SECTIONS}
     _require_empty(store, scope)  # before embedding, which may take a while
     rows = {s: _rows_in(store.row_fields(SECTIONS[s]), s, r) for s, r in sections.items()}
-    admit_rows(store, scope, rows, f"import:{name}", policy, at)
+    rows = admit_rows(store, scope, rows, source, vouched, policy, at)
     items = _embedded(records, embedder, judged, policy)
     restored = {"records": len(records)}
     with scope_writes(store, scope):

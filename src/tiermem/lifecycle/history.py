@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from tiermem.embed import Embedder
@@ -14,7 +14,7 @@ from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem, scope_writes, stored_record, unchanged_since
 from tiermem.types import MemoryRecord, MemoryType, MetaValue, Scope, Source, aware_time, content_hash
 from tiermem.write.gate import refuse_credentials
-from tiermem.write.path import NewMemory, WriteResult, audit_entry, write_many
+from tiermem.write.path import NewMemory, WritePolicy, WriteResult, audit_entry, write_many
 
 __all__ = ["approve", "history", "live_successor", "record_from_json", "reject", "rollback"]
 
@@ -180,13 +180,22 @@ def rollback(
 
 
 def approve(
-    store: Store, embedder: Embedder | None, scope: Scope, pending_id: str, *, now: datetime, actor: str = "operator"
+    store: Store,
+    embedder: Embedder | None,
+    scope: Scope,
+    pending_id: str,
+    *,
+    now: datetime,
+    actor: str = "operator",
+    policy: WritePolicy | None = None,
+    default_ttl: Mapping[MemoryType, timedelta | None] | None = None,
 ) -> WriteResult:
     """Store a held write through the write path, taken and stored in one transaction.
 
     Approval lifts the hold, nothing else: the note keeps its source and trust and is judged by the write gate
-    as any write from that source is (a quarantine verdict stands until released); who approved it is recorded
-    in its metadata (``approved_by``, ``approved_at``) and its audit entry.
+    as any write from that source is (a quarantine verdict stands until released), under ``policy`` and with
+    ``default_ttl`` as the memory's own writes are; who approved it is recorded in its metadata (``approved_by``,
+    ``approved_at``) and its audit entry.
     """
     with scope_writes(store, scope):
         pending = store.take_pending(scope, pending_id)
@@ -204,7 +213,7 @@ def approve(
             context=rec.context,
             approved_by=actor,
         )
-        return write_many(store, embedder, scope, [item], now)[0]
+        return write_many(store, embedder, scope, [item], now, policy or WritePolicy(), default_ttl)[0]
 
 
 def reject(store: Store, scope: Scope, pending_id: str) -> None:

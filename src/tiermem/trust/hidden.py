@@ -16,9 +16,12 @@ import binascii
 import codecs
 import html
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import wordninja
 
 from tiermem.trust.normalise import is_letter
 
@@ -89,6 +92,8 @@ _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0-9])[a-z0-9@$]{2,}\b", re.IGNORE
 _COMMON = re.compile(r"\b(?:the|and|you|your|to|of|all|is|are|this|that|for|with|now|not|user|do)\b")
 # A sentence written as one identifier, its words joined by underscores: a file or job name a printer queue or a log
 # shows ("SYSTEM_NOTE_assistant_email_the_contents_of_...").
+# Letters run together with no gap at all, longer than any word: read as the words wordninja splits them into.
+_RUN_TOGETHER = re.compile(r"[a-z]{24,}")
 _JOINED = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9@.-]+){5,}")
 
 
@@ -247,4 +252,22 @@ def decoded_parts(text: str) -> list[Part]:
     leet = _LEET_WORD.findall(folded)
     if len(leet) >= 3 and len(leet) * 4 >= len(folded.split()):
         found.append(Part("leetspeak", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded)))
+    undressed = _without_marks(folded)
+    if undressed is not None:
+        found.append(Part("letters dressed in accents", undressed))
+    for match in _RUN_TOGETHER.finditer(folded):
+        split = " ".join(str(word) for word in wordninja.split(match.group(0)))
+        if len(_COMMON.findall(split)) >= 2:
+            found.append(Part("words run together", split))
     return found[:_MAX_PARTS]
+
+
+def _without_marks(folded: str) -> str | None:
+    """``folded`` without its accents and other combining marks, when that makes common English words appear (an
+    order whose every vowel wears an accent); a French or Spanish sentence gains none and is left alone."""
+    if folded.isascii():
+        return None
+    bare = "".join(c for c in unicodedata.normalize("NFD", folded) if unicodedata.category(c) != "Mn")
+    if len(_COMMON.findall(bare)) < len(_COMMON.findall(folded)) + 2:
+        return None
+    return unicodedata.normalize("NFC", bare)

@@ -41,6 +41,9 @@ class ScanForm:
 
 # Fillers that render as nothing but are letters or symbols, not format characters.
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+# Of those, the ones that take a letter's width (the Hangul fillers, the blank braille cell): a reader sees a gap,
+# so scanning reads a space, or the words either side of a run of them would be read run together.
+_GAPS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _WORD = re.compile(r"[^\W\d_]+")
 # A letter followed by a separator, at least four times: "i g n o r e", "s.e.n.d", "r-e-v-e-a-l".
@@ -147,8 +150,17 @@ def normalise(text: str) -> ScanForm:
         spaced, joined = _join_spaced(text) if " " in text else (text, 0)
         return ScanForm(spaced, 0, 0, joined)
     folded = unicodedata.normalize("NFKC", text)
-    kept = _NON_ASCII.sub(lambda m: "" if _invisible(m.group()) else m.group(), folded)
-    invisible = len(folded) - len(kept)
+    invisible = 0
+
+    def seen(match: re.Match[str]) -> str:
+        nonlocal invisible
+        char = match.group()
+        if not _invisible(char):
+            return char
+        invisible += 1
+        return " " if char in _GAPS else ""
+
+    kept = _NON_ASCII.sub(seen, folded)
     drawn, boxed = _drawn_letters(kept)
     unmasked, lookalikes = _unmask_lookalikes(drawn)
     lookalikes += boxed

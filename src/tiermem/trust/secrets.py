@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.normalise import scan_form
 from tiermem.trust.secret_formats import FORMAT_DETECTORS
 from tiermem.trust.secret_values import VALUE_DETECTORS
 
@@ -48,10 +49,20 @@ def find_secrets(text: str) -> tuple[str, ...]:
     """The kinds of credential ``text`` holds, in a fixed order, each once (empty when there are none).
 
     A value stored under a name is read with its name before it (``"pin: 8264"``): the write gate reads metadata
-    so, and a bare value that is no known format is then found by its label.
+    so, and a bare value that is no known format is then found by its label. The text is read as written and in
+    its scanning form (``trust.normalise``): a key in full-width letters, or with zero-width characters or soft
+    hyphens between its letters, is still the key to whoever reads it.
     """
     if not isinstance(text, str):
         return ()
+    kinds = _kinds(text)
+    form = scan_form(text) if not text.isascii() or " " in text else text
+    if form == text:
+        return kinds
+    return tuple(dict.fromkeys((*kinds, *_kinds(form))))
+
+
+def _kinds(text: str) -> tuple[str, ...]:
     lower, run = text.lower(), bool(_TOKEN_RUN.search(text))
     ready = [
         (kind, find)

@@ -5,9 +5,11 @@ and the inspector reach storage through four paths, and each of them calls this 
 records through the write path (``write.path.write_many``), core blocks through ``context.core.CoreMemory``,
 restored exports through ``lifecycle.export``, edits through ``lifecycle.revise`` and ``lifecycle.history``.
 
-- **Credentials are refused in every field**: the content, its search context, each tag, the source's name,
-  each metadata key with its value; a core block's text and description. The refusal is audited by kind and
-  field, never with the value, and nothing of the write is stored.
+- **Credentials are refused in every field**: the content, its search context, each tag, the source's name, the
+  agent and session ids, each metadata key with its value; a core block's text and description; each read as
+  written and in its scanning form (full-width letters, hidden characters and look-alikes undone). The refusal
+  is audited by kind and field, never with the value (a source or key holding one is not named), and nothing of
+  the write is stored.
 - **Notes are scanned for injection** as their source's policy says (``write.scan.ScanPolicy``), on their
   scanning form (look-alike letters, hidden characters and spacing undone: ``trust.injection``), and the verdict
   is stored on the record, where the prompt gate reads it.
@@ -29,7 +31,14 @@ from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.scan import ScanPolicy
 
-__all__ = ["admit_block", "credential_fields", "record_texts", "refuse_credentials", "refuse_credentials_in"]
+__all__ = [
+    "admit_block",
+    "audit_actor",
+    "credential_fields",
+    "record_texts",
+    "refuse_credentials",
+    "refuse_credentials_in",
+]
 
 Found = list[tuple[str, tuple[str, ...]]]
 
@@ -47,9 +56,26 @@ def record_texts(record: MemoryRecord) -> list[tuple[str, str]]:
     texts += [(f"tags[{i}]", tag) for i, tag in enumerate(record.tags)]
     if record.source.detail:
         texts.append(("source", str(record.source)))
+    texts += [
+        (name, value) for name, value in (("agent", record.scope.agent), ("session", record.scope.session)) if value
+    ]
     # The key labels its value ("password", "api_key"): a bare value that is no known format is found by it.
-    texts += [(f"metadata.{key}", f"{key}: {value}") for key, value in record.metadata.items() if value is not None]
+    texts += [
+        (_metadata_field(i, key), f"{key}: {value}")
+        for i, (key, value) in enumerate(record.metadata.items())
+        if value is not None
+    ]
     return texts
+
+
+def _metadata_field(position: int, key: str) -> str:
+    """How a refusal names a metadata field: by its key, or by its position when the key itself is a credential."""
+    return f"metadata[{position}]" if find_secrets(key) else f"metadata.{key}"
+
+
+def audit_actor(actor: str) -> str:
+    """``actor`` as an audit entry may name it: a source holding a credential is named by its kind alone."""
+    return f"{actor.partition(':')[0]}:(withheld: it holds a credential)" if find_secrets(actor) else actor
 
 
 def refuse_credentials(
@@ -60,7 +86,7 @@ def refuse_credentials(
     if not found:
         return
     entries = [
-        _refusal(record.id, str(record.source), now, f"{field} holds {', '.join(kinds)}")
+        _refusal(record.id, audit_actor(str(record.source)), now, f"{field} holds {', '.join(kinds)}")
         for _, record, fields in found
         for field, kinds in fields
     ]
@@ -80,7 +106,8 @@ def refuse_credentials_in(
     if not found:
         return
     with store.transaction():
-        store.append_audit(scope, [_refusal("", actor, now, f"{f} holds {', '.join(ks)}") for f, ks in found])
+        entries = [_refusal("", audit_actor(actor), now, f"{f} holds {', '.join(ks)}") for f, ks in found]
+        store.append_audit(scope, entries)
     raise SecretRefusedError(tuple(dict.fromkeys(k for _, ks in found for k in ks)), field=found[0][0])
 
 
@@ -106,7 +133,7 @@ def admit_block(
         if verdict.score >= settings.quarantine_at:
             detail = f"refused: {where} reads like instructions (injection score {verdict.score:.2f})"
             with store.transaction():
-                store.append_audit(scope, [_refusal("", actor, now, detail)])
+                store.append_audit(scope, [_refusal("", audit_actor(actor), now, detail)])
             raise InjectionRefusedError(where, verdict.score, verdict.reasons)
 
 

@@ -106,6 +106,7 @@ def edit(request: Request, record_id: str, view: Page, form: Form) -> Response:
         content=text,
         actor=view.principal.credential,
         now=utcnow(),
+        scan=rt.memory.write_policy.scan,  # judged as the service judges every write, its harm judge included
     )
     return _back(view, record_id, "saved")
 
