@@ -372,6 +372,7 @@ CORE_WRITES: dict[str, Callable[[CoreMemory, str], object]] = {
     "rewrite": lambda c, t: c.rewrite("human", t, actor="agent"),
 }
 CORE_NO_TEXT = {
+    "admits": "asks the core gate of a text: stores no text (a refusal is audited by its score only)",
     "cap_room": "measures",
     "get": "reads",
     "history": "reads",

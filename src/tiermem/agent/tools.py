@@ -30,7 +30,7 @@ from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE, RelevanceFloor
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.trust.injection import QUARANTINE_TAG, REASONS_KEY, SCORE_KEY, SUSPICIOUS_TAG
 from tiermem.trust.prompt_gate import admit_hits
-from tiermem.trust.provenance import MEMORY_IS_DATA, render_hits
+from tiermem.trust.provenance import MEMORY_IS_DATA, hit_flags, render_hits
 from tiermem.types import Filter, Hit, MemoryType, Scope, normalise_text
 from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteStatus
 
@@ -410,8 +410,12 @@ class MemoryTools:
             record = hit.record
             at = record.valid_from.astimezone(UTC).replace(microsecond=0)
             where = "in context" if record.id in in_window else "paged out"
+            # Its source, trust and flags as archival_memory_search shows a note's: a tool's or a page's words
+            # are marked as such, and a suspicious message with its injection score.
+            flags = "".join(f", {flag}" for flag in hit_flags(hit))
             lines.append(
-                f"{i}. [id={record.id}, at={at.isoformat().replace('+00:00', 'Z')}, "
-                f"role={record.metadata.get('role')}, {where}] {_quote(record.content)}"
+                f"{i}. [id={record.id}, at={at.isoformat().replace('+00:00', 'Z')}, source={record.source}, "
+                f"trust={record.trust:.2f}{flags}, role={record.metadata.get('role')}, {where}] "
+                f"{_quote(record.content)}"
             )
         return "\n".join(lines)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from tiermem.context.messages import MESSAGE_OVERHEAD
-from tiermem.errors import ConflictError, NotFoundError, ValidationError
+from tiermem.errors import ConflictError, InjectionRefusedError, NotFoundError, SecretRefusedError, ValidationError
 from tiermem.store.context_base import BlockEdit, CoreBlock, StoreWithContext
 from tiermem.tokens import TokenCounter
 from tiermem.types import Scope, new_id, utcnow
@@ -196,6 +196,15 @@ class CoreMemory:
         if self._counter.count(value) > block.limit:
             return False
         return self._cost(replace(block, value=value)) <= self._budget
+
+    def admits(self, name: str, text: str, *, actor: str = "summariser") -> bool:
+        """Whether the core gate takes ``text`` as block ``name``'s value (what a summariser asks of each line);
+        a refusal is audited as any refusal of the gate is."""
+        try:
+            admit_block(self._store, self._scope, name, [text], actor=actor, now=self._clock(), policy=self._scan)
+        except (InjectionRefusedError, SecretRefusedError):
+            return False
+        return True
 
     # -- internals -----------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ the same session (in this process or another) never has its messages overwritten
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -36,7 +37,7 @@ from tiermem.lifecycle.erase import forget
 from tiermem.recall.search import MAX_K
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
-from tiermem.trust.prompt_gate import admit_hits, admitted, shown_text
+from tiermem.trust.prompt_gate import admit_hits, summarisable, withheld
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, new_id, normalise_text, utcnow
 from tiermem.write.path import MAX_CONTENT_CHARS, WriteStatus
 
@@ -313,9 +314,10 @@ class ContextManager:
             if summariser is not None and evicted:
                 # A message forgotten while it sat in the window is not summarised.
                 stored = self._store.get_many(self._scope, [e.record_id for e in evicted])
-                # The summariser is a model too: what the prompt gate withholds, it never reads.
+                # The summariser is a model too, and its text goes into every prompt as core memory without the
+                # flags a message keeps in the window: it reads only what the prompt gate calls summarisable.
                 self._unsummarised.extend(
-                    e.message for e in evicted if e.record_id in stored and admitted(stored[e.record_id])
+                    e.message for e in evicted if e.record_id in stored and summarisable(stored[e.record_id])
                 )
                 summary = self._summary_text(summariser)
         finally:
@@ -371,11 +373,17 @@ class ContextManager:
                 self.core.rewrite(self._summary_block, summary, actor="summariser", force=True)
 
     def _summary_text(self, summariser: Summariser) -> str:
-        block = self.core.get(self._summary_block)
+        """The summariser's text as the summary block can hold it: a summary never makes a turn fail."""
+        name = self._summary_block
+        block = self.core.get(name)
         text = summariser.summarise(block.value, self._unsummarised, limit=block.limit, counter=self._counter)
-        # A summariser may overshoot (an LLM especially); the oldest lines give way first.
-        lines = text.splitlines()
-        while lines and not self.core.would_fit(self._summary_block, "\n".join(lines)):
+        # A line the core gate refuses (a user's standing rule, a model's own directive) is left out, not the turn.
+        lines = [line for line in text.splitlines() if not line.strip() or self.core.admits(name, line)]
+        # A summariser may overshoot (an LLM especially), and lines the gate takes one by one may read as an
+        # order together: the oldest lines give way first.
+        while lines and not self.core.would_fit(name, "\n".join(lines)):
+            lines.pop(0)
+        while lines and not self.core.admits(name, "\n".join(lines)):
             lines.pop(0)
         return "\n".join(lines)
 
@@ -463,9 +471,14 @@ def _finished_calls(entries: list[_Entry]) -> list[_Entry]:
 
 
 def _as_shown(message: Message, record: MemoryRecord) -> Message:
-    """``message`` as the window shows it: its words withheld when its record is quarantined (the prompt gate)."""
-    text = shown_text(record, message.content)
-    return message if text is message.content else replace(message, content=text)
+    """``message`` as every prompt shows it: its words and its calls' arguments withheld when the prompt gate says
+    so; each call keeps its id and name, so the tool result that follows still answers it."""
+    marker = withheld(record)
+    if marker is None:
+        return message
+    arguments = json.dumps({"withheld": marker})
+    calls = tuple(replace(call, arguments=arguments) for call in message.tool_calls)
+    return replace(message, content=marker, tool_calls=calls)
 
 
 def _roles(roles: Iterable[Role | str] | None) -> frozenset[Role]:

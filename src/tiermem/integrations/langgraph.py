@@ -23,6 +23,9 @@ Index. LangGraph's ``index`` config (``dims``, ``embed``, ``fields``; ``langgrap
 the store's items are indexed and searched with; without one, the memory's own embedder. ``index_config`` is the
 config as given (None without one).
 
+Get. The prompt gate's rule, as for search: a quarantined item comes back as None; any other is a ``FlaggedItem``
+with the flags its record carries (``untrusted``, ``suspicious``), since a graph puts ``get``'s value into prompts.
+
 Search. See ``langgraph_search``: hybrid recall ranks, ``SearchItem.score`` is the cosine similarity to the
 question, and ``ScoredItem`` keeps tiermem's score, relevance, parts and flags. ``filter`` compares value
 fields like LangGraph's stores (equality, nested objects, dotted paths, $eq, $ne, $gt, $gte, $lt, $lte).
@@ -75,14 +78,14 @@ from tiermem.integrations.langgraph_items import (
     record_fields,
     scope_label,
 )
-from tiermem.integrations.langgraph_search import ScoredItem, Searcher, item_of, live_records
+from tiermem.integrations.langgraph_search import FlaggedItem, ScoredItem, Searcher, live_records, shown_item
 from tiermem.integrations.langgraph_ttl import SweeperTask, SweeperThread, sweep_interval
 from tiermem.memory import Memory
 from tiermem.store.base import scope_writes
 from tiermem.types import MemoryRecord, MemoryType, Scope, Source, utcnow
 from tiermem.write.path import NewMemory
 
-__all__ = ["AsyncTiermemStore", "LangChainEmbedder", "ScoredItem", "TiermemStore"]
+__all__ = ["AsyncTiermemStore", "FlaggedItem", "LangChainEmbedder", "ScoredItem", "TiermemStore"]
 
 _TTL_KEYS = ("default_ttl", "refresh_on_read", "sweep_interval_minutes", "omit_expired")
 
@@ -191,9 +194,10 @@ class _TiermemStoreBase(BaseStore):
         record = self._current(tuple(op.namespace), [op.key], now).get(op.key)
         if record is None:
             return None
-        if op.refresh_ttl:
+        item = shown_item(record)
+        if item is not None and op.refresh_ttl:
             self._refresh([record])
-        return item_of(record)
+        return item
 
     def _refresh(self, records: Sequence[MemoryRecord]) -> None:
         """Restart the TTL of the records that have one (a read keeps them alive), through ``Memory``."""

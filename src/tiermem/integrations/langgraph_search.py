@@ -33,10 +33,10 @@ from tiermem.memory import MAX_LIST
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.search import MAX_K, hybrid_recall
 from tiermem.store.base import Store
-from tiermem.trust.prompt_gate import admitted
+from tiermem.trust.prompt_gate import admit_hits, admitted
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart
 
-__all__ = ["ScoredItem", "Searcher", "item_of", "live_records"]
+__all__ = ["FlaggedItem", "ScoredItem", "Searcher", "item_of", "live_records", "shown_item"]
 
 # The vectors of the latest texts of multi-text items kept: the same items come back search after search.
 _CACHED_TEXTS = 4096
@@ -68,6 +68,41 @@ class ScoredItem(SearchItem):
         out["flags"] = list(self.flags)
         out["record_id"] = self.record_id
         return out
+
+
+class FlaggedItem(Item):
+    """An item ``get`` returns: LangGraph's ``Item``, with the flags the prompt gate gives its record (``suspicious``
+    for a note the write gate flagged) and its ``record_id``."""
+
+    __slots__ = ("flags", "record_id")
+
+    def __init__(self, item: Item, flags: tuple[str, ...], record_id: str) -> None:
+        super().__init__(
+            value=item.value,
+            key=item.key,
+            namespace=item.namespace,
+            created_at=item.created_at,
+            updated_at=item.updated_at,
+        )
+        self.flags = flags
+        self.record_id = record_id
+
+    def dict(self) -> dict[str, Any]:
+        """LangGraph's dict, with tiermem's flags and record id."""
+        out: dict[str, Any] = super().dict()
+        out["flags"] = list(self.flags)
+        out["record_id"] = self.record_id
+        return out
+
+
+def shown_item(record: MemoryRecord) -> FlaggedItem | None:
+    """The item a record holds as a graph may see it: None for a quarantined one (a graph puts ``get``'s value
+    into prompts, so the prompt gate withholds it as recall does), else flagged as its stored verdict says."""
+    item = item_of(record)
+    admitted = admit_hits([Hit(record, 1.0, ())])
+    if item is None or not admitted:
+        return None
+    return FlaggedItem(item, admitted[0].flags, record.id)
 
 
 def item_of(record: MemoryRecord) -> Item | None:
