@@ -1,5 +1,5 @@
 """The outbound gate reads values as a model reads them: JSON by its string values, copy-paste characters as plain
-ones."""
+ones, a card in a sentence about paying whatever word stands before it, an address after a product's name."""
 
 from __future__ import annotations
 
@@ -200,4 +200,64 @@ def test_copy_paste_forms_are_counted_when_masked() -> None:
     ],
 )
 def test_versions_orders_prices_dates_and_barcodes_with_copy_paste_characters_stay(text: str) -> None:
+    assert find_pii(text) == []
+
+
+# -- the words before a value ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pay with card #4111 1111 1111 1111 please.",
+        "My card id 4111 1111 1111 1111 expires soon.",
+        "Keep this card and, in case 4111 1111 1111 1111 is declined, use cash.",
+        "Payment record: 4111 1111 1111 1111",
+        "Card for the booking: 4111 1111 1111 1111",
+        "Please record 4111111111111111 as my card.",
+    ],
+)
+def test_a_card_number_is_masked_after_a_document_word_when_the_sentence_speaks_of_a_card(text: str) -> None:
+    assert [s.kind for s in find_pii(text)] == [PiiKind.CARD]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Booking 4111111111111111 is confirmed.",
+        "See case 4111111111111111 in the tracker. The card arrived.",
+        "Order #4111 1111 1111 1111 ships Monday.",
+    ],
+)
+def test_a_card_length_number_after_a_document_word_stays_when_the_sentence_is_not_about_a_card(text: str) -> None:
+    assert find_pii(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The client connected from 192.0.2.44 yesterday",
+        "the agent of mine logs in from 192.0.2.44",
+        "my Android phone has 192.0.2.44",
+        "my os box sits at 192.0.2.44",
+        "reach me at the package depot on 192.0.2.44",
+        "client 192.0.2.44 was blocked",
+    ],
+)
+def test_an_address_after_a_product_word_is_masked(text: str) -> None:
+    assert [s.kind for s in find_pii(text)] == [PiiKind.IP]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version 4.18.0.22 is out",
+        "firmware is now 10.2.3.4",
+        "the build no. 2.0.12.87 failed",
+        "upgraded to 4.3.2.1 last night",
+        "kernel 5.4.0.42 boots",
+        "release: 4.3.2.1",
+    ],
+)
+def test_a_quad_right_after_a_version_word_or_a_product_name_is_a_version(text: str) -> None:
     assert find_pii(text) == []
