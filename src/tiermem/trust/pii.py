@@ -12,7 +12,9 @@ Names and postal addresses are not looked for: no rule tells "Rose" the person f
 Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v" is not an
 address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass these checks.
 Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
-placeholders, so unmasking gives back exactly the text that was masked.
+placeholders, so unmasking gives back exactly the text that was masked. The detectors read the text as a model
+does (``pii_view``: Unicode spaces and dashes plain, full-width digits ASCII, invisible characters gone) and the
+placeholder covers the value as written; a JSON text is masked string by string (``pii_json``) and stays JSON.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tiermem.trust.pii_json import json_tokens
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
 from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
+from tiermem.trust.pii_view import pii_view
 
 __all__ = ["PROCESS_PII_COUNTS", "PiiCounter", "PiiKind", "PiiMasker", "PiiSpan", "find_pii"]
 
@@ -144,13 +148,18 @@ _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ..
 
 
 def find_pii(text: str) -> list[PiiSpan]:
-    """Every PII value in ``text``, in order, without overlaps (the earlier kind in the list above wins)."""
+    """Every PII value in ``text``, in order, without overlaps (the earlier kind in the list above wins).
+
+    The detectors read ``text`` as a model does (``pii_view``: Unicode spaces and dashes plain, full-width digits
+    ASCII, invisible characters gone); each span names the stretch of ``text`` itself that holds the value.
+    """
+    view = pii_view(text)
     taken: list[PiiSpan] = []
     for kind, find in _DETECTORS:
-        for start, end in find(text):
+        for start, end in find(view.text):
             if not any(start < s.end and s.start < end for s in taken):
                 taken.append(PiiSpan(start, end, kind))
-    return sorted(taken, key=lambda s: s.start)
+    return sorted((PiiSpan(*view.original(s.start, s.end), s.kind) for s in taken), key=lambda s: s.start)
 
 
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
@@ -176,7 +185,26 @@ class PiiMasker:
             return dict(self._value_of)
 
     def mask(self, text: str) -> str:
-        """``text`` with every PII value replaced by its stable placeholder."""
+        """``text`` with every PII value replaced by its stable placeholder.
+
+        A JSON object, array or string (a tool call's arguments, a tool's result) is masked value by value: each
+        string is read decoded, and one that holds PII is written back JSON-encoded, so the text stays valid JSON;
+        a number that is a value (a card written as a number) becomes its placeholder as a string.
+        """
+        tokens = json_tokens(text)
+        if tokens is None:
+            return self._mask_text(text)
+        out: list[str] = []
+        at = 0
+        for token in tokens:
+            masked = self._mask_text(token.value)
+            if masked != token.value:
+                out += [text[at : token.start], json.dumps(masked, ensure_ascii=False)]
+                at = token.end
+        out.append(text[at:])
+        return "".join(out)
+
+    def _mask_text(self, text: str) -> str:
         found = find_pii(text)
         with self._lock:
             # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
@@ -216,11 +244,12 @@ class PiiMasker:
     def unmask(self, text: str, *, json_string: bool = False) -> str:
         """``text`` with the placeholders this masker issued replaced by their values.
 
-        ``json_string``: ``text`` is JSON (a tool call's arguments) and the placeholders sit inside its strings,
-        so each value is inserted JSON-escaped.
+        In a JSON object, array or string, or with ``json_string`` (``text`` is a tool call's arguments), the
+        placeholders sit inside its strings, so each value is inserted JSON-escaped and the JSON stays valid.
         """
         with self._lock:
             values = dict(self._value_of)
+        json_string = json_string or json_tokens(text) is not None
 
         def put(m: re.Match[str]) -> str:
             value = values.get(m.group(0))

@@ -4,9 +4,9 @@ A regular expression finds each candidate as people write it; python-stdnum deci
 (any case, any spacing), Luhn for cards (plus the network's prefix and length), the SSA's rules for SSNs, and
 the check digits of Spanish DNI/NIE, Italian codice fiscale and Brazilian CPF numbers. A digit run that also
 passes the EAN/UPC check (a product barcode) is not a card. UK National Insurance numbers have no check digit
-and no stdnum module; their letter rules are here. An IPv4 address is four octets unless the words before it
-name a version ("firmware 10.2.3.4", "v1.2.3.4", "build 2.0.12.87"): such quads are versions, and a product's
-release is far more often written after its name than an address is.
+and no stdnum module; their letter rules are here. An IPv4 address is four octets unless the words right before
+it name a version ("firmware 10.2.3.4", "v1.2.3.4", "build 2.0.12.87", "kernel 5.4.0.42"): such quads are
+versions, and a product's release is far more often written right after its name than an address is.
 """
 
 from __future__ import annotations
@@ -85,11 +85,37 @@ def _card_network(digits: str) -> bool:
     return any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _NETWORKS)
 
 
+# Words that say a sentence is about a card or a payment: there a word such as "#", "id", "case" or "booking"
+# before a valid card number does not make it a document's number ("Pay with card #4111 ...").
+_CARD_WORDS = re.compile(
+    r"(?i)\b(?:cards?|credit|debit|visa|master\s?card|amex|american\s+express|maestro|cvv|cvc|expiry|exp|pay|pays|"
+    r"paid|paying|payments?|charged?|charging|billing|checkout|kreditkarte|karte|zahlung|carte|paiement|tarjeta|"
+    r"carta|cart[ãa]o|pago|pagamento)\b"
+)
+# A sentence ends at a line break, or at ".", "!" or "?" before a word ("card no. 4111" is one sentence).
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[^\d\s])|\n")
+
+
+def _about_a_card(text: str, start: int, end: int) -> bool:
+    """Whether the sentence around ``text[start:end]`` speaks of a card or a payment."""
+    before = text[max(0, start - 120) : start]
+    ends = list(_SENTENCE_END.finditer(before))
+    if ends:
+        before = before[ends[-1].end() :]
+    after = text[end : end + 120]
+    if stop := _SENTENCE_END.search(after):
+        after = after[: stop.start()]
+    return bool(_CARD_WORDS.search(before) or _CARD_WORDS.search(after))
+
+
 def cards(text: str) -> Spans:
-    """Payment card numbers: a network's prefix and length and a valid Luhn digit; not a barcode or an order."""
+    """Payment card numbers: a network's prefix and length and a valid Luhn digit; not a barcode, and not an order
+    (or any number after a word of ``NOT_PERSONAL``) unless its sentence speaks of a card or a payment."""
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if not (_card_network(digits) and luhn.is_valid(digits)) or _not_personal(text, m.start()):
+        if not (_card_network(digits) and luhn.is_valid(digits)):
+            continue
+        if _not_personal(text, m.start()) and not _about_a_card(text, m.start(), m.end()):
             continue
         if digits == m.group(0) and len(digits) in (12, 13) and ean.is_valid(digits):
             continue  # an EAN-13 or UPC-A barcode printed as one run
@@ -155,10 +181,14 @@ def national_ids(text: str) -> Spans:
 _IPV4 = re.compile(
     r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
 )
+# What says a dotted quad is a version: a version word right before it ("version 10.2.3.4", "firmware is now
+# 10.2.3.4", "v1.2.3.4"), "updated to", or a product's name directly before it ("kernel 5.4.0.42"). A product word
+# further back says nothing: "the client connected from 81.2.69.160" is an address.
 _VERSION_BEFORE = re.compile(
-    r"(?i)(?:\bv|\bver\.?|\bversions?|\bfirmware|\bfw|\bbuild|\brelease[sd]?|\brev(?:ision)?|\bpatch|\bsdk|\bbios"
-    r"|\bdriver|\bkernel|\bos|\bios|\bandroid|\bupdate[sd]?|\bupgraded?|\bbumped|\bhotfix|\bedition|\bagent|"
-    r"\bclient|\bpackage|\bplugin)\b[^\n.;:!?]{0,24}?$|\bv$"
+    r"(?i)(?:\b(?:v|ver|versions?|firmware|fw|build|release[sd]?|rev|revision|patch|hotfix)\b\.?[\s:=#]*"
+    r"(?:(?:is|was|now|to|no|nr|number)\b\.?[\s:=#]*){0,2}"
+    r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\s+to\s+"
+    r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"
 )
 _VERSION_AFTER = re.compile(r"^(?:[-+~][A-Za-z]|\s*\((?:build|beta|rc|release))", re.IGNORECASE)
 
