@@ -116,6 +116,7 @@ class AccessContract:
             who.get("user", "alice"),
             key_,
             fingerprint,
+            caller=who.get("caller", "key:ka user"),
             at=at,
             stale_before=at - timedelta(minutes=5),
             expired_before=at - timedelta(hours=24),
@@ -130,6 +131,23 @@ class AccessContract:
             ClaimState.DONE, 201, b'{"ok": 1}', "application/json"
         )  # fmt: skip
         assert self._claim(access, fingerprint="f2").state is ClaimState.MISMATCH
+
+    def test_a_kept_answer_is_given_to_the_caller_that_made_it_only(self, access: Any) -> None:
+        assert self._claim(access, caller="key:ka admin").state is ClaimState.NEW
+        running = self._claim(access, caller="key:kb admin", at=T0 + timedelta(seconds=1))
+        assert running.state is ClaimState.MISMATCH  # not even whether the first still runs
+        access.finish_request("acme", "alice", "k1", status=200, body=b"alice's words", media_type=None)
+        for caller in ("key:kb admin", "key:ka user", "jwt:0123 admin"):
+            for fingerprint in ("f1", "f2"):
+                other = self._claim(access, fingerprint=fingerprint, caller=caller, at=T0 + timedelta(seconds=2))
+                assert (other.state, other.body) == (ClaimState.MISMATCH, None)
+        assert self._claim(access, caller="key:ka admin", at=T0 + timedelta(seconds=3)).body == b"alice's words"
+
+    def test_another_caller_never_takes_over_an_abandoned_key(self, access: Any) -> None:
+        assert self._claim(access, caller="key:ka user").state is ClaimState.NEW
+        late = T0 + timedelta(minutes=6)
+        assert self._claim(access, caller="key:kb user", at=late).state is ClaimState.MISMATCH
+        assert self._claim(access, caller="key:ka user", at=late).state is ClaimState.NEW
 
     def test_a_key_belongs_to_its_user_and_tenant(self, access: Any) -> None:
         assert self._claim(access).state is ClaimState.NEW

@@ -53,6 +53,12 @@ def _as_written_at(url: str, version: int) -> None:
             conn.execute("DROP INDEX records_newest")
         if version < 9:
             conn.execute("DROP TABLE idempotency_keys")
+        elif version < 13:  # an answer kept by a version that did not record its caller
+            conn.execute("ALTER TABLE idempotency_keys DROP COLUMN caller")
+            conn.execute(
+                "INSERT INTO idempotency_keys (tenant, user_key, key, fingerprint, status, body, created_at)"
+                " VALUES ('t', '', 'k', 'f', 200, x'7b7d', 0)"
+            )
         if version < 10:
             conn.execute("ALTER TABLE context_windows DROP COLUMN revision")
         if version < 11:
@@ -65,18 +71,19 @@ def _as_written_at(url: str, version: int) -> None:
             assert _found(memory, "名前") == []  # the raw text: a Japanese clause is one token
 
 
-@pytest.mark.parametrize("version", [4, 5, 6, 7, 8, 9, 10, 11])
+@pytest.mark.parametrize("version", [4, 5, 6, 7, 8, 9, 10, 11, 12])
 def test_a_file_at_an_earlier_version_migrates_to_the_latest(tmp_path: Path, version: int) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     _as_written_at(url, version)
     with Memory.open(url, embedder=None) as memory:
         conn = memory.store._conn  # type: ignore[attr-defined]
         applied = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
-        assert applied == list(range(1, 13))
+        assert applied == list(range(1, 14))
         assert conn.execute("SELECT count(*) FROM turn_leases").fetchone() == (0,)
         assert "renewed_at" in {row[1] for row in conn.execute("PRAGMA table_info(turn_leases)")}
         assert "revision" in {row[1] for row in conn.execute("PRAGMA table_info(context_windows)")}
-        assert conn.execute("SELECT count(*) FROM idempotency_keys").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM idempotency_keys").fetchone() == (0,)  # none without its caller
+        assert "caller" in {row[1] for row in conn.execute("PRAGMA table_info(idempotency_keys)")}
         assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'audit_mentions'").fetchone() == (1,)
         assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'records_newest'").fetchone() == (1,)
         assert conn.execute("SELECT count(*) FROM api_keys").fetchone() == (0,)

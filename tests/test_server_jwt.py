@@ -97,6 +97,18 @@ def test_a_token_that_does_not_verify_is_401(
     assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Bearer")
 
 
+@pytest.mark.parametrize("role", ["user", "admin"])
+def test_a_token_without_the_user_claim_is_401_like_one_without_the_tenant_claim(
+    server: LiveServer, keys: dict[str, rsa.RSAPrivateKey], role: str
+) -> None:
+    shared = server.client(server.key("acme", None))
+    assert shared.post("/v1/memories", json={"content": "the office plants need water"}).status_code == 201
+    token = _token(keys["idp"], sub=None, role=role)
+    assert _get(server, token).status_code == 401
+    listed = _get(server, token, "/v1/memories")
+    assert listed.status_code == 401 and "plants" not in listed.text
+
+
 def test_a_symmetric_token_is_refused_even_with_the_public_key_as_secret(
     server: LiveServer, keys: dict[str, rsa.RSAPrivateKey]
 ) -> None:

@@ -232,8 +232,6 @@ class Memory(MemoryAPI):
         """A page of live records, newest first; pass ``next_cursor`` back for the next page."""
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIST:
             raise ValidationError("limit", f"must be an integer from 1 to {MAX_LIST}", given=limit, limit=MAX_LIST)
-        if cursor is not None and not cursor.isdigit():
-            raise ValidationError("cursor", "is not a cursor this store returned", given=cursor)
         return self.store.list_records(scope, filter or Filter(), now=utcnow(), limit=limit, cursor=cursor)
 
     def forget(self, scope: Scope, record_id: str, *, scrub_file: bool = False) -> None:

@@ -16,6 +16,7 @@ import click
 from tiermem.cli.database import db_option, open_db, open_memory, removed_if_failed
 from tiermem.cli.options import embedder_option
 from tiermem.errors import ValidationError
+from tiermem.jsonl import read_json
 
 __all__ = ["import_command"]
 
@@ -26,7 +27,7 @@ _DEFAULT_CORE_BUDGET = 400  # the core budget `tiermem mcp` and `tiermem serve` 
 def _read(file: str) -> Any:
     try:
         with open(file, encoding="utf-8") as fh:
-            return json.load(fh)
+            return read_json(fh, "file")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValidationError("file", f"cannot be read as JSON: {exc}", given=file) from None
 

@@ -21,7 +21,7 @@ import click
 from tiermem.cli.database import open_memory, removed_if_failed
 from tiermem.cli.options import store_options
 from tiermem.errors import ValidationError
-from tiermem.jsonl import json_lines
+from tiermem.jsonl import json_lines, load_json
 
 __all__ = ["add_messages_command"]
 
@@ -59,7 +59,7 @@ def read_transcript(path: Path) -> tuple[list[_Line], str | None]:
     stripped = text.lstrip()
     if path.suffix != ".jsonl" and stripped[:1] in ("[", "{"):
         try:
-            data = json.loads(text)
+            data = load_json(text, str(path))
         except json.JSONDecodeError as exc:
             if not (stripped[:1] == "{" and exc.msg == "Extra data"):  # JSONL that opens with an object
                 raise ValidationError(f"{path}, line {exc.lineno}", f"is not valid JSON ({exc.msg})") from None

@@ -20,7 +20,7 @@ from tiermem.cli.database import open_memory
 from tiermem.cli.options import embedder_option, scope_of, store_options
 from tiermem.cli.render import emit_json
 from tiermem.errors import ValidationError
-from tiermem.jsonl import json_lines
+from tiermem.jsonl import json_lines, load_json
 
 if TYPE_CHECKING:
     from tiermem.types import MemoryRecord
@@ -38,7 +38,7 @@ def _items(text: str, name: str, field: str) -> list[tuple[str, str]]:
         return [(f"line {n}", line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     records: list[tuple[str, Any]] = []
     try:
-        parsed = json.loads(text)
+        parsed = load_json(text, "input")
         rows = parsed if isinstance(parsed, list) else [parsed]
         records = [(f"record {n}", row) for n, row in enumerate(rows, 1)]
     except json.JSONDecodeError:

@@ -7,9 +7,9 @@ from dataclasses import replace
 from datetime import datetime
 
 from tiermem.embed import Embedder
-from tiermem.errors import ValidationError
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem, scope_writes, stored_record, unchanged_since
+from tiermem.text_rules import check_encodable, check_visible
 from tiermem.types import MemoryRecord, Scope, content_hash
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.path import audit_entry
@@ -34,9 +34,7 @@ def revise(
 ) -> MemoryRecord:
     """The record with ``content`` and/or ``tags`` changed, saved as version + 1 (rollback can restore any)."""
     current = stored_record(store, scope, record_id)
-    text = current.content if content is None else content.strip()
-    if not text:
-        raise ValidationError("content", "must not be empty", given=content)
+    text = current.content if content is None else check_visible("content", check_encodable("content", content).strip())
     revised = replace(
         current,
         content=text,

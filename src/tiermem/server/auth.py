@@ -82,7 +82,9 @@ class JWTVerifier:
         except (jwt.PyJWTError, ValueError, TypeError):  # TypeError: a key of one kind given a token of another
             return None
         tenant, user, role = claims.get(c.tenant_claim), claims.get(c.user_claim), claims.get(c.role_claim, "user")
-        if not isinstance(tenant, str) or not (user is None or isinstance(user, str)):
+        # Both are required: a token without its user (a service account, a misnamed claim) would otherwise act
+        # on the tenant's shared memory, which only an API key made without a user may do.
+        if not isinstance(tenant, str) or not isinstance(user, str):
             return None
         try:
             Scope(tenant, user)

@@ -2,11 +2,14 @@
 
 A client that lost an answer (a timeout, a dropped connection, a server restarted mid-request) sends the request
 again with the same key and gets the first answer, with ``Idempotent-Replayed: true``, and nothing is written
-twice. The key belongs to the caller's (tenant, user): the same key from another user is another key. The
-answer is kept in the store (``AccessStore.claim_request``), so every worker process and a restarted server
-know it, for ``KEPT`` after it was first sent.
+twice. The answer is kept in the store (``AccessStore.claim_request``), so every worker process and a restarted
+server know it, for ``KEPT`` after it was first sent. It is filed under the (tenant, user) the request acts on,
+as ``auth.scope_for`` decides it before anything is replayed (a user named with ``?user=`` is the credential's
+only if it is an admin's), so erasing that user removes it; and it belongs to the credential and role that sent
+it: the same key from another user is another key, and from another credential acting on the same memory a 422.
 
-- The same key with another method, path, query or body is refused (422): a key names one request.
+- The same key with another method, path, query or body is refused (422): a key names one request. A key
+  another credential used is refused alike, whether or not its request matches, so nothing of it is learnt.
 - While the first request runs, a retry gets 409 with ``Retry-After``; if it never answered (its process died),
   a retry ``STALE`` later runs it again.
 - Only a success (2xx) is kept: after a refusal or a failure the key is released, and a retry runs again. A
@@ -27,10 +30,11 @@ from typing import Any
 
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, QueryParams
 from starlette.requests import Request
 
-from tiermem.errors import MemError
+from tiermem.errors import MemError, ValidationError
+from tiermem.server.auth import scope_for
 from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send, replay
 from tiermem.server.problems import problem, problem_for
 from tiermem.server.runtime import Runtime
@@ -70,32 +74,43 @@ class Idempotent:
         runtime: Runtime = self.owner.state.runtime
         client = scope.get("client")
         header = headers.get("authorization")
-        # The route admits it (its rate). A refusal is answered here, so it counts once against the client; so is
-        # a store that could not check the credential (the database is away: 503, retry later).
+        query = scope.get("query_string", b"")
+        # A run's route admits it (its rate); an answer given here spends a token here. A refusal is answered
+        # here, so it counts once against the client; so is a store that could not check the credential (the
+        # database is away: 503, retry later), and a user the credential may not name (403, as the route says).
         try:
             principal = await runtime.auth.verified(header, client[0] if client else None)
+            acting = scope_for(runtime.access, principal, user=QueryParams(query).get("user") or None)
+        except ValidationError:  # a malformed user: the route refuses it, and a refusal keeps nothing
+            await self.app(scope, replay(body, receive), send)
+            return
         except MemError as exc:
             await (await problem_for(request, exc))(scope, receive, send)
             return
-        query = scope.get("query_string", b"")
         fingerprint = hashlib.sha256(b"\0".join([b"POST", str(scope["path"]).encode(), query, body])).hexdigest()
         now = utcnow()
         try:
             claim = await run_in_threadpool(
                 runtime.access.claim_request,
-                principal.tenant,
-                principal.user,
+                acting.tenant,
+                acting.user,
                 key,
                 fingerprint,
+                caller=f"{principal.credential} {principal.role.value}",
                 at=now,
                 stale_before=now - STALE,
                 expired_before=now - KEPT,
             )
+            if claim.state is not ClaimState.NEW:
+                runtime.auth.admit(principal)
         except MemError as exc:
             await (await problem_for(request, exc))(scope, receive, send)
             return
         if claim.state is ClaimState.MISMATCH:
-            detail = "Idempotency-Key: was used for another request (method, path or body); use a new key for this one"
+            detail = (
+                "Idempotency-Key: was used for another request (credential, method, path, query or body);"
+                " use a new key for this one"
+            )
             await problem(422, detail, request=request, field="Idempotency-Key", given=key)(scope, receive, send)
         elif claim.state is ClaimState.RUNNING:
             detail = "Idempotency-Key: the first request with this key is still running; retry in a moment"
@@ -104,7 +119,7 @@ class Idempotent:
         elif claim.state is ClaimState.DONE:
             await _send(send, claim.status or 200, claim.body or b"", claim.media_type)
         else:
-            await self._first(scope, body, receive, send, runtime, (principal.tenant, principal.user, key))
+            await self._first(scope, body, receive, send, runtime, (acting.tenant, acting.user, key))
 
     async def _first(
         self, scope: Scope, body: bytes, receive: Receive, send: Send, runtime: Runtime, who: tuple[str, Any, str]

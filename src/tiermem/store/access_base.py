@@ -113,15 +113,18 @@ class AccessStore(Protocol):
         key: str,
         fingerprint: str,
         *,
+        caller: str,
         at: datetime,
         stale_before: datetime,
         expired_before: datetime,
     ) -> Claim:
         """Claim an idempotency key for a request with this fingerprint, atomically across processes.
 
-        A new key (or one claimed before ``stale_before`` and never answered: its request died) is claimed at
-        ``at``; a key answered before gives its answer; the user's keys claimed before ``expired_before`` are
-        forgotten first.
+        ``user`` is the user whose memory the request acts on (None: the tenant's shared memory), so erasing that
+        user removes the answers that hold its data; ``caller`` names the credential and role that sent it. A
+        new key (or one claimed before ``stale_before`` and never answered: its request died) is claimed at
+        ``at``; a key answered before gives its answer, to the same caller only: another caller, like another
+        fingerprint, gets MISMATCH. The user's keys claimed before ``expired_before`` are forgotten first.
         """
         ...
 

@@ -38,6 +38,7 @@ class IdempotencyMixin:
         key: str,
         fingerprint: str,
         *,
+        caller: str,
         at: datetime,
         stale_before: datetime,
         expired_before: datetime,
@@ -46,10 +47,10 @@ class IdempotencyMixin:
         where = f"tenant = {m} AND user_key = {m} AND key = {m}"
         who = [tenant, user or "", key]
         insert = (
-            "INSERT INTO idempotency_keys (tenant, user_key, key, fingerprint, created_at)"
-            f" VALUES ({m}, {m}, {m}, {m}, {m})"
+            "INSERT INTO idempotency_keys (tenant, user_key, key, fingerprint, caller, created_at)"
+            f" VALUES ({m}, {m}, {m}, {m}, {m}, {m})"
         )
-        claimed = [*who, fingerprint, self.stored_time(at)]
+        claimed = [*who, fingerprint, caller, self.stored_time(at)]
         with self.keys_transaction(tenant) as conn:
             conn.execute(
                 f"DELETE FROM idempotency_keys WHERE tenant = {m} AND user_key = {m} AND created_at < {m}",
@@ -58,15 +59,16 @@ class IdempotencyMixin:
             if conn.execute(f"{insert} ON CONFLICT (tenant, user_key, key) DO NOTHING", claimed).rowcount:
                 return Claim(ClaimState.NEW)
             row = conn.execute(
-                f"SELECT fingerprint, status, body, media_type, created_at FROM idempotency_keys WHERE {where}"
+                f"SELECT fingerprint, caller, status, body, media_type, created_at FROM idempotency_keys WHERE {where}"
                 + self.LOCK_ROW,
                 who,
             ).fetchone()
             if row is None:  # released by its request between the insert and the read: claim it now
                 conn.execute(insert, claimed)
                 return Claim(ClaimState.NEW)
-            stored, status, body, media_type, created = row
-            if stored != fingerprint:
+            stored, owner, status, body, media_type, created = row
+            # Another caller learns nothing of the key's request, not even whether its own matches it.
+            if owner != caller or stored != fingerprint:
                 return Claim(ClaimState.MISMATCH)
             if status is not None:
                 return Claim(ClaimState.DONE, int(status), bytes(body or b""), media_type)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tiermem.errors import ValidationError
 from tiermem.store.base import Page
 from tiermem.store.summary_base import Tally
 from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, SourceKind
@@ -15,6 +17,7 @@ __all__ = [
     "Dialect",
     "ListingMixin",
     "audit_select",
+    "cursor_position",
     "filter_where",
     "listing_page",
     "listing_select",
@@ -89,6 +92,16 @@ def audit_select(scope: Scope, record_id: str | None, limit: int, mark: str) -> 
     return f"{statement} ORDER BY seq LIMIT {mark}", [*params, limit]
 
 
+_CURSOR = re.compile(r"[0-9]{1,18}")  # a position in the insertion order: below 2**63, the column's limit
+
+
+def cursor_position(cursor: str) -> int:
+    """The insertion-order position a listing's cursor names; ValidationError for anything no listing returned."""
+    if not isinstance(cursor, str) or not _CURSOR.fullmatch(cursor):
+        raise ValidationError("cursor", "is not a cursor this store returned", given=cursor, limit="1 to 18 digits")
+    return int(cursor)
+
+
 def listing_select(
     columns: str, order: str, scope: Condition, filter_: Condition, cursor: str | None, limit: int, mark: str
 ) -> Condition:
@@ -97,7 +110,7 @@ def listing_select(
     after = ""
     if cursor is not None:
         after = f" AND {order} < {mark}"
-        fparams = [*fparams, int(cursor)]
+        fparams = [*fparams, cursor_position(cursor)]
     statement = f"SELECT {columns}, {order} FROM records r WHERE {where} AND {fwhere}{after} ORDER BY {order} DESC"
     return f"{statement} LIMIT {mark}", [*params, *fparams, limit + 1]
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from tiermem.errors import ValidationError
 from tiermem.message import Message, Role, ToolCall
+from tiermem.text_rules import check_encodable, check_name, check_visible
 from tiermem.types import MetaValue, aware_time, normalise_text
 from tiermem.write.path import MAX_CONTENT_CHARS
 
@@ -65,9 +66,9 @@ def parse_message(raw: object, index: int) -> Message:
     calls = _tool_calls(get("tool_calls") or (), f"{where}.tool_calls")
     if calls and role != "assistant":
         raise ValidationError(f"{where}.tool_calls", "only an assistant message makes tool calls", given=role)
-    content = _content(get("content"), f"{where}.content")
-    if not content.strip() and not calls:
-        raise ValidationError(f"{where}.content", "must not be empty (unless the message carries tool calls)")
+    content = check_encodable(f"{where}.content", _content(get("content"), f"{where}.content"))
+    if not calls:
+        check_visible(f"{where}.content", content)
     return Message(
         role=Role(role),
         content=content,
@@ -86,7 +87,7 @@ def _optional_text(value: object, where: str) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise ValidationError(where, "must be a non-empty string", given=value)
-    return value
+    return check_name(where, value)
 
 
 def _content(value: object, where: str) -> str:
@@ -144,6 +145,10 @@ def _metadata(value: object, where: str) -> Mapping[str, MetaValue]:
             raise ValidationError(where, f"'{key}' is set from the message itself", given=key)
         if item is not None and not isinstance(item, str | int | float | bool):
             raise ValidationError(where, f"value of '{key}' must be a string, number, boolean or null", given=item)
+        if isinstance(key, str):
+            check_name(f"{where} key", key)
+        if isinstance(item, str):
+            check_encodable(f"{where}.{key}", item)
     return MappingProxyType(dict(value))
 
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from tiermem.errors import ValidationError
+from tiermem.text_rules import check_encodable, check_name, check_visible
 from tiermem.types import (
     MemoryRecord,
     MemoryType,
@@ -79,8 +80,11 @@ def _metadata(value: Mapping[str, MetaValue]) -> Mapping[str, MetaValue]:
     for key, item in value.items():
         if not isinstance(key, str) or not key or len(key) > 64:
             raise ValidationError("metadata", "keys are non-empty strings of at most 64 characters", given=key)
+        check_name("metadata key", key)
         if item is not None and not isinstance(item, str | int | float | bool):
             raise ValidationError("metadata", f"value of '{key}' must be a string, number, boolean or null", given=item)
+        if isinstance(item, str):
+            check_encodable(f"metadata.{key}", item)
     size = len(json.dumps(dict(value)).encode())
     if size > MAX_METADATA_BYTES:
         raise ValidationError("metadata", "is too large", given=f"{size} bytes", limit=f"{MAX_METADATA_BYTES} bytes")
@@ -100,13 +104,13 @@ def prepare(
         raise ValidationError("scope", "must be a Scope", given=type(scope).__name__)
     if not isinstance(item.content, str):
         raise ValidationError("content", "must be a string", given=type(item.content).__name__)
-    text = normalise_text(item.content)
-    if not text:
-        raise ValidationError("content", "must not be empty")
+    text = check_visible("content", normalise_text(check_encodable("content", item.content)))
     if len(text) > MAX_CONTENT_CHARS:
         raise ValidationError("content", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
     context = _context(item.context)
     source = Source.parse(item.source)
+    if source.detail is not None:
+        check_name("source", source.detail)
     type_ = MemoryType.parse(item.type)
     ttl = _ttl(item.ttl) if item.ttl is not None else (default_ttl or {}).get(type_)
     valid_from = item.valid_from or now
@@ -137,7 +141,7 @@ def _context(value: str | None) -> str | None:
         return None
     if not isinstance(value, str):
         raise ValidationError("context", "must be a string", given=type(value).__name__)
-    text = normalise_text(value)
+    text = normalise_text(check_encodable("context", value))
     if len(text) > MAX_CONTENT_CHARS:
         raise ValidationError("context", "is too long", given=f"{len(text)} characters", limit=MAX_CONTENT_CHARS)
     return text or None

@@ -62,9 +62,7 @@ def _search(request: Request, view: Viewer, query: str, filter_: Filter, shown: 
 
 
 def _listed(request: Request, view: Viewer, filter_: Filter, shown: set[str]) -> tuple[list[MemoryRecord], str | None]:
-    cursor = request.query_params.get("cursor") or None
-    if cursor is not None and not cursor.isdigit():
-        raise ValidationError("cursor", "is not a cursor this page gave", given=cursor)
+    cursor = request.query_params.get("cursor") or None  # the store checks it (``sql_where.cursor_position``)
     left_out = {tag for toggle, tag in (("chat", RECALL_TAG), ("quarantined", QUARANTINE_TAG)) if toggle not in shown}
     wanted = including_closed(filter_) if "superseded" in shown else filter_
     page = runtime(request).memory.store.list_records(

@@ -13,25 +13,16 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from tiermem.text_rules import hidden  # the one definition: what the write path refuses as empty
+
 __all__ = ["Clipped", "clip", "hidden_characters", "visible"]
 
-# Letters and spaces that render as nothing (a Hangul filler, a blank Braille pattern) beside the format
-# characters (category Cf: bidi controls, zero-width ones, tags) and controls other than tab and line breaks.
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-_SHOWN_CONTROLS = frozenset("\t\n\r")
 CLIP_CHARS = 300
-
-
-def _hidden(ch: str) -> bool:
-    if ch in _BLANK:
-        return True
-    category = unicodedata.category(ch)
-    return category in ("Cf", "Zl", "Zp") or (category == "Cc" and ch not in _SHOWN_CONTROLS)
 
 
 def hidden_characters(text: str) -> list[str]:
     """The hidden characters of ``text``, each once, as ``U+XXXX NAME``."""
-    seen = dict.fromkeys(ch for ch in text if _hidden(ch))
+    seen = dict.fromkeys(ch for ch in text if hidden(ch))
     return [_label(ch) for ch in seen]
 
 
@@ -46,7 +37,7 @@ def visible(text: str | None) -> Markup:
     out: list[str] = []
     plain: list[str] = []
     for ch in text:
-        if not _hidden(ch):
+        if not hidden(ch):
             plain.append(ch)
             continue
         out.append(str(escape("".join(plain))))
