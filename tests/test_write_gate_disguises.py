@@ -1,5 +1,7 @@
 """The write gate reads each field as a reader would: disguised credentials are refused, and no refusal keeps one."""
 
+# ruff: noqa: RUF001  (the cases are written in the scripts they test)
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -30,6 +32,16 @@ DISGUISED = {
     "a label spaced apart": "p a s s w o r d: Lantern-Otter-73",
     "a full-width sentence": _wide("the password for the shed lock is Lantern-Otter-73"),
     "a full-width colon in a connection string": "postgresql\uff1a//app:Lantern-Otter-73@db.example/app",
+    "Mongolian selectors between letters": "\u180b".join(KEY),
+    "a Hangul filler inside": f"{KEY[:8]}\u3164{KEY[8:]}",
+    "a low line under every letter": "".join(c + "\u0332" for c in KEY),
+    "look-alikes only, in a Russian sentence": "Ключ: \u0410\u041a\u0406\u0410Z3\u041cPLQ7\u0422R4XW9\u0412N\u0421",
+    "a Russian label": "Пароль от почты: Lantern-Otter-73",
+    "a French label": "le mot de passe est Lantern-Otter-73",
+    "an Italian label": "la password è Lantern-Otter-73",
+    "a Chinese label": "邮箱密码是Lantern73Otter",
+    "a Japanese label": "パスワードは Lantern73Otter",
+    "an arrow after the label": "password → Lantern-Otter-73",
 }
 
 
@@ -48,6 +60,11 @@ def test_a_disguised_credential_is_refused(tmp_path: Path, case: str) -> None:
         _wide("The meeting is at noon"),  # full-width prose, no credential in it
         "We walked the Via Appia — about 12\u00a0km — and ate at a trattoria.",
         "p a s s the salt, please",
+        "Пароль нужно менять каждые три месяца.",
+        "Le mot de passe est sur le frigo.",
+        "La password è scaduta ieri.",
+        "密码是什么？",
+        "Москва2024 была прекрасна",
     ],
 )
 def test_prose_in_other_forms_is_not_a_credential(text: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tiermem import Memory, Scope
 from tiermem.trust.injection import QUARANTINE_TAG
@@ -69,3 +70,19 @@ def test_approval_judges_a_held_write_under_the_memorys_own_write_policy(tmp_pat
         assert held.pending_id is not None
         approved = mem.approve(ANN, held.pending_id, actor="key:reviewer").record
     assert QUARANTINE_TAG in approved.tags, approved.metadata
+
+
+def test_a_rollback_judges_the_restored_words_again(tmp_path: Path) -> None:
+    with Memory.open(tmp_path / "a.db", embedder="hash") as mem:
+        note = mem.remember(ANN, "The ferry leaves at nine.", source="web:https://x.example").record
+        data: dict[str, Any] = mem.export(ANN)
+    # The file's history is edited: a "version 2" of the note holds an order, with no verdict or tags.
+    (entry,) = [e for e in data["audit"] if e["record_id"] == note.id]
+    forged = {**entry["after"], "content": ORDER, "tags": [], "metadata": {}, "version": 2}
+    data["audit"].append({**entry, "after": forged, "version": 2, "op": "update", "detail": "edited"})
+    with Memory.open(tmp_path / "b.db", embedder="hash") as mem:
+        mem.restore(data, name="backup")
+        restored = mem.rollback(ANN, note.id, 2, actor="key:operator")
+        assert restored.content == ORDER
+        assert QUARANTINE_TAG in restored.tags, restored.metadata
+        assert all(ORDER not in hit.record.content for hit in mem.recall(ANN, "which ferry operator should I use"))

@@ -284,7 +284,9 @@ class Memory(MemoryAPI):
 
     def rollback(self, scope: Scope, record_id: str, version: int, *, actor: str = "user") -> MemoryRecord:
         """Restore a record as it was at an earlier version (recorded as a new version)."""
-        return lifecycle.rollback(self.store, self.embedder, scope, record_id, version, actor=actor, now=utcnow())
+        return lifecycle.rollback(
+            self.store, self.embedder, scope, record_id, version, actor=actor, now=utcnow(), scan=self.write_policy.scan
+        )
 
     def release(self, scope: Scope, record_id: str, *, actor: str = "operator") -> MemoryRecord:
         """Release a quarantined or suspicious note: recall returns it as clean from now on (audited as ``release``)."""

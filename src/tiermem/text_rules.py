@@ -2,7 +2,8 @@
 
 A hidden character is one a reader cannot see: a format character (category Cf: zero-width spaces and joiners,
 bidi controls, tags), a line or paragraph separator, a control other than tab and line breaks (NUL among them),
-or a letter that renders as nothing (a Hangul filler, a blank Braille pattern). Text made only of those and
+a letter that renders as nothing (a Hangul filler, a blank Braille pattern) or a mark that adds nothing to the
+letter it follows (a variation selector, the grapheme joiner). Text made only of those and
 spaces is empty to a reader and to search alike; the inspector shows each one as a marked code point.
 """
 
@@ -12,16 +13,20 @@ import unicodedata
 
 from tiermem.errors import ValidationError
 
-__all__ = ["check_encodable", "check_name", "check_visible", "hidden"]
+__all__ = ["FILLERS", "SILENT_MARKS", "check_encodable", "check_name", "check_visible", "hidden"]
 
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Letters and symbols that take a letter's width and show nothing: the Hangul fillers, the blank braille cell.
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Combining marks that show nothing: the grapheme joiner, Mongolian variation selectors and vowel separator,
+# Khmer's inherent vowels (variation selectors proper are recognised by their range).
+SILENT_MARKS = frozenset("\u034f\u180b\u180c\u180d\u180e\u180f\u17b4\u17b5")
 _SHOWN_CONTROLS = frozenset("\t\n\r")
 _UTF8 = "text UTF-8 can encode (no lone surrogates)"
 
 
 def hidden(ch: str) -> bool:
     """Whether the character shows nothing to a reader (see the module's docstring)."""
-    if ch in _BLANK:
+    if ch in FILLERS or ch in SILENT_MARKS or "\ufe00" <= ch <= "\ufe0f" or ch >= "\U000e0100":
         return True
     category = unicodedata.category(ch)
     return category in ("Cf", "Zl", "Zp") or (category == "Cc" and ch not in _SHOWN_CONTROLS)

@@ -13,8 +13,9 @@ from tiermem.lifecycle.erase import drop_quotes
 from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem, scope_writes, stored_record, unchanged_since
 from tiermem.types import MemoryRecord, MemoryType, MetaValue, Scope, Source, aware_time, content_hash
-from tiermem.write.gate import refuse_credentials
+from tiermem.write.gate import admit_revision
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, audit_entry, write_many
+from tiermem.write.scan import ScanPolicy
 
 __all__ = ["approve", "history", "live_successor", "record_from_json", "reject", "rollback"]
 
@@ -126,9 +127,21 @@ def _version(value: object) -> int:
 
 
 def rollback(
-    store: Store, embedder: Embedder | None, scope: Scope, record_id: str, version: int, *, actor: str, now: datetime
+    store: Store,
+    embedder: Embedder | None,
+    scope: Scope,
+    record_id: str,
+    version: int,
+    *,
+    actor: str,
+    now: datetime,
+    scan: ScanPolicy | None = None,
 ) -> MemoryRecord:
     """Restore a record's content and lifecycle fields as they were at ``version``, as a new version.
+
+    The restored words pass the write gate as an edit's do (``write.gate.admit_revision``, under ``scan``): the
+    verdict that version carried is not restored, so a history edited in an export file cannot bring back an
+    order unjudged, and a release given to that version is given again after the rollback if still wanted.
 
     A superseded record is not brought back beside the record that replaced it: restoring a version from
     before its supersession is a ConflictError while that successor is current (never two current versions).
@@ -165,11 +178,11 @@ def rollback(
         version=current.version + 1,
     )
     same_text = restored.content == current.content
-    refuse_credentials(store, scope, [restored], now)  # a version stored before a detector learned its format
     vector, passages = None, None
     if not same_text and embedder is not None:
         vectors, parts = embed_with_passages(embedder, [restored.content])
         vector, passages = vectors[0], parts[0]
+    restored = admit_revision(store, scope, restored, now, embedder=embedder, vectors=(vector, passages), policy=scan)
     with scope_writes(store, scope):
         unchanged_since(store, scope, current)
         store.put_many([StoredItem(restored, vector, keep_vector=same_text or embedder is None, passages=passages)])

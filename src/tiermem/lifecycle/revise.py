@@ -11,9 +11,9 @@ from tiermem.recall.passages import embed_with_passages
 from tiermem.store.base import Store, StoredItem, scope_writes, stored_record, unchanged_since
 from tiermem.text_rules import check_encodable, check_visible
 from tiermem.types import MemoryRecord, Scope, content_hash
-from tiermem.write.gate import refuse_credentials
+from tiermem.write.gate import admit_revision
 from tiermem.write.path import audit_entry
-from tiermem.write.scan import ScanPolicy, scan_records, scan_with_vectors, scanned
+from tiermem.write.scan import ScanPolicy
 
 __all__ = ["revise"]
 
@@ -49,12 +49,7 @@ def revise(
         vectors, parts = embed_with_passages(embedder, [text])
         vector, passages = vectors[0], parts[0]
     if not same_text:  # new words pass the write gate as a write from the record's source would
-        policy = scan or ScanPolicy()
-        refuse_credentials(store, scope, [revised], now)
-        judged = [revised]
-        scan_records(judged, [None], policy)
-        scan_with_vectors(judged, scanned(judged, [None], policy), embedder, {0: (vector, passages)}, policy)
-        revised = judged[0]
+        revised = admit_revision(store, scope, revised, now, embedder=embedder, vectors=(vector, passages), policy=scan)
     with scope_writes(store, scope):
         unchanged_since(store, scope, current)
         store.put_many([StoredItem(revised, vector, keep_vector=same_text or embedder is None, passages=passages)])

@@ -21,7 +21,9 @@ from functools import cache
 import wordninja
 from confusable_homoglyphs import categories, confusables
 
-__all__ = ["ScanForm", "is_letter", "normalise", "scan_form"]
+from tiermem.text_rules import FILLERS, SILENT_MARKS
+
+__all__ = ["ScanForm", "is_letter", "latin_lookalikes", "normalise", "scan_form"]
 
 
 def is_letter(char: str) -> bool:
@@ -39,11 +41,9 @@ class ScanForm:
     spaced: int  # runs of letters spaced apart that were joined
 
 
-# Fillers that render as nothing but are letters or symbols, not format characters.
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
-# Of those, the ones that take a letter's width (the Hangul fillers, the blank braille cell): a reader sees a gap,
-# so scanning reads a space, or the words either side of a run of them would be read run together.
-_GAPS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Fillers take a letter's width: a reader sees a gap, so scanning reads a space (or the words either side of a run
+# of them would be read run together); silent marks add nothing to their letter and are dropped.
+_GAPS = FILLERS
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _WORD = re.compile(r"[^\W\d_]+")
 # A letter followed by a separator, at least four times: "i g n o r e", "s.e.n.d", "r-e-v-e-a-l".
@@ -54,10 +54,15 @@ _MIN_SEGMENTED = 12  # letters run together without word gaps are split into wor
 
 def _invisible(char: str) -> bool:
     """Whether ``char`` renders as nothing: a format character, a variation selector, a filler."""
-    if char in _BLANKS:
+    if char in FILLERS or char in SILENT_MARKS:
         return True
     category = unicodedata.category(char)
     return category == "Cf" or (category == "Mn" and ("\ufe00" <= char <= "\ufe0f" or char >= "\U000e0100"))
+
+
+def latin_lookalikes() -> dict[str, str]:
+    """Each letter of another script that imitates an ASCII letter, mapped to it (the confusables table)."""
+    return _skeletons()
 
 
 @cache

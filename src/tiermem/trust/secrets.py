@@ -14,8 +14,10 @@ text holding one of its words or a token-shaped run (``_HINTS``), so such prose 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-from tiermem.trust.normalise import scan_form
+from tiermem.text_rules import hidden
+from tiermem.trust.normalise import latin_lookalikes, scan_form
 from tiermem.trust.secret_formats import FORMAT_DETECTORS
 from tiermem.trust.secret_values import VALUE_DETECTORS
 
@@ -34,6 +36,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "a connection string with a password": ("://",),
     "a password": (
         *("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use", "memorable"),
+        *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
+        *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
     ),
     "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
     "a PIN or access code": ("pin", "code", "combination"),
@@ -43,6 +47,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "an API key or token": ("key", "token", "secret", "seed"),
 }
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~:%]{16,}")
+_LETTER_DIGIT_RUN = re.compile(r"[^\W_]{12,}")
 
 
 def find_secrets(text: str) -> tuple[str, ...]:
@@ -55,11 +60,36 @@ def find_secrets(text: str) -> tuple[str, ...]:
     """
     if not isinstance(text, str):
         return ()
-    kinds = _kinds(text)
-    form = scan_form(text) if not text.isascii() or " " in text else text
-    if form == text:
-        return kinds
-    return tuple(dict.fromkeys((*kinds, *_kinds(form))))
+    if text.isascii() and " " not in text:
+        return _kinds(text)
+    found = [kind for form in _read_forms(text) for kind in _kinds(form)]
+    return tuple(dict.fromkeys(found))
+
+
+def _read_forms(text: str) -> dict[str, None]:
+    """``text`` as written, in its scan form, and bare: every mark taken off, hidden characters and fillers
+    dropped (not read as gaps: a filler inside a key joins it), look-alikes in letter-and-digit runs mapped."""
+    forms = dict.fromkeys((text, scan_form(text)))
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M") and not hidden(c))
+        forms[_latin_runs(scan_form(bare))] = None
+    return forms
+
+
+def _latin_runs(text: str) -> str:
+    """``text`` with each run of letters and digits that is wholly look-alikes of ASCII (a key typed in Cyrillic
+    inside a Russian sentence, which scanning leaves as it is) mapped to ASCII."""
+    table = latin_lookalikes()
+
+    def run(match: re.Match[str]) -> str:
+        found = match.group(0)
+        if found.isascii() or not any(c.isdigit() for c in found):
+            return found
+        mapped = "".join(table.get(c, c) for c in found)
+        return mapped if mapped.isascii() else found
+
+    return _LETTER_DIGIT_RUN.sub(run, text)
 
 
 def _kinds(text: str) -> tuple[str, ...]:

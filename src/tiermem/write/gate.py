@@ -3,7 +3,8 @@
 Python methods, CLI commands, REST routes, MCP and OpenAI Agents tools, the LangGraph store, import, approval
 and the inspector reach storage through four paths, and each of them calls this module before it stores:
 records through the write path (``write.path.write_many``), core blocks through ``context.core.CoreMemory``,
-restored exports through ``lifecycle.export``, edits through ``lifecycle.revise`` and ``lifecycle.history``.
+restored exports through ``lifecycle.export``, edits and rollbacks through ``lifecycle.revise`` and
+``lifecycle.history`` (``admit_revision``: a restored version is judged again, whatever verdict it carried).
 
 - **Credentials are refused in every field**: the content, its search context, each tag, the source's name, the
   agent and session ids, each metadata key with its value; a core block's text and description; each read as
@@ -24,15 +25,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+from tiermem.embed import Embedder, Vectors
 from tiermem.errors import InjectionRefusedError, SecretRefusedError
 from tiermem.store.base import AuditEntry, Store
 from tiermem.trust.injection import injection_score
 from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, Scope
-from tiermem.write.scan import ScanPolicy
+from tiermem.write.scan import ScanPolicy, scan_records, scan_with_vectors, scanned
 
 __all__ = [
     "admit_block",
+    "admit_revision",
     "audit_actor",
     "credential_fields",
     "record_texts",
@@ -96,6 +99,27 @@ def refuse_credentials(
     where = fields[0][0] if len(records) == 1 else f"{label}[{first}].{fields[0][0]}"
     kinds = tuple(dict.fromkeys(kind for _, _, fs in found for _, ks in fs for kind in ks))
     raise SecretRefusedError(kinds, count=len(found), batch=len(records), field=where)
+
+
+def admit_revision(
+    store: Store,
+    scope: Scope,
+    record: MemoryRecord,
+    now: datetime,
+    *,
+    embedder: Embedder | None,
+    vectors: tuple[Vectors | None, Vectors | None] = (None, None),
+    policy: ScanPolicy | None = None,
+) -> MemoryRecord:
+    """A new version of a stored record (an edit, a rollback) as the gate admits it: refused if it holds a
+    credential, else judged again as a write from its source would be (the verdict a version carried is a claim
+    of its history, not a judgement of its words); ``vectors``: its whole-text and passage vectors, if known."""
+    policy = policy or ScanPolicy()
+    refuse_credentials(store, scope, [record], now)
+    judged = [record]
+    scan_records(judged, [None], policy)
+    scan_with_vectors(judged, scanned(judged, [None], policy), embedder, {0: vectors}, policy)
+    return judged[0]
 
 
 def refuse_credentials_in(
