@@ -84,6 +84,7 @@ def encode(text: str, depth: int) -> str:
 
 
 def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None) -> list[Layer]:
+    """``text`` (its characters written at ``starts``/``ends`` of the outer text) and the layers of its JSON."""
     values = _json_values(text) if depth < MAX_DEPTH else []
     out = [Layer(text, starts, ends, depth, label, tuple(values))]
     for start, end in values:
@@ -91,12 +92,10 @@ def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, lab
             if is_string:
                 decoded, froms, tos = _decode(text, a, b)
                 if isinstance(froms, range):  # no escapes: the decoded string is a run of the source
-                    inner = _read(
-                        decoded, starts[froms.start : froms.stop], ends[froms.start : froms.stop], depth + 1, name
-                    )
+                    run = slice(froms.start, froms.stop)
+                    out += _read(decoded, starts[run], ends[run], depth + 1, name)
                 else:
-                    inner = _read(decoded, [starts[i] for i in froms], [ends[i - 1] for i in tos], depth + 1, name)
-                out += inner
+                    out += _read(decoded, [starts[i] for i in froms], [ends[i - 1] for i in tos], depth + 1, name)
             else:
                 out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, number=True))
     return out
@@ -132,6 +131,7 @@ def _json_values(text: str) -> list[tuple[int, int]]:
 
 
 def _holds_string(value: object) -> bool:
+    """A decoded JSON value has a string in it (a key counts)."""
     todo = [value]
     while todo:
         item = todo.pop()
