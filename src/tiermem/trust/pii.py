@@ -14,7 +14,9 @@ address), barcodes and order numbers (after "order", "invoice", "ticket", ...) d
 Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
 placeholders, so unmasking gives back exactly the text that was masked. The detectors read the text as a model
 does (``pii_view``: Unicode spaces and dashes plain, full-width digits ASCII, invisible characters gone) and the
-placeholder covers the value as written; a JSON text is masked string by string (``pii_json``) and stays JSON.
+placeholder covers the value as written. JSON in a text (the whole text, or after a prefix) is read by its values
+(``pii_json``): each string decoded and read alone and after its key as a label, a string holding JSON as JSON, so
+the text stays valid JSON and at least what a plain reading of it finds is masked.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tiermem.trust.pii_json import json_tokens
+from tiermem.trust.pii_json import Layer, encode, is_json, layers
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
 from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
@@ -164,6 +166,9 @@ def find_pii(text: str) -> list[PiiSpan]:
 
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
 _PLACEHOLDER = re.compile(r"\[(" + "|".join([*(k.value for k in PiiKind), _LITERAL]) + r")_(\d+)\]")
+_RANK = {kind: rank for rank, (kind, _) in reversed(list(enumerate(_DETECTORS)))}  # a kind's first place above
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_SPLIT_KEY = re.compile(r"[\s_.\-]+")
 
 
 class PiiMasker:
@@ -177,6 +182,8 @@ class PiiMasker:
         self._next: dict[str, int] = dict.fromkeys([*(k.value for k in PiiKind), _LITERAL], 1)
         # Placeholder-shaped text the caller wrote itself: never issued, so unmasking leaves it as it was.
         self._literal: set[str] = set()
+        # (placeholder, depth) -> how a value inside JSON strings was written (its escapes), for unmasking.
+        self._written: dict[tuple[str, int], str] = {}
 
     @property
     def mapping(self) -> Mapping[str, str]:
@@ -187,46 +194,49 @@ class PiiMasker:
     def mask(self, text: str) -> str:
         """``text`` with every PII value replaced by its stable placeholder.
 
-        A JSON object, array or string (a tool call's arguments, a tool's result) is masked value by value: each
-        string is read decoded, and one that holds PII is written back JSON-encoded, so the text stays valid JSON;
-        a number that is a value (a card written as a number) becomes its placeholder as a string.
+        Text that holds JSON (a tool call's arguments, a tool's result, ``Result: {...}``) is read in layers
+        (``pii_json``): each string decoded and read alone and after its key, a string holding JSON as JSON; a value
+        found is replaced where it is written, so the text stays valid JSON with its escapes as they were. A number
+        that is a value (a card written as a number) becomes its placeholder as a string.
         """
-        tokens = json_tokens(text)
-        if tokens is None:
-            return self._mask_text(text)
-        out: list[str] = []
-        at = 0
-        for token in tokens:
-            masked = self._mask_text(token.value)
-            if masked != token.value:
-                out += [text[at : token.start], json.dumps(masked, ensure_ascii=False)]
-                at = token.end
-        out.append(text[at:])
-        return "".join(out)
-
-    def _mask_text(self, text: str) -> str:
-        found = find_pii(text)
+        found = [(layer, _found_in(layer)) for layer in layers(text)]
+        edits: list[tuple[int, int, str]] = []
+        masked: list[PiiKind] = []
         with self._lock:
-            # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
-            # (the conversation has an [EMAIL_1]) is masked as text of its own, so it cannot unmask to the value.
-            written = list(_PLACEHOLDER.finditer(text))
-            self._literal.update(m.group(0) for m in written if m.group(0) not in self._value_of)
-            taken = [(m.start(), m.end(), _LITERAL) for m in written if m.group(0) in self._value_of]
-            spans = (
-                found if not taken else [s for s in found if not any(s.start < e and b < s.end for b, e, _ in taken)]
-            )
-            pieces = sorted([*((s.start, s.end, s.kind.value) for s in spans), *taken])
-            out: list[str] = []
-            at = 0
-            for start, end, label in pieces:
-                out += [text[at:start], self._placeholder(text[start:end], label)]
-                at = end
-            out.append(text[at:])
-        for span in spans:
-            self.counter.add(span.kind)
+            for layer, spans in found:
+                pieces = self._pieces(layer, spans, masked)
+                if not pieces:
+                    continue
+                if layer.number:  # the whole number becomes a string: the masked text between quotes
+                    inner = _splice(layer.text, pieces)
+                    edits.append(
+                        (layer.starts[0], layer.ends[-1], encode(json.dumps(inner, ensure_ascii=False), layer.depth))
+                    )
+                    continue
+                for start, end, placeholder in pieces:
+                    where = layer.source(start, end)
+                    edits.append((*where, placeholder))
+                    if layer.depth:  # how the value was written, so unmasking gives back the text as it was
+                        self._written.setdefault((placeholder, layer.depth), text[where[0] : where[1]])
+        for kind in masked:
+            self.counter.add(kind)
             if self.counter is not PROCESS_PII_COUNTS:
-                PROCESS_PII_COUNTS.add(span.kind)
-        return "".join(out)
+                PROCESS_PII_COUNTS.add(kind)
+        return _splice(text, edits)
+
+    def _pieces(self, layer: Layer, spans: list[PiiSpan], masked: list[PiiKind]) -> list[tuple[int, int, str]]:
+        """Each stretch of ``layer.text`` to replace, with its placeholder; the kinds masked go to ``masked`` (the
+        caller holds the lock)."""
+        # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
+        # (the conversation has an [EMAIL_1]) is masked as text of its own, so it cannot unmask to the value.
+        written = [m for m in _PLACEHOLDER.finditer(layer.text) if layer.outside_holes(m.start(), m.end())]
+        self._literal.update(m.group(0) for m in written if m.group(0) not in self._value_of)
+        taken = [(m.start(), m.end(), _LITERAL) for m in written if m.group(0) in self._value_of]
+        if taken:
+            spans = [s for s in spans if not any(s.start < e and b < s.end for b, e, _ in taken)]
+        masked += (s.kind for s in spans)
+        stretches = sorted([*((s.start, s.end, s.kind.value) for s in spans), *taken])
+        return [(start, end, self._placeholder(layer.text[start:end], label)) for start, end, label in stretches]
 
     def _placeholder(self, value: str, label: str) -> str:
         known = self._placeholder_of.get(value)
@@ -244,17 +254,68 @@ class PiiMasker:
     def unmask(self, text: str, *, json_string: bool = False) -> str:
         """``text`` with the placeholders this masker issued replaced by their values.
 
-        In a JSON object, array or string, or with ``json_string`` (``text`` is a tool call's arguments), the
-        placeholders sit inside its strings, so each value is inserted JSON-escaped and the JSON stays valid.
+        A placeholder inside a JSON string gets its value JSON-escaped once per encoding it sits in (a body that
+        is a JSON string within JSON: twice), so the JSON stays valid and decodes to the value. With
+        ``json_string`` (``text`` is a tool call's arguments) text that is not valid JSON is still read as the
+        inside of one JSON string.
         """
         with self._lock:
             values = dict(self._value_of)
-        json_string = json_string or json_tokens(text) is not None
+            written = dict(self._written)
+        if not values or _PLACEHOLDER.search(text) is None:
+            return text
+        if json_string and not is_json(text):
+            return _PLACEHOLDER.sub(lambda m: encode(values.get(m.group(0), m.group(0)), 1), text)
+        edits: list[tuple[int, int, str]] = []
+        for layer in layers(text):
+            for m in _PLACEHOLDER.finditer(layer.text):
+                value = values.get(m.group(0))
+                if value is None or layer.number or not layer.outside_holes(m.start(), m.end()):
+                    continue
+                form = written.get((m.group(0), layer.depth))
+                edits.append((*layer.source(m.start(), m.end()), form or encode(value, layer.depth)))
+        return _splice(text, edits)
 
-        def put(m: re.Match[str]) -> str:
-            value = values.get(m.group(0))
-            if value is None:
-                return m.group(0)
-            return json.dumps(value, ensure_ascii=False)[1:-1] if json_string else value
 
-        return _PLACEHOLDER.sub(put, text)
+def _found_in(layer: Layer) -> list[PiiSpan]:
+    """The values in a layer outside its holes, read alone and after its label (as written and as words: a key
+    ``date_of_birth`` reads "date of birth: ..."); where readings overlap, the earlier kind wins."""
+    if not layer.has_text():
+        return []
+    readings = [""] + [f"{label}: " for label in _labels(layer.label)]
+    spans: list[PiiSpan] = []
+    for prefix in readings:
+        shift = len(prefix)
+        spans += (
+            PiiSpan(s.start - shift, s.end - shift, s.kind)
+            for s in find_pii(prefix + layer.text)
+            if s.start >= shift and layer.outside_holes(s.start - shift, s.end - shift)
+        )
+    if len(readings) == 1:
+        return spans
+    chosen: list[PiiSpan] = []
+    for span in sorted(spans, key=lambda s: (_RANK[s.kind], s.start)):
+        if not any(span.start < c.end and c.start < span.end for c in chosen):
+            chosen.append(span)
+    return sorted(chosen, key=lambda s: s.start)
+
+
+def _labels(key: str | None) -> list[str]:
+    """A key as written and as words (``date_of_birth``, ``dateOfBirth``: "date of birth"); none for no key."""
+    if not key or not key.strip():
+        return []
+    words = _SPLIT_KEY.sub(" ", _CAMEL.sub(" ", key)).strip()
+    return list(dict.fromkeys([key, words] if words else [key]))
+
+
+def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each stretch ``[start, end)`` replaced (stretches that overlap an earlier one are skipped)."""
+    out: list[str] = []
+    at = 0
+    for start, end, replacement in sorted(edits):
+        if start < at:
+            continue
+        out += [text[at:start], replacement]
+        at = end
+    out.append(text[at:])
+    return "".join(out)

@@ -1,43 +1,197 @@
-"""(internal) The string and number tokens of a JSON text, so PII is looked for in values, not in JSON's escapes.
+"""(internal) The layers of a text that holds JSON, each read as a model reads it: strings decoded, keys as labels.
 
-In JSON text a line break is the two characters ``\\n``: read as text, the ``n`` sits against the value on the next
-line and hides it from detectors that want no letter before a value. Reading each string as its decoded value
-avoids that, and a masked value written back JSON-encoded keeps the text valid JSON.
+Read raw, JSON hides values three ways: a line break is the two characters ``\\n``, whose ``n`` sits against the
+value on the next line; a value is often named only by its key (``{"date_of_birth": "12/03/1984"}``); and an
+HTTP tool's body is a string holding JSON, one encoding deeper. So a text is read in layers: the text itself, and
+for each JSON value in it (the whole text, or one after a prefix such as ``Result:``) each string decoded, with
+the key it is stored under as its label, and each number. A string that holds JSON is read the same way, down to
+``MAX_DEPTH`` encodings. Each character of a layer knows the stretch of the outer text written for it, so a value
+found in a layer names the stretch to replace, and the rest of the text, escapes included, stays as written.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["JsonToken", "json_tokens"]
+__all__ = ["MAX_DEPTH", "Layer", "encode", "is_json", "layers"]
 
-# In valid JSON every quote outside a string opens one, so these find exactly the strings and the numbers.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?', re.DOTALL)
+MAX_DEPTH = 4  # encodings read through: JSON in a string in JSON in a string...; deeper strings are read raw
+# A bracket that starts no JSON value is read past until the JSON breaks: the failed tries together may read this
+# many times the text (plus a little), so a text of many unclosed brackets does not cost the square of its length;
+# past that, the rest of the text is left to the text reading.
+_TRY_READS = 4
+
+_DECODER = json.JSONDecoder()
+_OPEN = re.compile(r"[{\[]")
+# Inside a valid JSON value every quote outside a string opens one, so these find exactly its parts.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}\[\],]', re.DOTALL)
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_JSON_SPACE = " \t\n\r"
 
 
 @dataclass(frozen=True, slots=True)
-class JsonToken:
-    """One string or number in a JSON text: where its source is, and its value as text."""
+class Layer:
+    """One text to read: the outer text, or a JSON string (decoded) or number within it."""
 
-    start: int
-    end: int
-    value: str  # a string's decoded value, or a number as written
-    is_string: bool
+    text: str
+    starts: Sequence[int]  # for each character of ``text``, where the outer text's stretch for it starts
+    ends: Sequence[int]  # ... and where it ends
+    depth: int  # how many JSON string encodings wrap ``text`` in the outer text
+    label: str | None = None  # the key the value is stored under (an array's elements take the array's key)
+    holes: tuple[tuple[int, int], ...] = ()  # stretches of ``text`` that are JSON values, read in their own layers
+    number: bool = False  # a JSON number: masked, it becomes a string
+
+    def source(self, start: int, end: int) -> tuple[int, int]:
+        """The stretch of the outer text written for ``text[start:end]`` (which is not empty)."""
+        return self.starts[start], self.ends[end - 1]
+
+    def outside_holes(self, start: int, end: int) -> bool:
+        """``text[start:end]`` meets none of the JSON values read in their own layers."""
+        return not any(start < e and s < end for s, e in self.holes)
+
+    def has_text(self) -> bool:
+        """Something other than JSON space lies outside the holes (a whole-JSON text has nothing of its own)."""
+        at = 0
+        for start, end in (*self.holes, (len(self.text), len(self.text))):
+            if self.text[at:start].strip(_JSON_SPACE):
+                return True
+            at = end
+        return False
 
 
-def json_tokens(text: str) -> list[JsonToken] | None:
-    """The strings and numbers of ``text`` if it is a JSON object, array or string; None for any other text."""
-    if not text.lstrip().startswith(("{", "[", '"')):
-        return None
+def layers(text: str) -> list[Layer]:
+    """``text`` itself, then, within each JSON value in it, its strings (decoded, recursively) and numbers."""
+    return _read(text, range(len(text)), range(1, len(text) + 1), 0, None)
+
+
+def is_json(text: str) -> bool:
+    """``text`` is one JSON value (surrounding space allowed)."""
     try:
         json.loads(text)
-    except ValueError:
-        return None
-    tokens: list[JsonToken] = []
-    for m in _TOKEN.finditer(text):
-        source = m.group(0)
-        is_string = source.startswith('"')
-        tokens.append(JsonToken(m.start(), m.end(), json.loads(source) if is_string else source, is_string))
-    return tokens
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def encode(text: str, depth: int) -> str:
+    """``text`` as written inside ``depth`` JSON string encodings."""
+    for _ in range(depth):
+        text = json.dumps(text, ensure_ascii=False)[1:-1]
+    return text
+
+
+def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None) -> list[Layer]:
+    """``text`` (its characters written at ``starts``/``ends`` of the outer text) and the layers of its JSON."""
+    values = _json_values(text) if depth < MAX_DEPTH else []
+    out = [Layer(text, starts, ends, depth, label, tuple(values))]
+    for start, end in values:
+        for a, b, name, is_string in _tokens(text, start, end):
+            if is_string:
+                decoded, froms, tos = _decode(text, a, b)
+                if isinstance(froms, range):  # no escapes: the decoded string is a run of the source
+                    run = slice(froms.start, froms.stop)
+                    out += _read(decoded, starts[run], ends[run], depth + 1, name)
+                else:
+                    out += _read(decoded, [starts[i] for i in froms], [ends[i - 1] for i in tos], depth + 1, name)
+            else:
+                out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, number=True))
+    return out
+
+
+def _json_values(text: str) -> list[tuple[int, int]]:
+    """Where JSON values are in ``text``: the whole text if it is one, else each object or array holding a string.
+
+    An object or array of numbers alone has no escapes to hide a value behind, and read as text it keeps its
+    shape (``[4111111111111111]`` in prose stays a bracketed number).
+    """
+    body = text.strip(_JSON_SPACE)
+    if body[:1] in ("{", "[", '"') and is_json(body):
+        lead = len(text) - len(text.lstrip(_JSON_SPACE))
+        return [(lead, lead + len(body))]
+    found: list[tuple[int, int]] = []
+    at, budget = 0, _TRY_READS * len(text) + 4096
+    while budget > 0 and (m := _OPEN.search(text, at)) is not None:
+        try:
+            value, end = _DECODER.raw_decode(text, m.start())
+        except json.JSONDecodeError as exc:
+            budget -= exc.pos - m.start() + 1
+            at = m.start() + 1
+            continue
+        except RecursionError:
+            budget -= len(text) - m.start()
+            at = m.start() + 1
+            continue
+        if _holds_string(value):
+            found.append((m.start(), end))
+        at = end
+    return found
+
+
+def _holds_string(value: object) -> bool:
+    """A decoded JSON value has a string in it (a key counts)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str) or (isinstance(item, dict) and item):
+            return True
+        if isinstance(item, list):
+            todo += item
+    return False
+
+
+def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | None, bool]]:
+    """Each string and number of the JSON value at ``text[start:end]``: where, its label, whether a string.
+
+    A key is read alone (label None); a value takes its key as label, and an array's elements take the array's.
+    """
+    stack: list[tuple[bool, str | None]] = []  # each open container: an object?, the label its elements take
+    key: str | None = None  # the innermost object's current key; None where the next string is a key
+    for m in _TOKEN.finditer(text, start, end):
+        token = m.group(0)
+        in_object = bool(stack) and stack[-1][0]
+        label = key if in_object else (stack[-1][1] if stack else None)
+        if token in ("{", "["):
+            stack.append((token == "{", label))
+            key = None
+        elif token in ("}", "]"):
+            stack.pop()
+        elif token == ",":
+            if in_object:
+                key = None
+        elif token.startswith('"'):
+            if in_object and key is None:
+                key = json.loads(token)
+                yield m.start(), m.end(), None, True
+            else:
+                yield m.start(), m.end(), label, True
+        else:
+            yield m.start(), m.end(), label, False
+
+
+def _decode(text: str, a: int, b: int) -> tuple[str, Sequence[int], Sequence[int]]:
+    """The JSON string at ``text[a:b]`` decoded, with where in ``text`` each of its characters starts and ends."""
+    if "\\" not in text[a + 1 : b - 1]:
+        return text[a + 1 : b - 1], range(a + 1, b - 1), range(a + 2, b)
+    chars: list[str] = []
+    froms: list[int] = []
+    tos: list[int] = []
+    i = a + 1
+    while i < b - 1:
+        char, step = text[i], 1
+        if char == "\\":
+            code = text[i + 1]
+            if code != "u":
+                char, step = _ESCAPES[code], 2
+            else:
+                char, step = chr(int(text[i + 2 : i + 6], 16)), 6
+                low = text[i + 8 : i + 12] if text[i + 6 : i + 8] == "\\u" else ""
+                if "\ud800" <= char <= "\udbff" and low and 0xDC00 <= int(low, 16) <= 0xDFFF:
+                    char, step = chr(0x10000 + ((ord(char) - 0xD800) << 10) + int(low, 16) - 0xDC00), 12
+        chars.append(char)
+        froms.append(i)
+        tos.append(i + step)
+        i += step
+    return "".join(chars), froms, tos
