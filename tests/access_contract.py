@@ -14,6 +14,7 @@ import pytest
 
 from tiermem.errors import ConflictError
 from tiermem.store.access_base import ApiKey, ClaimState, KeyRole
+from tiermem.types import Scope
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -186,3 +187,41 @@ class AccessContract:
         access.finish_request("acme", "alice", "k1", status=201, body=b"alice's words", media_type=None)
         access.erase_scope("acme", "alice", audit_detail="erased")
         assert self._claim(access).state is ClaimState.NEW
+
+    def test_dropping_answers_takes_only_the_users_answers_that_quote_a_needle(self, access: Any) -> None:
+        answers = {
+            ("alice", "k1"): b'{"record": {"id": "rec-7", "content": "the spare key is under the mat"}}',
+            ("alice", "k2"): b'{"hits": [{"record": {"id": "rec-8", "content": "rec-7 in passing"}}]}',
+            ("alice", "k3"): b'{"record": {"id": "rec-9", "content": "lunch at noon"}}',
+            ("bob", "k1"): b'{"record": {"id": "rec-7", "content": "the spare key is under the mat"}}',
+        }
+        for (user, key_), body in answers.items():
+            self._claim(access, key_, user=user)
+            access.finish_request("acme", user, key_, status=201, body=body, media_type="application/json")
+        self._claim(access, "k4")  # still running: no answer to quote anything
+
+        assert access.drop_answers(Scope("acme", "alice", "bot"), [b"rec-7", b""]) == 2
+
+        later = T0 + timedelta(seconds=1)
+        assert self._claim(access, "k1", at=later).state is ClaimState.NEW  # a retry runs again
+        assert self._claim(access, "k2", at=later).state is ClaimState.NEW
+        assert self._claim(access, "k3", at=later).body == answers[("alice", "k3")]
+        assert self._claim(access, "k4", at=later).state is ClaimState.RUNNING
+        assert self._claim(access, "k1", user="bob", at=later).body == answers[("bob", "k1")]  # another user's
+        assert access.drop_answers(Scope("acme", "alice"), [b"under the mat", b"lunch at noon"]) == 1
+        assert access.drop_answers(Scope("acme", "alice"), []) == 0
+
+    def test_answers_made_before_a_moment_are_dropped_for_every_tenant_and_user(self, access: Any) -> None:
+        made = [("acme", "alice", T0), ("acme", "bob", T0), ("globex", None, T0), ("acme", "alice", T0)]
+        for n, (tenant, user, at) in enumerate(made):
+            self._claim(access, f"k{n}", at=at + timedelta(minutes=n), tenant=tenant, user=user)
+            access.finish_request(tenant, user, f"k{n}", status=200, body=b"old words", media_type=None)
+        self._claim(access, "unanswered", at=T0, user="carol")
+
+        assert access.drop_answers_before(T0 + timedelta(minutes=3)) == 4
+
+        later = T0 + timedelta(hours=1)
+        for n, (tenant, user, _) in enumerate(made[:3]):
+            assert self._claim(access, f"k{n}", at=later, tenant=tenant, user=user).state is ClaimState.NEW
+        assert self._claim(access, "k3", at=later).body == b"old words"
+        assert access.drop_answers_before(T0) == 0

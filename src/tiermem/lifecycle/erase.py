@@ -2,16 +2,18 @@
 
 Deleting a row is not always enough to remove its text from storage: a database file keeps freed pages, logs
 keep earlier page images, a full-text index keeps tokens in older segments, the audit log keeps every version
-of a record, and the records (or writes held for approval) written after it may carry the end of its text as
-search context. So these jobs delete through the store's ``purge`` and ``erase_scope`` (which leave nothing
-recoverable where the backend can), take the deleted text out of the others' context (``drop_quotes``), redact
-the audit entries of what they deleted (the fact that something happened stays, its content goes), and
-``compact`` the store afterwards. How a backend does that is its own business; the store's ``residue`` (or
+of a record, the records (or writes held for approval) written after it may carry the end of its text as search
+context, and the service's answers kept for retries may quote it. So these jobs delete through the store's
+``purge`` and ``erase_scope`` (which leave nothing recoverable where the backend can), take the deleted text out
+of the others' context and drop the kept answers that quote it (``drop_quotes``), redact the audit entries of
+what they deleted (the fact that something happened stays, its content goes), and ``compact`` the store
+afterwards. How a backend does that is its own business; the store's ``residue`` (or
 ``tiermem.store.databases.database_files_holding`` for a database named by URL) checks its files' bytes.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +23,7 @@ from tiermem.store.base import AuditEntry, Store, scope_writes, stored_record, t
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.neighbours import quoted_lines
 
-__all__ = ["ERASE_KEEPS", "MENTION_REDACTED", "EraseReport", "drop_quotes", "erase", "forget"]
+__all__ = ["ERASE_KEEPS", "MENTION_REDACTED", "EraseReport", "answer_needles", "drop_quotes", "erase", "forget"]
 
 # The detail a superseded record's audit entry gets when the record that superseded it is deleted: the
 # supersession's reason may quote the newer record's values ("new value: 555-0199").
@@ -42,14 +44,28 @@ class EraseReport:
 
 
 def drop_quotes(store: Store, scope: Scope, deleted: Iterable[MemoryRecord]) -> int:
-    """Take what other records and held writes of ``scope`` quote of ``deleted`` out of their search context;
-    how many changed."""
+    """Take what other records and held writes of ``scope`` quote of ``deleted`` out of their search context, and
+    drop the service's kept answers of the scope's (tenant, user) that quote them; how many changed."""
+    records = list(deleted)
     lines: set[str] = set()
-    for record in deleted:
+    for record in records:
         lines |= quoted_lines(record.content)
+    changed = store.drop_answers(scope, answer_needles(records, lines))
     if not lines:
-        return 0
-    return store.drop_context_lines(scope, lines) + store.drop_held_context_lines(scope, lines)
+        return changed
+    return changed + store.drop_context_lines(scope, lines) + store.drop_held_context_lines(scope, lines)
+
+
+def answer_needles(records: Iterable[MemoryRecord], lines: Iterable[str] = ()) -> set[bytes]:
+    """What a kept answer that quotes one of ``records`` holds of it: its id, its text and the ``lines`` other
+    records quote of it, each as it is and as JSON writes it inside a string (escaped, or ASCII only)."""
+    texts = set(lines)
+    for record in records:
+        texts |= {record.id, record.content}
+    out: set[bytes] = set()
+    for text in filter(None, texts):
+        out |= {text.encode(), json.dumps(text)[1:-1].encode(), json.dumps(text, ensure_ascii=False)[1:-1].encode()}
+    return out
 
 
 def forget(

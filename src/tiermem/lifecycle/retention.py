@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from tiermem.errors import ValidationError
 from tiermem.lifecycle.erase import MENTION_REDACTED, drop_quotes
+from tiermem.store.access_base import ANSWERS_KEPT
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes
 from tiermem.types import MemoryRecord, MemoryType, Scope
 from tiermem.write.prepare import MAX_TTL
@@ -132,7 +133,8 @@ def sweep(
     also: Callable[[Scope, list[MemoryRecord]], object] | None = None,
 ) -> SweepReport:
     """Delete expired records and records over ``policy.keep_last``, one transaction per (tenant, user), each
-    holding off that user's writers while it decides and deletes (one user at a time, so it waits for no other).
+    holding off that user's writers while it decides and deletes (one user at a time, so it waits for no other);
+    then the service's kept answers older than ``ANSWERS_KEPT`` of every user.
 
     ``also`` runs in each (tenant, user)'s transaction with the records deleted there (the context runtime's
     summaries drop what they quote of them).
@@ -154,6 +156,8 @@ def sweep(
             store.append_audit(scope, doomed)
         expired += sum(e.op == "expire" for e in doomed)
         over_limit += sum(e.op == "retention" for e in doomed)
+    # Kept answers live a day for every user, also one who never sends the keyed request that would expire them.
+    store.drop_answers_before(now - ANSWERS_KEPT)
     # Always compacted: this also clears what earlier forgets left in the index and WAL.
     scrubbed = store.compact(full=vacuum)
     orphans = store.orphans()

@@ -3,10 +3,12 @@
 A client that lost an answer (a timeout, a dropped connection, a server restarted mid-request) sends the request
 again with the same key and gets the first answer, with ``Idempotent-Replayed: true``, and nothing is written
 twice. The answer is kept in the store (``AccessStore.claim_request``), so every worker process and a restarted
-server know it, for ``KEPT`` after it was first sent. It is filed under the (tenant, user) the request acts on,
-as ``auth.scope_for`` decides it before anything is replayed (a user named with ``?user=`` is the credential's
-only if it is an admin's), so erasing that user removes it; and it belongs to the credential and role that sent
-it: the same key from another user is another key, and from another credential acting on the same memory a 422.
+server know it, for ``ANSWERS_KEPT`` (a day) after it was first sent; a sweep deletes it then, and forgetting a
+record it quotes deletes it at once (a retry then runs again). It is filed under the (tenant, user) the request
+acts on, as ``auth.scope_for`` decides it before anything is replayed (a user named with ``?user=`` is the
+credential's only if it is an admin's), so erasing that user removes it; and it belongs to the credential and role
+that sent it: the same key from another user is another key, and from another credential acting on the same
+memory a 422.
 
 - The same key with another method, path, query or body is refused (422): a key names one request. A key
   another credential used is refused alike, whether or not its request matches, so nothing of it is learnt.
@@ -38,13 +40,12 @@ from tiermem.server.auth import scope_for
 from tiermem.server.limits import ASGIApp, Message, Receive, Scope, Send, replay
 from tiermem.server.problems import problem, problem_for
 from tiermem.server.runtime import Runtime
-from tiermem.store.access_base import ClaimState
+from tiermem.store.access_base import ANSWERS_KEPT, ClaimState
 from tiermem.types import utcnow
 
-__all__ = ["HEADER", "KEPT", "STALE", "Idempotent"]
+__all__ = ["HEADER", "STALE", "Idempotent"]
 
 HEADER = "idempotency-key"
-KEPT = timedelta(hours=24)
 STALE = timedelta(minutes=5)  # longer than any request runs (a chat turn's model calls included)
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _log = logging.getLogger("tiermem.server")
@@ -99,7 +100,7 @@ class Idempotent:
                 caller=f"{principal.credential} {principal.role.value}",
                 at=now,
                 stale_before=now - STALE,
-                expired_before=now - KEPT,
+                expired_before=now - ANSWERS_KEPT,
             )
             if claim.state is not ClaimState.NEW:
                 runtime.auth.admit(principal)

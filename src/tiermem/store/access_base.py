@@ -11,12 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
-__all__ = ["KEY_COLUMNS", "AccessStore", "ApiKey", "Claim", "ClaimState", "KeyRole", "key_of", "key_row"]
+__all__ = [
+    "ANSWERS_KEPT",
+    "KEY_COLUMNS",
+    "AccessStore",
+    "ApiKey",
+    "Claim",
+    "ClaimState",
+    "KeyRole",
+    "key_of",
+    "key_row",
+]
 
+# How long the service keeps a keyed request's answer for its retries: the middleware replays it that long, and a
+# sweep deletes every answer older than that, of users who never send another keyed request too.
+ANSWERS_KEPT = timedelta(hours=24)
 KEY_COLUMNS = "id, tenant, user_key, role, secret_hash, label, created_at, revoked_at"  # of the api_keys table
 
 

@@ -1,12 +1,15 @@
-"""(internal) The AccessStore's idempotency keys written once over a backend's connection: claim, finish, release."""
+"""(internal) The AccessStore's idempotency keys written once over a backend's connection: claim, finish, release,
+and drop the answers that quote a deleted record."""
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Collection
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any, ClassVar, Protocol
 
 from tiermem.store.access_base import Claim, ClaimState
+from tiermem.types import Scope
 
 __all__ = ["Executes", "IdempotencyMixin"]
 
@@ -30,6 +33,10 @@ class IdempotencyMixin:
     def stored_time(self, at: datetime) -> Any:
         """A moment as the table holds it."""
         raise NotImplementedError
+
+    def answers_scrubbed(self) -> AbstractContextManager[None]:
+        """While inside, a deleted answer's bytes are overwritten where the backend does that on deletion."""
+        return nullcontext()
 
     def claim_request(
         self,
@@ -95,3 +102,22 @@ class IdempotencyMixin:
                 f"DELETE FROM idempotency_keys WHERE tenant = {m} AND user_key = {m} AND key = {m} AND status IS NULL",
                 [tenant, user or "", key],
             )
+
+    def drop_answers(self, scope: Scope, needles: Collection[bytes]) -> int:
+        found = [n for n in needles if n]
+        if not found:
+            return 0
+        m = self.MARK
+        who = [scope.tenant, scope.user or ""]
+        with self.answers_scrubbed(), self.keys_transaction(scope.tenant) as conn:
+            # Read and matched here, not in SQL: a user keeps a day's answers, and bytes match alike on every backend.
+            rows = conn.execute(
+                f"SELECT key, body FROM idempotency_keys WHERE tenant = {m} AND user_key = {m} AND body IS NOT NULL",
+                who,
+            ).fetchall()
+            doomed = [key for key, body in rows if any(n in bytes(body) for n in found)]
+            for key in doomed:
+                conn.execute(
+                    f"DELETE FROM idempotency_keys WHERE tenant = {m} AND user_key = {m} AND key = {m}", [*who, key]
+                )
+        return len(doomed)

@@ -178,6 +178,21 @@ class MaintenanceStore(Protocol):
         """
         ...
 
+    def drop_answers(self, scope: Scope, needles: Collection[bytes]) -> int:
+        """Delete the service's kept ``Idempotency-Key`` answers of the scope's (tenant, user) whose body holds one
+        of ``needles``; how many.
+
+        A kept answer may quote a record (a write's answer, a search's hits): when the record is deleted, a retry
+        must not replay its words, so that answer goes and a retry runs again. Nothing of the deleted answers stays
+        recoverable where the backend can. Joins the caller's transaction.
+        """
+        ...
+
+    def drop_answers_before(self, before: datetime) -> int:
+        """Delete every kept ``Idempotency-Key`` answer (or claim) made before ``before``, of every tenant and user;
+        how many. Nothing of them stays recoverable where the backend can."""
+        ...
+
     def erase_scope(
         self, tenant: str, user: str | None, *, audit_detail: str, keep_ops: Collection[str] = ()
     ) -> ErasedScope:

@@ -27,8 +27,16 @@ class PgIdempotencyMixin(IdempotencyMixin):
 
         def _tenant(self, tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]: ...
 
+        def _anywhere(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
     def keys_transaction(self, tenant: str) -> AbstractContextManager[Executes]:
         return self._tenant(tenant)
 
     def stored_time(self, at: datetime) -> datetime:
         return at
+
+    def drop_answers_before(self, before: datetime) -> int:
+        # Across tenants: run as the tables' owner by the function (migration 0015), as the sweep's other reads are.
+        with self._anywhere() as conn:
+            row = conn.execute("SELECT tiermem_drop_answers_before(%s)", [before]).fetchone()
+        return int(row[0]) if row else 0

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tiermem.store.idempotency_base import Executes, IdempotencyMixin
-from tiermem.store.sqlite.maintenance import Connected
+from tiermem.store.sqlite.maintenance import Connected, secure_delete
 
 __all__ = ["SQLiteIdempotencyMixin"]
 
@@ -32,3 +32,11 @@ class SQLiteIdempotencyMixin(Connected, IdempotencyMixin):
 
     def stored_time(self, at: datetime) -> float:
         return at.timestamp()
+
+    def answers_scrubbed(self) -> AbstractContextManager[None]:
+        return secure_delete(self)
+
+    def drop_answers_before(self, before: datetime) -> int:
+        with secure_delete(self), self.keys_transaction("") as conn:
+            gone = conn.execute("DELETE FROM idempotency_keys WHERE created_at < ?", [self.stored_time(before)])
+            return int(gone.rowcount)
