@@ -214,7 +214,9 @@ class RecordingWriter:
     def __init__(self) -> None:
         self.batches: list[tuple[Scope, list[NewMemory]]] = []
 
-    def remember_many(self, scope: Scope, items: Sequence[NewMemory]) -> list[WriteResult]:
+    def remember_many(
+        self, scope: Scope, items: Sequence[NewMemory], *, keys: Sequence[str] | None = None
+    ) -> list[WriteResult]:
         self.batches.append((scope, list(items)))
         return []
 

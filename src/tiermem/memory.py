@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -26,7 +26,7 @@ from tiermem.store.base import stored_record
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, utcnow
 from tiermem.write.behind import WriteBehind, index_queued, queued_of, recover
 from tiermem.write.consolidate import Action, consolidate
-from tiermem.write.conversation import CONTEXT_TURNS, write_messages
+from tiermem.write.conversation import CONTEXT_TURNS, statement_ids, write_messages
 from tiermem.write.follows import with_preceding
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
 from tiermem.write.scan import release
@@ -153,8 +153,15 @@ class Memory(MemoryAPI):
             return 0
         return index_queued(self.store, self.embedder, recover(self.store), self.write_policy)
 
-    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
-        """Store many memories with one embedding batch and one transaction; all are validated first."""
+    def remember_many(
+        self, scope: Scope, items: Iterable[NewMemory], *, keys: Sequence[str] | None = None
+    ) -> list[WriteResult]:
+        """Store many memories with one embedding batch and one transaction; all are validated first.
+
+        ``keys`` (one per item) name the statements the items record, e.g. a conversation's digest and a fact
+        extracted from it: an item whose key was written before in this scope is that record again, UNCHANGED,
+        even once closed or expired, so replaying a source never states its old facts anew.
+        """
         listed = list(items)
         deferred = self.write_behind is not None
         now = utcnow()
@@ -166,6 +173,7 @@ class Memory(MemoryAPI):
             now,
             self.write_policy,
             self.retention.default_ttl,
+            ids=None if keys is None else statement_ids(scope, keys, len(listed)),
             defer_vectors=deferred,
         )
         if self.write_behind is not None:
