@@ -274,6 +274,17 @@ def test_moving_supersedes_the_earlier_residence_through_the_real_write_path(min
         assert memory.get(DANA, austin.id).valid_to is not None
 
 
+def test_a_residence_said_again_in_a_new_conversation_is_current_again(minilm: MiniLMEmbedder) -> None:
+    with Memory.open(":memory:", embedder=minilm) as memory:
+        extract_and_remember(memory, DANA, [("user", "I live in Austin.")])
+        [moved] = extract_and_remember(memory, DANA, MOVED)
+        extract_and_remember(memory, DANA, [("user", "I live in Austin.")])  # the same conversation: a replay
+        assert memory.recall(DANA, "where do I live?", k=1)[0].record.id == moved.record.id
+        [back] = extract_and_remember(memory, DANA, [("user", "Hello again."), ("user", "I live in Austin.")])
+        assert back.status is WriteStatus.SUPERSEDED and back.superseded == (moved.record.id,)
+        assert memory.recall(DANA, "where do I live?", k=1)[0].record.content == "I live in Austin."
+
+
 # -- the LLM extractor over loopback HTTP --------------------------------------------------------------------------
 
 SHORT = [
