@@ -209,14 +209,12 @@ def test_both_extractors_satisfy_the_protocol() -> None:
 
 
 class RecordingWriter:
-    """Duck-types Memory.remember_many and keeps every batch."""
+    """Duck-types Memory.remember_keyed and keeps every batch."""
 
     def __init__(self) -> None:
         self.batches: list[tuple[Scope, list[NewMemory]]] = []
 
-    def remember_many(
-        self, scope: Scope, items: Sequence[NewMemory], *, keys: Sequence[str] | None = None
-    ) -> list[WriteResult]:
+    def remember_keyed(self, scope: Scope, items: Sequence[NewMemory], keys: Sequence[str]) -> list[WriteResult]:
         self.batches.append((scope, list(items)))
         return []
 

@@ -116,22 +116,22 @@ def test_a_batch_repeating_a_note_without_a_ttl_stores_one_record_without_expiry
 
 
 def test_a_keyed_statement_replayed_after_it_was_closed_stays_unchanged(memory: Memory) -> None:
-    [old] = memory.remember_many(ANN, [NewMemory("My home airport is SFO")], keys=["chat-1:airport"])
+    [old] = memory.remember_keyed(ANN, [NewMemory("My home airport is SFO")], ["chat-1:airport"])
     memory.remember(ANN, "My home airport is JFK")
-    [replayed] = memory.remember_many(ANN, [NewMemory("My home airport is SFO")], keys=["chat-1:airport"])
+    [replayed] = memory.remember_keyed(ANN, [NewMemory("My home airport is SFO")], ["chat-1:airport"])
     assert replayed.status is WriteStatus.UNCHANGED and replayed.record.id == old.record.id
     assert [r.content for r in memory.list(ANN).records] == ["My home airport is JFK"]
-    [said] = memory.remember_many(ANN, [NewMemory("My home airport is SFO")], keys=["chat-2:airport"])
+    [said] = memory.remember_keyed(ANN, [NewMemory("My home airport is SFO")], ["chat-2:airport"])
     assert said.status is WriteStatus.SUPERSEDED
 
 
-def test_remember_many_refuses_keys_that_do_not_name_each_item_once(memory: Memory) -> None:
+def test_remember_keyed_refuses_keys_that_do_not_name_each_item_once(memory: Memory) -> None:
     items = [NewMemory("My home airport is SFO"), NewMemory(NOTE)]
     with pytest.raises(ValidationError, match="keys") as one_short:
-        memory.remember_many(ANN, items, keys=["only-one"])
+        memory.remember_keyed(ANN, items, ["only-one"])
     assert (one_short.value.field, one_short.value.given, one_short.value.limit) == ("keys", 1, 2)
     with pytest.raises(ValidationError, match="keys"):
-        memory.remember_many(ANN, items, keys=["same", "same"])
+        memory.remember_keyed(ANN, items, ["same", "same"])
     with pytest.raises(ValidationError, match=r"keys\[1\]"):
-        memory.remember_many(ANN, items, keys=["a", ""])
+        memory.remember_keyed(ANN, items, ["a", ""])
     assert memory.store.scope_records(ANN) == []

@@ -153,16 +153,20 @@ class Memory(MemoryAPI):
             return 0
         return index_queued(self.store, self.embedder, recover(self.store), self.write_policy)
 
-    def remember_many(
-        self, scope: Scope, items: Iterable[NewMemory], *, keys: Sequence[str] | None = None
-    ) -> list[WriteResult]:
-        """Store many memories with one embedding batch and one transaction; all are validated first.
+    def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
+        """Store many memories with one embedding batch and one transaction; all are validated first."""
+        return self._write(scope, list(items), None)
 
-        ``keys`` (one per item) name the statements the items record, e.g. a conversation's digest and a fact
-        extracted from it: an item whose key was written before in this scope is that record again, UNCHANGED,
-        even once closed or expired, so replaying a source never states its old facts anew.
+    def remember_keyed(self, scope: Scope, items: Iterable[NewMemory], keys: Sequence[str]) -> list[WriteResult]:
+        """``remember_many`` with ``keys`` (one per item) naming the statements the items record.
+
+        E.g. a conversation's digest and a fact extracted from it: an item whose key was written before in this
+        scope is that record again, UNCHANGED, even once closed or expired, so a replayed source states nothing anew.
         """
         listed = list(items)
+        return self._write(scope, listed, statement_ids(scope, keys, len(listed)))
+
+    def _write(self, scope: Scope, listed: list[NewMemory], ids: list[str] | None) -> list[WriteResult]:
         deferred = self.write_behind is not None
         now = utcnow()
         results = write_many(
@@ -173,7 +177,7 @@ class Memory(MemoryAPI):
             now,
             self.write_policy,
             self.retention.default_ttl,
-            ids=None if keys is None else statement_ids(scope, keys, len(listed)),
+            ids=ids,
             defer_vectors=deferred,
         )
         if self.write_behind is not None:

@@ -7,7 +7,7 @@
 - ``LLMExtractor`` asks any ``ChatClient`` with ``EXTRACTION_PROMPT`` for JSON and validates every item;
   invalid items are dropped and counted, never repaired.
 
-``extract_and_remember`` writes the candidates in one ``remember_many`` batch, so exact duplicates come back
+``extract_and_remember`` writes the candidates in one ``remember_keyed`` batch, so exact duplicates come back
 UNCHANGED, paraphrases merge and changed facts supersede. Each fact is keyed by the conversation it came from:
 re-ingesting a conversation adds zero rows and never makes its facts current again once newer ones closed them,
 while the same fact said in another conversation is a new statement (a value changed back).
@@ -89,9 +89,7 @@ class Extractor(Protocol):
 class MemoryWriter(Protocol):
     """Anything with the facade's batch write (a ``Memory``); extraction sits below the facade."""
 
-    def remember_many(
-        self, scope: Scope, items: Sequence[NewMemory], *, keys: Sequence[str] | None = None
-    ) -> list[WriteResult]:
+    def remember_keyed(self, scope: Scope, items: Sequence[NewMemory], keys: Sequence[str]) -> list[WriteResult]:
         """Write a batch through the dedupe / supersession path; ``keys`` name the statements (a replay is one)."""
         ...
 
@@ -450,7 +448,7 @@ def extract_and_remember(
         )
         for fact in facts
     ]
-    return memory.remember_many(scope, items, keys=_fact_keys(messages, [fact.text for fact in facts]))
+    return memory.remember_keyed(scope, items, _fact_keys(messages, [fact.text for fact in facts]))
 
 
 def _fact_keys(messages: Sequence[tuple[str, str]], texts: list[str]) -> list[str]:
