@@ -38,7 +38,7 @@ class SerialContract(StoreFixture):
             entered.wait()
             with scope_writes(store, ALICE):
                 events.append("second entered")
-                seen.append(bool(store.find_by_hash(ALICE, MemoryType.SEMANTIC, [record.content_hash])))
+                seen.append(bool(store.find_by_hash(ALICE, MemoryType.SEMANTIC, [record.content_hash], now=NOW)))
 
         threads = [threading.Thread(target=first), threading.Thread(target=second)]
         for t in threads:

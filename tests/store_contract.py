@@ -262,9 +262,23 @@ class StoreContract(MaintenanceContract, InspectContract, WriteOrderContract, Se
     def test_find_by_hash_is_exact_scope_and_type(self, store: Store) -> None:
         rec = make_record(ALICE, "same words")
         self.put(store, rec)
-        assert list(store.find_by_hash(ALICE, MemoryType.SEMANTIC, [rec.content_hash])) == [rec.content_hash]
-        assert store.find_by_hash(BOB, MemoryType.SEMANTIC, [rec.content_hash]) == {}
-        assert store.find_by_hash(ALICE, MemoryType.EPISODIC, [rec.content_hash]) == {}
+        assert list(store.find_by_hash(ALICE, MemoryType.SEMANTIC, [rec.content_hash], now=NOW)) == [rec.content_hash]
+        assert store.find_by_hash(BOB, MemoryType.SEMANTIC, [rec.content_hash], now=NOW) == {}
+        assert store.find_by_hash(ALICE, MemoryType.EPISODIC, [rec.content_hash], now=NOW) == {}
+
+    def test_find_by_hash_finds_only_the_current_unexpired_copy(self, store: Store) -> None:
+        closed = make_record(ALICE, "the gate code is 4411", valid_to=NOW - timedelta(hours=1))
+        expired = make_record(ALICE, "the shed key is under the mat", expires_at=NOW - timedelta(seconds=1))
+        self.put(store, closed, expired)
+        hashes = [closed.content_hash, expired.content_hash]
+        assert store.find_by_hash(ALICE, MemoryType.SEMANTIC, hashes, now=NOW) == {}
+        assert list(store.find_by_hash(ALICE, MemoryType.SEMANTIC, hashes, now=NOW - timedelta(hours=1))) == [
+            expired.content_hash
+        ]  # expired later than that moment; the closed copy is never current
+        current = make_record(ALICE, "the gate code is 4411")
+        self.put(store, current)
+        found = store.find_by_hash(ALICE, MemoryType.SEMANTIC, hashes, now=NOW)
+        assert {h: r.id for h, r in found.items()} == {closed.content_hash: current.id}
 
     def test_transaction_rolls_back_every_write(self, store: Store) -> None:
         with pytest.raises(RuntimeError), store.transaction():

@@ -209,12 +209,12 @@ def test_both_extractors_satisfy_the_protocol() -> None:
 
 
 class RecordingWriter:
-    """Duck-types Memory.remember_many and keeps every batch."""
+    """Duck-types Memory.remember_keyed and keeps every batch."""
 
     def __init__(self) -> None:
         self.batches: list[tuple[Scope, list[NewMemory]]] = []
 
-    def remember_many(self, scope: Scope, items: Sequence[NewMemory]) -> list[WriteResult]:
+    def remember_keyed(self, scope: Scope, items: Sequence[NewMemory], keys: Sequence[str]) -> list[WriteResult]:
         self.batches.append((scope, list(items)))
         return []
 
@@ -270,6 +270,17 @@ def test_moving_supersedes_the_earlier_residence_through_the_real_write_path(min
         again = extract_and_remember(memory, DANA, TRIP_PLANNING)
         assert {r.status for r in again} == {WriteStatus.UNCHANGED}
         assert memory.get(DANA, austin.id).valid_to is not None
+
+
+def test_a_residence_said_again_in_a_new_conversation_is_current_again(minilm: MiniLMEmbedder) -> None:
+    with Memory.open(":memory:", embedder=minilm) as memory:
+        extract_and_remember(memory, DANA, [("user", "I live in Austin.")])
+        [moved] = extract_and_remember(memory, DANA, MOVED)
+        extract_and_remember(memory, DANA, [("user", "I live in Austin.")])  # the same conversation: a replay
+        assert memory.recall(DANA, "where do I live?", k=1)[0].record.id == moved.record.id
+        [back] = extract_and_remember(memory, DANA, [("user", "Hello again."), ("user", "I live in Austin.")])
+        assert back.status is WriteStatus.SUPERSEDED and back.superseded == (moved.record.id,)
+        assert memory.recall(DANA, "where do I live?", k=1)[0].record.content == "I live in Austin."
 
 
 # -- the LLM extractor over loopback HTTP --------------------------------------------------------------------------

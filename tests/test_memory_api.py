@@ -312,8 +312,18 @@ def test_a_transcript_over_http_refuses_unknown_fields_by_index_with_problem_jso
 # Memory's methods that RemoteMemory leaves out on purpose (operator jobs on the server's database; see its docstring).
 # flush: a write-behind queue is the server's own (it flushes when it stops); a client has none to wait for.
 # with_embedder builds another local facade on the same store; refresh_ttl serves the LangGraph adapter, which
-# runs on a local store.
-NOT_REMOTE = {"open", "sweep", "restore", "consolidate", "release", "flush", "with_embedder", "refresh_ttl"}
+# runs on a local store. remember_keyed derives record ids from its keys, which the service's routes do not take.
+NOT_REMOTE = {
+    "open",
+    "sweep",
+    "restore",
+    "consolidate",
+    "release",
+    "flush",
+    "with_embedder",
+    "refresh_ttl",
+    "remember_keyed",
+}
 
 
 def _public(cls: type) -> set[str]:

@@ -3,7 +3,8 @@ two Memory objects, as two processes would) and on PostgreSQL.
 
 Each decides on the record as it reads it inside the user's serialised write: a forgotten record stays gone
 (release fails with NotFoundError, a supersession with ValidationError), a closed one stays closed, and two
-supersessions of one record write two versions of it, each once.
+supersessions of one record write two versions of it, each once. Two writers restating a closed fact leave one
+current copy of it.
 """
 
 from __future__ import annotations
@@ -151,3 +152,21 @@ def test_two_supersessions_of_one_record_write_each_version_once(pair: tuple[Mem
         assert record.valid_to is not None
         assert record.version == 3, f"round {n}: one supersession's version was overwritten by the other's"
         assert _versions(one, scope, rid) == Counter({1: 1, 2: 1, 3: 1}), f"round {n}"
+
+
+def test_two_writers_restating_a_closed_fact_leave_one_current_record(pair: tuple[Memory, Memory]) -> None:
+    one, two = pair
+    for n in range(ROUNDS):
+        scope = Scope("acme", f"restate-{n}")
+        first = one.remember(scope, "My home airport is SFO").record
+        second = one.remember(scope, "My home airport is JFK").record
+        at_once(
+            lambda scope=scope: one.remember(scope, "My home airport is SFO"),
+            _late((n % 4) * 0.002, lambda scope=scope: two.remember(scope, "My home airport is SFO")),
+        )
+        records = one.store.scope_records(scope)
+        current = [r for r in records if r.valid_to is None]
+        assert [r.content for r in current] == ["My home airport is SFO"], f"round {n}"
+        assert current[0].id != first.id and len(records) == 3, f"round {n}: {[r.content for r in records]}"
+        assert one.get(scope, second.id).valid_to is not None
+        assert _versions(one, scope, second.id) == Counter({1: 1, 2: 1}), f"round {n}: JFK closed twice"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -26,7 +26,7 @@ from tiermem.store.base import stored_record
 from tiermem.types import Filter, Hit, MemoryRecord, Scope, utcnow
 from tiermem.write.behind import WriteBehind, index_queued, queued_of, recover
 from tiermem.write.consolidate import Action, consolidate
-from tiermem.write.conversation import CONTEXT_TURNS, write_messages
+from tiermem.write.conversation import CONTEXT_TURNS, statement_ids, write_messages
 from tiermem.write.follows import with_preceding
 from tiermem.write.path import NewMemory, WritePolicy, WriteResult, write_many
 from tiermem.write.scan import release
@@ -155,7 +155,18 @@ class Memory(MemoryAPI):
 
     def remember_many(self, scope: Scope, items: Iterable[NewMemory]) -> list[WriteResult]:
         """Store many memories with one embedding batch and one transaction; all are validated first."""
+        return self._write(scope, list(items), None)
+
+    def remember_keyed(self, scope: Scope, items: Iterable[NewMemory], keys: Sequence[str]) -> list[WriteResult]:
+        """``remember_many`` with ``keys`` (one per item) naming the statements the items record.
+
+        E.g. a conversation's digest and a fact extracted from it: an item whose key was written before in this
+        scope is that record again, UNCHANGED, even once closed or expired, so a replayed source states nothing anew.
+        """
         listed = list(items)
+        return self._write(scope, listed, statement_ids(scope, keys, len(listed)))
+
+    def _write(self, scope: Scope, listed: list[NewMemory], ids: list[str] | None) -> list[WriteResult]:
         deferred = self.write_behind is not None
         now = utcnow()
         results = write_many(
@@ -166,6 +177,7 @@ class Memory(MemoryAPI):
             now,
             self.write_policy,
             self.retention.default_ttl,
+            ids=ids,
             defer_vectors=deferred,
         )
         if self.write_behind is not None:

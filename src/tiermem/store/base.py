@@ -119,8 +119,10 @@ class Store(MaintenanceStore, SummaryStore, Protocol):
         """The records with these ids that exist in this scope."""
         ...
 
-    def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
-        """Live-or-not records in this exact scope and type whose content hash is one of ``hashes``."""
+    def find_by_hash(
+        self, scope: Scope, type_: MemoryType, hashes: Sequence[str], *, now: datetime
+    ) -> dict[str, MemoryRecord]:
+        """Current records (not closed, unexpired at ``now``) in this exact scope and type, by content hash."""
         ...
 
     def list_records(

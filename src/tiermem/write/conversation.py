@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -44,7 +44,7 @@ from tiermem.write.messages import (
 from tiermem.write.neighbours import neighbour_context
 from tiermem.write.path import MAX_BATCH, NewMemory, WritePolicy, WriteResult, WriteStatus, prepare, write_many
 
-__all__ = ["CONTEXT_TURNS", "MAX_CONTEXT_TURNS", "message_record_id", "write_messages"]
+__all__ = ["CONTEXT_TURNS", "MAX_CONTEXT_TURNS", "message_record_id", "statement_ids", "write_messages"]
 
 CONTEXT_TURNS = 1
 MAX_CONTEXT_TURNS = 10
@@ -65,6 +65,19 @@ def message_record_id(scope: Scope, key: str, part: int = 0) -> str:
     digest[6] = (digest[6] & 0x0F) | 0x80  # version 8: derived, not random or time-ordered
     digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
     return str(uuid.UUID(bytes=bytes(digest)))
+
+
+def statement_ids(scope: Scope, keys: Sequence[str], count: int) -> list[str]:
+    """The record ids of ``count`` items named by ``keys`` (``Memory.remember_many``), derived like a message's."""
+    if isinstance(keys, str) or not isinstance(keys, Sequence) or len(keys) != count:
+        given = len(keys) if isinstance(keys, Sequence) and not isinstance(keys, str) else type(keys).__name__
+        raise ValidationError("keys", "must give one key per item", given=given, limit=count)
+    for i, key in enumerate(keys):
+        if not isinstance(key, str) or not key:
+            raise ValidationError(f"keys[{i}]", "must be a non-empty string", given=key)
+    if len(set(keys)) != len(keys):
+        raise ValidationError("keys", "must not repeat a key within one batch", given=len(keys) - len(set(keys)))
+    return [message_record_id(scope, f"statement\0{key}") for key in keys]
 
 
 def _keys(messages: list[Message], texts: list[str]) -> list[str]:

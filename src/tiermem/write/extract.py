@@ -7,12 +7,15 @@
 - ``LLMExtractor`` asks any ``ChatClient`` with ``EXTRACTION_PROMPT`` for JSON and validates every item;
   invalid items are dropped and counted, never repaired.
 
-``extract_and_remember`` writes the candidates in one ``remember_many`` batch, so exact duplicates come back
-UNCHANGED, paraphrases merge and changed facts supersede: re-ingesting a conversation adds zero rows.
+``extract_and_remember`` writes the candidates in one ``remember_keyed`` batch, so exact duplicates come back
+UNCHANGED, paraphrases merge and changed facts supersede. Each fact is keyed by the conversation it came from:
+re-ingesting a conversation adds zero rows and never makes its facts current again once newer ones closed them,
+while the same fact said in another conversation is a new statement (a value changed back).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -86,8 +89,8 @@ class Extractor(Protocol):
 class MemoryWriter(Protocol):
     """Anything with the facade's batch write (a ``Memory``); extraction sits below the facade."""
 
-    def remember_many(self, scope: Scope, items: Sequence[NewMemory]) -> list[WriteResult]:
-        """Write a batch through the dedupe / supersession path."""
+    def remember_keyed(self, scope: Scope, items: Sequence[NewMemory], keys: Sequence[str]) -> list[WriteResult]:
+        """Write a batch through the dedupe / supersession path; ``keys`` name the statements (a replay is one)."""
         ...
 
 
@@ -445,4 +448,15 @@ def extract_and_remember(
         )
         for fact in facts
     ]
-    return memory.remember_many(scope, items)
+    return memory.remember_keyed(scope, items, _fact_keys(messages, [fact.text for fact in facts]))
+
+
+def _fact_keys(messages: Sequence[tuple[str, str]], texts: list[str]) -> list[str]:
+    """Each fact's statement: the conversation's digest, its text, and how many times the text came before."""
+    digest = hashlib.sha256(json.dumps([list(m) for m in messages]).encode()).hexdigest()
+    seen: dict[str, int] = {}
+    keys: list[str] = []
+    for text in texts:
+        seen[text] = seen.get(text, 0) + 1
+        keys.append(f"extract\0{digest}\0{text}\0{seen[text]}")
+    return keys

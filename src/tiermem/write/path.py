@@ -67,7 +67,8 @@ class WriteStatus(StrEnum):
     """What a write did."""
 
     ADDED = "added"
-    UNCHANGED = "unchanged"  # the same text already existed in this scope and type
+    # The same text is current in this scope and type (its expiry becomes this write's: ``restated_expiry``).
+    UNCHANGED = "unchanged"
     MERGED = "merged"  # a paraphrase of an existing record: that record was refreshed instead
     SUPERSEDED = "superseded"  # added, and it closed the validity of the older facts it replaces
     PENDING = "pending"  # held for approval (procedural memory from an untrusted source)
@@ -174,6 +175,7 @@ class _Batch:
     # Positions whose valid_from the caller gave (the others are the time the write was prepared).
     dated: frozenset[int] = frozenset()
     given_ids: bool = False  # the caller chose the new records' ids (``write_many``'s ``ids``)
+    restated: dict[int, str] = field(default_factory=dict)  # position -> id of the current record it repeats
     # Record id -> position in ``prepared``; a prepared record is replaced only by versions with the same id.
     positions: dict[str, int] = field(default_factory=dict, init=False)
 
@@ -240,6 +242,7 @@ def write_many(
         # never written back, nor two closings of it given one version.
         explicit = _explicit_targets(batch)
         todo = _dedupe(batch, dedupe, todo)  # a racing writer may have stored the same text meanwhile
+        _restate(batch)
         for i in held:
             _hold(batch, i)
         for i, target in explicit.items():
@@ -393,17 +396,56 @@ def _dedupe(batch: _Batch, dedupe: list[bool], indexes: list[int]) -> list[int]:
     by_type: dict[MemoryType, list[int]] = {}
     for i in checked:
         by_type.setdefault(batch.prepared[i].type, []).append(i)
-    first: dict[tuple[MemoryType, str], MemoryRecord] = {}
+    first: dict[tuple[MemoryType, str], int] = {}
     new: list[int] = [i for i in indexes if not dedupe[i]]
     for type_, group in by_type.items():
-        existing = batch.store.find_by_hash(batch.scope, type_, [batch.prepared[i].content_hash for i in group])
+        # Only a current record makes a write a duplicate: the same text closed or expired is said anew.
+        hashes = [batch.prepared[i].content_hash for i in group]
+        existing = batch.store.find_by_hash(batch.scope, type_, hashes, now=batch.now)
         for i in group:
             digest = batch.prepared[i].content_hash
             if digest in existing:
                 batch.results[i] = WriteResult(WriteStatus.UNCHANGED, existing[digest])
+                batch.restated[i] = existing[digest].id
             elif (type_, digest) in first:
-                batch.results[i] = WriteResult(WriteStatus.UNCHANGED, first[(type_, digest)])
+                j = first[(type_, digest)]
+                earlier, later = batch.prepared[j], batch.prepared[i]
+                if QUARANTINE_TAG not in later.tags:
+                    batch.prepared[j] = replace(earlier, expires_at=restated_expiry(earlier, later))
+                batch.results[i] = WriteResult(WriteStatus.UNCHANGED, batch.prepared[j])
             else:
-                first[(type_, digest)] = batch.prepared[i]
+                first[(type_, digest)] = i
                 new.append(i)
     return sorted(new)
+
+
+def restated_expiry(old: MemoryRecord, new: MemoryRecord) -> datetime | None:
+    """When ``old`` expires once ``new`` repeats its text: as ``new`` does (never, without a TTL).
+
+    A less trusted source only lengthens it (a page does not retire sooner what the user said).
+    """
+    if new.trust >= old.trust:
+        return new.expires_at
+    if old.expires_at is None or new.expires_at is None:
+        return None
+    return max(old.expires_at, new.expires_at)
+
+
+def _restate(batch: _Batch) -> None:
+    """Give each current record a write repeats the expiry of its newest statement (read under the lock)."""
+    if not batch.restated:
+        return
+    stored = batch.store.get_many(batch.scope, list(set(batch.restated.values())))
+    for i, record_id in sorted(batch.restated.items()):
+        old, new = batch.changed.get(record_id, stored.get(record_id)), batch.prepared[i]
+        # Forgotten or closed after the check outside the lock: the write came before that, and is answered so.
+        if old is None or old.valid_to is not None or QUARANTINE_TAG in new.tags:
+            continue
+        expires = restated_expiry(old, new)
+        if expires == old.expires_at:
+            continue
+        renewed = replace(old, expires_at=expires, updated_at=batch.now, version=old.version + 1)
+        batch.changed[record_id] = renewed
+        why = "restated: no longer expires" if expires is None else f"restated: expires at {expires.isoformat()}"
+        batch.audit.append(audit_entry("restate", actor_for(new.source), batch.now, old, renewed, why))
+        batch.results[i] = WriteResult(WriteStatus.UNCHANGED, renewed, reasons=(why,))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -378,14 +379,18 @@ class PostgresStore(
         with self._tenant(scope.tenant) as conn:
             return conn.execute(f"{select} = ANY(%s) AND {where}{order}", [list(record_ids), *params]).fetchall()
 
-    def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
+    def find_by_hash(
+        self, scope: Scope, type_: MemoryType, hashes: Sequence[str], *, now: datetime
+    ) -> dict[str, MemoryRecord]:
         if not hashes:
             return {}
+        scoped = [scope.tenant, scope.user or "", scope.agent or "", scope.session or "", type_.value]
         with self._tenant(scope.tenant) as conn:
             rows = conn.execute(
                 f"SELECT {COLUMNS} FROM records r WHERE r.tenant = %s AND r.user_key = %s AND r.agent = %s"
-                " AND r.session = %s AND r.type = %s AND r.content_hash = ANY(%s) ORDER BY r.seq",
-                [scope.tenant, scope.user or "", scope.agent or "", scope.session or "", type_.value, list(hashes)],
+                " AND r.session = %s AND r.type = %s AND r.content_hash = ANY(%s)"
+                " AND r.valid_to IS NULL AND (r.expires_at IS NULL OR r.expires_at > %s) ORDER BY r.seq",
+                [*scoped, list(hashes), now],
             ).fetchall()
         out: dict[str, MemoryRecord] = {}
         for row in rows:

@@ -356,7 +356,9 @@ class SQLiteStore(
         rows = self._rows_by(scope, f"SELECT {COLUMNS} FROM records r", "r.id", record_ids, " ORDER BY r.id")
         return {row[0]: row_to_record(row) for row in rows}
 
-    def find_by_hash(self, scope: Scope, type_: MemoryType, hashes: Sequence[str]) -> dict[str, MemoryRecord]:
+    def find_by_hash(
+        self, scope: Scope, type_: MemoryType, hashes: Sequence[str], *, now: datetime
+    ) -> dict[str, MemoryRecord]:
         out: dict[str, MemoryRecord] = {}
         params0: list[Any] = [scope.tenant, scope.user or "", scope.agent or "", scope.session or "", type_.value]
         with self._lock:
@@ -364,8 +366,8 @@ class SQLiteStore(
                 rows = self._conn.execute(
                     f"SELECT {COLUMNS} FROM records r WHERE r.tenant = ? AND r.user_key = ? AND r.agent = ?"
                     f" AND r.session = ? AND r.type = ? AND r.content_hash IN ({','.join('?' * len(chunk))})"
-                    " ORDER BY r.rowid",
-                    params0 + chunk,
+                    " AND r.valid_to IS NULL AND (r.expires_at IS NULL OR r.expires_at > ?) ORDER BY r.rowid",
+                    [*params0, *chunk, ts(now)],
                 )
                 for row in rows:
                     rec = row_to_record(row)
