@@ -19,6 +19,7 @@ LAYERS: dict[str, tuple[int, int]] = {
     "message": (0, 4),  # the one message value: the window's, a transcript's
     "lazy": (0, 5),  # a package's public names imported on first use
     "jsonl": (0, 6),  # JSON Lines read with each bad line named (the CLI's inputs)
+    "text_rules": (0, 7),  # what every written text meets; which characters show nothing
     "tokens": (1, 0),
     "embed": (1, 0),
     "text_index": (1, 0),

@@ -21,13 +21,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from tiermem.text_rules import hidden
+
 __all__ = ["PiiView", "pii_view"]
 
 _PLAIN = re.compile(r"[^\t\n\r\x0b\x0c\x20-\x7e]")  # a text without these reads as it is written
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2212\ufe63")
 _LINES = frozenset("\u2028\u2029\x85")
-# Characters that render as nothing but are letters or symbols, not format characters.
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
 _WIDTH_FORMS = ("<wide>", "<narrow>", "<font>")
 
 
@@ -56,7 +56,7 @@ def _read_as(char: str) -> str:
         return "\n"
     if char in _DASHES:
         return "-"
-    if category in ("Cf", "Cc") or char in _BLANKS or "\ufe00" <= char <= "\ufe0f" or char >= "\U000e0100":
+    if hidden(char):
         return ""
     if category == "Nd":
         return str(unicodedata.decimal(char))
