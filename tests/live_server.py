@@ -108,3 +108,18 @@ def live_server(db: Path | str, **settings: Any) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+def keyed_post(server: LiveServer, secret: str, path: str, body: object, key: str) -> httpx.Response:
+    """POST ``body`` to ``path`` with an ``Idempotency-Key``."""
+    headers = {"Authorization": f"Bearer {secret}", "Idempotency-Key": key}
+    return httpx.post(f"{server.url}{path}", json=body, headers=headers, timeout=60)
+
+
+def kept_answer(server: LiveServer, secret: str, path: str, body: object, key: str) -> httpx.Response:
+    """The keyed request sent again once its first answer is kept (it is kept just after it is sent)."""
+    deadline = time.monotonic() + 10
+    while (answer := keyed_post(server, secret, path, body, key)).status_code == 409:
+        assert time.monotonic() < deadline, "the answer was never kept"
+        time.sleep(0.05)
+    return answer

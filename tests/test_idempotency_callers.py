@@ -8,10 +8,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-from live_server import STORES, LiveServer, database_url, live_server
+from live_server import STORES, LiveServer, database_url, kept_answer, keyed_post, live_server
 from tiermem.server.settings import RateLimit
 from tiermem.types import Scope
 
@@ -25,26 +24,12 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServe
         yield s
 
 
-def _post(server: LiveServer, secret: str, path: str, body: object, key: str) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {secret}", "Idempotency-Key": key}
-    return httpx.post(f"{server.url}{path}", json=body, headers=headers, timeout=60)
-
-
-def _kept(server: LiveServer, secret: str, path: str, body: object, key: str) -> httpx.Response:
-    """The request sent again once its first answer is kept (it is kept just after it is sent)."""
-    deadline = time.monotonic() + 10
-    while (answer := _post(server, secret, path, body, key)).status_code == 409:
-        assert time.monotonic() < deadline, "the answer was never kept"
-        time.sleep(0.05)
-    return answer
-
-
 def test_a_kept_answer_is_not_replayed_to_a_credential_that_may_not_name_its_user(server: LiveServer) -> None:
     server.client(server.key("acme", "ann")).post("/v1/memories", json={"content": NOTE})
     admin, shared = server.key("acme", None, "admin"), server.key("acme", None, "user")
-    first = _post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1")
+    first = keyed_post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1")
     assert first.status_code == 200 and NOTE in first.text
-    again = _post(server, shared, "/v1/memories/search?user=ann", QUERY, "look-1")
+    again = keyed_post(server, shared, "/v1/memories/search?user=ann", QUERY, "look-1")
     assert again.status_code == 403 and "idempotent-replayed" not in again.headers
     assert NOTE not in again.text
 
@@ -52,24 +37,25 @@ def test_a_kept_answer_is_not_replayed_to_a_credential_that_may_not_name_its_use
 def test_another_credential_reusing_a_key_gets_a_422_that_reveals_nothing(server: LiveServer) -> None:
     server.client(server.key("acme", "ann")).post("/v1/memories", json={"content": NOTE})
     admin, other_admin = server.key("acme", None, "admin"), server.key("acme", None, "admin")
-    assert _post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1").status_code == 200
-    same = _post(server, other_admin, "/v1/memories/search?user=ann", QUERY, "look-1")
-    guess = _post(server, other_admin, "/v1/memories/search?user=ann", {"query": "anything else"}, "look-1")
+    assert keyed_post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1").status_code == 200
+    same = keyed_post(server, other_admin, "/v1/memories/search?user=ann", QUERY, "look-1")
+    guess = keyed_post(server, other_admin, "/v1/memories/search?user=ann", {"query": "anything else"}, "look-1")
     for answer in (same, guess):
         assert answer.status_code == 422 and answer.json()["field"] == "Idempotency-Key"
         assert NOTE not in answer.text and "idempotent-replayed" not in answer.headers
     assert same.json()["detail"] == guess.json()["detail"]  # no hint whether the request matched
-    replay = _kept(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1")
+    replay = kept_answer(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1")
     assert replay.headers["idempotent-replayed"] == "true" and NOTE in replay.text
 
 
 def test_erasing_a_user_removes_the_answers_an_admin_kept_about_it(server: LiveServer) -> None:
     ann, admin = server.key("acme", "ann"), server.key("acme", None, "admin")
-    assert _post(server, ann, "/v1/memories", {"content": NOTE}, "own-1").status_code == 201
-    assert _post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1").status_code == 200
-    wrote = _post(server, admin, "/v1/memories?user=ann", {"content": "Ann waters the ferns on Sundays"}, "write-1")
+    assert keyed_post(server, ann, "/v1/memories", {"content": NOTE}, "own-1").status_code == 201
+    assert keyed_post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1").status_code == 200
+    ferns = {"content": "Ann waters the ferns on Sundays"}
+    wrote = keyed_post(server, admin, "/v1/memories?user=ann", ferns, "write-1")
     assert wrote.status_code == 201
-    assert _kept(
+    assert kept_answer(
         server, admin, "/v1/memories?user=ann", {"content": "Ann waters the ferns on Sundays"}, "write-1"
     ).status_code
     store = server.runtime.memory.store
@@ -78,7 +64,7 @@ def test_erasing_a_user_removes_the_answers_an_admin_kept_about_it(server: LiveS
     assert erased.status_code == 200 and erased.json()["removed"]["idempotency_keys"] == 3
     assert store.held_rows(Scope("acme", "ann")).get("idempotency_keys", 0) == 0
     assert store.held_rows(Scope("acme", None)).get("idempotency_keys", 0) == 0
-    again = _post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1")
+    again = keyed_post(server, admin, "/v1/memories/search?user=ann", QUERY, "look-1")
     assert again.status_code == 200 and "idempotent-replayed" not in again.headers and NOTE not in again.text
 
 
@@ -86,12 +72,12 @@ def test_a_replayed_answer_spends_a_token_of_the_callers_rate(tmp_path: Path) ->
     db = tmp_path / "r.db"
     with live_server(db, rate=RateLimit(per_second=0.01, burst=2)) as server:
         ann = server.key("acme", "ann")
-        assert _post(server, ann, "/v1/memories", {"content": NOTE}, "k").status_code == 201
+        assert keyed_post(server, ann, "/v1/memories", {"content": NOTE}, "k").status_code == 201
         deadline = time.monotonic() + 10
         with sqlite3.connect(db) as conn:  # kept just after it is sent
             while conn.execute("SELECT status FROM idempotency_keys").fetchone() != (201,):
                 assert time.monotonic() < deadline, "the answer was never kept"
                 time.sleep(0.05)
-        assert _post(server, ann, "/v1/memories", {"content": NOTE}, "k").headers["idempotent-replayed"] == "true"
-        over = _post(server, ann, "/v1/memories", {"content": NOTE}, "k")
+        assert keyed_post(server, ann, "/v1/memories", {"content": NOTE}, "k").headers["idempotent-replayed"] == "true"
+        over = keyed_post(server, ann, "/v1/memories", {"content": NOTE}, "k")
         assert over.status_code == 429 and "idempotent-replayed" not in over.headers

@@ -8,10 +8,9 @@ from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
 import pytest
 
-from live_server import STORES, LiveServer, database_url, live_server
+from live_server import STORES, LiveServer, database_url, kept_answer, keyed_post, live_server
 from tiermem.store.access_base import ANSWERS_KEPT
 from tiermem.store.databases import database_file
 from tiermem.types import Scope, utcnow
@@ -28,20 +27,6 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Liv
     url = database_url(request, tmp_path, request.param)
     with live_server(url) as s:
         yield s, url
-
-
-def _post(server: LiveServer, secret: str, path: str, body: object, key: str) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {secret}", "Idempotency-Key": key}
-    return httpx.post(f"{server.url}{path}", json=body, headers=headers, timeout=60)
-
-
-def _kept(server: LiveServer, secret: str, path: str, body: object, key: str) -> httpx.Response:
-    """The request sent again once its first answer is kept (it is kept just after it is sent)."""
-    deadline = time.monotonic() + 10
-    while (answer := _post(server, secret, path, body, key)).status_code == 409:
-        assert time.monotonic() < deadline, "the answer was never kept"
-        time.sleep(0.05)
-    return answer
 
 
 def _kept_answers(server: LiveServer, scope: Scope) -> int:
@@ -70,21 +55,21 @@ def test_forgetting_a_record_drops_the_kept_answers_that_quote_it_and_a_retry_ru
 ) -> None:
     server, _ = served
     ann = server.key("acme", "ann")
-    wrote = _post(server, ann, "/v1/memories", {"content": NOTE}, "w-1")
+    wrote = keyed_post(server, ann, "/v1/memories", {"content": NOTE}, "w-1")
     assert wrote.status_code == 201
-    assert _post(server, ann, "/v1/memories", {"content": OTHER}, "w-2").status_code == 201
-    found = _kept(server, ann, "/v1/memories/search", {"query": "spare key teapot", "k": 1}, "s-1")
+    assert keyed_post(server, ann, "/v1/memories", {"content": OTHER}, "w-2").status_code == 201
+    found = kept_answer(server, ann, "/v1/memories/search", {"query": "spare key teapot", "k": 1}, "s-1")
     assert found.status_code == 200 and "teapot" in found.text and OTHER not in found.text
-    _kept(server, ann, "/v1/memories", {"content": OTHER}, "w-2")
+    kept_answer(server, ann, "/v1/memories", {"content": OTHER}, "w-2")
     assert _kept_answers(server, ANN) == 3
 
     gone = server.client(ann).delete(f"/v1/memories/{wrote.json()['record']['id']}")
 
     assert gone.status_code == 204
     assert _kept_answers(server, ANN) == 1  # the write and the search that quoted it went; the other stays
-    again = _post(server, ann, "/v1/memories/search", {"query": "spare key teapot", "k": 1}, "s-1")
+    again = keyed_post(server, ann, "/v1/memories/search", {"query": "spare key teapot", "k": 1}, "s-1")
     assert again.status_code == 200 and "idempotent-replayed" not in again.headers and "teapot" not in again.text
-    assert _post(server, ann, "/v1/memories", {"content": OTHER}, "w-2").headers["idempotent-replayed"] == "true"
+    assert keyed_post(server, ann, "/v1/memories", {"content": OTHER}, "w-2").headers["idempotent-replayed"] == "true"
 
 
 def test_a_sweep_drops_expired_records_answers_and_every_answer_older_than_a_day(
@@ -93,8 +78,8 @@ def test_a_sweep_drops_expired_records_answers_and_every_answer_older_than_a_day
     server, url = served
     store = server.runtime.memory.store
     ann = server.key("acme", "ann")
-    assert _post(server, ann, "/v1/memories", {"content": BRIEF, "ttl": 1}, "w-1").status_code == 201
-    assert _kept(server, ann, "/v1/memories", {"content": OTHER}, "w-2").status_code == 201
+    assert keyed_post(server, ann, "/v1/memories", {"content": BRIEF, "ttl": 1}, "w-1").status_code == 201
+    assert kept_answer(server, ann, "/v1/memories", {"content": OTHER}, "w-2").status_code == 201
     # An answer kept for bob, who sends no keyed request after it: made just over a day ago.
     made = utcnow() - ANSWERS_KEPT - timedelta(minutes=1)
     older = made - ANSWERS_KEPT
@@ -117,4 +102,4 @@ def test_a_sweep_drops_expired_records_answers_and_every_answer_older_than_a_day
         _tables_holding(request, server, url, "Quillfeather") == []
         and _tables_holding(request, server, url, "Mortlake") == []
     )
-    assert _post(server, ann, "/v1/memories", {"content": OTHER}, "w-2").headers["idempotent-replayed"] == "true"
+    assert keyed_post(server, ann, "/v1/memories", {"content": OTHER}, "w-2").headers["idempotent-replayed"] == "true"
