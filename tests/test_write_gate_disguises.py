@@ -65,6 +65,13 @@ def test_a_disguised_credential_is_refused(tmp_path: Path, case: str) -> None:
         "La password è scaduta ieri.",
         "密码是什么？",
         "Москва2024 была прекрасна",
+        "Das Passwort ist abgelaufen.",
+        "Wachtwoord: minimaal acht tekens",
+        "Hasło: Razem możemy więcej",
+        "Parola chiave: ottimizzazione",
+        "Account -> Password -> Reset",
+        "パスワードは8文字以上です",
+        "비밀번호는 필수입니다",
     ],
 )
 def test_prose_in_other_forms_is_not_a_credential(text: str) -> None:

@@ -72,28 +72,53 @@ def _prose_value(value: str, after: str) -> bool:
 
 
 _PASSWORD_LABEL = (
-    r"(?:(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|passphrase|passcode|пароль|lösenord|"
-    r"salasana|has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*"
-    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bmot\s+de\s+passe|\bpass\s+word|memorable[\s_\-]word|"
-    r"\bparola\s+(?:d['\u2019]ordine|chiave))"
+    r"(?:(?:password|passwd|passphrase|passcode)\w*"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word)"
 )
 _ASSIGNED = re.compile(
     r"(?i)"
     + _PASSWORD_LABEL
-    + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*"
-    r"(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s)"
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
     r"\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
 )
 _SAID = re.compile(
-    r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+"
-    r"(?:is|was|will\s+be|are|est|es|ist|è|é|era|war|är|jest|je)"
+    r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
     r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
 _BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
-# A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는).
-_CJK_SAID = re.compile(
-    r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호)\s*(?:是|為|为|は|는|은|:|=)\s*[\"'\u201c\u300c]?([^\s\"'\u201d\u300d\u3002\uff0c\u3001]{4,})"
+# A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
+# "la password è", "password → ..."): what follows is read by no sentence rules of its language, so it counts only
+# when it is shaped like a password (``_shaped``); "Das Passwort ist abgelaufen" and "Hasło: Razem możemy" stay.
+_ANY_LABEL = (
+    r"(?:" + _PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|lösenord|salasana|"
+    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave))"
 )
+_ANY_SAID = re.compile(
+    r"(?i)"
+    + _ANY_LABEL
+    + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    r"[\"'\]]?\s*(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|est|es|ist|è|é|era|war|är|jest|je)\s)"
+    r"\s*[\"'\u201c]?([^\s\"'\u201d]+)"
+)
+# A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
+# run of Latin letters, digits and signs after it, shaped like a password.
+_CJK_SAID = re.compile(
+    r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호)\s*(?:是|為|为|は|는|은|:|=)\s*[\"'\u201c\u300c]?([!-~]{6,})"
+)
+
+
+def _shaped(value: str) -> bool:
+    """Whether ``value`` looks like a password whatever the language around it: Latin letters with digits or signs."""
+    value = value.rstrip(".,;!?)")
+    return (
+        len(value) >= 6
+        and value.isascii()
+        and not is_placeholder(value)
+        and bool(re.search(r"[A-Za-z]", value))
+        and bool(re.search(r"\d|[!#$%&*+=?@^~_\-]", value))
+    )
+
+
 _CLI = re.compile(
     r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+|--pass(?:word|phrase)[\s=]|"
     r"\bnet\s+use\b[^\n]*?/user:\S+\s+)['\"]?([^\s'\"/]+)"
@@ -131,7 +156,7 @@ def _passwords(text: str) -> bool:
         value = m.group(1)
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
-    if any(not is_placeholder(m.group(1)) for m in _CJK_SAID.finditer(text)):
+    if any(_shaped(m.group(1)) for pattern in (_ANY_SAID, _CJK_SAID) for m in pattern.finditer(text)):
         return True
     return any(len(m.group(1)) >= 4 and not is_placeholder(m.group(1)) for m in _CLI.finditer(text))
 
