@@ -93,12 +93,18 @@ def test_restating_a_current_note_with_a_ttl_expires_it_from_the_restatement(mem
     assert _live(memory, later + timedelta(hours=2)) == []
 
 
-def test_a_less_trusted_source_restating_a_note_never_shortens_its_life(memory: Memory) -> None:
+def test_a_less_trusted_source_restating_a_note_only_moves_its_expiry_later(memory: Memory) -> None:
     (old,) = _write(memory, T0, NewMemory(NOTE, ttl=timedelta(days=3)))
     (shorter,) = _write(memory, T0 + timedelta(hours=1), NewMemory(NOTE, source="tool:calendar", ttl=60))
     assert shorter.status is WriteStatus.UNCHANGED and shorter.record.expires_at == T0 + timedelta(days=3)
-    (longer,) = _write(memory, T0 + timedelta(hours=2), NewMemory(NOTE, source="tool:calendar"))
-    assert longer.record.id == old.record.id and longer.record.expires_at is None
+    (longer,) = _write(memory, T0 + timedelta(hours=2), NewMemory(NOTE, source="tool:calendar", ttl=timedelta(days=5)))
+    assert longer.record.id == old.record.id and longer.record.expires_at == T0 + timedelta(hours=2, days=5)
+
+
+def test_a_less_trusted_source_restating_a_note_never_keeps_it_for_ever(memory: Memory) -> None:
+    (old,) = _write(memory, T0, NewMemory(NOTE, ttl=timedelta(days=3)))
+    (page,) = _write(memory, T0 + timedelta(hours=1), NewMemory(NOTE, source="web:https://x.example/"))
+    assert page.record.id == old.record.id and page.record.expires_at == T0 + timedelta(days=3)
 
 
 def test_the_same_text_twice_without_a_ttl_is_one_unchanged_record(memory: Memory) -> None:

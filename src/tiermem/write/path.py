@@ -422,12 +422,13 @@ def _dedupe(batch: _Batch, dedupe: list[bool], indexes: list[int]) -> list[int]:
 def restated_expiry(old: MemoryRecord, new: MemoryRecord) -> datetime | None:
     """When ``old`` expires once ``new`` repeats its text: as ``new`` does (never, without a TTL).
 
-    A less trusted source only lengthens it (a page does not retire sooner what the user said).
+    A less trusted source changes it only to a later moment: a page neither retires sooner what the user said nor
+    keeps for ever what the user asked to expire.
     """
     if new.trust >= old.trust:
         return new.expires_at
     if old.expires_at is None or new.expires_at is None:
-        return None
+        return old.expires_at
     return max(old.expires_at, new.expires_at)
 
 
