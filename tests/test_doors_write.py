@@ -339,6 +339,7 @@ def test_a_cli_command_refuses_a_credential_and_quarantines_a_hostile_note(tmp_p
 MEMORY_WRITES: dict[str, Callable[[Memory, str], object]] = {
     "remember": lambda m, t: m.remember(ANN, t, source="tool:probe"),
     "remember_many": lambda m, t: m.remember_many(ANN, [NewMemory(t, source="tool:probe")]),
+    "remember_keyed": lambda m, t: m.remember_keyed(ANN, [NewMemory(t, source="tool:probe")], ["probe-key"]),
     "remember_messages": lambda m, t: m.remember_messages(ANN, [{"role": "tool", "name": "probe", "content": t}]),
     "restore": lambda m, t: m.restore(_export(t)),
     "approve": lambda m, t: m.approve(ANN, _held_in(m, t)),
