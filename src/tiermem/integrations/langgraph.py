@@ -15,7 +15,8 @@ Items and records. The value is kept as JSON in the record's metadata (``lg_valu
 8 KB). The record's content, which recall searches by keywords and by meaning, is the text at the index fields:
 ``$`` (the default) gives a line per leaf, sentences as they are and short values as ``path: value``, not JSON
 syntax; other fields take the text at that path as LangGraph does. ``index=False`` stores no vector (keyword
-search still finds the item). A put on an existing key stores a new version that supersedes the old one
+search still finds the item). The write gate judges the whole value, whatever is indexed
+(``write.reader_texts``). A put on an existing key stores a new version that supersedes the old one
 (``Memory.history`` lists every version); a delete forgets every version. Writes skip duplicate merging and
 automatic supersession: here keys, not content, identify items. Every write goes through ``Memory``'s methods.
 

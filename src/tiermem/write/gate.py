@@ -12,8 +12,9 @@ restored exports through ``lifecycle.export``, edits and rollbacks through ``lif
   is audited by kind and field, never with the value (a source or key holding one is not named), and nothing of
   the write is stored.
 - **Notes are scanned for injection** as their source's policy says (``write.scan.ScanPolicy``), on their
-  scanning form (look-alike letters, hidden characters and spacing undone: ``trust.injection``), and the verdict
-  is stored on the record, where the prompt gate reads it.
+  scanning form (look-alike letters, hidden characters and spacing undone: ``trust.injection``): the content and
+  every other text the record hands a reader (``write.reader_texts``: metadata names and values, a LangGraph
+  item's whole value), the record taking the worst verdict, which is stored on it, where the prompt gate reads it.
 - **Core-block text is scanned whatever its writer**: core memory is pasted into every prompt, so text at the
   quarantine threshold is refused there (``ScanPolicy.core``), where a note would be stored quarantined.
 

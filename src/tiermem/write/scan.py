@@ -3,13 +3,15 @@
 Credentials are the write gate's (``write.gate``): a batch holding one in any field is refused whole.
 Writes from sources below the user's trust (``tool:``, ``web:``, ``import:``; and whatever a caller marks
 with ``NewMemory.scan``) are scored for injection (``trust.injection_score``, and the learned signal of
-``trust.learned`` on the note's vectors) under the thresholds of their source kind (``ScanPolicy``). The
-verdict is stored on the record, so recall reads it instead of scoring: metadata ``injection_verdict``
-(clean | suspicious | quarantine), ``injection_score`` and ``injection_reasons``, and the tag ``quarantined``
-or ``suspicious``. Default recall never returns a quarantined note (``include_quarantined=True`` shows it); a
-suspicious one is flagged and down-ranked. An operator releases a note with ``release`` (audited). The user's
-own words are not scanned by default: they are the user's instructions to begin with. They carry a verdict all
-the same, the read-time check's (``trust.read_time``), so every new record is judged once, when written.
+``trust.learned`` on the note's vectors) under the thresholds of their source kind (``ScanPolicy``). What is
+scored is every text the record hands a reader (``write.reader_texts``), not the content alone, and the record
+takes the worst verdict. The verdict is stored on the record, so recall reads it instead of scoring: metadata
+``injection_verdict`` (clean | suspicious | quarantine), ``injection_score`` and ``injection_reasons``, and the tag
+``quarantined`` or ``suspicious``. Default recall never returns a quarantined note (``include_quarantined=True``
+shows it); a suspicious one is flagged and down-ranked. An operator releases a note with ``release`` (audited).
+The user's own words are not scanned by default: they are the user's instructions to begin with. They carry a
+verdict all the same, the read-time check's (``trust.read_time``), so every new record is judged once, when
+written.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, r
 from tiermem.trust.read_time import read_time_score
 from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 from tiermem.write.judge import HarmJudge
+from tiermem.write.reader_texts import CONTENT, judged_note, model_texts, reader_texts
 from tiermem.write.scan_foreign import foreign_parts, other_languages, reads_english
 
 __all__ = [
@@ -146,14 +149,32 @@ def scan_records(
     chosen = set(scanned(records, forced, policy))
     for i, record in enumerate(records):
         if i in chosen:
-            records[i] = _mark(record, injection_score(record.content), policy)
+            records[i] = _mark(record, _worst(record, injection_score), policy)
         elif stamp_unscanned:
-            score, reasons = read_time_score(record.content)
-            flagged = score >= INJECTION_THRESHOLD or QUARANTINE_TAG in record.tags
+            verdict = _worst(record, lambda text: InjectionVerdict(*read_time_score(text)))
+            flagged = verdict.score >= INJECTION_THRESHOLD or QUARANTINE_TAG in record.tags
             level = ScanLevel.QUARANTINE if flagged else ScanLevel.CLEAN
             if level is ScanLevel.CLEAN and SUSPICIOUS_TAG in record.tags:
                 level = ScanLevel.SUSPICIOUS
-            records[i] = _stamp(record, InjectionVerdict(score, reasons), level)
+            records[i] = _stamp(record, verdict, level)
+
+
+def _worst(record: MemoryRecord, score: Callable[[str], InjectionVerdict]) -> InjectionVerdict:
+    """The highest of ``score``'s verdicts over the texts ``record`` hands a reader (``write.reader_texts``); its
+    reasons name the field when it is not the content."""
+    worst: InjectionVerdict | None = None
+    for where, text in reader_texts(record):
+        verdict = score(text)
+        if worst is None or verdict.score > worst.score:
+            worst = _named(verdict, where)
+    return worst or InjectionVerdict(0.0, ())
+
+
+def _named(verdict: InjectionVerdict, where: str) -> InjectionVerdict:
+    """``verdict`` with reasons that say which field they were found in (the content's say nothing more)."""
+    if where == CONTENT:
+        return verdict
+    return InjectionVerdict(verdict.score, tuple(f"in {where}: {reason}" for reason in verdict.reasons))
 
 
 def judge_scanned(records: list[MemoryRecord], wanted: Sequence[int], policy: ScanPolicy) -> None:
@@ -164,7 +185,7 @@ def judge_scanned(records: list[MemoryRecord], wanted: Sequence[int], policy: Sc
     for i in wanted:
         if QUARANTINE_TAG in records[i].tags:
             continue  # quarantined text goes before no model, the judge's included
-        judged = judge.judge(records[i].content)
+        judged = judge.judge(judged_note(records[i]))
         at = policy.for_source(records[i].source.kind).quarantine_at if judged.harmful else 0.0
         why = "the harm judge did not answer" if judged.failed else "judged harmful by the model"
         if judged.failed or judged.harmful:
@@ -275,6 +296,31 @@ def _scan_learned_vectors(
     for i, reading in zip(wanted, other_languages([records[i].content for i in wanted], signal), strict=True):
         if reading is not None:
             _raise_record(records, i, reading.raise_, policy)
+    _scan_model_texts(records, wanted, embedder, signal, policy)
+
+
+def _scan_model_texts(
+    records: list[MemoryRecord], wanted: Sequence[int], embedder: Embedder, signal: LearnedSignal, policy: ScanPolicy
+) -> None:
+    """The sentences each scanned record hands a reader beyond its content (``model_texts``), each read by the rules
+    and the classifiers as a content is; a record's verdict is raised to the worst of them."""
+    texts = [(i, where, text) for i in wanted for where, text in model_texts(records[i])]
+    if not texts:
+        return
+    flat = [text for _, _, text in texts]
+    vectors, parts = embed_with_passages(embedder, flat)
+    worst: dict[int, InjectionVerdict] = {}
+    for j, ((i, where, text), reading) in enumerate(zip(texts, other_languages(flat, signal), strict=True)):
+        verdict = raise_verdict(injection_score(text), read_probability(signal, text, vectors[j], parts[j]), signal)
+        verdict = _named(verdict if reading is None else reading.raise_(verdict), where)
+        if i not in worst or verdict.score > worst[i].score:
+            worst[i] = verdict
+    for i, verdict in worst.items():
+        _raise_record(records, i, partial(_higher, verdict), policy)
+
+
+def _higher(found: InjectionVerdict, before: InjectionVerdict) -> InjectionVerdict:
+    return found if found.score > before.score else before
 
 
 def learned_applies(embedder: Embedder | None) -> bool:
@@ -312,7 +358,9 @@ def _stamp(record: MemoryRecord, verdict: InjectionVerdict, level: ScanLevel) ->
     reasons = "; ".join(verdict.reasons)
     if len(reasons) > _MAX_REASONS_CHARS:
         reasons = reasons[: _MAX_REASONS_CHARS - 3] + "..."
-    meta: dict[str, MetaValue] = {**record.metadata, VERDICT_KEY: level.value, SCORE_KEY: verdict.score}
+    # Reasons left from an earlier verdict, or given by the writer, would pass for this one's (and are not judged).
+    kept = {k: v for k, v in record.metadata.items() if k != REASONS_KEY}
+    meta: dict[str, MetaValue] = {**kept, VERDICT_KEY: level.value, SCORE_KEY: verdict.score}
     if reasons:
         meta[REASONS_KEY] = reasons
     tags = set(record.tags) - {QUARANTINE_TAG, SUSPICIOUS_TAG}
