@@ -13,7 +13,9 @@ HEADER = """# Command-line reference
 
 Generated from `tiermem --help` and each command's `--help` by `python scripts/cli_reference.py`; a test fails
 when this page and the code disagree. Exit codes: 0 ok, 1 an operation failed, 2 bad input (the message names
-the field, the limit and what was given), 3 not found.
+the field, the limit and what was given), 3 not found. Stored text is printed with control characters (ESC, BEL,
+other C0 and C1 controls) and bidi controls written as escapes (`\\x1b`, `\\u202e`), so a note cannot drive the
+terminal; `--json` output escapes them as JSON does.
 """
 
 

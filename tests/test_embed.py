@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
+from tiermem.config import EMBED_ALLOW_HTTP_ENV, EMBED_KEY_ENV, embed_endpoint
 from tiermem.embed import EMBED_URL_ENV, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
 from tiermem.errors import ConfigError, EmbeddingError
 
@@ -207,3 +208,30 @@ def test_openai_client_learns_its_dimension_once_then_holds_the_server_to_it(ser
     emb = OpenAIEmbedder(server, "m")
     assert emb.dim == 3 and len(_FakeEmbeddings.seen) == 1
     assert emb.embed_batch(["ab"]).shape == (1, 3) and emb.dim == 3 and len(_FakeEmbeddings.seen) == 2
+
+
+def test_openai_embedder_never_sends_the_chat_key_to_another_host(server: str) -> None:
+    _FakeEmbeddings.seen.clear()
+    chat_only = {EMBED_URL_ENV: server, "OPENAI_API_KEY": "sk-chat-key"}
+    get_embedder("openai:nomic", environ=chat_only).embed_batch(["a note"])
+    own_key = {**chat_only, EMBED_KEY_ENV: "sk-embed-key"}
+    get_embedder("openai:nomic", environ=own_key).embed_batch(["a note"])
+    assert [seen["auth"] for seen in _FakeEmbeddings.seen] == [None, "Bearer sk-embed-key"]
+
+
+def test_openai_embedder_falls_back_to_the_chat_key_only_for_openai_itself() -> None:
+    env = {"OPENAI_API_KEY": "sk-chat-key"}
+    assert embed_endpoint("https://api.openai.com/v1", None, env) == "sk-chat-key"
+    assert embed_endpoint("https://api.openai.com.example.net/v1", None, env) is None
+    assert embed_endpoint("https://embed.example.net/v1", None, env) is None
+    assert embed_endpoint("https://api.openai.com/v1", None, {**env, EMBED_KEY_ENV: "sk-embed"}) == "sk-embed"
+
+
+def test_openai_embedder_refuses_plain_http_to_another_machine_unless_allowed() -> None:
+    with pytest.raises(ConfigError, match=EMBED_ALLOW_HTTP_ENV) as refused:
+        OpenAIEmbedder("http://192.0.2.7:11434/v1", "nomic", dim=3, environ={})
+    assert "192.0.2.7" in str(refused.value)
+    OpenAIEmbedder("http://192.0.2.7:11434/v1", "nomic", dim=3, environ={EMBED_ALLOW_HTTP_ENV: "1"})
+    for here in ("http://localhost:11434/v1", "http://127.0.0.1:8000/v1", "http://[::1]:8000/v1"):
+        OpenAIEmbedder(here, "nomic", dim=3, environ={})
+    OpenAIEmbedder("https://embed.example.net/v1", "nomic", dim=3, environ={})

@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name, model_sessions
+from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name, embed_endpoint, model_sessions
 from tiermem.errors import ConfigError, EmbeddingError
 from tiermem.threads import LazyPool
 
@@ -385,7 +385,11 @@ def _default_model_path() -> Path:
 
 
 class OpenAIEmbedder:
-    """Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (Ollama, vLLM, llama.cpp, ...)."""
+    """Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (Ollama, vLLM, llama.cpp, ...).
+
+    The texts are sent as they are, PII unmasked: a masked text would get another vector than the text searched
+    for (docs/security.md). The key and the URL are checked by ``config.embed_endpoint``.
+    """
 
     def __init__(
         self,
@@ -396,13 +400,12 @@ class OpenAIEmbedder:
         api_key: str | None = None,
         timeout: float = 30.0,
         batch_size: int = 64,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
-        if not base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"base_url must start with http:// or https://, given {base_url!r}")
+        self._key = embed_endpoint(base_url, api_key, os.environ if environ is None else environ)
         self._url = base_url.rstrip("/") + "/embeddings"
         self._model = model
         self._dim = dim
-        self._key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
         self._timeout = timeout
         self._batch_size = batch_size
 
@@ -470,4 +473,4 @@ def get_embedder(name: str = "minilm", environ: Mapping[str, str] | None = None)
     url = env.get(EMBED_URL_ENV, "")
     if not url:
         raise ConfigError(f"embedder {name!r} needs ${EMBED_URL_ENV}, the server's base URL (http://host:port/v1)")
-    return OpenAIEmbedder(url, name.partition(":")[2].strip())
+    return OpenAIEmbedder(url, name.partition(":")[2].strip(), environ=env)

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from tiermem.cli.database import db_option, db_url, open_db
-from tiermem.cli.render import emit_json
+from tiermem.cli.render import emit_json, say
 from tiermem.errors import StoreError, ValidationError
 
 __all__ = ["erase_command", "sweep_command"]
@@ -131,7 +131,7 @@ def erase_command(
         click.echo(f"erased {whom}; rows removed per table:")
         click.echo(_rows({**report.removed, "audit_log (redacted)": report.audit_redacted}))
         for text in leaks:
-            click.echo(f"verify {text!r}: {'FOUND in ' + ', '.join(leaks[text]) if leaks[text] else 'not found'}")
+            say(f"verify {text!r}: {'FOUND in ' + ', '.join(leaks[text]) if leaks[text] else 'not found'}")
     if not report.scrubbed:
         raise StoreError("erased, but another connection kept the WAL from being truncated: run erase again")
     found = [text for text, files in leaks.items() if files]

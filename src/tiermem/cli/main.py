@@ -29,7 +29,7 @@ from tiermem.cli.messages_command import add_messages_command
 from tiermem.cli.migrate_command import migrate_command
 from tiermem.cli.options import scope_of, store_options
 from tiermem.cli.pending_commands import pending_group
-from tiermem.cli.render import emit_json, report_done
+from tiermem.cli.render import emit_json, report_done, say
 from tiermem.cli.scan_commands import eval_injection, quarantine_group, scan_command
 from tiermem.cli.serve_commands import keys_group, serve_command
 from tiermem.errors import MemError, NotFoundError, ValidationError
@@ -61,7 +61,7 @@ class _Group(click.Group):
 
 
 def _fail(ctx: click.Context, code: int, message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    say(f"error: {message}", err=True)
     ctx.exit(code)
 
 
@@ -131,7 +131,7 @@ def add(
         emit_json(result.to_json())
         return
     for line in write_lines(result):
-        click.echo(line)
+        say(line)
     if result.pending_id is not None:
         where = f"--tenant {tenant} --user {user}" if tenant != "default" else f"--user {user}"
         click.echo(f"  held for approval: tiermem pending approve|reject {where} {result.pending_id}")
@@ -172,7 +172,7 @@ def search(
         from tiermem.trust.provenance import MEMORY_IS_DATA, quote, render_hits
 
         header = f"{len(hits)} hits for {quote(query)}, best first ({MEMORY_IS_DATA}: each hit is quoted data):"
-        click.echo(render_hits(hits, header))
+        say(render_hits(hits, header))
 
 
 @cli.command()
@@ -250,13 +250,12 @@ def export(db: str | None, tenant: str, user: str, embedder: str, as_json: bool,
     """Export everything held about a user as JSON (records with history, core blocks, audit log...)."""
     with open_memory(db, embedder, create=False) as mem:
         data = mem.export(scope_of(tenant, user))
-    text = json.dumps(data, ensure_ascii=False, indent=2)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+            fh.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         click.echo(f"exported {len(data['records'])} records to {output}", err=True)
     else:
-        click.echo(text)
+        emit_json(data)
 
 
 @cli.command()
@@ -271,7 +270,7 @@ def consolidate(db: str | None, tenant: str, user: str, embedder: str, as_json: 
         return
     verb = "would " if dry_run else ""
     for a in actions:
-        click.echo(f"{verb}{a.kind.value}: keep {a.keep}, retire {a.retire} ({a.reason})")
+        say(f"{verb}{a.kind.value}: keep {a.keep}, retire {a.retire} ({a.reason})")
     click.echo(f"{len(actions)} change(s){' (dry run: nothing written)' if dry_run else ''}")
 
 

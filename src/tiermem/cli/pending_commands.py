@@ -6,7 +6,7 @@ import click
 
 from tiermem.cli.database import open_memory
 from tiermem.cli.options import scope_of, store_options
-from tiermem.cli.render import emit_json, report_done
+from tiermem.cli.render import emit_json, report_done, say
 
 __all__ = ["pending_group"]
 
@@ -51,7 +51,7 @@ def approve(db: str | None, tenant: str, user: str, embedder: str, as_json: bool
         return
     click.echo(f"approved {pending_id}")
     for line in write_lines(result):
-        click.echo(line)
+        say(line)
 
 
 @pending_group.command("reject")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from rich.table import Table
+    from rich.text import Text
 
     from tiermem.recall.related import Neighbour, RelatedRecord
     from tiermem.store import PendingWrite
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from tiermem.write.path import WriteResult
 
 __all__ = [
+    "cell",
     "emit_json",
     "hits_table",
     "neighbours_table",
@@ -26,13 +29,54 @@ __all__ = [
     "records_table",
     "related_table",
     "report_done",
+    "say",
+    "visible",
     "write_lines",
 ]
+
+# Characters that reorder the text shown around them (bidi embeddings, overrides, isolates and marks): stored
+# text could make a line read other than it is.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _control(ch: str) -> bool:
+    """Whether a terminal would act on ``ch`` or reorder text around it, rather than show it (tab and newline show)."""
+    return (unicodedata.category(ch) == "Cc" and ch not in "\t\n") or ch in _BIDI
+
+
+def _escape(ch: str) -> str:
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters (C0 but tab and newline, DEL, C1) and bidi controls as escapes (``\\x1b``)."""
+    if not any(_control(ch) for ch in text):
+        return text
+    return "".join(_escape(ch) if _control(ch) else ch for ch in text)
+
+
+def _json_safe(text: str) -> str:
+    """JSON text with the control characters json.dumps leaves raw (DEL, C1, bidi) as ``\\uXXXX``: the same value."""
+    if not any(_control(ch) for ch in text):
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if _control(ch) else ch for ch in text)
+
+
+def say(line: str, *, err: bool = False) -> None:
+    """A line of output that may hold stored text, printed through ``visible``."""
+    click.echo(visible(line), err=err)
+
+
+def cell(text: object) -> Text:
+    """A table cell through ``visible``, shown as written (never read as rich markup)."""
+    from rich.text import Text
+
+    return Text(visible(str(text)))
 
 
 def emit_json(data: Any) -> None:
     """``data`` printed as indented JSON, non-ASCII text as it is."""
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(_json_safe(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 def report_done(as_json: bool, verb: str, subject: str) -> None:
@@ -40,17 +84,24 @@ def report_done(as_json: bool, verb: str, subject: str) -> None:
     if as_json:
         emit_json({verb: subject})
     else:
-        click.echo(f"{verb} {subject}")
+        say(f"{verb} {subject}")
 
 
 def _table(title: str, *columns: str) -> Table:
     """An empty table titled at the left whose columns fold long text rather than cut it."""
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left")
+    table = Table(title=cell(title), title_justify="left")
     for col in columns:
         table.add_column(col, overflow="fold")
     return table
+
+
+def _row(table: Table, *cells: object) -> None:
+    """One row, every cell through ``cell``: the only way stored text enters a table."""
+    from rich.text import Text
+
+    table.add_row(*(c if isinstance(c, Text) else cell(c) for c in cells))
 
 
 def _minute(at: datetime) -> str:
@@ -67,11 +118,12 @@ def hits_table(hits: Iterable[Hit], title: str, *, show_ids: bool = False) -> Ta
     columns = ("score", "relevance", "keyword", "vector", "source", "content", *(["id"] if show_ids else []))
     table = _table(title, *columns)
     for h in hits:
-        flag = " [red](untrusted)[/red]" if "untrusted" in h.flags else ""
+        source = cell(h.record.source)
+        if "untrusted" in h.flags:
+            source.append(" (untrusted)", style="red")
         relevance = "-" if h.relevance is None else f"{h.relevance:.2f}"
-        row = [f"{h.score:.3f}", relevance, _rank(h.part("keyword")), _rank(h.part("vector"))]
-        row.append(str(h.record.source) + flag)
-        table.add_row(*row, h.record.content, *([h.record.id] if show_ids else []))
+        row = [f"{h.score:.3f}", relevance, _rank(h.part("keyword")), _rank(h.part("vector")), source]
+        _row(table, *row, h.record.content, *([h.record.id] if show_ids else []))
     return table
 
 
@@ -79,7 +131,7 @@ def records_table(records: Iterable[MemoryRecord], title: str) -> Table:
     """Records with id, type, source, validity start and text."""
     table = _table(title, "id", "type", "source", "valid from", "content")
     for r in records:
-        table.add_row(r.id, r.type.value, str(r.source), _minute(r.valid_from), r.content)
+        _row(table, r.id, r.type.value, r.source, _minute(r.valid_from), r.content)
     return table
 
 
@@ -88,7 +140,7 @@ def related_table(records: Iterable[RelatedRecord], title: str) -> Table:
     table = _table(title, "id", "kind", "session", "valid from", "connects", "text")
     for r in records:
         how = ", ".join(link.how.value + (f" {link.via[:8]}" if link.via else "") for link in r.links)
-        table.add_row(r.id, r.kind, r.session or "-", _minute(r.valid_from), how, r.text)
+        _row(table, r.id, r.kind, r.session or "-", _minute(r.valid_from), how, r.text)
     return table
 
 
@@ -96,7 +148,7 @@ def neighbours_table(neighbours: Iterable[Neighbour], title: str) -> Table:
     """Names occurring with an entity, with how many of its records hold each."""
     table = _table(title, "name", "records")
     for n in neighbours:
-        table.add_row(n.name, str(n.count))
+        _row(table, n.name, n.count)
     return table
 
 
@@ -106,7 +158,7 @@ def pending_table(pending: Iterable[PendingWrite], title: str) -> Table:
     for p in pending:
         rec = p.record
         held_at = _minute(p.created_at)
-        table.add_row(p.id, held_at, str(rec.get("type")), str(rec.get("source")), p.reason, str(rec.get("content")))
+        _row(table, p.id, held_at, rec.get("type"), rec.get("source"), p.reason, rec.get("content"))
     return table
 
 

@@ -18,7 +18,7 @@ import click
 
 from tiermem.cli.database import open_memory
 from tiermem.cli.options import embedder_option, scope_of, store_options
-from tiermem.cli.render import emit_json
+from tiermem.cli.render import emit_json, say
 from tiermem.errors import ValidationError
 from tiermem.jsonl import json_lines, load_json
 
@@ -85,9 +85,9 @@ def scan_command(path: str, field: str, as_json: bool, show_all: bool, embedder:
             if verdict.verdict is ScanLevel.CLEAN and not show_all:
                 continue
             shown = item if len(item) <= 100 else item[:97] + "..."
-            click.echo(f"{where}: {verdict.verdict.value} (score {verdict.score:.2f}) {quote(shown)}")
+            say(f"{where}: {verdict.verdict.value} (score {verdict.score:.2f}) {quote(shown)}")
             for reason in verdict.reasons:
-                click.echo(f"  - {reason}")
+                say(f"  - {reason}")
         suspicious = sum(v.verdict is ScanLevel.SUSPICIOUS for _, _, v in results)
         clean = len(results) - worst - suspicious
         click.echo(f"{len(results)} items: {worst} quarantine, {suspicious} suspicious, {clean} clean")
@@ -177,9 +177,9 @@ def list_quarantined(db: str | None, tenant: str, user: str, embedder: str, as_j
 
     for row in rows:
         score = f"{row['score']:.2f}" if isinstance(row["score"], float) else "-"
-        click.echo(f"{row['id']} {row['verdict']} (score {score}) source={row['source']} {quote(row['content'])}")
+        say(f"{row['id']} {row['verdict']} (score {score}) source={row['source']} {quote(row['content'])}")
         if row["reasons"]:
-            click.echo(f"  reasons: {row['reasons']}")
+            say(f"  reasons: {row['reasons']}")
     click.echo(f"{len(rows)} flagged notes")
 
 

@@ -13,6 +13,7 @@ import click
 
 from tiermem.cli.database import db_option, db_url
 from tiermem.cli.options import F, embedder_option
+from tiermem.cli.render import say
 from tiermem.errors import ConfigError, NotFoundError
 from tiermem.store.options import CONNECT_TIMEOUT_ENV, MAX_POOL_SIZE, POOL_SIZE_ENV, POOL_WAIT_ENV, PoolOptions
 
@@ -210,7 +211,7 @@ def list_keys_command(db: str | None, tenant: str | None, as_json: bool) -> None
     for k in keys:
         state = "revoked " + k.revoked_at.isoformat(timespec="seconds") if k.revoked_at else "active"
         who = f"{k.tenant}/{k.user or '-'}"
-        click.echo(f"{k.id}  {who:<30} {k.role.value:<5}  {k.created_at:%Y-%m-%d %H:%M}  {state}  {k.label}")
+        say(f"{k.id}  {who:<30} {k.role.value:<5}  {k.created_at:%Y-%m-%d %H:%M}  {state}  {k.label}")
 
 
 @keys_group.command("revoke")

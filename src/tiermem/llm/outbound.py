@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ipaddress
-import urllib.parse
 from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
+from tiermem.config import is_loopback_url
 from tiermem.llm.messages import ChatClient, ChatResponse, Send, ToolCall
 from tiermem.trust.pii import PiiCounter, PiiMasker
 
@@ -21,20 +20,6 @@ class PiiMask(StrEnum):
     ALWAYS = "always"
     REMOTE = "remote"  # when the model's URL is not this machine
     NEVER = "never"
-
-
-_LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
-
-
-def is_loopback_url(url: str) -> bool:
-    """The URL names this machine (localhost, 127.0.0.0/8, ::1): a prompt sent there does not leave it."""
-    host = (urllib.parse.urlsplit(url).hostname or "").casefold()
-    if host in _LOCAL_NAMES or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def masked_call(

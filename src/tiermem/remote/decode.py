@@ -8,9 +8,13 @@ from typing import Any
 
 import httpx
 
+from tiermem import errors
 from tiermem.errors import (
     AccessError,
+    BusyError,
     ConflictError,
+    EmbeddingError,
+    EmbeddingMismatchError,
     LLMError,
     MemError,
     NotFoundError,
@@ -39,6 +43,18 @@ __all__ = [
 ]
 
 _PREFIX = "urn:tiermem:problem:"
+# tiermem's error classes by name: what a problem's ``code`` names.
+_CLASSES: dict[str, type[MemError]] = {
+    name: cls for name, cls in vars(errors).items() if isinstance(cls, type) and issubclass(cls, MemError)
+}
+# The classes a problem type may stand for: a ``code`` outside its type's families is not trusted.
+_FAMILIES: dict[str, tuple[type[MemError], ...]] = {
+    "validation": (ValidationError,),
+    "conflict": (ConflictError, EmbeddingMismatchError),
+    "not-found": (NotFoundError,),
+    "storage-full": (StorageFullError,),
+    "unavailable": (StoreError, EmbeddingError),
+}
 
 
 def record(data: Mapping[str, Any]) -> MemoryRecord:
@@ -119,6 +135,22 @@ def _validation(field: str, detail: str, given: Any, limit: Any) -> ValidationEr
     return error
 
 
+def _as_coded(error: MemError, kind: str, body: Mapping[str, Any], response: httpx.Response) -> MemError:
+    """``error`` as the class the problem's ``code`` names, when that class is one its type stands for."""
+    cls = _CLASSES.get(str(body.get("code", "")))
+    if cls is None or cls is type(error) or not issubclass(cls, _FAMILIES.get(kind, ())):
+        return error
+    coded = cls.__new__(cls, *error.args)  # its own __init__ would write its message anew: the server's is kept
+    coded.__dict__.update(error.__dict__)
+    if isinstance(coded, errors.SecretRefusedError):
+        coded.kinds = tuple(body.get("kinds") or ())
+    if isinstance(coded, errors.InjectionRefusedError):
+        coded.score, coded.reasons = float(body.get("score") or 0.0), tuple(body.get("reasons") or ())
+    if isinstance(coded, BusyError):
+        coded.retry_after = float(response.headers.get("retry-after", "1"))
+    return coded
+
+
 def error_from(response: httpx.Response) -> MemError:
     """The library error a failed response stands for (the same class the embedded Memory raises)."""
     try:
@@ -128,6 +160,11 @@ def error_from(response: httpx.Response) -> MemError:
     if not isinstance(body, dict) or not str(body.get("type", "")).startswith(_PREFIX):
         return StoreError(f"the server answered {response.status_code} without a problem report: {response.text[:200]}")
     kind = str(body["type"]).removeprefix(_PREFIX)
+    return _as_coded(_error_of_type(kind, body, response), kind, body, response)
+
+
+def _error_of_type(kind: str, body: Mapping[str, Any], response: httpx.Response) -> MemError:
+    """The library error a problem's type stands for."""
     detail = str(body.get("detail", ""))
     field, given, limit = str(body.get("field") or "body"), body.get("given"), body.get("limit")
     if kind in ("validation", "malformed", "too-large", "precondition-required"):

@@ -12,6 +12,9 @@ LLMError                                         502
 StorageFullError                                 507
 StoreError, EmbeddingError                       503  (Retry-After; a store's detail names no database)
 anything else                                    500  (no detail: it is logged, not shown)
+
+A library error's problem also carries ``code``, the name of its class in tiermem.errors (``SecretRefusedError``),
+so the remote client raises the class the embedded Memory raises.
 """
 
 from __future__ import annotations
@@ -32,11 +35,13 @@ from tiermem.errors import (
     ConflictError,
     EmbeddingError,
     EmbeddingMismatchError,
+    InjectionRefusedError,
     LLMError,
     MemError,
     MigrationError,
     NotFoundError,
     RateLimitError,
+    SecretRefusedError,
     StorageFullError,
     StoreError,
     ValidationError,
@@ -137,7 +142,7 @@ def problem(
     headers: dict[str, str] | None = None,
     **members: Any,
 ) -> Response:
-    """A problem+json response; ``members`` (field, limit, given, errors) are added when not None."""
+    """A problem+json response; ``members`` (code, field, limit, given, errors...) are added when not None."""
     body: dict[str, Any] = {
         "type": TYPE_PREFIX + slug_for(status),
         "title": _TITLES.get(status, "Error"),
@@ -146,7 +151,12 @@ def problem(
     }
     for name, value in members.items():
         if value is not None:
-            body[name] = value if name == "errors" else _short(value)
+            if name == "errors":
+                body[name] = value
+            elif isinstance(value, list):  # a refusal's kinds or reasons: each cut like a given
+                body[name] = [_short(item) for item in value]
+            else:
+                body[name] = _short(value)
     request_id = getattr(request.state, "request_id", None) if request is not None else None
     if request_id:
         body["request_id"] = request_id
@@ -184,7 +194,7 @@ async def problem_for(request: Request, exc: MemError) -> Response:
     headers: dict[str, str] = {}
     members: dict[str, Any] = {}
     if isinstance(exc, ValidationError):
-        members = {"field": exc.field, "limit": exc.limit, "given": exc.given}
+        members = {"field": exc.field, "limit": exc.limit, "given": exc.given, **_refusal(exc)}
     elif isinstance(exc, AccessError) and status == 401:
         headers["WWW-Authenticate"] = WWW_AUTHENTICATE
     elif isinstance(exc, RateLimitError):
@@ -196,7 +206,22 @@ async def problem_for(request: Request, exc: MemError) -> Response:
         members = {"field": "If-Match", "given": exc.given, "limit": exc.current}
     elif isinstance(exc, StoreError | EmbeddingError) and status == 503:
         headers["Retry-After"] = "1"
+    members["code"] = error_code(exc)
     return problem(status, public_detail(request, exc, status), request=request, headers=headers, **members)
+
+
+def error_code(exc: MemError) -> str:
+    """The name of ``exc``'s class, or of its nearest base, in tiermem.errors (a server-only error's base)."""
+    return next(cls.__name__ for cls in type(exc).__mro__ if cls.__module__ == MemError.__module__)
+
+
+def _refusal(exc: ValidationError) -> dict[str, Any]:
+    """What a refusal carries besides field, limit and given: the kinds of a credential, an injection's score."""
+    if isinstance(exc, SecretRefusedError):
+        return {"kinds": list(exc.kinds)}
+    if isinstance(exc, InjectionRefusedError):
+        return {"score": exc.score, "reasons": list(exc.reasons)}
+    return {}
 
 
 def public_detail(request: Request, exc: MemError, status: int) -> str:
@@ -221,6 +246,7 @@ def _field(loc: tuple[Any, ...]) -> str:
     return out or "body"
 
 
+_SCOPE_PARAMS = frozenset((where, part) for where in ("query", "path") for part in ("user", "agent", "session"))
 _LIMIT_KEYS = ("max_length", "min_length", "le", "lt", "ge", "gt", "pattern", "expected")
 
 
@@ -240,7 +266,12 @@ def _request_invalid(request: Request, exc: RequestValidationError) -> Response:
     given = None if kind == "missing" else first.get("input")
     if isinstance(given, dict | list):
         given = f"{type(given).__name__} of {len(given)}"
-    return problem(422, f"{field}: {message}", request=request, field=field, limit=limit, given=given, errors=listed)
+    # A scope's part in the query or path is what the embedded library refuses with ScopeError.
+    scoped = tuple(first.get("loc", ()))[:2] in _SCOPE_PARAMS
+    code = "ScopeError" if scoped else "ValidationError"
+    return problem(
+        422, f"{field}: {message}", request=request, field=field, limit=limit, given=given, errors=listed, code=code
+    )
 
 
 def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
