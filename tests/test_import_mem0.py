@@ -146,3 +146,13 @@ def test_a_credential_in_a_mem0_memory_is_refused_by_the_gate_and_a_fixed_file_a
     data[2] = items()[2]
     again = import_mem0(mem, data)
     assert again.counts["records added"] == 1 and again.counts["records already stored"] == 2
+
+
+def test_a_mem0_file_imported_again_states_nothing_anew_even_a_superseded_memory(tmp_path: Path) -> None:
+    texts = [f"The {w} lantern hangs by the quarry gate." for w in ("amber", "basil")]
+    data = {"results": [{"id": f"m-{i}", "memory": t, "user_id": "ann"} for i, t in enumerate(texts)]}
+    with Memory.open(tmp_path / "m.db", embedder="hash") as memory:
+        import_mem0(memory, data, Mem0Defaults("acme"))
+        first = memory.store.scope_records(Scope("acme", "ann"))
+        import_mem0(memory, data, Mem0Defaults("acme"))
+        assert len(memory.store.scope_records(Scope("acme", "ann"))) == len(first)

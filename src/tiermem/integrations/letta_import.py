@@ -37,6 +37,7 @@ from tiermem.memory import Memory
 from tiermem.store.context_base import CoreBlock, StoreWithContext
 from tiermem.tokens import TokenCounter
 from tiermem.types import MemoryType, Scope
+from tiermem.write.conversation import distinct_keys
 from tiermem.write.messages import parse_message
 from tiermem.write.path import NewMemory
 
@@ -294,5 +295,8 @@ def import_letta(
         counts |= counted(memory.remember_messages(home, list(agent.messages), session=session), "messages")
         counts["messages left out (system, tools, events)"] = agent.left_out
     if agent.passages:
-        counts |= counted(memory.remember_many(home, list(agent.passages)), "passages")
+        passages = list(agent.passages)
+        # Keyed by their text: the same file imported again states no passage anew.
+        keys = distinct_keys([f"letta-passage:{p.content}" for p in passages])
+        counts |= counted(memory.remember_keyed(home, passages, keys), "passages")
     return ImportSummary(SOURCE, counts, (home,))

@@ -38,6 +38,7 @@ from tiermem.integrations.importing import (
 )
 from tiermem.memory import Memory
 from tiermem.types import MemoryType, MetaValue, Scope, utcnow
+from tiermem.write.conversation import distinct_keys
 from tiermem.write.path import NewMemory
 
 __all__ = ["SOURCE", "Mem0Defaults", "import_mem0", "read_mem0"]
@@ -131,12 +132,24 @@ def read_mem0(data: object, defaults: Mem0Defaults = Mem0Defaults()) -> tuple[li
     return [(item.scope, item.memory) for item in kept], read.count(None)
 
 
+def _key(item: NewMemory) -> str:
+    """The statement a Mem0 memory makes, for ``Memory.remember_keyed``: its Mem0 id, else its text."""
+    mem0_id = item.metadata.get("mem0_id") if item.metadata else None
+    return f"mem0:{mem0_id}" if isinstance(mem0_id, str) and mem0_id else f"mem0-text:{item.content}"
+
+
 def import_mem0(memory: Memory, data: object, defaults: Mem0Defaults = Mem0Defaults()) -> ImportSummary:
     """Store the memories of a Mem0 file, each in its scope, through the write path; every item checked first."""
     pairs, expired = read_mem0(data, defaults)
     by_scope: dict[Scope, list[NewMemory]] = {}
     for scope, item in pairs:
         by_scope.setdefault(scope, []).append(item)
-    results = [result for scope, items in by_scope.items() for result in memory.remember_many(scope, items)]
+    # Each memory is keyed by its Mem0 id (or its text): a file imported again, or by two importers at once, states
+    # nothing anew, even a memory a later one has since superseded.
+    results = [
+        result
+        for scope, items in by_scope.items()
+        for result in memory.remember_keyed(scope, items, distinct_keys([_key(item) for item in items]))
+    ]
     counts = {**counted(results, "records"), "expired (not imported)": expired}
     return ImportSummary(SOURCE, counts, tuple(by_scope))

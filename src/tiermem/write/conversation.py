@@ -44,7 +44,14 @@ from tiermem.write.messages import (
 from tiermem.write.neighbours import neighbour_context
 from tiermem.write.path import MAX_BATCH, NewMemory, WritePolicy, WriteResult, WriteStatus, prepare, write_many
 
-__all__ = ["CONTEXT_TURNS", "MAX_CONTEXT_TURNS", "message_record_id", "statement_ids", "write_messages"]
+__all__ = [
+    "CONTEXT_TURNS",
+    "MAX_CONTEXT_TURNS",
+    "distinct_keys",
+    "message_record_id",
+    "statement_ids",
+    "write_messages",
+]
 
 CONTEXT_TURNS = 1
 MAX_CONTEXT_TURNS = 10
@@ -65,6 +72,17 @@ def message_record_id(scope: Scope, key: str, part: int = 0) -> str:
     digest[6] = (digest[6] & 0x0F) | 0x80  # version 8: derived, not random or time-ordered
     digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
     return str(uuid.UUID(bytes=bytes(digest)))
+
+
+def distinct_keys(keys: Sequence[str]) -> list[str]:
+    """``keys`` with each repeat told apart by how many came before it (a file holding one text twice)."""
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for key in keys:
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        out.append(key if n == 0 else f"{key}\0{n}")
+    return out
 
 
 def statement_ids(scope: Scope, keys: Sequence[str], count: int) -> list[str]:
