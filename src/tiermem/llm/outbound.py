@@ -30,8 +30,8 @@ def masked_call(
     masked: list[dict[str, Any]] = []
     for message in messages:
         copy_ = dict(message)
-        if isinstance(copy_.get("content"), str):
-            copy_["content"] = masker.mask(copy_["content"])
+        if "content" in copy_:
+            copy_["content"] = _masked_content(masker, copy_["content"])
         if copy_.get("tool_calls"):
             copy_["tool_calls"] = [_masked_call(masker, call) for call in copy_["tool_calls"]]
         masked.append(copy_)
@@ -40,6 +40,20 @@ def masked_call(
     calls = tuple(ToolCall(c.id, c.name, masker.unmask(c.arguments, json_string=True)) for c in reply.tool_calls)
     content = None if reply.content is None else masker.unmask(reply.content)
     return replace(response, message=replace(reply, content=content, tool_calls=calls))
+
+
+def _masked_content(masker: PiiMasker, content: Any) -> Any:
+    """A message's content masked: a text, or OpenAI-style content parts (each part's ``text`` masked)."""
+    if isinstance(content, str):
+        return masker.mask(content)
+    if isinstance(content, list):
+        return [
+            {**part, "text": masker.mask(part["text"])}
+            if isinstance(part, dict) and isinstance(part.get("text"), str)
+            else part
+            for part in content
+        ]
+    return content
 
 
 def _masked_call(masker: PiiMasker, call: dict[str, Any]) -> dict[str, Any]:

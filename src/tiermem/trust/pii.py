@@ -16,7 +16,8 @@ placeholders, so unmasking gives back exactly the text that was masked. The dete
 does (``pii_view``: Unicode spaces and dashes plain, full-width digits ASCII, invisible characters gone) and the
 placeholder covers the value as written. JSON in a text (the whole text, or after a prefix) is read by its values
 (``pii_json``): each string decoded and read alone and after its key as a label, a string holding JSON as JSON, so
-the text stays valid JSON and at least what a plain reading of it finds is masked.
+the text stays valid JSON and at least what a plain reading of it finds is masked; text that is almost JSON (a
+dict's repr, JSON cut off) is read by its quoted values after their keys (``pii_near``).
 """
 
 from __future__ import annotations
@@ -203,17 +204,25 @@ class PiiMasker:
         edits: list[tuple[int, int, str]] = []
         masked: list[PiiKind] = []
         with self._lock:
-            for layer, spans in found:
-                pieces = self._pieces(layer, spans, masked)
-                if not pieces:
+            # Placeholders are issued in the order their values stand in the text, whatever layer read them.
+            stretches = [self._stretches(layer, spans, masked) for layer, spans in found]
+            pieces: list[list[tuple[int, int, str]]] = [[] for _ in found]
+            for _, index, start, end, label in sorted(
+                (found[i][0].starts[start], i, start, end, label)
+                for i, layer_stretches in enumerate(stretches)
+                for start, end, label in layer_stretches
+            ):
+                pieces[index].append((start, end, self._placeholder(found[index][0].text[start:end], label)))
+            for (layer, _), layer_pieces in zip(found, pieces, strict=True):
+                if not layer_pieces:
                     continue
                 if layer.number:  # the whole number becomes a string: the masked text between quotes
-                    inner = _splice(layer.text, pieces)
+                    inner = _splice(layer.text, layer_pieces)
                     edits.append(
                         (layer.starts[0], layer.ends[-1], encode(json.dumps(inner, ensure_ascii=False), layer.depth))
                     )
                     continue
-                for start, end, placeholder in pieces:
+                for start, end, placeholder in layer_pieces:
                     where = layer.source(start, end)
                     edits.append((*where, placeholder))
                     if layer.depth:  # how the value was written, so unmasking gives back the text as it was
@@ -224,9 +233,9 @@ class PiiMasker:
                 PROCESS_PII_COUNTS.add(kind)
         return _splice(text, edits)
 
-    def _pieces(self, layer: Layer, spans: list[PiiSpan], masked: list[PiiKind]) -> list[tuple[int, int, str]]:
-        """Each stretch of ``layer.text`` to replace, with its placeholder; the kinds masked go to ``masked`` (the
-        caller holds the lock)."""
+    def _stretches(self, layer: Layer, spans: list[PiiSpan], masked: list[PiiKind]) -> list[tuple[int, int, str]]:
+        """Each stretch of ``layer.text`` to replace, with its placeholder's label; the kinds masked go to ``masked``
+        (the caller holds the lock)."""
         # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
         # (the conversation has an [EMAIL_1]) is masked as text of its own, so it cannot unmask to the value.
         written = [m for m in _PLACEHOLDER.finditer(layer.text) if layer.outside_holes(m.start(), m.end())]
@@ -235,8 +244,7 @@ class PiiMasker:
         if taken:
             spans = [s for s in spans if not any(s.start < e and b < s.end for b, e, _ in taken)]
         masked += (s.kind for s in spans)
-        stretches = sorted([*((s.start, s.end, s.kind.value) for s in spans), *taken])
-        return [(start, end, self._placeholder(layer.text[start:end], label)) for start, end, label in stretches]
+        return sorted([*((s.start, s.end, s.kind.value) for s in spans), *taken])
 
     def _placeholder(self, value: str, label: str) -> str:
         known = self._placeholder_of.get(value)
@@ -282,7 +290,7 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
     ``date_of_birth`` reads "date of birth: ..."); where readings overlap, the earlier kind wins."""
     if not layer.has_text():
         return []
-    readings = [""] + [f"{label}: " for label in _labels(layer.label)]
+    readings = [""] + [f"{label}: " for label in _labels(layer.label) if _may_name_a_value(label)]
     spans: list[PiiSpan] = []
     for prefix in readings:
         shift = len(prefix)
@@ -298,6 +306,24 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
         if not any(span.start < c.end and c.start < span.end for c in chosen):
             chosen.append(span)
     return sorted(chosen, key=lambda s: s.start)
+
+
+# Every detector that reads the words before a value (a secret's, a birth date's, a passport's or an identifier's
+# label, a phone, card, SSN or NI word) looks for a word holding one of these. A label that holds none adds nothing
+# to what its value read alone shows, so most keys ("id", "city", "note") cost one reading, not three.
+_LABEL_HINTS = re.compile(
+    r"(?i)bearer|key|token|secret|passw|pwd|auth|birth|dob|d\.o\.b|born|geb|né|nee|naiss|nac|nasc|nat[oa]|pass|pasap|"
+    r"paspo|pan|permanent|aadha|nhs|sin|social|insurance|nir|secu|curit|bsn|burger|steuer|idnr|cpf|ssn|ss#|ni|"
+    r"card|cred|debit|visa|master|amex|express|maestro|cvv|cvc|exp|pay|paid|charg|bill|checkout|karte|zahlung|"
+    r"carte|paie|tarjeta|carta|cart[ãa]o|pago|pagamento|phone|tel|mob|cell|call|ring|text|sms|whatsapp|signal|fax|"
+    r"number|contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|"
+    r"m[óo]vil|celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电]"
+)
+
+
+def _may_name_a_value(label: str) -> bool:
+    """Reading a value after ``label`` may find what the value alone does not show (see ``_LABEL_HINTS``)."""
+    return _LABEL_HINTS.search(label) is not None
 
 
 def _labels(key: str | None) -> list[str]:

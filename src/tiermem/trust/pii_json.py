@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+
+from tiermem.trust.pii_near import near_values
 
 __all__ = ["MAX_DEPTH", "Layer", "encode", "is_json", "layers"]
 
@@ -28,6 +31,8 @@ _DECODER = json.JSONDecoder()
 _OPEN = re.compile(r"[{\[]")
 # Inside a valid JSON value every quote outside a string opens one, so these find exactly its parts.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}\[\],]', re.DOTALL)
+_BRACKET = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\]]')
+_PAIRS = {"}": "{", "]": "["}
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _JSON_SPACE = " \t\n\r"
 
@@ -49,8 +54,10 @@ class Layer:
         return self.starts[start], self.ends[end - 1]
 
     def outside_holes(self, start: int, end: int) -> bool:
-        """``text[start:end]`` meets none of the JSON values read in their own layers."""
-        return not any(start < e and s < end for s, e in self.holes)
+        """``text[start:end]`` meets none of the JSON values read in their own layers (holes are sorted and apart,
+        so one look at the last hole that starts before ``end`` answers: unmasking a long reply stays linear)."""
+        before = bisect_left(self.holes, (end,))
+        return before == 0 or self.holes[before - 1][1] <= start
 
     def has_text(self) -> bool:
         """Something other than JSON space lies outside the holes (a whole-JSON text has nothing of its own)."""
@@ -84,9 +91,23 @@ def encode(text: str, depth: int) -> str:
 
 
 def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None) -> list[Layer]:
-    """``text`` (its characters written at ``starts``/``ends`` of the outer text) and the layers of its JSON."""
+    """``text`` (its characters written at ``starts``/``ends`` of the outer text), the layers of its JSON, and the
+    values of its near-JSON (``pii_near``) read after their keys at this layer's depth."""
     values = _json_values(text) if depth < MAX_DEPTH else []
-    out = [Layer(text, starts, ends, depth, label, tuple(values))]
+    near = list(near_values(text, tuple(values)))
+    holes = tuple(sorted([*values, *((v.start, v.end) for v in near)]))
+    out = [Layer(text, starts, ends, depth, label, holes)]
+    for value in near:
+        out.append(
+            Layer(
+                value.text,
+                [starts[i] for i in value.froms],
+                [ends[i - 1] for i in value.tos],
+                depth,
+                value.label,
+                number=value.number,
+            )
+        )
     for start, end in values:
         for a, b, name, is_string in _tokens(text, start, end):
             if is_string:
@@ -112,22 +133,48 @@ def _json_values(text: str) -> list[tuple[int, int]]:
         lead = len(text) - len(text.lstrip(_JSON_SPACE))
         return [(lead, lead + len(body))]
     found: list[tuple[int, int]] = []
-    at, budget = 0, _TRY_READS * len(text) + 4096
-    while budget > 0 and (m := _OPEN.search(text, at)) is not None:
+    closed = _closed_brackets(text)
+    at, budget, closed_budget = 0, _TRY_READS * len(text) + 4096, _TRY_READS * len(text) + 4096
+    while (m := _OPEN.search(text, at)) is not None:
+        # A bracket some close answers is tried on its own budget, so unclosed ones before it (a list cut off at
+        # a length limit) cannot spend the reads a whole JSON value later in the text needs.
+        is_closed = m.start() in closed
+        if (closed_budget if is_closed else budget) <= 0:
+            at = m.start() + 1
+            continue
         try:
             value, end = _DECODER.raw_decode(text, m.start())
         except json.JSONDecodeError as exc:
-            budget -= exc.pos - m.start() + 1
-            at = m.start() + 1
-            continue
+            cost = exc.pos - m.start() + 1
         except RecursionError:
-            budget -= len(text) - m.start()
-            at = m.start() + 1
+            cost = len(text) - m.start()
+        else:
+            if _holds_string(value):
+                found.append((m.start(), end))
+            at = end
             continue
-        if _holds_string(value):
-            found.append((m.start(), end))
-        at = end
+        if is_closed:
+            closed_budget -= cost
+        else:
+            budget -= cost
+        at = m.start() + 1
     return found
+
+
+def _closed_brackets(text: str) -> set[int]:
+    """Where a ``{`` or ``[`` stands that a close of its kind answers, strings (on one line) read as wholes."""
+    closed: set[int] = set()
+    stack: list[tuple[str, int]] = []
+    for m in _BRACKET.finditer(text):
+        token = m.group(0)
+        if token in "{[":
+            stack.append((token, m.start()))
+        elif token in "}]":
+            if stack and stack[-1][0] == _PAIRS[token]:
+                closed.add(stack.pop()[1])
+            else:
+                stack.clear()
+    return closed
 
 
 def _holds_string(value: object) -> bool:

@@ -9,7 +9,9 @@ a zero-width space inside. A model reads each of these as the plain value, so de
 - the hyphen, non-breaking hyphen, figure dash, en dash and minus sign to "-";
 - digits of any script to 0-9, and full-width, half-width and mathematical letters and signs to their ASCII form;
 - invisible characters (zero-width spaces and joiners, direction marks, soft hyphens, variation selectors,
-  fillers, control characters other than whitespace) to nothing.
+  fillers, control characters other than whitespace) to nothing;
+- an escaped line break or tab written out (``\\n``, ``\\r``, ``\\t`` in JSON-like text) to the break itself, so
+  the value on the next line starts at its own first letter and not at the escape's ``n``.
 
 Each character of the view comes from exactly one character of the text, so a span found in the view names one
 stretch of the original, which is what is masked: the placeholder gives back the text exactly as written.
@@ -29,6 +31,9 @@ _PLAIN = re.compile(r"[^\t\n\r\x0b\x0c\x20-\x7e]")  # a text without these reads
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2212\ufe63")
 _LINES = frozenset("\u2028\u2029\x85")
 _WIDTH_FORMS = ("<wide>", "<narrow>", "<font>")
+# A backslash and n, r or t that no backslash escapes: the backslash reads as the break, the letter as nothing.
+_ESCAPED_BREAK = re.compile(r"(?<!\\)(?:\\\\)*\\([nrt])")
+_BREAKS = {"n": "\n", "r": "\r", "t": "\t"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +74,21 @@ def _read_as(char: str) -> str:
 
 def pii_view(text: str) -> PiiView:
     """``text`` as PII detection reads it (see the module docstring), with the map back to ``text``."""
-    if not _PLAIN.search(text):
+    # backslash position -> the break it reads as; its letter is read as nothing
+    breaks = {m.start(1) - 1: _BREAKS[m.group(1)] for m in _ESCAPED_BREAK.finditer(text)} if "\\" in text else {}
+    if not breaks and not _PLAIN.search(text):
         return PiiView(text, None)
     chars: list[str] = []
     origin: list[int] = []
+    skip = -1
     for index, char in enumerate(text):
-        read = _read_as(char)
+        if index == skip:
+            continue
+        read = breaks.get(index)
+        if read is not None:
+            skip = index + 1
+        else:
+            read = _read_as(char)
         if read:
             chars.append(read)
             origin.append(index)
