@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from tiermem.text_rules import hidden
 from tiermem.trust.normalise import latin_lookalikes, scan_form
@@ -60,6 +61,19 @@ def find_secrets(text: str) -> tuple[str, ...]:
     """
     if not isinstance(text, str):
         return ()
+    # A write's short fields repeat from write to write ("role: user", "speaker: Ann"): each is read once.
+    return _short_kinds(text) if len(text) <= _SHORT else _all_kinds(text)
+
+
+_SHORT = 200
+
+
+@lru_cache(maxsize=4096)
+def _short_kinds(text: str) -> tuple[str, ...]:
+    return _all_kinds(text)
+
+
+def _all_kinds(text: str) -> tuple[str, ...]:
     if text.isascii() and " " not in text:
         return _kinds(text)
     found = [kind for form in _read_forms(text) for kind in _kinds(form)]

@@ -48,8 +48,15 @@ Found = list[tuple[str, tuple[str, ...]]]
 
 
 def credential_fields(record: MemoryRecord) -> Found:
-    """Each field of ``record`` that holds a credential, with the kinds found there."""
-    return _found(record_texts(record))
+    """Each field of ``record`` that holds a credential, with the kinds found there; a metadata field whose key is
+    itself a credential is named by its position, so no refusal repeats it."""
+    keys = list(record.metadata)
+    return [(_unnamed(field, keys), kinds) for field, kinds in _found(record_texts(record))]
+
+
+def _unnamed(field: str, keys: list[str]) -> str:
+    key = field.removeprefix("metadata.")
+    return f"metadata[{keys.index(key)}]" if key != field and key in keys and find_secrets(key) else field
 
 
 def record_texts(record: MemoryRecord) -> list[tuple[str, str]]:
@@ -64,17 +71,8 @@ def record_texts(record: MemoryRecord) -> list[tuple[str, str]]:
         (name, value) for name, value in (("agent", record.scope.agent), ("session", record.scope.session)) if value
     ]
     # The key labels its value ("password", "api_key"): a bare value that is no known format is found by it.
-    texts += [
-        (_metadata_field(i, key), f"{key}: {value}")
-        for i, (key, value) in enumerate(record.metadata.items())
-        if value is not None
-    ]
+    texts += [(f"metadata.{key}", f"{key}: {value}") for key, value in record.metadata.items() if value is not None]
     return texts
-
-
-def _metadata_field(position: int, key: str) -> str:
-    """How a refusal names a metadata field: by its key, or by its position when the key itself is a credential."""
-    return f"metadata[{position}]" if find_secrets(key) else f"metadata.{key}"
 
 
 def audit_actor(actor: str) -> str:

@@ -28,6 +28,8 @@ GATE_KEYS = frozenset({VERDICT_KEY, SCORE_KEY, REASONS_KEY, "released_by"})
 # A text a model reads for the scan (the classifier, the harm judge) has at least this many words: a directive is
 # a sentence; a label, an id or a key name is noise to a classifier trained on sentences, and the rules read it.
 _SENTENCE_WORDS = 3
+# The shortest single token the scanner could decode into words (a base64 or hex payload of a few words).
+_SHORTEST_PAYLOAD = 16
 
 
 def reader_texts(record: MemoryRecord) -> list[tuple[str, str]]:
@@ -37,10 +39,16 @@ def reader_texts(record: MemoryRecord) -> list[tuple[str, str]]:
     seen = {_spacing(record.content)}
     for field, text in _metadata_texts(record.metadata):
         key = _spacing(text)
-        if key and key not in seen:
+        if key and key not in seen and _may_hold_words(text):
             seen.add(key)
             out.append((field, text))
     return out
+
+
+def _may_hold_words(text: str) -> bool:
+    """Whether ``text`` can hold an order at all: a label or an id (one short ASCII token: "user", "D1:3") cannot,
+    and the rules would read it for nothing on every write; a payload hidden in one token is longer than this."""
+    return len(text) >= _SHORTEST_PAYLOAD or not text.isascii() or len(text.split()) > 1
 
 
 def model_texts(record: MemoryRecord) -> list[tuple[str, str]]:
