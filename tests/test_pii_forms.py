@@ -255,6 +255,7 @@ def test_an_address_after_a_product_word_is_masked(text: str) -> None:
         "firmware is now 10.2.3.4",
         "the build no. 2.0.12.87 failed",
         "upgraded to 4.3.2.1 last night",
+        "we updated the office printer to 3.1.4.2",
         "kernel 5.4.0.42 boots",
         "release: 4.3.2.1",
     ],

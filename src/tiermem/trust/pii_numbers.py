@@ -182,12 +182,12 @@ _IPV4 = re.compile(
     r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
 )
 # What says a dotted quad is a version: a version word right before it ("version 10.2.3.4", "firmware is now
-# 10.2.3.4", "v1.2.3.4"), "updated to", or a product's name directly before it ("kernel 5.4.0.42"). A product word
-# further back says nothing: "the client connected from 81.2.69.160" is an address.
+# 10.2.3.4", "v1.2.3.4"), "updated (the router) to", or a product's name directly before it ("kernel 5.4.0.42").
+# A product word further back says nothing: "the client connected from 81.2.69.160" is an address.
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\b(?:v|ver|versions?|firmware|fw|build|release[sd]?|rev|revision|patch|hotfix)\b\.?[\s:=#]*"
     r"(?:(?:is|was|now|to|no|nr|number)\b\.?[\s:=#]*){0,2}"
-    r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\s+to\s+"
+    r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\b[^\n.;:!?]{0,24}?\bto\s+"
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"
 )
 _VERSION_AFTER = re.compile(r"^(?:[-+~][A-Za-z]|\s*\((?:build|beta|rc|release))", re.IGNORECASE)
