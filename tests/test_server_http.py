@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
@@ -134,6 +135,13 @@ def test_wrong_types_and_unknown_fields_are_422_naming_the_field(alice: httpx.Cl
     raw = json.dumps(body).encode()  # ASCII escapes: a lone surrogate travels as \ud800
     problem = _problem(alice.post("/v1/memories", content=raw, headers={"content-type": "application/json"}), 422)
     assert str(problem["field"]).startswith(field), problem
+
+
+@pytest.mark.parametrize("value", [{"nested": 1}, [1, 2]])
+def test_a_metadata_value_of_no_allowed_type_names_the_field_plainly(alice: httpx.Client, value: object) -> None:
+    problem = _problem(alice.post("/v1/memories", json={"content": "x", "metadata": {"room": value}}), 422)
+    assert problem["field"] == "metadata.room", problem
+    assert "a string" in str(problem["detail"]) and not re.search(r"function|0x[0-9a-f]", json.dumps(problem))
 
 
 def test_library_validation_errors_keep_field_limit_and_given(alice: httpx.Client) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 from fastapi import Request
@@ -246,12 +247,42 @@ def _field(loc: tuple[Any, ...]) -> str:
     return out or "body"
 
 
+# What pydantic puts after a field's name for a union's member: a type's name, or a validator's description.
+_UNION_MEMBER = re.compile(r"^(?:str|int|float|bool|none)$|[\[\]()<>]")
 _SCOPE_PARAMS = frozenset((where, part) for where in ("query", "path") for part in ("user", "agent", "session"))
 _LIMIT_KEYS = ("max_length", "min_length", "le", "lt", "ge", "gt", "pattern", "expected")
 
 
+def _unions_merged(errors: list[Any]) -> list[Any]:
+    """``errors`` with a union's failures (one per allowed type, each located under the type's name, as pydantic
+    reports a metadata value of none of them) merged into one error at the field itself."""
+    members: dict[tuple[Any, ...], list[Any]] = {}
+    for e in errors:
+        loc = tuple(e.get("loc", ()))
+        if len(loc) > 1 and isinstance(loc[-1], str) and _UNION_MEMBER.search(loc[-1]):
+            members.setdefault(loc[:-1], []).append(e)
+    out: list[Any] = []
+    for e in errors:
+        loc = tuple(e.get("loc", ()))
+        group = members.get(loc[:-1]) if loc else None
+        if group is None or len(group) < 2 or e not in group:
+            out.append(e)
+        elif e is group[0]:
+            types = ", ".join(dict.fromkeys(_member_name(str(m["loc"][-1])) for m in group))
+            out.append({**e, "loc": loc[:-1], "type": "union", "msg": f"must be one of: {types}", "ctx": {}})
+    return out
+
+
+def _member_name(tag: str) -> str:
+    """A union member's plain type name from pydantic's tag (``function-after[..., str]`` is a string)."""
+    for name, plain in (("str", "a string"), ("int", "an integer"), ("float", "a number"), ("bool", "a boolean")):
+        if re.search(rf"\b{name}\b", tag):
+            return plain
+    return "null" if "none" in tag.lower() else tag
+
+
 def _request_invalid(request: Request, exc: RequestValidationError) -> Response:
-    errors = list(exc.errors())
+    errors = _unions_merged(list(exc.errors()))
     if any(e.get("type") == "json_invalid" for e in errors):
         first = next(e for e in errors if e.get("type") == "json_invalid")
         why = (first.get("ctx") or {}).get("error", "not JSON")
