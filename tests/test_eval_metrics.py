@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tiermem.embed import HashingEmbedder
 from tiermem.errors import ValidationError
 from tiermem.eval import locomo, longmemeval, update
 from tiermem.eval.metrics import (
@@ -30,6 +31,7 @@ from tiermem.eval.metrics import (
     session_recall_at_k,
 )
 from tiermem.eval.report import NO_PLOT, ReportData, write_report
+from tiermem.memory import Memory
 from tiermem.write.messages import split_content
 
 # --- recall, all-hit, any -------------------------------------------------------------------------------
@@ -286,6 +288,19 @@ def test_longmemeval_score_question_by_hand() -> None:
     assert scores["session.ndcg@2"] == pytest.approx(1.0)  # rank 2 weighs 1 in LongMemEval's DCG
     assert scores["turn.recall_any@1"] == 0.0 and scores["turn.recall_all@2"] == 1.0
     assert scores["turn.ndcg@1"] == 0.0
+
+
+def test_longmemeval_skips_a_turn_that_shows_nothing_as_it_skips_an_empty_one(tmp_path: Path) -> None:
+    entry = _lme_entry()
+    sessions = entry["haystack_sessions"]
+    assert isinstance(sessions, list)
+    sessions[0].append({"role": "user", "content": "\u200b "})  # a zero-width space: no message to remember
+    sessions[1].append({"role": "assistant", "content": ""})
+    questions = iter([longmemeval.parse_question(entry)])
+    result = longmemeval.run_longmemeval(
+        lambda: Memory.open(tmp_path / "lme.db", embedder=HashingEmbedder()), questions, [1, 2]
+    )
+    assert result.n == 1  # scored: such a turn is left out, not an error that stops the run
 
 
 def test_split_content_drops_empty_and_cuts_long_turns() -> None:

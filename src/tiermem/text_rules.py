@@ -13,7 +13,7 @@ import unicodedata
 
 from tiermem.errors import ValidationError
 
-__all__ = ["FILLERS", "SILENT_MARKS", "check_encodable", "check_name", "check_visible", "hidden"]
+__all__ = ["FILLERS", "SILENT_MARKS", "check_encodable", "check_name", "check_visible", "hidden", "visible"]
 
 # Letters and symbols that take a letter's width and show nothing: the Hangul fillers, the blank braille cell.
 FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -43,9 +43,14 @@ def check_encodable(field: str, text: str) -> str:
     return text
 
 
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a character that is neither a space nor hidden."""
+    return any(not ch.isspace() and not hidden(ch) for ch in text)
+
+
 def check_visible(field: str, text: str) -> str:
     """``text`` unchanged; ValidationError ``must not be empty`` when it holds only spaces and hidden characters."""
-    if not any(not ch.isspace() and not hidden(ch) for ch in text):
+    if not visible(text):
         raise ValidationError(field, "must not be empty (spaces and hidden characters do not count)", given=text)
     return text
 

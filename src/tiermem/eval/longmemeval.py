@@ -24,6 +24,7 @@ from tiermem.eval.metrics import (
     recall_any,
 )
 from tiermem.memory import Memory
+from tiermem.text_rules import visible
 from tiermem.types import Scope
 
 __all__ = [
@@ -349,11 +350,12 @@ def _ingest(memory: Memory, scope: Scope, question: LmeQuestion, context_turns: 
     """Write the haystack, a session at a time, with ``remember_messages``; return the turn key of each record."""
     turns_of: dict[str, list[str]] = {}
     for position, session in enumerate(_sessions(question.turns)):
-        # Empty turns are not messages; a haystack may repeat a session id, so the session is its position.
+        # A turn that shows nothing (empty, or hidden characters alone) is no message, as for ``remember_messages``;
+        # a haystack may repeat a session id, so the session is its position.
         messages = [
             {"role": t.role, "content": t.content, "created_at": t.time, "metadata": {"turn": t.key}}
             for t in session
-            if t.content.strip()
+            if visible(t.content)
         ]
         if messages:
             written = memory.remember_messages(scope, messages, session=f"s{position}", context_turns=context_turns)
