@@ -6,13 +6,13 @@ PostgreSQL, BEGIN IMMEDIATE on SQLite). A backend gives its dialect, row lock, c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any, ClassVar
 
 from tiermem.errors import ValidationError
-from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, block_key
+from tiermem.store.context_base import MAX_EDITS, BlockEdit, CoreBlock, WindowState, block_key, window_key
 from tiermem.store.idempotency_base import Executes
 from tiermem.store.sql_where import Dialect, scope_where
 from tiermem.types import Scope, new_id
@@ -21,7 +21,7 @@ __all__ = ["ContextRowsMixin"]
 
 
 class ContextRowsMixin:
-    """``load_core_blocks``, ``core_block_edits``, ``rewrite_core_texts`` and ``delete_context`` over hooks."""
+    """The ContextStore's methods but its saves and ``renew_windows_holding``, over a backend's hooks."""
 
     DIALECT: ClassVar[Dialect]
     LOCK_ROW: ClassVar[str]  # appended to a read of rows about to be rewritten: a concurrent edit waits for it
@@ -36,6 +36,10 @@ class ContextRowsMixin:
 
     def read_time(self, stored: Any) -> datetime:
         """A moment as the tables hold it, as an aware datetime."""
+        raise NotImplementedError
+
+    def read_ids(self, stored: Any) -> Sequence[str]:
+        """A window's message ids as the table holds them, as a list."""
         raise NotImplementedError
 
     def texts_scrubbed(self) -> AbstractContextManager[None]:
@@ -69,6 +73,19 @@ class ContextRowsMixin:
             BlockEdit(i, n, actor, self.read_time(at), op, before, after, v)
             for i, n, actor, at, op, before, after, v in rows
         ]
+
+    def load_context_window(self, scope: Scope) -> WindowState | None:
+        m = self.DIALECT.mark
+        with self.context_reads(scope.tenant) as conn:
+            row = conn.execute(
+                "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
+                f" WHERE tenant = {m} AND user_key = {m} AND agent = {m} AND session = {m}",
+                list(window_key(scope)),
+            ).fetchone()
+        if row is None:
+            return None
+        ids, through, updated, revision = row
+        return WindowState(tuple(self.read_ids(ids)), through, self.read_time(updated), revision)
 
     def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
         m, stored_at = self.DIALECT.mark, self.DIALECT.moment(at)

@@ -47,6 +47,9 @@ class PgContextMixin(ContextRowsMixin):
     def read_time(self, stored: datetime) -> datetime:
         return stored
 
+    def read_ids(self, stored: list[str]) -> list[str]:
+        return stored
+
     def save_core_block(self, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit) -> None:
         check_version(block, expected_version)
         key = block_key(scope)
@@ -81,15 +84,6 @@ class PgContextMixin(ContextRowsMixin):
                 [scope.tenant, edit.id, *key[1:], block.name, edit.actor, edit.at, edit.op, edit.before, edit.after,
                  block.version],
             )  # fmt: skip
-
-    def load_context_window(self, scope: Scope) -> WindowState | None:
-        with self._tenant(scope.tenant) as conn:
-            row = conn.execute(
-                "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
-                " WHERE tenant = %s AND user_key = %s AND agent = %s AND session = %s",
-                window_key(scope),
-            ).fetchone()
-        return None if row is None else WindowState(tuple(row[0]), row[1], row[2], row[3])
 
     def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
         key = window_key(scope)

@@ -55,6 +55,9 @@ class SQLiteContextMixin(Connected, ContextRowsMixin):
     def read_time(self, stored: float) -> datetime:
         return at_utc(stored)
 
+    def read_ids(self, stored: str) -> list[str]:
+        return list(json.loads(stored))
+
     def texts_scrubbed(self) -> AbstractContextManager[None]:
         return secure_delete(self)
 
@@ -105,19 +108,6 @@ class SQLiteContextMixin(Connected, ContextRowsMixin):
                 )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot save core block '{block.name}': {exc}") from exc
-
-    def load_context_window(self, scope: Scope) -> WindowState | None:
-        """The scope's saved window, or None if none was saved."""
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
-                " WHERE tenant = ? AND user_key = ? AND agent = ? AND session = ?",
-                window_key(scope),
-            ).fetchone()
-        if row is None:
-            return None
-        ids, through, updated, revision = row
-        return WindowState(tuple(json.loads(ids)), through, at_utc(updated), revision)
 
     def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
         """Replace the scope's saved window; ConflictError unless the stored revision is ``expected``."""
