@@ -22,6 +22,7 @@ from tiermem.eval.metrics import (
     all_at_k,
     dcg,
     flatten_ranking,
+    latency_json,
     ndcg_at_k,
     percentile,
     rank_sessions,
@@ -145,6 +146,14 @@ def test_percentile_interpolates_like_numpy() -> None:
         assert percentile(sample, q) == pytest.approx(float(np.percentile(sample, q)))
     with pytest.raises(ValidationError):
         percentile([], 50)
+
+
+def test_latency_json_gives_p50_and_p95_and_none_for_a_run_that_asked_nothing() -> None:
+    assert latency_json([1.0, 2.0, 3.0, 4.0]) == {
+        "query_ms_p50": pytest.approx(2.5),
+        "query_ms_p95": pytest.approx(3.85),
+    }
+    assert latency_json([]) == {"query_ms_p50": None, "query_ms_p95": None}
 
 
 def test_averager_means_overall_and_per_group() -> None:

@@ -18,7 +18,7 @@ from tiermem.eval.metrics import (
     all_at_k,
     day_after_last,
     flatten_ranking,
-    percentile,
+    latency_json,
     recall_at_k,
     session_recall_at_k,
 )
@@ -235,8 +235,7 @@ class LocomoResult:
         out["timing"] = {
             "ingest_seconds": self.ingest_seconds,
             "turns": self.turns,
-            "query_ms_p50": percentile(self.query_ms, 50) if self.query_ms else None,
-            "query_ms_p95": percentile(self.query_ms, 95) if self.query_ms else None,
+            **latency_json(self.query_ms),
         }
         out["data"] = {
             "conversations": self.conversations,

@@ -17,8 +17,8 @@ from tiermem.eval.metrics import (
     Averager,
     day_after_last,
     flatten_ranking,
+    latency_json,
     ndcg_at_k,
-    percentile,
     rank_sessions,
     recall_all,
     recall_any,
@@ -233,8 +233,7 @@ class LmeResult:
             "timing": {
                 "ingest_seconds": self.ingest_seconds,
                 "turns": self.turns,
-                "query_ms_p50": percentile(self.query_ms, 50) if self.query_ms else None,
-                "query_ms_p95": percentile(self.query_ms, 95) if self.query_ms else None,
+                **latency_json(self.query_ms),
             },
             "data": {
                 "skipped_abstention": self.skipped_abstention,

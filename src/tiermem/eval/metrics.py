@@ -20,6 +20,7 @@ __all__ = [
     "day_after_last",
     "dcg",
     "flatten_ranking",
+    "latency_json",
     "ndcg_at_k",
     "percentile",
     "rank_sessions",
@@ -124,6 +125,14 @@ def percentile(values: Sequence[float], q: float) -> float:
     low = math.floor(pos)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def latency_json(query_ms: Sequence[float]) -> dict[str, float | None]:
+    """A run's query latency for its JSON report: p50 and p95 in ms, None for a run that asked nothing."""
+    return {
+        "query_ms_p50": percentile(query_ms, 50) if query_ms else None,
+        "query_ms_p95": percentile(query_ms, 95) if query_ms else None,
+    }
 
 
 class Averager:

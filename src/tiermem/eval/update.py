@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.errors import ValidationError
-from tiermem.eval.metrics import Averager, percentile
+from tiermem.eval.metrics import Averager, latency_json
 from tiermem.memory import Memory, NewMemory
 from tiermem.types import MemoryType, Scope
 
@@ -182,8 +182,7 @@ class UpdateResult:
             **self.supersession,
             "timing": {
                 "ingest_seconds": self.ingest_seconds,
-                "query_ms_p50": percentile(self.query_ms, 50) if self.query_ms else None,
-                "query_ms_p95": percentile(self.query_ms, 95) if self.query_ms else None,
+                **latency_json(self.query_ms),
             },
         }
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
-from tiermem.errors import StoreError, ValidationError
+from tiermem.errors import StoreError
 from tiermem.store.context_base import (
     ANY_REVISION,
-    MAX_EDITS,
     BlockEdit,
     CoreBlock,
     WindowState,
@@ -22,46 +21,47 @@ from tiermem.store.context_base import (
     check_version,
     window_key,
 )
-from tiermem.store.sql_where import scope_where
+from tiermem.store.context_rows import ContextRowsMixin
+from tiermem.store.idempotency_base import Executes
+from tiermem.store.sqlite.maintenance import Connected, secure_delete
 from tiermem.store.sqlite.rows import at_utc
 from tiermem.types import Scope, new_id
 
 __all__ = ["SQLiteContextMixin"]
 
 
-class _SQLiteHost(Protocol):
-    """What the mixin needs of the class it is mixed into (SQLiteStore)."""
-
-    _conn: sqlite3.Connection
-
-    @property
-    def _lock(self) -> AbstractContextManager[Any]: ...
-
-    def transaction(self) -> AbstractContextManager[None]: ...
-
-
 _CHUNK = 500  # ids per statement: under SQLite's limit of bound parameters
 
 
-class SQLiteContextMixin:
+class SQLiteContextMixin(Connected, ContextRowsMixin):
     """Core blocks, their edits and context windows in the SQLiteStore's connection and transactions."""
 
-    def load_core_blocks(self: _SQLiteHost, scope: Scope) -> list[CoreBlock]:
-        """The blocks of the scope's (tenant, user, agent), by name."""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT name, limit_tokens, value, description, read_only, version, updated_at FROM core_blocks"
-                " WHERE tenant = ? AND user_key = ? AND agent = ? ORDER BY name",
-                block_key(scope),
-            ).fetchall()
-        return [
-            CoreBlock(name, limit, value, description, bool(read_only), version, at_utc(updated))
-            for name, limit, value, description, read_only, version, updated in rows
-        ]
+    LOCK_ROW = ""  # a write transaction (BEGIN IMMEDIATE) holds off every other writer
 
-    def save_core_block(
-        self: _SQLiteHost, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit
-    ) -> None:
+    if TYPE_CHECKING:  # provided by SQLiteStore
+
+        def transaction(self) -> AbstractContextManager[None]: ...
+
+    @contextmanager
+    def context_reads(self, tenant: str) -> Iterator[Executes]:
+        with self._lock:
+            yield self._conn
+
+    @contextmanager
+    def context_writes(self, tenant: str) -> Iterator[Executes]:
+        with self.transaction():
+            yield self._conn
+
+    def read_time(self, stored: float) -> datetime:
+        return at_utc(stored)
+
+    def read_ids(self, stored: str) -> list[str]:
+        return list(json.loads(stored))
+
+    def texts_scrubbed(self) -> AbstractContextManager[None]:
+        return secure_delete(self)
+
+    def save_core_block(self, scope: Scope, block: CoreBlock, *, expected_version: int, edit: BlockEdit) -> None:
         """Store ``block`` and its edit atomically; ConflictError unless the stored version is ``expected_version``."""
         check_version(block, expected_version)
         key = block_key(scope)
@@ -109,36 +109,7 @@ class SQLiteContextMixin:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot save core block '{block.name}': {exc}") from exc
 
-    def core_block_edits(self: _SQLiteHost, scope: Scope, name: str, *, limit: int = 100) -> list[BlockEdit]:
-        """The most recent edits of one block, newest first."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_EDITS:
-            raise ValidationError("limit", f"must be an integer from 1 to {MAX_EDITS}", given=limit, limit=MAX_EDITS)
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT id, name, actor, at, op, before, after, version FROM core_block_edits"
-                " WHERE tenant = ? AND user_key = ? AND agent = ? AND name = ? ORDER BY version DESC, at DESC LIMIT ?",
-                (*block_key(scope), name, limit),
-            ).fetchall()
-        return [
-            BlockEdit(i, n, actor, at_utc(at), op, before, after, v) for i, n, actor, at, op, before, after, v in rows
-        ]
-
-    def load_context_window(self: _SQLiteHost, scope: Scope) -> WindowState | None:
-        """The scope's saved window, or None if none was saved."""
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT message_ids, summary_through, updated_at, revision FROM context_windows"
-                " WHERE tenant = ? AND user_key = ? AND agent = ? AND session = ?",
-                window_key(scope),
-            ).fetchone()
-        if row is None:
-            return None
-        ids, through, updated, revision = row
-        return WindowState(tuple(json.loads(ids)), through, at_utc(updated), revision)
-
-    def save_context_window(
-        self: _SQLiteHost, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION
-    ) -> None:
+    def save_context_window(self, scope: Scope, state: WindowState, *, expected: str | None = ANY_REVISION) -> None:
         """Replace the scope's saved window; ConflictError unless the stored revision is ``expected``."""
         updated = (state.updated_at or datetime.now(UTC)).timestamp()
         key = window_key(scope)
@@ -162,7 +133,7 @@ class SQLiteContextMixin:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot save the context window of {scope}: {exc}") from exc
 
-    def renew_windows_holding(self: _SQLiteHost, scope: Scope, record_ids: Sequence[str]) -> int:
+    def renew_windows_holding(self, scope: Scope, record_ids: Sequence[str]) -> int:
         """Give each window of the scope's user that holds one of ``record_ids`` a new revision; how many."""
         renewed = 0
         with self.transaction():
@@ -174,19 +145,6 @@ class SQLiteContextMixin:
                     [new_id(), scope.tenant, scope.user or "", *chunk],
                 ).rowcount
         return renewed
-
-    def delete_context(self: _SQLiteHost, scope: Scope) -> int:
-        """Delete the scope's windows, and its blocks and edits unless a session is named; returns rows removed."""
-        windows_where, windows_params = scope_where(scope, "?", with_session=True)
-        removed = 0
-        with self.transaction():
-            removed += self._conn.execute(f"DELETE FROM context_windows WHERE {windows_where}", windows_params).rowcount
-            # Core memory is shared by the agent's sessions, so deleting one session leaves it alone.
-            if scope.session is None:
-                where, params = scope_where(scope, "?", with_session=False)
-                for table in ("core_blocks", "core_block_edits"):
-                    removed += self._conn.execute(f"DELETE FROM {table} WHERE {where}", params).rowcount
-        return removed
 
 
 # Printable ASCII but the two characters JSON escapes inside a string.

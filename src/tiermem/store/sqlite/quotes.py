@@ -1,21 +1,21 @@
 """(internal) Taking a deleted record's words out of the copies other rows hold (a mixin of SQLiteStore).
 
-A turn's search context quotes the turn before it, a write held for approval carries such a context too, and
-the summary core block quotes evicted messages; when the quoted record is forgotten or swept,
-``drop_context_lines``, ``drop_held_context_lines`` and ``rewrite_core_texts`` take the words out, with
-``PRAGMA secure_delete`` so the old text is overwritten. A forget looks for the records whose context
-holds its lines through the full-text index (a phrase in the ``context`` column), not by reading every row of
-the user: the index holds each context as ``index_text`` gives it, so a line that is part of a context is a
-phrase of that context's entry.
+A turn's search context quotes the turn before it, and a write held for approval carries such a context too;
+when the quoted record is forgotten or swept, ``drop_context_lines`` and ``drop_held_context_lines`` take the
+words out, with ``PRAGMA secure_delete`` so the old text is overwritten (``rewrite_core_texts``, in
+``store.context_rows``, does the same for the core blocks that quote evicted messages).
+
+A forget looks for the records whose context holds its lines through the full-text index (a phrase in the
+``context`` column), not by reading every row of the user: the index holds each context as ``index_text``
+gives it, so a line that is part of a context is a phrase of that context's entry.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tiermem.store.quotes_base import QuotesBase, Snapshot
@@ -24,7 +24,7 @@ from tiermem.store.sqlite.fts import scope_token
 from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in, secure_delete
 from tiermem.store.sqlite.sql import scope_sql
 from tiermem.text_index import index_text
-from tiermem.types import Scope, new_id
+from tiermem.types import Scope
 
 __all__ = ["SQLiteQuotesMixin"]
 
@@ -39,7 +39,7 @@ def _phrase(line: str) -> str:
 
 
 class SQLiteQuotesMixin(Connected, QuotesBase):
-    """``drop_context_lines``, ``drop_held_context_lines`` and ``rewrite_core_texts`` on the store's connection."""
+    """``drop_context_lines`` and ``drop_held_context_lines`` on the store's connection."""
 
     if TYPE_CHECKING:  # provided by SQLiteStore
 
@@ -95,37 +95,3 @@ class SQLiteQuotesMixin(Connected, QuotesBase):
             "UPDATE pending_writes SET record = ? WHERE id = ?",
             [json.dumps(record, ensure_ascii=False), pending_id],
         )
-
-    def rewrite_core_texts(self, scope: Scope, rewrite: Callable[[str], str], *, actor: str, at: datetime) -> int:
-        key = [scope.tenant, scope.user or ""]
-        changed = 0
-        with secure_delete(self), self.transaction():
-            blocks = run_sql(
-                self, "SELECT agent, name, value, version FROM core_blocks WHERE tenant = ? AND user_key = ?", key
-            )
-            for agent, name, value, version in blocks:
-                new = rewrite(value)
-                if new == value:
-                    continue
-                changed += 1
-                where = [*key, agent, name]
-                run_sql(
-                    self,
-                    "UPDATE core_blocks SET value = ?, version = ?, updated_at = ?"
-                    " WHERE tenant = ? AND user_key = ? AND agent = ? AND name = ?",
-                    [new, version + 1, at.timestamp(), *where],
-                )
-                run_sql(
-                    self,
-                    "INSERT INTO core_block_edits (id, tenant, user_key, agent, name, actor, at, op, before, after,"
-                    " version) VALUES (?,?,?,?,?,?,?,'redact',NULL,?,?)",
-                    [new_id(), *where, actor, at.timestamp(), new, version + 1],
-                )
-            edits = run_sql(
-                self, "SELECT id, before, after FROM core_block_edits WHERE tenant = ? AND user_key = ?", key
-            )
-            for edit_id, before, after in edits:
-                texts = [None if t is None else rewrite(t) for t in (before, after)]
-                if texts != [before, after]:
-                    run_sql(self, "UPDATE core_block_edits SET before = ?, after = ? WHERE id = ?", [*texts, edit_id])
-        return changed
