@@ -187,6 +187,8 @@ def find_pii(text: str) -> list[PiiSpan]:
         for start, end in find(view.text):
             if not any(start < s.end and s.start < end for s in taken):
                 taken.append(PiiSpan(start, end, kind))
+    if not taken:
+        return []
     return sorted((PiiSpan(*view.original(s.start, s.end), s.kind) for s in taken), key=lambda s: s.start)
 
 

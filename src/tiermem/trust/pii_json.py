@@ -62,6 +62,8 @@ class Layer:
 
     def has_text(self) -> bool:
         """Something other than JSON space lies outside the holes (a whole-JSON text has nothing of its own)."""
+        if not self.holes:
+            return bool(self.text.strip(_JSON_SPACE))
         at = 0
         for start, end in (*self.holes, (len(self.text), len(self.text))):
             if self.text[at:start].strip(_JSON_SPACE):
