@@ -133,6 +133,25 @@ def test_escapes_outside_a_masked_value_are_kept_as_written() -> None:
     masked.encode("utf-8")  # a lone surrogate stays an escape, so the prompt can be sent
 
 
+def test_a_value_deep_in_a_large_json_tool_result_is_still_masked() -> None:
+    # most strings of a large result are skipped without a reading: the few that hold a value must still be read
+    records: list[dict[str, Any]] = [
+        {"id": n, "name": f"user{n}", "city": "Lyon", "note": "packed 2 boxes", "tags": ["x", "y"]} for n in range(400)
+    ]
+    records[317]["note"] = "quiet week. " * 2500 + "Call back on 020 7946 0321 after six."  # 30 KB, value at the end
+    records[318]["date_of_birth"] = DOB  # found only after its key
+    records[319]["contact"] = {"mail": EMAIL, "ip": IP}
+    text = json.dumps({"status": 200, "body": json.dumps({"results": records})})  # an HTTP tool's body
+    masker = PiiMasker()
+    masked = masker.mask(text)
+    for value in ("020 7946 0321", DOB, EMAIL, IP):
+        assert value not in masked
+    results = json.loads(json.loads(masked)["body"])["results"]
+    assert results[317]["note"].endswith("Call back on [PHONE_1] after six.")
+    assert results[316] == records[316]
+    assert masker.unmask(masked) == text
+
+
 # -- JSON inside a text ------------------------------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ dict's repr, JSON cut off) is read by its quoted values after their keys (``pii_
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -114,40 +115,61 @@ _SECRET_VALUE = [
 ]
 
 
+# Any of the prefixes above: a text without one skips the whole list in one look.
+_SECRET_HINT = re.compile("|".join(re.escape(hint) for hints, _ in _SECRET for hint in hints))
+_SECRET_WORD = re.compile("bearer|key|token|secret|passw")  # in the lower-cased text: one of these before a value
+
+
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
-    for hints, pattern in _SECRET:
-        if any(hint in text for hint in hints):
-            for m in pattern.finditer(text):
-                yield m.start(), m.end()
-    lower = text.lower()
-    if any(word in lower for word in ("bearer", "key", "token", "secret", "passw")):
+    if _SECRET_HINT.search(text) is not None:
+        for hints, pattern in _SECRET:
+            if any(hint in text for hint in hints):
+                for m in pattern.finditer(text):
+                    yield m.start(), m.end()
+    if _SECRET_WORD.search(text.lower()) is not None:
         for pattern in _SECRET_VALUE:
             for m in pattern.finditer(text):
                 yield m.start(1), m.end(1)
 
 
 def _emails(text: str) -> Iterator[tuple[int, int]]:
+    if "@" not in text:
+        return
     for m in _EMAIL.finditer(text):
         yield m.start(), m.end()
 
 
 # Earlier kinds win where spans overlap (a key may hold digits that look like a card; a card is not a phone; an
-# IBAN, a card or an SSN is not also an identifier of another kind).
-_DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ...] = (
-    (PiiKind.SECRET, _secrets),
-    (PiiKind.EMAIL, _emails),
-    (PiiKind.IBAN, ibans),
-    (PiiKind.CARD, cards),
-    (PiiKind.SSN, ssns),
-    (PiiKind.NINO, ninos),
-    (PiiKind.BIRTH_DATE, birth_dates),
-    (PiiKind.PASSPORT, passports),
-    (PiiKind.NATIONAL_ID, labelled_ids),
-    (PiiKind.NATIONAL_ID, national_ids),
-    (PiiKind.IP, ipv6s),
-    (PiiKind.IP, ipv4s),
-    (PiiKind.PHONE, phones),
+# IBAN, a card or an SSN is not also an identifier of another kind). Each detector comes with the fewest digits
+# (``\d``) any text it finds a value in holds, by its patterns and checks: a text with fewer is not given to it, so
+# the keys, names and words of a JSON tool result, each read as a layer of its own, cost a count and no reading.
+_DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]], int], ...] = (
+    (PiiKind.SECRET, _secrets, 0),
+    (PiiKind.EMAIL, _emails, 0),
+    (PiiKind.IBAN, ibans, 2),  # the two check digits after the country
+    (PiiKind.CARD, cards, 12),  # the shortest network length (Maestro)
+    (PiiKind.SSN, ssns, 9),
+    (PiiKind.NINO, ninos, 6),
+    (PiiKind.BIRTH_DATE, birth_dates, 4),  # the shortest date, "1/2/85"
+    (PiiKind.PASSPORT, passports, 2),  # a passport number holds at least two
+    (PiiKind.NATIONAL_ID, labelled_ids, 4),  # a PAN's four; an Aadhaar, NHS, SIN, NIR, BSN, IdNr or CPF more
+    (PiiKind.NATIONAL_ID, national_ids, 7),  # a NIE's or a codice fiscale's seven; a DNI or CPF more
+    (PiiKind.IP, ipv6s, 1),  # "a::b" is not read as an address
+    (PiiKind.IP, ipv4s, 4),
+    (PiiKind.PHONE, phones, 7),
 )
+_MOST_DIGITS = max(least for _, _, least in _DETECTORS)
+_DIGIT = re.compile(r"\d")
+
+
+def _digits(text: str) -> int:
+    """How many digits ``text`` holds, counted up to the most any detector needs."""
+    count = 0
+    for _ in _DIGIT.finditer(text):
+        count += 1
+        if count == _MOST_DIGITS:
+            break
+    return count
 
 
 def find_pii(text: str) -> list[PiiSpan]:
@@ -157,17 +179,22 @@ def find_pii(text: str) -> list[PiiSpan]:
     ASCII, invisible characters gone); each span names the stretch of ``text`` itself that holds the value.
     """
     view = pii_view(text)
+    digits = _digits(view.text)
     taken: list[PiiSpan] = []
-    for kind, find in _DETECTORS:
+    for kind, find, least_digits in _DETECTORS:
+        if digits < least_digits:
+            continue  # no match of this detector can be in the text
         for start, end in find(view.text):
             if not any(start < s.end and s.start < end for s in taken):
                 taken.append(PiiSpan(start, end, kind))
+    if not taken:
+        return []
     return sorted((PiiSpan(*view.original(s.start, s.end), s.kind) for s in taken), key=lambda s: s.start)
 
 
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
 _PLACEHOLDER = re.compile(r"\[(" + "|".join([*(k.value for k in PiiKind), _LITERAL]) + r")_(\d+)\]")
-_RANK = {kind: rank for rank, (kind, _) in reversed(list(enumerate(_DETECTORS)))}  # a kind's first place above
+_RANK = {kind: rank for rank, (kind, _, _) in reversed(list(enumerate(_DETECTORS)))}  # a kind's first place above
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _SPLIT_KEY = re.compile(r"[\s_.\-]+")
 
@@ -236,6 +263,8 @@ class PiiMasker:
     def _stretches(self, layer: Layer, spans: list[PiiSpan], masked: list[PiiKind]) -> list[tuple[int, int, str]]:
         """Each stretch of ``layer.text`` to replace, with its placeholder's label; the kinds masked go to ``masked``
         (the caller holds the lock)."""
+        if not spans and "[" not in layer.text:  # most layers of a tool result: nothing found, no placeholder
+            return []
         # Placeholder-shaped text the caller wrote: one never issued is just never issued; one already issued
         # (the conversation has an [EMAIL_1]) is masked as text of its own, so it cannot unmask to the value.
         written = [m for m in _PLACEHOLDER.finditer(layer.text) if layer.outside_holes(m.start(), m.end())]
@@ -290,7 +319,8 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
     ``date_of_birth`` reads "date of birth: ..."); where readings overlap, the earlier kind wins."""
     if not layer.has_text():
         return []
-    readings = [""] + [f"{label}: " for label in _labels(layer.label) if _may_name_a_value(label)]
+    key = layer.label
+    readings = _cached_readings(key) if key is None or len(key) <= _CACHED_KEY else _readings(key)
     spans: list[PiiSpan] = []
     for prefix in readings:
         shift = len(prefix)
@@ -311,14 +341,25 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
 # Every detector that reads the words before a value (a secret's, a birth date's, a passport's or an identifier's
 # label, a phone, card, SSN or NI word) looks for a word holding one of these. A label that holds none adds nothing
 # to what its value read alone shows, so most keys ("id", "city", "note") cost one reading, not three.
+# tests/test_pii_detector_gates.py expands each detector's label patterns and checks every word holds a hint.
 _LABEL_HINTS = re.compile(
-    r"(?i)bearer|key|token|secret|passw|pwd|auth|birth|dob|d\.o\.b|born|geb|né|nee|naiss|nac|nasc|nat[oa]|pass|pasap|"
-    r"paspo|pan|permanent|aadha|nhs|sin|social|insurance|nir|secu|curit|bsn|burger|steuer|idnr|cpf|ssn|ss#|ni|"
-    r"card|cred|debit|visa|master|amex|express|maestro|cvv|cvc|exp|pay|paid|charg|bill|checkout|karte|zahlung|"
-    r"carte|paie|tarjeta|carta|cart[ãa]o|pago|pagamento|phone|tel|mob|cell|call|ring|text|sms|whatsapp|signal|fax|"
-    r"number|contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|"
-    r"m[óo]vil|celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电]"
+    r"(?i)bearer|key|token|secret|passw|pwd|auth|birth|d\.?o\.?b|born|geb|né|nee|ne\s+le|naiss|nac|nasc|nat[oa]|pass|"
+    r"pasap|paspo|pan|permanent|aadha|nhs|sin|social|insurance|nir|s[ée]cu|curit|bsn|burger|steuer|idnr|cpf|ssn|ss#|ni|"
+    r"card|cred|debit|visa|master|amex|express|maestro|cvv|cvc|exp|pay|paid|charg|bill|checkout|karte|zahlung|carte|"
+    r"paie|tarjeta|carta|cart[ãa]o|pago|pagamento|phone|tel|mob|cell|call|ring|text|sms|whatsapp|signal|fax|number|"
+    r"contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|m[óo]vil|"
+    r"celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电话]"
 )
+
+
+def _readings(key: str | None) -> tuple[str, ...]:
+    """The prefixes a value stored under ``key`` is read after: none, and each form of the key that may name it."""
+    return ("", *(f"{label}: " for label in _labels(key) if _may_name_a_value(label)))
+
+
+# A tool result repeats its keys in every record, so their readings are kept; a key longer than this is read afresh.
+_CACHED_KEY = 200
+_cached_readings = functools.lru_cache(maxsize=1024)(_readings)
 
 
 def _may_name_a_value(label: str) -> bool:

@@ -29,6 +29,7 @@ _TRY_READS = 4
 
 _DECODER = json.JSONDecoder()
 _OPEN = re.compile(r"[{\[]")
+_MAY_NEST = re.compile(r'[{\[":=]')  # a JSON value opens with one of these, a near-JSON pair holds ":" or "="
 # Inside a valid JSON value every quote outside a string opens one, so these find exactly its parts.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}\[\],]', re.DOTALL)
 _BRACKET = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\]]')
@@ -61,6 +62,8 @@ class Layer:
 
     def has_text(self) -> bool:
         """Something other than JSON space lies outside the holes (a whole-JSON text has nothing of its own)."""
+        if not self.holes:
+            return bool(self.text.strip(_JSON_SPACE))
         at = 0
         for start, end in (*self.holes, (len(self.text), len(self.text))):
             if self.text[at:start].strip(_JSON_SPACE):
@@ -93,6 +96,8 @@ def encode(text: str, depth: int) -> str:
 def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None) -> list[Layer]:
     """``text`` (its characters written at ``starts``/``ends`` of the outer text), the layers of its JSON, and the
     values of its near-JSON (``pii_near``) read after their keys at this layer's depth."""
+    if _MAY_NEST.search(text) is None:  # most strings of a tool result: no JSON and no near-JSON in them
+        return [Layer(text, starts, ends, depth, label)]
     values = _json_values(text) if depth < MAX_DEPTH else []
     near = list(near_values(text, tuple(values)))
     holes = tuple(sorted([*values, *((v.start, v.end) for v in near)]))
@@ -132,6 +137,8 @@ def _json_values(text: str) -> list[tuple[int, int]]:
     if body[:1] in ("{", "[", '"') and is_json(body):
         lead = len(text) - len(text.lstrip(_JSON_SPACE))
         return [(lead, lead + len(body))]
+    if _OPEN.search(text) is None:  # most strings of a tool result: nothing to try
+        return []
     found: list[tuple[int, int]] = []
     closed = _closed_brackets(text)
     at, budget, closed_budget = 0, _TRY_READS * len(text) + 4096, _TRY_READS * len(text) + 4096
@@ -210,7 +217,7 @@ def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | N
                 key = None
         elif token.startswith('"'):
             if in_object and key is None:
-                key = json.loads(token)
+                key = json.loads(token) if "\\" in token else token[1:-1]
                 yield m.start(), m.end(), None, True
             else:
                 yield m.start(), m.end(), label, True
@@ -225,18 +232,26 @@ def _decode(text: str, a: int, b: int) -> tuple[str, Sequence[int], Sequence[int
     chars: list[str] = []
     froms: list[int] = []
     tos: list[int] = []
-    i = a + 1
-    while i < b - 1:
-        char, step = text[i], 1
-        if char == "\\":
-            code = text[i + 1]
-            if code != "u":
-                char, step = _ESCAPES[code], 2
-            else:
-                char, step = chr(int(text[i + 2 : i + 6], 16)), 6
-                low = text[i + 8 : i + 12] if text[i + 6 : i + 8] == "\\u" else ""
-                if "\ud800" <= char <= "\udbff" and low and 0xDC00 <= int(low, 16) <= 0xDFFF:
-                    char, step = chr(0x10000 + ((ord(char) - 0xD800) << 10) + int(low, 16) - 0xDC00), 12
+    i, stop = a + 1, b - 1
+    while i < stop:
+        escape = text.find("\\", i, stop)
+        if escape < 0:
+            escape = stop
+        if escape > i:  # the run up to the next escape: each character stands for itself
+            chars.append(text[i:escape])
+            froms += range(i, escape)
+            tos += range(i + 1, escape + 1)
+        if escape == stop:
+            break
+        i = escape
+        code = text[i + 1]
+        if code != "u":
+            char, step = _ESCAPES[code], 2
+        else:
+            char, step = chr(int(text[i + 2 : i + 6], 16)), 6
+            low = text[i + 8 : i + 12] if text[i + 6 : i + 8] == "\\u" else ""
+            if "\ud800" <= char <= "\udbff" and low and 0xDC00 <= int(low, 16) <= 0xDFFF:
+                char, step = chr(0x10000 + ((ord(char) - 0xD800) << 10) + int(low, 16) - 0xDC00), 12
         chars.append(char)
         froms.append(i)
         tos.append(i + step)
