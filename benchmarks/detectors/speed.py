@@ -3,17 +3,20 @@
 - writes/s of ``Memory.remember`` (SQLite in memory, the hash embedder) with credential refusal on, against the
   same writes with it off (``ScanPolicy(refuse_secrets=False)``), interleaved in rounds; the median of each;
 - ``PiiMasker.mask`` against counting the same prompt's tokens (``TiktokenCounter``), which every prompt pays
-  anyway: prompts/s of each and the ratio.
+  anyway: prompts/s of each and the ratio;
+- ``PiiMasker.mask`` of a large JSON tool result (``--records`` records of six fields, read string by string)
+  against counting its tokens: milliseconds each.
 
 The notes are everyday messages (most with numbers, a few with a URL, a hash or an order id) and none holds a
 credential, as nearly every real write; a prompt is twenty of them.
 
-    .venv/bin/python benchmarks/detectors/speed.py [--notes 600] [--rounds 5]
+    .venv/bin/python benchmarks/detectors/speed.py [--notes 600] [--rounds 5] [--records 500]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -63,6 +66,22 @@ def notes(count: int, seed: int = 7) -> list[str]:
     return out
 
 
+def tool_result(records: int) -> str:
+    """A search tool's JSON answer: records of an id, a user name, a city, a note, a time and tags, no PII."""
+    rows = [
+        {"id": i, "name": f"user{i}", "city": "Paris", "note": "ordered 3 items, shipped", "ts": "2026-12-07T03:00:00Z"}
+        | {"tags": ["a", "b"]}
+        for i in range(records)
+    ]
+    return json.dumps({"results": rows})
+
+
+def _milliseconds(call: Callable[[str], object], text: str) -> float:
+    start = time.perf_counter()
+    call(text)
+    return (time.perf_counter() - start) * 1000
+
+
 def _writes_per_second(texts: list[str], refuse: bool) -> float:
     policy = WritePolicy(scan=ScanPolicy(refuse_secrets=refuse))
     with Memory.open(":memory:", embedder="hash", write_policy=policy) as mem:
@@ -84,6 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--notes", type=int, default=600)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--records", type=int, default=500)
     args = parser.parse_args()
     texts = notes(args.notes)
     prompts = [" ".join(texts[i : i + 20]) for i in range(0, len(texts), 20)]
@@ -91,12 +111,15 @@ def main() -> None:
     masker = PiiMasker()
     _writes_per_second(texts[:50], True)  # warm up: imports, caches, the lazily loaded detect-secrets plugins
     masker.mask(prompts[0])
-    on, off, mask, count = [], [], [], []
+    result = tool_result(args.records)
+    on, off, mask, count, mask_json, count_json = [], [], [], [], [], []
     for _ in range(args.rounds):
         off.append(_writes_per_second(texts, False))
         on.append(_writes_per_second(texts, True))
         mask.append(_per_second(masker.mask, prompts))
         count.append(_per_second(counter.count, prompts))
+        mask_json.append(_milliseconds(masker.mask, result))
+        count_json.append(_milliseconds(counter.count, result))
     w_on, w_off = statistics.median(on), statistics.median(off)
     m, c = statistics.median(mask), statistics.median(count)
     print(f"remember, refusal on : {w_on:8.1f} writes/s (median of {args.rounds} rounds of {len(texts)} notes)")
@@ -105,6 +128,9 @@ def main() -> None:
     print(f"mask a prompt        : {m:8.1f} prompts/s ({len(prompts)} prompts of 20 notes, ~{len(prompts[0])} chars)")
     print(f"count its tokens     : {c:8.1f} prompts/s")
     print(f"  mask time / count time = {c / m:.2f}")
+    mj, cj = statistics.median(mask_json), statistics.median(count_json)
+    print(f"mask a JSON result   : {mj:8.1f} ms ({args.records} records, {len(result):,} chars)")
+    print(f"count its tokens     : {cj:8.1f} ms")
 
 
 if __name__ == "__main__":
