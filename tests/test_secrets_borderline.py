@@ -99,3 +99,27 @@ def test_a_password_in_metadata_beside_a_property_key_is_still_refused(mem: Memo
         mem.remember(ROBIN, "cabin wifi", metadata={"password_rotation": "yearly", "password": "Fern-Otter-62"})
     assert refused.value.field == "metadata.password"
     assert mem.store.count(ROBIN) == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "deploy key AKIA Q4RT 7LMX 2NVB 8KCZ",
+        "ASIA-W8HD-3KQP-Z6TY-5RMB is the temporary one",
+        "read it out: AKIA Q4RT-7LMX 2NVB-8KCZ",
+    ],
+)
+def test_an_aws_access_key_id_written_in_groups_is_found(text: str) -> None:
+    assert find_secrets(text) == ("an AWS access key id",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AKIA is how an access key id begins",
+        "AKIA Q4RT 7LMX 2NVB",
+        "AKIA-QQQQ-QQQQ-QQQQ-QQQQ",
+    ],
+)
+def test_grouped_text_that_is_no_aws_key_id_is_left_alone(text: str) -> None:
+    assert find_secrets(text) == ()
