@@ -182,6 +182,24 @@ def test_values_written_with_unicode_spaces_dashes_full_width_or_hidden_characte
     assert masker.unmask(masked) == text
 
 
+@pytest.mark.parametrize(
+    "value", ["5500 0000-0000 0004", "4111-1111 1111-1111", "3782 822463-10005", "5500  0000  0000  0004"]
+)
+def test_a_card_number_with_mixed_separators_is_masked_whole(value: str) -> None:
+    text = f"The card on file is {value}, thanks"
+    assert [(text[s.start : s.end], s.kind) for s in find_pii(text)] == [(value, PiiKind.CARD)]
+
+
+@pytest.mark.parametrize("value", ["AKIA Q4RT 7LMX 2NVB 8KCZ", "ASIA-W8HD-3KQP-Z6TY-5RMB"])
+def test_an_aws_access_key_id_written_in_groups_is_masked_whole(value: str) -> None:
+    text = f"the deploy key is {value} for now"
+    assert [(text[s.start : s.end], s.kind) for s in find_pii(text)] == [(value, PiiKind.SECRET)]
+
+
+def test_a_card_shaped_number_with_mixed_separators_and_a_wrong_check_digit_stays() -> None:
+    assert find_pii("The card on file is 4111 1111-1111 1112, thanks") == []
+
+
 def test_copy_paste_forms_are_counted_when_masked() -> None:
     counter = PiiCounter()
     PiiMasker(counter).mask("Card 5500\u00a00000\u00a00000\u00a00004, mail kim.lo\u200b@example.net.")

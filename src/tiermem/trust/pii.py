@@ -99,7 +99,8 @@ _SECRET: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (("github_pat_",), re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}")),
     (("glpat-",), re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}")),
     (("xox",), re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}")),
-    (("AKIA", "ASIA"), re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
+    # also printed in groups ("AKIA Z3MP ...", "AKIA-Z3MP-..."), which a model reads as the key
+    (("AKIA", "ASIA"), re.compile(r"(?<![A-Z0-9-])(?:AKIA|ASIA)(?:[ -]?[A-Z0-9]){16}(?![A-Za-z0-9])")),
     (("AIza",), re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}")),
     (("hf_",), re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}")),
     (("npm_",), re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}")),

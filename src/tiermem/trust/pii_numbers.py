@@ -64,9 +64,13 @@ def ibans(text: str) -> Spans:
 
 # -- payment cards ----------------------------------------------------------------------------------------------
 
-# Grouped as printed (4-4-4-4[-3], Amex 4-6-5, Diners 4-6-4) or one run of 12-19 digits.
+# Grouped as printed (4-4-4-4[-3], Amex 4-6-5, Diners 4-6-4) or one run of 12-19 digits. Each gap may be a dash,
+# a space or two whatever the others are ("4111 1111-1111 1111", as a form and a paste join); the network's
+# prefix and length and the Luhn digit decide.
+_GAP = r"(?:-| {1,2})"
 _CARD = re.compile(
-    r"(?<![\d.,+-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{12,19})(?!\d|[.,-]\d)"
+    rf"(?<![\d.,+-])(?:\d{{4}}{_GAP}\d{{4}}{_GAP}\d{{4}}{_GAP}\d{{4}}(?:{_GAP}\d{{3}})?|\d{{4}}{_GAP}\d{{6}}{_GAP}\d{{4,5}}"
+    r"|\d{12,19})(?!\d|[.,-]\d)"
 )
 # (leading digits, lengths) of the card networks: Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro.
 _NETWORKS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (

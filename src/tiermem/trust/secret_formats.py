@@ -126,6 +126,20 @@ def _aws_key_id(value: str) -> bool:
     return len(value) == 20 and looks_filled(value)
 
 
+# An access key id printed or read out in groups ("AKIA Z3MP ...", "AKIA-Z3MP-..."): the reader joins them again.
+_AWS_KEY_ID_GROUPED = re.compile(
+    r"(?<![A-Za-z0-9\-])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])(?:[ \-]?[A-Z0-9]){16}(?![A-Za-z0-9])"
+)
+
+
+def _aws_key_id_grouped(text: str) -> bool:
+    for m in _AWS_KEY_ID_GROUPED.finditer(text):
+        joined = m.group(0).replace(" ", "").replace("-", "")
+        if joined != m.group(0) and _aws_key_id(joined):
+            return True
+    return False
+
+
 def _aws_secret(value: str) -> bool:
     return len(value) == 40 and looks_filled(value)
 
@@ -166,7 +180,7 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
         ),
     ),
     ("an age encryption key", _patterns(r"AGE-SECRET-KEY-1[0-9A-Z]{58}")),
-    ("an AWS access key id", _plugin("aws", _aws_key_id)),
+    ("an AWS access key id", _either(_plugin("aws", _aws_key_id), _aws_key_id_grouped)),
     ("an AWS secret access key", _plugin("aws", _aws_secret)),
     ("an AWS session token", _patterns(_B + r"(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{100,}")),
     ("an Azure storage account key", _either(_plugin("azure"), _patterns(r"SharedAccessKey=[A-Za-z0-9+/]{43}="))),

@@ -3,10 +3,12 @@
 detect-secrets' keyword plugin is written for source files (the value must be quoted in most file types, and
 in config files it runs to the end of the line), so prose such as "the password for the router is ..." and
 "my PIN is ..." is read here. What counts is the value: a placeholder (``<your password>``, ``YOUR_KEY``,
-``${TOKEN}``, ``xxxx``, ``********``) or a word that continues a sentence ("the password is on the fridge",
-"... is required") is not a credential; a value that merely begins like one ("Secretariat#77", "testPilot9")
-is. A random-looking token of 40 or more characters with no label at all (a bare cloud secret in a metadata
-value) is one too, unless it is a hash, a URL's path, a public key, a certificate or base64 of ordinary text.
+``${TOKEN}``, ``xxxx``, ``********``, a variable such as ``form.new_password``), a word that continues a sentence
+("the password is on the fridge", "... is required") or a state ("Password: Locked") is not a credential, nor is
+what follows a label naming a property of a password (``password_status``, ``passwordManager``; both in
+``secret_labels``); a value that merely begins like one ("Secretariat#77", "testPilot9") is. A random-looking
+token of 40 or more characters with no label at all (a bare cloud secret in a metadata value) is one too, unless
+it is a hash, a URL's path, a public key, a certificate or base64 of ordinary text.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from tiermem.trust.secret_formats import looks_filled
+from tiermem.trust.secret_labels import a_state, names_a_property, names_a_variable
 
 __all__ = ["VALUE_DETECTORS", "is_placeholder"]
 
@@ -32,7 +35,8 @@ _PLACEHOLDER_WORDS = frozenset(
 _TEMPLATE = re.compile(r"^(?:<.*|\{.*|\$.*|%.*|\[.*|\.{2,}|…|\*+|#+|x+|X+|-+|_+|\?+|0+)$")
 _CODE_REFERENCE = re.compile(
     r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
-    r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')]|$)"  # a call: ``hashed_password = Column(String, ...)``
+    # a call on a name or on a query's placeholder: ``Column(String, ...)``, ``crypt($1, ...)``, ``sha2(?, 256)``
+    r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')$?:@%]|$)"
 )
 
 
@@ -41,7 +45,7 @@ def is_placeholder(value: str) -> bool:
     if _CODE_REFERENCE.match(value.strip("\"'`")):
         return True
     stripped = value.strip("\"'`,;.:)(")
-    if not stripped or _TEMPLATE.match(stripped):
+    if not stripped or _TEMPLATE.match(stripped) or names_a_variable(stripped):
         return True
     words = [w for w in re.split(r"[\s_\-./]+", stripped.lower()) if w]
     return all(w in _PLACEHOLDER_WORDS or re.fullmatch(r"x+|\*+|\d", w) for w in words)
@@ -76,13 +80,15 @@ _PASSWORD_LABEL = (
     r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word)"
 )
 _ASSIGNED = re.compile(
-    r"(?i)"
+    r"(?i)(?P<label>"
     + _PASSWORD_LABEL
-    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
+    + r")(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
     r"\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
 )
 _SAID = re.compile(
-    r"(?i)" + _PASSWORD_LABEL + r"(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
+    r"(?i)(?P<label>"
+    + _PASSWORD_LABEL
+    + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
     r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
 _BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
@@ -94,9 +100,9 @@ _ANY_LABEL = (
     r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave))"
 )
 _ANY_SAID = re.compile(
-    r"(?i)"
+    r"(?i)(?P<label>"
     + _ANY_LABEL
-    + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    + r")(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
     r"[\"'\]]?\s*(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|est|es|ist|è|é|era|war|är|jest|je)\s)"
     r"\s*[\"'\u201c]?([^\s\"'\u201d]+)"
 )
@@ -144,19 +150,22 @@ def _described(value: str, after: str) -> bool:
 
 def _passwords(text: str) -> bool:
     for m in _ASSIGNED.finditer(text):
-        value = next(v for v in m.groups() if v is not None)
-        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")):
+        value = next(v for v in m.groups()[1:] if v is not None)
+        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")) or names_a_property(m["label"]):
             continue
-        if not _described(value, text[m.end() :]):
+        if not (_described(value, text[m.end() :]) or a_state(value, text[m.end() :])):
             return True
     for m in _SAID.finditer(text):
-        if len(m.group(1)) >= 4 and _prose_value(m.group(1).rstrip(".,;!?"), text[m.end() :]):
+        value = m.group(2)
+        if len(value) >= 4 and _prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not names_a_property(m[1]):
             return True
     for m in _BARE_AFTER_LABEL.finditer(text):
         value = m.group(1)
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
-    if any(_shaped(m.group(1)) for pattern in (_ANY_SAID, _CJK_SAID) for m in pattern.finditer(text)):
+    if any(_shaped(m.group(2)) and not names_a_property(m["label"]) for m in _ANY_SAID.finditer(text)):
+        return True
+    if any(_shaped(m.group(1)) for m in _CJK_SAID.finditer(text)):
         return True
     return any(len(m.group(1)) >= 4 and not is_placeholder(m.group(1)) for m in _CLI.finditer(text))
 

@@ -34,6 +34,8 @@ _GENERIC = frozenset({"an API key or token", "a provider's prefixed token", "a h
 # alternative at every position, so these substring tests keep a write of ordinary prose cheap.
 _HINTS: dict[str, tuple[str, ...]] = {
     "a private key": ("private key", "putty-user-key"),
+    # every prefix an access key id begins with: a key written in groups has no long run of token characters
+    "an AWS access key id": ("akia", "asia", "abia", "acca", "a3t"),
     "a connection string with a password": ("://",),
     "a password": (
         *("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use", "memorable"),
