@@ -20,7 +20,7 @@ ROBIN = Scope("acme", "robin")
         "password_rotation: quarterly",
         "password_manager: Bitwarden",
         "passwordManager: Enpass",
-        "Kennwortmanager: 1Password",
+        "Kennwortmanager: Bitwarden",
         '{"password_state": "pending"}',
         "password_required: true",
         "password_changed_at: 2025-03-14T09:00:00Z",
@@ -28,6 +28,20 @@ ROBIN = Scope("acme", "robin")
 )
 def test_a_label_naming_a_property_of_a_password_does_not_label_a_password(text: str) -> None:
     assert find_secrets(text) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "passwordManager: Lt7#quarry_Vane",
+        "password_policy: Harbour42!",
+        "Kennwortmanager: Ostsee-1987",
+        '{"password_last_set": "gr33nTide?"}',
+        "password_vault_master: plum&Otter29",
+    ],
+)
+def test_a_property_label_never_excuses_a_value_shaped_like_a_password(text: str) -> None:
+    assert find_secrets(text)
 
 
 def test_metadata_under_a_key_naming_a_property_of_a_password_is_stored(mem: Memory) -> None:

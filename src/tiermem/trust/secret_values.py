@@ -18,6 +18,7 @@ import binascii
 import itertools
 import re
 from collections.abc import Callable
+from datetime import datetime
 
 from tiermem.trust.secret_formats import looks_filled
 from tiermem.trust.secret_labels import a_state, names_a_property, names_a_variable
@@ -148,22 +149,37 @@ def _described(value: str, after: str) -> bool:
     return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
 
 
+def _a_property(label: str, value: str) -> bool:
+    """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label naming one,
+    and a value not shaped like a password, which a property label never excuses (``passwordManager: Tr0ub4dor&3``)."""
+    return names_a_property(label) and (not _shaped(value) or _a_moment(value))
+
+
+def _a_moment(value: str) -> bool:
+    """Whether ``value`` is a date or a time in ISO form (``password_changed_at: 2025-03-14T09:00:00Z``)."""
+    try:
+        datetime.fromisoformat(value.strip("\"'.,;"))
+    except ValueError:
+        return False
+    return True
+
+
 def _passwords(text: str) -> bool:
     for m in _ASSIGNED.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
-        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")) or names_a_property(m["label"]):
+        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")) or _a_property(m["label"], value):
             continue
         if not (_described(value, text[m.end() :]) or a_state(value, text[m.end() :])):
             return True
     for m in _SAID.finditer(text):
         value = m.group(2)
-        if len(value) >= 4 and _prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not names_a_property(m[1]):
+        if len(value) >= 4 and _prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
             return True
     for m in _BARE_AFTER_LABEL.finditer(text):
         value = m.group(1)
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
-    if any(_shaped(m.group(2)) and not names_a_property(m["label"]) for m in _ANY_SAID.finditer(text)):
+    if any(_shaped(m.group(2)) and not _a_property(m["label"], m.group(2)) for m in _ANY_SAID.finditer(text)):
         return True
     if any(_shaped(m.group(1)) for m in _CJK_SAID.finditer(text)):
         return True
