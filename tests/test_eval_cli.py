@@ -354,3 +354,24 @@ def test_an_update_file_line_that_is_not_json_is_named_by_its_path_and_number(tm
     result = CliRunner().invoke(eval_group, ["update", str(path), "--embedder", "hash"])
     assert result.exit_code == 1
     assert f"{path}:4" in result.output and "is not valid JSON" in result.output
+
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# Enough of each dev set to reach what a whole run meets (LongMemEval's first questions hold a turn of hidden
+# characters alone), with the hash embedder so no model runs.
+DEV_RUNS = {
+    "locomo": ("locomo/locomo-dev.json", ["--conversations", "0-0", "--limit", "20"]),
+    "longmemeval": ("longmemeval/longmemeval_s_subset60.json.gz", ["--limit", "4"]),
+    "update": ("knowledge-update/update-dev.jsonl", ["--limit", "20"]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(DEV_RUNS))
+def test_every_eval_command_runs_on_the_dev_data_the_benchmarks_cite(command: str) -> None:
+    name, options = DEV_RUNS[command]
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"needs the dev data in {DATA}")
+    report = _json(command, str(path), *options)
+    assert report  # a whole JSON report, where a turn or an item the data holds could have stopped the run
