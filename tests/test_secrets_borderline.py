@@ -137,3 +137,39 @@ def test_an_aws_access_key_id_written_in_groups_is_found(text: str) -> None:
 )
 def test_grouped_text_that_is_no_aws_key_id_is_left_alone(text: str) -> None:
     assert find_secrets(text) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = cfg.password or 'Mag!pie204'",
+        "password: request.password or Larch$7731",
+        "pwd = request.new_pwd  # the previous one was Larch$7731",
+        "password = ctx.password\n# staging fallback: Brine^4410",
+        "password_rotation: overdue, interim Quill&fern82 until Monday",
+        "password_changed: 2023-11-05 Heron%7719",
+        "password = crypt($1, gen_salt('md5')) -- demo account: Osprey@6620",
+        "the password is expired, so use Quill&fern82 for now",
+    ],
+)
+def test_a_password_after_a_value_that_labels_none_is_still_refused(text: str) -> None:
+    assert find_secrets(text)
+
+
+def test_a_capitalised_passphrase_joined_by_underscores_is_a_password_not_a_variable() -> None:
+    assert find_secrets("password: Password_Marigold")
+    assert find_secrets("password = MARIGOLD_PASSWORD") == ()  # a constant's name, as code writes one
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = make_password(size=20, digits=True)",
+        "password: str = Field(min_length=12)",
+        "password = os.environ['APP_PASS_V3']",
+        "password_policy: see ticket SEC-5521",
+        "password = hashlib.scrypt(pw, salt=salt, n=16384, r=8, p=1)",
+    ],
+)
+def test_code_and_tickets_after_a_password_label_stay_stored(text: str) -> None:
+    assert find_secrets(text) == ()

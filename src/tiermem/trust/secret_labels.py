@@ -21,7 +21,9 @@ def names_a_variable(value: str) -> bool:
     """Whether ``value`` is an identifier written as code writes one (``snake_case``, ``dotted.name``, ``camelCase``)
     with a password's name as one of its parts: a variable or column holding the password, not the password.
     A digit or a sign makes it a value ("Password123"); one run of letters may be a password ("mypassword")."""
-    code_cased = "_" in value or "." in value or value[0].islower()
+    # Code writes a name in lower case first (``new_password``, ``passwordHash``), dotted, or all in capitals
+    # (``DB_PASSWORD``); a capital then small letters joined by ``_`` is how a passphrase is written.
+    code_cased = value[0].islower() or "." in value or value.isupper()
     if not (code_cased and re.fullmatch(r"[A-Za-z_][A-Za-z_.]*", value)):
         return False
     parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)]

@@ -164,23 +164,51 @@ def _a_moment(value: str) -> bool:
     return True
 
 
+# A fallback after a password's variable in code: the literal is the password (``form.password or 'Hunter7&x'``).
+_FALLBACK = re.compile(r"(?:\bor\b|\|\||\?\?|\?:|:-)\s*(?:[\"']([^\"'\n]{4,})[\"']|([^\s\"'()\[\]]{6,}))")
+_COMMENT_LINE = re.compile(r"\n[ \t]*(?:#|//|--)[^\n]*")
+# A word no code, ticket, version or product name is made like: letters, a digit and a sign that is no joiner.
+_STRONG = re.compile(r"(?=[^=()\[\]{}<>.,:;'\"`/\\]*$)(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
+
+
+def _password_after(text: str) -> bool:
+    """Whether what follows an excused value on its statement holds a password anyway: a fallback after ``or``,
+    or a word made like a strong password on the line or in a comment line under it (``# was Tr0ub4dor&3``)."""
+    line, _, below = text.partition("\n")
+    comment = _COMMENT_LINE.match("\n" + below)
+    said = line + (comment.group(0) if comment else "")
+    for m in _FALLBACK.finditer(said):
+        quoted, bare = m.groups()
+        if (quoted is not None and not is_placeholder(quoted)) or (bare is not None and _shaped(bare)):
+            return True
+    return any(_STRONG.fullmatch(w.strip("\"'`()[]{},;.")) for w in said.split())
+
+
 def _passwords(text: str) -> bool:
     for m in _ASSIGNED.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
+        after = text[m.end() :]
         if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")) or _a_property(m["label"], value):
+            if _password_after(after):
+                return True
             continue
-        if not (_described(value, text[m.end() :]) or a_state(value, text[m.end() :])):
+        if not (_described(value, after) or a_state(value, after)):
+            return True
+        if _password_after(after):
             return True
     for m in _SAID.finditer(text):
         value = m.group(2)
         if len(value) >= 4 and _prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
             return True
+        if _password_after(text[m.end() :]):
+            return True
     for m in _BARE_AFTER_LABEL.finditer(text):
         value = m.group(1)
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
-    if any(_shaped(m.group(2)) and not _a_property(m["label"], m.group(2)) for m in _ANY_SAID.finditer(text)):
-        return True
+    for m in _ANY_SAID.finditer(text):
+        if (_shaped(m.group(2)) and not _a_property(m["label"], m.group(2))) or _password_after(text[m.end() :]):
+            return True
     if any(_shaped(m.group(1)) for m in _CJK_SAID.finditer(text)):
         return True
     return any(len(m.group(1)) >= 4 and not is_placeholder(m.group(1)) for m in _CLI.finditer(text))
