@@ -118,13 +118,35 @@ def test_a_password_in_metadata_beside_a_property_key_is_still_refused(mem: Memo
 @pytest.mark.parametrize(
     "text",
     [
-        "deploy key AKIA Q4RT 7LMX 2NVB 8KCZ",
-        "ASIA-W8HD-3KQP-Z6TY-5RMB is the temporary one",
-        "read it out: AKIA Q4RT-7LMX 2NVB-8KCZ",
+        "deploy key AKIA Q4RT 7LMX 2NVB 3KCZ",
+        "ASIA-W3HD-3KQP-Z6TY-5RMB is the temporary one",
+        "read it out: AKIA Q4RT-7LMX 2NVB-3KCZ",
+        "in fives: AKIAQ 4RT7L MX2NV B3KCZ",
+        "first group long: AKIAQ4RT 7LMX 2NVB 3KCZ",
+        "broken once: AKIAQ4RT7L MX2NVB3KCZ",
+        "spelt out: " + " ".join("AKIAQ4RT7LMX2NVB3KCZ"),
     ],
 )
 def test_an_aws_access_key_id_written_in_groups_is_found(text: str) -> None:
     assert find_secrets(text) == ("an AWS access key id",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ASIA WEST HUB TEAM LEADS",
+        "AKIA FARM SHOP OPEN DAYS start in May",
+        "ACCA-TAX PAPER MOCK TEST on Friday",
+        "ASIA DESK 2019 PLAN DONE",
+    ],
+)
+def test_capitals_or_numbers_after_a_key_id_prefix_that_no_key_id_could_be_are_stored(text: str) -> None:
+    assert find_secrets(text) == ()
+
+
+def test_a_note_headed_in_capitals_after_a_key_id_prefix_is_remembered(mem: Memory) -> None:
+    mem.remember(ROBIN, "ASIA WEST HUB TEAM LEADS - monthly call notes: budget agreed")
+    assert mem.store.count(ROBIN) == 1
 
 
 @pytest.mark.parametrize(

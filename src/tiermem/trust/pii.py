@@ -35,6 +35,7 @@ from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
 from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
+from tiermem.trust.secret_formats import AWS_KEY_ID_PREFIXES, grouped_aws_key_ids
 
 __all__ = ["PROCESS_PII_COUNTS", "PiiCounter", "PiiKind", "PiiMasker", "PiiSpan", "find_pii"]
 
@@ -99,8 +100,7 @@ _SECRET: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (("github_pat_",), re.compile(r"(?<!\w)github_pat_[A-Za-z0-9_]{30,}")),
     (("glpat-",), re.compile(r"(?<!\w)glpat-[A-Za-z0-9_-]{20,}")),
     (("xox",), re.compile(r"(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}")),
-    # also printed in groups ("AKIA Z3MP ...", "AKIA-Z3MP-..."), which a model reads as the key
-    (("AKIA", "ASIA"), re.compile(r"(?<![A-Z0-9-])(?:AKIA|ASIA)(?:[ -]?[A-Z0-9]){16}(?![A-Za-z0-9])")),
+    (("AKIA", "ASIA"), re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
     (("AIza",), re.compile(r"(?<![\w-])AIza[A-Za-z0-9_-]{35}")),
     (("hf_",), re.compile(r"(?<!\w)hf_[A-Za-z0-9]{30,}")),
     (("npm_",), re.compile(r"(?<!\w)npm_[A-Za-z0-9]{36}")),
@@ -116,8 +116,10 @@ _SECRET_VALUE = [
 ]
 
 
-# Any of the prefixes above: a text without one skips the whole list in one look.
-_SECRET_HINT = re.compile("|".join(re.escape(hint) for hints, _ in _SECRET for hint in hints))
+# Any of the prefixes above or of an access key id in groups: a text without one skips the whole list in one look.
+_SECRET_HINT = re.compile(
+    "|".join(re.escape(hint) for hint in [*(hint for hints, _ in _SECRET for hint in hints), *AWS_KEY_ID_PREFIXES])
+)
 _SECRET_WORD = re.compile("bearer|key|token|secret|passw")  # in the lower-cased text: one of these before a value
 
 
@@ -127,6 +129,10 @@ def _secrets(text: str) -> Iterator[tuple[int, int]]:
             if any(hint in text for hint in hints):
                 for m in pattern.finditer(text):
                     yield m.start(), m.end()
+        if any(prefix in text for prefix in AWS_KEY_ID_PREFIXES):
+            # an access key id printed in groups ("AKIA Z3MP ..."), which a model reads as the key: the write
+            # gate's reading, so a heading in capitals is no key here either
+            yield from grouped_aws_key_ids(text)
     if _SECRET_WORD.search(text.lower()) is not None:
         for pattern in _SECRET_VALUE:
             for m in pattern.finditer(text):

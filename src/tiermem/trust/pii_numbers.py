@@ -112,12 +112,36 @@ def _about_a_card(text: str, start: int, end: int) -> bool:
     return bool(_CARD_WORDS.search(before) or _CARD_WORDS.search(after))
 
 
+# A 4-4-4-4 print whose middle gap differs from the two beside it reads as two numbers as well as one card: a
+# range from a low end to a high end ("4400 1000-4400 2000", serials, meter readings, a BIN range), or two dashed
+# numbers side by side ("4111-1111 1111-1111", a pair of order or part numbers). A card typed with mixed gaps has
+# one odd gap ("4111 1111 1111-1111") or halves no range has ("5500 0000-0000 0004").
+_HALVES = re.compile(r"(\d{4})( {1,2}|-)(\d{4})( {1,2}|-)(\d{4})( {1,2}|-)(\d{4})")
+
+
+def _two_numbers(text: str, start: int, end: int) -> bool:
+    """Whether the card-shaped ``text[start:end]`` is printed as two numbers and read as two there."""
+    m = _HALVES.fullmatch(text, start, end)
+    if m is None:
+        return False
+    first, middle, last = ("-" if gap == "-" else " " for gap in m.group(2, 4, 6))  # one space or two: a space
+    if first != last or first == middle:
+        return False
+    if middle == "-":  # a range: the high end after the low one, of the same magnitude
+        low, high = m.group(1) + m.group(3), m.group(5) + m.group(7)
+        return low < high and low[0] == high[0]
+    return not _about_a_card(text, start, end)  # two dashed numbers: one card only where a card is spoken of
+
+
 def cards(text: str) -> Spans:
-    """Payment card numbers: a network's prefix and length and a valid Luhn digit; not a barcode, and not an order
-    (or any number after a word of ``NOT_PERSONAL``) unless its sentence speaks of a card or a payment."""
+    """Payment card numbers: a network's prefix and length and a valid Luhn digit; not a barcode, not two numbers
+    printed side by side or as a range (``_two_numbers``), and not an order (or any number after a word of
+    ``NOT_PERSONAL``) unless its sentence speaks of a card or a payment."""
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if not (_card_network(digits) and luhn.is_valid(digits)):
+            continue
+        if _two_numbers(text, m.start(), m.end()):
             continue
         if _not_personal(text, m.start()) and not _about_a_card(text, m.start(), m.end()):
             continue

@@ -10,12 +10,13 @@ these needs a label: a tag or a metadata value holding the bare token is found t
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Protocol
 
-__all__ = ["FORMAT_DETECTORS", "FormatDetector", "looks_filled"]
+__all__ = ["AWS_KEY_ID_PREFIXES", "FORMAT_DETECTORS", "FormatDetector", "grouped_aws_key_ids", "looks_filled"]
 
 
 class _Plugin(Protocol):
@@ -126,18 +127,48 @@ def _aws_key_id(value: str) -> bool:
     return len(value) == 20 and looks_filled(value)
 
 
-# An access key id printed or read out in groups ("AKIA Z3MP ...", "AKIA-Z3MP-..."): the reader joins them again.
+# An access key id printed or read out in groups ("AKIA Z3MP LQ7T ...", "AKIA-Z3MP-..."), read joined again here by
+# the write gate and by the outbound mask (``pii``). A key id is its prefix and 16 characters of base32 (A-Z, 2-7).
+# In groups it shares its shape with a heading in capitals ("ASIA PACIFIC SALES UNIT"), so the groups must hold
+# what a key holds: exactly those 16 characters, a digit among them, in groups of one width. Capitals in prose hold
+# no digit, or a year's 0, 1, 8 or 9, or words of uneven length. (A key without a digit, about one in 28, is then
+# read only joined.)
+AWS_KEY_ID_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "A3T")
+# Each prefix's start and the 16 characters after it across single spaces or dashes, ending at a group's end; a
+# lookahead, so a candidate that fails the checks hides no key that starts inside it.
 _AWS_KEY_ID_GROUPED = re.compile(
-    r"(?<![A-Za-z0-9\-])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])(?:[ \-]?[A-Z0-9]){16}(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9\-])(?=((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])(?:[ \-]?[A-Z0-9]){16})(?![A-Za-z0-9]))"
 )
+_AWS_KEY_ID_BODY = re.compile(r"[A-Z2-7]{16}")
+
+
+def grouped_aws_key_ids(text: str) -> Iterator[tuple[int, int]]:
+    """Where ``text`` holds an AWS access key id written in groups (not where it is one run)."""
+    for m in _AWS_KEY_ID_GROUPED.finditer(text):
+        groups = re.split(r"[ \-]", m.group(1))
+        if len(groups) > 1 and _printed_as_a_key_id("".join(groups), [len(g) for g in groups]):
+            yield m.start(1), m.end(1)
+
+
+def _printed_as_a_key_id(joined: str, widths: list[int]) -> bool:
+    """Whether the joined characters are a key id's and the groups are printed as a key id's are."""
+    body = joined[4:]
+    if not _AWS_KEY_ID_BODY.fullmatch(body) or not any(ch.isdigit() for ch in body) or not looks_filled(joined):
+        return False
+    if len(widths) == 2:
+        return True  # a key broken once (at a line's end, by a paste) breaks anywhere
+    first, *rest = widths
+    # The rest share one width; the first group is the prefix alone, one such group, or the prefix and one group:
+    # "AKIA Z3MP LQ7T ...", "AKIAZ 3MPLQ ...", "AKIAZ3MP LQ7T ...".
+    if len(set(rest)) == 1 and first in (4, rest[0], 4 + rest[0]):
+        return True
+    # Spelt out a character at a time, which scanning reads with the spaced letters joined and the digits apart
+    # ("AKIAZ 3 MPLQ 7 TR 4 XW 9 BNC"): a lone character beside every gap.
+    return all(1 in pair for pair in itertools.pairwise(widths))
 
 
 def _aws_key_id_grouped(text: str) -> bool:
-    for m in _AWS_KEY_ID_GROUPED.finditer(text):
-        joined = m.group(0).replace(" ", "").replace("-", "")
-        if joined != m.group(0) and _aws_key_id(joined):
-            return True
-    return False
+    return next(grouped_aws_key_ids(text), None) is not None
 
 
 def _aws_secret(value: str) -> bool:
