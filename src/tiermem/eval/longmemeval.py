@@ -24,8 +24,8 @@ from tiermem.eval.metrics import (
     recall_any,
 )
 from tiermem.memory import Memory
-from tiermem.text_rules import visible
 from tiermem.types import Scope
+from tiermem.write.messages import visible
 
 __all__ = [
     "SESSION_DEPTH",

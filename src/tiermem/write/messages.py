@@ -21,7 +21,7 @@ from typing import Any
 
 from tiermem.errors import ValidationError
 from tiermem.message import Message, Role, ToolCall
-from tiermem.text_rules import check_encodable, check_name, check_visible
+from tiermem.text_rules import check_encodable, check_name, check_visible, visible
 from tiermem.types import MetaValue, aware_time, normalise_text
 from tiermem.write.path import MAX_CONTENT_CHARS
 
@@ -32,6 +32,7 @@ __all__ = [
     "parse_message",
     "record_fields",
     "split_content",
+    "visible",
 ]
 
 ROLES = ("user", "assistant", "tool", "system")
