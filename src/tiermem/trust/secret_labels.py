@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["a_state", "names_a_property", "names_a_variable"]
+__all__ = ["a_property_value", "a_state", "names_a_property", "names_a_variable"]
 
 # The words a password is named by: a variable holding one (``hashed_password``, ``form.new_passwd``) repeats one.
 _LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "passcode", "pw"})
@@ -24,10 +24,34 @@ def names_a_variable(value: str) -> bool:
     # Code writes a name in lower case first (``new_password``, ``passwordHash``), dotted, or all in capitals
     # (``DB_PASSWORD``); a capital then small letters joined by ``_`` is how a passphrase is written.
     code_cased = value[0].islower() or "." in value or value.isupper()
-    if not (code_cased and re.fullmatch(r"[A-Za-z_][A-Za-z_.]*", value)):
+    # a member's name may end in one digit as code numbers its fields (``req.body.password2``)
+    numbered = "." in value and re.fullmatch(r"[A-Za-z_][A-Za-z_.]*[A-Za-z]\d", value)
+    if not (code_cased and (numbered or re.fullmatch(r"[A-Za-z_][A-Za-z_.]*", value))):
         return False
     parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)]
     return len(parts) >= 2 and any(p in _LABEL_WORDS for p in parts)
+
+
+# What a property of a password is told by: an algorithm and its parameters (``PBKDF2-SHA256``, ``AES-256-GCM``,
+# ``argon2id``), a count or a ratio (``3-of-4``), the manager named with a digit (``1Password``). A password made of
+# these words alone is none anyone would choose.
+_ALGORITHM_PARTS = frozenset(
+    "argon2 argon2i argon2d argon2id bcrypt scrypt yescrypt pbkdf2 pbkdf sha sha1 sha2 sha224 sha256 sha384 sha512 "
+    "sha3 md5 md4 ntlm hmac scram aes des 3des blowfish twofish chacha20 poly1305 gcm cbc ctr ecb xts siv ccm rsa "
+    "oaep pss kdf hkdf crypt 1password of in per bit bits".split()
+)
+
+
+def a_property_value(value: str) -> bool:
+    """Whether ``value`` tells how a password is kept or measured: an algorithm's name with its parameters, a
+    count, a ratio, a path, rather than a password (``password_hasher: PBKDF2-SHA256``)."""
+    if value.startswith("^"):
+        return True  # a pattern passwords must match (``password_regex: ^(?=.*\d).{12,}$``)
+    value = value.strip("\"'.,;()")
+    if re.fullmatch(r"[/~][\w.\-]*/[\w./\-]+", value):
+        return True  # a file holding the password, not the password (``password_file: /run/secrets/db``)
+    parts = [p for p in re.split(r"[-_/:+ ]+", value.lower()) if p]
+    return bool(parts) and all(p.isdigit() or p in _ALGORITHM_PARTS for p in parts)
 
 
 # A label that is a password's name joined to another noun names a property of the password, and the value after
@@ -37,7 +61,8 @@ _COMPOUND_LABEL = re.compile(
     r"salasana|has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)(?P<rest>\w+)$"
 )
 # Nouns of what is known about a password other than the password itself. A suffix that may name the password
-# (``password_new``, ``password_admin``, ``password_reset``, ``password_hint``) is not one of them.
+# (``password_new``, ``password_admin``, ``password_reset``) is not one of them; a hint never is the password, and
+# one shaped like a password is refused after any property label all the same.
 _PROPERTIES = frozenset(
     "status state manager managers vault store storage provider backend policy policies rule rules requirement "
     "requirements complexity strength score length len min max minimum maximum age expiry expires expiration "
@@ -45,6 +70,7 @@ _PROPERTIES = frozenset(
     "hash hashed hasher hashing digest salt algorithm algo scheme encoder encoding type kind format mode method "
     "version field column col input prompt label widget form error errors message msg at date time timestamp "
     "updated changed change last set required enabled disabled protected less strategy url link page file path "
+    "hint hints reminder encryption encrypter cipher generator regex pattern timeout ttl "
     "richtlinie richtlinien beheerder".split()
 )
 
@@ -68,7 +94,40 @@ _STATES = frozenset(
 )
 
 
+# What may tell a new password after a state word ("changed to ...", "reset, use ..."): the state then excuses nothing.
+_NAMING_ON = re.compile(r"(?i)(?:\b(?:to|is|was|now|use|new|into)\b|[:=]|->|\u2192)")
+
+
 def a_state(value: str, after: str) -> bool:
-    """``label: value`` where the value is one state word ending what is said: "correct horse battery" goes on."""
+    """``label: value`` where the value is one state word, ending what is said or told more of on its line with no
+    password there (``Password: Locked (3 failed attempts)``, ``Password: Changed 2024-05-01``): "correct horse
+    battery" goes on with words a state is not told by."""
     value = value.rstrip(".!?)")
-    return value.isalpha() and value.lower() in _STATES and re.match(r"\s*(?:[\"'.,;!?)\]}]|$)", after) is not None
+    if not (value.isalpha() and value.lower() in _STATES):
+        return False
+    if re.match(r"\s*(?:[\"'.,;!?)\]}]|$)", after) is not None:
+        return True
+    rest = after.split("\n", 1)[0]
+    words = re.findall(r"[^\s()\[\],;]+", rest)
+    return not _NAMING_ON.search(rest) and all(_told_of_a_state(word) for word in words)
+
+
+# Words that tell more of a state: when, how often, how strong, why ("Locked out", "reset required").
+_STATE_DETAILS = frozenset(
+    "out in required needed pending soon ago day days week weeks month months year years hour hours minute "
+    "minutes time times attempt attempts failed tries retries by admin administrator it support helpdesk user "
+    "link sent via reset until since on at after before for expiry expires policy rotation the a an and or "
+    "email mail sms".split()
+)
+
+
+def _told_of_a_state(word: str) -> bool:
+    """Whether ``word`` after a state word tells more of the state: a number, a date, a detail word, a score."""
+    bare = word.strip(".!?\"'")
+    return (
+        not bare
+        or not re.search(r"[A-Za-z]", bare)
+        or bare.lower() in _STATE_DETAILS
+        or bool(re.fullmatch(r"[A-Za-z]+", bare) and bare.isupper() and len(bare) <= 5)
+        or bare.lower() in _STATES
+    )

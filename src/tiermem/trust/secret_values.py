@@ -21,36 +21,10 @@ from collections.abc import Callable
 from datetime import datetime
 
 from tiermem.trust.secret_formats import looks_filled
-from tiermem.trust.secret_labels import a_state, names_a_property, names_a_variable
+from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property
+from tiermem.trust.secret_placeholders import is_placeholder
 
 __all__ = ["VALUE_DETECTORS", "is_placeholder"]
-
-# Words that stand for a value in documentation and forms: a value made only of these is not a credential.
-_PLACEHOLDER_WORDS = frozenset(
-    "your my the a an our their his her this that some any new old example sample dummy fake placeholder "
-    "secret password passwd pwd pass passphrase word token key keys api access id user username login value "
-    "here insert enter replace me put paste goes changeme change it redacted hidden removed masked none null "
-    "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
-    "required optional unchanged same see below above default demo abc".split()
-)
-_TEMPLATE = re.compile(r"^(?:<.*|\{.*|\$.*|%.*|\[.*|\.{2,}|…|\*+|#+|x+|X+|-+|_+|\?+|0+)$")
-_CODE_REFERENCE = re.compile(
-    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
-    # a call on a name or on a query's placeholder: ``Column(String, ...)``, ``crypt($1, ...)``, ``sha2(?, 256)``
-    r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')$?:@%]|$)"
-)
-
-
-def is_placeholder(value: str) -> bool:
-    """Whether ``value`` stands for a credential instead of being one."""
-    if _CODE_REFERENCE.match(value.strip("\"'`")):
-        return True
-    stripped = value.strip("\"'`,;.:)(")
-    if not stripped or _TEMPLATE.match(stripped) or names_a_variable(stripped):
-        return True
-    words = [w for w in re.split(r"[\s_\-./]+", stripped.lower()) if w]
-    return all(w in _PLACEHOLDER_WORDS or re.fullmatch(r"x+|\*+|\d", w) for w in words)
-
 
 # Words that continue a sentence after "password is": the password is *on the fridge*, *required*, *the same*.
 _PROSE_WORDS = frozenset(
@@ -80,11 +54,17 @@ _PASSWORD_LABEL = (
     r"(?:(?:password|passwd|passphrase|passcode)\w*"
     r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word)"
 )
+# A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.
+_KEYWORD = r"(?:(?:await|new|yield)\s+(?=[A-Za-z_$@]))?"
+# A remark in brackets between a label and its value: ``Password (old): ...``, ``Kennwort (Router): ...``.
+_REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
 _ASSIGNED = re.compile(
     r"(?i)(?P<label>"
     + _PASSWORD_LABEL
-    + r")(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
-    r"\s*(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
+    + r")"
+    + _REMARK
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
+    r"\s*" + _KEYWORD + r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
 )
 _SAID = re.compile(
     r"(?i)(?P<label>"
@@ -103,9 +83,11 @@ _ANY_LABEL = (
 _ANY_SAID = re.compile(
     r"(?i)(?P<label>"
     + _ANY_LABEL
-    + r")(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    + r")"
+    + _REMARK
+    + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
     r"[\"'\]]?\s*(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|est|es|ist|è|é|era|war|är|jest|je)\s)"
-    r"\s*[\"'\u201c]?([^\s\"'\u201d]+)"
+    r"\s*" + _KEYWORD + r"[\"'\u201c]?([^\s\"'\u201d]+)"
 )
 # A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
 # run of Latin letters, digits and signs after it, shaped like a password.
@@ -136,7 +118,7 @@ _CLI = re.compile(
 _FUNCTION_WORDS = frozenset(
     "a an the of for to in on at by as from with and or but not is are was were be been can could should must will "
     "would may might you your it its this that these which who what when where how often always never usually use "
-    "uses used do does make makes".split()
+    "uses used do does make makes via over through check ask see".split()
 )
 
 
@@ -152,7 +134,7 @@ def _described(value: str, after: str) -> bool:
 def _a_property(label: str, value: str) -> bool:
     """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label naming one,
     and a value not shaped like a password, which a property label never excuses (``passwordManager: Tr0ub4dor&3``)."""
-    return names_a_property(label) and (not _shaped(value) or _a_moment(value))
+    return names_a_property(label) and (not _shaped(value) or _a_moment(value) or a_property_value(value))
 
 
 def _a_moment(value: str) -> bool:
@@ -164,8 +146,13 @@ def _a_moment(value: str) -> bool:
     return True
 
 
-# A fallback after a password's variable in code: the literal is the password (``form.password or 'Hunter7&x'``).
-_FALLBACK = re.compile(r"(?:\bor\b|\|\||\?\?|\?:|:-)\s*(?:[\"']([^\"'\n]{4,})[\"']|([^\s\"'()\[\]]{6,}))")
+# A fallback after a password's variable in code, a default, or the next name a chained assignment gives the value:
+# the literal is the password (``form.password or 'Hunter7&x'``, ``default='Hunter7&x'``, ``pwd = new_pw = '...'``).
+_FALLBACK = re.compile(
+    r"(?:\bor\b|\|\||\?\?|\?:|:-|^\s*=(?!=)|\bdefault\s*[=:])\s*(?:[\"']([^\"'\n]{4,})[\"']|([^\s\"'()\[\]]{6,}))"
+)
+# A word that names the password anew after a state or a remark: "reset to ...", "expired, now ...", "use ...".
+_NAMED_ON = re.compile(r"(?i)\b(?:to|now|use|is|was)\s*[:\"'\u201c]?\s*([^\s\"'\u201d]{6,})")
 _COMMENT_LINE = re.compile(r"\n[ \t]*(?:#|//|--)[^\n]*")
 # A word no code, ticket, version or product name is made like: letters, a digit and a sign that is no joiner.
 _STRONG = re.compile(r"(?=[^=()\[\]{}<>.,:;'\"`/\\]*$)(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
@@ -181,10 +168,60 @@ def _password_after(text: str) -> bool:
         quoted, bare = m.groups()
         if (quoted is not None and not is_placeholder(quoted)) or (bare is not None and _shaped(bare)):
             return True
+    if any(_named_anew(m.group(1)) for m in _NAMED_ON.finditer(line)):
+        return True
     return any(_STRONG.fullmatch(w.strip("\"'`()[]{},;.")) for w in said.split())
 
 
+def _named_anew(word: str) -> bool:
+    """Whether ``word`` after "to", "now" or "use" is a password: shaped like one, with a digit or a sign that no
+    identifier (``per_user``), e-mail address or path (``ann@example.org``, ``/etc/pw``) is made with."""
+    address = "/" in word or re.search(r"@[\w\-]+\.", word) is not None
+    return _shaped(word) and not address and re.search(r"\d|[!#$%&*+=?@^~]", word) is not None
+
+
+# A password's variable read from the environment with a default: the default is the password
+# (``os.environ.get('DB_PASS', '...')``, ``env.str('DB_PASSWORD', default='...')``, ``ENV.fetch("PW", "...")``).
+_NAMES_A_PASSWORD = re.compile(r"(?i)pass(?!port)|pwd|(?<![a-z])pw(?![a-z])")
+_ENV_DEFAULT = re.compile(
+    r"(?i)\b(?:getenv|get_env|environ\.get|env(?:\.\w+)?|ENV\.fetch)\(\s*[\"']([^\"'\n]+)[\"']\s*,\s*"
+    r"(?:default\s*=\s*)?[\"']([^\"'\n]{4,})[\"']"
+)
+# A literal handed to a password-hashing call: what is hashed is the password (``crypt('...', gen_salt('bf'))``,
+# ``sha256(...)``), unless it names the algorithm (``hash('sha256', $pw)``) or is a variable.
+_HASHED = re.compile(
+    r"(?i)\b(?:crypt|bcrypt|scrypt|hashpw|password_hash|make_password|generate_password_hash|hash_password|md5|"
+    r"sha|sha1|sha2|sha224|sha256|sha384|sha512|hash)\s*\(\s*(?:b?\"([^\"\n]{4,})\"|b?'([^'\n]{4,})'|([^\s,()'\"]{6,}))"
+)
+
+
+def _bare_literal(value: str) -> bool:
+    """Whether an unquoted argument is a literal shaped like a password: a query's placeholder (``$1::text``), a
+    keyword argument (``size=20``) and a name holding a password (``new_pw2``) are code."""
+    code = not value[0].isalnum() or "=" in value or re.search(r"(?i)pass|pwd|pw\b", value) is not None
+    return not code and _shaped(value)
+
+
+def _code_literals(text: str) -> bool:
+    """Whether code in ``text`` gives a password as a literal: an environment variable's default, or the argument
+    of a hashing call where a password is named."""
+    for m in _ENV_DEFAULT.finditer(text):
+        if _NAMES_A_PASSWORD.search(m.group(1)) and not is_placeholder(m.group(2)):
+            return True
+    if not re.search(_PASSWORD_LABEL, text, re.IGNORECASE):
+        return False
+    for m in _HASHED.finditer(text):
+        quoted = m.group(1) if m.group(1) is not None else m.group(2)
+        if quoted is not None and not (is_placeholder(quoted) or a_property_value(quoted)):
+            return True
+        if m.group(3) is not None and _bare_literal(m.group(3)):
+            return True
+    return False
+
+
 def _passwords(text: str) -> bool:
+    if _code_literals(text):
+        return True
     for m in _ASSIGNED.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
         after = text[m.end() :]

@@ -1,0 +1,58 @@
+"""(internal) Values that stand for a credential instead of being one: placeholders, templates and code.
+
+A value after a password's label is often no password: a form's placeholder (``<your password>``, ``changeme``),
+a template's slot (``${TOKEN}``, ``%(password)s``, ``#{password}``), a masked value (``********``, ``•••••``), a
+YAML tag (``!!null``, ``!secret db_password``) or code that reads the password from somewhere (``os.getenv(...)``,
+``config['db']['password']``, ``Hash::make($request->password)``, ``@password``). A value that merely begins like
+one is a value still: ``$ecretSauce99`` and ``%sunset%42`` are what a person types, no variable or slot.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.trust.secret_labels import names_a_variable
+
+__all__ = ["is_placeholder"]
+
+# Words that stand for a value in documentation and forms: a value made only of these is not a credential.
+_PLACEHOLDER_WORDS = frozenset(
+    "your my the a an our their his her this that some any new old example sample dummy fake placeholder "
+    "secret password passwd pwd pass passphrase word token key keys api access id user username login value "
+    "here insert enter replace me put paste goes changeme change it redacted hidden removed masked none null "
+    "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
+    "required optional unchanged same see below above default demo abc".split()
+)
+# A slot a template fills (``<...>``, ``{...}``, ``${...}``, ``$(...)``, ``#{...}``, ``%s``, ``%(name)s``,
+# ``%NAME%``, ``$1``), a mask (``****``, ``•••``, ``xxxx``), or a hash in modular crypt form (``$2b$12$...``,
+# ``$argon2id$...``), which is what a store keeps instead of the password.
+_TEMPLATE = re.compile(
+    r"^(?:<.*|\{.*|\$[{(].*|\$\d+|#\{.*|%[sd]|%\(\w+\)[sd]|%\w+%|\[.*|\.{2,}|…|\*+|[•●·∙]+|#+|x+|X+|-+|_+|\?+|0+"
+    r"|\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|sha\d*|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$.*)$"
+)
+_CODE_REFERENCE = re.compile(
+    # a member or a call on a name, also in PHP and C++ (``Hash::make(``, ``$request->password``)
+    r"^(?:[A-Za-z_]\w*(?:\.|::|->))+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
+    # a call on a name or on a query's placeholder: ``Column(String, ...)``, ``crypt($1, ...)``, ``sha2(?, 256)``
+    r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')$?:@%]|$)"
+    # an item of a mapping or an array: ``config['db']``, ``secrets[``, ``args[1]``
+    r"|^[A-Za-z_]\w*\[(?:$|\d+\]|[A-Za-z_]\w*\])"
+)
+# A variable with its sigil (``$password``, ``@password``, ``$DB_PASS``, ``$request->password``, ``%PASSWORD%``):
+# a name as code writes one, lower case or capitals, never letters mixed with digits as a password mixes them.
+_SIGIL_VARIABLE = re.compile(r"^[$@](?:[a-z_]+|[A-Z_][A-Z0-9_]*|[a-z_]\w*->\w+|\w+\[.*)$")
+# A YAML tag in place of the value: a core type (``!!null``) or a file's secret store (``!secret db_password``).
+_YAML_TAG = re.compile(r"^(?:!!(?:null|str|binary|int)|!(?:secret|env_var|include|vault|ENV))$")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether ``value`` stands for a credential instead of being one."""
+    if _CODE_REFERENCE.match(value.strip("\"'`")):
+        return True
+    stripped = value.strip("\"'`,;.:)(")
+    if not stripped or _TEMPLATE.match(stripped) or _YAML_TAG.match(stripped) or names_a_variable(stripped):
+        return True
+    if _SIGIL_VARIABLE.match(stripped):
+        return True
+    words = [w for w in re.split(r"[\s_\-./]+", stripped.lower()) if w]
+    return all(w in _PLACEHOLDER_WORDS or re.fullmatch(r"x+|\*+|\d", w) for w in words)
