@@ -120,3 +120,10 @@ def test_metadata_naming_a_password_hint_or_manager_is_stored_and_a_default_in_a
         mem.remember(ROBIN, "settings.py: SMTP_PASS = os.environ.get('SMTP_PASS', 'Rust-Owl-77')")
     assert refused.value.field == "content"
     assert mem.store.count(ROBIN) == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["* weekly ferry pass: $48.50 (child fare)", "season pass = €310", "pass: £7.20 a day"]
+)
+def test_a_sum_of_money_after_a_pass_label_is_what_the_pass_costs(text: str) -> None:
+    assert find_secrets(text) == ()

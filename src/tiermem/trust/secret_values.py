@@ -219,13 +219,23 @@ def _code_literals(text: str) -> bool:
     return False
 
 
+# A sum of money (``monthly pass: $156.00``): what a pass or a plan costs, never its password.
+_AMOUNT = re.compile(r"[$€£¥]\d[\d,]*(?:\.\d+)?")
+
+
 def _passwords(text: str) -> bool:
     if _code_literals(text):
         return True
     for m in _ASSIGNED.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
         after = text[m.end() :]
-        if len(value) < 4 or is_placeholder(value) or value.startswith(("/", "~")) or _a_property(m["label"], value):
+        if (
+            len(value) < 4
+            or is_placeholder(value)
+            or value.startswith(("/", "~"))
+            or _AMOUNT.fullmatch(value.rstrip(".,;"))
+            or _a_property(m["label"], value)
+        ):
             if _password_after(after):
                 return True
             continue
