@@ -362,3 +362,41 @@ def test_an_apostrophe_in_an_address_a_remark_after_a_label_and_a_short_last_iba
 )
 def test_parcel_numbers_page_ranges_scores_and_versions_are_not_phone_numbers(text: str) -> None:
     assert find_pii(text) == []
+
+
+def test_an_ssn_is_masked_after_its_label_and_a_remark_in_brackets_of_up_to_24_characters() -> None:
+    short = "social security (see the old letter) 401234567"
+    assert PiiMasker().mask(short) == "social security (see the old letter) [SSN_1]"
+    longest = "Social security number (as on the 2019 card): 342251234"
+    assert PiiMasker().mask(longest) == "Social security number (as on the 2019 card): [SSN_1]"
+
+
+@pytest.mark.parametrize(
+    "address", ["renée.dupré@café-crème.fr", "ольга@почта.рф", "zoë@exämple.xn--p1ai", "müller@straße.de"]
+)
+def test_an_email_address_with_accented_greek_or_cyrillic_letters_is_masked_whole(address: str) -> None:
+    assert PiiMasker().mask(f"write to {address} today") == "write to [EMAIL_1] today"
+
+
+def test_an_email_address_next_to_chinese_text_does_not_take_the_words_around_it() -> None:
+    assert PiiMasker().mask("邮箱: ann@example.com 谢谢") == "邮箱: [EMAIL_1] 谢谢"
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("Driver=x;Server=db;Uid=app;Pwd=Orchid42!blue;", "Driver=x;Server=db;Uid=app;Pwd=[KEY_1];"),
+        ("pwd: Orchid42!blue", "pwd: [KEY_1]"),
+        ("Authorization: Basic a2ltOk9yY2hpZDQyIWJsdWU=", "Authorization: Basic [KEY_1]"),
+        ('-H "authorization: basic a2ltOk9yY2hpZDQy"', '-H "authorization: basic [KEY_1]"'),
+    ],
+)
+def test_a_pwd_value_and_http_basic_credentials_are_masked(text: str, masked: str) -> None:
+    assert PiiMasker().mask(text) == masked
+
+
+@pytest.mark.parametrize(
+    "text", ["PWD=/home/kim/projects/site", "pwd: ~/work/reports", "authorization: basic training for new staff"]
+)
+def test_a_working_directory_and_a_lower_case_word_after_basic_are_no_credentials(text: str) -> None:
+    assert PiiMasker().mask(text) == text

@@ -315,3 +315,25 @@ def test_an_address_after_a_product_word_is_masked(text: str) -> None:
 )
 def test_a_quad_right_after_a_version_word_or_a_product_name_is_a_version(text: str) -> None:
     assert find_pii(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("mail kim\ufe6bexample.org", "mail [EMAIL_1]"),  # small commercial at
+        ("mail kim\uff20example.org", "mail [EMAIL_1]"),  # full-width at
+        ("server 198\u300251\u3002100\u300223 is down", "server [IP_1] is down"),  # ideographic full stop
+        ("server 198\uff6151\uff61100\uff6123 is down", "server [IP_1] is down"),  # half-width ideographic stop
+    ],
+)
+def test_an_at_sign_in_small_or_full_width_and_ideographic_full_stops_in_an_address_are_read_plain(
+    text: str, masked: str
+) -> None:
+    masker = PiiMasker()
+    assert masker.mask(text) == masked
+    assert masker.unmask(masked) == text
+
+
+def test_a_sentence_ending_in_an_ideographic_full_stop_keeps_its_numbers() -> None:
+    text = "会议在3月5日。共有120人参加。"
+    assert PiiMasker().mask(text) == text

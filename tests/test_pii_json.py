@@ -246,3 +246,64 @@ def test_the_agent_never_sends_labelled_or_nested_json_arguments_back_to_the_mod
         sent = json.dumps(call, ensure_ascii=False)
         for value in (DOB, PASSPORT, IBAN, IP):
             assert value not in sent
+
+
+@pytest.mark.parametrize(
+    ("arguments", "value"),
+    [
+        ({"fecha_nacimiento": DOB}, DOB),
+        ({"dataNascita": DOB}, DOB),
+        ({"date_naissance": DOB}, DOB),
+        ({"pwd": PASSWORD}, PASSWORD),
+        ({"Authorization": "Basic a2ltOlR1bGlwOSZnYXJkZW4tMzE="}, "a2ltOlR1bGlwOSZnYXJkZW4tMzE="),
+    ],
+)
+def test_a_birth_date_key_without_its_preposition_a_pwd_key_and_basic_credentials_are_read_as_labels(
+    arguments: dict[str, Any], value: str
+) -> None:
+    masker = PiiMasker()
+    text = json.dumps(arguments)
+    masked = masker.mask(text)
+    assert value not in masked
+    assert masker.unmask(masked, json_string=True) == text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "value"),
+    [
+        ({"dob": {"value": DOB}}, DOB),
+        ({"passport": {"number": PASSPORT, "country": "NZ"}}, PASSPORT),
+        ({"travellers": [{"passport": {"id": PASSPORT}}]}, PASSPORT),
+        ({"birth": {"date": DOB}}, DOB),
+    ],
+)
+def test_a_value_in_an_object_is_read_after_the_key_the_object_is_stored_under(
+    arguments: dict[str, Any], value: str
+) -> None:
+    masker = PiiMasker()
+    text = json.dumps(arguments)
+    masked = masker.mask(text)
+    assert value not in masked
+    assert masker.unmask(masked, json_string=True) == text
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"version": "10.4.0.7", "host": IP},
+        {"firmware": "2.1.9.14", "host": IP},
+        {"build_number": "7.0.12.88", "host": IP},
+        {"body": json.dumps({"fw_version": "3.3.0.1", "host": IP})},
+    ],
+)
+def test_a_dotted_quad_under_a_version_key_is_a_version_and_an_address_beside_it_is_masked(
+    arguments: dict[str, Any],
+) -> None:
+    text = json.dumps(arguments)
+    masked = PiiMasker().mask(text)
+    assert IP not in masked
+    assert masked == text.replace(IP, "[IP_1]")
+
+
+def test_other_values_under_a_version_key_are_still_masked() -> None:
+    assert PiiMasker().mask(json.dumps({"version": EMAIL})) == '{"version": "[EMAIL_1]"}'

@@ -9,8 +9,9 @@ Insurance numbers; IPv4 and IPv6 addresses; birth dates, passport numbers and ot
 their label (``pii_labelled``); API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...``).
 Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
-Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v" is not an
-address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass these checks.
+Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v", or under such
+a JSON key, is not an address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass
+these checks.
 Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
 placeholders, so unmasking gives back exactly the text that was masked. The detectors read the text as a model
 does (``pii_view``: Unicode spaces and dashes plain, full-width digits ASCII, invisible characters gone) and the
@@ -32,7 +33,7 @@ from enum import StrEnum
 
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
-from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
+from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, names_a_version, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
 from tiermem.trust.secret_formats import AWS_KEY_ID_PREFIXES, grouped_aws_key_ids
@@ -88,9 +89,14 @@ PROCESS_PII_COUNTS = PiiCounter()
 
 # -- detectors: each yields candidate (start, end) spans; checks beyond a regular expression live here ---------
 
+# The letters of an internationalised address ("jürgen.weiß@müller.de"): ASCII, the accented Latin letters, Greek
+# and Cyrillic. Scripts written without spaces (Chinese, Japanese) are left out, so an address is never read as
+# running on into the words around it.
+_AT_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
 _EMAIL = re.compile(
-    r"(?<![\w.%+'-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]|'(?=[A-Za-z]))*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*"
-    r"\.[A-Za-z]{2,24}(?![\w-])"
+    rf"(?<![\w.%+'-])[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9._%+-]|'(?=[{_AT_LETTER}]))*"
+    rf"@[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9-]*[{_AT_LETTER}0-9])?(?:\.[{_AT_LETTER}0-9-]+)*"
+    rf"\.(?:[{_AT_LETTER}]{{2,24}}|xn--[a-z0-9-]{{2,59}})(?![\w-])"
 )
 # (literal prefixes one of which the text must hold, the pattern): the prefix test skips the pattern cheaply.
 _SECRET: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
@@ -113,6 +119,11 @@ _SECRET_VALUE = [
         r"(?i)\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|token|secret|"
         r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([^\s\"',;]{8,})"
     ),
+    # "Pwd=" of a connection string; "PWD=/home/ann" is the working directory, a path and no password
+    re.compile(r"(?i)\bpwd\b[\"']?\s*[:=]\s*[\"']?(?![/~])([^\s\"',;]{8,})"),
+    # HTTP Basic credentials, base64 of "user:password", after the header that carries them; base64 of that length
+    # holds a capital, a digit or a sign, a word in lower case ("basic training") does not
+    re.compile(r"(?i:\bauthorization\b[\"']?\s*[:=]\s*[\"']?basic)\s+(?=[a-z]*[A-Z0-9+/=])([A-Za-z0-9+/]{8,}={0,2})"),
 ]
 
 
@@ -120,7 +131,8 @@ _SECRET_VALUE = [
 _SECRET_HINT = re.compile(
     "|".join(re.escape(hint) for hint in [*(hint for hints, _ in _SECRET for hint in hints), *AWS_KEY_ID_PREFIXES])
 )
-_SECRET_WORD = re.compile("bearer|key|token|secret|passw")  # in the lower-cased text: one of these before a value
+# in the lower-cased text: one of these before a value
+_SECRET_WORD = re.compile("bearer|key|token|secret|passw|pwd|authorization")
 
 
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
@@ -323,11 +335,14 @@ class PiiMasker:
 
 def _found_in(layer: Layer) -> list[PiiSpan]:
     """The values in a layer outside its holes, read alone and after its label (as written and as words: a key
-    ``date_of_birth`` reads "date of birth: ..."); where readings overlap, the earlier kind wins."""
+    ``date_of_birth`` reads "date of birth: ..."), after the key of the object holding it (``{"dob": {"value":
+    ...}}`` reads "dob: ...") and after both ("passport number: ..."); where readings overlap, the earlier kind
+    wins. A value under a version key ("version", "firmware", "build") is read only after its key, as in prose."""
     if not layer.has_text():
         return []
-    key = layer.label
-    readings = _cached_readings(key) if key is None or len(key) <= _CACHED_KEY else _readings(key)
+    key, parent = layer.label, layer.parent
+    short = (key is None or len(key) <= _CACHED_KEY) and (parent is None or len(parent) <= _CACHED_KEY)
+    readings = _cached_readings(key, parent) if short else _readings(key, parent)
     spans: list[PiiSpan] = []
     for prefix in readings:
         shift = len(prefix)
@@ -359,9 +374,19 @@ _LABEL_HINTS = re.compile(
 )
 
 
-def _readings(key: str | None) -> tuple[str, ...]:
-    """The prefixes a value stored under ``key`` is read after: none, and each form of the key that may name it."""
-    return ("", *(f"{label}: " for label in _labels(key) if _may_name_a_value(label)))
+def _readings(key: str | None, parent: str | None = None) -> tuple[str, ...]:
+    """The prefixes a value stored under ``key`` (in an object stored under ``parent``) is read after: none, and
+    each form of the key, of the parent and of the two together that may name it. A value under a version key
+    is read only after the forms of it that name a version ("build number", not "build_number"), as in prose."""
+    keys = _labels(key)
+    versions = tuple(f"{label}: " for label in keys if names_a_version(label))
+    if versions:
+        return versions
+    outers = _labels(parent)
+    labels = [*keys, *outers]
+    if keys and outers:  # as words: "passport number"
+        labels.append(f"{outers[-1]} {keys[-1]}")
+    return ("", *(f"{label}: " for label in dict.fromkeys(labels) if _may_name_a_value(label)))
 
 
 # A tool result repeats its keys in every record, so their readings are kept; a key longer than this is read afresh.

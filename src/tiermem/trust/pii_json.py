@@ -47,6 +47,7 @@ class Layer:
     ends: Sequence[int]  # ... and where it ends
     depth: int  # how many JSON string encodings wrap ``text`` in the outer text
     label: str | None = None  # the key the value is stored under (an array's elements take the array's key)
+    parent: str | None = None  # the key the object or array holding the value is stored under
     holes: tuple[tuple[int, int], ...] = ()  # stretches of ``text`` that are JSON values, read in their own layers
     number: bool = False  # a JSON number: masked, it becomes a string
 
@@ -93,15 +94,17 @@ def encode(text: str, depth: int) -> str:
     return text
 
 
-def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None) -> list[Layer]:
+def _read(
+    text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None, parent: str | None = None
+) -> list[Layer]:
     """``text`` (its characters written at ``starts``/``ends`` of the outer text), the layers of its JSON, and the
     values of its near-JSON (``pii_near``) read after their keys at this layer's depth."""
     if _MAY_NEST.search(text) is None:  # most strings of a tool result: no JSON and no near-JSON in them
-        return [Layer(text, starts, ends, depth, label)]
+        return [Layer(text, starts, ends, depth, label, parent)]
     values = _json_values(text) if depth < MAX_DEPTH else []
     near = list(near_values(text, tuple(values)))
     holes = tuple(sorted([*values, *((v.start, v.end) for v in near)]))
-    out = [Layer(text, starts, ends, depth, label, holes)]
+    out = [Layer(text, starts, ends, depth, label, parent, holes)]
     for value in near:
         out.append(
             Layer(
@@ -114,16 +117,17 @@ def _read(text: str, starts: Sequence[int], ends: Sequence[int], depth: int, lab
             )
         )
     for start, end in values:
-        for a, b, name, is_string in _tokens(text, start, end):
+        for a, b, name, outer, is_string in _tokens(text, start, end):
             if is_string:
                 decoded, froms, tos = _decode(text, a, b)
                 if isinstance(froms, range):  # no escapes: the decoded string is a run of the source
                     run = slice(froms.start, froms.stop)
-                    out += _read(decoded, starts[run], ends[run], depth + 1, name)
+                    out += _read(decoded, starts[run], ends[run], depth + 1, name, outer)
                 else:
-                    out += _read(decoded, [starts[i] for i in froms], [ends[i - 1] for i in tos], depth + 1, name)
+                    froms_at, tos_at = [starts[i] for i in froms], [ends[i - 1] for i in tos]
+                    out += _read(decoded, froms_at, tos_at, depth + 1, name, outer)
             else:
-                out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, number=True))
+                out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, outer, number=True))
     return out
 
 
@@ -196,19 +200,25 @@ def _holds_string(value: object) -> bool:
     return False
 
 
-def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | None, bool]]:
-    """Each string and number of the JSON value at ``text[start:end]``: where, its label, whether a string.
+def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | None, str | None, bool]]:
+    """Each string and number of the JSON value at ``text[start:end]``: where, its label, the key of the object or
+    array holding it, whether a string.
 
-    A key is read alone (label None); a value takes its key as label, and an array's elements take the array's.
+    A key is read alone (label None); a value takes its key as label, and an array's elements take the array's; a
+    value in an object stored under a key has that key as its parent (``{"passport": {"number": ...}}``).
     """
-    stack: list[tuple[bool, str | None]] = []  # each open container: an object?, the label its elements take
+    # each open container: an object?, the key it is stored under (its elements' label), that key's own parent
+    stack: list[tuple[bool, str | None, str | None]] = []
     key: str | None = None  # the innermost object's current key; None where the next string is a key
     for m in _TOKEN.finditer(text, start, end):
         token = m.group(0)
         in_object = bool(stack) and stack[-1][0]
-        label = key if in_object else (stack[-1][1] if stack else None)
+        if in_object:
+            label, parent = key, stack[-1][1]
+        else:
+            label, parent = (stack[-1][1], stack[-1][2]) if stack else (None, None)
         if token in ("{", "["):
-            stack.append((token == "{", label))
+            stack.append((token == "{", label, parent))
             key = None
         elif token in ("}", "]"):
             stack.pop()
@@ -218,11 +228,11 @@ def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | N
         elif token.startswith('"'):
             if in_object and key is None:
                 key = json.loads(token) if "\\" in token else token[1:-1]
-                yield m.start(), m.end(), None, True
+                yield m.start(), m.end(), None, None, True
             else:
-                yield m.start(), m.end(), label, True
+                yield m.start(), m.end(), label, parent, True
         else:
-            yield m.start(), m.end(), label, False
+            yield m.start(), m.end(), label, parent, False
 
 
 def _decode(text: str, a: int, b: int) -> tuple[str, Sequence[int], Sequence[int]]:

@@ -37,10 +37,11 @@ _DATE = (
     + _MONTH
     + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})"
 )
+# "de" and "di" may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita").
 _BIRTH = re.compile(
     r"(?i)\b(?:date\s+of\s+birth|birth\s*date|birthday|d\.?o\.?b\.?|born(?:\s+on)?|geburtsdatum|geboren(?:\s+am)?|"
-    r"n[ée]e?\s+le|date\s+de\s+naissance|fecha\s+de\s+nacimiento|nacid[oa]\s+el|data\s+di\s+nascita|nat[oa]\s+il|"
-    r"geboortedatum|geboren\s+op)\b\s*(?:is\s*)?[:\-]?\s*(" + _DATE + r")(?!\d)"
+    r"n[ée]e?\s+le|date\s+(?:de\s+)?naissance|fecha\s+(?:de\s+)?nacimiento|nacid[oa]\s+el|data\s+(?:di\s+)?nascita|"
+    r"nat[oa]\s+il|geboortedatum|geboren\s+op)\b\s*(?:is\s*)?[:\-]?\s*(" + _DATE + r")(?!\d)"
 )
 
 

@@ -21,7 +21,7 @@ from stdnum.es import dni, nie
 from stdnum.it import codicefiscale
 from stdnum.us import ssn
 
-__all__ = ["NOT_PERSONAL", "cards", "ibans", "ipv4s", "ipv6s", "national_ids", "ninos", "ssns"]
+__all__ = ["NOT_PERSONAL", "cards", "ibans", "ipv4s", "ipv6s", "names_a_version", "national_ids", "ninos", "ssns"]
 
 Spans = Iterator[tuple[int, int]]
 
@@ -157,6 +157,9 @@ _SSN_BARE = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
 _SSN_LABEL = re.compile(
     r"(?i)\b(?:ssn|social(?:\s+security)?(?:\s+(?:number|no\.?|#))?|ss#)(?:\s*\([^()\n]{1,24}\))?\s*(?:is\s*)?[:#]?\s*$"
 )
+# How far before nine digits their label may start: the longest label, a remark of 24 in brackets and the
+# separators ("social security number (from last year's form) is: ") fit.
+_SSN_LABEL_REACH = 64
 
 
 def ssns(text: str) -> Spans:
@@ -168,7 +171,8 @@ def ssns(text: str) -> Spans:
     if "ssn" not in lower and "social" not in lower and "ss#" not in lower:
         return
     for m in _SSN_BARE.finditer(text):
-        if _SSN_LABEL.search(text[max(0, m.start() - 30) : m.start()]) and ssn.is_valid(m.group(0)):
+        before = text[max(0, m.start() - _SSN_LABEL_REACH) : m.start()]
+        if _SSN_LABEL.search(before) and ssn.is_valid(m.group(0)):
             yield m.start(), m.end()
 
 
@@ -219,6 +223,11 @@ _VERSION_BEFORE = re.compile(
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"
 )
 _VERSION_AFTER = re.compile(r"^(?:[-+~][A-Za-z]|\s*\((?:build|beta|rc|release))", re.IGNORECASE)
+
+
+def names_a_version(label: str) -> bool:
+    """A value after ``label`` ("firmware", "build number") is read as a version, not an address."""
+    return _VERSION_BEFORE.search(label + ": ") is not None
 
 
 def ipv4s(text: str) -> Spans:

@@ -7,7 +7,8 @@ a zero-width space inside. A model reads each of these as the plain value, so de
 - every Unicode space (no-break, narrow no-break, thin, figure, ideographic, ...) to a plain space, and line and
   paragraph separators to a line break;
 - the hyphen, non-breaking hyphen, figure dash, en dash and minus sign to "-";
-- digits of any script to 0-9, and full-width, half-width and mathematical letters and signs to their ASCII form;
+- digits of any script to 0-9, and full-width, half-width, small and mathematical letters and signs to their ASCII
+  form (the full-width and the small at sign read as "@"), and the ideographic full stop to ".";
 - invisible characters (zero-width spaces and joiners, direction marks, soft hyphens, variation selectors,
   fillers, control characters other than whitespace) to nothing;
 - an escaped line break or tab written out (``\\n``, ``\\r``, ``\\t`` in JSON-like text) to the break itself, so
@@ -30,7 +31,9 @@ __all__ = ["PiiView", "pii_view"]
 _PLAIN = re.compile(r"[^\t\n\r\x0b\x0c\x20-\x7e]")  # a text without these reads as it is written
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2212\ufe63")
 _LINES = frozenset("\u2028\u2029\x85")
-_WIDTH_FORMS = ("<wide>", "<narrow>", "<font>")
+_WIDTH_FORMS = ("<wide>", "<narrow>", "<font>", "<small>")
+# The ideographic full stop (and its half-width form) separates an address's numbers as a "." does: "203。0。113。42"
+_FULL_STOPS = frozenset("\u3002\uff61")
 # A backslash and n, r or t that no backslash escapes: the backslash reads as the break, the letter as nothing.
 _ESCAPED_BREAK = re.compile(r"(?<!\\)(?:\\\\)*\\([nrt])")
 _BREAKS = {"n": "\n", "r": "\r", "t": "\t"}
@@ -61,6 +64,8 @@ def _read_as(char: str) -> str:
         return "\n"
     if char in _DASHES:
         return "-"
+    if char in _FULL_STOPS:
+        return "."
     if hidden(char):
         return ""
     if category == "Nd":
