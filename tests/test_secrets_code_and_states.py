@@ -127,3 +127,16 @@ def test_metadata_naming_a_password_hint_or_manager_is_stored_and_a_default_in_a
 )
 def test_a_sum_of_money_after_a_pass_label_is_what_the_pass_costs(text: str) -> None:
     assert find_secrets(text) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Password (last changed): 2023-06-30", "Password (rotation): every 60 days", "Kennwort (Verwaltung): KeePassXC"],
+)
+def test_a_remark_in_brackets_that_names_a_property_labels_no_password(text: str) -> None:
+    assert find_secrets(text) == ()
+
+
+@pytest.mark.parametrize("text", ["Password (spare): Wren&hollow55", "Password (manager): Quill&fern82"])
+def test_a_password_after_a_remark_in_brackets_is_still_refused(text: str) -> None:
+    assert find_secrets(text)

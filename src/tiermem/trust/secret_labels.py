@@ -75,8 +75,11 @@ _PROPERTIES = frozenset(
 )
 
 
-def names_a_property(label: str) -> bool:
-    """Whether ``label`` names a property of a password (its status, manager, policy, hash, field), not one."""
+def names_a_property(label: str, remark: str = "") -> bool:
+    """Whether ``label`` names a property of a password (its status, manager, policy, hash, field), not one; a
+    ``remark`` in brackets after a password's label may name it instead (``Password (last rotated): ...``)."""
+    if any(word.lower() in _PROPERTIES for word in re.findall(r"[^\W\d_]+", remark)):
+        return True
     compound = _COMPOUND_LABEL.match(label)
     if compound is None:
         return False

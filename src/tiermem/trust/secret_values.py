@@ -57,7 +57,7 @@ _PASSWORD_LABEL = (
 # A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.
 _KEYWORD = r"(?:(?:await|new|yield)\s+(?=[A-Za-z_$@]))?"
 # A remark in brackets between a label and its value: ``Password (old): ...``, ``Kennwort (Router): ...``.
-_REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
+_REMARK = r"(?:\s*\((?P<remark>[^()\n]{1,24})\))?"
 _ASSIGNED = re.compile(
     r"(?i)(?P<label>"
     + _PASSWORD_LABEL
@@ -87,7 +87,7 @@ _ANY_SAID = re.compile(
     + _REMARK
     + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
     r"[\"'\]]?\s*(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|est|es|ist|è|é|era|war|är|jest|je)\s)"
-    r"\s*" + _KEYWORD + r"[\"'\u201c]?([^\s\"'\u201d]+)"
+    r"\s*" + _KEYWORD + r"[\"'\u201c]?(?P<value>[^\s\"'\u201d]+)"
 )
 # A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
 # run of Latin letters, digits and signs after it, shaped like a password.
@@ -131,10 +131,12 @@ def _described(value: str, after: str) -> bool:
     return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
 
 
-def _a_property(label: str, value: str) -> bool:
-    """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label naming one,
-    and a value not shaped like a password, which a property label never excuses (``passwordManager: Tr0ub4dor&3``)."""
-    return names_a_property(label) and (not _shaped(value) or _a_moment(value) or a_property_value(value))
+def _a_property(label: str, value: str, remark: str | None = None) -> bool:
+    """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label (or its
+    remark) naming one, and a value not shaped like a password, which a property label never excuses
+    (``passwordManager: Tr0ub4dor&3``)."""
+    named = names_a_property(label, remark or "")
+    return named and (not _shaped(value) or _a_moment(value) or a_property_value(value))
 
 
 def _a_moment(value: str) -> bool:
@@ -227,14 +229,14 @@ def _passwords(text: str) -> bool:
     if _code_literals(text):
         return True
     for m in _ASSIGNED.finditer(text):
-        value = next(v for v in m.groups()[1:] if v is not None)
+        value = next(v for v in m.groups()[2:] if v is not None)  # after the label and its remark
         after = text[m.end() :]
         if (
             len(value) < 4
             or is_placeholder(value)
             or value.startswith(("/", "~"))
             or _AMOUNT.fullmatch(value.rstrip(".,;"))
-            or _a_property(m["label"], value)
+            or _a_property(m["label"], value, m["remark"])
         ):
             if _password_after(after):
                 return True
@@ -254,7 +256,8 @@ def _passwords(text: str) -> bool:
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
     for m in _ANY_SAID.finditer(text):
-        if (_shaped(m.group(2)) and not _a_property(m["label"], m.group(2))) or _password_after(text[m.end() :]):
+        value = m.group("value")
+        if (_shaped(value) and not _a_property(m["label"], value, m["remark"])) or _password_after(text[m.end() :]):
             return True
     if any(_shaped(m.group(1)) for m in _CJK_SAID.finditer(text)):
         return True
