@@ -140,3 +140,15 @@ def test_a_remark_in_brackets_that_names_a_property_labels_no_password(text: str
 @pytest.mark.parametrize("text", ["Password (spare): Wren&hollow55", "Password (manager): Quill&fern82"])
 def test_a_password_after_a_remark_in_brackets_is_still_refused(text: str) -> None:
     assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Island pass: $12 a day covers the ferry and buses, or add-ons for bikes and low-cost lockers",
+        "Password: the one for the shared account. A link looks like https://db.example/x?user=ana&password=password",
+        "Password: as agreed. " + "Long notes follow on the same line in many words " * 4 + "or add-ons like Wren&co99",
+    ],
+)
+def test_prose_after_a_label_is_read_as_far_as_its_statement_goes(text: str) -> None:
+    assert find_secrets(text) == ()

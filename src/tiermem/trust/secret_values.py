@@ -154,7 +154,8 @@ _FALLBACK = re.compile(
     r"(?:\bor\b|\|\||\?\?|\?:|:-|^\s*=(?!=)|\bdefault\s*[=:])\s*(?:[\"']([^\"'\n]{4,})[\"']|([^\s\"'()\[\]]{6,}))"
 )
 # A word that names the password anew after a state or a remark: "reset to ...", "expired, now ...", "use ...".
-_NAMED_ON = re.compile(r"(?i)\b(?:to|now|use|is|was)\s*[:\"'\u201c]?\s*([^\s\"'\u201d]{6,})")
+_NAMED_ON = re.compile(r"(?i)\b(?:to|now|use|is|was)\b\s*[:\"'\u201c]?\s*([^\s\"'\u201d]{6,})")
+_STATEMENT = 160  # characters after an excused value read as the rest of its statement
 _COMMENT_LINE = re.compile(r"\n[ \t]*(?:#|//|--)[^\n]*")
 # A word no code, ticket, version or product name is made like: letters, a digit and a sign that is no joiner.
 _STRONG = re.compile(r"(?=[^=()\[\]{}<>.,:;'\"`/\\]*$)(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
@@ -164,11 +165,13 @@ def _password_after(text: str) -> bool:
     """Whether what follows an excused value on its statement holds a password anyway: a fallback after ``or``,
     or a word made like a strong password on the line or in a comment line under it (``# was Tr0ub4dor&3``)."""
     line, _, below = text.partition("\n")
+    line = line[:_STATEMENT]  # a statement, not the rest of a paragraph written without line breaks
     comment = _COMMENT_LINE.match("\n" + below)
     said = line + (comment.group(0) if comment else "")
     for m in _FALLBACK.finditer(said):
         quoted, bare = m.groups()
-        if (quoted is not None and not is_placeholder(quoted)) or (bare is not None and _shaped(bare)):
+        # Unquoted, only a word with a digit or a sign no compound word has ("or low-cost" is prose).
+        if (quoted is not None and not is_placeholder(quoted)) or (bare is not None and _named_anew(bare)):
             return True
     if any(_named_anew(m.group(1)) for m in _NAMED_ON.finditer(line)):
         return True
