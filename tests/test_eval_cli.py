@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from fake_openai import FakeOpenAI
 from tiermem.cli.eval_commands import eval_group
+from tiermem.cli.main import cli
 from tiermem.embed import EMBED_URL_ENV, HashingEmbedder
 from tiermem.eval.locomo import load_locomo
 from tiermem.eval.longmemeval import _ingest, parse_question
@@ -37,7 +38,8 @@ TOPICS = [
 
 
 def _run(*args: str) -> Any:
-    result = CliRunner().invoke(eval_group, list(args))
+    # Through the tiermem command, as users run it: its help options reach each eval command's context.
+    result = CliRunner().invoke(cli, ["eval", *args])
     assert result.exit_code == 0, result.output
     return result
 
@@ -124,7 +126,7 @@ def test_locomo_conversations_selects_a_held_out_span(tmp_path: Path) -> None:
     second = _json("locomo", str(path), "--k", "1", "--conversations", "1-1")
     assert (second["n"], second["recall@1"]) == (1, 0.0)
     for bad in ("2", "1-0", "x"):
-        result = CliRunner().invoke(eval_group, ["locomo", str(path), "--conversations", bad])
+        result = CliRunner().invoke(cli, ["eval", "locomo", str(path), "--conversations", bad])
         assert result.exit_code == 2 and "--conversations" in result.output, (bad, result.output)
 
 
@@ -254,13 +256,13 @@ def test_report_writes_markdown(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("ks", ["0", "5,abc", "101", ""])
 def test_bad_k_is_a_usage_error(tmp_path: Path, ks: str) -> None:
-    result = CliRunner().invoke(eval_group, ["locomo", str(_locomo(tmp_path)), "--k", ks])
+    result = CliRunner().invoke(cli, ["eval", "locomo", str(_locomo(tmp_path)), "--k", ks])
     assert result.exit_code == 2
     assert "each k must be a whole number from 1 to 100" in result.output
 
 
 def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
-    result = CliRunner().invoke(eval_group, ["longmemeval", str(tmp_path / "nope.json")])
+    result = CliRunner().invoke(cli, ["eval", "longmemeval", str(tmp_path / "nope.json")])
     assert result.exit_code == 2 and "does not exist" in result.output
 
 
@@ -268,7 +270,7 @@ def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
 def test_malformed_data_is_a_clear_error(tmp_path: Path, command: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"not": "a dataset"}\n')
-    result = CliRunner().invoke(eval_group, [command, str(path), "--embedder", "hash"])
+    result = CliRunner().invoke(cli, ["eval", command, str(path), "--embedder", "hash"])
     assert result.exit_code == 1
     assert "Error:" in result.output and "bad.json" in result.output
 
@@ -288,12 +290,12 @@ def test_eval_measures_a_model_served_over_the_openai_embeddings_api(
 
 def test_eval_with_a_served_model_but_no_url_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(EMBED_URL_ENV, raising=False)
-    result = CliRunner().invoke(eval_group, ["locomo", str(_locomo(tmp_path)), "--embedder", "openai:toy-embed"])
+    result = CliRunner().invoke(cli, ["eval", "locomo", str(_locomo(tmp_path)), "--embedder", "openai:toy-embed"])
     assert result.exit_code == 1 and EMBED_URL_ENV in result.output
 
 
 def test_an_unknown_embedder_is_a_usage_error_naming_the_choices(tmp_path: Path) -> None:
-    result = CliRunner().invoke(eval_group, ["locomo", str(_locomo(tmp_path)), "--embedder", "bert"])
+    result = CliRunner().invoke(cli, ["eval", "locomo", str(_locomo(tmp_path)), "--embedder", "bert"])
     assert result.exit_code == 2 and "minilm, hash, openai:<model>" in result.output
 
 
@@ -351,7 +353,7 @@ def test_longmemeval_abstention_questions_are_asked_and_must_come_back_empty(tmp
 def test_an_update_file_line_that_is_not_json_is_named_by_its_path_and_number(tmp_path: Path) -> None:
     path = _update_items(tmp_path)
     path.write_text(path.read_text() + "{not json\n")
-    result = CliRunner().invoke(eval_group, ["update", str(path), "--embedder", "hash"])
+    result = CliRunner().invoke(cli, ["eval", "update", str(path), "--embedder", "hash"])
     assert result.exit_code == 1
     assert f"{path}:4" in result.output and "is not valid JSON" in result.output
 
