@@ -178,7 +178,7 @@ class MiniLMEmbedder:
     fingerprint = "all-MiniLM-L6-v2-onnx-int8-384"
     dim = 384
     # Mean pooling, no prefixes: a text's vector is close to its sentences' mean, and taking the mean saves a
-    # model pass per multi-sentence text with recall no worse on the evals (docs/benchmarks.md). e5 (query and
+    # model pass per multi-sentence text with recall no worse on the evals. e5 (query and
     # passage prefixes) lost recall with it, and other models are not measured: they embed the whole text.
     pools_passages = True
 
@@ -197,18 +197,18 @@ class MiniLMEmbedder:
         if sessions is not None and sessions < 1:
             raise ConfigError(f"sessions must be >= 1, given {sessions}")
         self._model_path = model_path
-        # Texts per model run, after sorting by length: smaller runs took less CPU per text than 32 or more
-        # (docs/benchmarks.md, write-behind; they pad less, and probably keep their activations in cache). A
+        # Texts per model run, after sorting by length: smaller runs take less CPU per text than 32 or more (they
+        # pad less, and keep their activations in cache). A
         # text's vector does not depend on the run it is in (each row is pooled over its own tokens): speed only.
         self._batch_size = batch_size
         self._threads = threads
-        # onnxruntime's threads busy-wait between ops by default: 3% faster on an idle machine, but 15% slower
+        # onnxruntime's threads busy-wait between ops by default: a little faster on an idle machine, but slower
         # with one of 2 cores busy elsewhere, and they take CPU from the search threads of the same process.
         self._spin = spin
         # A call of several model runs (a batch of notes and their sentences) shares them out among single-thread
         # sessions side by side: short runs scale poorly across one session's intra-op threads, and on two cores
-        # two one-thread sessions took less CPU and wall time than one two-thread session for the same runs
-        # (docs/benchmarks.md, write-behind). A single run (a query, one note) keeps the multi-thread session.
+        # two one-thread sessions take less CPU and wall time than one two-thread session for the same runs.
+        # A single run (a query, one note) keeps the multi-thread session.
         # An explicit ``threads`` is a CPU limit, so it means one session unless ``sessions`` says otherwise.
         if sessions is None:
             sessions = 1 if threads else min(_cores(), _MAX_SESSIONS)
