@@ -468,8 +468,13 @@ def _restate(batch: _Batch) -> None:
         expires = restated_expiry(old, new)
         if expires == old.expires_at:
             continue
-        renewed = replace(old, expires_at=expires, updated_at=batch.now, version=old.version + 1)
-        batch.changed[record_id] = renewed
         why = "restated: no longer expires" if expires is None else f"restated: expires at {expires.isoformat()}"
-        batch.audit.append(audit_entry("restate", actor_for(new.source), batch.now, old, renewed, why))
+        if old.expires_at is not None and expires is not None and expires > old.expires_at:
+            # A later expiry only renews the lease, as ``Memory.refresh_ttl`` does: no new version, no audit entry,
+            # so a note restated every turn with its TTL does not grow a version each time.
+            renewed = replace(old, expires_at=expires)
+        else:
+            renewed = replace(old, expires_at=expires, updated_at=batch.now, version=old.version + 1)
+            batch.audit.append(audit_entry("restate", actor_for(new.source), batch.now, old, renewed, why))
+        batch.changed[record_id] = renewed
         batch.results[i] = WriteResult(WriteStatus.UNCHANGED, renewed, reasons=(why,))
