@@ -101,6 +101,17 @@ def test_a_less_trusted_source_restating_a_note_only_moves_its_expiry_later(memo
     assert longer.record.id == old.record.id and longer.record.expires_at == T0 + timedelta(hours=2, days=5)
 
 
+def test_restating_a_note_with_its_ttl_renews_its_expiry_without_a_new_version(memory: Memory) -> None:
+    (old,) = _write(memory, T0, NewMemory(NOTE, ttl=timedelta(hours=1)))
+    for minutes in (10, 20, 30):
+        (again,) = _write(memory, T0 + timedelta(minutes=minutes), NewMemory(NOTE, ttl=timedelta(hours=1)))
+        assert again.status is WriteStatus.UNCHANGED and again.record.version == old.record.version
+        assert again.record.expires_at == T0 + timedelta(minutes=minutes, hours=1)
+    assert [e.op for e in memory.audit(ANN, old.record.id)] == ["add"]
+    assert memory.get(ANN, old.record.id).expires_at == T0 + timedelta(minutes=30, hours=1)
+    assert len(memory.history(ANN, old.record.id)) == 1
+
+
 def test_a_less_trusted_source_restating_a_note_never_keeps_it_for_ever(memory: Memory) -> None:
     (old,) = _write(memory, T0, NewMemory(NOTE, ttl=timedelta(days=3)))
     (page,) = _write(memory, T0 + timedelta(hours=1), NewMemory(NOTE, source="web:https://x.example/"))

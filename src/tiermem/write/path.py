@@ -29,6 +29,7 @@ from tiermem.types import (
     new_id,
 )
 from tiermem.write.actor import actor_for
+from tiermem.write.aliases import alias_entry, aliased
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.prepare import MAX_BATCH, MAX_CONTENT_CHARS, MAX_METADATA_BYTES, MAX_TTL, NewMemory, prepare
 from tiermem.write.scan import (
@@ -176,6 +177,7 @@ class _Batch:
     dated: frozenset[int] = frozenset()
     given_ids: bool = False  # the caller chose the new records' ids (``write_many``'s ``ids``)
     restated: dict[int, str] = field(default_factory=dict)  # position -> id of the current record it repeats
+    by_alias: set[int] = field(default_factory=set)  # positions whose key named a record through an alias
     # Record id -> position in ``prepared``; a prepared record is replaced only by versions with the same id.
     positions: dict[str, int] = field(default_factory=dict, init=False)
 
@@ -266,8 +268,21 @@ def write_many(
             previous = batch.results[i]
             reasons = previous.reasons if previous is not None else ()
             batch.results[i] = WriteResult(status, rec, superseded, reasons)
+        if batch.given_ids:
+            batch.audit += _aliases(batch)
         store.append_audit(scope, batch.audit)
     return [r for r in batch.results if r is not None]
+
+
+def _aliases(batch: _Batch) -> list[AuditEntry]:
+    """Alias entries for the keyed items that matched a record other than their own id's, newly this write."""
+    out = []
+    for i, result in enumerate(batch.results):
+        own = batch.prepared[i].id
+        matched = result is not None and result.status in (WriteStatus.UNCHANGED, WriteStatus.MERGED)
+        if matched and result is not None and result.record.id != own and i not in batch.by_alias:
+            out.append(alias_entry(own, result.record, actor_for(batch.prepared[i].source), batch.now))
+    return out
 
 
 def _explicit_targets(batch: _Batch) -> dict[int, MemoryRecord]:
@@ -387,10 +402,18 @@ def _dedupe(batch: _Batch, dedupe: list[bool], indexes: list[int]) -> list[int]:
     """Mark exact duplicates (stored, or earlier in the batch) and records whose given id is stored as UNCHANGED;
     return the indexes still new."""
     if batch.given_ids:  # a message's derived id: another writer of the same message may have stored it
-        stored = batch.store.get_many(batch.scope, [batch.prepared[i].id for i in indexes])
+        ids = [batch.prepared[i].id for i in indexes]
+        stored = batch.store.get_many(batch.scope, ids)
+        # A keyed statement that matched another record when first written names that record (``write.aliases``).
+        # (Messages are never deduplicated, so they never name another record: no lookup for them.)
+        keyed = [x for i, x in zip(indexes, ids, strict=True) if dedupe[i] and x not in stored]
+        named = aliased(batch.store, batch.scope, keyed)
+        stored |= named
         for i in indexes:
             if batch.prepared[i].id in stored:
                 batch.results[i] = WriteResult(WriteStatus.UNCHANGED, stored[batch.prepared[i].id])
+                if batch.prepared[i].id in named:
+                    batch.by_alias.add(i)
         indexes = [i for i in indexes if batch.prepared[i].id not in stored]
     checked = [i for i in indexes if dedupe[i]]
     by_type: dict[MemoryType, list[int]] = {}
@@ -445,8 +468,13 @@ def _restate(batch: _Batch) -> None:
         expires = restated_expiry(old, new)
         if expires == old.expires_at:
             continue
-        renewed = replace(old, expires_at=expires, updated_at=batch.now, version=old.version + 1)
-        batch.changed[record_id] = renewed
         why = "restated: no longer expires" if expires is None else f"restated: expires at {expires.isoformat()}"
-        batch.audit.append(audit_entry("restate", actor_for(new.source), batch.now, old, renewed, why))
+        if old.expires_at is not None and expires is not None and expires > old.expires_at:
+            # A later expiry only renews the lease, as ``Memory.refresh_ttl`` does: no new version, no audit entry,
+            # so a note restated every turn with its TTL does not grow a version each time.
+            renewed = replace(old, expires_at=expires)
+        else:
+            renewed = replace(old, expires_at=expires, updated_at=batch.now, version=old.version + 1)
+            batch.audit.append(audit_entry("restate", actor_for(new.source), batch.now, old, renewed, why))
+        batch.changed[record_id] = renewed
         batch.results[i] = WriteResult(WriteStatus.UNCHANGED, renewed, reasons=(why,))
