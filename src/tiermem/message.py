@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from tiermem.errors import ValidationError
-from tiermem.types import MetaValue, new_id, utcnow
+from tiermem.types import MemoryRecord, MetaValue, new_id, utcnow
 
 __all__ = ["UNNAMED_TOOL", "Message", "Role", "ToolCall", "openai_message"]
 
@@ -83,6 +83,10 @@ class Message:
     # Stored with the message's record and never sent to the model (e.g. what recall put in the prompt a
     # reply answered, ``context.trace``); not rebuilt from the record.
     metadata: Mapping[str, MetaValue] = field(default_factory=dict, compare=False)
+    # Set by the runtime for a memory tool's result: the stored records it quotes. Its verdict is then the worst of
+    # theirs, judged when they were written, not a scan of the result (which quotes the user's own rules as a
+    # tool's words). A transcript cannot give it: it is read only from a Message made in this process.
+    quoted: tuple[MemoryRecord, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):

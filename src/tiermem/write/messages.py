@@ -80,6 +80,7 @@ def parse_message(raw: object, index: int) -> Message:
         tool_calls=calls,
         metadata=_metadata(get("metadata"), f"{where}.metadata"),
         author=_optional_text(get("source"), f"{where}.source"),
+        quoted=raw.quoted if isinstance(raw, Message) else None,
     )
 
 

@@ -39,6 +39,7 @@ from tiermem.write.scan import (
     scan_texts,
     scan_with_vectors,
     scanned,
+    stamp_quoted,
 )
 from tiermem.write.supersede import Verdict, decide
 
@@ -212,8 +213,11 @@ def write_many(
     prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     if policy.scan.refuse_secrets:
         refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
-    scan_records(prepared, [it.scan for it in items], policy.scan)
-    wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
+    # A memory tool's result takes the verdicts of what it quotes instead of a scan (``write.scan.stamp_quoted``).
+    forced = [False if it.quoted is not None else it.scan for it in items]
+    scan_records(prepared, forced, policy.scan)
+    stamp_quoted(prepared, [it.quoted for it in items], policy.scan)
+    wanted = set(scanned(prepared, forced, policy.scan))
     dated = frozenset(i for i, it in enumerate(items) if it.valid_from is not None)
     batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated, given_ids=ids is not None)
     _explicit_targets(batch)  # a target named wrongly fails before anything is embedded

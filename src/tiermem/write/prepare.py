@@ -53,6 +53,8 @@ class NewMemory:
     scan: bool | None = None
     # Who approved this held write (``lifecycle.history.approve``): it is stored, not held again.
     approved_by: str | None = None
+    # A memory tool's result (``Message.quoted``): judged as the worst of the stored records it quotes, not scanned.
+    quoted: tuple[MemoryRecord, ...] | None = None
 
 
 def _ttl(value: timedelta | float | None) -> timedelta | None:

@@ -16,6 +16,7 @@ written.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -40,6 +41,7 @@ from tiermem.trust.injection import (
     InjectionVerdict,
     ScanLevel,
     injection_score,
+    level_of,
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
@@ -60,6 +62,7 @@ __all__ = [
     "scan_texts",
     "scan_with_vectors",
     "scanned",
+    "stamp_quoted",
 ]
 
 _MAX_REASONS_CHARS = 1500  # the reasons are an explanation, not a copy of the note (metadata is capped at 8 KiB)
@@ -157,6 +160,38 @@ def scan_records(
             if level is ScanLevel.CLEAN and SUSPICIOUS_TAG in record.tags:
                 level = ScanLevel.SUSPICIOUS
             records[i] = _stamp(record, verdict, level)
+
+
+def stamp_quoted(
+    records: list[MemoryRecord], quoted: Sequence[tuple[MemoryRecord, ...] | None], policy: ScanPolicy
+) -> None:
+    """Judge each record that quotes stored records (a memory tool's result) by their verdicts, in place.
+
+    Those records were judged when written and the prompt gate keeps quarantined ones out of every result, so
+    scanning their text again as a tool's would withhold the user's own rules. What the result says besides
+    them (its header, the query it repeats) is scanned under its source's policy; the worst verdict is kept.
+    """
+    for i, sources in enumerate(quoted):
+        if sources is None:
+            continue
+        own = records[i].content
+        for source in sources:
+            for form in (json.dumps(source.content, ensure_ascii=False), source.content):
+                own = own.replace(form, '""')
+        settings = policy.for_source(records[i].source.kind)
+        worst = injection_score(own) if settings.scan else InjectionVerdict(*read_time_score(own))
+        level = ScanLevel.of(worst.score, settings.suspicious_at, settings.quarantine_at)
+        for source in sources:
+            found = level_of(source)
+            score = source.metadata.get(SCORE_KEY)
+            verdict = InjectionVerdict(float(score) if isinstance(score, int | float) else 0.0, ())
+            if _RANK[found] > _RANK[level] or (found is level and verdict.score > worst.score):
+                why = f"quotes stored note {source.id}, judged {found.value} when written"
+                level, worst = found, InjectionVerdict(verdict.score, (why,))
+        records[i] = _stamp(records[i], worst, level)
+
+
+_RANK = {ScanLevel.CLEAN: 0, ScanLevel.SUSPICIOUS: 1, ScanLevel.QUARANTINE: 2}
 
 
 def _worst(record: MemoryRecord, score: Callable[[str], InjectionVerdict]) -> InjectionVerdict:
