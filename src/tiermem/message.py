@@ -17,7 +17,7 @@ from typing import Any
 from tiermem.errors import ValidationError
 from tiermem.types import MemoryRecord, MetaValue, new_id, utcnow
 
-__all__ = ["UNNAMED_TOOL", "Message", "Role", "ToolCall", "openai_message"]
+__all__ = ["UNNAMED_TOOL", "Message", "Quoting", "Role", "ToolCall", "openai_message"]
 
 UNNAMED_TOOL = "unknown"  # the OpenAI format names a tool result by its call id only; the source needs a name
 
@@ -57,6 +57,19 @@ def openai_message(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Quoting:
+    """What a memory tool's result quotes, as the runtime that wrote it knows (``Message.quoting``).
+
+    ``notes``: the user's and the system's stored notes it quotes, each judged when written; ``rest``: the result
+    with those notes' quotes left empty, which the write path scans as the tool's words (everything else it
+    quotes included).
+    """
+
+    notes: tuple[MemoryRecord, ...]
+    rest: str
+
+
 class Role(StrEnum):
     """Who speaks: the roles of the OpenAI chat format."""
 
@@ -83,10 +96,10 @@ class Message:
     # Stored with the message's record and never sent to the model (e.g. what recall put in the prompt a
     # reply answered, ``context.trace``); not rebuilt from the record.
     metadata: Mapping[str, MetaValue] = field(default_factory=dict, compare=False)
-    # Set by the runtime for a memory tool's result: the stored records it quotes. Its verdict is then the worst of
-    # theirs, judged when they were written, not a scan of the result (which quotes the user's own rules as a
-    # tool's words). A transcript cannot give it: it is read only from a Message made in this process.
-    quoted: tuple[MemoryRecord, ...] | None = field(default=None, compare=False, repr=False)
+    # Set by the runtime for a memory tool's result: the user's own rules it quotes keep their verdicts instead of
+    # being scanned as a tool's words. A transcript cannot give it: it is read only from a Message made in this
+    # process (``write.messages.parse_message``).
+    quoting: Quoting | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):

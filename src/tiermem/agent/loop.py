@@ -258,7 +258,7 @@ class Agent:
                 # A held call's notice is the runtime's own words, not the tool's: system, not tool:<name>.
                 author = {} if hold is None else {"author": "system"}
                 message = Message.tool(
-                    content, tool_call_id=call.id, name=call.name, quoted=result.quoted, **at, **author
+                    content, tool_call_id=call.id, name=call.name, quoting=result.quoting, **at, **author
                 )
                 message = self._fit(message, room)
                 used += message_tokens(message, self.counter)
@@ -328,7 +328,7 @@ class Agent:
                 name=message.name or "",
                 created_at=message.created_at,
                 author=message.author,
-                quoted=message.quoted,
+                quoting=message.quoting,
             )
             if keep == 0 or message_tokens(candidate, self.counter) <= room:
                 return candidate

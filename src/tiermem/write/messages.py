@@ -80,7 +80,7 @@ def parse_message(raw: object, index: int) -> Message:
         tool_calls=calls,
         metadata=_metadata(get("metadata"), f"{where}.metadata"),
         author=_optional_text(get("source"), f"{where}.source"),
-        quoted=raw.quoted if isinstance(raw, Message) else None,
+        quoting=raw.quoting if isinstance(raw, Message) else None,
     )
 
 
@@ -158,7 +158,16 @@ def _searchable_text(message: Message) -> str:
     """The message, or a line per call when it has no text."""
     if message.content.strip():
         return message.content
-    return "\n".join(f"[tool call {call.name}({call.arguments})]" for call in message.tool_calls)
+    return "\n".join(f"[tool call {call.name}({_read_arguments(call.arguments)})]" for call in message.tool_calls)
+
+
+def _read_arguments(arguments: str) -> str:
+    """A call's JSON arguments with their escapes undone: a scan and a search see the characters they stand for."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return arguments
+    return json.dumps(value, ensure_ascii=False)
 
 
 def record_fields(message: Message) -> tuple[str, dict[str, MetaValue]]:

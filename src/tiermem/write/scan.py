@@ -16,7 +16,6 @@ written.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,6 +26,7 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
+from tiermem.message import Quoting
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
 from tiermem.trust.injection import (
@@ -58,11 +58,11 @@ __all__ = [
     "learned_applies",
     "release",
     "scan_learned",
+    "scan_quoting",
     "scan_records",
     "scan_texts",
     "scan_with_vectors",
     "scanned",
-    "stamp_quoted",
 ]
 
 _MAX_REASONS_CHARS = 1500  # the reasons are an explanation, not a copy of the note (metadata is capped at 8 KiB)
@@ -162,33 +162,48 @@ def scan_records(
             records[i] = _stamp(record, verdict, level)
 
 
-def stamp_quoted(
-    records: list[MemoryRecord], quoted: Sequence[tuple[MemoryRecord, ...] | None], policy: ScanPolicy
+def scan_quoting(
+    records: list[MemoryRecord], quoting: Sequence[Quoting | None], embedder: Embedder | None, policy: ScanPolicy
 ) -> None:
-    """Judge each record that quotes stored records (a memory tool's result) by their verdicts, in place.
+    """Judge each memory tool's result (``Message.quoting``) by the rest of it and the user's notes it quotes, in place.
 
-    Those records were judged when written and the prompt gate keeps quarantined ones out of every result, so
-    scanning their text again as a tool's would withhold the user's own rules. What the result says besides
-    them (its header, the query it repeats) is scanned under its source's policy; the worst verdict is kept.
+    The rest (the result with those notes' quotes left empty) is scanned as its source's words are, classifier
+    and judge included; the notes keep the verdicts they were given when written: the user's own rules ("always
+    reply in Portuguese") read like orders to the model, and scanned as a tool's words they were withheld from
+    the next prompt. The record takes the worst verdict.
     """
-    for i, sources in enumerate(quoted):
-        if sources is None:
-            continue
-        own = records[i].content
-        for source in sources:
-            for form in (json.dumps(source.content, ensure_ascii=False), source.content):
-                own = own.replace(form, '""')
-        settings = policy.for_source(records[i].source.kind)
-        worst = injection_score(own) if settings.scan else InjectionVerdict(*read_time_score(own))
-        level = ScanLevel.of(worst.score, settings.suspicious_at, settings.quarantine_at)
-        for source in sources:
-            found = level_of(source)
-            score = source.metadata.get(SCORE_KEY)
-            verdict = InjectionVerdict(float(score) if isinstance(score, int | float) else 0.0, ())
-            if _RANK[found] > _RANK[level] or (found is level and verdict.score > worst.score):
-                why = f"quotes stored note {source.id}, judged {found.value} when written"
-                level, worst = found, InjectionVerdict(verdict.score, (why,))
+    at = [i for i, given in enumerate(quoting) if given is not None]
+    if not at:
+        return
+    rests = [quoting[i].rest for i in at]  # type: ignore[union-attr]
+    probes = [_probe(records[i], rest) for i, rest in zip(at, rests, strict=True)]
+    unforced: list[bool | None] = [None] * len(probes)
+    scan_records(probes, unforced, policy)
+    scan_with_vectors(probes, scanned(probes, unforced, policy), embedder, {}, policy)
+    for i, probe in zip(at, probes, strict=True):
+        level, worst = stored_level(probe) or ScanLevel.CLEAN, _stored_verdict(probe)
+        for note in quoting[i].notes:  # type: ignore[union-attr]
+            found = level_of(note)
+            if _RANK[found] > _RANK[level]:
+                level, worst = found, InjectionVerdict(_score_of(note), (f"quotes note {note.id}, judged {found}",))
         records[i] = _stamp(records[i], worst, level)
+
+
+def _probe(record: MemoryRecord, rest: str) -> MemoryRecord:
+    """``record`` as the scan reads it: ``rest`` for its text, without the raw text that rebuilds its message."""
+    return replace(
+        record, content=rest, metadata=MappingProxyType({k: v for k, v in record.metadata.items() if k != "raw"})
+    )
+
+
+def _score_of(record: MemoryRecord) -> float:
+    score = record.metadata.get(SCORE_KEY)
+    return float(score) if isinstance(score, int | float) else 0.0
+
+
+def _stored_verdict(record: MemoryRecord) -> InjectionVerdict:
+    reasons = record.metadata.get(REASONS_KEY)
+    return InjectionVerdict(_score_of(record), tuple(str(reasons).split("; ")) if reasons else ())
 
 
 _RANK = {ScanLevel.CLEAN: 0, ScanLevel.SUSPICIOUS: 1, ScanLevel.QUARANTINE: 2}
