@@ -17,7 +17,7 @@ from typing import Any
 from tiermem.errors import ValidationError
 from tiermem.types import MemoryRecord, MetaValue, new_id, utcnow
 
-__all__ = ["UNNAMED_TOOL", "Message", "Quoting", "Role", "ToolCall", "openai_message"]
+__all__ = ["JUDGED_IN_PARTS", "UNNAMED_TOOL", "Message", "Quoting", "Role", "ToolCall", "openai_message"]
 
 UNNAMED_TOOL = "unknown"  # the OpenAI format names a tool result by its call id only; the source needs a name
 
@@ -57,17 +57,23 @@ def openai_message(
     return out
 
 
+# Metadata of a memory tool's result judged in parts (``Quoting``): quoted again, it keeps its verdict. A
+# transcript's metadata may not give it (``write.messages.RESERVED_METADATA``).
+JUDGED_IN_PARTS = "judged_in_parts"
+
+
 @dataclass(frozen=True, slots=True)
 class Quoting:
     """What a memory tool's result quotes, as the runtime that wrote it knows (``Message.quoting``).
 
-    ``notes``: the user's and the system's stored notes it quotes, each judged when written; ``rest``: the result
-    with those notes' quotes left empty, which the write path scans as the tool's words (everything else it
-    quotes included).
+    ``notes``: the user's own stored notes it quotes, each judged when written; ``rest``: the result with those
+    notes' quotes left empty, which the write path scans as the tool's words (everything else it quotes included);
+    ``text``: the whole result, which the message must hold as its content, or the quoting is not read.
     """
 
     notes: tuple[MemoryRecord, ...]
     rest: str
+    text: str
 
 
 class Role(StrEnum):

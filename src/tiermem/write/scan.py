@@ -16,6 +16,7 @@ written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -26,7 +27,7 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
-from tiermem.message import Quoting
+from tiermem.message import JUDGED_IN_PARTS, Quoting
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
 from tiermem.trust.injection import (
@@ -46,7 +47,7 @@ from tiermem.trust.injection import (
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
 from tiermem.trust.read_time import read_time_score
-from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
+from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind, normalise_text
 from tiermem.write.judge import HarmJudge
 from tiermem.write.reader_texts import CONTENT, judged_note, model_texts, reader_texts
 from tiermem.write.scan_foreign import foreign_parts, other_languages, reads_english
@@ -186,14 +187,31 @@ def scan_quoting(
             found = level_of(note)
             if _RANK[found] > _RANK[level]:
                 level, worst = found, InjectionVerdict(_score_of(note), (f"quotes note {note.id}, judged {found}",))
-        records[i] = _stamp(records[i], worst, level)
+        records[i] = _stamp(replace(records[i], metadata=_marked(records[i])), worst, level)
+
+
+def _marked(record: MemoryRecord) -> MappingProxyType[str, MetaValue]:
+    return MappingProxyType({**record.metadata, JUDGED_IN_PARTS: True})
 
 
 def _probe(record: MemoryRecord, rest: str) -> MemoryRecord:
-    """``record`` as the scan reads it: ``rest`` for its text, without the raw text that rebuilds its message."""
-    return replace(
-        record, content=rest, metadata=MappingProxyType({k: v for k, v in record.metadata.items() if k != "raw"})
-    )
+    """``record`` as the scan reads it: ``rest`` with its quotes' escapes undone (a line break in a repeated query
+    read as a break, not as ``\\n``) and stored as a content is, without the raw text that rebuilds its message."""
+    kept = {k: v for k, v in record.metadata.items() if k != "raw"}
+    return replace(record, content=normalise_text(_ESCAPE.sub(_unescaped, rest)), metadata=MappingProxyType(kept))
+
+
+# A JSON string escape: the result quotes texts as JSON strings (``trust.provenance.quote``).
+_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
+_SIMPLE = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if code[0] == "u":
+        char = chr(int(code[1:], 16))
+        return " " if 0xD800 <= ord(char) <= 0xDFFF else char
+    return _SIMPLE.get(code, code)
 
 
 def _score_of(record: MemoryRecord) -> float:
