@@ -15,9 +15,9 @@ from enum import StrEnum
 from typing import Any
 
 from tiermem.errors import ValidationError
-from tiermem.types import MetaValue, new_id, utcnow
+from tiermem.types import MemoryRecord, MetaValue, new_id, utcnow
 
-__all__ = ["UNNAMED_TOOL", "Message", "Role", "ToolCall", "openai_message"]
+__all__ = ["JUDGED_IN_PARTS", "UNNAMED_TOOL", "Message", "Quoting", "Role", "ToolCall", "openai_message"]
 
 UNNAMED_TOOL = "unknown"  # the OpenAI format names a tool result by its call id only; the source needs a name
 
@@ -57,6 +57,25 @@ def openai_message(
     return out
 
 
+# Metadata of a memory tool's result judged in parts (``Quoting``): quoted again, it keeps its verdict. A
+# transcript's metadata may not give it (``write.messages.RESERVED_METADATA``).
+JUDGED_IN_PARTS = "judged_in_parts"
+
+
+@dataclass(frozen=True, slots=True)
+class Quoting:
+    """What a memory tool's result quotes, as the runtime that wrote it knows (``Message.quoting``).
+
+    ``notes``: the user's own stored notes it quotes, each judged when written; ``rest``: the result with those
+    notes' quotes left empty, which the write path scans as the tool's words (everything else it quotes included);
+    ``text``: the whole result, which the message must hold as its content, or the quoting is not read.
+    """
+
+    notes: tuple[MemoryRecord, ...]
+    rest: str
+    text: str
+
+
 class Role(StrEnum):
     """Who speaks: the roles of the OpenAI chat format."""
 
@@ -83,6 +102,10 @@ class Message:
     # Stored with the message's record and never sent to the model (e.g. what recall put in the prompt a
     # reply answered, ``context.trace``); not rebuilt from the record.
     metadata: Mapping[str, MetaValue] = field(default_factory=dict, compare=False)
+    # Set by the runtime for a memory tool's result: the user's own rules it quotes keep their verdicts instead of
+    # being scanned as a tool's words. A transcript cannot give it: it is read only from a Message made in this
+    # process (``write.messages.parse_message``).
+    quoting: Quoting | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
-from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
+from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools, ToolResult
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
 from tiermem.context.lease import TURN_LEASE, TurnLease, check_lease
@@ -251,13 +251,15 @@ class Agent:
                 if hold is not None:
                     held.append(hold)
                 lease.renew()  # a tool may write memory: only while the session is this turn's
-                result = self._run(call) if hold is None else _held_result(hold)
+                result = self._run(call) if hold is None else ToolResult(_held_result(hold))
                 # Leave an even share of what is left for the results still to come in this step.
                 room = (self.context.budget.message_budget - used) // (len(calls) - i)
-                content = result if result.strip() else "(empty result)"  # a chat message may not be blank
+                content = result.text if result.text.strip() else "(empty result)"  # a chat message may not be blank
                 # A held call's notice is the runtime's own words, not the tool's: system, not tool:<name>.
                 author = {} if hold is None else {"author": "system"}
-                message = Message.tool(content, tool_call_id=call.id, name=call.name, **at, **author)
+                message = Message.tool(
+                    content, tool_call_id=call.id, name=call.name, quoting=result.quoting, **at, **author
+                )
                 message = self._fit(message, room)
                 used += message_tokens(message, self.counter)
                 lease.renew()  # and a tool may take long: its result is written only if the session is still held
@@ -274,7 +276,7 @@ class Agent:
         held = self.held.get(held_id)
         if held.status is not HoldStatus.HELD:
             self.held.resolve(held_id, HoldStatus.APPROVED)  # raises ConflictError naming its state
-        result = self._run(ToolCall(held.call_id, held.name, held.arguments))
+        result = self._run(ToolCall(held.call_id, held.name, held.arguments)).text
         self.held.resolve(held_id, HoldStatus.APPROVED, result)
         return ToolRun(held.call_id, held.name, held.arguments, result)
 
@@ -295,17 +297,17 @@ class Agent:
         reasons = trace_call(call.arguments, recalled, user_text=user_text)
         return self.held.hold(call.id, call.name, call.arguments, reasons) if reasons else None
 
-    def _run(self, call: ToolCall) -> str:
+    def _run(self, call: ToolCall) -> ToolResult:
         extra = self._extra.get(call.name)
         if extra is not None:
             try:
-                return extra.run(call.arguments)
+                return ToolResult(extra.run(call.arguments))
             except MemError as exc:  # a tool's own validation: the model can correct the call
-                return f"error: {call.name}: {exc}"
+                return ToolResult(f"error: {call.name}: {exc}")
         if call.name not in TOOL_NAMES:
             names = ", ".join([*TOOL_NAMES, *self._extra])
-            return f"error: unknown tool '{call.name}'; the tools are: {names}"
-        return self.memory_tools.dispatch(call.name, call.arguments)
+            return ToolResult(f"error: unknown tool '{call.name}'; the tools are: {names}")
+        return self.memory_tools.run(call.name, call.arguments)
 
     def _fit(self, message: Message, room: int) -> Message:
         """``message`` with its text cut (and marked) so the whole message costs at most ``room`` tokens."""
@@ -326,6 +328,7 @@ class Agent:
                 name=message.name or "",
                 created_at=message.created_at,
                 author=message.author,
+                quoting=message.quoting,
             )
             if keep == 0 or message_tokens(candidate, self.counter) <= room:
                 return candidate

@@ -181,6 +181,7 @@ def write_messages(
                 valid_from=message.created_at,
                 metadata=meta,
                 dedupe=False,  # messages are events: "ok" said twice is two records
+                quoting=message.quoting,
             )
             _check(scope, item, now, i)
             pieces.append(_Piece(i, message_record_id(scope, keys[i], part), item))

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tiermem.errors import ValidationError
-from tiermem.message import Message, Role, ToolCall
+from tiermem.message import JUDGED_IN_PARTS, Message, Quoting, Role, ToolCall
 from tiermem.text_rules import check_encodable, check_name, check_visible, visible
 from tiermem.types import MetaValue, aware_time, normalise_text
 from tiermem.write.path import MAX_CONTENT_CHARS
@@ -40,6 +40,7 @@ RECALL_TAG = "recall"
 # Keys of a message record's metadata that rebuild the message: a caller's own metadata may not use them.
 RESERVED_METADATA = frozenset(
     {"role", "name", "message_id", "tool_call_id", "tool_calls", "empty", "raw", "prefixed", "part", "parts"}
+    | {JUDGED_IN_PARTS}
 )
 # Raw text is kept beside the normalised record content only while the record's metadata stays this small.
 _RAW_LIMIT_BYTES = 6000
@@ -80,7 +81,15 @@ def parse_message(raw: object, index: int) -> Message:
         tool_calls=calls,
         metadata=_metadata(get("metadata"), f"{where}.metadata"),
         author=_optional_text(get("source"), f"{where}.source"),
+        quoting=_quoting(raw),
     )
+
+
+def _quoting(raw: object) -> Quoting | None:
+    """What a message made by the runtime in this process says it quotes, if its content is that result's text."""
+    if not isinstance(raw, Message) or raw.quoting is None or raw.role is not Role.TOOL:
+        return None
+    return raw.quoting if raw.content == raw.quoting.text else None
 
 
 def _optional_text(value: object, where: str) -> str | None:
@@ -157,7 +166,26 @@ def _searchable_text(message: Message) -> str:
     """The message, or a line per call when it has no text."""
     if message.content.strip():
         return message.content
-    return "\n".join(f"[tool call {call.name}({call.arguments})]" for call in message.tool_calls)
+    return "\n".join(f"[tool call {call.name}({_read_arguments(call.arguments)})]" for call in message.tool_calls)
+
+
+def _read_arguments(arguments: str) -> str:
+    """A call's JSON arguments as ``name=value`` pairs of their values, every key kept: a scan and a search read the
+    characters the escapes stand for (a line break as a break, not as ``\\n``); the raw text if it cannot be read."""
+    try:
+        text = _plain(json.loads(arguments, object_pairs_hook=list))
+        text.encode("utf-8")  # a lone surrogate escaped in the JSON is no text
+    except (ValueError, UnicodeEncodeError):
+        return arguments
+    return text
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, list) and all(isinstance(p, tuple) and len(p) == 2 for p in value) and value:
+        return ", ".join(f"{key}={_plain(item)}" for key, item in value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_plain(item) for item in value) + "]"
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def record_fields(message: Message) -> tuple[str, dict[str, MetaValue]]:

@@ -36,6 +36,7 @@ from tiermem.write.scan import (
     ScanPolicy,
     SourceScan,
     learned_applies,
+    scan_quoting,
     scan_records,
     scan_texts,
     scan_with_vectors,
@@ -214,8 +215,10 @@ def write_many(
     prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     if policy.scan.refuse_secrets:
         refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
-    scan_records(prepared, [it.scan for it in items], policy.scan)
-    wanted = set(scanned(prepared, [it.scan for it in items], policy.scan))
+    # A memory tool's result is judged by what it quotes and the rest of it (``write.scan.scan_quoting``).
+    forced = [False if it.quoting is not None else it.scan for it in items]
+    scan_records(prepared, forced, policy.scan)
+    wanted = set(scanned(prepared, forced, policy.scan))
     dated = frozenset(i for i, it in enumerate(items) if it.valid_from is not None)
     batch = _Batch(store, scope, now, prepared, [None] * len(items), dated=dated, given_ids=ids is not None)
     _explicit_targets(batch)  # a target named wrongly fails before anything is embedded
@@ -239,6 +242,7 @@ def write_many(
     passages_of = dict(zip(todo, passages, strict=True))
     known = {i: (vector_of[i], passages_of[i]) for i in todo}
     scan_with_vectors(batch.prepared, [i for i in todo if i in wanted], embedder, known, policy.scan)
+    scan_quoting(batch.prepared, [it.quoting for it in items], embedder, policy.scan)
     with scope_writes(store, scope):
         # Read again under the lock: a target forgotten or closed by a racing writer is seen as it is now, so it is
         # never written back, nor two closings of it given one version.

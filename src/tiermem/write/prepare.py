@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from tiermem.errors import ValidationError
+from tiermem.message import Quoting
 from tiermem.text_rules import check_encodable, check_name, check_visible
 from tiermem.types import (
     MemoryRecord,
@@ -53,6 +54,8 @@ class NewMemory:
     scan: bool | None = None
     # Who approved this held write (``lifecycle.history.approve``): it is stored, not held again.
     approved_by: str | None = None
+    # A memory tool's result (``Message.quoting``): the user's notes it quotes keep their verdicts, the rest is scanned.
+    quoting: Quoting | None = None
 
 
 def _ttl(value: timedelta | float | None) -> timedelta | None:
