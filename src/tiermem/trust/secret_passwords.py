@@ -15,48 +15,31 @@ from datetime import datetime
 
 from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property
 from tiermem.trust.secret_placeholders import is_placeholder
+from tiermem.trust.secret_prose import foreign_prose_value, prose_value
 
 __all__ = ["PASSWORD_LABEL", "labelled_password", "shaped"]
 
-# Words that continue a sentence after "password is": the password is *on the fridge*, *required*, *the same*.
-_PROSE_WORDS = frozenset(
-    "on in at under behind inside near by with without for from of to into onto over above below about the a an "
-    "my your his her our their its this that these those same different written saved stored kept somewhere "
-    "required needed incorrect wrong correct right invalid valid weak strong long short secure safe unsafe "
-    "unknown blank empty missing set reset changed case too very still now not also just only being known new "
-    "old easy hard simple complicated good bad fine ok okay optional mandatory temporary encrypted hashed visible "
-    "hidden printed listed attached included enclosed there here something anything nothing what whatever "
-    "different expired expiring protected sent shared".split()
-)
-_PROSE_SHAPE = re.compile(r"^[a-z]+(?:ed|ing|ly|ible|able|ful|less|ous|ive)$")
-
-
-def _prose_value(value: str, after: str) -> bool:
-    """Whether ``value`` (the word after "password is") is a credential rather than the sentence going on."""
-    lower = value.lower()
-    if lower in _PROSE_WORDS or _PROSE_SHAPE.match(lower) or is_placeholder(value):
-        return False
-    if re.search(r"\d|[^\w]", value) or value != value.lower():
-        return True  # password-shaped: a digit, a symbol or a capital inside
-    # One plain word: a credential only where the sentence stops ("the wifi password is sunflower.").
-    return not re.match(r"\s+[A-Za-z]", after)
-
-
+# A Wi-Fi network's key is its password ("wifi key", ``wpa2_key``, ``psk="..."`` in a supplicant's file).
 PASSWORD_LABEL = (
     r"(?:(?:password|passwd|passphrase|passcode)\w*"
-    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word)"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word"
+    r"|(?<![A-Za-z])(?:wi-?fi|wlan|wpa[23]?)[\s_\-]?(?:key|code)(?![A-Za-z])|(?<![A-Za-z])(?:wpa[23]?[_\-]?)?psk(?![A-Za-z]))"
 )
 # A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.
+PASSWORD_LABEL_RE = re.compile(PASSWORD_LABEL, re.IGNORECASE)
 _KEYWORD = r"(?:(?:await|new|yield)\s+(?=[A-Za-z_$@]))?"
 # A remark in brackets between a label and its value: ``Password (old): ...``, ``Kennwort (Router): ...``.
 _REMARK = r"(?:\s*\((?P<remark>[^()\n]{1,24})\))?"
+# A word after the label that names where the value is typed, not a property of it: ``password field: ...``.
+_FIELD = r"(?:[\s_\-](?:field|value|entry|box|input)(?![A-Za-z]))?"
 _ASSIGNED = re.compile(
     r"(?i)(?P<label>"
     + PASSWORD_LABEL
     + r")"
+    + _FIELD
     + _REMARK
-    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
-    r"\s*" + _KEYWORD + r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?P<sep>:=|=>|[:=]|\s-\s)"
+    r"\s*" + _KEYWORD + r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<bare>[^\s\"'&;,]+))"
 )
 _SAID = re.compile(
     r"(?i)(?P<label>"
@@ -64,22 +47,44 @@ _SAID = re.compile(
     + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
     r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
-_BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
+# A label then the value with no sign between (``pw Lumen4471x``): a word with letters and digits, no path or flag.
+_BARE_AFTER_LABEL = re.compile(
+    r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a|pw)\s+([^\s\"'/~\-][^\s\"']{5,})(?=\s|$)"
+)
 # A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
-# "la password è", "password → ..."): what follows is read by no sentence rules of its language, so it counts only
-# when it is shaped like a password (``shaped``); "Das Passwort ist abgelaufen" and "Hasło: Razem możemy" stay.
+# "la password è", "password → ..."): what follows counts when it is shaped like a password (``shaped``), and a
+# plain word after a colon or an "is" only where the sentence stops on a word telling no state of the password
+# (``secret_prose``): "Das Passwort ist abgelaufen" and "Hasło: Razem możemy" stay. A Wi-Fi network's key is named
+# by its own words ("WLAN-Schlüssel", "la clave del wifi").
 _ANY_LABEL = (
     r"(?:" + PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|lösenord|salasana|"
-    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave))"
+    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
+    r"|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
+    r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
+    r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b)"
 )
+# Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is".
+_FOREIGN_FOR = (
+    r"от|для|de|del|de\s+la|du|des|da|do|dos|das|della|dello|di|dla|do|für|zum|zur|vom|van|per|para|pour|voor"
+)
+_FOREIGN_NEW = (
+    r"nueva|nuevo|antigua|actual|nova|antiga|atual|nuova|vecchia|attuale|nouveau|ancien|actuel|neue|neues|alte|"
+)
+_FOREIGN_NEW += r"aktuelle|nieuwe|oude|huidige|nowe|stare|obecne"
+_FOREIGN_IS = r"est|es|ist|è|é|era|war|är|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt"
 _ANY_SAID = re.compile(
     r"(?i)(?P<label>"
     + _ANY_LABEL
     + r")"
     + _REMARK
-    + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
-    r"[\"'\]]?\s*(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|est|es|ist|è|é|era|war|är|jest|je)\s)"
-    r"\s*" + _KEYWORD + r"[\"'\u201c]?(?P<value>[^\s\"'\u201d]+)"
+    + r"(?:\s+(?:"
+    + _FOREIGN_NEW
+    + r"))?"
+    + r"(?:\s+(?:for|of|to|on|at|"
+    + _FOREIGN_FOR
+    + r")(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    r"[\"'\]]?\s*(?P<sep>:=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|" + _FOREIGN_IS + r")\s)"
+    r"\s*" + _KEYWORD + r"[\"'\u201c\u00ab]?\s*(?P<value>[^\s\"'\u201d\u00bb]+)"
 )
 # A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
 # run of Latin letters, digits and signs after it, shaped like a password.
@@ -171,6 +176,50 @@ def _named_anew(word: str) -> bool:
     return shaped(word) and not address and re.search(r"\d|[!#$%&*+=?@^~]", word) is not None
 
 
+# A type a password's field is declared with (``password: SecretStr = Field(...)``, ``password: Optional[str]``).
+_TYPE_NAMES = frozenset("str string bytes bytearray text any secretstr secretbytes secret charsequence".split())
+
+
+def _a_type(value: str, after: str) -> bool:
+    """Whether ``value`` after ``label:`` is a type annotation: a type's name, or a class's name that the line goes
+    on to give a default (``= Field(...)``) or a union (``| None``)."""
+    bare = value.rstrip(",;)")
+    if bare.lower() in _TYPE_NAMES or re.fullmatch(r"(?:Optional|Union|Annotated|Secret\w*)\[.*", bare):
+        return True
+    return re.fullmatch(r"[A-Z][A-Za-z]+", bare) is not None and re.match(r"\s*(?:=(?!=)|\|)", after) is not None
+
+
+def _foreign_plain_word(m: re.Match[str], value: str, after: str) -> bool:
+    """Whether a plain word after a label in another language, or another language's "is", is the password: after a
+    colon or an "is", where the sentence stops on it (``secret_prose``)."""
+    if PASSWORD_LABEL_RE.fullmatch(m["label"]) and m["sep"].strip().lower() in {"is", "was", ":"}:
+        return False  # English, read by the English rules
+    if m["sep"].strip() not in {":", "="} and not m["sep"].startswith(" "):
+        return False  # an arrow or a dash: a menu's path or a list, not a sentence
+    if m["sep"] in {"=", ":="} or _a_property(m["label"], value, m["remark"]):
+        return False
+    if re.match(r"(?i)parola\s+chiave", m["label"]):
+        return False  # in most Italian text a keyword, and one plain word after it is the keyword
+    neuter = re.match(r"(?i)has[łl]o", m["label"]) is not None
+    word = value.rstrip(".,;!?)")
+    return foreign_prose_value(word, value[len(word) :] + after, neuter=neuter)
+
+
+# A user name and a password after a login's name: "login is admin / Fjord#5512", "credentials: ops/Kestrel-41".
+_LOGIN_PAIR = re.compile(
+    r"(?i)\b(?:log[\s\-]?in|logon|sign[\s\-]?in|credentials?|creds)(?:\s+(?:is|are|was))?\s*:?\s+"
+    r"(?P<user>[^\s/:]{1,40}?)\s*/\s*(?P<password>[^\s/]{4,}?)[.,;!?)]?(?=\s|$)"
+)
+
+
+def _login_pair(m: re.Match[str]) -> bool:
+    """Whether a user and password pair is one: a password shaped like one, after a user name that is no host's
+    name (``example.org/Account2024`` is a path)."""
+    user, password = m["user"], m["password"]
+    host = "." in user and "@" not in user
+    return not host and shaped(password)
+
+
 # A sum of money (``monthly pass: $156.00``): what a pass or a plan costs, never its password.
 _AMOUNT = re.compile(r"[$€£¥]\d[\d,]*(?:\.\d+)?")
 
@@ -178,11 +227,12 @@ _AMOUNT = re.compile(r"[$€£¥]\d[\d,]*(?:\.\d+)?")
 def labelled_password(text: str) -> bool:
     """Whether ``text`` gives a password after a label naming one, in prose, a form, a config or code."""
     for m in _ASSIGNED.finditer(text):
-        value = next(v for v in m.groups()[2:] if v is not None)  # after the label and its remark
+        value = m["dq"] or m["sq"] or m["bare"]
         after = text[m.end() :]
         if (
             len(value) < 4
             or is_placeholder(value)
+            or (m["sep"] == ":" and m["bare"] is not None and _a_type(value, after))
             or value.startswith(("/", "~"))
             or _AMOUNT.fullmatch(value.rstrip(".,;"))
             or _a_property(m["label"], value, m["remark"])
@@ -196,7 +246,7 @@ def labelled_password(text: str) -> bool:
             return True
     for m in _SAID.finditer(text):
         value = m.group(2)
-        if len(value) >= 4 and _prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
+        if len(value) >= 4 and prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
             return True
         if _password_after(text[m.end() :]):
             return True
@@ -205,7 +255,11 @@ def labelled_password(text: str) -> bool:
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
     for m in _ANY_SAID.finditer(text):
-        value = m.group("value")
-        if (shaped(value) and not _a_property(m["label"], value, m["remark"])) or _password_after(text[m.end() :]):
+        value, after = m.group("value"), text[m.end() :]
+        if (shaped(value) and not _a_property(m["label"], value, m["remark"])) or _password_after(after):
             return True
+        if _foreign_plain_word(m, value, after):
+            return True
+    if any(_login_pair(m) for m in _LOGIN_PAIR.finditer(text)):
+        return True
     return any(shaped(m.group(1)) for m in _CJK_SAID.finditer(text))

@@ -27,11 +27,21 @@ def _passwords(text: str) -> bool:
     return code_password(text) or labelled_password(text)
 
 
+# A door's or a PIN's code named in another language: "Türcode", "digicode", "código de la puerta", "kod do drzwi".
+_FOREIGN_PIN = (
+    r"(?:t[üu]r|haust[üu]r|tor|zugangs|eingangs|tresor|schloss|garagen|alarm|deur|poort|toegangs|kluis)[\s\-]?code"
+    r"|digicode|geheimzahl|pin[\s_\-]*(?:nummer|kod|numero|número|numéro)"
+    r"|(?:c[óo]digo|code|codice|kod)\s+(?:(?:de|del|da|do|della|dell['\u2019]|di|du|des|dla|d['\u2019])\s*)?"
+    r"(?:la\s+|l['\u2019]\s*|el\s+|o\s+|a\s+)?(?:puerta|port[óo]n|portal|entrada|acceso|alarma|porte|portail|"
+    r"entr[ée]e|acc[èe]s|alarme|immeuble|cancello|portone|porta|ingresso|accesso|allarme|port[ãa]o|acesso|drzwi|bramy|"
+    r"furtki|domofonu|dost[ęe]pu|alarmu|pin)(?![A-Za-z])"
+)
 _PIN = re.compile(
     r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|(?:door|alarm|gate|garage|safe|lock|"
     r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
-    r"combination)"
-    r"(?:\s+(?:is|was|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?\s*"
+    r"combination|" + _FOREIGN_PIN + r")"
+    r"(?:\s+(?:is|was|ist|lautet|war|es|est|era|è|é|e|is|luidt|jest|to|wynosi|for\s+[\w\s'\u2019]{1,30}?\s+is))?"
+    r"\s*[:=#-]?\s*"
     r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
