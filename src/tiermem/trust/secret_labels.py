@@ -4,7 +4,7 @@ A password's name also names things about the password, and what follows it is t
 (``password_status: expired``, ``passwordManager: Bitwarden``, ``Kennwortmanager: ...``), a state that ends what
 is said (``Password: Locked``), or in code a variable that repeats the name (``pwd = form.new_password``). Each
 is shaped like no password: a value of letters with digits or signs (``Password123``, ``hunter2!``) is never read
-so, after a property's label neither (``secret_values``).
+so, after a property's label neither (``secret_passwords``).
 """
 
 from __future__ import annotations

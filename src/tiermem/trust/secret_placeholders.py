@@ -4,7 +4,8 @@ A value after a password's label is often no password: a form's placeholder (``<
 a template's slot (``${TOKEN}``, ``%(password)s``, ``#{password}``), a masked value (``********``, ``•••••``), a
 YAML tag (``!!null``, ``!secret db_password``) or code that reads the password from somewhere (``os.getenv(...)``,
 ``config['db']['password']``, ``Hash::make($request->password)``, ``@password``). A value that merely begins like
-one is a value still: ``$ecretSauce99`` and ``%sunset%42`` are what a person types, no variable or slot.
+one is a value still: ``$ecretSauce99`` and ``%sunset%42`` are what a person types, no variable or slot, and a
+slot's default (``${DB_PASSWORD:-...}``) is the value used when nothing fills the slot.
 """
 
 from __future__ import annotations
@@ -45,11 +46,19 @@ _SIGIL_VARIABLE = re.compile(r"^[$@](?:[a-z_]+|[A-Z_][A-Z0-9_]*|[a-z_]\w*->\w+|\
 _YAML_TAG = re.compile(r"^(?:!!(?:null|str|binary|int)|!(?:secret|env_var|include|vault|ENV))$")
 
 
+# A slot with a default, in a shell (``${DB_PASSWORD:-...}``) or in Spring (``${db.password:...}``): the default is
+# what is used when nothing is set, so it stands for nothing; an error (``:?``) or an alternative (``:+``) is no value.
+_DEFAULT = re.compile(r"^\$\{[A-Za-z_][\w.\-]*(?::?[-=]|:(?![?+]))(?P<default>.*)\}$")
+
+
 def is_placeholder(value: str) -> bool:
     """Whether ``value`` stands for a credential instead of being one."""
     if _CODE_REFERENCE.match(value.strip("\"'`")):
         return True
     stripped = value.strip("\"'`,;.:)(")
+    default = _DEFAULT.match(stripped)
+    if default is not None:
+        return is_placeholder(default["default"])
     if not stripped or _TEMPLATE.match(stripped) or _YAML_TAG.match(stripped) or names_a_variable(stripped):
         return True
     if _SIGIL_VARIABLE.match(stripped):

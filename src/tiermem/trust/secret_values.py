@@ -1,14 +1,10 @@
 """(internal) Credentials known by what names them: a password, a PIN, a key after its label, a URL's password.
 
-detect-secrets' keyword plugin is written for source files (the value must be quoted in most file types, and
-in config files it runs to the end of the line), so prose such as "the password for the router is ..." and
-"my PIN is ..." is read here. What counts is the value: a placeholder (``<your password>``, ``YOUR_KEY``,
-``${TOKEN}``, ``xxxx``, ``********``, a variable such as ``form.new_password``), a word that continues a sentence
-("the password is on the fridge", "... is required") or a state ("Password: Locked") is not a credential, nor is
-what follows a label naming a property of a password (``password_status``, ``passwordManager``; both in
-``secret_labels``); a value that merely begins like one ("Secretariat#77", "testPilot9") is. A random-looking
-token of 40 or more characters with no label at all (a bare cloud secret in a metadata value) is one too, unless
-it is a hash, a URL's path, a public key, a certificate or base64 of ordinary text.
+A password is read by its label (``secret_passwords``) or where code or a command line gives it (``secret_code``);
+a PIN, a card's security code, a key or token after its label, a bearer or basic credential, a URL's password and
+a few file formats are read here. A random-looking token of 40 or more characters with no label at all (a bare
+cloud secret in a metadata value) is one too, unless it is a hash, a URL's path, a public key, a certificate or
+base64 of ordinary text.
 """
 
 from __future__ import annotations
@@ -18,260 +14,34 @@ import binascii
 import itertools
 import re
 from collections.abc import Callable
-from datetime import datetime
 
+from tiermem.trust.secret_code import code_password
 from tiermem.trust.secret_formats import looks_filled
-from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property
+from tiermem.trust.secret_passwords import labelled_password
 from tiermem.trust.secret_placeholders import is_placeholder
 
 __all__ = ["VALUE_DETECTORS", "is_placeholder"]
 
-# Words that continue a sentence after "password is": the password is *on the fridge*, *required*, *the same*.
-_PROSE_WORDS = frozenset(
-    "on in at under behind inside near by with without for from of to into onto over above below about the a an "
-    "my your his her our their its this that these those same different written saved stored kept somewhere "
-    "required needed incorrect wrong correct right invalid valid weak strong long short secure safe unsafe "
-    "unknown blank empty missing set reset changed case too very still now not also just only being known new "
-    "old easy hard simple complicated good bad fine ok okay optional mandatory temporary encrypted hashed visible "
-    "hidden printed listed attached included enclosed there here something anything nothing what whatever "
-    "different expired expiring protected sent shared".split()
-)
-_PROSE_SHAPE = re.compile(r"^[a-z]+(?:ed|ing|ly|ible|able|ful|less|ous|ive)$")
-
-
-def _prose_value(value: str, after: str) -> bool:
-    """Whether ``value`` (the word after "password is") is a credential rather than the sentence going on."""
-    lower = value.lower()
-    if lower in _PROSE_WORDS or _PROSE_SHAPE.match(lower) or is_placeholder(value):
-        return False
-    if re.search(r"\d|[^\w]", value) or value != value.lower():
-        return True  # password-shaped: a digit, a symbol or a capital inside
-    # One plain word: a credential only where the sentence stops ("the wifi password is sunflower.").
-    return not re.match(r"\s+[A-Za-z]", after)
-
-
-_PASSWORD_LABEL = (
-    r"(?:(?:password|passwd|passphrase|passcode)\w*"
-    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word)"
-)
-# A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.
-_KEYWORD = r"(?:(?:await|new|yield)\s+(?=[A-Za-z_$@]))?"
-# A remark in brackets between a label and its value: ``Password (old): ...``, ``Kennwort (Router): ...``.
-_REMARK = r"(?:\s*\((?P<remark>[^()\n]{1,24})\))?"
-_ASSIGNED = re.compile(
-    r"(?i)(?P<label>"
-    + _PASSWORD_LABEL
-    + r")"
-    + _REMARK
-    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?::=|=>|[:=]|\s-\s)"
-    r"\s*" + _KEYWORD + r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"'&;,]+))"
-)
-_SAID = re.compile(
-    r"(?i)(?P<label>"
-    + _PASSWORD_LABEL
-    + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
-    r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
-)
-_BARE_AFTER_LABEL = re.compile(r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a)\s+([^\s\"']{6,})(?=\s|$)")
-# A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
-# "la password è", "password → ..."): what follows is read by no sentence rules of its language, so it counts only
-# when it is shaped like a password (``_shaped``); "Das Passwort ist abgelaufen" and "Hasło: Razem możemy" stay.
-_ANY_LABEL = (
-    r"(?:" + _PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|lösenord|salasana|"
-    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave))"
-)
-_ANY_SAID = re.compile(
-    r"(?i)(?P<label>"
-    + _ANY_LABEL
-    + r")"
-    + _REMARK
-    + r"(?:\s+(?:for|of|to|on|at|от|для|de|du|für|per|para|pour|voor)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
-    r"[\"'\]]?\s*(?::=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|est|es|ist|è|é|era|war|är|jest|je)\s)"
-    r"\s*" + _KEYWORD + r"[\"'\u201c]?(?P<value>[^\s\"'\u201d]+)"
-)
-# A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
-# run of Latin letters, digits and signs after it, shaped like a password.
-_CJK_SAID = re.compile(
-    r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호)\s*(?:是|為|为|は|는|은|:|=)\s*[\"'\u201c\u300c]?([!-~]{6,})"
-)
-
-
-def _shaped(value: str) -> bool:
-    """Whether ``value`` looks like a password whatever the language around it: Latin letters with digits or signs."""
-    value = value.rstrip(".,;!?)")
-    return (
-        len(value) >= 6
-        and value.isascii()
-        and not is_placeholder(value)
-        and bool(re.search(r"[A-Za-z]", value))
-        and bool(re.search(r"\d|[!#$%&*+=?@^~_\-]", value))
-    )
-
-
-_CLI = re.compile(
-    r"(?:\bsshpass\s+-p\s*|\bmysql\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+|--pass(?:word|phrase)[\s=]|"
-    r"\bnet\s+use\b[^\n]*?/user:\S+\s+)['\"]?([^\s'\"/]+)"
-)
-
-
-# Words a description is made of and a passphrase of random words is not ("pwd: shows you the current folder").
-_FUNCTION_WORDS = frozenset(
-    "a an the of for to in on at by as from with and or but not is are was were be been can could should must will "
-    "would may might you your it its this that these which who what when where how often always never usually use "
-    "uses used do does make makes via over through check ask see".split()
-)
-
-
-def _described(value: str, after: str) -> bool:
-    """``label: value`` that is a description going on ("Strong passwords: most teams rotate them..."), not a
-    value: a plain word, followed on its line by words a sentence is made of."""
-    if not (value.isalpha() and value[1:].islower()):
-        return False
-    following = re.findall(r"[A-Za-z']+", after.split("\n", 1)[0])[:8]
-    return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
-
-
-def _a_property(label: str, value: str, remark: str | None = None) -> bool:
-    """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label (or its
-    remark) naming one, and a value not shaped like a password, which a property label never excuses
-    (``passwordManager: Tr0ub4dor&3``)."""
-    named = names_a_property(label, remark or "")
-    return named and (not _shaped(value) or _a_moment(value) or a_property_value(value))
-
-
-def _a_moment(value: str) -> bool:
-    """Whether ``value`` is a date or a time in ISO form (``password_changed_at: 2025-03-14T09:00:00Z``)."""
-    try:
-        datetime.fromisoformat(value.strip("\"'.,;"))
-    except ValueError:
-        return False
-    return True
-
-
-# A fallback after a password's variable in code, a default, or the next name a chained assignment gives the value:
-# the literal is the password (``form.password or 'Hunter7&x'``, ``default='Hunter7&x'``, ``pwd = new_pw = '...'``).
-_FALLBACK = re.compile(
-    r"(?:\bor\b|\|\||\?\?|\?:|:-|^\s*=(?!=)|\bdefault\s*[=:])\s*(?:[\"']([^\"'\n]{4,})[\"']|([^\s\"'()\[\]]{6,}))"
-)
-# A word that names the password anew after a state or a remark: "reset to ...", "expired, now ...", "use ...".
-_NAMED_ON = re.compile(r"(?i)\b(?:to|now|use|is|was)\b\s*[:\"'\u201c]?\s*([^\s\"'\u201d]{6,})")
-_STATEMENT = 160  # characters after an excused value read as the rest of its statement
-_COMMENT_LINE = re.compile(r"\n[ \t]*(?:#|//|--)[^\n]*")
-# A word no code, ticket, version or product name is made like: letters, a digit and a sign that is no joiner.
-_STRONG = re.compile(r"(?=[^=()\[\]{}<>.,:;'\"`/\\]*$)(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
-
-
-def _password_after(text: str) -> bool:
-    """Whether what follows an excused value on its statement holds a password anyway: a fallback after ``or``,
-    or a word made like a strong password on the line or in a comment line under it (``# was Tr0ub4dor&3``)."""
-    line, _, below = text.partition("\n")
-    line = line[:_STATEMENT]  # a statement, not the rest of a paragraph written without line breaks
-    comment = _COMMENT_LINE.match("\n" + below)
-    said = line + (comment.group(0) if comment else "")
-    for m in _FALLBACK.finditer(said):
-        quoted, bare = m.groups()
-        # Unquoted, only a word with a digit or a sign no compound word has ("or low-cost" is prose).
-        if (quoted is not None and not is_placeholder(quoted)) or (bare is not None and _named_anew(bare)):
-            return True
-    if any(_named_anew(m.group(1)) for m in _NAMED_ON.finditer(line)):
-        return True
-    return any(_STRONG.fullmatch(w.strip("\"'`()[]{},;.")) for w in said.split())
-
-
-def _named_anew(word: str) -> bool:
-    """Whether ``word`` after "to", "now" or "use" is a password: shaped like one, with a digit or a sign that no
-    identifier (``per_user``), e-mail address or path (``ann@example.org``, ``/etc/pw``) is made with."""
-    address = "/" in word or re.search(r"@[\w\-]+\.", word) is not None
-    return _shaped(word) and not address and re.search(r"\d|[!#$%&*+=?@^~]", word) is not None
-
-
-# A password's variable read from the environment with a default: the default is the password
-# (``os.environ.get('DB_PASS', '...')``, ``env.str('DB_PASSWORD', default='...')``, ``ENV.fetch("PW", "...")``).
-_NAMES_A_PASSWORD = re.compile(r"(?i)pass(?!port)|pwd|(?<![a-z])pw(?![a-z])")
-_ENV_DEFAULT = re.compile(
-    r"(?i)\b(?:getenv|get_env|environ\.get|env(?:\.\w+)?|ENV\.fetch)\(\s*[\"']([^\"'\n]+)[\"']\s*,\s*"
-    r"(?:default\s*=\s*)?[\"']([^\"'\n]{4,})[\"']"
-)
-# A literal handed to a password-hashing call: what is hashed is the password (``crypt('...', gen_salt('bf'))``,
-# ``sha256(...)``), unless it names the algorithm (``hash('sha256', $pw)``) or is a variable.
-_HASHED = re.compile(
-    r"(?i)\b(?:crypt|bcrypt|scrypt|hashpw|password_hash|make_password|generate_password_hash|hash_password|md5|"
-    r"sha|sha1|sha2|sha224|sha256|sha384|sha512|hash)\s*\(\s*(?:b?\"([^\"\n]{4,})\"|b?'([^'\n]{4,})'|([^\s,()'\"]{6,}))"
-)
-
-
-def _bare_literal(value: str) -> bool:
-    """Whether an unquoted argument is a literal shaped like a password: a query's placeholder (``$1::text``), a
-    keyword argument (``size=20``) and a name holding a password (``new_pw2``) are code."""
-    code = not value[0].isalnum() or "=" in value or re.search(r"(?i)pass|pwd|pw\b", value) is not None
-    return not code and _shaped(value)
-
-
-def _code_literals(text: str) -> bool:
-    """Whether code in ``text`` gives a password as a literal: an environment variable's default, or the argument
-    of a hashing call where a password is named."""
-    for m in _ENV_DEFAULT.finditer(text):
-        if _NAMES_A_PASSWORD.search(m.group(1)) and not is_placeholder(m.group(2)):
-            return True
-    if not re.search(_PASSWORD_LABEL, text, re.IGNORECASE):
-        return False
-    for m in _HASHED.finditer(text):
-        quoted = m.group(1) if m.group(1) is not None else m.group(2)
-        if quoted is not None and not (is_placeholder(quoted) or a_property_value(quoted)):
-            return True
-        if m.group(3) is not None and _bare_literal(m.group(3)):
-            return True
-    return False
-
-
-# A sum of money (``monthly pass: $156.00``): what a pass or a plan costs, never its password.
-_AMOUNT = re.compile(r"[$€£¥]\d[\d,]*(?:\.\d+)?")
-
 
 def _passwords(text: str) -> bool:
-    if _code_literals(text):
-        return True
-    for m in _ASSIGNED.finditer(text):
-        value = next(v for v in m.groups()[2:] if v is not None)  # after the label and its remark
-        after = text[m.end() :]
-        if (
-            len(value) < 4
-            or is_placeholder(value)
-            or value.startswith(("/", "~"))
-            or _AMOUNT.fullmatch(value.rstrip(".,;"))
-            or _a_property(m["label"], value, m["remark"])
-        ):
-            if _password_after(after):
-                return True
-            continue
-        if not (_described(value, after) or a_state(value, after)):
-            return True
-        if _password_after(after):
-            return True
-    for m in _SAID.finditer(text):
-        value = m.group(2)
-        if len(value) >= 4 and _prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
-            return True
-        if _password_after(text[m.end() :]):
-            return True
-    for m in _BARE_AFTER_LABEL.finditer(text):
-        value = m.group(1)
-        if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
-            return True
-    for m in _ANY_SAID.finditer(text):
-        value = m.group("value")
-        if (_shaped(value) and not _a_property(m["label"], value, m["remark"])) or _password_after(text[m.end() :]):
-            return True
-    if any(_shaped(m.group(1)) for m in _CJK_SAID.finditer(text)):
-        return True
-    return any(len(m.group(1)) >= 4 and not is_placeholder(m.group(1)) for m in _CLI.finditer(text))
+    return code_password(text) or labelled_password(text)
 
 
+# A door's or a PIN's code named in another language: "Türcode", "digicode", "código de la puerta", "kod do drzwi".
+_FOREIGN_PIN = (
+    r"(?:t[üu]r|haust[üu]r|tor|zugangs|eingangs|tresor|schloss|garagen|alarm|deur|poort|toegangs|kluis)[\s\-]?code"
+    r"|digicode|geheimzahl|pin[\s_\-]*(?:nummer|kod|numero|número|numéro)"
+    r"|(?:c[óo]digo|code|codice|kod)\s+(?:(?:de|del|da|do|della|dell['\u2019]|di|du|des|dla|d['\u2019])\s*)?"
+    r"(?:la\s+|l['\u2019]\s*|el\s+|o\s+|a\s+)?(?:puerta|port[óo]n|portal|entrada|acceso|alarma|porte|portail|"
+    r"entr[ée]e|acc[èe]s|alarme|immeuble|cancello|portone|porta|ingresso|accesso|allarme|port[ãa]o|acesso|drzwi|bramy|"
+    r"furtki|domofonu|dost[ęe]pu|alarmu|pin)(?![A-Za-z])"
+)
 _PIN = re.compile(
     r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|(?:door|alarm|gate|garage|safe|lock|"
     r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
-    r"combination)"
-    r"(?:\s+(?:is|was|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?\s*"
+    r"combination|" + _FOREIGN_PIN + r")"
+    r"(?:\s+(?:is|was|ist|lautet|war|es|est|era|è|é|e|is|luidt|jest|to|wynosi|for\s+[\w\s'\u2019]{1,30}?\s+is))?"
+    r"\s*[:=#-]?\s*"
     r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")

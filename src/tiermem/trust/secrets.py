@@ -3,9 +3,9 @@
 Memory is searchable, exported and pasted into prompts, so a credential written to it leaks sooner or later;
 the write path refuses text that holds one. Two families of detector name a kind each ("a GitHub token", "a
 password"): formats a provider gives its tokens, known by prefix, alphabet and length (``secret_formats``, on
-detect-secrets' plugins), and values known by their label or their randomness (``secret_values``). The write
-gate reads each field of a note alone, so a bare token in a tag or a metadata value is found as well as one in a
-sentence.
+detect-secrets' plugins), and values known by their label or their randomness (``secret_values``, with the
+passwords of ``secret_passwords`` and ``secret_code``). The write gate reads each field of a note alone, so a bare
+token in a tag or a metadata value is found as well as one in a sentence.
 
 Most text written to memory is prose with no token-shaped run and no credential word: a detector runs only on
 text holding one of its words or a token-shaped run (``_HINTS``), so such prose costs a few substring tests.
@@ -41,9 +41,12 @@ _HINTS: dict[str, tuple[str, ...]] = {
         *("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use", "memorable"),
         *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
         *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
+        *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
+        *("login", "logon", "sign in", "sign-in", "signin", "credential", "creds", "redis", "ldap", "sudo", "smb"),
+        "rpcclient",
     ),
     "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
-    "a PIN or access code": ("pin", "code", "combination"),
+    "a PIN or access code": ("pin", "code", "combination", "código", "codigo", "codice", "kod"),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
     "a basic-auth credential": ("basic", "auth", "-u", "--user"),

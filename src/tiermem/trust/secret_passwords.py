@@ -1,0 +1,265 @@
+"""(internal) A password known by its label: "the password for the router is ...", ``Passwort: ...``, ``pwd=...``.
+
+detect-secrets' keyword plugin is written for source files (the value must be quoted in most file types, and
+in config files it runs to the end of the line), so prose is read here. What counts is the value: a placeholder
+(``<your password>``, ``${TOKEN}``, ``********``, a variable such as ``form.new_password``), a word that continues
+a sentence ("the password is on the fridge", "... is required") or a state ("Password: Locked") is not a
+credential, nor is what follows a label naming a property of a password (``password_status``, ``passwordManager``;
+both in ``secret_labels``); a value that merely begins like one ("Secretariat#77", "testPilot9") is.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property
+from tiermem.trust.secret_placeholders import is_placeholder
+from tiermem.trust.secret_prose import foreign_prose_value, prose_value
+
+__all__ = ["PASSWORD_LABEL", "labelled_password", "shaped"]
+
+# A Wi-Fi network's key is its password ("wifi key", ``wpa2_key``, ``psk="..."`` in a supplicant's file).
+PASSWORD_LABEL = (
+    r"(?:(?:password|passwd|passphrase|passcode)\w*"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word"
+    r"|(?<![A-Za-z])(?:wi-?fi|wlan|wpa[23]?)[\s_\-]?(?:key|code)(?![A-Za-z])|(?<![A-Za-z])(?:wpa[23]?[_\-]?)?psk(?![A-Za-z]))"
+)
+# A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.
+PASSWORD_LABEL_RE = re.compile(PASSWORD_LABEL, re.IGNORECASE)
+_KEYWORD = r"(?:(?:await|new|yield)\s+(?=[A-Za-z_$@]))?"
+# A remark in brackets between a label and its value: ``Password (old): ...``, ``Kennwort (Router): ...``.
+_REMARK = r"(?:\s*\((?P<remark>[^()\n]{1,24})\))?"
+# A word after the label that names where the value is typed, not a property of it: ``password field: ...``.
+_FIELD = r"(?:[\s_\-](?:field|value|entry|box|input)(?![A-Za-z]))?"
+_ASSIGNED = re.compile(
+    r"(?i)(?P<label>"
+    + PASSWORD_LABEL
+    + r")"
+    + _FIELD
+    + _REMARK
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?P<sep>:=|=>|[:=]|\s-\s)"
+    r"\s*" + _KEYWORD + r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<bare>[^\s\"'&;,]+))"
+)
+_SAID = re.compile(
+    r"(?i)(?P<label>"
+    + PASSWORD_LABEL
+    + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
+    r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
+)
+# A label then the value with no sign between (``pw Lumen4471x``): a word with letters and digits, no path or flag.
+_BARE_AFTER_LABEL = re.compile(
+    r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a|pw)\s+([^\s\"'/~\-][^\s\"']{5,})(?=\s|$)"
+)
+# A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
+# "la password è", "password → ..."): what follows counts when it is shaped like a password (``shaped``), and a
+# plain word after a colon or an "is" only where the sentence stops on a word telling no state of the password
+# (``secret_prose``): "Das Passwort ist abgelaufen" and "Hasło: Razem możemy" stay. A Wi-Fi network's key is named
+# by its own words ("WLAN-Schlüssel", "la clave del wifi").
+_ANY_LABEL = (
+    r"(?:" + PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|lösenord|salasana|"
+    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
+    r"|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
+    r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
+    r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b)"
+)
+# Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is".
+_FOREIGN_FOR = (
+    r"от|для|de|del|de\s+la|du|des|da|do|dos|das|della|dello|di|dla|do|für|zum|zur|vom|van|per|para|pour|voor"
+)
+_FOREIGN_NEW = (
+    r"nueva|nuevo|antigua|actual|nova|antiga|atual|nuova|vecchia|attuale|nouveau|ancien|actuel|neue|neues|alte|"
+)
+_FOREIGN_NEW += r"aktuelle|nieuwe|oude|huidige|nowe|stare|obecne"
+_FOREIGN_IS = r"est|es|ist|è|é|era|war|är|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt"
+_ANY_SAID = re.compile(
+    r"(?i)(?P<label>"
+    + _ANY_LABEL
+    + r")"
+    + _REMARK
+    + r"(?:\s+(?:"
+    + _FOREIGN_NEW
+    + r"))?"
+    + r"(?:\s+(?:for|of|to|on|at|"
+    + _FOREIGN_FOR
+    + r")(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    r"[\"'\]]?\s*(?P<sep>:=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|" + _FOREIGN_IS + r")\s)"
+    r"\s*" + _KEYWORD + r"[\"'\u201c\u00ab]?\s*(?P<value>[^\s\"'\u201d\u00bb]+)"
+)
+# A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
+# run of Latin letters, digits and signs after it, shaped like a password.
+_CJK_SAID = re.compile(
+    r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호)\s*(?:是|為|为|は|는|은|:|=)\s*[\"'\u201c\u300c]?([!-~]{6,})"
+)
+
+
+def shaped(value: str) -> bool:
+    """Whether ``value`` looks like a password whatever the language around it: Latin letters with digits or signs."""
+    value = value.rstrip(".,;!?)")
+    return (
+        len(value) >= 6
+        and value.isascii()
+        and not is_placeholder(value)
+        and bool(re.search(r"[A-Za-z]", value))
+        and bool(re.search(r"\d|[!#$%&*+=?@^~_\-]", value))
+    )
+
+
+# Words a description is made of and a passphrase of random words is not ("pwd: shows you the current folder").
+_FUNCTION_WORDS = frozenset(
+    "a an the of for to in on at by as from with and or but not is are was were be been can could should must will "
+    "would may might you your it its this that these which who what when where how often always never usually use "
+    "uses used do does make makes via over through check ask see".split()
+)
+
+
+def _described(value: str, after: str) -> bool:
+    """``label: value`` that is a description going on ("Strong passwords: most teams rotate them..."), not a
+    value: a plain word, followed on its line by words a sentence is made of."""
+    if not (value.isalpha() and value[1:].islower()):
+        return False
+    following = re.findall(r"[A-Za-z']+", after.split("\n", 1)[0])[:8]
+    return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
+
+
+def _a_property(label: str, value: str, remark: str | None = None) -> bool:
+    """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label (or its
+    remark) naming one, and a value not shaped like a password, which a property label never excuses
+    (``passwordManager: Tr0ub4dor&3``)."""
+    named = names_a_property(label, remark or "")
+    return named and (not shaped(value) or _a_moment(value) or a_property_value(value))
+
+
+def _a_moment(value: str) -> bool:
+    """Whether ``value`` is a date or a time in ISO form (``password_changed_at: 2025-03-14T09:00:00Z``)."""
+    try:
+        datetime.fromisoformat(value.strip("\"'.,;"))
+    except ValueError:
+        return False
+    return True
+
+
+# A fallback after a password's variable in code, a default, or the next name a chained assignment gives the value:
+# the literal is the password (``form.password or 'Hunter7&x'``, ``default='Hunter7&x'``, ``pwd = new_pw = '...'``).
+_FALLBACK = re.compile(
+    r"(?:\bor\b|\|\||\?\?|\?:|:-|^\s*=(?!=)|\bdefault\s*[=:])\s*(?:[\"']([^\"'\n]{4,})[\"']|([^\s\"'()\[\]]{6,}))"
+)
+# A word that names the password anew after a state or a remark: "reset to ...", "expired, now ...", "use ...".
+_NAMED_ON = re.compile(r"(?i)\b(?:to|now|use|is|was)\b\s*[:\"'\u201c]?\s*([^\s\"'\u201d]{6,})")
+_STATEMENT = 160  # characters after an excused value read as the rest of its statement
+_COMMENT_LINE = re.compile(r"\n[ \t]*(?:#|//|--)[^\n]*")
+# A word no code, ticket, version or product name is made like: letters, a digit and a sign that is no joiner.
+_STRONG = re.compile(r"(?=[^=()\[\]{}<>.,:;'\"`/\\]*$)(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
+
+
+def _password_after(text: str) -> bool:
+    """Whether what follows an excused value on its statement holds a password anyway: a fallback after ``or``,
+    or a word made like a strong password on the line or in a comment line under it (``# was Tr0ub4dor&3``)."""
+    line, _, below = text.partition("\n")
+    line = line[:_STATEMENT]  # a statement, not the rest of a paragraph written without line breaks
+    comment = _COMMENT_LINE.match("\n" + below)
+    said = line + (comment.group(0) if comment else "")
+    for m in _FALLBACK.finditer(said):
+        quoted, bare = m.groups()
+        # Unquoted, only a word with a digit or a sign no compound word has ("or low-cost" is prose).
+        if (quoted is not None and not is_placeholder(quoted)) or (bare is not None and _named_anew(bare)):
+            return True
+    if any(_named_anew(m.group(1)) for m in _NAMED_ON.finditer(line)):
+        return True
+    return any(_STRONG.fullmatch(w.strip("\"'`()[]{},;.")) for w in said.split())
+
+
+def _named_anew(word: str) -> bool:
+    """Whether ``word`` after "to", "now" or "use" is a password: shaped like one, with a digit or a sign that no
+    identifier (``per_user``), e-mail address or path (``ann@example.org``, ``/etc/pw``) is made with."""
+    address = "/" in word or re.search(r"@[\w\-]+\.", word) is not None
+    return shaped(word) and not address and re.search(r"\d|[!#$%&*+=?@^~]", word) is not None
+
+
+# A type a password's field is declared with (``password: SecretStr = Field(...)``, ``password: Optional[str]``).
+_TYPE_NAMES = frozenset("str string bytes bytearray text any secretstr secretbytes secret charsequence".split())
+
+
+def _a_type(value: str, after: str) -> bool:
+    """Whether ``value`` after ``label:`` is a type annotation: a type's name, or a class's name that the line goes
+    on to give a default (``= Field(...)``) or a union (``| None``)."""
+    bare = value.rstrip(",;)")
+    if bare.lower() in _TYPE_NAMES or re.fullmatch(r"(?:Optional|Union|Annotated|Secret\w*)\[.*", bare):
+        return True
+    return re.fullmatch(r"[A-Z][A-Za-z]+", bare) is not None and re.match(r"\s*(?:=(?!=)|\|)", after) is not None
+
+
+def _foreign_plain_word(m: re.Match[str], value: str, after: str) -> bool:
+    """Whether a plain word after a label in another language, or another language's "is", is the password: after a
+    colon or an "is", where the sentence stops on it (``secret_prose``)."""
+    if PASSWORD_LABEL_RE.fullmatch(m["label"]) and m["sep"].strip().lower() in {"is", "was", ":"}:
+        return False  # English, read by the English rules
+    if m["sep"].strip() not in {":", "="} and not m["sep"].startswith(" "):
+        return False  # an arrow or a dash: a menu's path or a list, not a sentence
+    if m["sep"] in {"=", ":="} or _a_property(m["label"], value, m["remark"]):
+        return False
+    if re.match(r"(?i)parola\s+chiave", m["label"]):
+        return False  # in most Italian text a keyword, and one plain word after it is the keyword
+    neuter = re.match(r"(?i)has[łl]o", m["label"]) is not None
+    word = value.rstrip(".,;!?)")
+    return foreign_prose_value(word, value[len(word) :] + after, neuter=neuter)
+
+
+# A user name and a password after a login's name: "login is admin / Fjord#5512", "credentials: ops/Kestrel-41".
+_LOGIN_PAIR = re.compile(
+    r"(?i)\b(?:log[\s\-]?in|logon|sign[\s\-]?in|credentials?|creds)(?:\s+(?:is|are|was))?\s*:?\s+"
+    r"(?P<user>[^\s/:]{1,40}?)\s*/\s*(?P<password>[^\s/]{4,}?)[.,;!?)]?(?=\s|$)"
+)
+
+
+def _login_pair(m: re.Match[str]) -> bool:
+    """Whether a user and password pair is one: a password shaped like one, after a user name that is no host's
+    name (``example.org/Account2024`` is a path)."""
+    user, password = m["user"], m["password"]
+    host = "." in user and "@" not in user
+    return not host and shaped(password)
+
+
+# A sum of money (``monthly pass: $156.00``): what a pass or a plan costs, never its password.
+_AMOUNT = re.compile(r"[$€£¥]\d[\d,]*(?:\.\d+)?")
+
+
+def labelled_password(text: str) -> bool:
+    """Whether ``text`` gives a password after a label naming one, in prose, a form, a config or code."""
+    for m in _ASSIGNED.finditer(text):
+        value = m["dq"] or m["sq"] or m["bare"]
+        after = text[m.end() :]
+        if (
+            len(value) < 4
+            or is_placeholder(value)
+            or (m["sep"] == ":" and m["bare"] is not None and _a_type(value, after))
+            or value.startswith(("/", "~"))
+            or _AMOUNT.fullmatch(value.rstrip(".,;"))
+            or _a_property(m["label"], value, m["remark"])
+        ):
+            if _password_after(after):
+                return True
+            continue
+        if not (_described(value, after) or a_state(value, after)):
+            return True
+        if _password_after(after):
+            return True
+    for m in _SAID.finditer(text):
+        value = m.group(2)
+        if len(value) >= 4 and prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
+            return True
+        if _password_after(text[m.end() :]):
+            return True
+    for m in _BARE_AFTER_LABEL.finditer(text):
+        value = m.group(1)
+        if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
+            return True
+    for m in _ANY_SAID.finditer(text):
+        value, after = m.group("value"), text[m.end() :]
+        if (shaped(value) and not _a_property(m["label"], value, m["remark"])) or _password_after(after):
+            return True
+        if _foreign_plain_word(m, value, after):
+            return True
+    if any(_login_pair(m) for m in _LOGIN_PAIR.finditer(text)):
+        return True
+    return any(shaped(m.group(1)) for m in _CJK_SAID.finditer(text))
