@@ -23,7 +23,6 @@ dict's repr, JSON cut off) is read by its quoted values after their keys (``pii_
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import threading
@@ -32,8 +31,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
+from tiermem.trust.pii_keys import CACHED_KEY, cached_readings, readings_of
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
-from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, names_a_version, national_ids, ninos, ssns
+from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
 from tiermem.trust.secret_formats import AWS_KEY_ID_PREFIXES, grouped_aws_key_ids
@@ -214,8 +214,6 @@ def find_pii(text: str) -> list[PiiSpan]:
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
 _PLACEHOLDER = re.compile(r"\[(" + "|".join([*(k.value for k in PiiKind), _LITERAL]) + r")_(\d+)\]")
 _RANK = {kind: rank for rank, (kind, _, _) in reversed(list(enumerate(_DETECTORS)))}  # a kind's first place above
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_SPLIT_KEY = re.compile(r"[\s_.\-]+")
 
 
 class PiiMasker:
@@ -341,8 +339,8 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
     if not layer.has_text():
         return []
     key, parent = layer.label, layer.parent
-    short = (key is None or len(key) <= _CACHED_KEY) and (parent is None or len(parent) <= _CACHED_KEY)
-    readings = _cached_readings(key, parent) if short else _readings(key, parent)
+    short = (key is None or len(key) <= CACHED_KEY) and (parent is None or len(parent) <= CACHED_KEY)
+    readings = cached_readings(key, parent) if short else readings_of(key, parent)
     spans: list[PiiSpan] = []
     for prefix in readings:
         shift = len(prefix)
@@ -358,53 +356,6 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
         if not any(span.start < c.end and c.start < span.end for c in chosen):
             chosen.append(span)
     return sorted(chosen, key=lambda s: s.start)
-
-
-# Every detector that reads the words before a value (a secret's, a birth date's, a passport's or an identifier's
-# label, a phone, card, SSN or NI word) looks for a word holding one of these. A label that holds none adds nothing
-# to what its value read alone shows, so most keys ("id", "city", "note") cost one reading, not three.
-# tests/test_pii_detector_gates.py expands each detector's label patterns and checks every word holds a hint.
-_LABEL_HINTS = re.compile(
-    r"(?i)bearer|key|token|secret|passw|pwd|auth|birth|d\.?o\.?b|born|geb|né|nee|ne\s+le|naiss|nac|nasc|nat[oa]|pass|"
-    r"pasap|paspo|pan|permanent|aadha|nhs|sin|social|insurance|nir|s[ée]cu|curit|bsn|burger|steuer|idnr|cpf|ssn|ss#|ni|"
-    r"card|cred|debit|visa|master|amex|express|maestro|cvv|cvc|exp|pay|paid|charg|bill|checkout|karte|zahlung|carte|"
-    r"paie|tarjeta|carta|cart[ãa]o|pago|pagamento|phone|tel|mob|cell|call|ring|text|sms|whatsapp|signal|fax|number|"
-    r"contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|m[óo]vil|"
-    r"celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电话]"
-)
-
-
-def _readings(key: str | None, parent: str | None = None) -> tuple[str, ...]:
-    """The prefixes a value stored under ``key`` (in an object stored under ``parent``) is read after: none, and
-    each form of the key, of the parent and of the two together that may name it. A value under a version key
-    is read only after the forms of it that name a version ("build number", not "build_number"), as in prose."""
-    keys = _labels(key)
-    versions = tuple(f"{label}: " for label in keys if names_a_version(label))
-    if versions:
-        return versions
-    outers = _labels(parent)
-    labels = [*keys, *outers]
-    if keys and outers:  # as words: "passport number"
-        labels.append(f"{outers[-1]} {keys[-1]}")
-    return ("", *(f"{label}: " for label in dict.fromkeys(labels) if _may_name_a_value(label)))
-
-
-# A tool result repeats its keys in every record, so their readings are kept; a key longer than this is read afresh.
-_CACHED_KEY = 200
-_cached_readings = functools.lru_cache(maxsize=1024)(_readings)
-
-
-def _may_name_a_value(label: str) -> bool:
-    """Reading a value after ``label`` may find what the value alone does not show (see ``_LABEL_HINTS``)."""
-    return _LABEL_HINTS.search(label) is not None
-
-
-def _labels(key: str | None) -> list[str]:
-    """A key as written and as words (``date_of_birth``, ``dateOfBirth``: "date of birth"); none for no key."""
-    if not key or not key.strip():
-        return []
-    words = _SPLIT_KEY.sub(" ", _CAMEL.sub(" ", key)).strip()
-    return list(dict.fromkeys([key, words] if words else [key]))
 
 
 def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
