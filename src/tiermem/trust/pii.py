@@ -151,10 +151,18 @@ def _secrets(text: str) -> Iterator[tuple[int, int]]:
                 yield m.start(1), m.end(1)
 
 
+# A login, not a mailbox: the user of an SSH or git remote, written "user@host:path" (scp's form, the path right
+# after the colon) or in a URL after its scheme ("ssh://git@host/...").
+_PATH_AFTER = re.compile(r":[\w~/.]")
+_SCHEME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://$")
+
+
 def _emails(text: str) -> Iterator[tuple[int, int]]:
     if "@" not in text:
         return
     for m in _EMAIL.finditer(text):
+        if _PATH_AFTER.match(text, m.end()) or _SCHEME_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue
         yield m.start(), m.end()
 
 
