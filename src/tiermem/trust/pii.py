@@ -10,8 +10,8 @@ their label (``pii_labelled``); API keys and tokens (known prefixes, JWTs, beare
 Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
 Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v", or under such
-a JSON key, is not an address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass
-these checks.
+a JSON key, is not an address), barcodes and order or part numbers (after "order", "invoice", "SKU", ...) do not
+pass these checks; a login such as a git remote (``git@github.com:org/repo.git``) is no e-mail address.
 Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
 placeholders, so unmasking gives back exactly the text that was masked. The detectors read the text as a model
 does (``pii_view``: Unicode spaces and dashes plain, full-width digits ASCII, invisible characters gone) and the
@@ -340,30 +340,46 @@ class PiiMasker:
 
 
 def _found_in(layer: Layer) -> list[PiiSpan]:
-    """The values in a layer outside its holes, read alone and after its label (as written and as words: a key
-    ``date_of_birth`` reads "date of birth: ..."), after the key of the object holding it (``{"dob": {"value":
-    ...}}`` reads "dob: ...") and after both ("passport number: ..."); where readings overlap, the earlier kind
-    wins. A value under a version key ("version", "firmware", "build") is read only after its key, as in prose."""
+    """The values in a layer outside its holes, read as ``pii_keys`` says: alone and after its label (as written and
+    as words: a key ``date_of_birth`` reads "date of birth: ..."), after the key of the object holding it
+    (``{"dob": {"value": ...}}`` reads "dob: ..."), after both ("passport number: ...") and after what a sibling
+    naming field says (``{"label": "DOB", "value": ...}``); where readings overlap, the earlier kind wins. A value
+    under a version key ("version", "firmware", "build") is read only after its key, as in prose; dotted quads alone
+    under a key that names versions are versions, and an SSN- or phone-shaped value under a key that names a
+    thing's number (a SKU, a part) is that number."""
     if not layer.has_text():
         return []
-    key, parent = layer.label, layer.parent
-    short = (key is None or len(key) <= CACHED_KEY) and (parent is None or len(parent) <= CACHED_KEY)
-    readings = cached_readings(key, parent) if short else readings_of(key, parent)
+    key, parent, siblings = layer.label, layer.parent, layer.siblings
+    short = all(name is None or len(name) <= CACHED_KEY for name in (key, parent, *siblings))
+    reading = cached_readings(key, parent, siblings) if short else readings_of(key, parent, siblings)
+    quads = reading.version and _QUADS.fullmatch(layer.text) is not None
+    thing = reading.thing and not layer.text.lstrip().startswith("+")  # a country code: a phone, whatever the key
     spans: list[PiiSpan] = []
-    for prefix in readings:
+    for prefix in reading.prefixes:
         shift = len(prefix)
         spans += (
             PiiSpan(s.start - shift, s.end - shift, s.kind)
             for s in find_pii(prefix + layer.text)
-            if s.start >= shift and layer.outside_holes(s.start - shift, s.end - shift)
+            if s.start >= shift
+            and layer.outside_holes(s.start - shift, s.end - shift)
+            and not (quads and s.kind is PiiKind.IP)
+            and not (thing and s.kind in _THING_SHAPED and not layer.text[: s.start - shift].strip())
         )
-    if len(readings) == 1:
+    if len(reading.prefixes) == 1:
         return spans
     chosen: list[PiiSpan] = []
     for span in sorted(spans, key=lambda s: (_RANK[s.kind], s.start)):
         if not any(span.start < c.end and c.start < span.end for c in chosen):
             chosen.append(span)
     return sorted(chosen, key=lambda s: s.start)
+
+
+# What a thing's number may look like with no more than its shape to go by; a card carries its network's prefix
+# and a check digit, so under an order's key it is still a card.
+_THING_SHAPED = frozenset({PiiKind.SSN, PiiKind.PHONE})
+# Dotted quads alone, one or a list ("10.2.3.4, 10.2.3.5"): under a version key, versions.
+_QUAD = r"\d{1,3}(?:\.\d{1,3}){3}"
+_QUADS = re.compile(rf"\s*{_QUAD}(?:\s*[,;|/]?\s*{_QUAD})*\s*")
 
 
 def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
-from tiermem.trust.pii_numbers import names_a_version
+from tiermem.trust.pii_numbers import names_a_thing, names_a_version
 
-__all__ = ["CACHED_KEY", "LABEL_HINTS", "cached_readings", "readings_of"]
+__all__ = [
+    "CACHED_KEY",
+    "LABEL_HINTS",
+    "KeyReading",
+    "cached_readings",
+    "names_a_field",
+    "names_a_value",
+    "readings_of",
+]
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _SPLIT_KEY = re.compile(r"[\s_.\-]+")
@@ -31,24 +40,115 @@ LABEL_HINTS = re.compile(
 )
 
 
-def readings_of(key: str | None, parent: str | None = None) -> tuple[str, ...]:
-    """The prefixes a value stored under ``key`` (in an object stored under ``parent``) is read after: none, and
-    each form of the key, of the parent and of the two together that may name it. A value under a version key
-    is read only after the forms of it that name a version ("build number", not "build_number"), as in prose."""
+@dataclass(frozen=True, slots=True)
+class KeyReading:
+    """How a value is read by its key, the key of the object holding it and the names of its sibling fields."""
+
+    prefixes: tuple[str, ...]  # each reading's prefix; "" reads the value alone
+    version: bool = False  # a value of dotted quads alone is versions, not addresses
+    thing: bool = False  # an SSN- or phone-shaped value at the start is a thing's number (a SKU, a part number)
+
+
+def readings_of(key: str | None, parent: str | None = None, siblings: tuple[str, ...] = ()) -> KeyReading:
+    """How a value stored under ``key`` (in an object stored under ``parent``, beside naming fields that say
+    ``siblings``) is read: alone, and after each form of the key, of the parent, of the two together and of each
+    sibling's name that may name it. A value under a version key is read only after the forms of it that name a
+    version ("build number", not "build_number"), as in prose."""
     keys = _labels(key)
-    versions = tuple(f"{label}: " for label in keys if names_a_version(label))
+    names = [label for sibling in siblings for label in _labels(sibling)]
+    thing = any(names_a_thing(f"{label}: ") for label in [*keys, *names]) and not any(
+        _SSN_WORD.search(label) for label in [*keys, *names]
+    )
+    version = _names_versions(key, parent, siblings)
+    # beside naming fields the key only says "value" ("v" is no version there): the siblings name the value
+    versions = () if siblings else tuple(f"{label}: " for label in keys if names_a_version(label))
     if versions:
-        return versions
+        return KeyReading(versions, version, thing)
     outers = _labels(parent)
-    labels = [*keys, *outers]
+    labels = [*keys, *outers, *names]
     if keys and outers:  # as words: "passport number"
         labels.append(f"{outers[-1]} {keys[-1]}")
-    return ("", *(f"{label}: " for label in dict.fromkeys(labels) if _may_name_a_value(label)))
+    prefixes = ("", *(f"{label}: " for label in dict.fromkeys(labels) if _may_name_a_value(label)))
+    return KeyReading(prefixes, version, thing)
 
 
 # A tool result repeats its keys in every record, so their readings are kept; a key longer than this is read afresh.
 CACHED_KEY = 200
 cached_readings = functools.lru_cache(maxsize=1024)(readings_of)
+
+# -- which keys name versions, addresses, fields and values ------------------------------------------------------
+
+_SSN_WORD = re.compile(r"(?i)ssn|social")
+# The words of a key that say its dotted quad is a version, and those that say it is an address.
+_VERSION_WORDS = frozenset(
+    "ver version versions firmware fw build builds release releases rev revision revisions patch hotfix kernel "
+    "bios driver sdk os".split()
+)
+_ADDRESS_WORDS = frozenset(
+    "ip ips ipv4 ipaddr ipaddress addr address addresses host hosts hostname client clients server servers peer "
+    "peers remote gateway gw dns nameserver proxy endpoint src source dst dest destination origin router nat vip "
+    "listen bind upstream node nodes target subnet cidr netmask mirror from to".split()
+)
+
+
+def _quad_kind(key: str | None) -> bool | None:
+    """Whether a dotted quad under ``key`` is a version (True) or an address (False), or the key says neither.
+
+    The last word of a compound key names what it holds ("server_version" a version, "build_host" a host); failing
+    that, any word does, an address word first."""
+    if not key:
+        return None
+    words = _SPLIT_KEY.sub(" ", _CAMEL.sub(" ", key)).lower().split()
+    if not words:
+        return None
+    if words[-1] in _ADDRESS_WORDS:
+        return False
+    if words[-1] in _VERSION_WORDS:
+        return True
+    if _ADDRESS_WORDS.intersection(words):
+        return False
+    return True if _VERSION_WORDS.intersection(words) else None
+
+
+def _names_versions(key: str | None, parent: str | None, siblings: tuple[str, ...]) -> bool:
+    """A dotted quad under ``key`` is a version: by the key, else by a sibling's name, else by the key of the
+    object holding it (``{"versions": {"stable": ...}}``)."""
+    for name in (key, *siblings, parent):
+        kind = _quad_kind(name)
+        if kind is not None:
+            return kind
+    return False
+
+
+# The keys of a field that says what the field beside it holds, and of the field that holds it, as words run
+# together in lower case: {"label": "Date of birth", "value": ...}, {"fieldName": "SSN", "fieldValue": ...}.
+_FIELD_KEYS = frozenset(
+    "label field fieldname fieldlabel name displayname key k title type kind idtype doctype documenttype attribute "
+    "attr property prop column header caption question".split()
+)
+_VALUE_KEYS = frozenset(
+    "value val v values data text content answer input entry response string str raw number no nr num id "
+    "identifier".split()
+)
+
+
+def _run_together(key: str) -> str:
+    return _SPLIT_KEY.sub("", key).lower()
+
+
+@functools.lru_cache(maxsize=1024)
+def names_a_field(key: str | None) -> bool:
+    """``key`` is one whose string says what its sibling value is ("label", "field", "name", "type"...)."""
+    return key is not None and _run_together(key) in _FIELD_KEYS
+
+
+@functools.lru_cache(maxsize=1024)
+def names_a_value(key: str | None) -> bool:
+    """``key`` is one whose value a sibling field names ("value", "val", "data", "fieldValue"...)."""
+    if key is None:
+        return False
+    words = _run_together(key)
+    return words in _VALUE_KEYS or words.endswith("value")
 
 
 def _may_name_a_value(label: str) -> bool:

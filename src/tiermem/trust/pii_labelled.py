@@ -72,7 +72,8 @@ def birth_dates(text: str) -> Spans:
 # The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
 # stand before the value ("passport#:", "passport no.:").
 _PASSPORT = re.compile(
-    r"(?i)\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte)(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|#|n[ºo°]))?"
+    r"(?i)\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte)"
+    r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|#|n[ºo°]))?"
     + _REMARK
     + r"\s*(?:is\s*)?[:#.=]{0,2}\s*([A-Z0-9]{6,10})\b"
 )
