@@ -95,6 +95,24 @@ def test_a_value_is_read_after_the_label_its_sibling_field_names(data: Any, valu
 
 
 @pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        (f"{{'label': 'Date of birth', 'value': '{DOB}'}}", "{'label': 'Date of birth', 'value': '[DOB_1]'}"),
+        (f"{{'value': '{PASSPORT}', 'name': 'passport'}}", "{'value': '[PASSPORT_1]', 'name': 'passport'}"),
+        (
+            f'[{{"field": "DOB", "value": "{DOB}"}}, {{"field": "Ci',
+            '[{"field": "DOB", "value": "[DOB_1]"}, {"field": "Ci',
+        ),
+        (f"{{'label': 'Birthday'}}, {{'value': '{DOB}'}}", f"{{'label': 'Birthday'}}, {{'value': '{DOB}'}}"),
+    ],
+)
+def test_a_value_in_a_dict_repr_or_cut_off_json_is_read_after_its_sibling_label_in_the_same_braces(
+    text: str, masked: str
+) -> None:
+    assert PiiMasker().mask(text) == masked
+
+
+@pytest.mark.parametrize(
     "data",
     [
         {"name": "Birthday", "date": "2024-05-06"},  # an event named so: its date is no value of the name

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tiermem.trust.pii_keys import names_a_field, names_a_value
-from tiermem.trust.pii_near import near_values
+from tiermem.trust.pii_near import NearValue, near_values
 
 __all__ = ["MAX_DEPTH", "Layer", "encode", "is_json", "layers"]
 
@@ -35,6 +35,7 @@ _MAY_NEST = re.compile(r'[{\[":=]')  # a JSON value opens with one of these, a n
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}\[\],]', re.DOTALL)
 _BRACKET = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\]]')
 _PAIRS = {"}": "{", "]": "["}
+_BRACE = re.compile(r"[{}]")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _JSON_SPACE = " \t\n\r"
 
@@ -113,7 +114,7 @@ def _read(
     near = list(near_values(text, tuple(values)))
     holes = tuple(sorted([*values, *((v.start, v.end) for v in near)]))
     out = [Layer(text, starts, ends, depth, label, parent, siblings, holes)]
-    for value in near:
+    for index, value in enumerate(near):
         out.append(
             Layer(
                 value.text,
@@ -121,6 +122,7 @@ def _read(
                 [ends[i - 1] for i in value.tos],
                 depth,
                 value.label,
+                siblings=_near_siblings(text, near, index),
                 number=value.number,
             )
         )
@@ -137,6 +139,22 @@ def _read(
             else:
                 out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, outer, names, number=True))
     return out
+
+
+def _near_siblings(text: str, near: list[NearValue], index: int) -> tuple[str, ...]:
+    """What the naming pairs right before and after a near-JSON value under a key such as "value" say, where no
+    brace stands between them (``{'label': 'DOB', 'value': ...}``)."""
+    value = near[index]
+    if not names_a_value(value.label):
+        return ()
+    beside = [near[i] for i in (index - 1, index + 1) if 0 <= i < len(near)]
+    return tuple(
+        other.text
+        for other in beside
+        if names_a_field(other.label)
+        and len(other.text) <= _FIELD_NAME
+        and _BRACE.search(text, min(other.end, value.end), max(other.start, value.start)) is None
+    )
 
 
 def _json_values(text: str) -> list[tuple[int, int]]:
