@@ -81,7 +81,7 @@ def test_a_remark_after_a_label_does_not_make_other_words_a_value(text: str) -> 
         ({"fieldName": "passport_number", "fieldValue": PASSPORT}, PASSPORT),
         ([{"key": "dob", "val": DOB}, {"key": "city", "val": "Ghent"}], DOB),
         ({"form": [{"title": "Birth date", "text": "19/11/1971"}]}, "19/11/1971"),
-        ({"type": "passport", "id": PASSPORT, "country": "NZ"}, PASSPORT),
+        ({"type": "passport", "number": PASSPORT, "country": "NZ"}, PASSPORT),
         ({"k": "SSN", "v": 536228741}, "536228741"),
     ],
 )

@@ -350,7 +350,7 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
     if not layer.has_text():
         return []
     key, parent, siblings = layer.label, layer.parent, layer.siblings
-    short = all(name is None or len(name) <= CACHED_KEY for name in (key, parent, *siblings))
+    short = (key is None or len(key) <= CACHED_KEY) and (parent is None or len(parent) <= CACHED_KEY)
     reading = cached_readings(key, parent, siblings) if short else readings_of(key, parent, siblings)
     quads = reading.version and _QUADS.fullmatch(layer.text) is not None
     thing = reading.thing and not layer.text.lstrip().startswith("+")  # a country code: a phone, whatever the key

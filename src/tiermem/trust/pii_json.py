@@ -17,7 +17,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from tiermem.trust.pii_keys import names_a_field, names_a_value
+from tiermem.trust.pii_keys import FIELD, NEITHER, VALUE, field_role, may_label
 from tiermem.trust.pii_near import NearValue, near_values
 
 __all__ = ["MAX_DEPTH", "Layer", "encode", "is_json", "layers"]
@@ -145,14 +145,15 @@ def _near_siblings(text: str, near: list[NearValue], index: int) -> tuple[str, .
     """What the naming pairs right before and after a near-JSON value under a key such as "value" say, where no
     brace stands between them (``{'label': 'DOB', 'value': ...}``)."""
     value = near[index]
-    if not names_a_value(value.label):
+    if field_role(value.label) is not VALUE:
         return ()
     beside = [near[i] for i in (index - 1, index + 1) if 0 <= i < len(near)]
     return tuple(
         other.text
         for other in beside
-        if names_a_field(other.label)
+        if field_role(other.label) is FIELD
         and len(other.text) <= _FIELD_NAME
+        and may_label(other.text)
         and _BRACE.search(text, min(other.end, value.end), max(other.start, value.start)) is None
     )
 
@@ -233,7 +234,7 @@ Token = tuple[int, int, str | None, str | None, tuple[str, ...], bool]
 
 def _tokens(text: str, start: int, end: int) -> Iterator[Token]:
     """Each string and number of the JSON value at ``text[start:end]``: where, its label, the key of the object or
-    array holding it, what the naming fields beside it say (``pii_keys.names_a_field``), whether a string.
+    array holding it, what the naming fields beside it say (``pii_keys.field_role``), whether a string.
 
     A key is read alone (label None); a value takes its key as label, and an array's elements take the array's; a
     value in an object stored under a key has that key as its parent (``{"passport": {"number": ...}}``). A value
@@ -241,9 +242,10 @@ def _tokens(text: str, start: int, end: int) -> Iterator[Token]:
     fields ("label", "field", "name"...), which may stand before or after it.
     """
     # each open container: an object?, the key it is stored under (its elements' label), that key's own parent,
-    # and for an object its values waiting for their siblings' names and those names
+    # and for an object its values waiting for their siblings' names and its naming fields' strings as written
     stack: list[tuple[bool, str | None, str | None, list[Token], list[str]]] = []
     key: str | None = None  # the innermost object's current key; None where the next string is a key
+    role = NEITHER  # what the current key's value is to its siblings
     for m in _TOKEN.finditer(text, start, end):
         token = m.group(0)
         in_object = bool(stack) and stack[-1][0]
@@ -255,23 +257,26 @@ def _tokens(text: str, start: int, end: int) -> Iterator[Token]:
             stack.append((token == "{", label, parent, [], []))
             key = None
         elif token in ("}", "]"):
-            _, _, _, waiting, names = stack.pop()
-            for a, b, name, outer, _, is_string in waiting:
-                yield a, b, name, outer, tuple(names), is_string
+            _, _, _, waiting, fields = stack.pop()
+            if waiting:  # the names are read only where a value waits for them
+                names = tuple(said for said in map(_string, fields) if may_label(said))
+                for a, b, name, outer, _, is_string in waiting:
+                    yield a, b, name, outer, names, is_string
         elif token == ",":
             if in_object:
                 key = None
         elif token.startswith('"'):
             if in_object and key is None:
                 key = _string(token)
+                role = field_role(key)
                 yield m.start(), m.end(), None, None, (), True
-            elif in_object and names_a_value(label):
+            elif in_object and role is VALUE:
                 stack[-1][3].append((m.start(), m.end(), label, parent, (), True))
             else:
-                if in_object and len(token) <= _FIELD_NAME and names_a_field(label):
-                    stack[-1][4].append(_string(token))
+                if in_object and role is FIELD and len(token) <= _FIELD_NAME:
+                    stack[-1][4].append(token)
                 yield m.start(), m.end(), label, parent, (), True
-        elif in_object and names_a_value(label):
+        elif in_object and role is VALUE:
             stack[-1][3].append((m.start(), m.end(), label, parent, (), False))
         else:
             yield m.start(), m.end(), label, parent, (), False

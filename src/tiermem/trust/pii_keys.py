@@ -10,16 +10,21 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from enum import Enum
 
 from tiermem.trust.pii_numbers import names_a_thing, names_a_version
 
 __all__ = [
     "CACHED_KEY",
+    "FIELD",
     "LABEL_HINTS",
+    "NEITHER",
+    "VALUE",
+    "FieldRole",
     "KeyReading",
     "cached_readings",
-    "names_a_field",
-    "names_a_value",
+    "field_role",
+    "may_label",
     "readings_of",
 ]
 
@@ -127,28 +132,36 @@ _FIELD_KEYS = frozenset(
     "attr property prop column header caption question".split()
 )
 _VALUE_KEYS = frozenset(
-    "value val v values data text content answer input entry response string str raw number no nr num id "
-    "identifier".split()
+    "value val v values data text content answer input entry response string str raw number no nr num".split()
 )
 
 
-def _run_together(key: str) -> str:
-    return _SPLIT_KEY.sub("", key).lower()
+class FieldRole(Enum):
+    """What a key's value is to the other fields of its object."""
+
+    NEITHER = "neither"
+    FIELD = "field"  # says what a sibling value is ("label", "field", "name", "type"...)
+    VALUE = "value"  # is named by a sibling field ("value", "val", "data", "fieldValue"...)
+
+
+NEITHER, FIELD, VALUE = FieldRole.NEITHER, FieldRole.FIELD, FieldRole.VALUE
 
 
 @functools.lru_cache(maxsize=1024)
-def names_a_field(key: str | None) -> bool:
-    """``key`` is one whose string says what its sibling value is ("label", "field", "name", "type"...)."""
-    return key is not None and _run_together(key) in _FIELD_KEYS
-
-
-@functools.lru_cache(maxsize=1024)
-def names_a_value(key: str | None) -> bool:
-    """``key`` is one whose value a sibling field names ("value", "val", "data", "fieldValue"...)."""
+def field_role(key: str | None) -> FieldRole:
+    """What the value under ``key`` is to its siblings."""
     if key is None:
-        return False
-    words = _run_together(key)
-    return words in _VALUE_KEYS or words.endswith("value")
+        return NEITHER
+    words = _SPLIT_KEY.sub("", key).lower()
+    if words in _FIELD_KEYS:
+        return FIELD
+    return VALUE if words in _VALUE_KEYS or words.endswith("value") else NEITHER
+
+
+def may_label(name: str) -> bool:
+    """A naming field's ``name`` may say what its sibling value is: it holds a label's hint, or a word naming
+    versions, an address or a thing's number (a person's name in a record, "Ann", mostly does not)."""
+    return _may_name_a_value(name) or _quad_kind(name) is not None or names_a_thing(f"{name}: ")
 
 
 def _may_name_a_value(label: str) -> bool:
