@@ -1,7 +1,7 @@
 """The cheap looks that spare a text the PII detectors skip only texts no detector could find anything in.
 
 ``find_pii`` gives each detector only a text with as many digits as any of its matches holds, and the JSON reading
-reads a value after its key only when the key holds one of ``_LABEL_HINTS``. Both are kept apart from the
+reads a value after its key only when the key holds one of ``LABEL_HINTS``. Both are kept apart from the
 detectors' own patterns, so these tests read the detectors: every value each finds in the benchmark cases (alone
 and under a key) holds the digits its gate asks for, and every word a detector reads before a value, expanded from
 its pattern, holds a hint. A detector added to ``_DETECTORS`` without a word list here fails the tests.
@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from tiermem.trust import pii, pii_labelled, pii_numbers, pii_phones
-from tiermem.trust.pii import _DETECTORS, _LABEL_HINTS, PiiMasker, find_pii
+from tiermem.trust.pii import _DETECTORS, PiiMasker, find_pii
+from tiermem.trust.pii_keys import LABEL_HINTS
 from tiermem.trust.pii_view import pii_view
 
 CASES = Path(__file__).resolve().parent.parent / "benchmarks" / "detectors"
@@ -157,7 +158,7 @@ def test_every_detector_states_the_words_it_reads_before_a_value() -> None:
 @pytest.mark.parametrize("find", list(WORDS_BEFORE), ids=lambda f: f.__name__)
 def test_label_hints_hold_a_hint_for_every_word_a_detector_reads_before_a_value(find: Detector) -> None:
     words = set().union(*(_words_before_the_value(p) for p in WORDS_BEFORE[find]))
-    assert not [word for word in sorted(words) if not _LABEL_HINTS.search(word)]
+    assert not [word for word in sorted(words) if not LABEL_HINTS.search(word)]
 
 
 def test_a_number_under_a_key_the_phone_detector_reads_as_a_phone_word_is_masked() -> None:

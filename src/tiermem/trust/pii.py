@@ -10,8 +10,8 @@ their label (``pii_labelled``); API keys and tokens (known prefixes, JWTs, beare
 Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
 Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v", or under such
-a JSON key, is not an address), barcodes and order numbers (after "order", "invoice", "ticket", ...) do not pass
-these checks.
+a JSON key, is not an address), barcodes and order or part numbers (after "order", "invoice", "SKU", ...) do not
+pass these checks; a login such as a git remote (``git@github.com:org/repo.git``) is no e-mail address.
 Values are matched exactly as written: ``4111 1111 1111 1111`` and ``4111111111111111`` get different
 placeholders, so unmasking gives back exactly the text that was masked. The detectors read the text as a model
 does (``pii_view``: Unicode spaces and dashes plain, full-width digits ASCII, invisible characters gone) and the
@@ -23,7 +23,6 @@ dict's repr, JSON cut off) is read by its quoted values after their keys (``pii_
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import threading
@@ -32,8 +31,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
+from tiermem.trust.pii_keys import CACHED_KEY, cached_readings, readings_of
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
-from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, names_a_version, national_ids, ninos, ssns
+from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
 from tiermem.trust.secret_formats import AWS_KEY_ID_PREFIXES, grouped_aws_key_ids
@@ -151,10 +151,18 @@ def _secrets(text: str) -> Iterator[tuple[int, int]]:
                 yield m.start(1), m.end(1)
 
 
+# A login, not a mailbox: the user of an SSH or git remote, written "user@host:path" (scp's form, the path right
+# after the colon) or in a URL after its scheme ("ssh://git@host/...").
+_PATH_AFTER = re.compile(r":[\w~/.]")
+_SCHEME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://$")
+
+
 def _emails(text: str) -> Iterator[tuple[int, int]]:
     if "@" not in text:
         return
     for m in _EMAIL.finditer(text):
+        if _PATH_AFTER.match(text, m.end()) or _SCHEME_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue
         yield m.start(), m.end()
 
 
@@ -214,8 +222,6 @@ def find_pii(text: str) -> list[PiiSpan]:
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote
 _PLACEHOLDER = re.compile(r"\[(" + "|".join([*(k.value for k in PiiKind), _LITERAL]) + r")_(\d+)\]")
 _RANK = {kind: rank for rank, (kind, _, _) in reversed(list(enumerate(_DETECTORS)))}  # a kind's first place above
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_SPLIT_KEY = re.compile(r"[\s_.\-]+")
 
 
 class PiiMasker:
@@ -334,24 +340,32 @@ class PiiMasker:
 
 
 def _found_in(layer: Layer) -> list[PiiSpan]:
-    """The values in a layer outside its holes, read alone and after its label (as written and as words: a key
-    ``date_of_birth`` reads "date of birth: ..."), after the key of the object holding it (``{"dob": {"value":
-    ...}}`` reads "dob: ...") and after both ("passport number: ..."); where readings overlap, the earlier kind
-    wins. A value under a version key ("version", "firmware", "build") is read only after its key, as in prose."""
+    """The values in a layer outside its holes, read as ``pii_keys`` says: alone and after its label (as written and
+    as words: a key ``date_of_birth`` reads "date of birth: ..."), after the key of the object holding it
+    (``{"dob": {"value": ...}}`` reads "dob: ..."), after both ("passport number: ...") and after what a sibling
+    naming field says (``{"label": "DOB", "value": ...}``); where readings overlap, the earlier kind wins. A value
+    under a version key ("version", "firmware", "build") is read only after its key, as in prose; dotted quads alone
+    under a key that names versions are versions, and an SSN- or phone-shaped value under a key that names a
+    thing's number (a SKU, a part) is that number."""
     if not layer.has_text():
         return []
-    key, parent = layer.label, layer.parent
-    short = (key is None or len(key) <= _CACHED_KEY) and (parent is None or len(parent) <= _CACHED_KEY)
-    readings = _cached_readings(key, parent) if short else _readings(key, parent)
+    key, parent, siblings = layer.label, layer.parent, layer.siblings
+    short = (key is None or len(key) <= CACHED_KEY) and (parent is None or len(parent) <= CACHED_KEY)
+    reading = cached_readings(key, parent, siblings) if short else readings_of(key, parent, siblings)
+    quads = reading.version and _QUADS.fullmatch(layer.text) is not None
+    thing = reading.thing and not layer.text.lstrip().startswith("+")  # a country code: a phone, whatever the key
     spans: list[PiiSpan] = []
-    for prefix in readings:
+    for prefix in reading.prefixes:
         shift = len(prefix)
         spans += (
             PiiSpan(s.start - shift, s.end - shift, s.kind)
             for s in find_pii(prefix + layer.text)
-            if s.start >= shift and layer.outside_holes(s.start - shift, s.end - shift)
+            if s.start >= shift
+            and layer.outside_holes(s.start - shift, s.end - shift)
+            and not (quads and s.kind is PiiKind.IP)
+            and not (thing and s.kind in _THING_SHAPED and not layer.text[: s.start - shift].strip())
         )
-    if len(readings) == 1:
+    if len(reading.prefixes) == 1:
         return spans
     chosen: list[PiiSpan] = []
     for span in sorted(spans, key=lambda s: (_RANK[s.kind], s.start)):
@@ -360,51 +374,12 @@ def _found_in(layer: Layer) -> list[PiiSpan]:
     return sorted(chosen, key=lambda s: s.start)
 
 
-# Every detector that reads the words before a value (a secret's, a birth date's, a passport's or an identifier's
-# label, a phone, card, SSN or NI word) looks for a word holding one of these. A label that holds none adds nothing
-# to what its value read alone shows, so most keys ("id", "city", "note") cost one reading, not three.
-# tests/test_pii_detector_gates.py expands each detector's label patterns and checks every word holds a hint.
-_LABEL_HINTS = re.compile(
-    r"(?i)bearer|key|token|secret|passw|pwd|auth|birth|d\.?o\.?b|born|geb|né|nee|ne\s+le|naiss|nac|nasc|nat[oa]|pass|"
-    r"pasap|paspo|pan|permanent|aadha|nhs|sin|social|insurance|nir|s[ée]cu|curit|bsn|burger|steuer|idnr|cpf|ssn|ss#|ni|"
-    r"card|cred|debit|visa|master|amex|express|maestro|cvv|cvc|exp|pay|paid|charg|bill|checkout|karte|zahlung|carte|"
-    r"paie|tarjeta|carta|cart[ãa]o|pago|pagamento|phone|tel|mob|cell|call|ring|text|sms|whatsapp|signal|fax|number|"
-    r"contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|m[óo]vil|"
-    r"celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电话]"
-)
-
-
-def _readings(key: str | None, parent: str | None = None) -> tuple[str, ...]:
-    """The prefixes a value stored under ``key`` (in an object stored under ``parent``) is read after: none, and
-    each form of the key, of the parent and of the two together that may name it. A value under a version key
-    is read only after the forms of it that name a version ("build number", not "build_number"), as in prose."""
-    keys = _labels(key)
-    versions = tuple(f"{label}: " for label in keys if names_a_version(label))
-    if versions:
-        return versions
-    outers = _labels(parent)
-    labels = [*keys, *outers]
-    if keys and outers:  # as words: "passport number"
-        labels.append(f"{outers[-1]} {keys[-1]}")
-    return ("", *(f"{label}: " for label in dict.fromkeys(labels) if _may_name_a_value(label)))
-
-
-# A tool result repeats its keys in every record, so their readings are kept; a key longer than this is read afresh.
-_CACHED_KEY = 200
-_cached_readings = functools.lru_cache(maxsize=1024)(_readings)
-
-
-def _may_name_a_value(label: str) -> bool:
-    """Reading a value after ``label`` may find what the value alone does not show (see ``_LABEL_HINTS``)."""
-    return _LABEL_HINTS.search(label) is not None
-
-
-def _labels(key: str | None) -> list[str]:
-    """A key as written and as words (``date_of_birth``, ``dateOfBirth``: "date of birth"); none for no key."""
-    if not key or not key.strip():
-        return []
-    words = _SPLIT_KEY.sub(" ", _CAMEL.sub(" ", key)).strip()
-    return list(dict.fromkeys([key, words] if words else [key]))
+# What a thing's number may look like with no more than its shape to go by; a card carries its network's prefix
+# and a check digit, so under an order's key it is still a card.
+_THING_SHAPED = frozenset({PiiKind.SSN, PiiKind.PHONE})
+# Dotted quads alone, one or a list ("10.2.3.4, 10.2.3.5"): under a version key, versions.
+_QUAD = r"\d{1,3}(?:\.\d{1,3}){3}"
+_QUADS = re.compile(rf"\s*{_QUAD}(?:\s*[,;|/]?\s*{_QUAD})*\s*")
 
 
 def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:

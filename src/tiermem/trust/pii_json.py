@@ -17,7 +17,8 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from tiermem.trust.pii_near import near_values
+from tiermem.trust.pii_keys import FIELD, NEITHER, VALUE, field_role, may_label
+from tiermem.trust.pii_near import NearValue, near_values
 
 __all__ = ["MAX_DEPTH", "Layer", "encode", "is_json", "layers"]
 
@@ -34,6 +35,7 @@ _MAY_NEST = re.compile(r'[{\[":=]')  # a JSON value opens with one of these, a n
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[{}\[\],]', re.DOTALL)
 _BRACKET = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\]]')
 _PAIRS = {"}": "{", "]": "["}
+_BRACE = re.compile(r"[{}]")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _JSON_SPACE = " \t\n\r"
 
@@ -48,6 +50,7 @@ class Layer:
     depth: int  # how many JSON string encodings wrap ``text`` in the outer text
     label: str | None = None  # the key the value is stored under (an array's elements take the array's key)
     parent: str | None = None  # the key the object or array holding the value is stored under
+    siblings: tuple[str, ...] = ()  # what the naming fields beside a "value" field say it is ({"label": "DOB", ...})
     holes: tuple[tuple[int, int], ...] = ()  # stretches of ``text`` that are JSON values, read in their own layers
     number: bool = False  # a JSON number: masked, it becomes a string
 
@@ -95,17 +98,23 @@ def encode(text: str, depth: int) -> str:
 
 
 def _read(
-    text: str, starts: Sequence[int], ends: Sequence[int], depth: int, label: str | None, parent: str | None = None
+    text: str,
+    starts: Sequence[int],
+    ends: Sequence[int],
+    depth: int,
+    label: str | None,
+    parent: str | None = None,
+    siblings: tuple[str, ...] = (),
 ) -> list[Layer]:
     """``text`` (its characters written at ``starts``/``ends`` of the outer text), the layers of its JSON, and the
     values of its near-JSON (``pii_near``) read after their keys at this layer's depth."""
     if _MAY_NEST.search(text) is None:  # most strings of a tool result: no JSON and no near-JSON in them
-        return [Layer(text, starts, ends, depth, label, parent)]
+        return [Layer(text, starts, ends, depth, label, parent, siblings)]
     values = _json_values(text) if depth < MAX_DEPTH else []
     near = list(near_values(text, tuple(values)))
     holes = tuple(sorted([*values, *((v.start, v.end) for v in near)]))
-    out = [Layer(text, starts, ends, depth, label, parent, holes)]
-    for value in near:
+    out = [Layer(text, starts, ends, depth, label, parent, siblings, holes)]
+    for index, value in enumerate(near):
         out.append(
             Layer(
                 value.text,
@@ -113,22 +122,40 @@ def _read(
                 [ends[i - 1] for i in value.tos],
                 depth,
                 value.label,
+                siblings=_near_siblings(text, near, index),
                 number=value.number,
             )
         )
     for start, end in values:
-        for a, b, name, outer, is_string in _tokens(text, start, end):
+        for a, b, name, outer, names, is_string in _tokens(text, start, end):
             if is_string:
                 decoded, froms, tos = _decode(text, a, b)
                 if isinstance(froms, range):  # no escapes: the decoded string is a run of the source
                     run = slice(froms.start, froms.stop)
-                    out += _read(decoded, starts[run], ends[run], depth + 1, name, outer)
+                    out += _read(decoded, starts[run], ends[run], depth + 1, name, outer, names)
                 else:
                     froms_at, tos_at = [starts[i] for i in froms], [ends[i - 1] for i in tos]
-                    out += _read(decoded, froms_at, tos_at, depth + 1, name, outer)
+                    out += _read(decoded, froms_at, tos_at, depth + 1, name, outer, names)
             else:
-                out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, outer, number=True))
+                out.append(Layer(text[a:b], starts[a:b], ends[a:b], depth, name, outer, names, number=True))
     return out
+
+
+def _near_siblings(text: str, near: list[NearValue], index: int) -> tuple[str, ...]:
+    """What the naming pairs right before and after a near-JSON value under a key such as "value" say, where no
+    brace stands between them (``{'label': 'DOB', 'value': ...}``)."""
+    value = near[index]
+    if field_role(value.label) is not VALUE:
+        return ()
+    beside = [near[i] for i in (index - 1, index + 1) if 0 <= i < len(near)]
+    return tuple(
+        other.text
+        for other in beside
+        if field_role(other.label) is FIELD
+        and len(other.text) <= _FIELD_NAME
+        and may_label(other.text)
+        and _BRACE.search(text, min(other.end, value.end), max(other.start, value.start)) is None
+    )
 
 
 def _json_values(text: str) -> list[tuple[int, int]]:
@@ -200,16 +227,25 @@ def _holds_string(value: object) -> bool:
     return False
 
 
-def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | None, str | None, bool]]:
+# A field's name longer than this is prose, not a label for the field beside it.
+_FIELD_NAME = 60
+Token = tuple[int, int, str | None, str | None, tuple[str, ...], bool]
+
+
+def _tokens(text: str, start: int, end: int) -> Iterator[Token]:
     """Each string and number of the JSON value at ``text[start:end]``: where, its label, the key of the object or
-    array holding it, whether a string.
+    array holding it, what the naming fields beside it say (``pii_keys.field_role``), whether a string.
 
     A key is read alone (label None); a value takes its key as label, and an array's elements take the array's; a
-    value in an object stored under a key has that key as its parent (``{"passport": {"number": ...}}``).
+    value in an object stored under a key has that key as its parent (``{"passport": {"number": ...}}``). A value
+    under a key such as "value" is given when its object closes, with the short strings of the object's naming
+    fields ("label", "field", "name"...), which may stand before or after it.
     """
-    # each open container: an object?, the key it is stored under (its elements' label), that key's own parent
-    stack: list[tuple[bool, str | None, str | None]] = []
+    # each open container: an object?, the key it is stored under (its elements' label), that key's own parent,
+    # and for an object its values waiting for their siblings' names and its naming fields' strings as written
+    stack: list[tuple[bool, str | None, str | None, list[Token], list[str]]] = []
     key: str | None = None  # the innermost object's current key; None where the next string is a key
+    role = NEITHER  # what the current key's value is to its siblings
     for m in _TOKEN.finditer(text, start, end):
         token = m.group(0)
         in_object = bool(stack) and stack[-1][0]
@@ -218,21 +254,37 @@ def _tokens(text: str, start: int, end: int) -> Iterator[tuple[int, int, str | N
         else:
             label, parent = (stack[-1][1], stack[-1][2]) if stack else (None, None)
         if token in ("{", "["):
-            stack.append((token == "{", label, parent))
+            stack.append((token == "{", label, parent, [], []))
             key = None
         elif token in ("}", "]"):
-            stack.pop()
+            _, _, _, waiting, fields = stack.pop()
+            if waiting:  # the names are read only where a value waits for them
+                names = tuple(said for said in map(_string, fields) if may_label(said))
+                for a, b, name, outer, _, is_string in waiting:
+                    yield a, b, name, outer, names, is_string
         elif token == ",":
             if in_object:
                 key = None
         elif token.startswith('"'):
             if in_object and key is None:
-                key = json.loads(token) if "\\" in token else token[1:-1]
-                yield m.start(), m.end(), None, None, True
+                key = _string(token)
+                role = field_role(key)
+                yield m.start(), m.end(), None, None, (), True
+            elif in_object and role is VALUE:
+                stack[-1][3].append((m.start(), m.end(), label, parent, (), True))
             else:
-                yield m.start(), m.end(), label, parent, True
+                if in_object and role is FIELD and len(token) <= _FIELD_NAME:
+                    stack[-1][4].append(token)
+                yield m.start(), m.end(), label, parent, (), True
+        elif in_object and role is VALUE:
+            stack[-1][3].append((m.start(), m.end(), label, parent, (), False))
         else:
-            yield m.start(), m.end(), label, parent, False
+            yield m.start(), m.end(), label, parent, (), False
+
+
+def _string(token: str) -> str:
+    """A JSON string token decoded."""
+    return str(json.loads(token)) if "\\" in token else token[1:-1]
 
 
 def _decode(text: str, a: int, b: int) -> tuple[str, Sequence[int], Sequence[int]]:

@@ -37,11 +37,21 @@ _DATE = (
     + _MONTH
     + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})"
 )
-# "de" and "di" may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita").
+# A remark in brackets after a label ("Date of birth (patient):", "Passport no. (renewed):") says whose or which
+# value it is; it may be as long as a short phrase.
+_REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
+# The words of a label may be joined as a form or a key joins them ("date-of-birth", "date_of_birth"); "de" and "di"
+# may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita"); initials may carry full stops
+# ("d.o.b."), so the label ends where no letter follows, not at a word boundary.
+_W = r"[\s_-]+"
 _BIRTH = re.compile(
-    r"(?i)\b(?:date\s+of\s+birth|birth\s*date|birthday|d\.?o\.?b\.?|born(?:\s+on)?|geburtsdatum|geboren(?:\s+am)?|"
-    r"n[ée]e?\s+le|date\s+(?:de\s+)?naissance|fecha\s+(?:de\s+)?nacimiento|nacid[oa]\s+el|data\s+(?:di\s+)?nascita|"
-    r"nat[oa]\s+il|geboortedatum|geboren\s+op)\b\s*(?:is\s*)?[:\-]?\s*(" + _DATE + r")(?!\d)"
+    rf"(?i)\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
+    rf"geboren(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
+    rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op)(?![^\W_])"
+    + _REMARK
+    + r"\s*(?:is\s*)?[:=\-]?\s*("
+    + _DATE
+    + r")(?!\d)"
 )
 
 
@@ -59,9 +69,13 @@ def birth_dates(text: str) -> Spans:
         yield m.start(1), m.end(1)
 
 
+# The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
+# stand before the value ("passport#:", "passport no.:").
 _PASSPORT = re.compile(
-    r"(?i)\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte)(?:\s+(?:no\.?|nr\.?|"
-    r"number|num\.?|#|n[ºo°]))?\s*(?:is\s*)?[:#.]?\s*([A-Z0-9]{6,10})\b"
+    r"(?i)\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte)"
+    r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|#|n[ºo°]))?"
+    + _REMARK
+    + r"\s*(?:is\s*)?[:#.=]{0,2}\s*([A-Z0-9]{6,10})\b"
 )
 
 

@@ -21,22 +21,45 @@ from stdnum.es import dni, nie
 from stdnum.it import codicefiscale
 from stdnum.us import ssn
 
-__all__ = ["NOT_PERSONAL", "cards", "ibans", "ipv4s", "ipv6s", "names_a_version", "national_ids", "ninos", "ssns"]
+__all__ = [
+    "NOT_PERSONAL",
+    "cards",
+    "ibans",
+    "ipv4s",
+    "ipv6s",
+    "names_a_thing",
+    "names_a_version",
+    "national_ids",
+    "ninos",
+    "ssns",
+]
 
 Spans = Iterator[tuple[int, int]]
 
 # Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...".
 NOT_PERSONAL = re.compile(
     r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
-    r"serial|s/n|sn|part|sku|item|po|isbn|issn|ean(?:-?(?:8|13))?|upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|"
-    r"id|transaction|txn|"
+    r"serial|s/n|sn|part|p/n|mpn|sku|item|article|art|artikel|catalog|catalogue|stock|asin|po|isbn|issn|"
+    r"ean(?:-?(?:8|13))?|"
+    r"upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|id|transaction|txn|"
     r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz|pp|pages?|"
-    r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?(?:\s*(?:no\.?|number|num|#|id))?\s*[:#]?\s*|#)$"
+    r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?"
+    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code))?"
+    r"\s*[:#]?\s*|#)$"
 )
+# What NOT_PERSONAL finds when only "id" or "#" stands before a number: a person's number is as often written so
+# ("Member ID: ...") as a thing's.
+_ID_ONLY = re.compile(r"(?i)(?:id|#)\W*")
 
 
 def _not_personal(text: str, start: int) -> bool:
     return bool(NOT_PERSONAL.search(text[max(0, start - 30) : start]))
+
+
+def names_a_thing(text: str) -> bool:
+    """The words at the end of ``text`` name a thing's number ("SKU", "part no.", "order #"), not only "id"."""
+    m = NOT_PERSONAL.search(text[-30:])
+    return m is not None and _ID_ONLY.fullmatch(m.group(0).strip()) is None
 
 
 # -- IBAN -------------------------------------------------------------------------------------------------------
@@ -163,9 +186,13 @@ _SSN_LABEL_REACH = 64
 
 
 def ssns(text: str) -> Spans:
-    """SSNs the SSA could issue, dashed or spaced 3-2-4, or nine digits right after a label ("SSN: ...")."""
+    """SSNs the SSA could issue, dashed or spaced 3-2-4 (not right after a word naming a thing's number, "SKU"),
+    or nine digits right after a label ("SSN: ...")."""
     for m in _SSN.finditer(text):
         if ssn.is_valid(m.group(0).replace(" ", "-")):
+            before = text[max(0, m.start() - _SSN_LABEL_REACH) : m.start()]
+            if names_a_thing(before) and not _SSN_LABEL.search(before):
+                continue  # a part or an order number shaped like an SSN ("SKU 123-45-6789")
             yield m.start(), m.end()
     lower = text.lower()
     if "ssn" not in lower and "social" not in lower and "ss#" not in lower:
@@ -222,6 +249,7 @@ _VERSION_BEFORE = re.compile(
     r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\b[^\n.;:!?]{0,24}?\bto\s+"
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"
 )
+_PORT = re.compile(r":\d{1,5}(?!\d)")
 _VERSION_AFTER = re.compile(r"^(?:[-+~][A-Za-z]|\s*\((?:build|beta|rc|release))", re.IGNORECASE)
 
 
@@ -231,16 +259,17 @@ def names_a_version(label: str) -> bool:
 
 
 def ipv4s(text: str) -> Spans:
-    """Dotted quads that are addresses: not after a version word, not followed by a pre-release suffix."""
+    """Dotted quads that are addresses: not after a version word, not followed by a pre-release suffix, unless a
+    port follows them."""
     for m in _IPV4.finditer(text):
         if m.group(0).startswith("0."):
             continue  # 0.0.0.0/8 names no host; 0.9.1.2 is a version
-        if _VERSION_BEFORE.search(text[max(0, m.start() - 40) : m.start()]) or _VERSION_AFTER.match(text[m.end() :]):
-            continue
-        end = m.end()
-        if port := re.match(r":\d{1,5}(?!\d)", text[end:]):
-            end += port.end()
-        yield m.start(), end
+        port = _PORT.match(text, m.end())
+        if port is None and (
+            _VERSION_BEFORE.search(text[max(0, m.start() - 40) : m.start()]) or _VERSION_AFTER.match(text[m.end() :])
+        ):
+            continue  # a quad with a port is an address whatever word stands before it
+        yield m.start(), port.end() if port else m.end()
 
 
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9]+)?(?![\w:])")
