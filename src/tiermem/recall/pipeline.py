@@ -225,8 +225,9 @@ def _guarded(ranked: list[Hit], guards: tuple[ScoreFactor, ...], query: Query, k
         if len(best) == k and hit.score < best[0]:
             break
         parts, flags, score = list(hit.parts), list(hit.flags), hit.score
+        alone = {hit.record.id: hit.record}
         for guard in guards:
-            part = guard.parts(query, {hit.record.id: hit.record}).get(hit.record.id)
+            part = guard.parts(query, alone).get(hit.record.id)
             if part is None:
                 continue
             if not part.contribution <= 1.0:

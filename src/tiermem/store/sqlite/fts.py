@@ -65,6 +65,14 @@ REFILL_FULL_TEXT = (
 )
 
 
+def _union(rows: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+    """The ascending union of ascending rowid arrays."""
+    if len(rows) == 1:
+        return rows[0]
+    joined = np.sort(np.concatenate(rows))
+    return joined[np.concatenate(([True], joined[1:] != joined[:-1]))] if joined.size else joined
+
+
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
     """Any of the terms, each quoted so user text is never FTS5 syntax; optionally AND the scope's token."""
     words = "{content context} : (" + " OR ".join(_quoted(t) for t in terms) + ")"
@@ -144,7 +152,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         held, by_term = text[1], known[1]
         if not isinstance(held, ScopeText) or not all(t in by_term for t in terms):
             return None
-        rowids = np.unique(np.concatenate([by_term[t][0] for t in terms]))
+        rowids = _union([by_term[t][0] for t in terms])
         at, inside = held.places(rowids)
         if not inside.all():  # held rows are the scope's own: a row of another generation, ask the index
             return None

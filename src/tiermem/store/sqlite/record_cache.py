@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-from tiermem.store.sqlite.rows import chunks
+from tiermem.store.sqlite.rows import SQL_VARS, chunks
 from tiermem.types import MemoryRecord, Scope
 
 __all__ = ["MAX_CACHED_RECORDS", "MAX_CACHED_VECTORS", "ScopeCache", "record_in_scope"]
@@ -81,12 +81,14 @@ class ScopeCache(Generic[V]):
                 known = self._at(key, gen)
             known.update(found)
             self._size += len(found)
+        ordered = sorted(set(record_ids)) if len(record_ids) <= SQL_VARS else _by_chunk(record_ids)
+        if not narrower:
+            return {rid: value for rid in ordered if (value := known.get(rid)) is not None}
         out: dict[str, V] = {}
-        for chunk in chunks(list(record_ids)):
-            for rid in sorted(set(chunk)):
-                value = known.get(rid)
-                if value is not None and (not narrower or (admits is not None and admits(value, scope))):
-                    out[rid] = value
+        for rid in ordered:
+            value = known.get(rid)
+            if value is not None and admits is not None and admits(value, scope):
+                out[rid] = value
         return out
 
     def _at(self, key: tuple[str, str], gen: int) -> dict[str, V]:
@@ -104,6 +106,11 @@ class ScopeCache(Generic[V]):
         """Forget every cached value."""
         self._scopes.clear()
         self._size = 0
+
+
+def _by_chunk(record_ids: Sequence[str]) -> list[str]:
+    """The ids sorted within each chunk of the request: the order ``fetch`` reads them in."""
+    return [rid for chunk in chunks(list(record_ids)) for rid in sorted(set(chunk))]
 
 
 def record_in_scope(record: MemoryRecord, scope: Scope) -> bool:

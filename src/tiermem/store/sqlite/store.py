@@ -399,11 +399,14 @@ class SQLiteStore(
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         # Kept per scope generation, for the whole (tenant, user) and narrowed here: recall walks the same
         # chains question after question, one query per link.
+        narrower = scope.agent is not None or scope.session is not None
         with self._lock:
-            whole = Scope(scope.tenant, scope.user)
+            whole = Scope(scope.tenant, scope.user) if narrower else scope
             found = self._successors.get_many(
                 self._conn, whole, record_ids, self._fetch_successors, None, self._pinned_gen(scope)
             )
+        if not narrower:  # copies: the cached lists are shared
+            return {rid: list(later) for rid, later in found.items() if later}
         narrowed = {rid: [r for r in later if record_in_scope(r, scope)] for rid, later in found.items()}
         return {rid: later for rid, later in narrowed.items() if later}
 
