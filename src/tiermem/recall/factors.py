@@ -100,8 +100,11 @@ def _demoted(
     name: str, factor: float, records: Mapping[str, MemoryRecord], flagged: Callable[[MemoryRecord], bool]
 ) -> dict[str, ScorePart]:
     """A guard's parts: every flagged record keeps ``factor`` of its score."""
+    demoted = [rid for rid, r in records.items() if flagged(r)]
+    if not demoted:  # the usual case: no part to make
+        return {}
     part = ScorePart(name, None, None, factor)
-    return {rid: part for rid, r in records.items() if flagged(r)}
+    return dict.fromkeys(demoted, part)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,8 +27,11 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
+from concurrent.futures import Future
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
@@ -108,6 +111,22 @@ class Pipeline:
         query = parse_query(text, now)
         if not text.strip():
             return []
+        with _pinned(store, scope):
+            return self._recall(store, embedder, scope, query, k, filter_, query_vector, embedding, include_quarantined)
+
+    def _recall(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        scope: Scope,
+        query: Query,
+        k: int,
+        filter_: Filter,
+        query_vector: Vectors | None,
+        embedding: Future[list[Vectors]] | None,
+        include_quarantined: bool,
+    ) -> list[Hit]:
+        """``recall`` of a parsed, non-empty question."""
         found = self.gather(store, embedder, scope, query, filter_, k=k, query_vector=query_vector, embedding=embedding)
         store = found.reads or store
         lists = self.fusion.lists(
@@ -159,6 +178,12 @@ class Pipeline:
         return _guarded(hits, self.guards, query, k)
 
 
+def _pinned(store: Store, scope: Scope) -> AbstractContextManager[None]:
+    """The store's reads of ``scope`` pinned to one read of its state for a recall, if it can (SQLite: ``pin.py``)."""
+    pinned = getattr(store, "pinned", None)
+    return nullcontext() if pinned is None else cast(AbstractContextManager[None], pinned(scope))
+
+
 def _fused_hits(
     shortlist: Sequence[str],
     records: dict[str, MemoryRecord],
@@ -200,8 +225,9 @@ def _guarded(ranked: list[Hit], guards: tuple[ScoreFactor, ...], query: Query, k
         if len(best) == k and hit.score < best[0]:
             break
         parts, flags, score = list(hit.parts), list(hit.flags), hit.score
+        alone = {hit.record.id: hit.record}
         for guard in guards:
-            part = guard.parts(query, {hit.record.id: hit.record}).get(hit.record.id)
+            part = guard.parts(query, alone).get(hit.record.id)
             if part is None:
                 continue
             if not part.contribution <= 1.0:

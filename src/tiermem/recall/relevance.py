@@ -162,11 +162,16 @@ class Evidence:
     best: float = 0.0  # the best cosine of the hits judged together (the same for every hit)
     phrase: float = 0.0  # 1 when the hit holds two of the query's words side by side
 
-    def parts(self) -> tuple[ScorePart, ...]:
-        """The evidence as score parts (contribution 1: they explain the relevance, not the score)."""
-        values = {
-            "cosine": self.cosine,
-            "matched": self.matched,
+    def parts(self, shared: dict[tuple[str, float, float], ScorePart] | None = None) -> tuple[ScorePart, ...]:
+        """The evidence as score parts (contribution 1: they explain the relevance, not the score).
+
+        ``shared``: parts made for other hits of one recall, reused where the value is the same (parts are
+        immutable, and every hit of a recall has the same ``unknown``, ``stranger``, ``few`` and ``best``)."""
+        own = (
+            ScorePart(f"{EVIDENCE_PREFIX}cosine", None, self.cosine, 1.0) if self.cosine is not None else None,
+            ScorePart(f"{EVIDENCE_PREFIX}matched", None, self.matched, 1.0),
+        )
+        common = {
             "unknown": self.unknown,
             "stranger": self.stranger,
             "few": self.few,
@@ -174,7 +179,15 @@ class Evidence:
             "best": self.best,
             "phrase": self.phrase,
         }
-        return tuple(ScorePart(f"{EVIDENCE_PREFIX}{k}", None, v, 1.0) for k, v in values.items() if v is not None)
+        made = shared if shared is not None else {}
+        rest = []
+        for name, value in common.items():
+            key = (name, value, math.copysign(1.0, value))  # 0.0 and -0.0 are equal keys, not equal parts
+            part = made.get(key)
+            if part is None:
+                part = made[key] = ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
+            rest.append(part)
+        return tuple(p for p in own if p is not None) + tuple(rest)
 
 
 def few_found(found: int, limit: int) -> float:
@@ -330,11 +343,12 @@ def with_relevance(
     found = evidence(store, scope, listed, weights, query_vector, embedder=embedder, names=names, few=few)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
+    shared: dict[tuple[str, float, float], ScorePart] = {}
     return [
         Hit(
             hit.record,
             hit.score,
-            (*hit.parts, *e.parts()),
+            (*hit.parts, *e.parts(shared)),
             hit.flags,
             (calibration if e.cosine is not None else WORDS_ONLY).relevance(e),
         )

@@ -8,8 +8,6 @@ read back from FTS5's own one-term bm25() (see ``_phrase_frequencies``).
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -30,6 +28,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
+from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.scope_text import ScopeText, SortedIds, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, filter_sql, scope_sql, tagged_rowids
@@ -38,6 +37,12 @@ from tiermem.types import Filter, Scope
 
 TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
 """A term's rows in a scope (rowids) and its weighted frequency in each."""
+
+_NO_ROWS: TermRows = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+
+Matches = tuple[list[int], list[str], npt.NDArray[np.bool_], FloatArray, FloatArray, ScopeTextStats]
+"""The scope's rows matching a keyword query (rowids ascending, record ids, whether the filter admits each,
+their lengths), each row's frequency of each term, and the scope's size: what BM25 scores."""
 
 __all__ = [
     "PRUNE_FROM_RECORDS",
@@ -60,6 +65,14 @@ REFILL_FULL_TEXT = (
 )
 
 
+def _union(rows: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+    """The ascending union of ascending rowid arrays."""
+    if len(rows) == 1:
+        return rows[0]
+    joined = np.sort(np.concatenate(rows))
+    return joined[np.concatenate(([True], joined[1:] != joined[:-1]))] if joined.size else joined
+
+
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
     """Any of the terms, each quoted so user text is never FTS5 syntax; optionally AND the scope's token."""
     words = "{content context} : (" + " OR ".join(_quoted(t) for t in terms) + ")"
@@ -78,11 +91,9 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-class SQLiteFullTextMixin:
+class SQLiteFullTextMixin(SQLiteGenerationPin):
     """Keyword candidates on the store's connection (the FTS5 table itself comes with the migrations)."""
 
-    _conn: sqlite3.Connection
-    _lock: threading.RLock
     _depth: int  # write transactions open (``SQLiteStore.transaction``): their generation may yet be rolled back
 
     if TYPE_CHECKING:
@@ -113,6 +124,49 @@ class SQLiteFullTextMixin:
         if not terms:
             return []
         key = (scope.tenant, scope.user or "")
+        found = self._known_matches(key, scope, terms, filter_, now)
+        if found is None:
+            found = self._matches(key, scope, terms, filter_, now)
+        if found is None or not found[2].any():
+            return []
+        matched, names, kept_rows, lengths, frequencies, stats = found
+        scores = bm25_scores(frequencies, lengths, stats)
+        # FTS5's order: best score first, then rowid (unique, so the order is total).
+        kept = np.flatnonzero(kept_rows)
+        best = kept[np.lexsort((np.array(matched, dtype=np.int64)[kept], -scores[kept]))][:limit]
+        return [Candidate(names[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+
+    def _known_matches(
+        self, key: tuple[str, str], scope: Scope, terms: Sequence[str], filter_: Filter, now: datetime
+    ) -> Matches | None:
+        """The matches of ``terms`` from what is held of the generation this thread pinned (``pin.py``): the
+        scope's rows and each term's rows, which are every row of the scope a match of the terms finds; None when
+        something is not held (then the index is asked)."""
+        pin = self._pin(key)
+        if pin is None or self._depth > 0 or not 0 < pin.size < PRUNE_FROM_RECORDS or not held_filter(scope, filter_):
+            return None
+        text = self._held_rows.get(key)
+        known = self._frequencies.get(key)
+        if text is None or known is None or text[0] != pin.gen or known[0] != pin.gen or filter_.tags:
+            return None
+        held, by_term = text[1], known[1]
+        if not isinstance(held, ScopeText) or not all(t in by_term for t in terms):
+            return None
+        rowids = _union([by_term[t][0] for t in terms])
+        at, inside = held.places(rowids)
+        if not inside.all():  # held rows are the scope's own: a row of another generation, ask the index
+            return None
+        kept_rows, lengths = admits(held, at, filter_, now), held.lengths[at]
+        if not kept_rows.any():
+            return [], [], kept_rows, lengths, lengths, held.stats
+        matched = rowids.tolist()
+        frequencies = self._phrase_frequencies(scope, terms, matched, lengths, False, by_term)
+        return matched, held.ids[at].tolist(), kept_rows, lengths, frequencies, held.stats
+
+    def _matches(
+        self, key: tuple[str, str], scope: Scope, terms: Sequence[str], filter_: Filter, now: datetime
+    ) -> Matches | None:
+        """The scope's rows matching any of ``terms`` as the index finds them, with what BM25 needs of them."""
         where, params = scope_sql(scope)
         fwhere, fparams = filter_sql(filter_, now)
         with self._snapshot():  # the counts, the matches and the sizes of one state: BM25 needs all three
@@ -122,7 +176,7 @@ class SQLiteFullTextMixin:
                 key,
             ).fetchone()
             if row is None or not row[0]:
-                return []
+                return None
             size, gen, top = row
             # ANDing the scope token skips other scopes' postings (x10 faster for a small scope in a big
             # file) but costs a walk of the token's own postings: worth it only for a minor part of the file.
@@ -145,20 +199,19 @@ class SQLiteFullTextMixin:
                     [*params, *fparams, match, *key],
                 ).fetchall()
                 if not rows:
-                    return []
+                    return None
                 rowids, ids, sizes, admitted = zip(*rows, strict=True)
                 found = (list(rowids), list(ids), np.array(admitted, dtype=bool), docsize_lengths(sizes))
             matched, names, kept_rows, lengths = found
-            if not kept_rows.any():
-                return []
             known = self._known_frequencies(key, gen)
+            if not matched and known is not None and held is not None and len(known) < 10_000:
+                # No row of the scope holds any of the terms: each term's rows are known, none.
+                known.update((t, _NO_ROWS) for t in terms)
+            if not kept_rows.any():
+                return None
             frequencies = self._phrase_frequencies(scope, terms, matched, lengths, use_token, known)
             stats = held.stats if held is not None else self._scope_text_stats(key, gen)
-        scores = bm25_scores(frequencies, lengths, stats)
-        # FTS5's order: best score first, then rowid (unique, so the order is total).
-        kept = np.flatnonzero(kept_rows)
-        best = kept[np.lexsort((np.array(matched, dtype=np.int64)[kept], -scores[kept]))][:limit]
-        return [Candidate(names[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+        return matched, names, kept_rows, lengths, frequencies, stats
 
     def _held_text(self, key: tuple[str, str], gen: int) -> ScopeText | None:
         """The scope's rows at ``gen`` once it has had ``HOLD_ROWS_FROM`` keyword queries at it, else None."""
@@ -334,6 +387,10 @@ class SQLiteFullTextMixin:
         """The (tenant, user)'s record count and how many of its records' content holds each term (at most
         ``COUNT_CAP``)."""
         key = (scope.tenant, scope.user or "")
+        pin = self._pin(key)
+        cached = self._term_counts.get(key)
+        if pin is not None and cached is not None and cached[0] == pin.gen and all(t in cached[1] for t in terms):
+            return pin.size, {t: cached[1][t] for t in terms}
         with self._snapshot():
             row = self._conn.execute(
                 "SELECT n, gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in
+from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.rows import SQL_VARS
 from tiermem.store.sqlite.scope_text import ScopeText
 from tiermem.store.sqlite.sql import scope_sql
@@ -14,7 +15,7 @@ from tiermem.types import Scope
 __all__ = ["SQLiteWriteOrderMixin"]
 
 
-class SQLiteWriteOrderMixin(Connected):
+class SQLiteWriteOrderMixin(SQLiteGenerationPin, Connected):
     """``write_places`` by rowid, the order of insertion, counting through the ``records_newest`` index."""
 
     _held_rows: dict[tuple[str, str], tuple[int, int | ScopeText]]
@@ -53,5 +54,8 @@ class SQLiteWriteOrderMixin(Connected):
         cached = self._held_rows.get(key)
         if cached is None or not isinstance(cached[1], ScopeText):
             return None
+        pin = self._pin(key)
+        if pin is not None and pin.gen == cached[0]:
+            return cached[1]
         row = self._conn.execute("SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key).fetchone()
         return cached[1] if row is not None and row[0] == cached[0] else None

@@ -27,6 +27,7 @@ from tiermem.store.sqlite.fts import SQLiteFullTextMixin
 from tiermem.store.sqlite.idempotency import SQLiteIdempotencyMixin
 from tiermem.store.sqlite.maintenance import SQLiteMaintenanceMixin
 from tiermem.store.sqlite.order import SQLiteWriteOrderMixin
+from tiermem.store.sqlite.pin import SQLiteGenerationPin, ThreadPins
 from tiermem.store.sqlite.quotes import SQLiteQuotesMixin
 from tiermem.store.sqlite.record_cache import MAX_CACHED_RECORDS, MAX_CACHED_VECTORS, ScopeCache, record_in_scope
 from tiermem.store.sqlite.rows import COLUMNS, chunks, row_to_record, ts
@@ -82,6 +83,7 @@ class SQLiteStore(
     TurnLeaseMixin,
     SQLiteUnindexedMixin,
     SQLiteWriteOrderMixin,
+    SQLiteGenerationPin,
     ListingMixin,
 ):
     """Store on one SQLite file (or ``:memory:``); safe to share between threads of one process."""
@@ -118,6 +120,7 @@ class SQLiteStore(
         self._records = ScopeCache[MemoryRecord](MAX_CACHED_RECORDS)
         self._vector_rows = ScopeCache[Vectors](MAX_CACHED_VECTORS)
         self._successors = ScopeCache[list[MemoryRecord]](MAX_CACHED_VECTORS)
+        self._pins = ThreadPins()
         try:
             self._set_up()
             if synchronous is not None:
@@ -349,7 +352,8 @@ class SQLiteStore(
 
     def get_many(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         with self._lock:
-            return self._records.get_many(self._conn, scope, record_ids, self._fetch_records, record_in_scope)
+            pinned = self._pinned_gen(scope)
+            return self._records.get_many(self._conn, scope, record_ids, self._fetch_records, record_in_scope, pinned)
 
     def _fetch_records(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """``get_many`` read from the file, by id within each chunk (the order recall's ties keep)."""
@@ -383,7 +387,8 @@ class SQLiteStore(
 
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         with self._lock:
-            return self._vector_rows.get_many(self._conn, scope, record_ids, self._fetch_vectors, None)
+            pinned = self._pinned_gen(scope)
+            return self._vector_rows.get_many(self._conn, scope, record_ids, self._fetch_vectors, None, pinned)
 
     def _fetch_vectors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         """``vectors_of`` read from the file: each record's own vector (a read-only copy, not its passages')."""
@@ -394,10 +399,14 @@ class SQLiteStore(
     def successors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
         # Kept per scope generation, for the whole (tenant, user) and narrowed here: recall walks the same
         # chains question after question, one query per link.
+        narrower = scope.agent is not None or scope.session is not None
         with self._lock:
+            whole = Scope(scope.tenant, scope.user) if narrower else scope
             found = self._successors.get_many(
-                self._conn, Scope(scope.tenant, scope.user), record_ids, self._fetch_successors, None
+                self._conn, whole, record_ids, self._fetch_successors, None, self._pinned_gen(scope)
             )
+        if not narrower:  # copies: the cached lists are shared
+            return {rid: list(later) for rid, later in found.items() if later}
         narrowed = {rid: [r for r in later if record_in_scope(r, scope)] for rid, later in found.items()}
         return {rid: later for rid, later in narrowed.items() if later}
 

@@ -6,8 +6,6 @@ cached index in place; a cache whose generation another process moved on is rebu
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import datetime
@@ -18,6 +16,7 @@ import numpy as np
 from tiermem.embed import Vectors
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate, StoredItem
+from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.record_cache import ScopeCache
 from tiermem.store.sqlite.rows import ts
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, tagged_rowids
@@ -38,11 +37,9 @@ _POOL = LazyPool("tiermem-vector")
 INLINE_SCAN_ROWS = 4_096  # vectors a scan scores in under a millisecond: scanned in the caller's thread
 
 
-class SQLiteVectorMixin:
+class SQLiteVectorMixin(SQLiteGenerationPin):
     """Vector candidates and the in-memory vector cache on the store's connection."""
 
-    _conn: sqlite3.Connection
-    _lock: threading.RLock
     _vectors: VectorCache
     _records: ScopeCache[MemoryRecord]
     _vector_rows: ScopeCache[Vectors]
@@ -86,6 +83,9 @@ class SQLiteVectorMixin:
             cached.gen = gen
 
     def vector_fingerprint(self, scope: Scope) -> str | None:
+        pin = self._pin((scope.tenant, scope.user or ""))
+        if pin is not None:
+            return pin.model
         with self._lock:
             row = self._conn.execute(
                 "SELECT model FROM vectors WHERE tenant = ? AND user_key = ? LIMIT 1", (scope.tenant, scope.user or "")
@@ -208,11 +208,15 @@ class SQLiteVectorMixin:
     def _scope_vectors(self, scope: Scope) -> ScopeVectors:
         key = (scope.tenant, scope.user or "")
         with self._lock:
+            cached = self._vectors.get(key)
+            pin = self._pin(key)
+            if cached is not None and pin is not None and cached.gen == pin.gen:
+                self._vectors.move_to_end(key)
+                return cached
             row = self._conn.execute(
                 "SELECT gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
             ).fetchone()
             gen = int(row[0]) if row else 0
-            cached = self._vectors.get(key)
             if cached is not None and cached.gen == gen:
                 self._vectors.move_to_end(key)
                 return cached
