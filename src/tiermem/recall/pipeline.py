@@ -28,10 +28,8 @@ import heapq
 import math
 from collections.abc import Sequence
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
@@ -111,7 +109,7 @@ class Pipeline:
         query = parse_query(text, now)
         if not text.strip():
             return []
-        with _pinned(store, scope):
+        with store.pinned(scope):
             return self._recall(store, embedder, scope, query, k, filter_, query_vector, embedding, include_quarantined)
 
     def _recall(
@@ -176,12 +174,6 @@ class Pipeline:
         for stage in self.stages:
             hits = stage.rescore(hits, ranking)
         return _guarded(hits, self.guards, query, k)
-
-
-def _pinned(store: Store, scope: Scope) -> AbstractContextManager[None]:
-    """The store's reads of ``scope`` pinned to one read of its state for a recall, if it can (SQLite: ``pin.py``)."""
-    pinned = getattr(store, "pinned", None)
-    return nullcontext() if pinned is None else cast(AbstractContextManager[None], pinned(scope))
 
 
 def _fused_hits(

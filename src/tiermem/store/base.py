@@ -217,6 +217,10 @@ class Store(MaintenanceStore, SummaryStore, Protocol):
         """Group several writes atomically; nested calls join the outer transaction."""
         ...
 
+    def pinned(self, scope: Scope) -> AbstractContextManager[None]:
+        """Within, this thread's reads of the scope's (tenant, user) may trust one read of its state (a recall's)."""
+        ...
+
     def serialise(self, scope: Scope, *, whole_tenant: bool = False) -> None:
         """Inside the caller's transaction, wait until no other transaction writes the scope's (tenant, user),
         and keep them waiting until this one ends: what it reads then is what is stored, in every process.

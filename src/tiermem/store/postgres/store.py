@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from typing import Any
 
@@ -168,6 +168,10 @@ class PostgresStore(
             raise driver_error(f"grant {role} the use of", self.where, exc) from exc
 
     # -- transactions -------------------------------------------------------------------------------------
+
+    def pinned(self, scope: Scope) -> AbstractContextManager[None]:
+        """A recall here reads in one transaction already (``recall_reads``): nothing more to pin."""
+        return nullcontext()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
