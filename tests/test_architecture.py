@@ -100,7 +100,7 @@ def test_architecture_doc_names_every_package() -> None:
 
 # Modules a user may import from; every other module says "(internal)" at the start of its docstring.
 PUBLIC = {
-    "errors.py", "types.py", "config.py", "tokens.py", "embed.py", "llm.py", "memory.py", "memory_api.py",
+    "errors.py", "types.py", "config.py", "tokens.py", "llm.py", "memory.py", "memory_api.py",
     "message.py", "text_index.py",
     "store/base.py", "store/context_base.py", "store/maintenance_base.py", "store/access_base.py",
     "store/summary_base.py", "store/vector_file.py", "context/trace.py",

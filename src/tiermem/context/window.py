@@ -11,34 +11,25 @@ the same session (in this process or another) never has its messages overwritten
 
 from __future__ import annotations
 
-import json
 import threading
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import CompiledPrompt, CountCache, compile_prompt, render_memories, system_tokens
+from tiermem.context.conversation_search import search_conversation
 from tiermem.context.core import CoreMemory
-from tiermem.context.messages import (
-    RECALL_TAG,
-    Message,
-    Role,
-    message_from_record,
-    message_tokens,
-    record_fields,
-)
+from tiermem.context.messages import Message, Role, message_from_record, message_tokens, record_fields
 from tiermem.context.recall_writer import RecallWriter, StoreRecall
 from tiermem.context.summary import Summariser
+from tiermem.context.window_queue import Entry, MessageQueue, answered, entry_for, finished_calls
 from tiermem.errors import ConfigError, ConflictError, ValidationError
 from tiermem.lifecycle.erase import forget
-from tiermem.recall.search import MAX_K
 from tiermem.store.context_base import StoreWithContext, WindowState
 from tiermem.tokens import TokenCounter
-from tiermem.trust.prompt_gate import admit_hits, summarisable, withheld
-from tiermem.types import Filter, Hit, MemoryRecord, Scope, new_id, normalise_text, utcnow
+from tiermem.trust.prompt_gate import admit_hits, summarisable
+from tiermem.types import Hit, MemoryRecord, Scope, new_id, normalise_text, utcnow
 from tiermem.write.path import MAX_CONTENT_CHARS, WriteStatus
 
 __all__ = ["ContextManager", "Mark", "RecallWriter", "StoreRecall"]
@@ -48,21 +39,11 @@ __all__ = ["ContextManager", "Mark", "RecallWriter", "StoreRecall"]
 class Mark:
     """The window as it was (``ContextManager.mark``), to go back to with ``undo``."""
 
-    entries: tuple[_Entry, ...]
+    entries: tuple[Entry, ...]
     summary_through: str | None
     unsummarised: tuple[Message, ...]
     summary: str | None  # the summary block's text, if there is such a block
     written: int  # how many records the window had added by then
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """A message in the window with its record id, and its API form as prompts show it (with its cost)."""
-
-    message: Message
-    tokens: int
-    record_id: str
-    api: dict[str, Any]
 
 
 class ContextManager:
@@ -112,12 +93,7 @@ class ContextManager:
                 given=self.core.tokens,
                 limit=budget.core,
             )
-        self._entries: deque[_Entry] = deque()
-        # Kept beside the entries so saving and compiling copy a deque in C instead of looping in Python.
-        self._ids: deque[str] = deque()
-        self._api: deque[dict[str, Any]] = deque()
-        self._with_calls = 0  # entries carrying tool calls: their nested dicts need a deeper copy
-        self._total = 0
+        self._queue = MessageQueue()
         self._summary_through: str | None = None
         self._unsummarised: list[Message] = []
         self._added: list[str] = []  # records this manager's appends added (``undo`` forgets the latest)
@@ -149,18 +125,18 @@ class ContextManager:
     def messages(self) -> tuple[Message, ...]:
         """The messages in the window, oldest first."""
         with self._lock:
-            return tuple(e.message for e in self._entries)
+            return tuple(e.message for e in self._queue.entries)
 
     @property
     def record_ids(self) -> tuple[str, ...]:
         """The recall record ids of the messages in the window, oldest first."""
         with self._lock:
-            return tuple(self._ids)
+            return tuple(self._queue.ids)
 
     @property
     def message_tokens(self) -> int:
         """What the window's messages cost; never more than the message budget."""
-        return self._total
+        return self._queue.total
 
     @property
     def summary_through(self) -> str | None:
@@ -184,7 +160,7 @@ class ContextManager:
                     f"e.g. manager.core.define('{self._summary_block}', limit=300)"
                 )
             cost = message_tokens(message, self._counter)
-            self._check_fits(message, cost)
+            self._queue.check_fits(message, cost, self._budget.message_budget)
             text, _ = record_fields(message)
             if len(normalise_text(text)) > MAX_CONTENT_CHARS:  # one message, one record: the window rebuilds it
                 raise ValidationError(
@@ -193,12 +169,12 @@ class ContextManager:
             # The conversation path: the previous message of the session is its search context, and its record
             # id comes from the message id (appending the same message twice stores it once).
             (written,) = self._recall.remember_messages(self._scope, [message])
-            if written.record.id in self._ids:  # the same message again (a retried turn): it is there already
+            if written.record.id in self._queue.ids:  # the same message again (a retried turn): it is there already
                 return ()
             if written.status is not WriteStatus.UNCHANGED:
                 self._added.append(written.record.id)
-            self._push(self._entry(message, written.record, cost))
-            evicted = self._evict()
+            self._queue.push(self._entry(message, written.record, cost))
+            evicted = self._queue.evict(self._budget.message_budget)
             self._persist(evicted)
             return tuple(e.message for e in evicted)
 
@@ -210,7 +186,7 @@ class ContextManager:
             state = self._store.load_context_window(self._scope)
             if (None if state is None else state.revision) == self._revision:
                 return False
-            self._replace([])
+            self._queue.replace([])
             self._summary_through = None
             self._unsummarised = []
             self._load(state)
@@ -221,7 +197,7 @@ class ContextManager:
         with self._lock:
             summary = self.core.get(self._summary_block).value if self._summary_block in self.core else None
             return Mark(
-                tuple(self._entries), self._summary_through, tuple(self._unsummarised), summary, len(self._added)
+                tuple(self._queue.entries), self._summary_through, tuple(self._unsummarised), summary, len(self._added)
             )
 
     def undo(self, mark: Mark) -> None:
@@ -233,7 +209,7 @@ class ContextManager:
             for record_id in gone:
                 if self._store.get(self._scope, record_id) is not None:
                     forget(self._store, self._scope, record_id, now=now, actor="undo")
-            self._replace(mark.entries)
+            self._queue.replace(mark.entries)
             self._summary_through = mark.summary_through
             self._unsummarised = list(mark.unsummarised)
             if mark.summary is not None and self.core.get(self._summary_block).value != mark.summary:
@@ -243,70 +219,11 @@ class ContextManager:
             except ConflictError:  # another writer saved the window since: its window stands, taken as it is
                 self.refresh()
 
-    def _check_fits(self, message: Message, cost: int) -> None:
-        """Refuse a message that cannot fit even alone (with the tool call it answers) before anything is written."""
-        limit = self._budget.message_budget
-        unit = cost
-        if message.role is Role.TOOL:
-            unit += self._call_cost(message)
-        if unit <= limit:
-            return
-        with_call = f" ({unit} with the tool call it answers)" if unit != cost else ""
-        raise ValidationError(
-            "message",
-            f"the newest message costs {cost} tokens{with_call}, more than the message budget {limit}; "
-            "shorten it or raise the window",
-            given=unit,
-            limit=limit,
-        )
+    def _entry(self, message: Message, record: MemoryRecord, cost: int) -> Entry:
+        """The window's entry of ``message``, as the prompt gate shows it."""
+        return entry_for(message, record, cost, self._counter)
 
-    def _call_cost(self, message: Message) -> int:
-        """Tokens from the assistant message that made the call ``message`` answers to the end of the window."""
-        cost = 0
-        for entry in reversed(self._entries):
-            cost += entry.tokens
-            if any(call.id == message.tool_call_id for call in entry.message.tool_calls):
-                return cost
-        raise ValidationError(
-            "tool_call_id",
-            "answers no tool call of an assistant message in the context window",
-            given=message.tool_call_id,
-        )
-
-    def _evict(self) -> list[_Entry]:
-        """Pop the oldest entries until the window fits; never the newest."""
-        evicted: list[_Entry] = []
-        limit = self._budget.message_budget
-        while self._total > limit and len(self._entries) > 1:
-            self._pop(evicted)
-            # A tool result left at the head has lost its call, and chat APIs refuse it, so it goes too.
-            while len(self._entries) > 1 and self._entries[0].message.role is Role.TOOL:
-                self._pop(evicted)
-        return evicted
-
-    def _entry(self, message: Message, record: MemoryRecord, cost: int) -> _Entry:
-        """The window's entry of ``message``: prompts see it as the prompt gate shows it (``_as_shown``)."""
-        shown = _as_shown(message, record)
-        if shown is not message:
-            cost = message_tokens(shown, self._counter)
-        return _Entry(message, cost, record.id, shown.to_openai())
-
-    def _push(self, entry: _Entry) -> None:
-        self._entries.append(entry)
-        self._ids.append(entry.record_id)
-        self._api.append(entry.api)
-        self._total += entry.tokens
-        self._with_calls += bool(entry.message.tool_calls)
-
-    def _pop(self, into: list[_Entry]) -> None:
-        entry = self._entries.popleft()
-        self._ids.popleft()
-        self._api.popleft()
-        self._total -= entry.tokens
-        self._with_calls -= bool(entry.message.tool_calls)
-        into.append(entry)
-
-    def _persist(self, evicted: list[_Entry]) -> None:
+    def _persist(self, evicted: list[Entry]) -> None:
         """Save the window, and fold evicted messages into the summary block in the same transaction."""
         summary: str | None = None
         summariser = self._summariser
@@ -349,17 +266,8 @@ class ContextManager:
 
     def _drop_forgotten(self) -> None:
         """Take out the messages whose records are gone, and a tool result whose call went with them."""
-        present = self._store.get_many(self._scope, list(self._ids))
-        self._replace(_answered([e for e in self._entries if e.record_id in present]))
-
-    def _replace(self, entries: Iterable[_Entry]) -> None:
-        """The window holds ``entries`` instead of what it held."""
-        entries = list(entries)  # may be read from the queues cleared here
-        for queue in (self._entries, self._ids, self._api):
-            queue.clear()
-        self._total = self._with_calls = 0
-        for entry in entries:
-            self._push(entry)
+        present = self._store.get_many(self._scope, list(self._queue.ids))
+        self._queue.replace(answered([e for e in self._queue.entries if e.record_id in present]))
 
     def _save_summary(self, summary: str, summariser: Summariser) -> None:
         try:
@@ -398,10 +306,10 @@ class ContextManager:
         # A message forgotten or erased since left the context with its record.
         messages = [(message_from_record(r), r) for r in (records.get(i) for i in state.message_ids) if r is not None]
         entries = [self._entry(m, r, message_tokens(m, self._counter)) for m, r in messages]
-        self._replace(_answered(_finished_calls(entries)))
+        self._queue.replace(answered(finished_calls(entries)))
         # The budget may have shrunk since the window was saved. Not saved here: a save would move the revision
         # under a turn another process is running on the window; the next append saves what is left.
-        self._evict()
+        self._queue.evict(self._budget.message_budget)
 
     # -- prompt and search ---------------------------------------------------------------------------------
 
@@ -417,9 +325,9 @@ class ContextManager:
                 core_text=self.core.render(),
                 core_cost=self.core.tokens,
                 memories=memories,
-                messages=list(self._api),
-                messages_cost=self._total,
-                with_tool_calls=self._with_calls > 0,
+                messages=list(self._queue.api),
+                messages_cost=self._queue.total,
+                with_tool_calls=self._queue.with_calls > 0,
             )
 
     def conversation_search(
@@ -433,65 +341,15 @@ class ContextManager:
         all_sessions: bool = True,
     ) -> list[Hit]:
         """Past messages (in or out of the window) by relevance to ``query``, or the newest k in time order."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise ValidationError("k", f"must be an integer from 1 to {MAX_K}", given=k, limit=MAX_K)
-        if not isinstance(query, str):
-            raise ValidationError("query", "must be a string", given=type(query).__name__)
-        wanted = _roles(roles)
-        tags = frozenset(f"role:{r.value}" for r in wanted) if roles is not None else frozenset({RECALL_TAG})
-        filter_ = Filter(tags=tags, time_from=start, time_to=end)
-        # Recall belongs to the agent: by default a new session can search what was said in earlier ones.
-        scope = Scope(self._scope.tenant, self._scope.user, self._scope.agent) if all_sessions else self._scope
-        if query.strip():
-            hits = self._recall.recall(scope, query, k=k, filter=filter_)
-        else:
-            page = self._store.list_records(scope, filter_, now=self._clock(), limit=k, cursor=None)
-            hits = [Hit(record, 1.0, ()) for record in reversed(page.records)]
-        allowed = {r.value for r in wanted}
-        found = [h for h in hits if RECALL_TAG in h.record.tags and h.record.metadata.get("role") in allowed]
-        return admit_hits(found)  # what it finds is shown to a model (the tools, a host's recall)
-
-
-def _answered(entries: Iterable[_Entry]) -> list[_Entry]:
-    """``entries`` without a tool result whose call is not among them (chat APIs refuse one)."""
-    calls: set[str] = set()
-    out: list[_Entry] = []
-    for entry in entries:
-        if entry.message.role is not Role.TOOL or entry.message.tool_call_id in calls:
-            calls.update(call.id for call in entry.message.tool_calls)
-            out.append(entry)
-    return out
-
-
-def _finished_calls(entries: list[_Entry]) -> list[_Entry]:
-    """``entries`` without a model message whose tool calls were not all answered (its turn ended in the middle:
-    its process died, or it lost the session), which chat APIs refuse; ``_answered`` then drops its results."""
-    answered = {e.message.tool_call_id for e in entries if e.message.role is Role.TOOL}
-    return [e for e in entries if all(call.id in answered for call in e.message.tool_calls)]
-
-
-def _as_shown(message: Message, record: MemoryRecord) -> Message:
-    """``message`` as every prompt shows it: its words and its calls' arguments withheld when the prompt gate says
-    so; each call keeps its id and name, so the tool result that follows still answers it."""
-    marker = withheld(record)
-    if marker is None:
-        return message
-    arguments = json.dumps({"withheld": marker})
-    calls = tuple(replace(call, arguments=arguments) for call in message.tool_calls)
-    return replace(message, content=marker, tool_calls=calls)
-
-
-def _roles(roles: Iterable[Role | str] | None) -> frozenset[Role]:
-    if roles is None:
-        return frozenset(Role)
-    out: set[Role] = set()
-    for role in roles:
-        try:
-            out.add(Role(role))
-        except ValueError:
-            raise ValidationError(
-                "roles", f"each must be one of {', '.join(r.value for r in Role)}", given=role
-            ) from None
-    if not out:
-        raise ValidationError("roles", "must name at least one role (or be None for all)", given=[])
-    return frozenset(out)
+        return search_conversation(
+            self._store,
+            self._recall,
+            self._scope,
+            query,
+            clock=self._clock,
+            start=start,
+            end=end,
+            roles=roles,
+            k=k,
+            all_sessions=all_sessions,
+        )

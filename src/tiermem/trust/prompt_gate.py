@@ -9,7 +9,7 @@ Each of those paths asks this module what it may show:
   gets the flags recall would have given it (``untrusted`` from its source, ``suspicious`` from its stored verdict).
 - ``withheld``: what a message of the window says. A quarantined message keeps its place (a tool result must
   follow its call) but its words are withheld, and so are the arguments of its tool calls, which its record's
-  text holds too (each call keeps its id and name, which its result answers to): ``context.window`` shows it so.
+  text holds too (each call keeps its id and name, which its result answers to): ``context.window_queue`` shows it so.
 - ``summarisable``: whether a summariser may read a message. Only clean text: what a summary holds is pasted into
   every prompt as core memory, without the quotes and flags a flagged message keeps in the window.
 

