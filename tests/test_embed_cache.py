@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tiermem.cli.eval_commands import eval_group
+from tiermem.cli.main import cli
 from tiermem.embed import HashingEmbedder, Vectors
 from tiermem.errors import ConfigError
 from tiermem.eval.embed_cache import CachedEmbedder, cache_key
@@ -57,8 +57,9 @@ def test_eval_with_embed_cache_gives_the_same_scores_twice(tmp_path: Path) -> No
         ' "contradicting_fact": "Ana lives in Lyon."}}}\n'
     )
     path.write_text(line, encoding="utf-8")
-    args = ["update", str(path), "--json", "--embedder", "hash", "--embed-cache", str(tmp_path / "cache")]
-    outputs = [CliRunner().invoke(eval_group, args) for _ in range(2)]
+    # Through the tiermem command, as users run it: a subgroup invoked alone keeps a help option without -h.
+    args = ["eval", "update", str(path), "--json", "--embedder", "hash", "--embed-cache", str(tmp_path / "cache")]
+    outputs = [CliRunner().invoke(cli, args) for _ in range(2)]
     assert all(o.exit_code == 0 for o in outputs), outputs[0].output
     assert (tmp_path / "cache" / "embeddings.sqlite3").exists()
     strip = [o.output.split('"timing"')[0] for o in outputs]
