@@ -60,6 +60,7 @@ def main() -> None:
         try:
             for name, src in (("A", args.a), ("B", args.b)):
                 env = {**os.environ, "TIERMEM_DB": str(Path(folder) / f"{name}.db"), "PYTHONPATH": src}
+                subprocess.run([*tiermem, "init"], env=env, capture_output=True, check=True)  # keys never creates one
                 create = [*tiermem, "keys", "create", "--tenant", "bench", "--user", "user"]
                 key = subprocess.run(create, env=env, capture_output=True, text=True, check=True).stdout.strip()
                 server, url = start_server(tiermem, env, args.embedder, "full")

@@ -405,6 +405,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "served.db"
         env = {**os.environ, "TIERMEM_DB": str(db)}
+        subprocess.run([*tiermem, "init"], env=env, capture_output=True, check=True)  # keys never creates one
         create = [*tiermem, "keys", "create", "--tenant", "bench", "--user", "user"]
         key = subprocess.run(create, env=env, capture_output=True, text=True, check=True).stdout.strip()
         server, url = start_server(tiermem, env, args.embedder, args.sync)

@@ -365,6 +365,7 @@ class TiermemService:
         self.httpx = httpx
         env = {**os.environ, "TIERMEM_DB": str(directory / "served.db")}
         cli = [sys.executable, "-c", "from tiermem.cli import main; main()"]
+        subprocess.run([*cli, "init"], env=env, capture_output=True, check=True)  # keys and serve never create one
         made = subprocess.run(
             [*cli, "keys", "create", "--tenant", TENANT, "--role", "admin"], env=env, capture_output=True, text=True
         )
