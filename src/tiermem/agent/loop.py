@@ -21,7 +21,8 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
-from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools, ToolResult
+from tiermem.agent.results import ToolResult
+from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
 from tiermem.context.lease import TURN_LEASE, TurnLease, check_lease

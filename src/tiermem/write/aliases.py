@@ -10,13 +10,14 @@ forget of the record leaves the key naming nothing, so the statement is written 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from tiermem.store.base import AuditEntry, Store
 from tiermem.types import MemoryRecord, Scope
+from tiermem.write.actor import actor_for
 
-__all__ = ["ALIAS_OP", "alias_entry", "aliased"]
+__all__ = ["ALIAS_OP", "alias_entries", "aliased"]
 
 ALIAS_OP = "alias"
 _PREFIX = "recorded as "
@@ -33,6 +34,13 @@ def aliased(store: Store, scope: Scope, statement_ids: Sequence[str]) -> dict[st
     return {statement: found[target] for statement, target in targets.items() if target in found}
 
 
-def alias_entry(statement_id: str, record: MemoryRecord, actor: str, now: datetime) -> AuditEntry:
-    """The audit entry that makes ``statement_id`` name ``record`` from now on."""
-    return AuditEntry(statement_id, now, actor, ALIAS_OP, record.version, None, None, f"{_PREFIX}{record.id}")
+def alias_entries(
+    prepared: Sequence[MemoryRecord], found: Sequence[MemoryRecord | None], named: Collection[int], now: datetime
+) -> list[AuditEntry]:
+    """The entries that make each keyed item's id (``prepared``) name the other record it matched (``found``),
+    but for the items whose key already named one (``named``)."""
+    return [
+        AuditEntry(item.id, now, actor_for(item.source), ALIAS_OP, match.version, None, None, f"{_PREFIX}{match.id}")
+        for i, (item, match) in enumerate(zip(prepared, found, strict=True))
+        if match is not None and match.id != item.id and i not in named
+    ]

@@ -29,19 +29,19 @@ from tiermem.types import (
     new_id,
 )
 from tiermem.write.actor import actor_for
-from tiermem.write.aliases import alias_entry, aliased
+from tiermem.write.aliases import alias_entries, aliased
 from tiermem.write.gate import refuse_credentials
 from tiermem.write.prepare import MAX_BATCH, MAX_CONTENT_CHARS, MAX_METADATA_BYTES, MAX_TTL, NewMemory, prepare
 from tiermem.write.scan import (
     ScanPolicy,
     SourceScan,
     learned_applies,
-    scan_quoting,
     scan_records,
     scan_texts,
     scan_with_vectors,
     scanned,
 )
+from tiermem.write.scan_quoting import scan_quoting
 from tiermem.write.supersede import Verdict, decide
 
 __all__ = [
@@ -215,7 +215,7 @@ def write_many(
     prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
     if policy.scan.refuse_secrets:
         refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
-    # A memory tool's result is judged by what it quotes and the rest of it (``write.scan.scan_quoting``).
+    # A memory tool's result is judged by what it quotes and the rest of it (``write.scan_quoting``).
     forced = [False if it.quoting is not None else it.scan for it in items]
     scan_records(prepared, forced, policy.scan)
     wanted = set(scanned(prepared, forced, policy.scan))
@@ -273,20 +273,11 @@ def write_many(
             reasons = previous.reasons if previous is not None else ()
             batch.results[i] = WriteResult(status, rec, superseded, reasons)
         if batch.given_ids:
-            batch.audit += _aliases(batch)
+            matched = (WriteStatus.UNCHANGED, WriteStatus.MERGED)
+            found = [r.record if r is not None and r.status in matched else None for r in batch.results]
+            batch.audit += alias_entries(batch.prepared, found, batch.by_alias, batch.now)
         store.append_audit(scope, batch.audit)
     return [r for r in batch.results if r is not None]
-
-
-def _aliases(batch: _Batch) -> list[AuditEntry]:
-    """Alias entries for the keyed items that matched a record other than their own id's, newly this write."""
-    out = []
-    for i, result in enumerate(batch.results):
-        own = batch.prepared[i].id
-        matched = result is not None and result.status in (WriteStatus.UNCHANGED, WriteStatus.MERGED)
-        if matched and result is not None and result.record.id != own and i not in batch.by_alias:
-            out.append(alias_entry(own, result.record, actor_for(batch.prepared[i].source), batch.now))
-    return out
 
 
 def _explicit_targets(batch: _Batch) -> dict[int, MemoryRecord]:

@@ -16,7 +16,6 @@ written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,7 +26,6 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.errors import ValidationError
-from tiermem.message import JUDGED_IN_PARTS, Quoting
 from tiermem.recall.passages import embed_with_passages, passages
 from tiermem.store.base import AuditEntry, Store, StoredItem, scope_writes, stored_record
 from tiermem.trust.injection import (
@@ -42,12 +40,11 @@ from tiermem.trust.injection import (
     InjectionVerdict,
     ScanLevel,
     injection_score,
-    level_of,
     stored_level,
 )
 from tiermem.trust.learned import MULTILINGUAL, LearnedSignal, learned_signal, raise_verdict, signal_for
 from tiermem.trust.read_time import read_time_score
-from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind, normalise_text
+from tiermem.types import MemoryRecord, MetaValue, Scope, SourceKind
 from tiermem.write.judge import HarmJudge
 from tiermem.write.reader_texts import CONTENT, judged_note, model_texts, reader_texts
 from tiermem.write.scan_foreign import foreign_parts, other_languages, reads_english
@@ -59,11 +56,11 @@ __all__ = [
     "learned_applies",
     "release",
     "scan_learned",
-    "scan_quoting",
     "scan_records",
     "scan_texts",
     "scan_with_vectors",
     "scanned",
+    "stamp",
 ]
 
 _MAX_REASONS_CHARS = 1500  # the reasons are an explanation, not a copy of the note (metadata is capped at 8 KiB)
@@ -160,71 +157,7 @@ def scan_records(
             level = ScanLevel.QUARANTINE if flagged else ScanLevel.CLEAN
             if level is ScanLevel.CLEAN and SUSPICIOUS_TAG in record.tags:
                 level = ScanLevel.SUSPICIOUS
-            records[i] = _stamp(record, verdict, level)
-
-
-def scan_quoting(
-    records: list[MemoryRecord], quoting: Sequence[Quoting | None], embedder: Embedder | None, policy: ScanPolicy
-) -> None:
-    """Judge each memory tool's result (``Message.quoting``) by the rest of it and the user's notes it quotes, in place.
-
-    The rest (the result with those notes' quotes left empty) is scanned as its source's words are, classifier
-    and judge included; the notes keep the verdicts they were given when written: the user's own rules ("always
-    reply in Portuguese") read like orders to the model, and scanned as a tool's words they were withheld from
-    the next prompt. The record takes the worst verdict.
-    """
-    at = [i for i, given in enumerate(quoting) if given is not None]
-    if not at:
-        return
-    rests = [quoting[i].rest for i in at]  # type: ignore[union-attr]
-    probes = [_probe(records[i], rest) for i, rest in zip(at, rests, strict=True)]
-    unforced: list[bool | None] = [None] * len(probes)
-    scan_records(probes, unforced, policy)
-    scan_with_vectors(probes, scanned(probes, unforced, policy), embedder, {}, policy)
-    for i, probe in zip(at, probes, strict=True):
-        level, worst = stored_level(probe) or ScanLevel.CLEAN, _stored_verdict(probe)
-        for note in quoting[i].notes:  # type: ignore[union-attr]
-            found = level_of(note)
-            if _RANK[found] > _RANK[level]:
-                level, worst = found, InjectionVerdict(_score_of(note), (f"quotes note {note.id}, judged {found}",))
-        records[i] = _stamp(replace(records[i], metadata=_marked(records[i])), worst, level)
-
-
-def _marked(record: MemoryRecord) -> MappingProxyType[str, MetaValue]:
-    return MappingProxyType({**record.metadata, JUDGED_IN_PARTS: True})
-
-
-def _probe(record: MemoryRecord, rest: str) -> MemoryRecord:
-    """``record`` as the scan reads it: ``rest`` with its quotes' escapes undone (a line break in a repeated query
-    read as a break, not as ``\\n``) and stored as a content is, without the raw text that rebuilds its message."""
-    kept = {k: v for k, v in record.metadata.items() if k != "raw"}
-    return replace(record, content=normalise_text(_ESCAPE.sub(_unescaped, rest)), metadata=MappingProxyType(kept))
-
-
-# A JSON string escape: the result quotes texts as JSON strings (``trust.provenance.quote``).
-_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
-_SIMPLE = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-
-
-def _unescaped(match: re.Match[str]) -> str:
-    code = match.group(1)
-    if code[0] == "u":
-        char = chr(int(code[1:], 16))
-        return " " if 0xD800 <= ord(char) <= 0xDFFF else char
-    return _SIMPLE.get(code, code)
-
-
-def _score_of(record: MemoryRecord) -> float:
-    score = record.metadata.get(SCORE_KEY)
-    return float(score) if isinstance(score, int | float) else 0.0
-
-
-def _stored_verdict(record: MemoryRecord) -> InjectionVerdict:
-    reasons = record.metadata.get(REASONS_KEY)
-    return InjectionVerdict(_score_of(record), tuple(str(reasons).split("; ")) if reasons else ())
-
-
-_RANK = {ScanLevel.CLEAN: 0, ScanLevel.SUSPICIOUS: 1, ScanLevel.QUARANTINE: 2}
+            records[i] = stamp(record, verdict, level)
 
 
 def _worst(record: MemoryRecord, score: Callable[[str], InjectionVerdict]) -> InjectionVerdict:
@@ -418,10 +351,10 @@ def scan_texts(texts: Sequence[str], embedder: Embedder | None = None) -> list[I
 def _mark(record: MemoryRecord, verdict: InjectionVerdict, policy: ScanPolicy) -> MemoryRecord:
     """``record`` with the verdict (level under its source's thresholds, score, reasons) in metadata and tags."""
     settings = policy.for_source(record.source.kind)
-    return _stamp(record, verdict, ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at))
+    return stamp(record, verdict, ScanLevel.of(verdict.score, settings.suspicious_at, settings.quarantine_at))
 
 
-def _stamp(record: MemoryRecord, verdict: InjectionVerdict, level: ScanLevel) -> MemoryRecord:
+def stamp(record: MemoryRecord, verdict: InjectionVerdict, level: ScanLevel) -> MemoryRecord:
     """``record`` with ``level``, the verdict's score and its reasons in metadata, and the level's tag."""
     reasons = "; ".join(verdict.reasons)
     if len(reasons) > _MAX_REASONS_CHARS:
