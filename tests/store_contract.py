@@ -90,6 +90,21 @@ class StoreContract(MaintenanceContract, InspectContract, WriteOrderContract, Se
         assert self.vector(store, ALICE, "zebra crossing bakery") == []
         assert store.get(ALICE, rec.id) is None
 
+    def test_reads_pinned_for_a_recall_see_what_was_written_before_and_during_the_pin(self, store: Store) -> None:
+        before = make_record(ALICE, "the zebra crossing near the bakery")
+        self.put(store, before)
+        with store.pinned(ALICE):
+            assert self.keyword(store, ALICE, "zebra") == [before.id]
+            during = make_record(ALICE, "a second zebra by the harbour")
+            self.put(store, during)  # a write inside the pin (its own thread's) is read back at once
+            assert sorted(self.keyword(store, ALICE, "zebra")) == sorted([before.id, during.id])
+            assert set(store.get_many(ALICE, [before.id, during.id])) == {before.id, during.id}
+            with store.pinned(ALICE):  # nested: the outer pin stands
+                assert store.get(ALICE, during.id) is not None
+        assert store.delete(ALICE, [during.id]) == 1
+        with store.pinned(ALICE):
+            assert self.keyword(store, ALICE, "zebra") == [before.id]
+
     def test_replacing_content_reindexes_full_text(self, store: Store) -> None:
         rec = make_record(ALICE, "lives in Seattle")
         self.put(store, rec)
