@@ -1,8 +1,9 @@
 """(internal) A password that code or a command line gives: a flag's value, an environment default, a hashed literal.
 
 ``sshpass -p ...``, ``redis-cli -a ...``, ``echo ... | sudo -S``, ``os.environ.get("DB_PASS", "...")``,
-``setPassword("...")`` and ``crypt('...', gen_salt('bf'))`` name no password by a label a sentence would use, yet
-the value is one; a variable or a placeholder in its place is not.
+``setPassword("...")``, ``crypt('...', gen_salt('bf'))``, a call taking the password by its place
+(``getConnection(url, "sa", "...")``), SQL (``CREATE USER ... WITH PASSWORD '...'``) and ``htpasswd -b`` name no
+password by a label a sentence would use, yet the value is one; a variable or a placeholder in its place is not.
 """
 
 from __future__ import annotations
@@ -58,6 +59,58 @@ _UNDER_KEY = re.compile(
 )
 
 
+# Calls that take a password as a positional argument, and its position: ``auth=("admin", "...")``,
+# ``DriverManager.getConnection(url, "sa", "...")``, ``new NetworkCredential("svc", "...")``,
+# ``smtp.PlainAuth("", "ann@example.org", "...", host)``, ``server.login("ann", "...")``,
+# ``new mysqli(host, "app", "...")``, ``new PDO(dsn, "app", "...")``.
+_POSITIONS = {
+    "auth": 1,
+    "httpbasicauth": 1,
+    "httpdigestauth": 1,
+    "networkcredential": 1,
+    "login": 1,
+    "getconnection": 2,
+    "mysqli": 2,
+    "mysqli_connect": 2,
+    "pdo": 2,
+    "plainauth": 2,
+}
+_CALL = re.compile(
+    r"(?i)(?:(?<![\w.])(?P<kw>auth)\s*=\s*|(?<![\w])(?P<call>HTTPBasicAuth|HTTPDigestAuth|NetworkCredential|"
+    r"getConnection|mysqli(?:_connect)?|PDO|PlainAuth)\s*|\.(?P<method>login)\s*)\((?P<args>[^()\n]{0,300})\)"
+)
+_ARGUMENT = re.compile(r"\s*(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<other>[^,]*?))\s*(?:,|$)")
+# SQL that sets a user's password: ``CREATE USER app WITH PASSWORD '...'``, ``ALTER USER ... IDENTIFIED BY '...'``.
+_SQL = re.compile(r"(?i)\b(?:with\s+(?:encrypted\s+)?password|identified\s+(?:with\s+\w+\s+)?by)\s+'([^'\n]{4,})'")
+# ``htpasswd -b FILE USER PASSWORD`` (``-n``: no file), ``-cb``, ``-bB``...: the last word is the password.
+_HTPASSWD = re.compile(r"\bhtpasswd\s+(?P<flags>(?:-[A-Za-z]+\s+)+)(?P<words>(?:[^\s|;&]+\s+){1,2}[^\s|;&]+)")
+
+
+def _positional(text: str) -> bool:
+    """Whether a call that takes a password by its position is given a literal there."""
+    for m in _CALL.finditer(text):
+        name = (m["kw"] or m["call"] or m["method"]).lower()
+        args = [a for a in _ARGUMENT.finditer(m["args"]) if a.group(0)]
+        place = _POSITIONS[name]
+        if len(args) <= place:
+            continue
+        value = args[place]["dq"] if args[place]["dq"] is not None else args[place]["sq"]
+        if value is not None and len(value) >= 4 and _literal(value):
+            return True
+    return False
+
+
+def _command_passwords(text: str) -> bool:
+    """Whether SQL or ``htpasswd -b`` in ``text`` sets a password given as a literal."""
+    if any(_literal(m.group(1)) for m in _SQL.finditer(text)):
+        return True
+    for m in _HTPASSWD.finditer(text):
+        flags, words = m["flags"], m["words"].split()
+        if "b" in flags and len(words) == (2 if "n" in flags else 3) and _literal(words[-1].strip("'\"")):
+            return True
+    return False
+
+
 def _bare_literal(value: str) -> bool:
     """Whether an unquoted argument is a literal shaped like a password: a query's placeholder (``$1::text``), a
     keyword argument (``size=20``) and a name holding a password (``new_pw2``) are code."""
@@ -89,7 +142,7 @@ def _literal(value: str) -> bool:
 
 def code_password(text: str) -> bool:
     """Whether code or a command line in ``text`` gives a password as a literal."""
-    if _code_literals(text):
+    if _code_literals(text) or _positional(text) or _command_passwords(text):
         return True
     if any(_literal(m.group(1) or m.group(2)) for p in (_SETTER, _UNDER_KEY) for m in p.finditer(text)):
         return True

@@ -70,7 +70,7 @@ _PROPERTIES = frozenset(
     "hash hashed hasher hashing digest salt algorithm algo scheme encoder encoding type kind format mode method "
     "version field column col input prompt label widget form error errors message msg at date time timestamp "
     "updated changed change last set required enabled disabled protected less strategy url link page file path "
-    "hint hints reminder encryption encrypter cipher generator regex pattern timeout ttl "
+    "hint hints reminder encryption encrypter cipher generator regex pattern timeout ttl location place whereabouts "
     "richtlinie richtlinien beheerder".split()
 )
 
@@ -105,11 +105,13 @@ def a_state(value: str, after: str) -> bool:
     """``label: value`` where the value is one state word, ending what is said or told more of on its line with no
     password there (``Password: Locked (3 failed attempts)``, ``Password: Changed 2024-05-01``): "correct horse
     battery" goes on with words a state is not told by."""
-    value = value.rstrip(".!?)")
+    raw, value = value, value.rstrip(".!?)")
     if not (value.isalpha() and value.lower() in _STATES):
         return False
     if re.match(r"\s*(?:[\"'.,;!?)\]}]|$)", after) is not None:
         return True
+    if re.fullmatch(r"[A-Za-z]+[.!?]", raw) and re.match(r"\s", after):
+        return True  # the state ends its sentence ("Password: expired. Call the helpdesk."); what follows is read after
     rest = after.split("\n", 1)[0]
     words = re.findall(r"[^\s()\[\],;]+", rest)
     return not _NAMING_ON.search(rest) and all(_told_of_a_state(word) for word in words)

@@ -113,11 +113,14 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-def _described(value: str, after: str) -> bool:
+def _described(value: str, after: str, sep: str = ":") -> bool:
     """``label: value`` that is a description going on ("Strong passwords: most teams rotate them..."), not a
-    value: a plain word, followed on its line by words a sentence is made of."""
+    value: a plain word, followed on its line by words a sentence is made of, or by any word after a dash, which in
+    prose sets a remark off ("reuse one password everywhere - never again")."""
     if not (value.isalpha() and value[1:].islower()):
         return False
+    if sep.strip() == "-" and value.islower() and re.match(r"[ \t]+[a-z]+\b", after):
+        return True
     following = re.findall(r"[A-Za-z']+", after.split("\n", 1)[0])[:8]
     return any(word.lower() in _FUNCTION_WORDS for word in [value, *following])
 
@@ -137,6 +140,27 @@ def _a_moment(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# The next entry of a file of entries (``DB_USER=app``, ``user: app``) at the start of a line, and the next
+# assignment (``DB_USER=app``), which the stored form of a note, its whitespace joined, brings onto the line.
+_ENTRY = re.compile(r"[A-Za-z_][\w.\-]*[ \t]*(?::=|=|:(?:\s|$))")
+_ASSIGNMENT = re.compile(r"(?:[A-Z][A-Z0-9_]*|[a-z][a-z0-9_.]*)=[^=]")
+
+
+def _next_entry(text: str, m: re.Match[str], group: str) -> bool:
+    """Whether what is read as a label's value is the next entry of a file, the label's own left empty
+    (``DB_PASSWORD=`` then ``DB_USER=app``): a value on a later line after ``=``, an entry on a later line, or an
+    assignment after ``=`` and a space."""
+    gap, start, sep = text[m.end("sep") : m.start(group)], m.start(group), m["sep"].strip()
+    if "\n" in gap and (sep in {"=", ":="} or _ENTRY.match(text, start) is not None):
+        return True
+    return sep == "=" and gap.isspace() and _ASSIGNMENT.match(text, start) is not None
+
+
+def _a_path(value: str) -> bool:
+    """Whether ``value`` is a file's path (``/run/secrets/db``, ``./db-pass.txt``): the file holds the password."""
+    return value.startswith(("/", "~", "./", "../"))
 
 
 # A fallback after a password's variable in code, a default, or the next name a chained assignment gives the value:
@@ -229,18 +253,20 @@ def labelled_password(text: str) -> bool:
     for m in _ASSIGNED.finditer(text):
         value = m["dq"] or m["sq"] or m["bare"]
         after = text[m.end() :]
+        if _next_entry(text, m, next(g for g in ("dq", "sq", "bare") if m[g] is not None)):
+            continue
         if (
             len(value) < 4
             or is_placeholder(value)
             or (m["sep"] == ":" and m["bare"] is not None and _a_type(value, after))
-            or value.startswith(("/", "~"))
+            or _a_path(value)
             or _AMOUNT.fullmatch(value.rstrip(".,;"))
             or _a_property(m["label"], value, m["remark"])
         ):
             if _password_after(after):
                 return True
             continue
-        if not (_described(value, after) or a_state(value, after)):
+        if not (_described(value, after, m["sep"]) or a_state(value, after)):
             return True
         if _password_after(after):
             return True
@@ -256,7 +282,10 @@ def labelled_password(text: str) -> bool:
             return True
     for m in _ANY_SAID.finditer(text):
         value, after = m.group("value"), text[m.end() :]
-        if (shaped(value) and not _a_property(m["label"], value, m["remark"])) or _password_after(after):
+        if _next_entry(text, m, "value"):
+            continue
+        named = shaped(value) and not _a_path(value) and not _a_property(m["label"], value, m["remark"])
+        if named or _password_after(after):
             return True
         if _foreign_plain_word(m, value, after):
             return True

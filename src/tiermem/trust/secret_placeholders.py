@@ -36,8 +36,8 @@ _CODE_REFERENCE = re.compile(
     r"^(?:[A-Za-z_]\w*(?:\.|::|->))+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
     # a call on a name or on a query's placeholder: ``Column(String, ...)``, ``crypt($1, ...)``, ``sha2(?, 256)``
     r"|^[A-Za-z_]\w{2,}\((?:[A-Za-z_\\\"')$?:@%]|$)"
-    # an item of a mapping or an array: ``config['db']``, ``secrets[``, ``args[1]``
-    r"|^[A-Za-z_]\w*\[(?:$|\d+\]|[A-Za-z_]\w*\])"
+    # an item of a mapping or an array: ``config['db']``, ``secrets[``, ``args[1]``, Ruby's ``params[:password]``
+    r"|^[A-Za-z_]\w*\[(?:$|\d+\]|:?[A-Za-z_]\w*\])"
 )
 # A variable with its sigil (``$password``, ``@password``, ``$DB_PASS``, ``$request->password``, ``%PASSWORD%``):
 # a name as code writes one, lower case or capitals, never letters mixed with digits as a password mixes them.

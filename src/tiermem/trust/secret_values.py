@@ -45,6 +45,24 @@ _PIN = re.compile(
     r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
+# Where an Indian postal PIN is written: an address or a delivery named, or an address's parts set off by commas.
+_POSTAL_CONTEXT = re.compile(
+    r"(?i)\b(?:ship(?:ped|ping)?|deliver\w*|address\w*|post(?:al)?|courier|parcel|city|district|state|india|"
+    r"road|street|nagar|colony|sector|village|town)\b"
+)
+_ADDRESS_PARTS = re.compile(r"\b[A-Z][\w.\- ]*,[^,\n]+,\s*$")
+_DEVICE_WORDS = re.compile(r"(?i)\b(?:door|alarm|gate|garage|safe|lock|locker|keypad|entry|building|vault)\b")
+
+
+def _postal(label: str, value: str, before: str, after: str) -> bool:
+    """Whether a six-digit PIN is an Indian postal code: "PIN code 560001" with no card in sight, or a bare "PIN"
+    in an address ("Ship to Pune, PIN 411001", "Flat 2, Baner, Pune, PIN 411045"), where no card or lock is named."""
+    if not re.fullmatch(r"[1-9]\d{5}", value) or _CARD_CONTEXT.search(before[-40:] + after[:40]):
+        return False
+    if re.fullmatch(r"pin\s*code|pincode", label):
+        return True
+    place = _POSTAL_CONTEXT.search(before) is not None or _ADDRESS_PARTS.search(before) is not None
+    return label == "pin" and place and _DEVICE_WORDS.search(before + after[:40]) is None
 
 
 def _pins(text: str) -> bool:
@@ -52,10 +70,8 @@ def _pins(text: str) -> bool:
         label, value = m.group("label").lower(), m.group("value")
         if len(set(value.replace(" ", "").replace("-", ""))) == 1 and len(value) > 4:
             continue  # 000000
-        # In India a "PIN code" is a postal code: six digits, no card or bank in sight.
-        postal = re.fullmatch(r"pin\s*code|pincode", label) and re.fullmatch(r"[1-9]\d{5}", value)
-        if postal and not _CARD_CONTEXT.search(text[max(0, m.start() - 40) : m.start()]):
-            continue
+        if _postal(label, value, text[max(0, m.start() - 80) : m.start()], text[m.end() :]):
+            continue  # in India a "PIN" is also a postal code
         return True
     return False
 
@@ -156,6 +172,11 @@ _PUBLIC_CONTEXT = re.compile(
 )
 # Keys made to be published: Stripe's and Mapbox's publishable ones, a value named a public key.
 _PUBLISHABLE = re.compile(r"^[\"']?(?:pk_(?:live|test)_|pk\.)")
+# The head of a hash in modular crypt form (``$2b$12$``, ``$argon2id$v=19$m=65536,t=3,p=4$``): what a store keeps
+# instead of the password, so the run after it is a salt and a digest.
+_CRYPT_HEAD = re.compile(
+    r"\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|sha\d*|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$(?:[^\s$]*\$)*$"
+)
 _NAMED_PUBLIC = re.compile(r"(?i)public[_\-\s]?key\s*[:=]\s*[\"']?$")
 _PUBLIC_BLOCK = re.compile(
     r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----"
@@ -201,6 +222,8 @@ def _bare_token(text: str) -> bool:
         before = text[max(0, m.start() - 80) : m.start()]
         if _PUBLIC_CONTEXT.search(before) or _NAMED_PUBLIC.search(before) or _PUBLISHABLE.match(value):
             continue  # a URL's path, a public key, a data URI, a subresource hash, a publishable key
+        if _CRYPT_HEAD.search(before):
+            continue  # a password's hash, which the docs promise is stored
         if any(start < m.start() and "-----END" not in text[start : m.start()] for start in public_blocks):
             continue
         if _class_changes(value) < 0.4 or _entropy(value) <= 4.5 or _decodes_to_text(value) or not looks_filled(value):
