@@ -2,7 +2,8 @@
 
 A date is not personal until it is someone's birth date, and a passport number is nine characters that could be
 anything; so each is masked only right after its label ("DOB:", "born on", "Geburtsdatum", "passport no.",
-"PAN", "NHS number"), where python-stdnum checks the identifiers that carry a check digit.
+"PAN", "NHS number"), where python-stdnum checks the identifiers that carry a check digit (a DNI or a CURP, whose
+shape says what it is, is masked after its label even with a mistyped check digit).
 """
 
 from __future__ import annotations
@@ -13,10 +14,15 @@ from collections.abc import Callable, Iterator
 from stdnum.br import cpf
 from stdnum.ca import sin
 from stdnum.de import idnr
+from stdnum.es import dni
+from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.fr import nir
 from stdnum.gb import nhs
 from stdnum.in_ import aadhaar, pan
+from stdnum.mx import curp
 from stdnum.nl import bsn
+from stdnum.pl import pesel
+from stdnum.pt import nif
 
 __all__ = ["birth_dates", "labelled_ids", "passports"]
 
@@ -35,7 +41,8 @@ _DATE = (
     + _MONTH
     + r"(?:\s+de)?,?\s+(?:19|20)\d{2}|"
     + _MONTH
-    + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})"
+    + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}|"
+    r"(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日)"
 )
 # A remark in brackets after a label ("Date of birth (patient):", "Passport no. (renewed):") says whose or which
 # value it is; it may be as long as a short phrase.
@@ -45,18 +52,18 @@ _REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
 # ("d.o.b."), so the label ends where no letter follows, not at a word boundary.
 _W = r"[\s_-]+"
 _BIRTH = re.compile(
-    rf"(?i)\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
+    rf"(?i)(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
     rf"geboren(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
-    rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op)(?![^\W_])"
-    + _REMARK
-    + r"\s*(?:is\s*)?[:=\-]?\s*("
-    + _DATE
-    + r")(?!\d)"
+    rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
+    rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia)(?![^\W_])"
+    # written without spaces, so no word boundary before them
+    r"|生年月日|誕生日|出生日期|出生年月日)" + _REMARK + r"\s*(?:is\s*|は\s*)?[:=\-]?\s*(" + _DATE + r")(?!\d)"
 )
 
 
 _BIRTH_HINTS = tuple(
-    "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte".split()
+    "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte nascimento "
+    "nascid urodz 生年月日 誕生日 出生".split()
 )
 
 
@@ -72,17 +79,22 @@ def birth_dates(text: str) -> Spans:
 # The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
 # stand before the value ("passport#:", "passport no.:").
 _PASSPORT = re.compile(
-    r"(?i)\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte)"
-    r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|#|n[ºo°]))?"
+    r"(?i)(?:\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte|paszport(?:u|owy)?)"
+    r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|nummer\b|numer\b|#|n[ºo°]))?"
+    # written without spaces, so no word boundary before them
+    r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)"
     + _REMARK
-    + r"\s*(?:is\s*)?[:#.=]{0,2}\s*([A-Z0-9]{6,10})\b"
+    + r"\s*(?:is\s*|は\s*)?[:#.=]{0,2}\s*([A-Z0-9]{6,10})(?![A-Za-z0-9])"
 )
+
+
+_PASSPORT_HINTS = ("pass", "pasap", "paspoort", "paszport", "旅券", "パスポート", "护照", "護照", "여권")
 
 
 def passports(text: str) -> Spans:
     """A passport number right after its label: 6 to 10 capitals and digits, at least two digits."""
     lower = text.lower()
-    if "pass" not in lower and "paspoort" not in lower:
+    if not any(hint in lower for hint in _PASSPORT_HINTS):
         return
     for m in _PASSPORT.finditer(text):
         value = m.group(1)
@@ -96,6 +108,22 @@ _SEP = r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
 def _after(label: str, value: str) -> re.Pattern[str]:
     """``value`` (group 1) right after ``label``."""
     return re.compile(r"(?i)\b(?:" + label + r")" + _SEP + r"(" + value + r")\b")
+
+
+def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
+    """A check that lets a wrong check digit pass: after its label, an identifier with a shape as distinctive as a
+    DNI's or a CURP's (its date of birth, sex and state inside) is someone's, mistyped or not."""
+
+    def valid(value: str) -> bool:
+        try:
+            validate(value)
+        except InvalidChecksum:
+            return True
+        except ValidationError:
+            return False
+        return True
+
+    return valid
 
 
 # (words one of which the text must hold, lower case, or none; the pattern; the check): the words keep a prompt
@@ -122,6 +150,10 @@ _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         idnr.is_valid,
     ),
     (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),
+    (("pesel",), _after(r"pesel", r"\d{11}"), pesel.is_valid),
+    (("nif", "contribuinte"), _after(r"nif|contribuinte", r"\d{3} ?\d{3} ?\d{3}"), nif.is_valid),
+    (("dni", "nif"), _after(r"dni|nif", r"\d{8}-?[A-Z]"), _named(dni.validate)),
+    (("curp",), _after(r"curp", r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d"), _named(curp.validate)),
 )
 
 

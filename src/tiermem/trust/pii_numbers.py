@@ -4,7 +4,8 @@ A regular expression finds each candidate as people write it; python-stdnum deci
 (any case, any spacing), Luhn for cards (plus the network's prefix and length), the SSA's rules for SSNs, and
 the check digits of Spanish DNI/NIE, Italian codice fiscale and Brazilian CPF numbers. A digit run that also
 passes the EAN/UPC check (a product barcode) is not a card. UK National Insurance numbers have no check digit
-and no stdnum module; their letter rules are here. An IPv4 address is four octets unless the words right before
+and no stdnum module; their letter rules are here. An IPv4 address is four octets outside 240.0.0.0/4 (where
+netmasks and the broadcast address are written) unless the words right before
 it name a version ("firmware 10.2.3.4", "v1.2.3.4", "build 2.0.12.87", "kernel 5.4.0.42"): such quads are
 versions, and a product's release is far more often written right after its name than an address is.
 """
@@ -36,13 +37,15 @@ __all__ = [
 
 Spans = Iterator[tuple[int, int]]
 
-# Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...".
+# Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...",
+# and the German and Dutch compounds with the number's word ("Artikelnummer", "Bestellnr.", "klantnummer").
 NOT_PERSONAL = re.compile(
     r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
     r"serial|s/n|sn|part|p/n|mpn|sku|item|article|art|artikel|catalog|catalogue|stock|asin|po|isbn|issn|"
     r"ean(?:-?(?:8|13))?|"
     r"upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|id|transaction|txn|"
     r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz|pp|pages?|"
+    r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|sendungs|serien|teile|liefer|order|factuur)(?:nummer|nr)|"
     r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code))?"
     r"\s*[:#]?\s*|#)$"
@@ -250,6 +253,8 @@ _VERSION_BEFORE = re.compile(
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"
 )
 _PORT = re.compile(r":\d{1,5}(?!\d)")
+# Reserved, never given to a host: what is written there is a netmask ("255.255.255.0") or the broadcast address.
+_NO_HOST = ipaddress.IPv4Network("240.0.0.0/4")
 _VERSION_AFTER = re.compile(r"^(?:[-+~][A-Za-z]|\s*\((?:build|beta|rc|release))", re.IGNORECASE)
 
 
@@ -262,8 +267,8 @@ def ipv4s(text: str) -> Spans:
     """Dotted quads that are addresses: not after a version word, not followed by a pre-release suffix, unless a
     port follows them."""
     for m in _IPV4.finditer(text):
-        if m.group(0).startswith("0."):
-            continue  # 0.0.0.0/8 names no host; 0.9.1.2 is a version
+        if m.group(0).startswith("0.") or ipaddress.IPv4Address(m.group(0)) in _NO_HOST:
+            continue  # 0.0.0.0/8 names no host, 0.9.1.2 is a version; 240.0.0.0/4 holds netmasks and the broadcast
         port = _PORT.match(text, m.end())
         if port is None and (
             _VERSION_BEFORE.search(text[max(0, m.start() - 40) : m.start()]) or _VERSION_AFTER.match(text[m.end() :])

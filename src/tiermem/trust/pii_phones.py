@@ -10,8 +10,9 @@ dashes, dots, slashes or brackets between groups); ``phonenumbers`` (Google's li
   trunk ``0``, or a word such as "phone", "Handy", "móvil", "電話" just before it.
 
 What the regions' metadata accepts is wide (a German number can have almost any length), so a run of digits
-alone is not enough: a date, a time, a price, a count in thousands, a version, and anything after "order",
-"invoice", "ticket", "ref" and similar words is left as it is.
+alone is not enough: a date, a time, a price, a count in thousands, a version, a decimal number, a dotted quad, six
+or more numbers of two digits, and anything after "order", "invoice", "ticket", "ref" and similar words is left as
+it is.
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ DEFAULT_REGIONS: tuple[str, ...] = (
     "PL", "PT", "ZA", "NZ", "SG",
 )  # fmt: skip
 
+# A comma or a colon may stand right before a number where a letter or a quote stands before it: a CSV cell
+# ("Sato,080-..."), a label with no space ("Tel:+44...", "携帯" and a full-width colon); after a digit it is a list
+# or a time.
 _CANDIDATE = re.compile(
-    r"(?<![\w+@/.,:-])(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{1,4}\)\s?|\d)"
+    r"(?<![\w+@/.-])(?<![\d,.:;+/@-][,:])(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{1,4}\)\s?|\d)"
     r"(?:[ .\-/]?(?:\(\d{1,5}\)\s?|\d)){5,22}(?![\w@]|[.,\-/:]\d)"
 )
 _PHONE_WORD = re.compile(
@@ -100,6 +104,8 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
             continue
         before, after = text[max(0, m.start() - 40) : m.start()], text[m.start() + len(value) :]
         context = bool(_PHONE_WORD.search(before))
+        if before.endswith(":") and not context:
+            continue  # "id:0612...", "ts:0612...": after a colon with no space only a phone's label says phone
         if _DATE.match(value) or _ZIP4.match(value) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after):
             continue
         if digits == value and len(digits) in (8, 12, 13) and ean.is_valid(digits):
@@ -107,6 +113,11 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
         groups = re.findall(r"\d+", value)
         if sum(len(g) == 1 for g in groups) >= 3 or ("." in value and min(map(len, value.split("."))) == 1):
             continue  # scores ("6-4 3-6 6-2") and versions ("16.0.18129.20116"): no number is grouped so
+        dotted = value.count(".") == len(groups) - 1
+        if dotted and (len(groups) == 2 or (len(groups) == 4 and max(map(len, groups)) <= 3)):
+            continue  # a decimal number ("52.370216"), a dotted quad (a netmask, an address, a version)
+        if len(groups) >= 6 and max(map(len, groups)) <= 2 and not value.startswith("+"):
+            continue  # six small numbers or more ("07 12 23 34 41 45"): drawn numbers, no national form
         if _THOUSANDS.match(value) and not context:
             continue
         if NOT_PERSONAL.search(before[-30:]) and not context:
