@@ -19,7 +19,8 @@ __all__ = ["code_password"]
 # The flag each command takes its password with: ``mysql -p...`` (joined: ``-p`` alone prompts), ``redis-cli -a``,
 # ``ldapsearch -w`` (``-W`` prompts), ``sshpass -p``, ``smbclient -U user%...``.
 _CLI = re.compile(
-    r"(?:\bsshpass\s+-p\s*|\bmysql(?:dump|admin|import|check|show|slap)?\b[^\n]*?\s-p|\bdocker\s+login\b[^\n]*?\s-p\s+"
+    r"(?:\bsshpass\s+-p\s*|\bmysql(?:dump|admin|import|check|show|slap)?\b[^\n]*?\s-p"
+    r"|\b(?:docker|az)\s+login\b[^\n]*?\s-p\s+"
     r"|--pass(?:word|phrase)[\s=]|\bnet\s+use\b[^\n]*?/user:\S+\s+|\bredis-cli\b[^\n]*?\s-a\s+"
     r"|\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn|exop)\b[^\n]*?\s-w\s+"
     r"|\b(?:smbclient|rpcclient|smbmap)\b[^\n]*?\s(?:-U\s*|--user[=\s])['\"]?[^\s%'\"]+%)['\"]?([^\s'\"/]+)"

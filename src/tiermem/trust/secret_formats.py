@@ -313,7 +313,17 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             _B + r"AKID[A-Za-z0-9]{32}" + _E,  # Tencent Cloud
             _B + r"v1\.0-[a-f0-9]{24}-[a-f0-9]{100,}" + _E,  # Cloudflare Origin CA
             _B + r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + _E,  # Razorpay
+            _B + r"dckr_pat_[A-Za-z0-9_\-]{27,}" + _E,  # Docker Hub personal access token
+            r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}",  # Braintree
         ),
     ),
-    ("a TOTP secret", _patterns(r"otpauth://[th]otp/\S*[?&]secret=[A-Z2-7]{16,}", flags=re.IGNORECASE)),
+    (
+        "a TOTP secret",
+        _patterns(
+            r"(?i:otpauth://[th]otp/\S*[?&]secret=)[A-Za-z2-7]{16,}",
+            # a seed copied from an enrolment page after its name ("2FA seed for the admin account: ..."), in base32
+            r"(?i:(?<![A-Za-z0-9])(?:2fa|mfa|otp|totp)[\s_\-]?(?:seed|secret|key)\b[^:=\n]{0,40}[:=]\s*)"
+            r"(?=[A-Z2-7]*[2-7])[A-Z2-7]{16,}=*(?![A-Za-z0-9])",
+        ),
+    ),
 )

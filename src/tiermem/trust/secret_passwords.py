@@ -49,7 +49,25 @@ _SAID = re.compile(
 )
 # A label then the value with no sign between (``pw Lumen4471x``): a word with letters and digits, no path or flag.
 _BARE_AFTER_LABEL = re.compile(
-    r"(?i)\b(?:password|passwd|passwort|contrase[ñn]a|pw)\s+([^\s\"'/~\-][^\s\"']{5,})(?=\s|$)"
+    r"(?i)\b(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|lösenord|mdp|pw)\s+"
+    r"([^\s\"'/~\-][^\s\"']{5,})(?=\s|$)"
+)
+# "pass" then the value, as a list of logins writes it (``user admin, pass Kx9-mw42z``): "pass" names a ticket or a
+# permit too, so the value must mix small letters, capitals and digits as few of their numbers do.
+_PASS_THEN_VALUE = re.compile(
+    r"(?<![A-Za-z])(?:[Pp]ass|PASS)\s+((?=\S*[a-z])(?=\S*\d)(?=\S*[A-Z])[^\s\"'/~\-][^\s\"']{7,}?)"
+    r"[.,;]?(?=\s|$)"
+)
+# A password said to be changed to a new one ("the vpn password changed to ..."): the new one, shaped like one.
+_CHANGED_TO = re.compile(
+    r"(?i)(?P<label>" + PASSWORD_LABEL + r")(?:\s+(?:for|of|on)(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    r"\s+(?:was\s+|has\s+been\s+|got\s+|is\s+)?(?:changed|reset|set|updated|rotated)"
+    r"\s+to\s+[\"'\u201c]?([^\s\"'\u201d]+)"
+)
+# A Wi-Fi key some routers print as groups of digits ("WLAN-Schlüssel: 4711 ...").
+_WIFI_DIGITS = re.compile(
+    r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle|key|code)"
+    r"\s*[:=]\s*\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])"
 )
 # A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
 # "la password è", "password → ..."): what follows counts when it is shaped like a password (``shaped``), and a
@@ -59,18 +77,21 @@ _BARE_AFTER_LABEL = re.compile(
 _ANY_LABEL = (
     r"(?:" + PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|lösenord|salasana|"
     r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
-    r"|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
+    r"|\bmdp(?![A-Za-z])|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
     r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
     r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b)"
 )
 # Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is".
 _FOREIGN_FOR = (
-    r"от|для|de|del|de\s+la|du|des|da|do|dos|das|della|dello|di|dla|do|für|zum|zur|vom|van|per|para|pour|voor"
+    r"от|для|de|del|de\s+la|du|des|da|do|dos|das|della|dello|di|dla|do|für|zum|zur|vom|van|per|para|pour|voor|"
+    r"till|för|til"
 )
 _FOREIGN_NEW = (
     r"nueva|nuevo|antigua|actual|nova|antiga|atual|nuova|vecchia|attuale|nouveau|ancien|actuel|neue|neues|alte|"
 )
 _FOREIGN_NEW += r"aktuelle|nieuwe|oude|huidige|nowe|stare|obecne"
+# and in English after the label, which names a password kept in reserve ("password fallback: ...")
+_FOREIGN_NEW += r"|fallback|temporary|initial"
 _FOREIGN_IS = r"est|es|ist|è|é|era|war|är|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt"
 _ANY_SAID = re.compile(
     r"(?i)(?P<label>"
@@ -82,7 +103,7 @@ _ANY_SAID = re.compile(
     + r"))?"
     + r"(?:\s+(?:for|of|to|on|at|"
     + _FOREIGN_FOR
-    + r")(?:\s+[\w'\u2019.\-]+){1,4}?)?"
+    + r")(?:\s+[\w'\u2019.\-]+){1,5}?)?"
     r"[\"'\]]?\s*(?P<sep>:=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|" + _FOREIGN_IS + r")\s)"
     r"\s*" + _KEYWORD + r"[\"'\u201c\u00ab]?\s*(?P<value>[^\s\"'\u201d\u00bb]+)"
 )
@@ -290,5 +311,9 @@ def labelled_password(text: str) -> bool:
         if _foreign_plain_word(m, value, after):
             return True
     if any(_login_pair(m) for m in _LOGIN_PAIR.finditer(text)):
+        return True
+    if any(_named_anew(m.group(1)) and not is_placeholder(m.group(1)) for m in _PASS_THEN_VALUE.finditer(text)):
+        return True
+    if any(_named_anew(m.group(2).rstrip(".,;!?)")) for m in _CHANGED_TO.finditer(text)) or _WIFI_DIGITS.search(text):
         return True
     return any(shaped(m.group(1)) for m in _CJK_SAID.finditer(text))

@@ -36,12 +36,17 @@ _FOREIGN_PIN = (
     r"entr[ée]e|acc[èe]s|alarme|immeuble|cancello|portone|porta|ingresso|accesso|allarme|port[ãa]o|acesso|drzwi|bramy|"
     r"furtki|domofonu|dost[ęe]pu|alarmu|pin)(?![A-Za-z])"
 )
+_PIN_IS = r"(?:is|was|ist|lautet|war|es|est|era|è|é|e|luidt|jest|to|wynosi)"
 _PIN = re.compile(
-    r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|(?:door|alarm|gate|garage|safe|lock|"
+    r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|puk(?:[\s_\-]*code)?|暗証番号(?:は)?"
+    r"|(?:door|alarm|gate|garage|safe|lock|"
     r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
-    r"combination|" + _FOREIGN_PIN + r")"
-    r"(?:\s+(?:is|was|ist|lautet|war|es|est|era|è|é|e|is|luidt|jest|to|wynosi|for\s+[\w\s'\u2019]{1,30}?\s+is))?"
-    r"\s*[:=#-]?\s*"
+    r"combination|(?:safe|lock|padlock)[\s_\-]combo|" + _FOREIGN_PIN + r")"
+    # what the code opens, named after it ("PIN der EC-Karte:", "el PIN de la tarjeta es"), then a colon or an "is"
+    r"(?:\s+(?:of|for|on|de|del|der|des|du|van|von|vom|da|do|della|di|für|zum|zur|till|för|dla)"
+    r"(?:\s+[\w'\u2019.\-]+){1,4}?"
+    r"(?:\s+" + _PIN_IS + r"\s*[:=]?|\s*[:=])"
+    r"|(?:\s+(?:" + _PIN_IS + r"|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?)\s*"
     r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
@@ -84,7 +89,8 @@ _CVV = re.compile(
 _KEY_LABEL = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|access[_\-\s]?(?:token|key"
     r"(?:[_\-\s]?id)?|secret)|auth(?:entication|orization)?[_\-\s]?(?:token|key)|refresh[_\-\s]?token|client[_\-\s]?"
-    r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
+    r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?key[_\-]base"
+    r"|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
     r"key|signing[_\-\s]?(?:key|secret)|encryption[_\-\s]?key|master[_\-\s]?key|session[_\-\s]?token|webhook[_\-\s]?"
     r"secret|x-api-key|bot[_\-\s]?token|secret|token|(?:2fa|mfa|otp|totp)[_\-\s]?(?:seed|secret|key))"
     r"(?![A-Za-z0-9])[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"

@@ -38,7 +38,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "an AWS access key id": ("akia", "asia", "abia", "acca", "a3t"),
     "a connection string with a password": ("://",),
     "a password": (
-        *("pass", "pw", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use", "memorable"),
+        *("pass", "pw", "mdp", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use"),
+        *("memorable",),
         *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
         *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
         *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
@@ -46,7 +47,9 @@ _HINTS: dict[str, tuple[str, ...]] = {
         *("rpcclient", "auth", "getconnection", "networkcredential", "mysqli", "pdo(", "identified"),
     ),
     "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
-    "a PIN or access code": ("pin", "code", "combination", "código", "codigo", "codice", "kod"),
+    "a PIN or access code": (
+        *("pin", "puk", "暗証番号", "combo", "code", "combination", "código", "codigo", "codice", "kod"),
+    ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
     "a basic-auth credential": ("basic", "auth", "-u", "--user"),
