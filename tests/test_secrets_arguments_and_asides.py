@@ -79,7 +79,7 @@ def test_sql_or_htpasswd_with_no_literal_password_is_stored(text: str) -> None:
         "WEB_PASSWORD= WEB_USER=site",
         "account.password = params[:new_password]",
         "kubectl create secret generic web --from-file=password=./secrets/web.txt",
-        "password_file: ../shared/web.pass",
+        "password_file: ../secrets/web.pass",
     ],
 )
 def test_talk_an_empty_entry_or_a_path_after_a_password_label_is_stored(text: str) -> None:

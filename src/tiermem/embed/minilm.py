@@ -98,7 +98,7 @@ class MiniLMEmbedder:
         self._singles_busy = threading.Lock()  # one call at a time on them; another uses the main session
         self._pool = LazyPool("tiermem-minilm", workers=max(1, sessions - 1))
         # An agent repeats its searches (the same question across turns, retries); a single text's vector is
-        # kept in a small LRU so a repeat costs a dictionary look-up instead of ~8 ms of model time.
+        # kept in a small LRU so a repeat costs a dictionary look-up instead of a model call.
         self._cache_size = cache_size
         self._cache: OrderedDict[str, Vectors] = OrderedDict()
         self._cache_lock = threading.Lock()
