@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from at_once import at_once
 from tiermem import Memory, NewMemory, Scope
 from tiermem.embed import HashingEmbedder
 from tiermem.write.aliases import ALIAS_OP
@@ -66,3 +67,19 @@ def test_a_keys_alias_is_audited_once_without_its_text_and_redacted_by_an_erase(
     assert aliases[0].detail == f"recorded as {matched.record.id}" and OLD not in aliases[0].detail
     memory.erase("acme", "ann")
     assert all(matched.record.id not in e.detail for e in memory.audit(ANN))
+
+
+def test_two_writers_of_one_key_at_the_same_instant_leave_it_naming_the_earlier_note(memory: Memory) -> None:
+    first = memory.remember(ANN, OLD)
+    results: list[WriteStatus] = []
+
+    def replay() -> None:
+        [written] = memory.remember_keyed(ANN, [NewMemory(OLD)], ["import-7:tea"])
+        results.append(written.status)
+
+    at_once(replay, replay)
+    assert results == [WriteStatus.UNCHANGED, WriteStatus.UNCHANGED]
+    memory.remember(ANN, NEW)
+    [replayed] = memory.remember_keyed(ANN, [NewMemory(OLD)], ["import-7:tea"])
+    assert replayed.status is WriteStatus.UNCHANGED and replayed.record.id == first.record.id
+    assert _current(memory) == [NEW]
