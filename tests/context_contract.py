@@ -73,6 +73,30 @@ class ContextStoreContract:
         with pytest.raises(ConflictError):
             save(store, ALICE_BOT, block, 0)
 
+    @pytest.mark.parametrize("first", [False, True])
+    def test_two_saves_of_one_block_version_at_once_save_one(self, store: StoreWithContext, first: bool) -> None:
+        expected = 0
+        if not first:
+            save(store, ALICE_BOT, CoreBlock("human", 100, "likes tea", version=1, updated_at=NOW), 0)
+            expected = 1
+        outcome: list[str] = []
+
+        def save_as(value: str) -> None:
+            block = CoreBlock("human", 100, value, version=expected + 1, updated_at=NOW)
+            try:
+                save(store, ALICE_BOT, block, expected)
+                outcome.append(value)
+            except ConflictError:
+                outcome.append("conflict")
+
+        at_once(lambda: save_as("likes figs"), lambda: save_as("likes plums"))
+        assert sorted(outcome) in (["conflict", "likes figs"], ["conflict", "likes plums"]), outcome
+        won = next(o for o in outcome if o != "conflict")
+        (stored,) = store.load_core_blocks(ALICE_BOT)
+        assert (stored.value, stored.version) == (won, expected + 1)
+        edits = store.core_block_edits(ALICE_BOT, "human")
+        assert edits[0].after == won and len(edits) == expected + 1
+
     def test_version_must_be_one_more_than_expected(self, store: StoreWithContext) -> None:
         with pytest.raises(ValidationError, match="version"):
             save(store, ALICE_BOT, CoreBlock("human", 100, version=3, updated_at=NOW), 0)
