@@ -3,9 +3,9 @@
 Each round's cases (``blind78.json``, ``blind79.json``) were written by someone who had not read the detectors, in
 several languages, in prose, configuration, shell history, code, JSON and chat, and scored once on the tree they
 were written against before any change was made for them. A credential counts as refused when
-``Memory.remember`` raises ``SecretRefusedError`` (its metadata given too); a PII value counts as masked only when
-it is gone whole from ``PiiMasker.mask``'s output; a near miss counts as altered when the masked text differs from
-the text.
+``Memory.remember`` raises ``SecretRefusedError`` (its metadata, tags and source given too); a PII value counts as
+masked only when it is gone whole from ``PiiMasker.mask``'s output; a near miss counts as altered when the masked
+text differs from the text.
 
     PYTHONPATH=src .venv/bin/python benchmarks/detectors/blind.py [--cases FILE ...]  # default: every round
 """
@@ -25,7 +25,13 @@ HERE = Path(__file__).resolve().parent
 
 def _refused(memory: Memory, i: int, case: dict[str, Any]) -> bool:
     try:
-        memory.remember(Scope("blind", f"u{i}"), case["text"], metadata=case.get("metadata"))
+        memory.remember(
+            Scope("blind", f"u{i}"),
+            case["text"],
+            metadata=case.get("metadata"),
+            tags=case.get("tags", ()),
+            source=case.get("source", "user"),
+        )
     except SecretRefusedError:
         return True
     return False
