@@ -60,6 +60,17 @@ _UNDER_KEY = re.compile(
 )
 
 
+# A password as a document or a build script gives it: an element of XML (``<password>...</password>`` in Maven's
+# settings), or an argument written after its name with no brackets, as Groovy and Ruby allow (``storePassword '...'``).
+_ELEMENT = re.compile(
+    r"(?i)<(?P<tag>(?:[\w\-]+:)?[\w\-]*(?:password|passwd|passphrase))>\s*(?P<value>[^<\s]{4,})\s*</(?P=tag)>"
+)
+_BRACKETLESS = re.compile(
+    r"(?<![\w.$])(?:[a-z]\w*?(?:Password|Passphrase)|password|passphrase)[ \t]+"
+    r"(?:\"(?P<dq>[^\"\s]{4,})\"|'(?P<sq>[^'\s]{4,})')"
+)
+
+
 # Calls that take a password as a positional argument, and its position: ``auth=("admin", "...")``,
 # ``DriverManager.getConnection(url, "sa", "...")``, ``new NetworkCredential("svc", "...")``,
 # ``smtp.PlainAuth("", "ann@example.org", "...", host)``, ``server.login("ann", "...")``,
@@ -146,6 +157,10 @@ def code_password(text: str) -> bool:
     if _code_literals(text) or _positional(text) or _command_passwords(text):
         return True
     if any(_literal(m.group(1) or m.group(2)) for p in (_SETTER, _UNDER_KEY) for m in p.finditer(text)):
+        return True
+    if any(_literal(m["value"]) for m in _ELEMENT.finditer(text)):
+        return True
+    if any(_literal(m["dq"] or m["sq"]) for m in _BRACKETLESS.finditer(text)):
         return True
     if any(len(m["value"]) >= 4 and not is_placeholder(m["value"]) for m in _PIPED.finditer(text)):
         return True

@@ -25,7 +25,8 @@ class _Plugin(Protocol):
 
 FormatDetector = tuple[str, Callable[[str], bool]]
 
-_RUN = re.compile(r"(.)\1{7,}")
+# A run of "/" is no filler: an AWS session token holds one ("...EJr//////////wEa...").
+_RUN = re.compile(r"([^/])\1{7,}")
 
 
 def looks_filled(value: str) -> bool:

@@ -14,7 +14,10 @@ import re
 __all__ = ["a_property_value", "a_state", "names_a_property", "names_a_variable"]
 
 # The words a password is named by: a variable holding one (``hashed_password``, ``form.new_passwd``) repeats one.
-_LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "passcode", "pw"})
+_LABEL_WORDS = frozenset(
+    {"password", "passwd", "pwd", "pass", "passphrase", "passcode", "pw", "passe", "passwort", "kennwort", "senha"}
+    | {"contrasena", "wachtwoord", "haslo", "heslo", "losenord", "salasana", "sifre", "adgangskode", "passord"}
+)
 
 
 def names_a_variable(value: str) -> bool:
@@ -71,6 +74,7 @@ _PROPERTIES = frozenset(
     "version field column col input prompt label widget form error errors message msg at date time timestamp "
     "updated changed change last set required enabled disabled protected less strategy url link page file path "
     "hint hints reminder encryption encrypter cipher generator regex pattern timeout ttl location place whereabouts "
+    "require requires symbol symbols digit digits uppercase lowercase special chars characters "
     "richtlinie richtlinien beheerder".split()
 )
 

@@ -11,6 +11,7 @@ both in ``secret_labels``); a value that merely begins like one ("Secretariat#77
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime
 
 from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property
@@ -38,18 +39,20 @@ _ASSIGNED = re.compile(
     + r")"
     + _FIELD
     + _REMARK
-    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-]+){1,4}?)?[\"'\]]?\s*(?P<sep>:=|=>|[:=]|\s-\s)"
+    + r"(?:\s+(?:issued|generated|assigned|provided))?"
+    + r"(?:\s+(?:for|of|to|on|at)(?:\s+[\w'\u2019.\-~/]+){1,6}?)?[\"'\]]?\s*(?P<sep>:=|=>|[:=]|\s-\s)"
     r"\s*" + _KEYWORD + r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<bare>[^\s\"'&;,]+))"
 )
 _SAID = re.compile(
     r"(?i)(?P<label>"
     + PASSWORD_LABEL
-    + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?\s+(?:is|was|will\s+be|are)"
-    r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?([^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
+    + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?(?:\s+(?:is|was|will\s+be|are)|(?P<s>['\u2019]s))"
+    r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?(?P<value>[^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
 # A label then the value with no sign between (``pw Lumen4471x``): a word with letters and digits, no path or flag.
 _BARE_AFTER_LABEL = re.compile(
-    r"(?i)\b(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|lösenord|mdp|pw)\s+"
+    r"(?i)\b(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|l[öo]senord|mdp|pw|heslo|adgangskode"
+    r"|[şs]ifre(?:si|m|miz|niz)?)\s+"
     r"([^\s\"'/~\-][^\s\"']{5,})(?=\s|$)"
 )
 # "pass" then the value, as a list of logins writes it (``user admin, pass Kx9-mw42z``): "pass" names a ticket or a
@@ -67,6 +70,7 @@ _CHANGED_TO = re.compile(
 # A Wi-Fi key some routers print as groups of digits ("WLAN-Schlüssel: 4711 ...").
 _WIFI_DIGITS = re.compile(
     r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle|key|code)"
+    r"(?:\s+(?:der|des|of|for|van|de|du|del|för|dla)(?:\s+[\w\-]+){1,3}?)?"
     r"\s*[:=]\s*\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])"
 )
 # A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
@@ -75,8 +79,8 @@ _WIFI_DIGITS = re.compile(
 # (``secret_prose``): "Das Passwort ist abgelaufen" and "Hasło: Razem możemy" stay. A Wi-Fi network's key is named
 # by its own words ("WLAN-Schlüssel", "la clave del wifi").
 _ANY_LABEL = (
-    r"(?:" + PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|lösenord|salasana|"
-    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|\bmot\s+de\s+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
+    r"(?:" + PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|l[öo]senord|salasana|"
+    r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|(?<![A-Za-z])mot[\s_\-]+de[\s_\-]+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
     r"|\bmdp(?![A-Za-z])|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
     r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
     r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b)"
@@ -84,7 +88,7 @@ _ANY_LABEL = (
 # Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is".
 _FOREIGN_FOR = (
     r"от|для|de|del|de\s+la|du|des|da|do|dos|das|della|dello|di|dla|do|für|zum|zur|vom|van|per|para|pour|voor|"
-    r"till|för|til"
+    r"till|för|til|k|ke|ku|pro|na"
 )
 _FOREIGN_NEW = (
     r"nueva|nuevo|antigua|actual|nova|antiga|atual|nuova|vecchia|attuale|nouveau|ancien|actuel|neue|neues|alte|"
@@ -92,7 +96,7 @@ _FOREIGN_NEW = (
 _FOREIGN_NEW += r"aktuelle|nieuwe|oude|huidige|nowe|stare|obecne"
 # and in English after the label, which names a password kept in reserve ("password fallback: ...")
 _FOREIGN_NEW += r"|fallback|temporary|initial"
-_FOREIGN_IS = r"est|es|ist|è|é|era|war|är|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt"
+_FOREIGN_IS = r"est|es|ist|è|é|era|war|är|er|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt"
 _ANY_SAID = re.compile(
     r"(?i)(?P<label>"
     + _ANY_LABEL
@@ -101,9 +105,11 @@ _ANY_SAID = re.compile(
     + r"(?:\s+(?:"
     + _FOREIGN_NEW
     + r"))?"
-    + r"(?:\s+(?:for|of|to|on|at|"
+    # a name may come before "for" ("Passwort Router für ..."), and the sentence may go on a little before its "is"
+    # ("la senha do wifi mudou, agora é ...")
+    + r"(?:(?:\s+[^\W\d_][\w\-]*)?\s+(?:for|of|to|on|at|"
     + _FOREIGN_FOR
-    + r")(?:\s+[\w'\u2019.\-]+){1,5}?)?"
+    + r")(?:\s+[\w'\u2019.\-]+,?){1,6}?)?"
     r"[\"'\]]?\s*(?P<sep>:=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|" + _FOREIGN_IS + r")\s)"
     r"\s*" + _KEYWORD + r"[\"'\u201c\u00ab]?\s*(?P<value>[^\s\"'\u201d\u00bb]+)"
 )
@@ -114,12 +120,17 @@ _CJK_SAID = re.compile(
 )
 
 
+def _latin_letter(c: str) -> bool:
+    """Whether ``c`` is a Latin letter with a mark ("å", "ğ"), as a password in Swedish or Turkish may hold."""
+    return c.isalpha() and unicodedata.name(c, "").startswith("LATIN")
+
+
 def shaped(value: str) -> bool:
     """Whether ``value`` looks like a password whatever the language around it: Latin letters with digits or signs."""
     value = value.rstrip(".,;!?)")
     return (
         len(value) >= 6
-        and value.isascii()
+        and all(c.isascii() or _latin_letter(c) for c in value)
         and not is_placeholder(value)
         and bool(re.search(r"[A-Za-z]", value))
         and bool(re.search(r"\d|[!#$%&*+=?@^~_\-]", value))
@@ -269,16 +280,30 @@ def _login_pair(m: re.Match[str]) -> bool:
 _AMOUNT = re.compile(r"[$€£¥]\d[\d,]*(?:\.\d+)?")
 
 
+# A key of a mapping where a value was looked for (``db_password: file: ...`` joined on one line): the label's value
+# is the mapping under it, not a password.
+_DEFINED = re.compile(r"\b(?:def|function|func|fn|sub)\s+\w*$")
+_A_KEY = re.compile(r"[A-Za-z_][\w.\-]*:")
+# A user then a key in another language, as a login is handed on ("usuario ana.r / clave ...", "utente X, chiave Y").
+_USER_THEN_KEY = re.compile(
+    r"(?i)\b(?:usuario|usu[áa]rio|utente|utilizador|utilisateur|identifiant|benutzer(?:name)?|gebruiker(?:snaam)?)"
+    r"\s*[:=]?\s+\S+\s*[/,;|]\s*(?:clave|chave|chiave|cl[ée]|code)\s*[:=]?\s+([^\s\"']+)"
+)
+
+
 def labelled_password(text: str) -> bool:
     """Whether ``text`` gives a password after a label naming one, in prose, a form, a config or code."""
     for m in _ASSIGNED.finditer(text):
         value = m["dq"] or m["sq"] or m["bare"]
         after = text[m.end() :]
+        if _DEFINED.search(text, 0, m.start()):
+            continue  # a function's name and its parameters (``def test_wrong_password(client):``), then its body
         if _next_entry(text, m, next(g for g in ("dq", "sq", "bare") if m[g] is not None)):
             continue
         if (
             len(value) < 4
             or is_placeholder(value)
+            or (m["bare"] is not None and _A_KEY.fullmatch(value) is not None)
             or (m["sep"] == ":" and m["bare"] is not None and _a_type(value, after))
             or _a_path(value)
             or _AMOUNT.fullmatch(value.rstrip(".,;"))
@@ -292,7 +317,9 @@ def labelled_password(text: str) -> bool:
         if _password_after(after):
             return True
     for m in _SAID.finditer(text):
-        value = m.group(2)
+        value = m["value"]
+        if m["s"] and not re.search(r"\d|[^\w]", value.rstrip(".,;!?")):
+            continue  # "the password's" then a plain word: "the password's gone", a state more than a password
         if len(value) >= 4 and prose_value(value.rstrip(".,;!?"), text[m.end() :]) and not _a_property(m[1], value):
             return True
         if _password_after(text[m.end() :]):
@@ -310,6 +337,8 @@ def labelled_password(text: str) -> bool:
             return True
         if _foreign_plain_word(m, value, after):
             return True
+    if any(_named_anew(m.group(1).rstrip(".,;!?)")) for m in _USER_THEN_KEY.finditer(text)):
+        return True
     if any(_login_pair(m) for m in _LOGIN_PAIR.finditer(text)):
         return True
     if any(_named_anew(m.group(1)) and not is_placeholder(m.group(1)) for m in _PASS_THEN_VALUE.finditer(text)):

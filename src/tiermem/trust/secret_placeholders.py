@@ -22,7 +22,7 @@ _PLACEHOLDER_WORDS = frozenset(
     "secret password passwd pwd pass passphrase word token key keys api access id user username login value "
     "here insert enter replace me put paste goes changeme change it redacted hidden removed masked none null "
     "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
-    "required optional unchanged same see below above default demo abc".split()
+    "required optional unchanged same see below above default demo abc wrong incorrect invalid bad bogus".split()
 )
 # A slot a template fills (``<...>``, ``{...}``, ``${...}``, ``$(...)``, ``#{...}``, ``%s``, ``%(name)s``,
 # ``%NAME%``, ``$1``), a mask (``****``, ``•••``, ``xxxx``), or a hash in modular crypt form (``$2b$12$...``,

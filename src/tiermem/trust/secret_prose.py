@@ -66,7 +66,11 @@ _FOREIGN_PROSE_WORDS = frozenset(
     "ongeldig tijdelijk makkelijk moeilijk daar goed slecht standaard geen "
     # Polish
     "krotkie dlugie slabe silne bezpieczne bledne zle poprawne prawidlowe nieprawidlowe nowe stare inne wymagane "
-    "obowiazkowe wazne tajne proste trudne puste sekret tajemnica brak".split()
+    "obowiazkowe wazne tajne proste trudne puste sekret tajemnica brak "
+    # Danish, Norwegian, Swedish
+    "forkert feil fel ratt rigtig riktig gammel gammal gamle gamla nyt nytt kort lang svag svak stark sterk sikker "
+    "saker usikker osaker gyldig ugyldig giltig ogiltig midlertidig tillfallig glemt glomt last laast last spaerret "
+    "sperret sparrat udlobet utlopt utgatt utganget aendret endret andrat skiftet byttet bytt".split()
 )
 # Endings the languages give a past participle, an adjective or an abstract noun: "caducada", "scaduta",
 # "obligatoria", "expiré", "abgelaufen", "verlopen", "erforderlich", "gewijzigd", "ottimizzazione", "Sicherheit".
@@ -76,6 +80,8 @@ _FOREIGN_PROSE_SHAPE = re.compile(
     r"|zione|sione|cion|sion|cao|tion|ung|heit|keit|schaft|ismo|ismus|isme|dade|idad)$"
     r"|^(?:ab|an|auf|aus|ein|mit|nach|vor|weg|zu|zuruck|um)?ge[a-z]{2,}(?:t|en|d)$"
     r"|^(?:be|er|ver|zer|ent|ont|her)[a-z]{2,}(?:t|en|d)$"
+    # a participle in Danish, Norwegian or Swedish: "udløbet", "nulstillet", "blokeret", "återställt"
+    r"|^(?:ud|ut|til|op|af|om|fra|ater|nul)[a-z]{3,}(?:et|t)$|^[a-z]{3,}(?:eret|illet|ndret|ndrat|stilt|stallt)$"
 )
 # How a sentence that goes on after the value may end it: a full stop, a comma, a closing quote, the line's end.
 _STOPS = re.compile(r"[\"'\u201d\u00bb]?(?:[.!?;,]*\s*$|[.!?;,]*\s*\n|[.!?;,]+\s)")
@@ -86,7 +92,7 @@ def foreign_prose_value(value: str, after: str, *, neuter: bool = False) -> bool
     sentence, and no word telling a state or a quality; ``neuter``: the label is a neuter noun whose adjectives
     end in "e" (Polish "hasło"), so such a word is one."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c)).lower()
-    bare = bare.replace("\u0142", "l")
+    bare = bare.replace("\u0142", "l").replace("\u00f8", "o").replace("\u00e6", "ae")  # letters NFKD keeps whole
     if not value[1:].islower():
         return False  # capitals inside: a product's name ("KeePassXC"), which a password shaped so is read elsewhere
     if len(bare) < 5 or not bare.isalpha() or bare in _FOREIGN_PROSE_WORDS or bare in _PROSE_WORDS:

@@ -34,7 +34,9 @@ _FOREIGN_PIN = (
     r"|(?:c[óo]digo|code|codice|kod)\s+(?:(?:de|del|da|do|della|dell['\u2019]|di|du|des|dla|d['\u2019])\s*)?"
     r"(?:la\s+|l['\u2019]\s*|el\s+|o\s+|a\s+)?(?:puerta|port[óo]n|portal|entrada|acceso|alarma|porte|portail|"
     r"entr[ée]e|acc[èe]s|alarme|immeuble|cancello|portone|porta|ingresso|accesso|allarme|port[ãa]o|acesso|drzwi|bramy|"
-    r"furtki|domofonu|dost[ęe]pu|alarmu|pin)(?![A-Za-z])"
+    r"furtki|domofonu|dost[ęe]pu|alarmu|pin|sblocco|desbloqueo|desbloqueio|d[ée]verrouillage)(?![A-Za-z])"
+    # which door, named after it ("le code de la porte d'entrée")
+    r"(?:\s+d['\u2019]\s*[^\W\d_]+)?"
 )
 _PIN_IS = r"(?:is|was|ist|lautet|war|es|est|era|è|é|e|luidt|jest|to|wynosi)"
 _PIN = re.compile(
@@ -46,8 +48,16 @@ _PIN = re.compile(
     r"(?:\s+(?:of|for|on|de|del|der|des|du|van|von|vom|da|do|della|di|für|zum|zur|till|för|dla)"
     r"(?:\s+[\w'\u2019.\-]+){1,4}?"
     r"(?:\s+" + _PIN_IS + r"\s*[:=]?|\s*[:=])"
+    # or the place it opens named before the colon ("Türcode Hintereingang:")
+    r"|(?:\s+[^\W\d_][\w\-]*){1,2}\s*:"
     r"|(?:\s+(?:" + _PIN_IS + r"|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?)\s*"
-    r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4})#?(?![\d/:]|[.,]\d)"
+    # a keypad's code may hold a letter among its digits ("2B417")
+    r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4}|(?=[\dA-D]{4})\d{1,4}[A-D]\d{1,4}|[A-D]\d{4,6})#?(?![\d/:]|[.,]\d)"
+)
+# A code told by what it does: "disarm with 4417", "unlock it using 903311".
+_CODE_USED = re.compile(
+    r"(?i)\b(?:disarm|unlock|unset|deactivate)\w*\s+(?:it\s+|the\s+[a-z]+\s+)?(?:with|using|by\s+(?:entering|typing))"
+    r"\s+(\d{4,8})(?![\d/:]|[.,]\d)"
 )
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
 # Where an Indian postal PIN is written: an address or a delivery named, or an address's parts set off by commas.
@@ -71,6 +81,8 @@ def _postal(label: str, value: str, before: str, after: str) -> bool:
 
 
 def _pins(text: str) -> bool:
+    if any(len(set(m.group(1))) > 1 for m in _CODE_USED.finditer(text)):
+        return True
     for m in _PIN.finditer(text):
         label, value = m.group("label").lower(), m.group("value")
         if len(set(value.replace(" ", "").replace("-", ""))) == 1 and len(value) > 4:
@@ -86,14 +98,23 @@ _CVV = re.compile(
 )
 
 # Labels of keys and tokens; the value after one must look random (a word or a short number is not a key).
+# A label inside a resource's name (``arn:aws:secretsmanager:...:secret:prod/db``) names a kind of resource, and what
+# follows it is the resource's path. A key may be named in the owner's language ("API-Schlüssel", "clé d'API") and
+# for what it is ("PagerDuty REST key (read only) for the bot: ...").
 _KEY_LABEL = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|access[_\-\s]?(?:token|key"
+    r"(?i)(?<![A-Za-z0-9:/])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|(?:rest|integration|routing|service)"
+    r"(?:[_\-\s]api)?[_\-\s]key|api[_\-\s]?schl(?:ü|u|ue)ssel|cl[ée]\s+(?:d['\u2019]\s*)?api|clave\s+(?:de\s+)?api"
+    r"|chiave\s+api|access[_\-\s]?(?:token|key"
     r"(?:[_\-\s]?id)?|secret)|auth(?:entication|orization)?[_\-\s]?(?:token|key)|refresh[_\-\s]?token|client[_\-\s]?"
     r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?key[_\-]base"
     r"|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
     r"key|signing[_\-\s]?(?:key|secret)|encryption[_\-\s]?key|master[_\-\s]?key|session[_\-\s]?token|webhook[_\-\s]?"
     r"secret|x-api-key|bot[_\-\s]?token|secret|token|(?:2fa|mfa|otp|totp)[_\-\s]?(?:seed|secret|key))"
-    r"(?![A-Za-z0-9])[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
+    r"(?![A-Za-z0-9])(?:\s*\([^()\n]{1,24}\))?(?:\s+(?:for|of|to|on|at|für|fur|de|del|pour|per|voor|för|til)"
+    r"(?:\s+[\w'\u2019.\-]+){1,5}?(?=\s*:))?"
+    # a literal of bytes or a raw string is quoted after its letter (``b'...'``)
+    r"[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*[bBrRuU]?"
+    r"(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
 )
 
 
@@ -150,28 +171,43 @@ def _url_password(text: str) -> bool:
 
 # A wallet's recovery words (BIP-39: 12 to 24 of them), a .pgpass line (host:port:database:user:password), a Wi-Fi
 # QR code's payload, a block of account recovery codes, a hex private key after its label.
+# The words may be of another language's list ("frase semilla": Spanish words, some accented); under a bare key
+# (``backup: ...``) they must be all the value, 12 to 24 of them, as a wallet gives them.
 _SEED = re.compile(
-    r"(?i)\b(?:seed|recovery|mnemonic|secret)\s+(?:phrase|words)\b[^:\n]{0,40}:\s*((?:[a-z]{3,8}\s+){11,23}[a-z]{3,8})\b"
+    r"(?i)(?:\b(?:seed|recovery|mnemonic|secret)[\s_\-]+(?:phrase|words)|\bfrase\s+(?:semilla|de\s+recuperaci[óo]n)"
+    r"|\bpalabras\s+(?:semilla|de\s+recuperaci[óo]n)|\bphrase\s+de\s+r[ée]cup[ée]ration)\b[^:\n]{0,40}:\s*"
+    r"((?:[^\W\d_]{3,8}\s+){11,23}[^\W\d_]{3,8})\b"
+)
+_SEED_KEY = re.compile(
+    r"(?i)^(?:backup|seed|mnemonic|recovery|wallet)(?:[_\-](?:phrase|words|seed|backup))?:\s*"
+    r"((?:[a-z]{3,8} ){11}(?:(?:[a-z]{3,8} ){3}){0,4}[a-z]{3,8})$"
 )
 _PGPASS = re.compile(r"(?m)(?:^|\s)[\w.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:([^\s:]{6,})$")
 _WIFI = re.compile(r"\bWIFI:(?:[^;\n]*;)*?P:([^;\n]{4,});")
+# A block of recovery codes, each maybe written in two halves ("4821 0937"), set off by spaces or commas.
 _RECOVERY_CODES = re.compile(
-    r"(?i)\b(?:recovery|backup)\s+codes?\b[^:\n]{0,40}:\s*"
-    r"((?:[a-z0-9]{4,6}-?[a-z0-9]{4,6}\s+){3,}[a-z0-9]{4,6}-?[a-z0-9]{4,6})"
+    r"(?i)\b(?:recovery|backup)[\s_\-]codes?\b[^:\n]{0,40}:\s*"
+    r"((?:[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6})"
+)
+# A one-time password's seed (base32), often written in groups of four: "TOTP secret: JBSW Y3DP EHPK 3PXP".
+_OTP_SEED = re.compile(
+    r"(?i)\b(?:2fa|mfa|otp|totp|hotp|authenticator)[\s_\-](?:seed|secret|key)\b[^:\n]{0,60}:\s*"
+    r"((?-i:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,}))(?![A-Za-z0-9])"
 )
 _HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64})\b")
 
 
 def _file_formats(text: str) -> bool:
-    found = (p.search(text) for p in (_SEED, _PGPASS, _WIFI, _RECOVERY_CODES, _HEX_KEY))
+    found = (p.search(text) for p in (_SEED, _SEED_KEY, _PGPASS, _WIFI, _RECOVERY_CODES, _OTP_SEED, _HEX_KEY))
     return any(m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found)
 
 
 # -- a random token with no label ------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{40,}(?![A-Za-z0-9+/=_\-])")
+# "=" ends a run as base64 pads it: inside one it parts a name from its value (``TENANT_ID=<uuid>``).
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{40,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _PUBLIC_CONTEXT = re.compile(
-    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)[-:]"
+    r"(?:(?<![A-Za-z0-9])pk\.|ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)[-:]"
     r"|integrity=?[\"']?|fingerprint(?:\s+is)?:?\s*(?:sha\d+:|md5:)?"
     r"|\w+://\S*|www\.\S*)\s*$",
     re.IGNORECASE,
