@@ -47,6 +47,10 @@ _DATE = (
 # A remark in brackets after a label ("Date of birth (patient):", "Passport no. (renewed):") says whose or which
 # value it is; it may be as long as a short phrase.
 _REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
+# Words naming whose value it is or what it is for may stand between a label and its colon ("BSN van Sanne voor de
+# zorgverzekering:", "NIF para a fatura:", "Pasaporte de Andrés:"): up to six words, each opening on a letter,
+# then the colon.
+_HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,6}\s*:"
 # The words of a label may be joined as a form or a key joins them ("date-of-birth", "date_of_birth"); "de" and "di"
 # may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita"); initials may carry full stops
 # ("d.o.b."), so the label ends where no letter follows, not at a word boundary.
@@ -55,7 +59,8 @@ _BIRTH = re.compile(
     rf"(?i)(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
     rf"geboren(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
     rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
-    rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia)(?![^\W_])"
+    rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia|do[gğ]um{_W}tarihi?|f[öø]delsedat(?:um|o)|"
+    rf"syntym[äa]aika|datum{_W}narozen[íi]|дата{_W}рождения)(?![^\W_])"
     # written without spaces, so no word boundary before them
     r"|生年月日|誕生日|出生日期|出生年月日)" + _REMARK + r"\s*(?:is\s*|は\s*)?[:=\-]?\s*(" + _DATE + r")(?!\d)"
 )
@@ -63,7 +68,7 @@ _BIRTH = re.compile(
 
 _BIRTH_HINTS = tuple(
     "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte nascimento "
-    "nascid urodz 生年月日 誕生日 出生".split()
+    "nascid urodz doğum dogum födelse fødsel syntym narozen рождения 生年月日 誕生日 出生".split()
 )
 
 
@@ -83,8 +88,7 @@ _PASSPORT = re.compile(
     r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|nummer\b|numer\b|#|n[ºo°]))?"
     # written without spaces, so no word boundary before them
     r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)"
-    + _REMARK
-    + r"\s*(?:is\s*|は\s*)?[:#.=]{0,2}\s*([A-Z0-9]{6,10})(?![A-Za-z0-9])"
+    + rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
 )
 
 
@@ -106,8 +110,8 @@ _SEP = r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
 
 
 def _after(label: str, value: str) -> re.Pattern[str]:
-    """``value`` (group 1) right after ``label``."""
-    return re.compile(r"(?i)\b(?:" + label + r")" + _SEP + r"(" + value + r")\b")
+    """``value`` (group 1) right after ``label``, or after words naming its holder and a colon."""
+    return re.compile(r"(?i)\b(?:" + label + r")(?:" + _HOLDER + r"\s*|" + _SEP + r")(" + value + r")\b")
 
 
 def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
