@@ -89,4 +89,3 @@ def test_an_iban_with_two_spaces_in_a_gap_is_masked() -> None:
 )
 def test_a_document_number_a_version_or_a_grid_reference_is_left_as_written(text: str) -> None:
     assert PiiMasker().mask(text) == text
-

@@ -55,8 +55,10 @@ _HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,6}\s*:"
 # may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita"); initials may carry full stops
 # ("d.o.b."), so the label ends where no letter follows, not at a word boundary.
 _W = r"[\s_-]+"
+# The first letter of every label below: a position that opens on none of them is turned away at once.
 _BIRTH = re.compile(
-    rf"(?i)(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
+    rf"(?i)(?=[bdfgnsuд生誕出])"
+    rf"(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
     rf"geboren(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
     rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
     rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia|do[gğ]um{_W}tarihi?|f[öø]delsedat(?:um|o)|"

@@ -72,16 +72,18 @@ def names_a_thing(text: str) -> bool:
 
 # -- IBAN -------------------------------------------------------------------------------------------------------
 
-# The last group may be shorter than the others: "CH93 0076 2011 6238 5295 7". A gap may be two spaces, as a
-# paste from a form or a justified line leaves it.
-_IBAN = re.compile(
+# The last group may be shorter than the others: "CH93 0076 2011 6238 5295 7".
+_IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?:[ -]?[A-Z0-9])?(?![A-Za-z0-9])")
+# A gap may be two spaces, as a paste from a form or a justified line leaves it; read so only in a text that holds
+# two spaces in a row, as the wider pattern costs every other text time.
+_IBAN_WIDE = re.compile(
     r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:(?: {1,2}|-)?[A-Z0-9]{2,4}){3,8}(?:(?: {1,2}|-)?[A-Z0-9])?(?![A-Za-z0-9])"
 )
 
 
 def ibans(text: str) -> Spans:
     """IBANs in any case and spacing; a trailing word caught by the pattern is given back."""
-    for m in _IBAN.finditer(text):
+    for m in (_IBAN_WIDE if "  " in text else _IBAN).finditer(text):
         value = m.group(0)
         # mod-97 and the country's length and layout; a national check digit inside the BBAN is not required (a
         # reader cannot tell, and a value one typo away from someone's account is still theirs).

@@ -38,10 +38,12 @@ DEFAULT_REGIONS: tuple[str, ...] = (
 # ("Sato,080-..."), a label with no space ("Tel:+44...", "携帯" and a full-width colon); after a digit it is a list
 # or a time.
 # Scripts written without spaces (Japanese, Chinese, Korean) run straight into a number ("番号は03-...です"): their
-# letters do not join it to a word as a Latin letter does.
+# letters do not join it to a word as a Latin letter does. A number opens on a digit, "+" or "(": the lookahead
+# turns every other position away before the lookbehinds are tried.
 _WORD = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f]"
 _CANDIDATE = re.compile(
-    rf"(?<![+@/.-])(?<!{_WORD})(?<![\d,.:;+/@-][,:])(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{{1,4}}\)\s?|\d)"
+    rf"(?=[\d+(])(?<![+@/.-])(?<!{_WORD})(?<![\d,.:;+/@-][,:])"
+    rf"(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{{1,4}}\)\s?|\d)"
     rf"(?:[ .\-/]?(?:\(\d{{1,5}}\)\s?|\d)){{5,22}}(?!{_WORD}|@|[.,\-/:]\d)"
 )
 _PHONE_WORD = re.compile(
