@@ -40,6 +40,11 @@ def test_a_passport_after_its_label_and_the_words_naming_its_holder_is_masked(te
     assert "[PASSPORT_1]" in PiiMasker().mask(text)
 
 
+def test_words_after_a_label_that_is_also_a_common_word_do_not_make_it_a_label() -> None:
+    text = "Envío sin coste para socios: 719074833"  # "sin" is Spanish for "without" here, not a SIN
+    assert PiiMasker().mask(text) == text
+
+
 def test_words_between_a_label_and_a_number_that_fails_its_check_leave_it() -> None:
     text = "BSN van de afdeling voor de post: 121547281"  # one digit off: no BSN
     assert PiiMasker().mask(text) == text

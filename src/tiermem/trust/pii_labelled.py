@@ -111,9 +111,11 @@ def passports(text: str) -> Spans:
 _SEP = r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
 
 
-def _after(label: str, value: str) -> re.Pattern[str]:
-    """``value`` (group 1) right after ``label``, or after words naming its holder and a colon."""
-    return re.compile(r"(?i)\b(?:" + label + r")(?:" + _HOLDER + r"\s*|" + _SEP + r")(" + value + r")\b")
+def _after(label: str, value: str, holder: bool = True) -> re.Pattern[str]:
+    """``value`` (group 1) right after ``label``, or after words naming its holder and a colon (``holder``: a label
+    that is also a common word, "sin" or "pan", is read only right before its value)."""
+    between = r"(?:" + _HOLDER + r"\s*|" + _SEP + r")" if holder else _SEP
+    return re.compile(r"(?i)\b(?:" + label + r")" + between + r"(" + value + r")\b")
 
 
 def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
@@ -137,13 +139,17 @@ def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
 _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     (
         ("pan", "permanent account"),
-        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"),
+        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]", holder=False),
         pan.is_valid,
     ),
     (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
     ((), re.compile(r"(?<!\d)([2-9]\d{3} \d{4} \d{4})(?![\d ]\d)"), aadhaar.is_valid),
     (("nhs",), _after(r"nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}"), nhs.is_valid),
-    (("sin", "social insurance"), _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}"), sin.is_valid),
+    (
+        ("sin", "social insurance"),
+        _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}", holder=False),
+        sin.is_valid,
+    ),
     (
         ("nir", "curit", "secu"),
         _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"),
