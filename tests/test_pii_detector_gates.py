@@ -103,6 +103,8 @@ def _in_class(char: str, items: list[Any], fold: bool) -> bool:
                 sre_c.CATEGORY_DIGIT: char.isdigit(),
                 sre_c.CATEGORY_SPACE: char.isspace(),
                 sre_c.CATEGORY_WORD: char.isalnum() or char == "_",
+                sre_c.CATEGORY_NOT_WORD: not (char.isalnum() or char == "_"),
+                sre_c.CATEGORY_NOT_DIGIT: not char.isdigit(),
                 sre_c.CATEGORY_NOT_SPACE: not char.isspace(),
             }[av]
     return hit != negate

@@ -47,15 +47,22 @@ _DATE = (
 # A remark in brackets after a label ("Date of birth (patient):", "Passport no. (renewed):") says whose or which
 # value it is; it may be as long as a short phrase.
 _REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
+# Words naming whose value it is or what it is for may stand between a label and its colon ("BSN van Sanne voor de
+# zorgverzekering:", "NIF para a fatura:", "Pasaporte de Andrés:"): up to six words, each opening on a letter,
+# then the colon.
+_HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,6}\s*:"
 # The words of a label may be joined as a form or a key joins them ("date-of-birth", "date_of_birth"); "de" and "di"
 # may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita"); initials may carry full stops
 # ("d.o.b."), so the label ends where no letter follows, not at a word boundary.
 _W = r"[\s_-]+"
+# The first letter of every label below: a position that opens on none of them is turned away at once.
 _BIRTH = re.compile(
-    rf"(?i)(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
+    rf"(?i)(?=[bdfgnsuд生誕出])"
+    rf"(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
     rf"geboren(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
     rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
-    rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia)(?![^\W_])"
+    rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia|do[gğ]um{_W}tarihi?|f[öø]delsedat(?:um|o)|"
+    rf"syntym[äa]aika|datum{_W}narozen[íi]|дата{_W}рождения)(?![^\W_])"
     # written without spaces, so no word boundary before them
     r"|生年月日|誕生日|出生日期|出生年月日)" + _REMARK + r"\s*(?:is\s*|は\s*)?[:=\-]?\s*(" + _DATE + r")(?!\d)"
 )
@@ -63,7 +70,7 @@ _BIRTH = re.compile(
 
 _BIRTH_HINTS = tuple(
     "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte nascimento "
-    "nascid urodz 生年月日 誕生日 出生".split()
+    "nascid urodz doğum dogum födelse fødsel syntym narozen рождения 生年月日 誕生日 出生".split()
 )
 
 
@@ -83,8 +90,7 @@ _PASSPORT = re.compile(
     r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|nummer\b|numer\b|#|n[ºo°]))?"
     # written without spaces, so no word boundary before them
     r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)"
-    + _REMARK
-    + r"\s*(?:is\s*|は\s*)?[:#.=]{0,2}\s*([A-Z0-9]{6,10})(?![A-Za-z0-9])"
+    + rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
 )
 
 
@@ -105,9 +111,11 @@ def passports(text: str) -> Spans:
 _SEP = r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
 
 
-def _after(label: str, value: str) -> re.Pattern[str]:
-    """``value`` (group 1) right after ``label``."""
-    return re.compile(r"(?i)\b(?:" + label + r")" + _SEP + r"(" + value + r")\b")
+def _after(label: str, value: str, holder: bool = True) -> re.Pattern[str]:
+    """``value`` (group 1) right after ``label``, or after words naming its holder and a colon (``holder``: a label
+    that is also a common word, "sin" or "pan", is read only right before its value)."""
+    between = r"(?:" + _HOLDER + r"\s*|" + _SEP + r")" if holder else _SEP
+    return re.compile(r"(?i)\b(?:" + label + r")" + between + r"(" + value + r")\b")
 
 
 def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
@@ -131,13 +139,17 @@ def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
 _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     (
         ("pan", "permanent account"),
-        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]"),
+        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]", holder=False),
         pan.is_valid,
     ),
     (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
     ((), re.compile(r"(?<!\d)([2-9]\d{3} \d{4} \d{4})(?![\d ]\d)"), aadhaar.is_valid),
     (("nhs",), _after(r"nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}"), nhs.is_valid),
-    (("sin", "social insurance"), _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}"), sin.is_valid),
+    (
+        ("sin", "social insurance"),
+        _after(r"sin|social\s+insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}", holder=False),
+        sin.is_valid,
+    ),
     (
         ("nir", "curit", "secu"),
         _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"),

@@ -38,17 +38,22 @@ __all__ = [
 Spans = Iterator[tuple[int, int]]
 
 # Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...",
-# and the German and Dutch compounds with the number's word ("Artikelnummer", "Bestellnr.", "klantnummer").
+# the German, Dutch and Swedish compounds with the number's word ("Artikelnummer", "klantnummer", "ärendenummer"),
+# and an order, an invoice or a case in other languages ("pedido nº", "fattura n.", "nota fiscal"). A register's code
+# in capitals may stand between the word and the number ("ärendenummer BN 2025-...", "reference NY ...").
 NOT_PERSONAL = re.compile(
     r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
     r"serial|s/n|sn|part|p/n|mpn|sku|item|article|art|artikel|catalog|catalogue|stock|asin|po|isbn|issn|"
     r"ean(?:-?(?:8|13))?|"
     r"upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|id|transaction|txn|"
     r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz|pp|pages?|"
-    r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|sendungs|serien|teile|liefer|order|factuur)(?:nummer|nr)|"
+    r"pedido|encomenda|commande|bestelling|ordine|factura|fatura|fattura|facture|nota\s+fiscal|rechnung|faktura|"
+    r"expediente|dossier|pratica|protocollo|aktenzeichen|ärende|diarienummer|dnr|referencia|référence|riferimento|"
+    r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|sendungs|serien|teile|liefer|order|factuur|ärende)"
+    r"(?:nummer|nr)|"
     r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?"
-    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code))?"
-    r"\s*[:#]?\s*|#)$"
+    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
+    r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|#)$"
 )
 # What NOT_PERSONAL finds when only "id" or "#" stands before a number: a person's number is as often written so
 # ("Member ID: ...") as a thing's.
@@ -69,11 +74,16 @@ def names_a_thing(text: str) -> bool:
 
 # The last group may be shorter than the others: "CH93 0076 2011 6238 5295 7".
 _IBAN = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?:[ -]?[A-Z0-9])?(?![A-Za-z0-9])")
+# A gap may be two spaces, as a paste from a form or a justified line leaves it; read so only in a text that holds
+# two spaces in a row, as the wider pattern costs every other text time.
+_IBAN_WIDE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:(?: {1,2}|-)?[A-Z0-9]{2,4}){3,8}(?:(?: {1,2}|-)?[A-Z0-9])?(?![A-Za-z0-9])"
+)
 
 
 def ibans(text: str) -> Spans:
     """IBANs in any case and spacing; a trailing word caught by the pattern is given back."""
-    for m in _IBAN.finditer(text):
+    for m in (_IBAN_WIDE if "  " in text else _IBAN).finditer(text):
         value = m.group(0)
         # mod-97 and the country's length and layout; a national check digit inside the BBAN is not required (a
         # reader cannot tell, and a value one typo away from someone's account is still theirs).
@@ -85,7 +95,7 @@ def ibans(text: str) -> Spans:
             cut = max(value.rfind(" "), value.rfind("-"))
             if cut < 0:
                 break
-            value = value[:cut]
+            value = value[:cut].rstrip(" ")
 
 
 # -- payment cards ----------------------------------------------------------------------------------------------
@@ -243,11 +253,13 @@ def national_ids(text: str) -> Spans:
 _IPV4 = re.compile(
     r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
 )
-# What says a dotted quad is a version: a version word right before it ("version 10.2.3.4", "firmware is now
-# 10.2.3.4", "v1.2.3.4"), "updated (the router) to", or a product's name directly before it ("kernel 5.4.0.42").
+# What says a dotted quad is a version: a version word, in English or another language, right before it ("version
+# 10.2.3.4", "versión 1.1.4.2", "firmware is now 10.2.3.4", "v1.2.3.4"), "updated (the router) to", or a product's
+# name directly before it ("kernel 5.4.0.42").
 # A product word further back says nothing: "the client connected from 81.2.69.160" is an address.
 _VERSION_BEFORE = re.compile(
-    r"(?i)(?:\b(?:v|ver|versions?|firmware|fw|build|release[sd]?|rev|revision|patch|hotfix)\b\.?[\s:=#]*"
+    r"(?i)(?:\b(?:v|ver|versions?|versi[óo]n|vers[ãa]o|versione|versie|wersj[ai]|verze|versio|sürüm|firmware|fw|"
+    r"build|release[sd]?|rev|revision|patch|hotfix)\b\.?[\s:=#]*"
     r"(?:(?:is|was|now|to|no|nr|number)\b\.?[\s:=#]*){0,2}"
     r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\b[^\n.;:!?]{0,24}?\bto\s+"
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"

@@ -11,8 +11,8 @@ dashes, dots, slashes or brackets between groups); ``phonenumbers`` (Google's li
 
 What the regions' metadata accepts is wide (a German number can have almost any length), so a run of digits
 alone is not enough: a date, a time, a price, a count in thousands, a version, a decimal number, a dotted quad, six
-or more numbers of two digits, and anything after "order", "invoice", "ticket", "ref" and similar words is left as
-it is.
+or more numbers of two digits, a document's number within its year, a grid reference, and anything after "order",
+"invoice", "ticket", "ref" and similar words (in several languages) is left as it is.
 """
 
 from __future__ import annotations
@@ -37,9 +37,14 @@ DEFAULT_REGIONS: tuple[str, ...] = (
 # A comma or a colon may stand right before a number where a letter or a quote stands before it: a CSV cell
 # ("Sato,080-..."), a label with no space ("Tel:+44...", "携帯" and a full-width colon); after a digit it is a list
 # or a time.
+# Scripts written without spaces (Japanese, Chinese, Korean) run straight into a number ("番号は03-...です"): their
+# letters do not join it to a word as a Latin letter does. A number opens on a digit, "+" or "(": the lookahead
+# turns every other position away before the lookbehinds are tried.
+_WORD = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f]"
 _CANDIDATE = re.compile(
-    r"(?<![\w+@/.-])(?<![\d,.:;+/@-][,:])(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{1,4}\)\s?|\d)"
-    r"(?:[ .\-/]?(?:\(\d{1,5}\)\s?|\d)){5,22}(?![\w@]|[.,\-/:]\d)"
+    rf"(?=[\d+(])(?<![+@/.-])(?<!{_WORD})(?<![\d,.:;+/@-][,:])"
+    rf"(?:\+\s?|(?<!\d)00\s?|(?<!\d)011\s?)?(?:\(\+?\d{{1,4}}\)\s?|\d)"
+    rf"(?:[ .\-/]?(?:\(\d{{1,5}}\)\s?|\d)){{5,22}}(?!{_WORD}|@|[.,\-/:]\d)"
 )
 _PHONE_WORD = re.compile(
     r"(?i)(?:\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|call|ring|text|sms|whatsapp|signal|fax|"
@@ -57,6 +62,17 @@ _ZIP4 = re.compile(r"^\d{5}-\d{4}$")  # a US ZIP+4 code: no phone number is grou
 _THOUSANDS = re.compile(r"^\d{1,2}(?:[ ,.]\d{3})+$")
 _MONEY_BEFORE = re.compile(r"[$€£¥₹]\s?$|\b(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|JPY|INR|BRL|MXN|AUD|CAD)\s?$")
 _MONEY_AFTER = re.compile(r"^\s?(?:[$€£¥₹%]|(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|kr|ms|km|kg|rows|items)\b)")
+# The form registries and the EPP protocol give a number in: "+1.6174928830", the country code and a dot.
+_EPP = re.compile(r"^\+\d{1,3}\.\d{6,14}$")
+# An international prefix: "+", "011", or "00" before a country code, which never starts with 0 ("000.184.772")
+_INTERNATIONAL = re.compile(r"\+|011|00\s?[1-9]")
+# A document numbered within its year ("482/2025") or a case number after its year ("2025-000871"): no phone
+# number is grouped so (an area code starts with its trunk 0, a subscriber's number is not written after a year).
+_FILED = re.compile(r"^(?:[1-9]\d{0,5}/(?:19|20)\d{2}|(?:19|20)\d{2}-0\d{3,7})$")
+# A British grid reference: the 100 km square's two letters, then easting and northing of equal length
+# ("NY 21544 07222"), two groups where a phone number has its own.
+_GRID_SQUARE = re.compile(r"(?<![A-Za-z])[HJNOST][A-HJ-Z] ?$")
+_GRID_DIGITS = re.compile(r"^(?:\d{3} \d{3}|\d{4} \d{4}|\d{5} \d{5})$")
 
 
 def _digits(value: str) -> str:
@@ -114,14 +130,16 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
         if sum(len(g) == 1 for g in groups) >= 3 or ("." in value and min(map(len, value.split("."))) == 1):
             continue  # scores ("6-4 3-6 6-2") and versions ("16.0.18129.20116"): no number is grouped so
         dotted = value.count(".") == len(groups) - 1
-        if dotted and (len(groups) == 2 or (len(groups) == 4 and max(map(len, groups)) <= 3)):
+        if dotted and not _EPP.match(value) and (len(groups) == 2 or (len(groups) == 4 and max(map(len, groups)) <= 3)):
             continue  # a decimal number ("52.370216"), a dotted quad (a netmask, an address, a version)
+        if _FILED.match(value) or (_GRID_SQUARE.search(before) and _GRID_DIGITS.match(value) and not context):
+            continue  # a document's number and year, a case number, a map grid reference
         if len(groups) >= 6 and max(map(len, groups)) <= 2 and not value.startswith("+"):
             continue  # six small numbers or more ("07 12 23 34 41 45"): drawn numbers, no national form
         if _THOUSANDS.match(value) and not context:
             continue
         if NOT_PERSONAL.search(before[-30:]) and not context:
             continue
-        international = value.startswith(("+", "00", "011")) and _international(value)
+        international = _INTERNATIONAL.match(value) is not None and _international(value)
         if international or ((context or _written_like_a_phone(value)) and _national(value, regions)):
             yield m.start(), m.start() + len(value)
