@@ -149,6 +149,13 @@ def test_library_validation_errors_keep_field_limit_and_given(alice: httpx.Clien
     assert problem["field"] == "source" and problem["given"] == "satellite"
 
 
+def test_a_malformed_field_holding_a_credential_is_422_without_repeating_it(alice: httpx.Client) -> None:
+    key = "AKIAZ3MPLQ7TR4XW9BNC"  # the shape of an AWS access key id, made up
+    for body in ({"content": "x", "tags": [f"deploy key {key}"]}, {"content": "x", "source": f"satellite {key}"}):
+        r = alice.post("/v1/memories", json=body)
+        assert r.status_code == 422 and key not in r.text, r.text
+
+
 def test_k_and_batch_over_the_servers_limits_are_422_with_the_limit(alice: httpx.Client) -> None:
     k = _problem(alice.post("/v1/memories/search", json={"query": "tea", "k": 21}), 422)
     assert (k["field"], k["limit"], k["given"]) == ("k", 20, 21)

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from tiermem import Memory, NewMemory, Scope
+from tiermem import Memory, NewMemory, Scope, WritePolicy
 from tiermem.context.budget import ContextBudget
 from tiermem.context.window import ContextManager, StoreRecall
-from tiermem.errors import InjectionRefusedError, SecretRefusedError
+from tiermem.errors import InjectionRefusedError, SecretRefusedError, ValidationError
 from tiermem.lifecycle.revise import revise
 from tiermem.store.context_base import StoreWithContext
 from tiermem.tokens import counter_for_model
@@ -61,6 +61,44 @@ def test_a_batch_names_the_item_and_field_that_holds_the_credential(mem: Memory)
         mem.remember_many(ALICE, items)
     assert refused.value.field == "items[1].metadata.k"
     assert mem.store.count(ALICE) == 0
+
+
+def test_a_credential_pasted_as_a_malformed_tag_is_refused_as_a_credential_and_audited(mem: Memory) -> None:
+    with pytest.raises(SecretRefusedError) as refused:
+        mem.remember(ALICE, "a plain note", tags=[f"deploy key {CLOUD_KEY}"])
+    assert refused.value.field == "tags[0]" and CLOUD_KEY not in str(refused.value)
+    assert mem.store.count(ALICE) == 0
+    details = [e.detail for e in mem.audit(ALICE)]
+    assert any("tags[0] holds" in str(d) for d in details) and CLOUD_KEY not in str(details)
+
+
+def test_a_batch_names_the_malformed_field_that_holds_the_credential(mem: Memory) -> None:
+    items = [NewMemory("one"), NewMemory("two", metadata={"deploy key": CLOUD_KEY})]
+    with pytest.raises(SecretRefusedError) as refused:
+        mem.remember_many(ALICE, items)
+    assert refused.value.field == "items[1].metadata.deploy key"
+    assert mem.store.count(ALICE) == 0
+
+
+def test_a_malformed_field_with_no_credential_is_still_a_plain_validation_error(mem: Memory) -> None:
+    with pytest.raises(ValidationError) as invalid:
+        mem.remember(ALICE, "a plain note", tags=["two words"])
+    assert not isinstance(invalid.value, SecretRefusedError) and invalid.value.given == "two words"
+
+
+def test_an_error_never_repeats_a_credential_it_was_given() -> None:
+    error = ValidationError("tags", "each tag is one word", given=f"key {CLOUD_KEY}")
+    assert CLOUD_KEY not in str(error) and CLOUD_KEY not in str(error.given)
+    listed = ValidationError("tags", "each tag is one word", given=["fine", f"key={CLOUD_KEY}"])
+    assert CLOUD_KEY not in str(listed) and CLOUD_KEY not in repr(listed.given)
+    assert ValidationError("k", "too large", given=21).given == 21
+
+
+def test_with_refusal_off_a_malformed_field_error_still_withholds_the_credential() -> None:
+    loose = WritePolicy(scan=ScanPolicy(refuse_secrets=False))
+    with Memory.open(":memory:", embedder="hash", write_policy=loose) as mem, pytest.raises(ValidationError) as invalid:
+        mem.remember(ALICE, "a plain note", tags=[f"deploy key {CLOUD_KEY}"])
+    assert not isinstance(invalid.value, SecretRefusedError) and CLOUD_KEY not in str(invalid.value)
 
 
 def _context(mem: Memory, scan: ScanPolicy | None = None) -> ContextManager:

@@ -27,6 +27,8 @@ and the server map these to exit codes and HTTP statuses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __all__ = [
     "AccessError",
     "BusyError",
@@ -58,6 +60,7 @@ class ValidationError(MemError, ValueError):
     """Input that breaks a rule; carries the field, the limit and the value given."""
 
     def __init__(self, field: str, problem: str, *, given: object = None, limit: object = None) -> None:
+        given = shown(given)  # an error is logged and shown to callers: it never repeats a credential
         self.field = field
         self.problem = problem
         self.given = given
@@ -181,6 +184,24 @@ class LLMError(MemError):
 
 class ConfigError(MemError):
     """A setting, URL or option that cannot be used."""
+
+
+WITHHELD = "(withheld: it holds a credential)"
+_withhold_tests: list[Callable[[str], bool]] = []
+
+
+def withhold_given(test: Callable[[str], bool]) -> None:
+    """Make errors withhold any given value ``test`` finds a credential in (the credential detector installs
+    itself when imported: this module sits below it)."""
+    _withhold_tests.append(test)
+
+
+def shown(value: object) -> object:
+    """``value`` as an error may show it: withheld when it holds a credential."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    text = value if isinstance(value, str) else repr(value)
+    return WITHHELD if any(test(text) for test in _withhold_tests) else value
 
 
 def _short(value: object, limit: int = 80) -> str:

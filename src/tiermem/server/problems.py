@@ -46,6 +46,7 @@ from tiermem.errors import (
     StorageFullError,
     StoreError,
     ValidationError,
+    shown,
 )
 
 __all__ = [
@@ -294,7 +295,7 @@ def _request_invalid(request: Request, exc: RequestValidationError) -> Response:
     field = listed[0]["field"] if listed else "body"
     kind = first.get("type")
     message = "unknown field" if kind == "extra_forbidden" else str(first.get("msg", "invalid"))
-    given = None if kind == "missing" else first.get("input")
+    given = None if kind == "missing" else shown(first.get("input"))
     if isinstance(given, dict | list):
         given = f"{type(given).__name__} of {len(given)}"
     # A scope's part in the query or path is what the embedded library refuses with ScopeError.

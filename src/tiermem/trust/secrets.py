@@ -17,6 +17,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from tiermem.errors import withhold_given
 from tiermem.text_rules import hidden
 from tiermem.trust.normalise import latin_lookalikes, scan_form
 from tiermem.trust.secret_formats import FORMAT_DETECTORS
@@ -126,3 +127,7 @@ def _kinds(text: str) -> tuple[str, ...]:
     if not kinds:
         kinds = [kind for kind, find in ready if kind in _GENERIC and find(text)]
     return tuple(dict.fromkeys(kinds))
+
+
+# Errors sit below this module: installed here, they withhold any value given to them that holds a credential.
+withhold_given(lambda text: bool(find_secrets(text)))

@@ -41,6 +41,7 @@ __all__ = [
     "credential_fields",
     "record_texts",
     "refuse_credentials",
+    "refuse_credentials_given",
     "refuse_credentials_in",
 ]
 
@@ -132,6 +133,29 @@ def refuse_credentials_in(
         entries = [_refusal("", audit_actor(actor), now, f"{f} holds {', '.join(ks)}") for f, ks in found]
         store.append_audit(scope, entries)
     raise SecretRefusedError(tuple(dict.fromkeys(k for _, ks in found for k in ks)), field=found[0][0])
+
+
+def refuse_credentials_given(store: Store, scope: Scope, items: Sequence[object], now: datetime) -> None:
+    """The same for writes whose fields broke a rule before they became records: a credential in a field that is
+    also malformed (a token pasted as a tag) is refused as a credential, and audited, not answered as a bad field."""
+    texts: list[tuple[str, str]] = []
+    for i, item in enumerate(items):
+        prefix = "" if len(items) == 1 else f"items[{i}]."
+        fields = [("content", getattr(item, "content", None)), ("context", getattr(item, "context", None))]
+        fields.append(("source", str(getattr(item, "source", ""))))
+        tags = getattr(item, "tags", ())
+        fields += [(f"tags[{k}]", tag) for k, tag in enumerate(tags if isinstance(tags, list | tuple) else ())]
+        metadata = getattr(item, "metadata", None)
+        if isinstance(metadata, dict):
+            fields += [(_meta_field(key, k), f"{key}: {value}") for k, (key, value) in enumerate(metadata.items())]
+        texts += [(prefix + field, text) for field, text in fields if isinstance(text, str) and text]
+    refuse_credentials_in(store, scope, texts, "writer", now)
+
+
+def _meta_field(key: object, position: int) -> str:
+    """A metadata field as a refusal names it: by its key, or by its position when the key is odd or a credential."""
+    plain = isinstance(key, str) and 0 < len(key) <= 64 and key.isprintable() and not find_secrets(key)
+    return f"metadata.{key}" if plain else f"metadata[{position}]"
 
 
 def admit_block(

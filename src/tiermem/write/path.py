@@ -30,7 +30,7 @@ from tiermem.types import (
 )
 from tiermem.write.actor import actor_for
 from tiermem.write.aliases import alias_entries, aliased
-from tiermem.write.gate import refuse_credentials
+from tiermem.write.gate import refuse_credentials, refuse_credentials_given
 from tiermem.write.prepare import MAX_BATCH, MAX_CONTENT_CHARS, MAX_METADATA_BYTES, MAX_TTL, NewMemory, prepare
 from tiermem.write.scan import (
     ScanPolicy,
@@ -212,7 +212,12 @@ def write_many(
         raise ValidationError("items", "batch is too large", given=len(items), limit=MAX_BATCH)
     fingerprint = embedder.fingerprint if embedder is not None else None
     chosen = list(ids) if ids is not None else [None] * len(items)
-    prepared = [prepare(scope, it, now, fingerprint, default_ttl, rid) for it, rid in zip(items, chosen, strict=True)]
+    try:
+        prepared = [prepare(scope, it, now, fingerprint, default_ttl, r) for it, r in zip(items, chosen, strict=True)]
+    except ValidationError:
+        if policy.scan.refuse_secrets:
+            refuse_credentials_given(store, scope, items, now)
+        raise
     if policy.scan.refuse_secrets:
         refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
     # A memory tool's result is judged by what it quotes and the rest of it (``write.scan_quoting``).
