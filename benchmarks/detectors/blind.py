@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem import Memory, Scope, SecretRefusedError
+from tiermem.errors import ValidationError
 from tiermem.trust.pii import PiiMasker
 
 HERE = Path(__file__).resolve().parent
@@ -34,6 +35,8 @@ def _refused(memory: Memory, i: int, case: dict[str, Any]) -> bool:
         )
     except SecretRefusedError:
         return True
+    except ValidationError:  # refused as malformed, not as a credential: a miss
+        return False
     return False
 
 
