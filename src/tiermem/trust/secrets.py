@@ -50,12 +50,12 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
     "a PIN or access code": (
         *("pin", "puk", "暗証番号", "combo", "code", "combination", "código", "codigo", "codice", "kod"),
-        *("geheimzahl", "disarm", "unlock", "unset", "deactivate"),
+        *("geheimzahl", "disarm", "unlock", "unset", "deactivate", "şifre", "sifre"),
     ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
     "a basic-auth credential": ("basic", "auth", "-u", "--user"),
-    "an API key or token": ("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave"),
+    "an API key or token": ("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave", "appid", "app_id"),
 }
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~:%]{16,}")
 _LETTER_DIGIT_RUN = re.compile(r"[^\W_]{12,}")
