@@ -131,3 +131,12 @@ def test_a_private_member_of_a_jwk_is_still_refused() -> None:
 
 def test_a_password_after_a_command_label_that_is_no_command_is_refused() -> None:
     assert "a password" in find_secrets('password_command = "Tr4m!line88"')
+
+
+def test_an_address_then_a_slash_and_a_strong_password_is_refused() -> None:
+    assert "a password" in find_secrets("Streaming: kim.lee@example.org / Lantern#Sky77")
+
+
+@pytest.mark.parametrize("text", ["mail ann@example.org / Q3-2024 report", "ann@example.org / bob@example.org"])
+def test_an_address_then_a_slash_and_no_password_is_stored(text: str) -> None:
+    assert find_secrets(text) == ()

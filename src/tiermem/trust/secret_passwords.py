@@ -278,6 +278,11 @@ _LOGIN_PAIR = re.compile(
 )
 
 
+# An e-mail address then a slash and a password, as a list of accounts writes one ("Shop: ann@example.org / ...");
+# with no login's name, only a value made like a strong password counts.
+_ADDRESS_PAIR = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*/\s*(\S{8,}?)[.,;!?)]?(?=\s|$)")
+
+
 def _login_pair(m: re.Match[str]) -> bool:
     """Whether a user and password pair is one: a password shaped like one, after a user name that is no host's
     name (``example.org/Account2024`` is a path)."""
@@ -363,6 +368,8 @@ def labelled_password(text: str) -> bool:
         if _foreign_plain_word(m, value, after):
             return True
     if any(_named_anew(m.group(1).rstrip(".,;!?)")) for m in _USER_THEN_KEY.finditer(text)):
+        return True
+    if any(_STRONG.fullmatch(m.group(1)) for m in _ADDRESS_PAIR.finditer(text)):
         return True
     if any(_login_pair(m) for m in _LOGIN_PAIR.finditer(text)):
         return True
