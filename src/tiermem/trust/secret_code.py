@@ -147,8 +147,15 @@ def _code_literals(text: str) -> bool:
     return False
 
 
+# An app password as a provider shows it, four groups of four small letters ("abcd efgh ijkl mnop"): the spaces are
+# its print, not words.
+_APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}")
+
+
 def _literal(value: str) -> bool:
     """Whether a literal in a password's place is one: no placeholder, no algorithm's name, no words of a sentence."""
+    if _APP_PASSWORD.fullmatch(value.strip()):
+        return len(set(value.replace(" ", ""))) >= 8
     return " " not in value.strip() and not (is_placeholder(value) or a_property_value(value))
 
 

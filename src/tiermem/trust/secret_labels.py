@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["a_property_value", "a_state", "names_a_property", "names_a_variable"]
+__all__ = ["a_property_value", "a_state", "names_a_property", "names_a_variable", "runs_a_command"]
 
 # The words a password is named by: a variable holding one (``hashed_password``, ``form.new_passwd``) repeats one.
 _LABEL_WORDS = frozenset(
@@ -89,6 +89,21 @@ def names_a_property(label: str, remark: str = "") -> bool:
         return False
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[^\W\d_A-Za-z]+", compound.group("rest"))
     return any(word.lower() in _PROPERTIES for word in words)
+
+
+# A label naming the command that prints a password (``password_command``, ``passwordeval``, ``pass_cmd``): a mail
+# or database client runs the command and reads the password from its output.
+_COMMAND_LABEL = re.compile(
+    r"(?i)^(?:password|passwd|passphrase|pass|pwd|pw)[_\-.]?(?:command|cmd|eval|exec|helper|script|program|prog)$"
+)
+
+
+def runs_a_command(label: str, value: str) -> bool:
+    """Whether ``value`` after a label naming a command is a command line (a program, then its arguments)."""
+    return (
+        _COMMAND_LABEL.match(label) is not None
+        and re.fullmatch(r"[A-Za-z][\w.\-]*(?:\s+\S+)+", value.strip()) is not None
+    )
 
 
 # What a password's state is said to be, not a password: "password: expired", "Password: Locked".

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from datetime import datetime
 
-from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property
+from tiermem.trust.secret_labels import a_property_value, a_state, names_a_property, runs_a_command
 from tiermem.trust.secret_placeholders import is_placeholder
 from tiermem.trust.secret_prose import foreign_prose_value, prose_value
 
@@ -70,7 +70,7 @@ _CHANGED_TO = re.compile(
 # A Wi-Fi key some routers print as groups of digits ("WLAN-Schlüssel: 4711 ...").
 _WIFI_DIGITS = re.compile(
     r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle|key|code)"
-    r"(?:\s+(?:der|des|of|for|van|de|du|del|för|dla)(?:\s+[\w\-]+){1,3}?)?"
+    r"(?:(?:\s+(?:der|des|of|for|van|de|du|del|för|dla))?(?:\s+[\w\-]+){1,3}?)?"
     r"\s*[:=]\s*\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])"
 )
 # A label in another language, or the value after an arrow, a dash or another language's "is" ("пароль от почты:",
@@ -83,7 +83,7 @@ _ANY_LABEL = (
     r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|(?<![A-Za-z])mot[\s_\-]+de[\s_\-]+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
     r"|\bmdp(?![A-Za-z])|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
     r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
-    r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b)"
+    r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b|\bcode\s+(?:du\s+|de\s+la\s+|d['\u2019])?(?:wi-?fi|wlan|r[ée]seau)\b)"
 )
 # Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is".
 _FOREIGN_FOR = (
@@ -96,7 +96,7 @@ _FOREIGN_NEW = (
 _FOREIGN_NEW += r"aktuelle|nieuwe|oude|huidige|nowe|stare|obecne"
 # and in English after the label, which names a password kept in reserve ("password fallback: ...")
 _FOREIGN_NEW += r"|fallback|temporary|initial"
-_FOREIGN_IS = r"est|es|ist|è|é|era|war|är|er|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt"
+_FOREIGN_IS = r"est|es|ist|è|é|era|war|är|er|jest|je|lautet|luidt|brzmi|to|sera|será|sarà|wird|wordt|c['\u2019]est"
 _ANY_SAID = re.compile(
     r"(?i)(?P<label>"
     + _ANY_LABEL
@@ -107,11 +107,19 @@ _ANY_SAID = re.compile(
     + r"))?"
     # a name may come before "for" ("Passwort Router für ..."), and the sentence may go on a little before its "is"
     # ("la senha do wifi mudou, agora é ...")
-    + r"(?:(?:\s+[^\W\d_][\w\-]*)?\s+(?:for|of|to|on|at|"
+    + r"(?:(?:\s+[^\W\d_][\w\-]*)?(?:\s+(?:for|of|to|on|at|"
     + _FOREIGN_FOR
-    + r")(?:\s+[\w'\u2019.\-]+,?){1,6}?)?"
+    + r")(?:\s+[\w'\u2019.\-]+,?){1,6}?"
+    # Italian and French join "of the" to the next word ("la password dell'home banking")
+    + r"|\s+(?:dell|dall|all|sull|nell|d)['\u2019][\w\-]+,?(?:\s+[\w'\u2019.\-]+,?){0,5}?))?"
     r"[\"'\]]?\s*(?P<sep>:=|=>|->|[:=\u2192]|\s(?:-{1,2}|[\u2013\u2014])\s|\s(?:is|was|" + _FOREIGN_IS + r")\s)"
     r"\s*" + _KEYWORD + r"[\"'\u201c\u00ab]?\s*(?P<value>[^\s\"'\u201d\u00bb]+)"
+)
+# A password said to be changed, then what it is now, in one sentence ("la contraseña ... la cambié, ahora es ...").
+_NOW_IS = re.compile(
+    r"(?i)(?P<label>" + _ANY_LABEL + r")(?P<gap>[^.!?\n]{0,80}?)\b(?:ahora|now|maintenant|d[ée]sormais|jetzt|nun"
+    r"|adesso|ora|agora|nu|teraz)(?:\s+(?:es|(?:it\s+)?is|it['\u2019]s|c['\u2019]est|est|ist(?:\s+es)?|lautet|è|é|e|jest|är|er|to))?"
+    r"\s*:?\s+[\"'\u201c\u00ab]?(?P<value>[^\s\"'\u201d\u00bb]+)"
 )
 # A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
 # run of Latin letters, digits and signs after it, shaped like a password.
@@ -161,6 +169,8 @@ def _a_property(label: str, value: str, remark: str | None = None) -> bool:
     """Whether ``label: value`` tells a property of a password (``password_status: expired``): a label (or its
     remark) naming one, and a value not shaped like a password, which a property label never excuses
     (``passwordManager: Tr0ub4dor&3``)."""
+    if runs_a_command(label, value):
+        return True
     named = names_a_property(label, remark or "")
     return named and (not shaped(value) or _a_moment(value) or a_property_value(value))
 
@@ -268,12 +278,30 @@ _LOGIN_PAIR = re.compile(
 )
 
 
+# An e-mail address then a slash and a password, as a list of accounts writes one ("Shop: ann@example.org / ...");
+# with no login's name, only a value made like a strong password counts.
+_ADDRESS_PAIR = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*/\s*(\S{8,}?)[.,;!?)]?(?=\s|$)")
+
+
 def _login_pair(m: re.Match[str]) -> bool:
     """Whether a user and password pair is one: a password shaped like one, after a user name that is no host's
     name (``example.org/Account2024`` is a path)."""
     user, password = m["user"], m["password"]
     host = "." in user and "@" not in user
     return not host and shaped(password)
+
+
+# Things a password's label names besides a password ("the password manager is now ..."): what comes after "now"
+# is then that thing.
+_OTHER_THINGS = frozenset(
+    "manager managers vault store storage provider backend policy policies rule rules requirement requirements "
+    "complexity strength hint hints reminder field form page prompt flow length format hash algorithm".split()
+)
+
+
+def _of_a_property(gap: str) -> bool:
+    """Whether the words between a password's label and "now" name a thing other than the password."""
+    return any(word.lower() in _OTHER_THINGS for word in re.findall(r"[^\W\d_]+", gap))
 
 
 # A sum of money (``monthly pass: $156.00``): what a pass or a plan costs, never its password.
@@ -332,16 +360,22 @@ def labelled_password(text: str) -> bool:
         value, after = m.group("value"), text[m.end() :]
         if _next_entry(text, m, "value"):
             continue
-        named = shaped(value) and not _a_path(value) and not _a_property(m["label"], value, m["remark"])
+        # a key of a mapping where a value was looked for (``password_policy: min_length: 12`` joined on one line)
+        keyed = _A_KEY.fullmatch(value) is not None
+        named = shaped(value) and not (keyed or _a_path(value) or _a_property(m["label"], value, m["remark"]))
         if named or _password_after(after):
             return True
         if _foreign_plain_word(m, value, after):
             return True
     if any(_named_anew(m.group(1).rstrip(".,;!?)")) for m in _USER_THEN_KEY.finditer(text)):
         return True
+    if any(_STRONG.fullmatch(m.group(1)) for m in _ADDRESS_PAIR.finditer(text)):
+        return True
     if any(_login_pair(m) for m in _LOGIN_PAIR.finditer(text)):
         return True
     if any(_named_anew(m.group(1)) and not is_placeholder(m.group(1)) for m in _PASS_THEN_VALUE.finditer(text)):
+        return True
+    if any(_named_anew(m["value"].rstrip(".,;!?)")) and not _of_a_property(m["gap"]) for m in _NOW_IS.finditer(text)):
         return True
     if any(_named_anew(m.group(2).rstrip(".,;!?)")) for m in _CHANGED_TO.finditer(text)) or _WIFI_DIGITS.search(text):
         return True

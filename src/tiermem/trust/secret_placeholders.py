@@ -24,6 +24,15 @@ _PLACEHOLDER_WORDS = frozenset(
     "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
     "required optional unchanged same see below above default demo abc wrong incorrect invalid bad bogus".split()
 )
+# The same words in other languages a template is written in: "HIER_EINTRAGEN", "votre_mot_de_passe", "TU_CLAVE".
+_PLACEHOLDER_WORDS |= frozenset(
+    "hier eintragen einfuegen einfügen ersetzen aendern ändern dein deine ihr ihre passwort kennwort geheimnis "
+    "wachtwoord invullen vul uw je jouw "
+    "votre ton ta mot de passe ici entrer saisir remplacer modifier "
+    "tu su tus aqui aquí introducir poner cambiar reemplazar contrasena contraseña clave "
+    "sua seu aqui inserir colocar substituir senha "
+    "tuo tua qui inserire sostituire mettere".split()
+)
 # A slot a template fills (``<...>``, ``{...}``, ``${...}``, ``$(...)``, ``#{...}``, ``%s``, ``%(name)s``,
 # ``%NAME%``, ``$1``), a mask (``****``, ``•••``, ``xxxx``), or a hash in modular crypt form (``$2b$12$...``,
 # ``$argon2id$...``), which is what a store keeps instead of the password.

@@ -31,6 +31,8 @@ def _passwords(text: str) -> bool:
 _FOREIGN_PIN = (
     r"(?:t[üu]r|haust[üu]r|tor|zugangs|eingangs|tresor|schloss|garagen|alarm|deur|poort|toegangs|kluis)[\s\-]?code"
     r"|digicode|geheimzahl|pin[\s_\-]*(?:nummer|kod|numero|número|numéro)"
+    # a code lock and a door's code in the Nordic languages ("kodlåset", "portkoden"); a card's "password" in Turkish
+    r"|kodl[åa]s(?:et)?|(?:d[öoø]rr?|port|l[åa]s|grind|garage)kod(?:e|en)?|kart[\u0131i]?(?:n[\u0131i]n)?\s+[şs]ifre(?:si)?"
     r"|(?:c[óo]digo|code|codice|kod)\s+(?:(?:de|del|da|do|della|dell['\u2019]|di|du|des|dla|d['\u2019])\s*)?"
     r"(?:la\s+|l['\u2019]\s*|el\s+|o\s+|a\s+)?(?:puerta|port[óo]n|portal|entrada|acceso|alarma|porte|portail|"
     r"entr[ée]e|acc[èe]s|alarme|immeuble|cancello|portone|porta|ingresso|accesso|allarme|port[ãa]o|acesso|drzwi|bramy|"
@@ -46,11 +48,13 @@ _PIN = re.compile(
     r"combination|(?:safe|lock|padlock)[\s_\-]combo|" + _FOREIGN_PIN + r")"
     # what the code opens, named after it ("PIN der EC-Karte:", "el PIN de la tarjeta es"), then a colon or an "is"
     r"(?:\s+(?:of|for|on|de|del|der|des|du|van|von|vom|da|do|della|di|für|zum|zur|till|för|dla)"
-    r"(?:\s+[\w'\u2019.\-]+){1,4}?"
+    r"(?:\s+[\w'\u2019.\-]+){1,6}?"
     r"(?:\s+" + _PIN_IS + r"\s*[:=]?|\s*[:=])"
     # or the place it opens named before the colon ("Türcode Hintereingang:")
-    r"|(?:\s+[^\W\d_][\w\-]*){1,2}\s*:"
+    r"|(?:\s+[^\W\d_][\w\-]*){1,4}\s*:"
     r"|(?:\s+(?:" + _PIN_IS + r"|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?)\s*"
+    # the code's name again before it ("...: kod 5512")
+    r"(?:(?:kod|koden|kode|code|c[óo]digo|codice|pin)\s+)?"
     # a keypad's code may hold a letter among its digits ("2B417")
     r"(?P<value>\d{4,8}|\d{1,3}(?:[ -]\d{1,3}){2,4}|(?=[\dA-D]{4})\d{1,4}[A-D]\d{1,4}|[A-D]\d{4,6})#?(?![\d/:]|[.,]\d)"
 )
@@ -59,6 +63,8 @@ _CODE_USED = re.compile(
     r"(?i)\b(?:disarm|unlock|unset|deactivate)\w*\s+(?:it\s+|the\s+[a-z]+\s+)?(?:with|using|by\s+(?:entering|typing))"
     r"\s+(\d{4,8})(?![\d/:]|[.,]\d)"
 )
+# A code keyed in and ended with "#", as a keypad takes it ("code 7392#"), even with no door named.
+_KEYPAD = re.compile(r"(?i)(?<![A-Za-z])(?:code|kod|kode|c[óo]digo|codice|pin)\s*[:=]?\s*(\d{4,8})#(?![\w#])")
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
 # Where an Indian postal PIN is written: an address or a delivery named, or an address's parts set off by commas.
 _POSTAL_CONTEXT = re.compile(
@@ -81,7 +87,7 @@ def _postal(label: str, value: str, before: str, after: str) -> bool:
 
 
 def _pins(text: str) -> bool:
-    if any(len(set(m.group(1))) > 1 for m in _CODE_USED.finditer(text)):
+    if any(len(set(m.group(1))) > 1 for p in (_CODE_USED, _KEYPAD) for m in p.finditer(text)):
         return True
     for m in _PIN.finditer(text):
         label, value = m.group("label").lower(), m.group("value")
@@ -104,7 +110,7 @@ _CVV = re.compile(
 _KEY_LABEL = re.compile(
     r"(?i)(?<![A-Za-z0-9:/])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|(?:rest|integration|routing|service)"
     r"(?:[_\-\s]api)?[_\-\s]key|api[_\-\s]?schl(?:ü|u|ue)ssel|cl[ée]\s+(?:d['\u2019]\s*)?api|clave\s+(?:de\s+)?api"
-    r"|chiave\s+api|access[_\-\s]?(?:token|key"
+    r"|chiave\s+api|admin(?:istrator)?[_\-\s]?(?:api[_\-\s]?)?key|access[_\-\s]?(?:token|key"
     r"(?:[_\-\s]?id)?|secret)|auth(?:entication|orization)?[_\-\s]?(?:token|key)|refresh[_\-\s]?token|client[_\-\s]?"
     r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?key[_\-]base"
     r"|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
@@ -134,6 +140,24 @@ def _labelled_keys(text: str) -> bool:
         if _random_value(value, m.group("label").lower()):
             return True
     return False
+
+
+# A key in a URL's query (``?q=Porto&appid=...``, ``&api_key=...``): the service reads the caller's key there.
+_QUERY_KEY = re.compile(
+    r"(?i)[?&;](?:app_?id|app_?key|api_?key|apikey|key|token|access_token|auth_token|auth|secret|client_secret)"
+    r"=([A-Za-z0-9_\-]{16,})(?=[&#\s\"'<>)]|$)"
+)
+
+
+def _query_keys(text: str) -> bool:
+    """Whether a URL in ``text`` carries a key in its query: random, not words joined (``?key=user-profile-v2``)."""
+    return any(_random_value(m.group(1), "query") and not _joined_words(m.group(1)) for m in _QUERY_KEY.finditer(text))
+
+
+def _joined_words(value: str) -> bool:
+    """Whether ``value`` is words joined by dashes or underscores (``user-profile-v2``), as a name is written."""
+    parts = re.split(r"[_\-]", value)
+    return len(parts) > 1 and any(re.fullmatch(r"[a-z]{3,}|[A-Z][a-z]{2,}", part) for part in parts)
 
 
 _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{16,}=*)")
@@ -189,6 +213,13 @@ _RECOVERY_CODES = re.compile(
     r"(?i)\b(?:recovery|backup)[\s_\-]codes?\b[^:\n]{0,40}:\s*"
     r"((?:[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6})"
 )
+# One recovery key or code in dash-joined groups, named in any of several languages ("Wiederherstellungscodes für
+# ...:", "recovery key:", "clé de récupération :").
+_RECOVERY_KEY = re.compile(
+    r"(?i)(?:\b(?:recovery|backup)[\s_\-]|wiederherstellungs|\bherstel|\bgendannelses|[åa]terst[äa]llnings"
+    r"|(?:de|di)\s+(?:r[ée]cup[ée]ration|recuperaci[óo]n|recupera[çc][ãa]o|recupero|secours)\b)"
+    r"[^:\n]{0,50}:\s*((?-i:[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}))(?![\w\-])"
+)
 # A one-time password's seed (base32), often written in groups of four: "TOTP secret: JBSW Y3DP EHPK 3PXP".
 _OTP_SEED = re.compile(
     r"(?i)\b(?:2fa|mfa|otp|totp|hotp|authenticator)[\s_\-](?:seed|secret|key)\b[^:\n]{0,60}:\s*"
@@ -198,7 +229,8 @@ _HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64
 
 
 def _file_formats(text: str) -> bool:
-    found = (p.search(text) for p in (_SEED, _SEED_KEY, _PGPASS, _WIFI, _RECOVERY_CODES, _OTP_SEED, _HEX_KEY))
+    patterns = (_SEED, _SEED_KEY, _PGPASS, _WIFI, _RECOVERY_CODES, _RECOVERY_KEY, _OTP_SEED, _HEX_KEY)
+    found = (p.search(text) for p in patterns)
     return any(m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found)
 
 
@@ -217,9 +249,16 @@ _PUBLISHABLE = re.compile(r"^[\"']?(?:pk_(?:live|test)_|pk\.)")
 # The head of a hash in modular crypt form (``$2b$12$``, ``$argon2id$v=19$m=65536,t=3,p=4$``): what a store keeps
 # instead of the password, so the run after it is a salt and a digest.
 _CRYPT_HEAD = re.compile(
-    r"\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|sha\d*|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$(?:[^\s$]*\$)*$"
+    r"\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|sha\d*|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$(?:[^\s$]*\$)*[./\w]*$"
 )
 _NAMED_PUBLIC = re.compile(r"(?i)public[_\-\s]?key\s*[:=]\s*[\"']?$")
+# A request's id in a response's headers (``x-amz-id-2: ...``): random, and it names a request, not a caller.
+_REQUEST_ID = re.compile(
+    r"(?i)(?:x-amz-id-2|x-amz-cf-id|x-amzn-requestid|(?:request|trace|correlation)[_\-\s]?id)\s*[:=]\s*[\"']?$"
+)
+# A public member of a JSON Web Key (an RSA key's modulus and exponent, a curve's point, a certificate's print); the
+# private members ("d", "p", "q", "dp", "dq", "qi") are secrets.
+_JWK_PUBLIC = re.compile(r"\"(?:n|e|x|y|x5c|x5t|x5t#S256)\"\s*:\s*\[?\s*\"$")
 _PUBLIC_BLOCK = re.compile(
     r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----"
 )
@@ -253,6 +292,32 @@ def _decodes_to_text(value: str) -> bool:
     return printable / len(raw) > 0.9
 
 
+def _der_length(raw: bytes, at: int) -> tuple[int, int]:
+    """The length of the DER element whose length starts at ``at``, and where its content starts."""
+    first = raw[at]
+    if first < 0x80:
+        return first, at + 1
+    width = first & 0x7F
+    return int.from_bytes(raw[at + 1 : at + 1 + width], "big"), at + 1 + width
+
+
+def _public_key_der(value: str) -> bool:
+    """Whether ``value`` is base64 of a public key as X.509 gives one (a DKIM record's ``p=``): a sequence holding an
+    algorithm's sequence, then a bit string. A private key's holds a version number there instead."""
+    head = value[:64]
+    try:
+        raw = base64.b64decode(head + "=" * (-len(head) % 4), validate=True)
+        if raw[0] != 0x30:
+            return False
+        _, inner = _der_length(raw, 1)
+        if raw[inner] != 0x30:
+            return False
+        length, content = _der_length(raw, inner + 1)
+        return raw[content + length] == 0x03
+    except (binascii.Error, ValueError, IndexError):
+        return False
+
+
 def _bare_token(text: str) -> bool:
     public_blocks = [m.start() for m in _PUBLIC_BLOCK.finditer(text)]
     for m in _TOKEN.finditer(text):
@@ -266,6 +331,8 @@ def _bare_token(text: str) -> bool:
             continue  # a URL's path, a public key, a data URI, a subresource hash, a publishable key
         if _CRYPT_HEAD.search(before):
             continue  # a password's hash, which the docs promise is stored
+        if _REQUEST_ID.search(before) or (_JWK_PUBLIC.search(before) and '"kty"' in text) or _public_key_der(value):
+            continue
         if any(start < m.start() and "-----END" not in text[start : m.start()] for start in public_blocks):
             continue
         if _class_changes(value) < 0.4 or _entropy(value) <= 4.5 or _decodes_to_text(value) or not looks_filled(value):
@@ -321,7 +388,7 @@ VALUE_DETECTORS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("a recovery phrase, code or key file line", _file_formats),
     ("a bearer token", _bearer),
     ("a basic-auth credential", _basic),
-    ("an API key or token", _labelled_keys),
+    ("an API key or token", lambda text: _labelled_keys(text) or _query_keys(text)),
     ("a provider's prefixed token", _prefixed_token),
     ("a high-entropy secret", _bare_token),
 )

@@ -33,7 +33,8 @@ _GENERIC = frozenset({"an API key or token", "a provider's prefixed token", "a h
 # A detector runs only on text that holds one of its words (lower case); the others need a run of 16 token
 # characters, which every token format has and most prose does not. Python's regular expressions try every
 # alternative at every position, so these substring tests keep a write of ordinary prose cheap.
-_HINTS: dict[str, tuple[str, ...]] = {
+# A hint of several words (a tuple) holds when all of them are in the text.
+_HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
     "a private key": ("private key", "putty-user-key"),
     # every prefix an access key id begins with: a key written in groups has no long run of token characters
     "an AWS access key id": ("akia", "asia", "abia", "acca", "a3t"),
@@ -46,16 +47,17 @@ _HINTS: dict[str, tuple[str, ...]] = {
         *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
         *("login", "logon", "sign in", "sign-in", "signin", "credential", "creds", "redis", "ldap", "sudo", "smb"),
         *("rpcclient", "auth", "getconnection", "networkcredential", "mysqli", "pdo(", "identified"),
+        ("@", "/"),  # an account's address, a slash and its password ("ann@example.org / ...")
     ),
     "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
     "a PIN or access code": (
         *("pin", "puk", "暗証番号", "combo", "code", "combination", "código", "codigo", "codice", "kod"),
-        *("geheimzahl", "disarm", "unlock", "unset", "deactivate"),
+        *("geheimzahl", "disarm", "unlock", "unset", "deactivate", "şifre", "sifre"),
     ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
     "a basic-auth credential": ("basic", "auth", "-u", "--user"),
-    "an API key or token": ("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave"),
+    "an API key or token": ("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave", "appid", "app_id"),
 }
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~:%]{16,}")
 _LETTER_DIGIT_RUN = re.compile(r"[^\W_]{12,}")
@@ -116,12 +118,16 @@ def _latin_runs(text: str) -> str:
     return _LETTER_DIGIT_RUN.sub(run, text)
 
 
+def _holds(hint: str | tuple[str, ...], lower: str) -> bool:
+    return hint in lower if isinstance(hint, str) else all(word in lower for word in hint)
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     lower, run = text.lower(), bool(_TOKEN_RUN.search(text))
     ready = [
         (kind, find)
         for kind, find in _DETECTORS
-        if (any(hint in lower for hint in _HINTS[kind]) if kind in _HINTS else run)
+        if (any(_holds(hint, lower) for hint in _HINTS[kind]) if kind in _HINTS else run)
     ]
     kinds = [kind for kind, find in ready if kind not in _GENERIC and find(text)]
     if not kinds:
