@@ -6,7 +6,8 @@ e-mail addresses; phone numbers of any country in international form and of the 
 form (``pii_phones``, on phonenumbers); IBANs in any case and spacing, payment cards, US SSNs and Spanish,
 Italian and Brazilian identifiers by their check digits (``pii_numbers``, on python-stdnum); UK National
 Insurance numbers; IPv4 and IPv6 addresses; birth dates, passport numbers and other national identifiers after
-their label (``pii_labelled``); API keys and tokens (known prefixes, JWTs, bearer tokens, ``api_key=...``).
+their label (``pii_labelled``), also in a table's cells under a header naming them (``pii_columns``); API keys and
+tokens (known prefixes, JWTs, bearer tokens, ``api_key=...``).
 Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
 Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v", or under such
@@ -30,8 +31,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tiermem.trust.pii_columns import column_cells
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
-from tiermem.trust.pii_keys import CACHED_KEY, cached_readings, readings_of
+from tiermem.trust.pii_keys import CACHED_KEY, LABEL_HINTS, cached_readings, readings_of
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
 from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
@@ -214,9 +216,36 @@ def find_pii(text: str) -> list[PiiSpan]:
         for start, end in find(view.text):
             if not any(start < s.end and s.start < end for s in taken):
                 taken.append(PiiSpan(start, end, kind))
+    if digits >= _LEAST_IN_A_CELL:
+        for span in _under_headers(view.text):
+            if not any(span.start < s.end and s.start < span.end for s in taken):
+                taken.append(span)
     if not taken:
         return []
     return sorted((PiiSpan(*view.original(s.start, s.end), s.kind) for s in taken), key=lambda s: s.start)
+
+
+# What only a label makes personal, read in a table's cells after the column's header ("dob", "passport").
+_AFTER_A_HEADER: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ...] = (
+    (PiiKind.SSN, ssns),
+    (PiiKind.BIRTH_DATE, birth_dates),
+    (PiiKind.PASSPORT, passports),
+    (PiiKind.NATIONAL_ID, labelled_ids),
+)
+_LEAST_IN_A_CELL = 2  # a passport number's two digits
+
+
+def _under_headers(text: str) -> Iterator[PiiSpan]:
+    """The values in a table's cells read after their column's header, as ``"header: cell"``."""
+    for start, end, header in column_cells(text):
+        if LABEL_HINTS.search(header) is None:
+            continue  # a header that names no label ("city", "team") reads its cells as they stand
+        prefix = header + ": "
+        cell = prefix + text[start:end]
+        for kind, find in _AFTER_A_HEADER:
+            for s, e in find(cell):
+                if s >= len(prefix):
+                    yield PiiSpan(start + s - len(prefix), start + e - len(prefix), kind)
 
 
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote

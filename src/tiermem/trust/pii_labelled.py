@@ -48,9 +48,9 @@ _DATE = (
 # value it is; it may be as long as a short phrase.
 _REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
 # Words naming whose value it is or what it is for may stand between a label and its colon ("BSN van Sanne voor de
-# zorgverzekering:", "NIF para a fatura:", "Pasaporte de Andrés:"): up to six words, each opening on a letter,
-# then the colon.
-_HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,6}\s*:"
+# zorgverzekering:", "NIF para a fatura:", "Pasaporte de Andrés:"): up to eight words, as a purpose takes a phrase
+# ("CURP para el registro en el club de ajedrez:"), each opening on a letter, then the colon.
+_HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,8}\s*:"
 # The words of a label may be joined as a form or a key joins them ("date-of-birth", "date_of_birth"); "de" and "di"
 # may be left out, as a key leaves them out ("fecha_nacimiento", "data_nascita"); initials may carry full stops
 # ("d.o.b."), so the label ends where no letter follows, not at a word boundary.
@@ -86,8 +86,9 @@ def birth_dates(text: str) -> Spans:
 # The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
 # stand before the value ("passport#:", "passport no.:").
 _PASSPORT = re.compile(
-    r"(?i)(?:\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte|paszport(?:u|owy)?)"
-    r"(?:[\s_-]*(?:no\b\.?|nr\b\.?|number\b|num\b\.?|nummer\b|numer\b|#|n[ºo°]))?"
+    r"(?i)(?:\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte|paszport(?:u|owy)?|pasaport)"
+    # the number's word: "no.", "nr", "n.", or any word on "num" ("number", "nummer", "numéro", Turkish "numarasi")
+    r"(?:[\s_-]*(?:n(?:[or]|um\w*)?\b\.?|#|n[º°]))?"
     # written without spaces, so no word boundary before them
     r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)"
     + rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
@@ -108,7 +109,7 @@ def passports(text: str) -> Spans:
             yield m.start(1), m.end(1)
 
 
-_SEP = r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
+_SEP = _REMARK + r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
 
 
 def _after(label: str, value: str, holder: bool = True) -> re.Pattern[str]:
@@ -152,7 +153,7 @@ _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     ),
     (
         ("nir", "curit", "secu"),
-        _after(r"nir|num[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"),
+        _after(r"nir|(?:num[ée]ro\s+de\s+)?s[ée]curit[ée]\s+sociale|s[ée]cu", r"[12][\d ]{14,20}\d"),
         nir.is_valid,
     ),
     (("bsn", "burgerservice"), _after(r"bsn|burgerservicenummer", r"\d{9}"), bsn.is_valid),

@@ -38,7 +38,7 @@ __all__ = [
 Spans = Iterator[tuple[int, int]]
 
 # Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...",
-# the German, Dutch and Swedish compounds with the number's word ("Artikelnummer", "klantnummer", "ärendenummer"),
+# the German, Dutch and Nordic compounds with the number's word ("Artikelnummer", "klantnummer", "referensnummer"),
 # and an order, an invoice or a case in other languages ("pedido nº", "fattura n.", "nota fiscal"). A register's code
 # in capitals may stand between the word and the number ("ärendenummer BN 2025-...", "reference NY ...").
 NOT_PERSONAL = re.compile(
@@ -49,7 +49,8 @@ NOT_PERSONAL = re.compile(
     r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz|pp|pages?|"
     r"pedido|encomenda|commande|bestelling|ordine|factura|fatura|fattura|facture|nota\s+fiscal|rechnung|faktura|"
     r"expediente|dossier|pratica|protocollo|aktenzeichen|ärende|diarienummer|dnr|referencia|référence|riferimento|"
-    r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|sendungs|serien|teile|liefer|order|factuur|ärende)"
+    r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|kund|sendungs|serien|teile|liefer|order|factuur|ärende|"
+    r"referens|referenz|referentie|referanse|faktura|buchungs|vorgangs|ticket)"
     r"(?:nummer|nr)|"
     r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 import phonenumbers
 from stdnum import ean
 
-from tiermem.trust.pii_numbers import NOT_PERSONAL
+from tiermem.trust.pii_numbers import NOT_PERSONAL, names_a_thing
 
 __all__ = ["DEFAULT_REGIONS", "phones"]
 
@@ -54,6 +54,8 @@ _PHONE_WORD = re.compile(
     r"llamar|número|numero|cellulare|cell\.|chiamami|chiamare|telefoon|mobiel|bel|bellen|nummer|fone|zap|kom|"
     r"tlf|puhelin)\b[^\n]{0,25}|[電話携帯手机电话]{2}[^\n]{0,12})$"
 )
+# The plain words for a number, which name a phone's only where no thing's word follows them.
+_NUMBER_WORD = re.compile(r"(?i)(?:n[uú]mero|num[ée]ro|nummer)\b")
 _DATE = re.compile(
     r"^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])"
     r"(?:0[1-9]|[12]\d|3[01])|(?:19|20)\d{2}\s?[-/]\s?(?:19|20)\d{2})$"
@@ -111,15 +113,37 @@ def _written_like_a_phone(value: str) -> bool:
     return value.startswith("0") and not value.startswith("00") and len(value) >= 10
 
 
+def _shape(value: str) -> str:
+    """How a number is grouped, its digits left out ("0151 2345 6789" -> "9999 9999 9999")."""
+    return re.sub(r"\d", "9", value)
+
+
+def _sibling(value: str, things: list[str]) -> bool:
+    """Whether ``value`` is grouped as a thing's number of the same text and differs from it only in its last group
+    ("Artikelnummer 0151 2345 6789 ..., Alternative: 0151 2345 6790"): the next article, not a person's phone."""
+    cut = max(value.rfind(" "), value.rfind("-"), value.rfind("/"), value.rfind("."))
+    return cut > 0 and any(_shape(t) == _shape(value) and t[:cut] == value[:cut] for t in things)
+
+
+def _context(before: str) -> bool:
+    """Whether a word before a number says phone: a plain number word ("número", "Nummer") does not where a thing's
+    word stands after it, nearer the number ("Número do pedido: ...")."""
+    m = _PHONE_WORD.search(before)
+    if m is None:
+        return False
+    return not (_NUMBER_WORD.match(m.group(0)) and names_a_thing(before))
+
+
 def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tuple[int, int]]:
     """Phone numbers in ``text``: international forms of any country, national forms of ``regions``."""
+    things: list[str] = []  # the numbers of things read so far, whose siblings are things' numbers too
     for m in _CANDIDATE.finditer(text):
         value = m.group(0).rstrip()
         digits = _digits(value)
         if not 7 <= len(digits) <= 15:
             continue
         before, after = text[max(0, m.start() - 40) : m.start()], text[m.start() + len(value) :]
-        context = bool(_PHONE_WORD.search(before))
+        context = _context(before)
         if before.endswith(":") and not context:
             continue  # "id:0612...", "ts:0612...": after a colon with no space only a phone's label says phone
         if _DATE.match(value) or _ZIP4.match(value) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after):
@@ -139,6 +163,9 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
         if _THOUSANDS.match(value) and not context:
             continue
         if NOT_PERSONAL.search(before[-30:]) and not context:
+            things.append(value)
+            continue
+        if things and not context and _sibling(value, things):
             continue
         international = _INTERNATIONAL.match(value) is not None and _international(value)
         if international or ((context or _written_like_a_phone(value)) and _national(value, regions)):
