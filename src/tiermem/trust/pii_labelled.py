@@ -45,8 +45,8 @@ _DATE = (
     r"(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日)"
 )
 # A remark in brackets after a label ("Date of birth (patient):", "Passport no. (renewed):") says whose or which
-# value it is; it may be as long as a short phrase.
-_REMARK = r"(?:\s*\([^()\n]{1,24}\))?"
+# value it is; it may be as long as a short phrase, or the label's long name ("Steuer-ID (steuerliche ...):").
+_REMARK = r"(?:\s*\([^()\n]{1,40}\))?"
 # Words naming whose value it is or what it is for may stand between a label and its colon ("BSN van Sanne voor de
 # zorgverzekering:", "NIF para a fatura:", "Pasaporte de Andrés:"): up to eight words, as a purpose takes a phrase
 # ("CURP para el registro en el club de ajedrez:"), each opening on a letter, then the colon.

@@ -47,10 +47,12 @@ NOT_PERSONAL = re.compile(
     r"ean(?:-?(?:8|13))?|"
     r"upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|id|transaction|txn|"
     r"receipt|record|row|build|version|zip|zip\s+code|postcode|postal\s+code|plz|pp|pages?|"
+    # a customs tariff's code for goods ("HS code 8517.62.00.00", "commodity code", "Zolltarifnummer")
+    r"tariff|hs|hts|taric|commodity|customs|"
     r"pedido|encomenda|commande|bestelling|ordine|factura|fatura|fattura|facture|nota\s+fiscal|rechnung|faktura|"
     r"expediente|dossier|pratica|protocollo|aktenzeichen|ärende|diarienummer|dnr|referencia|référence|riferimento|"
     r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|kund|sendungs|serien|teile|liefer|order|factuur|ärende|"
-    r"referens|referenz|referentie|referanse|faktura|buchungs|vorgangs|ticket)"
+    r"referens|referenz|referentie|referanse|faktura|buchungs|vorgangs|ticket|zolltarif|warentarif|tulltaxe?)"
     r"(?:nummer|nr)|"
     r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
@@ -263,7 +265,9 @@ _VERSION_BEFORE = re.compile(
     r"build|release[sd]?|rev|revision|patch|hotfix)\b\.?[\s:=#]*"
     r"(?:(?:is|was|now|to|no|nr|number)\b\.?[\s:=#]*){0,2}"
     r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\b[^\n.;:!?]{0,24}?\bto\s+"
-    r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv)$"
+    r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv"
+    # Japanese, Chinese and Korean write "version" with no space before it, and their "is" joined to it
+    r"|(?:バージョン|版本|버전)\s*(?:は|が|是|为|為|은|는|이)?[\s:=#\uff1a]*)$"
 )
 _PORT = re.compile(r":\d{1,5}(?!\d)")
 # Reserved, never given to a host: what is written there is a netmask ("255.255.255.0") or the broadcast address.

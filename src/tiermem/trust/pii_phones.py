@@ -61,6 +61,9 @@ _DATE = re.compile(
     r"(?:0[1-9]|[12]\d|3[01])|(?:19|20)\d{2}\s?[-/]\s?(?:19|20)\d{2})$"
 )
 _ZIP4 = re.compile(r"^\d{5}-\d{4}$")  # a US ZIP+4 code: no phone number is grouped 5-4
+# A span of times of day ("08.00-17.30", "9:00 - 12:15"), as opening hours are written: hours, then minutes.
+_TIME = r"(?:[01]?\d|2[0-4])[.:][0-5]\d"
+_TIME_SPAN = re.compile(rf"^{_TIME}(?:\s?[-\u2013\u2014/]\s?{_TIME})+$")
 _THOUSANDS = re.compile(r"^\d{1,2}(?:[ ,.]\d{3})+$")
 _MONEY_BEFORE = re.compile(r"[$€£¥₹]\s?$|\b(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|JPY|INR|BRL|MXN|AUD|CAD)\s?$")
 _MONEY_AFTER = re.compile(r"^\s?(?:[$€£¥₹%]|(?:USD|EUR|GBP|SEK|NOK|DKK|CHF|kr|ms|km|kg|rows|items)\b)")
@@ -146,7 +149,13 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
         context = _context(before)
         if before.endswith(":") and not context:
             continue  # "id:0612...", "ts:0612...": after a colon with no space only a phone's label says phone
-        if _DATE.match(value) or _ZIP4.match(value) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after):
+        if (
+            _DATE.match(value)
+            or _ZIP4.match(value)
+            or _TIME_SPAN.match(value)
+            or _MONEY_BEFORE.search(before)
+            or _MONEY_AFTER.match(after)
+        ):
             continue
         if digits == value and len(digits) in (8, 12, 13) and ean.is_valid(digits):
             continue  # a product barcode (EAN-8, UPC-A, EAN-13)

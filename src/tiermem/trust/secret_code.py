@@ -92,6 +92,8 @@ _CALL = re.compile(
     r"getConnection|mysqli(?:_connect)?|PDO|PlainAuth)\s*|\.(?P<method>login)\s*)\((?P<args>[^()\n]{0,300})\)"
 )
 _ARGUMENT = re.compile(r"\s*(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<other>[^,]*?))\s*(?:,|$)")
+# A data source name as Go's SQL drivers take it, with no scheme before it: ``user:password@tcp(host:3306)/db``.
+_DSN = re.compile(r"(?<![\w.\-])[\w.\-]+:(?P<value>[^\s@\"'`/:]+)@(?:tcp6?|udp|unix)\(")
 # SQL that sets a user's password: ``CREATE USER app WITH PASSWORD '...'``, ``ALTER USER ... IDENTIFIED BY '...'``.
 _SQL = re.compile(r"(?i)\b(?:with\s+(?:encrypted\s+)?password|identified\s+(?:with\s+\w+\s+)?by)\s+'([^'\n]{4,})'")
 # ``htpasswd -b FILE USER PASSWORD`` (``-n``: no file), ``-cb``, ``-bB``...: the last word is the password.
@@ -113,8 +115,10 @@ def _positional(text: str) -> bool:
 
 
 def _command_passwords(text: str) -> bool:
-    """Whether SQL or ``htpasswd -b`` in ``text`` sets a password given as a literal."""
+    """Whether SQL, a driver's data source name or ``htpasswd -b`` in ``text`` gives a password as a literal."""
     if any(_literal(m.group(1)) for m in _SQL.finditer(text)):
+        return True
+    if any(len(m["value"]) >= 4 and _literal(m["value"]) for m in _DSN.finditer(text)):
         return True
     for m in _HTPASSWD.finditer(text):
         flags, words = m["flags"], m["words"].split()

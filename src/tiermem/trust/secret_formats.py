@@ -27,11 +27,15 @@ FormatDetector = tuple[str, Callable[[str], bool]]
 
 # A run of "/" is no filler: an AWS session token holds one ("...EJr//////////wEa...").
 _RUN = re.compile(r"([^/])\1{7,}")
+# A provider's documentation ends its example keys so ("AKIA...EXAMPLE", ".../bPxRfiCYEXAMPLEKEY"): no key it issues
+# does, and the examples are copied into every tutorial and config sample.
+_DOCUMENTED = re.compile(r"EXAMPLE(?:KEY)?$")
 
 
 def looks_filled(value: str) -> bool:
-    """Whether a matched value is filled in rather than a template: no long run of one character, varied."""
-    if _RUN.search(value) or len(set(value)) < min(8, len(value) // 2):
+    """Whether a matched value is filled in rather than a template: no long run of one character, varied, and no
+    documentation's example."""
+    if _RUN.search(value) or len(set(value)) < min(8, len(value) // 2) or _DOCUMENTED.search(value):
         return False
     from detect_secrets.filters.heuristic import is_sequential_string
 

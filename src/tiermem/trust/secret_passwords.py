@@ -20,10 +20,11 @@ from tiermem.trust.secret_prose import foreign_prose_value, prose_value
 
 __all__ = ["PASSWORD_LABEL", "labelled_password", "shaped"]
 
-# A Wi-Fi network's key is its password ("wifi key", ``wpa2_key``, ``psk="..."`` in a supplicant's file).
+# A Wi-Fi network's key is its password ("wifi key", ``wpa2_key``, ``psk="..."`` in a supplicant's file). "pass" is a
+# password's label only as a key (``pass: ...``, ``"pass": "..."`` in JSON).
 PASSWORD_LABEL = (
     r"(?:(?:password|passwd|passphrase|passcode)\w*"
-    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=\s*[:=])|\bpass\s+word|memorable[\s_\-]word"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=[\"']?\s*[:=])|\bpass\s+word|memorable[\s_\-]word"
     r"|(?<![A-Za-z])(?:wi-?fi|wlan|wpa[23]?)[\s_\-]?(?:key|code)(?![A-Za-z])|(?<![A-Za-z])(?:wpa[23]?[_\-]?)?psk(?![A-Za-z]))"
 )
 # A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.
@@ -49,9 +50,10 @@ _SAID = re.compile(
     + r")(?:\s+(?:for|of|to|on)(?:\s+[\w'\u2019.\-]+){1,5}?)?(?:\s+(?:is|was|will\s+be|are)|(?P<s>['\u2019]s))"
     r"(?:\s+now|\s+still|\s+just)?\s*:?\s+[\"'“]?(?P<value>[^\s\"'”]+?)[\"'”]?(?=[.,;!?)]?(?:\s|$))"
 )
-# A label then the value with no sign between (``pw Lumen4471x``): a word with letters and digits, no path or flag.
+# A label then the value with no sign between (``pw Lumen4471x``): a word with letters and digits, no path, flag or
+# URL. A label after a user's name and a colon is itself the value, a placeholder (``curl -u admin:password URL``).
 _BARE_AFTER_LABEL = re.compile(
-    r"(?i)\b(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|l[öo]senord|mdp|pw|heslo|adgangskode"
+    r"(?i)(?<!\w:)\b(?:password|passwd|passwort|kennwort|wachtwoord|contrase[ñn]a|senha|l[öo]senord|mdp|pw|heslo|adgangskode"
     r"|[şs]ifre(?:si|m|miz|niz)?)\s+"
     r"([^\s\"'/~\-][^\s\"']{5,})(?=\s|$)"
 )
@@ -85,10 +87,11 @@ _ANY_LABEL = (
     r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
     r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b|\bcode\s+(?:du\s+|de\s+la\s+|d['\u2019])?(?:wi-?fi|wlan|r[ée]seau)\b)"
 )
-# Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is".
+# Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is"; "in" or
+# "at" names where the password is used as "for" does ("lösenordet i stugan", "la clave en la oficina").
 _FOREIGN_FOR = (
     r"от|для|de|del|de\s+la|du|des|da|do|dos|das|della|dello|di|dla|do|für|zum|zur|vom|van|per|para|pour|voor|"
-    r"till|för|til|k|ke|ku|pro|na"
+    r"till|för|til|k|ke|ku|pro|na|i|på|hos|en|im|w"
 )
 _FOREIGN_NEW = (
     r"nueva|nuevo|antigua|actual|nova|antiga|atual|nuova|vecchia|attuale|nouveau|ancien|actuel|neue|neues|alte|"
@@ -120,6 +123,14 @@ _NOW_IS = re.compile(
     r"(?i)(?P<label>" + _ANY_LABEL + r")(?P<gap>[^.!?\n]{0,80}?)\b(?:ahora|now|maintenant|d[ée]sormais|jetzt|nun"
     r"|adesso|ora|agora|nu|teraz)(?:\s+(?:es|(?:it\s+)?is|it['\u2019]s|c['\u2019]est|est|ist(?:\s+es)?|lautet|è|é|e|jest|är|er|to))?"
     r"\s*:?\s+[\"'\u201c\u00ab]?(?P<value>[^\s\"'\u201d\u00bb]+)"
+)
+# A password told by what its owner chose when asked for one ("asked for a passphrase, I used: ..."): the value after
+# "I used", shaped like a password.
+_CHOSE = re.compile(
+    r"(?i)(?P<label>"
+    + PASSWORD_LABEL
+    + r")[^.!?\n]{0,40}?\b(?:I|we)\s+(?:used|chose|picked|typed|entered|set|went\s+with)"
+    r"\s*:?\s+[\"'\u201c]?(?P<value>[^\s\"'\u201d]+)"
 )
 # A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
 # run of Latin letters, digits and signs after it, shaped like a password.
@@ -354,6 +365,8 @@ def labelled_password(text: str) -> bool:
             return True
     for m in _BARE_AFTER_LABEL.finditer(text):
         value = m.group(1)
+        if "://" in value:
+            continue  # a URL: where the password is used, or the label was a value itself
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not is_placeholder(value):
             return True
     for m in _ANY_SAID.finditer(text):
@@ -376,6 +389,8 @@ def labelled_password(text: str) -> bool:
     if any(_named_anew(m.group(1)) and not is_placeholder(m.group(1)) for m in _PASS_THEN_VALUE.finditer(text)):
         return True
     if any(_named_anew(m["value"].rstrip(".,;!?)")) and not _of_a_property(m["gap"]) for m in _NOW_IS.finditer(text)):
+        return True
+    if any(_named_anew(m["value"].rstrip(".,;!?)")) for m in _CHOSE.finditer(text)):
         return True
     if any(_named_anew(m.group(2).rstrip(".,;!?)")) for m in _CHANGED_TO.finditer(text)) or _WIFI_DIGITS.search(text):
         return True

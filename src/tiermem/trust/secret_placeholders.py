@@ -22,7 +22,8 @@ _PLACEHOLDER_WORDS = frozenset(
     "secret password passwd pwd pass passphrase word token key keys api access id user username login value "
     "here insert enter replace me put paste goes changeme change it redacted hidden removed masked none null "
     "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
-    "required optional unchanged same see below above default demo abc wrong incorrect invalid bad bogus".split()
+    "required optional unchanged same see below above default demo abc wrong incorrect invalid bad bogus "
+    "true false".split()
 )
 # The same words in other languages a template is written in: "HIER_EINTRAGEN", "votre_mot_de_passe", "TU_CLAVE".
 _PLACEHOLDER_WORDS |= frozenset(
@@ -68,6 +69,9 @@ def is_placeholder(value: str) -> bool:
     default = _DEFAULT.match(stripped)
     if default is not None:
         return is_placeholder(default["default"])
+    if "{" not in stripped and "[" not in stripped:
+        # a bare value read up to the end of its object or list (``{"pass": true}``) ends with the bracket
+        stripped = stripped.rstrip("}]")
     if not stripped or _TEMPLATE.match(stripped) or _YAML_TAG.match(stripped) or names_a_variable(stripped):
         return True
     if _SIGIL_VARIABLE.match(stripped):

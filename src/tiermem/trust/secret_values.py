@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from tiermem.trust.secret_code import code_password
+from tiermem.trust.secret_columns import column_password
 from tiermem.trust.secret_formats import looks_filled
 from tiermem.trust.secret_passwords import labelled_password
 from tiermem.trust.secret_placeholders import is_placeholder
@@ -24,7 +25,7 @@ __all__ = ["VALUE_DETECTORS", "is_placeholder"]
 
 
 def _passwords(text: str) -> bool:
-    return code_password(text) or labelled_password(text)
+    return code_password(text) or labelled_password(text) or column_password(text)
 
 
 # A door's or a PIN's code named in another language: "Türcode", "digicode", "código de la puerta", "kod do drzwi".
@@ -137,6 +138,8 @@ def _random_value(value: str, label: str) -> bool:
 def _labelled_keys(text: str) -> bool:
     for m in _KEY_LABEL.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
+        if m.group(4) is not None and text.startswith(("(", "["), m.end()) and is_placeholder(value + text[m.end()]):
+            continue  # a call or an item the bare run stops before (``secret = client.kv.read_secret(...)``): code
         if _random_value(value, m.group("label").lower()):
             return True
     return False

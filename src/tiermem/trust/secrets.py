@@ -46,7 +46,7 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
         *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
         *("login", "logon", "sign in", "sign-in", "signin", "credential", "creds", "redis", "ldap", "sudo", "smb"),
-        *("rpcclient", "auth", "getconnection", "networkcredential", "mysqli", "pdo(", "identified"),
+        *("rpcclient", "auth", "getconnection", "networkcredential", "mysqli", "pdo(", "identified", "@tcp", "@unix"),
         ("@", "/"),  # an account's address, a slash and its password ("ann@example.org / ...")
     ),
     "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
