@@ -11,7 +11,8 @@ relevance floor needs of the scope (its word counts), so the time after the mode
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -73,7 +74,12 @@ class Gather:
         """The candidate lists of ``query`` in ``scope``; ``query_vector``: the question's vector, if known;
         ``embedding``: the question's vector on its way (``embed_early``)."""
         wanted = filter_ if filter_.as_of is not None or not self.credit_current else including_closed(filter_)
-        if isinstance(store, OneTripRecall) and not self.perspective:
+        # The attribute first: a protocol check costs microseconds, and most stores lack the capability.
+        if (
+            getattr(store, "recall_reads", None) is not None
+            and isinstance(store, OneTripRecall)
+            and not self.perspective
+        ):
             limit = max(self.candidates, k)
             pairs = tuple(query.pairs) if self.phrases else ()
             trip = RecallAsk(scope, wanted, query.now, limit, query.terms, pairs, self.stream_window)
@@ -119,7 +125,15 @@ class Gather:
         scope hold another model's vectors, or none, the vector goes unused."""
         if embedder is None or given is not None or self.perspective:
             return None
-        return _MODEL_THREADS.get().submit(lambda: list(embed_queries(embedder, [text])))
+        started = threading.Event()
+
+        def embed() -> list[Vectors]:
+            started.set()
+            return list(embed_queries(embedder, [text]))
+
+        future = _MODEL_THREADS.get().submit(embed)
+        started.wait(0.001)
+        return future
 
 
 def _vectors(
@@ -193,9 +207,25 @@ def ask_store(store: Store, ask: Ask, vectors: Future[list[Vectors]], keyword: l
     weights = None
     if not vectors.done():
         weights = term_weights(store, ask.scope, ask.terms, ask.names)
+    if started is None and not vectors.done():
+        # The scan's reads while the model still runs, so that once it is done only the scan is left.
+        scan = _prepared_scan(store, ask)
+        if scan is not None and len(vectors.result()) == 1:
+            return Found(keyword, phrase, vectors.result(), [scan(vectors.result()[0])], weights)
     if started is None:
         started = scans()
     return Found(keyword, phrase, vectors.result(), [s.result() for s in started], weights)
+
+
+def _prepared_scan(store: Store, ask: Ask) -> Callable[[Vectors], list[Candidate]] | None:
+    """The vector scan of ``ask`` with its reads of the store done, if the store can (``PreparedVectorScan``)."""
+    prepare = getattr(store, "prepare_vector_candidates", None)  # the capability, without a protocol check's cost
+    if prepare is None or ask.fingerprint is None:
+        return None
+    scan: Callable[[Vectors], list[Candidate]] = prepare(
+        ask.scope, ask.fingerprint, ask.filter, now=ask.now, limit=ask.limit
+    )
+    return scan
 
 
 def _in_one_trip(
