@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from context_window_helpers import manager
@@ -17,10 +18,10 @@ from tiermem.embed import Vectors
 from tiermem.errors import ValidationError
 from tiermem.recall.factors import FirstHand, NamedDay, Recency, Trust
 from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE, RelevanceFloor
-from tiermem.recall.gather import Ask, Gather, ask_store
+from tiermem.recall.gather import Ask, Gather, _with_vector, ask_store
 from tiermem.recall.pipeline import Pipeline
 from tiermem.recall.policy import RecallPolicy
-from tiermem.recall.query import parse_query
+from tiermem.recall.query import Query, parse_query
 from tiermem.recall.search import _pipeline
 from tiermem.recall.stages import Factors, NeighbourEvidence, NewerFactsFirst, Ranking, SessionEvidence
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, Source
@@ -268,3 +269,12 @@ def test_a_memory_makes_its_policys_pipeline_once() -> None:
     policy = RecallPolicy(session_weight=0.3)
     assert _pipeline(policy) is _pipeline(policy) and _pipeline(policy) == Pipeline.of(policy)
     assert _pipeline(RecallPolicy(session_weight=0.3)).stages == _pipeline(policy).stages
+
+
+def test_the_query_given_its_vector_keeps_every_other_field() -> None:
+    query = parse_query("What did Ann plant in the garden yesterday?", NOW)
+    vector = np.ones(4, dtype=np.float32)
+    assert _with_vector(query, vector).vector is vector
+    assert [getattr(_with_vector(query, None), f.name) for f in fields(Query)] == [
+        getattr(replace(query, vector=None), f.name) for f in fields(Query)
+    ]

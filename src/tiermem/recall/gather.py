@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
@@ -109,7 +109,7 @@ class Gather:
         )
         found = ask_store(store, ask, vectors, keyword)
         return Candidates(
-            replace(query, vector=found.vectors[0] if found.vectors else None),
+            _with_vector(query, found.vectors[0] if found.vectors else None),
             wanted,
             found.keyword,
             found.phrase,
@@ -252,7 +252,7 @@ def _in_one_trip(
     found = store.recall_reads(ask, vector_for)
     reads = cast(Store, ReadThrough(cast(Store, store), ask.scope, found.prefetched))
     return Candidates(
-        replace(query, vector=found.query_vector),
+        _with_vector(query, found.query_vector),
         ask.filter_,
         found.keyword,
         found.phrase,
@@ -260,6 +260,11 @@ def _in_one_trip(
         fingerprint=found.fingerprint,
         reads=reads,
     )
+
+
+def _with_vector(query: Query, vector: Vectors | None) -> Query:
+    """``query`` with its vector (``dataclasses.replace`` reads the fields' definitions on every call)."""
+    return Query(query.text, query.now, query.terms, query.english, vector)
 
 
 def _asked_as_speaker(store: Store, scope: Scope, query: str, best: list[Candidate]) -> str | None:
