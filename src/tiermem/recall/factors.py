@@ -60,6 +60,10 @@ class ScoreFactor(Protocol):
     how many times the factor can move one record's score against another's for this question (1: it does not
     apply): the search re-scores a short list of the best fused records while the spans' product stays small,
     every candidate otherwise (see ``recall.pipeline.SHORTLIST_SPAN``). When unsure, return ``math.inf``.
+
+    A factor may also have ``explains_only(question) -> bool``: true when, for this question, it gives every
+    record a part whose contribution is exactly 1 and which depends on that record alone (``Recency`` at weight
+    0). Such parts change no score, so recall makes them only for the hits it returns.
     """
 
     @property
