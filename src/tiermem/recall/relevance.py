@@ -53,7 +53,7 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.recall.meaning import held_by_meaning
-from tiermem.recall.rows import Row, rows_of
+from tiermem.recall.rows import Row, parts_of, rows_of
 from tiermem.store.base import Store
 from tiermem.text_index import query_words
 from tiermem.types import Hit, MemoryRecord, Scope, ScorePart
@@ -398,7 +398,7 @@ def judged(
     if not rows:
         return []
     weights = weights if weights is not None else term_weights(store, scope, terms, names)
-    parts = [row.parts() for row in rows]
+    parts = parts_of(rows)
     records = [row.record for row in rows]
     found = _evidence(store, scope, records, parts, weights, query_vector, embedder, names, few)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as

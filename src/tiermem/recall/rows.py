@@ -9,7 +9,7 @@ first parts are its fused lists' (made from the ``FusedList`` when asked) or the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,10 +18,10 @@ from tiermem.recall.fusion import FusedList
 from tiermem.recall.query import Query
 from tiermem.types import Hit, MemoryRecord, ScorePart
 
-__all__ = ["Explained", "Part", "Ranked", "Row", "hits_of", "rows_of"]
+__all__ = ["Explained", "Part", "Ranked", "Row", "hits_of", "parts_of", "rows_of"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # one per factor and recall, told apart by identity
 class Explained:
     """The part a factor gives a row, made only if the row is returned: a factor whose parts change no score for
     this question (``explains_only``, such as recency at weight 0) only explains, so nothing else reads them."""
@@ -76,8 +76,8 @@ class Row:
         self._fused = fused  # the fused lists whose parts come first (``base`` is then unused)
         self._credited = credited  # given a closed fact's match (a ``current_version`` part after the lists')
 
-    def parts(self) -> tuple[ScorePart, ...]:
-        """Every part of the row, in the order they were added."""
+    def parts(self, made: Mapping[Explained, Mapping[str, ScorePart]] | None = None) -> tuple[ScorePart, ...]:
+        """Every part of the row, in the order they were added; ``made``: factors' parts already made for it."""
         if self._fused is not None:
             base = self._fused.parts(self.record.id)
             if self._credited:
@@ -89,7 +89,8 @@ class Row:
             if isinstance(p, ScorePart):
                 base.append(p)
             elif isinstance(p, Explained):
-                base.append(p.part(record))
+                known = made.get(p) if made is not None else None
+                base.append(known[record.id] if known is not None else p.part(record))
             else:
                 base.append(ScorePart(*p))
         return tuple(base)
@@ -97,6 +98,17 @@ class Row:
     def hit(self) -> Hit:
         """The row as the hit recall returns."""
         return Hit(self.record, self.score, self.parts(), self.flags, self.relevance)
+
+
+def parts_of(rows: Sequence[Row]) -> list[tuple[ScorePart, ...]]:
+    """``Row.parts`` of each row, each factor that only explains asked once for all of them."""
+    wanted: dict[Explained, dict[str, MemoryRecord]] = {}
+    for row in rows:
+        for p in row.added:
+            if isinstance(p, Explained):
+                wanted.setdefault(p, {})[row.record.id] = row.record
+    made = {p: p.factor.parts(p.question, records) for p, records in wanted.items()}
+    return [row.parts(made) for row in rows]
 
 
 def rows_of(hits: Iterable[Hit]) -> list[Row]:
