@@ -25,12 +25,12 @@ from tiermem.recall.query import Query
 from tiermem.recall.relevance import TermWeights, term_weights
 from tiermem.store.base import Candidate, Store
 from tiermem.store.recall_reads import OneTripRecall, ReadThrough, RecallAsk
-from tiermem.threads import TaskThreads
+from tiermem.threads import LazyPool
 from tiermem.types import Filter, Scope, including_closed
 
 __all__ = ["Ask", "Candidates", "Found", "Gather", "ask_store"]
 
-_MODEL_THREADS = TaskThreads("tiermem-embed")  # query embeddings, beside the caller's keyword queries
+_MODEL_THREADS = LazyPool("tiermem-embed")  # query embeddings, beside the caller's keyword queries
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +132,7 @@ class Gather:
             started.release()
             return list(embed_queries(embedder, [text]))
 
-        future = _MODEL_THREADS.submit(embed)
+        future = _MODEL_THREADS.get().submit(embed)
         # Waiting (the GIL released) lets the model's thread take the GIL as soon as it wakes; otherwise it waits
         # until the caller's next query to the store. At most a millisecond, should every thread be busy.
         started.acquire(timeout=0.001)
@@ -152,7 +152,7 @@ def _vectors(
     if not texts:
         done.set_result(known)
         return done
-    return _MODEL_THREADS.submit(lambda: known + list(embed_queries(model, texts)))
+    return _MODEL_THREADS.get().submit(lambda: known + list(embed_queries(model, texts)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +242,7 @@ def _in_one_trip(
     """The lists from a store that reads them, and what ranking reads, at once; the model embeds meanwhile (even
     if the scope turns out to hold another model's vectors: the store says which only with the lists)."""
     if embedding is None and embedder is not None and given is None:
-        embedding = _MODEL_THREADS.submit(lambda: list(embed_queries(embedder, [query.text])))
+        embedding = _MODEL_THREADS.get().submit(lambda: list(embed_queries(embedder, [query.text])))
 
     def vector_for(fingerprint: str | None) -> Vectors | None:
         if embedder is None or fingerprint != embedder.fingerprint:
