@@ -165,7 +165,7 @@ class Evidence:
     best: float = 0.0  # the best cosine of the hits judged together (the same for every hit)
     phrase: float = 0.0  # 1 when the hit holds two of the query's words side by side
 
-    def parts(self, shared: dict[tuple[str, float, float], ScorePart] | None = None) -> tuple[ScorePart, ...]:
+    def parts(self, shared: dict[tuple[str, float, bool], ScorePart] | None = None) -> tuple[ScorePart, ...]:
         """The evidence as score parts (contribution 1: they explain the relevance, not the score).
 
         ``shared``: parts made for other hits of one recall, reused where the value is the same (parts are
@@ -182,12 +182,23 @@ class Evidence:
             ("phrase", self.phrase),
         )
         for name, value in common:
-            key = (name, value, math.copysign(1.0, value))  # 0.0 and -0.0 are equal keys, not equal parts
-            part = made.get(key)
+            # 0.0 and -0.0 are equal keys, not equal parts: the sign is part of the key.
+            positive = math.copysign(1.0, value) > 0
+            settled = _SETTLED.get(value) if positive else None  # 0 and 1: the usual values, made once
+            part = settled[name] if settled is not None else made.get((name, value, positive))
             if part is None:
-                part = made[key] = ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
+                part = made[(name, value, positive)] = ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
             out.append(part)
         return tuple(out)
+
+
+_SETTLED = {
+    value: {
+        name: ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
+        for name in ("unknown", "stranger", "few", "meaning", "best", "phrase")
+    }
+    for value in (0.0, 1.0)
+}
 
 
 def few_found(found: int, limit: int) -> float:
@@ -267,13 +278,19 @@ def _share(weights: Mapping[str, float], stems: AbstractSet[str], stems_of: Mapp
     return sum(w for t, w in weights.items() if stems_of[t] in stems) / total
 
 
-def _in_phrase_list(parts: Sequence[ScorePart]) -> float:
-    return float(any(p.name == "phrase" and p.rank is not None for p in parts))
-
-
-def _listed_cosine(parts: Sequence[ScorePart]) -> float | None:
-    found = [p.raw for p in parts if p.name in ("vector", "perspective") and p.raw is not None]
-    return max(found) if found else None
+def _listed(parts: Sequence[ScorePart]) -> tuple[float | None, float]:
+    """The best cosine a vector list gave (None: none placed it), and 1 if the phrase list placed it."""
+    cosine: float | None = None
+    phrase = 0.0
+    for p in parts:
+        name = p.name
+        if name == "vector" or name == "perspective":
+            raw = p.raw
+            if raw is not None and (cosine is None or raw > cosine):  # as ``max`` keeps the first of equals
+                cosine = raw
+        elif name == "phrase" and p.rank is not None:
+            phrase = 1.0
+    return cosine, phrase
 
 
 def evidence(
@@ -306,7 +323,8 @@ def _evidence(
     few: float,
 ) -> list[Evidence]:
     """``evidence`` of records with these parts."""
-    cosines = [_listed_cosine(p) for p in parts]
+    listed = [_listed(p) for p in parts]
+    cosines = [cosine for cosine, _ in listed]
     if query_vector is not None:
         missing = [r.id for r, c in zip(records, cosines, strict=True) if c is None]
         stored = store.vectors_of(scope, missing) if missing else {}
@@ -327,7 +345,7 @@ def _evidence(
     known_total = sum(known.values())  # what ``_share`` divides by for a record holding no unseen term
     unseen = [(t, w, stems_of[t]) for t, w in weights.unseen.items()]
     found: list[Evidence] = []
-    for record, held, cosine, by_meaning in zip(records, parts, cosines, meant, strict=True):
+    for record, (_, phrase), cosine, by_meaning in zip(records, listed, cosines, meant, strict=True):
         stems = _stems(record.content)  # once a record: both the unseen terms and the share read them
         spelt_unseen = {t: w for t, w, s in unseen if s in stems}
         against: Mapping[str, float]
@@ -345,7 +363,7 @@ def _evidence(
             meant_w = sum(w for t, w in against.items() if t in by_meaning and stem(t) not in stems)
             share, meaning, unknown = (spelt + meant_w) / total, meant_w / total, False
         best = top if cosine is not None else 0.0
-        found.append(Evidence(cosine, share, float(unknown), stranger, few, meaning, best, _in_phrase_list(held)))
+        found.append(Evidence(cosine, share, float(unknown), stranger, few, meaning, best, phrase))
     return found
 
 
@@ -403,7 +421,7 @@ def judged(
     found = _evidence(store, scope, records, parts, weights, query_vector, embedder, names, few)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
-    shared: dict[tuple[str, float, float], ScorePart] = {}
+    shared: dict[tuple[str, float, bool], ScorePart] = {}
     return [
         Hit(
             row.record,
