@@ -5,7 +5,9 @@ The model touches no database, so it embeds the question on a worker thread whil
 keyword index (the store's work stays in the caller's thread, which may hold the store's lock inside a
 transaction). A vector scan starts as soon as its vector is known: a store may run it while the caller goes on
 (``Store.start_vector_candidates``). While the model still runs, the caller's thread also reads what the
-relevance floor needs of the scope (its word counts), so the time after the model is ranking alone.
+relevance floor needs of the scope (its word counts) and, from a store that can (``PreparedVectorScan``), what
+the vector scan reads of the store, so the time after the model is the scan and ranking alone. The caller
+waits for the model's thread to start before it goes on, so that thread takes the GIL at once.
 ``ask_store`` is the one function that asks the store for the lists (``Ask`` in, ``Found`` out).
 """
 
@@ -185,8 +187,8 @@ def ask_store(store: Store, ask: Ask, vectors: Future[list[Vectors]], keyword: l
 
     The store's work stays in the caller's thread (which may hold the store's lock inside a transaction) while
     ``vectors`` are computed; a vector scan starts as soon as its vector is known (a store may run it while the
-    keyword queries go on), and while the model still runs the relevance floor's word counts are read.
-    ``keyword``: the keyword list, when it was asked already.
+    keyword queries go on), and while the model still runs the relevance floor's word counts are read, then
+    the scan's own reads (``PreparedVectorScan``). ``keyword``: the keyword list, when it was asked already.
     """
 
     def keyword_list(terms: Sequence[str]) -> list[Candidate]:

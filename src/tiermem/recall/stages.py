@@ -14,6 +14,9 @@ search from a ``Ranking`` (the store, the scope, the parsed query, k). The defau
 ``span`` bounds how far a stage can move one record against another for a query: recall re-scores a short list
 of the best fused records when the stages' spans multiply to little, every candidate otherwise. The evidence
 stages re-rank only within that short list, so their span is 1.
+
+Within recall the default stages re-score rows in place (``rescore_rows``, ``recall.rows``), so hits are made
+only of the rows returned; a stage of one's own, given its place in a pipeline, is handed hits as above.
 """
 
 from __future__ import annotations
