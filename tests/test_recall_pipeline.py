@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from concurrent.futures import Future
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from context_window_helpers import manager
@@ -16,10 +18,11 @@ from tiermem.embed import Vectors
 from tiermem.errors import ValidationError
 from tiermem.recall.factors import FirstHand, NamedDay, Recency, Trust
 from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE, RelevanceFloor
-from tiermem.recall.gather import Ask, Gather, ask_store
+from tiermem.recall.gather import Ask, Gather, _with_vector, ask_store
 from tiermem.recall.pipeline import Pipeline
 from tiermem.recall.policy import RecallPolicy
-from tiermem.recall.query import parse_query
+from tiermem.recall.query import Query, parse_query
+from tiermem.recall.search import _pipeline
 from tiermem.recall.stages import Factors, NeighbourEvidence, NewerFactsFirst, Ranking, SessionEvidence
 from tiermem.types import Filter, Hit, MemoryRecord, MemoryType, Scope, ScorePart, Source
 
@@ -187,3 +190,91 @@ def test_a_pipeline_built_by_hand_runs_its_own_stages(mem: Memory) -> None:
     mine = reversed_.recall(mem.store, mem.embedder, SCOPE, "harbour", **kwargs)
     assert [h.record.id for h in mine] == [h.record.id for h in reversed(plain)]
     assert all(h.part("reverse") is not None and h.part("trust") is None for h in mine)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A guard of the tests' own: gives every record a part of ``factor``, or only ``only``'s, flagged."""
+
+    factor: float = 1.0
+    only: str | None = None
+    name = "mark"
+    flag = "marked"
+
+    def span(self, question: object) -> float:
+        return 1.0
+
+    def parts(self, question: object, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
+        return {r: ScorePart(self.name, None, None, self.factor) for r in records if self.only in (None, r)}
+
+
+def _harbour_notes(mem: Memory) -> None:
+    for text in ("The harbour at dawn.", "The harbour at night.", "A harbour crane.", "Harbour fees rose."):
+        mem.remember(SCOPE, text)
+
+
+def test_recency_at_weight_zero_shows_its_part_on_every_hit_and_moves_no_score(mem: Memory) -> None:
+    _harbour_notes(mem)
+    kwargs = {"k": 4, "filter_": Filter(), "now": NOW}
+    with_recency = Pipeline.of(RecallPolicy()).recall(mem.store, mem.embedder, SCOPE, "harbour", **kwargs)
+    without = Pipeline.of(RecallPolicy().without_factor("recency")).recall(
+        mem.store, mem.embedder, SCOPE, "harbour", **kwargs
+    )
+    assert [(h.record.id, h.score) for h in with_recency] == [(h.record.id, h.score) for h in without]
+    parts = [h.part("recency") for h in with_recency]
+    assert all(p is not None and p.contribution == 1.0 and p.raw is not None and 0 < p.raw <= 1 for p in parts)
+
+
+def test_a_guard_giving_every_hit_a_part_shows_it_and_one_demoting_a_hit_moves_that_hit_alone(mem: Memory) -> None:
+    _harbour_notes(mem)
+    kwargs = {"k": 4, "filter_": Filter(), "now": NOW}
+    plain = Pipeline.of(RecallPolicy()).recall(mem.store, mem.embedder, SCOPE, "harbour", **kwargs)
+    default = Pipeline.of(RecallPolicy())
+    marked = replace(default, guards=(*default.guards, _Mark())).recall(
+        mem.store, mem.embedder, SCOPE, "harbour", **kwargs
+    )
+    assert [h.record.id for h in marked] == [h.record.id for h in plain]
+    assert all(h.part("mark") is not None and "marked" in h.flags for h in marked)
+    first = plain[0].record.id
+    demoting = replace(default, guards=(_Mark(0.1, first),))
+    demoted = demoting.recall(mem.store, mem.embedder, SCOPE, "harbour", **kwargs)
+    assert [h.record.id for h in demoted] == [h.record.id for h in plain[1:]] + [first]
+    assert "marked" in demoted[-1].flags and all(h.part("mark") is None for h in demoted[:-1])
+
+
+def test_a_stage_of_ones_own_between_the_built_in_ones_is_handed_hits_and_changes_nothing_else(mem: Memory) -> None:
+    _harbour_notes(mem)
+    given: list[list[Hit]] = []
+
+    class Seen:
+        name = "seen"
+
+        def span(self, query: object) -> float:
+            return 1.0
+
+        def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+            given.append(hits)
+            return hits
+
+    default = Pipeline.of(RecallPolicy())
+    mixed = replace(default, stages=(*default.stages[:2], Seen(), *default.stages[2:]))
+    kwargs = {"k": 4, "filter_": Filter(), "now": NOW}
+    assert mixed.recall(mem.store, mem.embedder, SCOPE, "harbour", **kwargs) == default.recall(
+        mem.store, mem.embedder, SCOPE, "harbour", **kwargs
+    )
+    assert given and all(isinstance(h, Hit) and h.part("keyword") for h in given[0])
+
+
+def test_a_memory_makes_its_policys_pipeline_once() -> None:
+    policy = RecallPolicy(session_weight=0.3)
+    assert _pipeline(policy) is _pipeline(policy) and _pipeline(policy) == Pipeline.of(policy)
+    assert _pipeline(RecallPolicy(session_weight=0.3)).stages == _pipeline(policy).stages
+
+
+def test_the_query_given_its_vector_keeps_every_other_field() -> None:
+    query = parse_query("What did Ann plant in the garden yesterday?", NOW)
+    vector = np.ones(4, dtype=np.float32)
+    assert _with_vector(query, vector).vector is vector
+    assert [getattr(_with_vector(query, None), f.name) for f in fields(Query)] == [
+        getattr(replace(query, vector=None), f.name) for f in fields(Query)
+    ]

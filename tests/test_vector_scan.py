@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tiermem.store.vector_index import Passages, best, similarities
+from tiermem.errors import EmbeddingMismatchError
+from tiermem.memory import Memory
+from tiermem.store.vector_index import Passages, best, nearest, nearest_to, similarities
+from tiermem.types import Filter, Scope
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,6 +44,53 @@ def test_passages_raise_a_record_to_its_best_sentence() -> None:
     passages.raise_scores(scores, np.array([0, 1], dtype=np.float32), None)
     ids = np.array(["a", "b"], dtype=object)
     assert [(c.id, round(c.score, 3)) for c in best(scores, np.arange(2), ids, 2)] == [("b", 1.0), ("a", 0.1)]
+
+
+def _scope_of(rows: int, seed: int) -> tuple[np.ndarray, np.ndarray, Passages, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    matrix = rng.standard_normal((rows, 16)).astype(np.float32)
+    owner = rng.integers(-1, rows, size=3 * rows).astype(np.int64)  # -1: a replaced sentence
+    passages = Passages(rng.standard_normal((3 * rows, 16)).astype(np.float32), owner)
+    mask = rng.random(rows) > 0.2
+    return matrix, np.array([f"r{i}" for i in range(rows)], dtype=object), passages, mask, rng.standard_normal(16)
+
+
+@pytest.mark.parametrize("everyone", [True, False])
+def test_a_scan_prepared_before_its_query_finds_exactly_what_nearest_finds(everyone: bool) -> None:
+    matrix, ids, passages, mask, query = _scope_of(300, 3)
+    mask = np.ones_like(mask) if everyone else mask
+    q = query.astype(np.float32)
+    prepared = nearest_to(matrix, None, mask, ids, 20, passages=passages)(q)
+    assert [(c.id, c.score) for c in prepared] == [
+        (c.id, c.score) for c in nearest(matrix, None, q, mask, ids, 20, passages=passages)
+    ]
+
+
+def test_a_prepared_scan_keeps_the_sentences_it_was_prepared_with_while_a_write_replaces_them() -> None:
+    matrix, ids, passages, mask, query = _scope_of(50, 4)
+    q = query.astype(np.float32)
+    before = nearest(matrix, None, q, mask, ids, 10, passages=passages)
+    scan = nearest_to(matrix, None, mask, ids, 10, passages=passages)
+    passages.owner[:] = -1  # a write meanwhile replaces every sentence in place
+    assert scan(q) == before
+
+
+def test_a_store_scan_prepared_before_the_vector_finds_what_a_search_finds_and_checks_the_dimension(
+    mem: Memory,
+) -> None:
+    scope = Scope("acme", "ann")
+    for text in ("The kettle is in the left cupboard.", "Rent is due on the first. The landlord is Ravi."):
+        mem.remember(scope, text)
+    assert mem.embedder is not None
+    store, fingerprint = mem.store, mem.embedder.fingerprint
+    vector = mem.embedder.embed_batch(["where is the kettle"])[0]
+    now = datetime.now(UTC)
+    scan = store.prepare_vector_candidates(scope, fingerprint, Filter(), now=now, limit=5)
+    assert scan(vector) == store.vector_candidates(scope, vector, fingerprint, Filter(), now=now, limit=5)
+    with pytest.raises(EmbeddingMismatchError):
+        scan(vector[:3])
+    nothing = store.prepare_vector_candidates(scope, "another-model", Filter(), now=now, limit=5)
+    assert nothing(vector) == []
 
 
 def test_scan_benchmark_times_both_products_idle_and_busy() -> None:

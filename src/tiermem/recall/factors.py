@@ -12,6 +12,7 @@ first hand and named day, then give no part).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -59,6 +60,10 @@ class ScoreFactor(Protocol):
     how many times the factor can move one record's score against another's for this question (1: it does not
     apply): the search re-scores a short list of the best fused records while the spans' product stays small,
     every candidate otherwise (see ``recall.pipeline.SHORTLIST_SPAN``). When unsure, return ``math.inf``.
+
+    A factor may also have ``explains_only(question) -> bool``: true when, for this question, it gives every
+    record a part whose contribution is exactly 1 and which depends on that record alone (``Recency`` at weight
+    0). Such parts change no score, so recall makes them only for the hits it returns.
     """
 
     @property
@@ -118,6 +123,10 @@ class Recency:
 
     def span(self, question: Question) -> float:
         return _span(1.0, 1.0 + self.weight)
+
+    def explains_only(self, question: Question) -> bool:
+        """Whether every record's part has a contribution of exactly 1 (at weight 0 the recency only explains)."""
+        return self.weight == 0.0
 
     def parts(self, question: Question, records: Mapping[str, MemoryRecord]) -> Mapping[str, ScorePart]:
         weight = self.weight
@@ -223,8 +232,14 @@ def named_speaker(query: str, records: Iterable[MemoryRecord]) -> str | None:
 def _named(query: str, speakers: Iterable[str | None]) -> str | None:
     """The one of ``speakers`` whom ``query`` names as a whole word (case kept), else None."""
     names = {name for name in speakers if name}
-    named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", query)]
+    named = [name for name in names if _whole_word(name).search(query)]
     return named[0] if len(named) == 1 else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _whole_word(name: str) -> re.Pattern[str]:
+    """``name`` as a whole word (a scope's speakers are few, and asked about on every question)."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,4 +29,6 @@ class RelevanceFloor:
 
     def apply(self, hits: Iterable[Hit]) -> list[Hit]:
         """The hits that stay, in their order."""
+        if self.minimum is None:
+            return list(hits)
         return [h for h in hits if self.passes(h)]

@@ -23,7 +23,7 @@ class FusedList:
     unlisted: dict[str, float]  # what a list adds for a record it did not return (0 for an empty list)
     best_possible: float  # the score of a record first in every list
     scores: dict[str, float]
-    placed: dict[str, dict[str, tuple[int, float]]]  # record id -> list name -> (rank, the list's raw score)
+    placed: dict[str, dict[str, tuple[int, float]]]  # list name -> record id -> (rank, the list's raw score)
     absent: dict[str, ScorePart] = field(default_factory=dict)  # each list's part for a record it did not return
 
     def best(self, n: int) -> list[str]:
@@ -32,16 +32,17 @@ class FusedList:
 
     def raw(self, record_id: str, name: str) -> float | None:
         """The raw score list ``name`` gave the record, None if it did not return it."""
-        place = self.placed.get(record_id, {}).get(name)
+        listed = self.placed.get(name)
+        place = None if listed is None else listed.get(record_id)
         return None if place is None else place[1]
 
     def parts(self, record_id: str) -> list[ScorePart]:
         """One part per list: its rank (None: not returned), raw score and share of the best possible score."""
-        placed = self.placed[record_id]
         out: list[ScorePart] = []
         for name, weight in self.weights.items():
-            if name in placed:
-                rank, raw = placed[name]
+            place = self.placed[name].get(record_id)
+            if place is not None:
+                rank, raw = place
                 out.append(ScorePart(name, rank, raw, (weight / (self.rrf_k + rank)) / self.best_possible))
             else:
                 out.append(self._absent(name))
@@ -57,7 +58,13 @@ class FusedList:
     def hand_over(self, old: str, new: str) -> bool:
         """Give ``new`` the score and places of ``old`` if they are better than its own; whether it gained."""
         if self.scores[old] > self.scores.get(new, 0.0):
-            self.scores[new], self.placed[new] = self.scores[old], self.placed[old]
+            self.scores[new] = self.scores[old]
+            for listed in self.placed.values():
+                place = listed.get(old)
+                if place is None:
+                    listed.pop(new, None)
+                else:
+                    listed[new] = place
             return True
         return False
 
@@ -71,10 +78,12 @@ def fuse(lists: Lists, *, depth: int, rrf_k: int) -> FusedList:
     placed: dict[str, dict[str, tuple[int, float]]] = {}
     scores: dict[str, float] = {}
     for name, (cands, weight) in lists.items():
+        absent = unlisted[name]
+        listed = placed[name] = {}
         for rank, cand in enumerate(cands[:depth], start=1):
-            placed.setdefault(cand.id, {})[name] = (rank, cand.score)
-            start = scores.get(cand.id, nowhere)
-            scores[cand.id] = start + weight / (rrf_k + rank) - unlisted[name]
+            rid = cand.id
+            listed[rid] = (rank, cand.score)
+            scores[rid] = scores.get(rid, nowhere) + weight / (rrf_k + rank) - absent
     best_possible = sum(w for _, w in lists.values()) / (rrf_k + 1)
     weights = {name: weight for name, (_, weight) in lists.items()}
     return FusedList(rrf_k, weights, unlisted, best_possible, scores, placed)

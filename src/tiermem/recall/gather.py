@@ -5,15 +5,18 @@ The model touches no database, so it embeds the question on a worker thread whil
 keyword index (the store's work stays in the caller's thread, which may hold the store's lock inside a
 transaction). A vector scan starts as soon as its vector is known: a store may run it while the caller goes on
 (``Store.start_vector_candidates``). While the model still runs, the caller's thread also reads what the
-relevance floor needs of the scope (its word counts), so the time after the model is ranking alone.
+relevance floor needs of the scope (its word counts) and, from a store that can (``PreparedVectorScan``), what
+the vector scan reads of the store, so the time after the model is the scan and ranking alone. The caller
+waits for the model's thread to start before it goes on, so that thread takes the GIL at once.
 ``ask_store`` is the one function that asks the store for the lists (``Ask`` in, ``Found`` out).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
@@ -73,7 +76,12 @@ class Gather:
         """The candidate lists of ``query`` in ``scope``; ``query_vector``: the question's vector, if known;
         ``embedding``: the question's vector on its way (``embed_early``)."""
         wanted = filter_ if filter_.as_of is not None or not self.credit_current else including_closed(filter_)
-        if isinstance(store, OneTripRecall) and not self.perspective:
+        # The attribute first: a protocol check costs microseconds, and most stores lack the capability.
+        if (
+            getattr(store, "recall_reads", None) is not None
+            and isinstance(store, OneTripRecall)
+            and not self.perspective
+        ):
             limit = max(self.candidates, k)
             pairs = tuple(query.pairs) if self.phrases else ()
             trip = RecallAsk(scope, wanted, query.now, limit, query.terms, pairs, self.stream_window)
@@ -103,7 +111,7 @@ class Gather:
         )
         found = ask_store(store, ask, vectors, keyword)
         return Candidates(
-            replace(query, vector=found.vectors[0] if found.vectors else None),
+            _with_vector(query, found.vectors[0] if found.vectors else None),
             wanted,
             found.keyword,
             found.phrase,
@@ -119,7 +127,18 @@ class Gather:
         scope hold another model's vectors, or none, the vector goes unused."""
         if embedder is None or given is not None or self.perspective:
             return None
-        return _MODEL_THREADS.get().submit(lambda: list(embed_queries(embedder, [text])))
+        started = threading.Lock()
+        started.acquire()
+
+        def embed() -> list[Vectors]:
+            started.release()
+            return list(embed_queries(embedder, [text]))
+
+        future = _MODEL_THREADS.get().submit(embed)
+        # Waiting (the GIL released) lets the model's thread take the GIL as soon as it wakes; otherwise it waits
+        # until the caller's next query to the store. At most a millisecond, should every thread be busy.
+        started.acquire(timeout=0.001)
+        return future
 
 
 def _vectors(
@@ -168,8 +187,8 @@ def ask_store(store: Store, ask: Ask, vectors: Future[list[Vectors]], keyword: l
 
     The store's work stays in the caller's thread (which may hold the store's lock inside a transaction) while
     ``vectors`` are computed; a vector scan starts as soon as its vector is known (a store may run it while the
-    keyword queries go on), and while the model still runs the relevance floor's word counts are read.
-    ``keyword``: the keyword list, when it was asked already.
+    keyword queries go on), and while the model still runs the relevance floor's word counts are read, then
+    the scan's own reads (``PreparedVectorScan``). ``keyword``: the keyword list, when it was asked already.
     """
 
     def keyword_list(terms: Sequence[str]) -> list[Candidate]:
@@ -193,9 +212,25 @@ def ask_store(store: Store, ask: Ask, vectors: Future[list[Vectors]], keyword: l
     weights = None
     if not vectors.done():
         weights = term_weights(store, ask.scope, ask.terms, ask.names)
+    if started is None and not vectors.done():
+        # The scan's reads while the model still runs, so that once it is done only the scan is left.
+        scan = _prepared_scan(store, ask)
+        if scan is not None and len(vectors.result()) == 1:
+            return Found(keyword, phrase, vectors.result(), [scan(vectors.result()[0])], weights)
     if started is None:
         started = scans()
     return Found(keyword, phrase, vectors.result(), [s.result() for s in started], weights)
+
+
+def _prepared_scan(store: Store, ask: Ask) -> Callable[[Vectors], list[Candidate]] | None:
+    """The vector scan of ``ask`` with its reads of the store done, if the store can (``PreparedVectorScan``)."""
+    prepare = getattr(store, "prepare_vector_candidates", None)  # the capability, without a protocol check's cost
+    if prepare is None or ask.fingerprint is None:
+        return None
+    scan: Callable[[Vectors], list[Candidate]] = prepare(
+        ask.scope, ask.fingerprint, ask.filter, now=ask.now, limit=ask.limit
+    )
+    return scan
 
 
 def _in_one_trip(
@@ -219,7 +254,7 @@ def _in_one_trip(
     found = store.recall_reads(ask, vector_for)
     reads = cast(Store, ReadThrough(cast(Store, store), ask.scope, found.prefetched))
     return Candidates(
-        replace(query, vector=found.query_vector),
+        _with_vector(query, found.query_vector),
         ask.filter_,
         found.keyword,
         found.phrase,
@@ -227,6 +262,11 @@ def _in_one_trip(
         fingerprint=found.fingerprint,
         reads=reads,
     )
+
+
+def _with_vector(query: Query, vector: Vectors | None) -> Query:
+    """``query`` with its vector (``dataclasses.replace`` reads the fields' definitions on every call)."""
+    return Query(query.text, query.now, query.terms, query.english, vector)
 
 
 def _asked_as_speaker(store: Store, scope: Scope, query: str, best: list[Candidate]) -> str | None:

@@ -17,36 +17,35 @@ no evidence for the query, and fetching turns outside it would cost a read on ev
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
-from tiermem.recall.traits import context_tail, words
-from tiermem.types import Hit, MemoryRecord, ScorePart
+from tiermem.recall.rows import Ranked, Row, hits_of, rows_of
+from tiermem.recall.traits import talk
+from tiermem.types import Hit
 
-__all__ = ["NAME", "neighbours_of", "with_neighbour_evidence"]
+__all__ = ["NAME", "neighbour_evidence", "neighbours_of", "with_neighbour_evidence"]
 
 NAME = "neighbour"
 
 
-def _same_talk(a: MemoryRecord, b: MemoryRecord) -> bool:
-    """Whether two turns can be neighbours: the same session, said by the same kind of source."""
-    # A user's turn and an assistant's reply are one exchange told twice (the reply restates the question at
-    # length), so the pair's match would count twice; two people's turns each carry their own facts.
-    return a.scope.session == b.scope.session and a.source.kind == b.source.kind
-
-
-def neighbours_of(hits: list[Hit]) -> dict[int, set[int]]:
+def neighbours_of(hits: Sequence[Ranked]) -> dict[int, set[int]]:
     """For each hit's index, the indexes of the hits of its session it follows or is followed by."""
-    split = [words(h.record) for h in hits]  # a context quotes whole words, its spacing collapsed
+    # Two turns can be neighbours only in the same session, said by the same kind of source: a user's turn and
+    # an assistant's reply are one exchange told twice (the reply restates the question at length), so the
+    # pair's match would count twice; two people's turns each carry their own facts.
+    talks = [talk(h.record) for h in hits]  # a context quotes whole words, its spacing collapsed
     ends: dict[str, list[int]] = defaultdict(list)  # last word of a hit's text -> hits ending with it
-    for i, text in enumerate(split):
-        if text:
-            ends[text[-1]].append(i)
+    for i, said in enumerate(talks):
+        if said.words:
+            ends[said.words[-1]].append(i)
     adjacent: dict[int, set[int]] = defaultdict(set)
-    for i, hit in enumerate(hits):
-        quoted = context_tail(hit.record)  # the turn just before: the context's last line
+    for i, said in enumerate(talks):
+        quoted = said.quoted  # the turn just before: the context's last line
         if not quoted:
             continue
         for j in ends.get(quoted[-1], ()):
-            if j != i and split[j][-len(quoted) :] == quoted and _same_talk(hits[j].record, hit.record):
+            other = talks[j]
+            if j != i and other.words[-len(quoted) :] == quoted and other.where == said.where:
                 adjacent[i].add(j)
                 adjacent[j].add(i)
     return adjacent
@@ -54,21 +53,31 @@ def neighbours_of(hits: list[Hit]) -> dict[int, set[int]]:
 
 def with_neighbour_evidence(hits: list[Hit], weight: float, depth: int) -> list[Hit]:
     """``hits`` (best first) with the best ``depth`` re-ranked by their neighbours' scores (see module)."""
-    head, tail = hits[:depth], hits[depth:]
+    return hits_of(neighbour_evidence(rows_of(hits), weight, depth))
+
+
+def neighbour_evidence(rows: list[Row], weight: float, depth: int) -> list[Row]:
+    """``with_neighbour_evidence`` of rows, changed in place."""
+    head = rows[:depth]
     if weight <= 0 or len(head) < 2:
-        return hits
-    top = max(h.score for h in head)
+        return rows
+    top = max(r.score for r in head)
     adjacent = neighbours_of(head)
     if top <= 0 or not adjacent:
-        return hits
-    out: list[Hit] = []
-    for i, hit in enumerate(head):
-        evidence = max((head[j].score for j in adjacent.get(i, ())), default=0.0) / top
-        if evidence <= 0:
-            out.append(hit)
+        return rows
+    # Each row's evidence is read from the scores as they came in, before any changes.
+    evidence = {i: max(head[j].score for j in near) / top for i, near in adjacent.items()}
+    for i, found in evidence.items():
+        if found <= 0:
             continue
-        factor = 1.0 + weight * evidence
-        part = ScorePart(NAME, None, evidence, factor)
-        out.append(Hit(hit.record, hit.score * factor, (*hit.parts, part), hit.flags, hit.relevance))
-    out.sort(key=lambda h: h.score, reverse=True)  # stable: equal scores keep the order they came in
-    return out + tail
+        factor = 1.0 + weight * found
+        row = head[i]
+        row.added.append((NAME, None, found, factor))
+        row.score *= factor
+    head.sort(key=_score, reverse=True)  # stable: equal scores keep the order they came in
+    rows[:depth] = head
+    return rows
+
+
+def _score(row: Row) -> float:
+    return row.score

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Protocol
 
 from tiermem.embed import Vectors
 from tiermem.english.statements import read
+from tiermem.recall.rows import Row, hits_of, rows_of
 from tiermem.recall.speakers import utterance
-from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, ScorePart
+from tiermem.types import Hit, MemoryRecord, MemoryType, Scope
 
-__all__ = ["FactStore", "newer_facts_first"]
+__all__ = ["FactStore", "newer_facts_first", "newer_rows_first"]
 
 
 class FactStore(Protocol):
@@ -27,14 +27,14 @@ class FactStore(Protocol):
 
 
 def _competing(
-    older: Hit,
+    older: MemoryRecord,
     faces: list[tuple[str, Vectors]],
     older_vector: Vectors,
     what: frozenset[str],
     update_cosine: float,
 ) -> bool:
     """Two facts give rival answers: one topic, and one subject or one statement about two people."""
-    mine = read(older.record.content)
+    mine = read(older.content)
     said = mine.answered(what) if what else frozenset()
     for content, vector in faces:
         theirs = read(content)
@@ -70,45 +70,61 @@ def newer_facts_first(
 
     ``asked``: gives the stems of what the question asks beyond its names (``EnglishQuestion.asked``; none when
     it is not English, and then only the facts' vectors tell one topic), read only when two facts compete."""
+    rows = newer_rows_first(
+        store, scope, rows_of(hits), update_cosine=update_cosine, competing_ratio=competing_ratio, asked=asked
+    )
+    return hits_of(rows)
+
+
+def newer_rows_first(
+    store: FactStore,
+    scope: Scope,
+    rows: list[Row],
+    *,
+    update_cosine: float,
+    competing_ratio: float,
+    asked: Callable[[], frozenset[str]] = frozenset,
+) -> list[Row]:
+    """``newer_facts_first`` of rows, changed in place."""
     # A transcript line stored as a note ("Ann: we moved the party to Sunday") is what was said then, not a
     # standing fact: a later line on the same topic adds to it, so it is ranked like an event, by its words.
-    facts = [i for i, h in enumerate(hits) if h.record.type is MemoryType.SEMANTIC and not utterance(h.record)]
+    facts = [i for i, r in enumerate(rows) if r.record.type is MemoryType.SEMANTIC and not utterance(r.record)]
     if len(facts) < 2:
-        return hits
+        return rows
     # A fact that closed an older one is its current version: it competes wherever its predecessor would.
-    before = {p for i in facts if (p := hits[i].record.supersedes) is not None}
+    before = {p for i in facts if (p := rows[i].record.supersedes) is not None}
     predecessors = store.get_many(scope, sorted(before)) if before else {}
-    vectors = store.vectors_of(scope, [hits[i].record.id for i in facts] + sorted(predecessors))
-    facts = [i for i in facts if hits[i].record.id in vectors]
+    vectors = store.vectors_of(scope, [rows[i].record.id for i in facts] + sorted(predecessors))
+    facts = [i for i in facts if rows[i].record.id in vectors]
     if len(facts) < 2:
-        return hits
-    faces = {i: _faces(hits[i].record, predecessors, vectors) for i in facts}
+        return rows
+    faces = {i: _faces(rows[i].record, predecessors, vectors) for i in facts}
     what = asked()
     similarity = {i: faces[i][0][1] for i in facts}
-    out = list(hits)
-    order = list(range(len(hits)))
+    order = list(range(len(rows)))
     lifted: set[int] = set()
     for a, i in enumerate(facts):  # i: the higher-ranked, possibly older fact
         if i in lifted:
             continue
-        older = out[i]
+        older = rows[i]
         rivals = [
             j
             for j in facts[a + 1 :]
             if j not in lifted
-            and out[j].record.valid_from > older.record.valid_from
-            and out[j].score >= competing_ratio * older.score
-            and _competing(older, faces[j], similarity[i], what, update_cosine)
+            and rows[j].record.valid_from > older.record.valid_from
+            and rows[j].score >= competing_ratio * older.score
+            and _competing(older.record, faces[j], similarity[i], what, update_cosine)
         ]
         if not rivals:
             continue
-        j = max(rivals, key=lambda r: out[r].record.valid_from)
+        j = max(rivals, key=lambda r: rows[r].record.valid_from)
+        newer = rows[j]
         cosine = float(similarity[i] @ similarity[j])
-        lift = ScorePart("newer_fact", None, cosine, older.score / max(out[j].score, 1e-12))
+        newer.added.append(("newer_fact", None, cosine, older.score / max(newer.score, 1e-12)))
         # Just above the older fact, by position: an equal score must not carry it past a fact tied above.
-        out[j] = replace(out[j], score=older.score, parts=(*out[j].parts, lift))
-        out[i] = replace(older, flags=(*older.flags, "possibly_outdated"))
+        newer.score = older.score
+        older.flags = (*older.flags, "possibly_outdated")
         order.remove(j)
         order.insert(order.index(i), j)
         lifted.update((i, j))
-    return [out[x] for x in order]
+    return [rows[x] for x in order]

@@ -40,12 +40,13 @@ from tiermem.recall.fusion import FusedList, Fusion, Lists
 from tiermem.recall.gather import Gather
 from tiermem.recall.policy import RecallPolicy
 from tiermem.recall.query import Query, check_query, parse_query
-from tiermem.recall.relevance import calibration_for, few_found, with_relevance
+from tiermem.recall.relevance import calibration_for, few_found, judged
+from tiermem.recall.rows import Row, hits_of, rows_of
 from tiermem.recall.stages import Factors, NeighbourEvidence, NewerFactsFirst, Ranking, SessionEvidence, Stage
 from tiermem.recall.traits import verdict
 from tiermem.store.base import Store
 from tiermem.trust.injection import ScanLevel
-from tiermem.types import Filter, Hit, MemoryRecord, Scope, ScorePart
+from tiermem.types import Filter, Hit, MemoryRecord, Scope
 
 __all__ = ["SHORTLIST_SPAN", "Pipeline"]
 
@@ -131,13 +132,13 @@ class Pipeline:
             keyword=found.keyword, vector=found.vector, phrase=found.phrase, perspective=found.perspective
         )
         query = found.query
-        hits = self.rank(store, scope, query, lists, k=k, filter_=found.wanted, include_quarantined=include_quarantined)
+        rows = self._ranked(store, scope, query, lists, k, found.wanted, include_quarantined)
         english = query.english
-        hits = with_relevance(
+        hits = judged(
             store,
             scope,
             query.terms,
-            hits,
+            rows,
             query_vector=query.vector,
             calibration=calibration_for(found.fingerprint),
             names=english.names if english is not None else frozenset(),
@@ -159,6 +160,19 @@ class Pipeline:
         include_quarantined: bool = False,
     ) -> list[Hit]:
         """The k best of ``lists`` fused, re-scored by the stages and judged by the guards, with their parts."""
+        return hits_of(self._ranked(store, scope, query, lists, k, filter_, include_quarantined))
+
+    def _ranked(
+        self,
+        store: Store,
+        scope: Scope,
+        query: Query,
+        lists: Lists,
+        k: int,
+        filter_: Filter | None,
+        include_quarantined: bool,
+    ) -> list[Row]:
+        """``rank`` as rows."""
         fused = self.fusion.fuse(lists, depth=max(self.gather.candidates, k))
         if not fused.scores:
             return []
@@ -169,22 +183,31 @@ class Pipeline:
         credited: set[str] = set()
         if filter_ is not None and filter_.with_closed:
             shortlist, credited = _credit_current(store, scope, shortlist, records, fused, filter_, query.now)
-        hits = _fused_hits(shortlist, records, fused, credited, include_quarantined)
+        rows = _fused_rows(shortlist, records, fused, credited, include_quarantined)
         ranking = Ranking(store, scope, query, k)
         for stage in self.stages:
-            hits = stage.rescore(hits, ranking)
-        return _guarded(hits, self.guards, query, k)
+            if type(stage) in _ROW_STAGES:
+                rows = stage.rescore_rows(rows, ranking)  # type: ignore[attr-defined]
+            else:
+                rows = rows_of(stage.rescore(hits_of(rows), ranking))
+        return _guarded(rows, self.guards, query, k)
 
 
-def _fused_hits(
+# The stages that re-score rows in place (``recall.rows``); any other stage is handed hits.
+_ROW_STAGES = frozenset({Factors, SessionEvidence, NeighbourEvidence, NewerFactsFirst})
+
+
+def _fused_rows(
     shortlist: Sequence[str],
     records: dict[str, MemoryRecord],
     fused: FusedList,
     credited: set[str],
     include_quarantined: bool,
-) -> list[Hit]:
-    """The short list's records as hits scored by fusion, in its order; quarantined notes out unless asked for."""
-    hits: list[Hit] = []
+) -> list[Row]:
+    """The short list's records as rows scored by fusion, in its order; quarantined notes out unless asked for."""
+    rows: list[Row] = []
+    scores, best_possible = fused.scores, fused.best_possible
+    vector = fused.placed.get("vector", {})
     for rid in shortlist:
         record = records.get(rid)
         if record is None:  # deleted between candidate and fetch
@@ -192,49 +215,72 @@ def _fused_hits(
         if not include_quarantined and verdict(record) is ScanLevel.QUARANTINE:
             continue
         # Reciprocal ranks tie often (1st + 2nd = 2nd + 1st); the vector's cosine breaks such ties.
-        cosine = fused.raw(rid, "vector") or 0.0
-        score = fused.scores[rid] / fused.best_possible + _TIE_BREAK * cosine
-        parts = fused.parts(rid)
-        if rid in credited:
-            parts.append(ScorePart("current_version", None, None, 1.0))
+        place = vector.get(rid)
+        cosine = (place[1] if place is not None else None) or 0.0
+        score = scores[rid] / best_possible + _TIE_BREAK * cosine
         flags = ("untrusted",) if record.source.untrusted else ()
-        hits.append(Hit(record, score, tuple(parts), flags))
-    return hits
+        rows.append(Row(record, score, (), flags, None, fused, rid in credited))
+    return rows
 
 
-def _guarded(ranked: list[Hit], guards: tuple[ScoreFactor, ...], query: Query, k: int) -> list[Hit]:
+def _guarded(ranked: list[Row], guards: tuple[ScoreFactor, ...], query: Query, k: int) -> list[Row]:
     """The k best of ``ranked`` (best first) once the guards have demoted what they judge.
 
-    Exactly what applying the guards to every hit and sorting again (stable) would give, but a hit is judged
-    only while it can still reach the k best: a guard never raises a score, so once a hit's score is below the
-    k-th best judged so far, no later hit can get in.
+    Exactly what applying the guards to every row and sorting again (stable) would give, but a row is judged
+    only while it can still reach the k best: a guard never raises a score, so once a row's score is below the
+    k-th best judged so far, no later row can get in.
     """
     if not guards:
         return ranked[:k]
-    judged: list[Hit] = []
+    reachable = _within_reach(ranked, k)
+    records = {row.record.id: row.record for row in reachable}
+    if not any(guard.parts(query, records) for guard in guards):
+        # The usual case: no guard gives a part to any row that can reach the k best, so the loop below would
+        # keep them as they are. Asked once for all of them, not once a row.
+        reachable.sort(key=_score, reverse=True)  # stable, as below
+        return reachable[:k]
+    kept: list[Row] = []
     best: list[float] = []  # a min-heap of the k best judged scores
-    for hit in ranked:
-        if len(best) == k and hit.score < best[0]:
+    for row in ranked:
+        if len(best) == k and row.score < best[0]:
             break
-        parts, flags, score = list(hit.parts), list(hit.flags), hit.score
-        alone = {hit.record.id: hit.record}
+        alone = {row.record.id: row.record}
         for guard in guards:
-            part = guard.parts(query, alone).get(hit.record.id)
+            part = guard.parts(query, alone).get(row.record.id)
             if part is None:
                 continue
             if not part.contribution <= 1.0:
                 raise ValidationError("guards", f"{guard.name} may only demote", given=part.contribution, limit=1.0)
-            parts.append(part)
-            score *= part.contribution
-            if guard.flag is not None and guard.flag not in flags:
-                flags.append(guard.flag)
-        judged.append(Hit(hit.record, score, tuple(parts), tuple(flags)) if len(parts) > len(hit.parts) else hit)
+            row.added.append(part)
+            row.score *= part.contribution
+            if guard.flag is not None and guard.flag not in row.flags:
+                row.flags = (*row.flags, guard.flag)
+        kept.append(row)
         if len(best) < k:
-            heapq.heappush(best, score)
+            heapq.heappush(best, row.score)
         else:
-            heapq.heappushpop(best, score)
-    judged.sort(key=lambda h: h.score, reverse=True)  # stable: equal scores keep the ranking's order
-    return judged[:k]
+            heapq.heappushpop(best, row.score)
+    kept.sort(key=_score, reverse=True)  # stable: equal scores keep the ranking's order
+    return kept[:k]
+
+
+def _within_reach(ranked: list[Row], k: int) -> list[Row]:
+    """The rows ``_guarded`` judges when no guard demotes any: each until one falls below the k-th best so far."""
+    out: list[Row] = []
+    best: list[float] = []
+    for row in ranked:
+        if len(best) == k and row.score < best[0]:
+            break
+        out.append(row)
+        if len(best) < k:
+            heapq.heappush(best, row.score)
+        else:
+            heapq.heappushpop(best, row.score)
+    return out
+
+
+def _score(row: Row) -> float:
+    return row.score
 
 
 def _credit_current(
@@ -247,6 +293,9 @@ def _credit_current(
     now: datetime,
 ) -> tuple[list[str], set[str]]:
     """Hand each closed fact's match to its current version, drop closed facts; the new shortlist, who gained."""
+    if all(r.valid_to is None or r.valid_to > now for r in records.values()):
+        # No closed fact (the usual case): the short list stands, in its order, as below.
+        return [rid for rid in shortlist if rid in records], set()
     # A question worded like the old fact finds the fact that replaced it at the old fact's rank.
     credited: set[str] = set()
     for old, new in current_versions(store, scope, records, filter_, now).items():

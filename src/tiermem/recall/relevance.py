@@ -53,9 +53,10 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.recall.meaning import held_by_meaning
-from tiermem.store.base import Store, TermStatistics
+from tiermem.recall.rows import Row, parts_of, rows_of
+from tiermem.store.base import Store
 from tiermem.text_index import query_words
-from tiermem.types import Hit, Scope, ScorePart
+from tiermem.types import Hit, MemoryRecord, Scope, ScorePart
 
 __all__ = [
     "CALIBRATIONS",
@@ -67,6 +68,7 @@ __all__ = [
     "calibration_for",
     "evidence",
     "few_found",
+    "judged",
     "matched_share",
     "stem",
     "term_weights",
@@ -145,6 +147,7 @@ def calibration_for(fingerprint: str | None) -> Calibration:
 
 EVIDENCE_PREFIX = "relevance:"
 """The name prefix of the score parts that hold a hit's relevance evidence."""
+_COSINE, _MATCHED = f"{EVIDENCE_PREFIX}cosine", f"{EVIDENCE_PREFIX}matched"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,32 +165,40 @@ class Evidence:
     best: float = 0.0  # the best cosine of the hits judged together (the same for every hit)
     phrase: float = 0.0  # 1 when the hit holds two of the query's words side by side
 
-    def parts(self, shared: dict[tuple[str, float, float], ScorePart] | None = None) -> tuple[ScorePart, ...]:
+    def parts(self, shared: dict[tuple[str, float, bool], ScorePart] | None = None) -> tuple[ScorePart, ...]:
         """The evidence as score parts (contribution 1: they explain the relevance, not the score).
 
         ``shared``: parts made for other hits of one recall, reused where the value is the same (parts are
         immutable, and every hit of a recall has the same ``unknown``, ``stranger``, ``few`` and ``best``)."""
-        own = (
-            ScorePart(f"{EVIDENCE_PREFIX}cosine", None, self.cosine, 1.0) if self.cosine is not None else None,
-            ScorePart(f"{EVIDENCE_PREFIX}matched", None, self.matched, 1.0),
-        )
-        common = {
-            "unknown": self.unknown,
-            "stranger": self.stranger,
-            "few": self.few,
-            "meaning": self.meaning,
-            "best": self.best,
-            "phrase": self.phrase,
-        }
         made = shared if shared is not None else {}
-        rest = []
-        for name, value in common.items():
-            key = (name, value, math.copysign(1.0, value))  # 0.0 and -0.0 are equal keys, not equal parts
-            part = made.get(key)
+        out = [ScorePart(_COSINE, None, self.cosine, 1.0)] if self.cosine is not None else []
+        out.append(ScorePart(_MATCHED, None, self.matched, 1.0))
+        common = (
+            ("unknown", self.unknown),
+            ("stranger", self.stranger),
+            ("few", self.few),
+            ("meaning", self.meaning),
+            ("best", self.best),
+            ("phrase", self.phrase),
+        )
+        for name, value in common:
+            # 0.0 and -0.0 are equal keys, not equal parts: the sign is part of the key.
+            positive = math.copysign(1.0, value) > 0
+            settled = _SETTLED.get(value) if positive else None  # 0 and 1: the usual values, made once
+            part = settled[name] if settled is not None else made.get((name, value, positive))
             if part is None:
-                part = made[key] = ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
-            rest.append(part)
-        return tuple(p for p in own if p is not None) + tuple(rest)
+                part = made[(name, value, positive)] = ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
+            out.append(part)
+        return tuple(out)
+
+
+_SETTLED = {
+    value: {
+        name: ScorePart(f"{EVIDENCE_PREFIX}{name}", None, value, 1.0)
+        for name in ("unknown", "stranger", "few", "meaning", "best", "phrase")
+    }
+    for value in (0.0, 1.0)
+}
 
 
 def few_found(found: int, limit: int) -> float:
@@ -235,9 +246,10 @@ def term_weights(
     """The weights of the ``terms`` some record of the scope holds; all, equal, if the store cannot count.
 
     ``names``: the names the query holds (``Query.english.names``), a stranger when the scope never holds one."""
-    if not isinstance(store, TermStatistics):
+    count = getattr(store, "term_document_counts", None)  # ``TermStatistics``, without a protocol check's cost
+    if count is None:
         return TermWeights(dict.fromkeys(terms, 1.0))
-    total, counts = store.term_document_counts(scope, terms)
+    total, counts = count(scope, terms)
     idf = {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in terms}
     known = {t: w for t, w in idf.items() if counts.get(t, 0) > 0}
     unseen = {t: w for t, w in idf.items() if t not in known}
@@ -256,20 +268,29 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in query_words(text))
 
 
-def _share(weights: Mapping[str, float], stems: AbstractSet[str]) -> float:
+def _share(weights: Mapping[str, float], stems: AbstractSet[str], stems_of: Mapping[str, str] | None = None) -> float:
+    """``matched_share`` of a text's stems; ``stems_of``: the terms' stems, if known."""
     total = sum(weights.values())
     if total <= 0:
         return 0.0
-    return sum(w for t, w in weights.items() if stem(t) in stems) / total
+    if stems_of is None:
+        return sum(w for t, w in weights.items() if stem(t) in stems) / total
+    return sum(w for t, w in weights.items() if stems_of[t] in stems) / total
 
 
-def _in_phrase_list(hit: Hit) -> float:
-    return float(any(p.name == "phrase" and p.rank is not None for p in hit.parts))
-
-
-def _listed_cosine(hit: Hit) -> float | None:
-    found = [p.raw for p in hit.parts if p.name in ("vector", "perspective") and p.raw is not None]
-    return max(found) if found else None
+def _listed(parts: Sequence[ScorePart]) -> tuple[float | None, float]:
+    """The best cosine a vector list gave (None: none placed it), and 1 if the phrase list placed it."""
+    cosine: float | None = None
+    phrase = 0.0
+    for p in parts:
+        name = p.name
+        if name == "vector" or name == "perspective":
+            raw = p.raw
+            if raw is not None and (cosine is None or raw > cosine):  # as ``max`` keeps the first of equals
+                cosine = raw
+        elif name == "phrase" and p.rank is not None:
+            phrase = 1.0
+    return cosine, phrase
 
 
 def evidence(
@@ -286,26 +307,55 @@ def evidence(
     """The evidence of each hit: its best cosine (looked up when no vector list placed it) and matched share.
 
     ``embedder``: the model that reads unknown words by meaning (``recall.meaning``); ``few``: see ``few_found``."""
-    cosines = [_listed_cosine(h) for h in hits]
+    records, parts = [h.record for h in hits], [h.parts for h in hits]
+    return _evidence(store, scope, records, parts, weights, query_vector, embedder, names, few)
+
+
+def _evidence(
+    store: Store,
+    scope: Scope,
+    records: Sequence[MemoryRecord],
+    parts: Sequence[Sequence[ScorePart]],
+    weights: TermWeights,
+    query_vector: Vectors | None,
+    embedder: Embedder | None,
+    names: AbstractSet[str],
+    few: float,
+) -> list[Evidence]:
+    """``evidence`` of records with these parts."""
+    listed = [_listed(p) for p in parts]
+    cosines = [cosine for cosine, _ in listed]
     if query_vector is not None:
-        missing = [h.record.id for h, c in zip(hits, cosines, strict=True) if c is None]
+        missing = [r.id for r, c in zip(records, cosines, strict=True) if c is None]
         stored = store.vectors_of(scope, missing) if missing else {}
         q = np.asarray(query_vector, dtype=np.float32).reshape(-1)
         cosines = [
-            c if c is not None or h.record.id not in stored else float(np.dot(stored[h.record.id], q))
-            for h, c in zip(hits, cosines, strict=True)
+            c if c is not None or r.id not in stored else float(np.dot(stored[r.id], q))
+            for r, c in zip(records, cosines, strict=True)
         ]
     else:
-        cosines = [None] * len(hits)
+        cosines = [None] * len(records)
     top = max((c for c in cosines if c is not None), default=0.0)
-    meant: list[frozenset[str]] = [frozenset()] * len(hits)
+    meant: list[frozenset[str]] = [frozenset()] * len(records)
     if weights.unknown and embedder is not None and query_vector is not None:
-        meant = held_by_meaning(embedder, weights.unseen, [h.record.content for h in hits], names)
+        meant = held_by_meaning(embedder, weights.unseen, [r.content for r in records], names)
+    stranger = float(weights.stranger)
+    stems_of = {t: stem(t) for t in (*weights.weights, *weights.unseen)}  # each term's stem, once a query
+    known = weights.weights
+    known_total = sum(known.values())  # what ``_share`` divides by for a record holding no unseen term
+    unseen = [(t, w, stems_of[t]) for t, w in weights.unseen.items()]
     found: list[Evidence] = []
-    for hit, cosine, by_meaning in zip(hits, cosines, meant, strict=True):
-        stems = _stems(hit.record.content)  # once a hit: both the unseen terms and the share read them
-        against, unknown = weights.for_stems(stems)
-        share, meaning = _share(against, stems), 0.0
+    for record, (_, phrase), cosine, by_meaning in zip(records, listed, cosines, meant, strict=True):
+        stems = _stems(record.content)  # once a record: both the unseen terms and the share read them
+        spelt_unseen = {t: w for t, w, s in unseen if s in stems}
+        against: Mapping[str, float]
+        if spelt_unseen:  # ``TermWeights.for_stems`` and ``_share``, as they are
+            against, unknown = {**known, **spelt_unseen}, False
+            share = _share(against, stems, stems_of)
+        else:  # the same, with the known terms' total read once
+            against, unknown = known, weights.unknown
+            share = 0.0 if known_total <= 0 else sum(w for t, w in known.items() if stems_of[t] in stems) / known_total
+        meaning = 0.0
         if by_meaning:
             against = {**against, **{t: weights.unseen[t] for t in by_meaning}}
             total = sum(against.values())
@@ -313,9 +363,7 @@ def evidence(
             meant_w = sum(w for t, w in against.items() if t in by_meaning and stem(t) not in stems)
             share, meaning, unknown = (spelt + meant_w) / total, meant_w / total, False
         best = top if cosine is not None else 0.0
-        found.append(
-            Evidence(cosine, share, float(unknown), float(weights.stranger), few, meaning, best, _in_phrase_list(hit))
-        )
+        found.append(Evidence(cosine, share, float(unknown), stranger, few, meaning, best, phrase))
     return found
 
 
@@ -336,21 +384,51 @@ def with_relevance(
 
     ``names``: the query's names; ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has
     read them already; ``embedder`` and ``few``: see ``evidence``."""
-    listed = list(hits)
-    if not listed:
-        return listed
+    rows = rows_of(hits)
+    return judged(
+        store,
+        scope,
+        terms,
+        rows,
+        query_vector=query_vector,
+        calibration=calibration,
+        names=names,
+        weights=weights,
+        embedder=embedder,
+        few=few,
+    )
+
+
+def judged(
+    store: Store,
+    scope: Scope,
+    terms: Sequence[str],
+    rows: Sequence[Row],
+    *,
+    query_vector: Vectors | None,
+    calibration: Calibration,
+    names: AbstractSet[str] = frozenset(),
+    weights: TermWeights | None = None,
+    embedder: Embedder | None = None,
+    few: float = 0.0,
+) -> list[Hit]:
+    """``with_relevance`` of rows: the hits they make, judged."""
+    if not rows:
+        return []
     weights = weights if weights is not None else term_weights(store, scope, terms, names)
-    found = evidence(store, scope, listed, weights, query_vector, embedder=embedder, names=names, few=few)
+    parts = parts_of(rows)
+    records = [row.record for row in rows]
+    found = _evidence(store, scope, records, parts, weights, query_vector, embedder, names, few)
     # A hit with no vector yet (a write-behind write the worker has not embedded) is judged on its words, as
     # without a model: a missing cosine counted as 0 would sink it below any floor while it waits.
-    shared: dict[tuple[str, float, float], ScorePart] = {}
+    shared: dict[tuple[str, float, bool], ScorePart] = {}
     return [
         Hit(
-            hit.record,
-            hit.score,
-            (*hit.parts, *e.parts(shared)),
-            hit.flags,
+            row.record,
+            row.score,
+            (*held, *e.parts(shared)),
+            row.flags,
             (calibration if e.cosine is not None else WORDS_ONLY).relevance(e),
         )
-        for hit, e in zip(listed, found, strict=True)
+        for row, held, e in zip(rows, parts, found, strict=True)
     ]

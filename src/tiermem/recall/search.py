@@ -32,7 +32,7 @@ def hybrid_recall(
     include_quarantined: bool = False,
 ) -> list[Hit]:
     """The k best records for ``query`` in ``scope``, each with its score parts (quarantined notes left out)."""
-    return Pipeline.of(policy or RecallPolicy()).recall(
+    return _pipeline(policy or _DEFAULT).recall(
         store,
         embedder,
         scope,
@@ -43,6 +43,23 @@ def hybrid_recall(
         query_vector=query_vector,
         include_quarantined=include_quarantined,
     )
+
+
+_DEFAULT = RecallPolicy()
+_PIPELINES: dict[int, tuple[RecallPolicy, Pipeline]] = {}  # by the policy object: it is immutable
+
+
+def _pipeline(policy: RecallPolicy) -> Pipeline:
+    """``Pipeline.of(policy)``, made once per policy object (a memory asks with its own on every recall)."""
+    # Keyed by the object's identity and holding the object, so the identity cannot be reused while kept.
+    made = _PIPELINES.get(id(policy))
+    if made is not None and made[0] is policy:
+        return made[1]
+    pipeline = Pipeline.of(policy)
+    if len(_PIPELINES) >= 64:
+        _PIPELINES.clear()
+    _PIPELINES[id(policy)] = (policy, pipeline)
+    return pipeline
 
 
 def rank(

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from tiermem.recall.rows import Row, hits_of, rows_of
 from tiermem.recall.speakers import utterance
 from tiermem.store.base import Store
-from tiermem.types import Hit, MemoryRecord, Scope, ScorePart
+from tiermem.types import Hit, MemoryRecord, Scope
 
-__all__ = ["NAME", "in_stream", "rerank_depth", "stream_places", "with_session_evidence"]
+__all__ = ["NAME", "in_stream", "rerank_depth", "session_evidence", "stream_places", "with_session_evidence"]
 
 NAME = "session"
 
@@ -45,26 +46,26 @@ def in_stream(record: MemoryRecord) -> bool:
     return record.scope.session is None and (bool(record.context) or utterance(record))
 
 
-def stream_places(store: Store, scope: Scope, head: list[Hit], window: int) -> dict[str, int]:
-    """The write-order places of the hits of ``head`` in a stream, when two or more are (else none)."""
-    ids = [h.record.id for h in head if in_stream(h.record)]
+def stream_places(store: Store, scope: Scope, head: Sequence[MemoryRecord], window: int) -> dict[str, int]:
+    """The write-order places of the records of ``head`` in a stream, when two or more are (else none)."""
+    ids = [r.id for r in head if in_stream(r)]
     return store.write_places(scope, ids, window) if window > 0 and len(ids) > 1 else {}
 
 
-def _window_best(head: list[Hit], places: Mapping[str, int], window: int) -> dict[str, float]:
-    """For each hit with a place, the best score among the hits of its agent at most ``window`` places away."""
-    by_agent: dict[str | None, list[tuple[int, Hit]]] = defaultdict(list)
-    for hit in head:
-        place = places.get(hit.record.id)
+def _window_best(head: Sequence[Row], places: Mapping[str, int], window: int) -> dict[str, float]:
+    """For each row with a place, the best score among the rows of its agent at most ``window`` places away."""
+    by_agent: dict[str | None, list[tuple[int, Row]]] = defaultdict(list)
+    for row in head:
+        place = places.get(row.record.id)
         if place is not None:
-            by_agent[hit.record.scope.agent].append((place, hit))
+            by_agent[row.record.scope.agent].append((place, row))
     best: dict[str, float] = {}
     for placed in by_agent.values():
         placed.sort(key=lambda p: p[0])
         at = [place for place, _ in placed]
-        scores = [hit.score for _, hit in placed]
-        for place, hit in placed:
-            best[hit.record.id] = max(scores[bisect_left(at, place - window) : bisect_right(at, place + window)])
+        scores = [row.score for _, row in placed]
+        for place, row in placed:
+            best[row.record.id] = max(scores[bisect_left(at, place - window) : bisect_right(at, place + window)])
     return best
 
 
@@ -73,25 +74,37 @@ def with_session_evidence(
 ) -> list[Hit]:
     """``hits`` (best first) with the best ``depth`` re-ranked by their session's (or their stream window's,
     for the hits ``places`` places) best score (see module)."""
-    head, tail = hits[:depth], hits[depth:]
-    if weight <= 0 or not head or not (places or any(h.record.scope.session for h in head)):
-        return hits
-    top = max(h.score for h in head)
+    return hits_of(session_evidence(rows_of(hits), weight, depth, places, window))
+
+
+def session_evidence(
+    rows: list[Row], weight: float, depth: int, places: Mapping[str, int] | None = None, window: int = 0
+) -> list[Row]:
+    """``with_session_evidence`` of rows, changed in place."""
+    head = rows[:depth]
+    if weight <= 0 or not head or not (places or any(r.record.scope.session for r in head)):
+        return rows
+    top = max(r.score for r in head)
     if top <= 0:
-        return hits
+        return rows
     best: dict[str, float] = {}
-    for hit in head:
-        session = hit.record.scope.session
+    for row in head:
+        session = row.record.scope.session
         if session is not None:
-            best[session] = max(best.get(session, 0.0), hit.score)
+            best[session] = max(best.get(session, 0.0), row.score)
     streams = _window_best(head, places, window) if places else {}
-    out: list[Hit] = []
-    for hit in head:
-        session = hit.record.scope.session
-        document = best[session] if session is not None else streams.get(hit.record.id, hit.score)
+    # Every score is read above before any changes: a row's evidence is the scores as the factors left them.
+    for row in head:
+        session = row.record.scope.session
+        document = best[session] if session is not None else streams.get(row.record.id, row.score)
         evidence = document / top
         factor = 1.0 + weight * evidence
-        part = ScorePart(NAME, None, evidence, factor)
-        out.append(Hit(hit.record, hit.score * factor, (*hit.parts, part), hit.flags, hit.relevance))
-    out.sort(key=lambda h: h.score, reverse=True)  # stable: equal scores keep the factors' order
-    return out + tail
+        row.added.append((NAME, None, evidence, factor))
+        row.score *= factor
+    head.sort(key=_score, reverse=True)  # stable: equal scores keep the factors' order
+    rows[:depth] = head
+    return rows
+
+
+def _score(row: Row) -> float:
+    return row.score

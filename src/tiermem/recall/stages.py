@@ -14,21 +14,26 @@ search from a ``Ranking`` (the store, the scope, the parsed query, k). The defau
 ``span`` bounds how far a stage can move one record against another for a query: recall re-scores a short list
 of the best fused records when the stages' spans multiply to little, every candidate otherwise. The evidence
 stages re-rank only within that short list, so their span is 1.
+
+Within recall the default stages re-score rows in place (``rescore_rows``, ``recall.rows``), so hits are made
+only of the rows returned; a stage of one's own, given its place in a pipeline, is handed hits as above.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 from tiermem.recall.factors import ScoreFactor
-from tiermem.recall.neighbours import with_neighbour_evidence
-from tiermem.recall.newer import newer_facts_first
+from tiermem.recall.neighbours import neighbour_evidence
+from tiermem.recall.newer import newer_rows_first
 from tiermem.recall.query import Query
-from tiermem.recall.sessions import rerank_depth, stream_places, with_session_evidence
+from tiermem.recall.rows import Explained, Row, hits_of, rows_of
+from tiermem.recall.sessions import rerank_depth, session_evidence, stream_places
 from tiermem.store.base import Store
-from tiermem.types import Hit, Scope
+from tiermem.types import Hit, Scope, ScorePart
 
 __all__ = ["Factors", "NeighbourEvidence", "NewerFactsFirst", "Ranking", "SessionEvidence", "Stage"]
 
@@ -46,6 +51,10 @@ class Ranking:
     def depth(self) -> int:
         """How many of the best hits the evidence stages re-rank: the short list's size."""
         return rerank_depth(self.k)
+
+
+def _score(row: Row) -> float:
+    return row.score
 
 
 class Stage(Protocol):
@@ -77,23 +86,39 @@ class Factors:
         return math.prod(factor.span(query) for factor in self.factors)
 
     def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
-        records = {h.record.id: h.record for h in hits}
-        factored = [(factor.flag, factor.parts(ranking.query, records)) for factor in self.factors]
-        factored = [(flag, by_id) for flag, by_id in factored if by_id]  # a factor that does not apply: no part
-        out: list[Hit] = []
-        for hit in hits:
-            rid = hit.record.id
-            score, added, flags = hit.score, [], hit.flags
+        return hits_of(self.rescore_rows(rows_of(hits), ranking))
+
+    def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
+        """``rescore`` of rows, changed in place."""
+        query = ranking.query
+        records = {row.record.id: row.record for row in rows}
+        factored: list[tuple[str | None, Mapping[str, ScorePart] | Explained]] = []
+        for factor in self.factors:
+            explains_only = getattr(factor, "explains_only", None)
+            if explains_only is not None and explains_only(query):
+                # Every part multiplies by exactly 1: made only for the rows returned.
+                factored.append((factor.flag, Explained(factor, query)))
+                continue
+            parts = factor.parts(query, records)
+            if parts:  # a factor that does not apply: no part
+                factored.append((factor.flag, parts))
+        for row in rows:
+            rid = row.record.id
+            score, added, flags = row.score, row.added, row.flags
             for flag, by_id in factored:
-                part = by_id.get(rid)
-                if part is not None:
+                if isinstance(by_id, Explained):
+                    added.append(by_id)
+                else:
+                    part = by_id.get(rid)
+                    if part is None:
+                        continue
                     added.append(part)
                     score *= part.contribution
-                    if flag is not None and flag not in flags:
-                        flags = (*flags, flag)
-            out.append(Hit(hit.record, score, (*hit.parts, *added), flags, hit.relevance))
-        out.sort(key=lambda h: h.score, reverse=True)
-        return out
+                if flag is not None and flag not in flags:
+                    flags = (*flags, flag)
+            row.score, row.flags = score, flags
+        rows.sort(key=_score, reverse=True)
+        return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +134,14 @@ class SessionEvidence:
         return 1.0  # within the short list only
 
     def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        return hits_of(self.rescore_rows(rows_of(hits), ranking))
+
+    def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
+        """``rescore`` of rows, changed in place."""
         depth = ranking.depth
         window = self.window if self.weight > 0 else 0
-        places = stream_places(ranking.store, ranking.scope, hits[:depth], window)
-        return with_session_evidence(hits, self.weight, depth, places, window)
+        places = stream_places(ranking.store, ranking.scope, [row.record for row in rows[:depth]], window)
+        return session_evidence(rows, self.weight, depth, places, window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +156,11 @@ class NeighbourEvidence:
         return 1.0  # within the short list only
 
     def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
-        return with_neighbour_evidence(hits, self.weight, ranking.depth)
+        return hits_of(self.rescore_rows(rows_of(hits), ranking))
+
+    def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
+        """``rescore`` of rows, changed in place."""
+        return neighbour_evidence(rows, self.weight, ranking.depth)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,11 +176,15 @@ class NewerFactsFirst:
         return 1.0  # moves a fact only above another of the hits it competes with
 
     def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        return hits_of(self.rescore_rows(rows_of(hits), ranking))
+
+    def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
+        """``rescore`` of rows, changed in place."""
         english = ranking.query.english
-        return newer_facts_first(
+        return newer_rows_first(
             ranking.store,
             ranking.scope,
-            hits,
+            rows,
             update_cosine=self.update_cosine,
             competing_ratio=self.competing_ratio,
             asked=english.asked if english is not None else frozenset,

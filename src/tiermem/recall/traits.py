@@ -10,16 +10,25 @@ fresh answers, because the cache compares the object itself, never its id.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from tiermem.trust.injection import ScanLevel, quarantined, stored_level
-from tiermem.types import MemoryRecord
+from tiermem.types import MemoryRecord, SourceKind
 
-__all__ = ["KEPT", "context_tail", "is_quarantined", "per_record", "verdict", "words"]
+__all__ = ["KEPT", "Talk", "is_quarantined", "per_record", "talk", "verdict"]
 
 KEPT = 8192  # records each answer is kept for; past it that cache starts again
 
 T = TypeVar("T")
+
+
+class Talk(NamedTuple):
+    """A turn's words, the words of its search context's last line (the turn before it; None without one), and
+    where it was said: its session and the kind of its source."""
+
+    words: list[str]
+    quoted: list[str] | None
+    where: tuple[str | None, SourceKind]
 
 
 def per_record(compute: Callable[[MemoryRecord], T]) -> Callable[[MemoryRecord], T]:
@@ -44,16 +53,14 @@ def per_record(compute: Callable[[MemoryRecord], T]) -> Callable[[MemoryRecord],
 
 
 @per_record
-def words(record: MemoryRecord) -> list[str]:
-    """The record's text split into words (read only: shared by every question)."""
-    return record.content.split()
-
-
-@per_record
-def context_tail(record: MemoryRecord) -> list[str] | None:
-    """The words of the last line of the record's search context (the turn before it), None without one."""
+def talk(record: MemoryRecord) -> Talk:
+    """What neighbour evidence reads of a turn (read only: shared by every question)."""
     context = record.context
-    return context.splitlines()[-1].split() if context else None
+    return Talk(
+        record.content.split(),
+        context.splitlines()[-1].split() if context else None,
+        (record.scope.session, record.source.kind),
+    )
 
 
 @per_record

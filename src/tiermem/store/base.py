@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -20,6 +20,7 @@ __all__ = [
     "Candidate",
     "Page",
     "PendingWrite",
+    "PreparedVectorScan",
     "Store",
     "StoredItem",
     "TermStatistics",
@@ -248,6 +249,18 @@ class Store(MaintenanceStore, SummaryStore, Protocol):
 
     def close(self) -> None:
         """Release connections."""
+        ...
+
+
+@runtime_checkable
+class PreparedVectorScan(Protocol):
+    """An optional capability: a vector search's reads of the store made before its vector is known."""
+
+    def prepare_vector_candidates(
+        self, scope: Scope, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> Callable[[Vectors], list[Candidate]]:
+        """``vector_candidates`` in two steps: what it reads of the store now (in the caller's thread), and the
+        returned scan of a vector, which reads nothing more of the store."""
         ...
 
 

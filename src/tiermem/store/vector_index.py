@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ __all__ = [
     "VectorCache",
     "best",
     "nearest",
+    "nearest_to",
     "pack_vectors",
     "sign_codes",
     "top_k",
@@ -358,6 +359,36 @@ def nearest(
     return _scored(matrix, rows, query, ids, k, passages)
 
 
+def nearest_to(
+    matrix: Vectors,
+    codes: CodeArray | None,
+    mask: npt.NDArray[np.bool_],
+    ids: ObjArray,
+    k: int,
+    *,
+    shortlist: int = SHORTLIST_MIN,
+    passages: Passages | None = None,
+) -> Callable[[Vectors], list[Candidate]]:
+    """``nearest`` of a query given later: what does not depend on the query is worked out now (while a model
+    embeds it), so the returned scan only scores."""
+    if codes is not None:
+        return lambda query: nearest(matrix, codes, query, mask, ids, k, shortlist=shortlist, passages=passages)
+    allowed = np.flatnonzero(mask)
+    every = allowed.size == mask.size
+    live = None if passages is None else passages.owner >= 0
+    owner = None if passages is None or live is None else passages.owner[live]  # a copy: later writes leave it
+    whole = live is None or bool(live.all())
+
+    def scan(query: Vectors) -> list[Candidate]:
+        scores = similarities(matrix, query)
+        if passages is not None and owner is not None:  # as ``Passages.raise_scores`` does, with its rows known
+            found = similarities(passages.matrix, query)
+            np.maximum.at(scores, owner, found if whole else found[live])
+        return best(scores if every else scores[allowed], allowed, ids, k)
+
+    return scan
+
+
 def _scored(
     matrix: Vectors, rows: npt.NDArray[np.intp], query: Vectors, ids: ObjArray, k: int, passages: Passages | None
 ) -> list[Candidate]:
@@ -374,8 +405,7 @@ def best(scores: npt.NDArray[np.float32], rows: npt.NDArray[np.intp], ids: ObjAr
     part = np.argpartition(-scores, k - 1)[:k] if scores.size > k else np.arange(scores.size)
     order = part[np.argsort(-scores[part], kind="stable")]
     # Converted as whole arrays: indexing numpy one element at a time costs more than the ranking.
-    found = zip(ids[rows[order]].tolist(), scores[order].tolist(), strict=True)
-    return [Candidate(str(rid), score) for rid, score in found]
+    return list(map(Candidate, map(str, ids[rows[order]].tolist()), scores[order].tolist()))
 
 
 def top_k(scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_], ids: ObjArray, k: int) -> list[Candidate]:

@@ -134,7 +134,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         # FTS5's order: best score first, then rowid (unique, so the order is total).
         kept = np.flatnonzero(kept_rows)
         best = kept[np.lexsort((np.array(matched, dtype=np.int64)[kept], -scores[kept]))][:limit]
-        return [Candidate(names[j], score) for j, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
+        return list(map(Candidate, map(names.__getitem__, best.tolist()), scores[best].tolist()))
 
     def _known_matches(
         self, key: tuple[str, str], scope: Scope, terms: Sequence[str], filter_: Filter, now: datetime

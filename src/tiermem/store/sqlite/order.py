@@ -21,12 +21,12 @@ class SQLiteWriteOrderMixin(SQLiteGenerationPin, Connected):
     _held_rows: dict[tuple[str, str], tuple[int, int | ScopeText]]
 
     def write_places(self, scope: Scope, record_ids: Sequence[str], window: int) -> dict[str, int]:
-        where, params = scope_sql(scope, by_key=True)
         keyed: list[tuple[str, int]] = []
         with self._lock:
             held = self._held_now(scope)
             if held is not None:
                 return held.write_places(record_ids, window)
+            where, params = scope_sql(scope, by_key=True)
             unique = list(dict.fromkeys(record_ids))
             keyed += run_sql_in(self, f"SELECT r.id, r.rowid FROM records r WHERE {where} AND r.id IN", params, unique)
             keyed.sort(key=lambda row: row[1])

@@ -46,13 +46,15 @@ class ScopeText:
         the rows between (what the store's SQL counts, at most ``window + 1`` a gap)."""
         if not self.rows_of and self.ids.size:
             self.rows_of.update(zip(self.ids.tolist(), range(self.ids.size), strict=True))
-        held = sorted(row for rid in dict.fromkeys(record_ids) if (row := self.rows_of.get(rid)) is not None)
+        rows_of = self.rows_of
+        held = sorted((row, rid) for rid in dict.fromkeys(record_ids) if (row := rows_of.get(rid)) is not None)
         out: dict[str, int] = {}
-        place = 0
-        for i, row in enumerate(held):
+        place, before = 0, 0
+        for i, (row, rid) in enumerate(held):  # ``rid`` is the id held at ``row``: ``rows_of`` maps one to the other
             if i:
-                place += 1 + min(row - held[i - 1] - 1, window + 1)
-            out[str(self.ids[row])] = place
+                place += 1 + min(row - before - 1, window + 1)
+            out[rid] = place
+            before = row
         return out
 
 

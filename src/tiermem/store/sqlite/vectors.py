@@ -26,6 +26,7 @@ from tiermem.store.vector_index import (
     VectorCache,
     best,
     nearest,
+    nearest_to,
     rows_from_sql,
 )
 from tiermem.threads import LazyPool
@@ -130,28 +131,48 @@ class SQLiteVectorMixin(SQLiteGenerationPin):
         scores = queries @ (matrix if allowed.size == len(mask) else matrix[allowed]).T
         return [best(row, allowed, ids, limit) for row in scores]
 
+    def prepare_vector_candidates(
+        self, scope: Scope, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> Callable[[Vectors], list[Candidate]]:
+        scan, _, _ = self._prepared(scope, fingerprint, filter_, now=now, limit=limit)
+        return scan
+
     def _prepare_scan(
         self, scope: Scope, vector: Vectors, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
     ) -> tuple[Callable[[], list[Candidate]], int]:
         """Everything touching the database, in the caller's thread (which may hold the write lock inside a
         transaction, so another thread could not), and how many vectors (records' and passages') the returned
         scan may score; the scan is pure numpy and may run on any thread."""
+        scan, rows, dim = self._prepared(scope, fingerprint, filter_, now=now, limit=limit)
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if dim is not None:
+            _check_dimension(query, dim)
+        return lambda: scan(query), rows
+
+    def _prepared(
+        self, scope: Scope, fingerprint: str, filter_: Filter, *, now: datetime, limit: int
+    ) -> tuple[Callable[[Vectors], list[Candidate]], int, int | None]:
+        """``_prepare_scan`` before the vector is known: the scan of a vector, the rows it may score, and the
+        dimension its vector must have (None: the scope holds no vectors of ``fingerprint``)."""
         with self._lock:
             index = self._scope_vectors(scope)
             if not len(index) or index.fingerprint != fingerprint:
-                return list, 0
-            query = np.asarray(vector, dtype=np.float32).reshape(-1)
-            if query.shape[0] != index.dim:
-                raise EmbeddingMismatchError(
-                    f"query vector has {query.shape[0]} dimensions, the scope's vectors {index.dim}"
-                )
+                return _nothing, 0, None
+            dim = index.dim
             mask = self._mask(index, scope, filter_, now)
             # Views taken now: later in-place writes grow or overwrite, never invalidate them.
             matrix, ids, passages = index.view("matrix"), index.view("ids"), index.passages()
             codes = self._codes(scope, index)
             size = self.shortlist_size
         rows = len(index) + (0 if passages is None else len(passages.owner))
-        return lambda: nearest(matrix, codes, query, mask, ids, limit, shortlist=size, passages=passages), rows
+        nearest_of = nearest_to(matrix, codes, mask, ids, limit, shortlist=size, passages=passages)
+
+        def scan(vector: Vectors) -> list[Candidate]:
+            query = np.asarray(vector, dtype=np.float32).reshape(-1)
+            _check_dimension(query, dim)
+            return nearest_of(query)
+
+        return scan, rows, dim
 
     def _codes(self, scope: Scope, index: ScopeVectors) -> Any:
         """The scope's SimHash codes when it is big enough for the shortlist (made on first use), else None."""
@@ -248,6 +269,16 @@ class SQLiteVectorMixin(SQLiteGenerationPin):
             self._successors.clear()
             for key in [k for k in self._vectors if k[0] == tenant and (user_key is None or k[1] == user_key)]:
                 del self._vectors[key]
+
+
+def _nothing(vector: Vectors) -> list[Candidate]:
+    """The scan of a scope without vectors of the model asked for."""
+    return []
+
+
+def _check_dimension(query: Vectors, dim: int) -> None:
+    if query.shape[0] != dim:
+        raise EmbeddingMismatchError(f"query vector has {query.shape[0]} dimensions, the scope's vectors {dim}")
 
 
 def index_row(rowid: int, item: StoredItem) -> IndexRow:
