@@ -151,9 +151,24 @@ def test_library_validation_errors_keep_field_limit_and_given(alice: httpx.Clien
 
 def test_a_malformed_field_holding_a_credential_is_422_without_repeating_it(alice: httpx.Client) -> None:
     key = "AKIAZ3MPLQ7TR4XW9BNC"  # the shape of an AWS access key id, made up
-    for body in ({"content": "x", "tags": [f"deploy key {key}"]}, {"content": "x", "source": f"satellite {key}"}):
+    word = "Larkspur!Kettle42"  # a password: found only beside its field's name
+    bodies = (
+        {"content": "x", "tags": [f"deploy key {key}"]},
+        {"content": "x", "source": f"satellite {key}"},
+        {"content": "x", "password": word},
+        {"content": "x", key: 1},
+        {"content": "x", "metadata": {key: [1]}},
+        {"content": "x", "metadata": {"password": word + " " * 9000}},
+    )
+    for body in bodies:
         r = alice.post("/v1/memories", json=body)
-        assert r.status_code == 422 and key not in r.text, r.text
+        assert r.status_code == 422 and key not in r.text and word not in r.text, r.text
+
+
+def test_an_idempotency_key_holding_a_credential_is_refused_without_repeating_it(alice: httpx.Client) -> None:
+    token = "ghp_" + "Qm7Xp2LkTzR8vN3kYt6aZbC1dEfGh2IjKlMn"  # the shape of a GitHub token, made up
+    r = alice.post("/v1/memories", json={"content": "x"}, headers={"Idempotency-Key": f"x {token}"})
+    assert r.status_code == 400 and token not in r.text, r.text
 
 
 def test_k_and_batch_over_the_servers_limits_are_422_with_the_limit(alice: httpx.Client) -> None:

@@ -101,6 +101,53 @@ def test_with_refusal_off_a_malformed_field_error_still_withholds_the_credential
     assert not isinstance(invalid.value, SecretRefusedError) and CLOUD_KEY not in str(invalid.value)
 
 
+def test_a_refusal_never_names_its_writer_by_the_refused_value(mem: Memory) -> None:
+    word = "Larkspur!Kettle42"  # a password with no label is found only beside one
+    with pytest.raises(SecretRefusedError):
+        mem.remember(ALICE, f"the password: {word}", source=f"tool:{word}")
+    (entry,) = mem.audit(ALICE)
+    assert entry.op == "refuse" and word not in entry.actor and entry.actor.startswith("tool:")
+
+
+def test_a_refusal_keeps_a_plain_writers_name(mem: Memory) -> None:
+    with pytest.raises(SecretRefusedError):
+        mem.remember(ALICE, "the password: Larkspur!Kettle42", source="tool:calendar")
+    assert mem.audit(ALICE)[0].actor == "tool:calendar"
+
+
+def test_a_refused_import_never_names_its_file_by_the_refused_value(mem: Memory) -> None:
+    word = "Larkspur!Kettle42"
+    other = Scope("acme", "other")
+    mem.remember(other, "I like tea")
+    dump = mem.export(other)
+    dump["user"] = ALICE.user
+    dump["records"] = [{**row, "user": ALICE.user, "content": f"the password: {word}"} for row in dump["records"]]
+    with pytest.raises(SecretRefusedError):
+        mem.restore(dump, name=f"{word}.json")
+    assert all(word not in e.actor for e in mem.audit(ALICE))
+
+
+def test_a_message_metadata_value_of_no_allowed_type_is_named_by_its_key_and_withheld(mem: Memory) -> None:
+    message = {"role": "user", "content": "hello", "metadata": {"password": ["Larkspur!Kettle42"]}}
+    with pytest.raises(ValidationError) as invalid:
+        mem.remember_messages(ALICE, [message])
+    assert invalid.value.field.endswith("metadata.password") and "Larkspur" not in str(invalid.value)
+
+
+def test_a_refused_write_carries_no_earlier_error_that_quotes_it(mem: Memory) -> None:
+    with pytest.raises(SecretRefusedError) as refused:
+        mem.remember(ALICE, "hello", tags=[f"deploy key {CLOUD_KEY}"], metadata={"password": ["Larkspur!Kettle42"]})
+    assert refused.value.__context__ is None and refused.value.__cause__ is None
+
+
+def test_an_error_withholds_a_value_read_under_its_fields_name_and_a_field_named_by_a_credential() -> None:
+    under_name = ValidationError("metadata.password", "must be a string", given=["Larkspur!Kettle42"])
+    assert "Larkspur" not in str(under_name) and "Larkspur" not in repr(under_name.given)
+    named = ValidationError(f"metadata.{CLOUD_KEY}", f"value of '{CLOUD_KEY}' must be a string", given=[1])
+    assert CLOUD_KEY not in str(named) and CLOUD_KEY not in named.field
+    assert ValidationError("metadata.colour", "must be a string", given=["teal"]).given == ["teal"]
+
+
 def _context(mem: Memory, scan: ScanPolicy | None = None) -> ContextManager:
     store: StoreWithContext = mem.store  # type: ignore[assignment]
     manager = ContextManager(

@@ -60,7 +60,10 @@ class ValidationError(MemError, ValueError):
     """Input that breaks a rule; carries the field, the limit and the value given."""
 
     def __init__(self, field: str, problem: str, *, given: object = None, limit: object = None) -> None:
-        given = shown(given)  # an error is logged and shown to callers: it never repeats a credential
+        # An error is logged and shown to callers: it never repeats a credential, whether the value alone holds one
+        # or the value read under its field's name ("metadata.password" and "Tr0mbone!"), nor names a field by one.
+        field, problem = shown_name(field), shown_name(problem)
+        given = shown(given, field)
         self.field = field
         self.problem = problem
         self.given = given
@@ -196,12 +199,24 @@ def withhold_given(test: Callable[[str], bool]) -> None:
     _withhold_tests.append(test)
 
 
-def shown(value: object) -> object:
-    """``value`` as an error may show it: withheld when it holds a credential."""
+def _holds(text: str) -> bool:
+    return any(test(text) for test in _withhold_tests)
+
+
+def shown(value: object, label: str | None = None) -> object:
+    """``value`` as an error may show it: withheld when it holds a credential, alone or read under ``label`` (the
+    name of the field it was given for: a password says nothing alone)."""
     if value is None or isinstance(value, bool | int | float):
         return value
     text = value if isinstance(value, str) else repr(value)
-    return WITHHELD if any(test(text) for test in _withhold_tests) else value
+    if _holds(text) or (label is not None and _holds(f"{label.rpartition('.')[2]}: {text}")):
+        return WITHHELD
+    return value
+
+
+def shown_name(name: str) -> str:
+    """A field's name or an error's wording as an error may show it: withheld when it holds a credential."""
+    return "(a name withheld: it holds a credential)" if isinstance(name, str) and _holds(name) else name
 
 
 def _short(value: object, limit: int = 80) -> str:

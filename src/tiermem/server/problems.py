@@ -47,6 +47,7 @@ from tiermem.errors import (
     StoreError,
     ValidationError,
     shown,
+    shown_name,
 )
 
 __all__ = [
@@ -145,16 +146,22 @@ def problem(
     **members: Any,
 ) -> Response:
     """A problem+json response; ``members`` (code, field, limit, given, errors...) are added when not None."""
+    # Every problem passes here: none repeats a credential, in its wording, a field's name or a value given.
+    field = members.get("field")
+    if isinstance(field, str):
+        members["field"] = shown_name(field)
+    if "given" in members:
+        members["given"] = shown(members["given"], field if isinstance(field, str) else None)
     body: dict[str, Any] = {
         "type": TYPE_PREFIX + slug_for(status),
         "title": _TITLES.get(status, "Error"),
         "status": status,
-        "detail": _safe(detail),
+        "detail": _safe(shown_name(detail)),
     }
     for name, value in members.items():
         if value is not None:
             if name == "errors":
-                body[name] = value
+                body[name] = [{**e, "field": shown_name(str(e.get("field", "")))} for e in value]
             elif isinstance(value, list):  # a refusal's kinds or reasons: each cut like a given
                 body[name] = [_short(item) for item in value]
             else:
@@ -295,7 +302,7 @@ def _request_invalid(request: Request, exc: RequestValidationError) -> Response:
     field = listed[0]["field"] if listed else "body"
     kind = first.get("type")
     message = "unknown field" if kind == "extra_forbidden" else str(first.get("msg", "invalid"))
-    given = None if kind == "missing" else shown(first.get("input"))
+    given = None if kind == "missing" else first.get("input")
     if isinstance(given, dict | list):
         given = f"{type(given).__name__} of {len(given)}"
     # A scope's part in the query or path is what the embedded library refuses with ScopeError.

@@ -23,11 +23,12 @@ Serialising the writers of one user is the store's part (``Store.serialise``, ta
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from tiermem.embed import Embedder, Vectors
-from tiermem.errors import InjectionRefusedError, SecretRefusedError
+from tiermem.errors import InjectionRefusedError, SecretRefusedError, shown_name
 from tiermem.store.base import AuditEntry, Store
 from tiermem.trust.injection import injection_score
 from tiermem.trust.secrets import find_secrets
@@ -76,9 +77,20 @@ def record_texts(record: MemoryRecord) -> list[tuple[str, str]]:
     return texts
 
 
-def audit_actor(actor: str) -> str:
-    """``actor`` as an audit entry may name it: a source holding a credential is named by its kind alone."""
-    return f"{actor.partition(':')[0]}:(withheld: it holds a credential)" if find_secrets(actor) else actor
+def audit_actor(actor: str, refused: Iterable[str] = ()) -> str:
+    """``actor`` as an audit entry may name it: named by its kind alone when it holds a credential, or repeats a
+    word of the ``refused`` texts (a password with no label in a source is found only beside its label)."""
+    kind, colon, name = actor.partition(":")
+    if not colon:  # a bare name ("ops Ann"): no kind to keep
+        kind, name = "", actor
+    words = {w for w in _WORD.findall(name) if len(w) >= _REPEATED}
+    if find_secrets(actor) or any(w in text for text in refused for w in words):
+        return f"{kind}:(withheld: it holds a credential)" if kind else "(withheld: it holds a credential)"
+    return actor
+
+
+_WORD = re.compile(r"[^\s/.:?=&,;]+")  # a name's words: a file name's stem, a URL's parts
+_REPEATED = 6  # a name's word this long found in a refused text may be the refused value itself
 
 
 def refuse_credentials(
@@ -89,7 +101,7 @@ def refuse_credentials(
     if not found:
         return
     entries = [
-        _refusal(record.id, audit_actor(str(record.source)), now, f"{field} holds {', '.join(kinds)}")
+        _refusal(record.id, audit_actor(str(record.source), _texts(record)), now, f"{field} holds {', '.join(kinds)}")
         for _, record, fields in found
         for field, kinds in fields
     ]
@@ -126,11 +138,13 @@ def refuse_credentials_in(
     store: Store, scope: Scope, texts: Iterable[tuple[str, str]], actor: str, now: datetime
 ) -> None:
     """The same for free text outside a record (rows of an import, held writes): ``texts`` are (field, text)."""
+    texts = list(texts)
     found = _found(texts)
     if not found:
         return
+    who = audit_actor(actor, [text for _, text in texts])
     with store.transaction():
-        entries = [_refusal("", audit_actor(actor), now, f"{f} holds {', '.join(ks)}") for f, ks in found]
+        entries = [_refusal("", who, now, f"{shown_name(f)} holds {', '.join(ks)}") for f, ks in found]
         store.append_audit(scope, entries)
     raise SecretRefusedError(tuple(dict.fromkeys(k for _, ks in found for k in ks)), field=found[0][0])
 
@@ -178,7 +192,7 @@ def admit_block(
     for where, text in labelled:
         verdict = injection_score(text)
         if verdict.score >= settings.quarantine_at:
-            detail = f"refused: {where} reads like instructions (injection score {verdict.score:.2f})"
+            detail = f"refused: {shown_name(where)} reads like instructions (injection score {verdict.score:.2f})"
             with store.transaction():
                 store.append_audit(scope, [_refusal("", audit_actor(actor), now, detail)])
             raise InjectionRefusedError(where, verdict.score, verdict.reasons)
@@ -186,6 +200,11 @@ def admit_block(
 
 def _found(texts: Iterable[tuple[str, str]]) -> Found:
     return [(field, kinds) for field, text in texts if (kinds := find_secrets(text))]
+
+
+def _texts(record: MemoryRecord) -> list[str]:
+    """What a refusal of ``record`` refused, but its source (which names the writer)."""
+    return [text for field, text in record_texts(record) if field != "source"]
 
 
 def _refusal(record_id: str, actor: str, now: datetime, what: str) -> AuditEntry:

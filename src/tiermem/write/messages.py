@@ -154,7 +154,7 @@ def _metadata(value: object, where: str) -> Mapping[str, MetaValue]:
         if key in RESERVED_METADATA:
             raise ValidationError(where, f"'{key}' is set from the message itself", given=key)
         if item is not None and not isinstance(item, str | int | float | bool):
-            raise ValidationError(where, f"value of '{key}' must be a string, number, boolean or null", given=item)
+            raise ValidationError(f"{where}.{key}", "must be a string, number, boolean or null", given=item)
         if isinstance(key, str):
             check_name(f"{where} key", key)
         if isinstance(item, str):

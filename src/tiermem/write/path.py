@@ -214,10 +214,15 @@ def write_many(
     chosen = list(ids) if ids is not None else [None] * len(items)
     try:
         prepared = [prepare(scope, it, now, fingerprint, default_ttl, r) for it, r in zip(items, chosen, strict=True)]
-    except ValidationError:
+    except ValidationError as exc:
+        invalid: ValidationError | None = exc
+    else:
+        invalid = None
+    if invalid is not None:
+        # Outside the handler: a refusal must not carry the validation error (and what it quotes) as its context.
         if policy.scan.refuse_secrets:
             refuse_credentials_given(store, scope, items, now)
-        raise
+        raise invalid
     if policy.scan.refuse_secrets:
         refuse_credentials(store, scope, prepared, now)  # before anything is embedded or stored
     # A memory tool's result is judged by what it quotes and the rest of it (``write.scan_quoting``).

@@ -85,7 +85,7 @@ def _metadata(value: Mapping[str, MetaValue]) -> Mapping[str, MetaValue]:
             raise ValidationError("metadata", "keys are non-empty strings of at most 64 characters", given=key)
         check_name("metadata key", key)
         if item is not None and not isinstance(item, str | int | float | bool):
-            raise ValidationError("metadata", f"value of '{key}' must be a string, number, boolean or null", given=item)
+            raise ValidationError(f"metadata.{key}", "must be a string, number, boolean or null", given=item)
         if isinstance(item, str):
             check_encodable(f"metadata.{key}", item)
     size = len(json.dumps(dict(value)).encode())
