@@ -118,7 +118,7 @@ def test_any_user_text_is_a_valid_query(mem: Memory) -> None:
         (lambda m: m.remember(ALICE, "x", source="rumour"), "source"),
         (lambda m: m.remember(ALICE, "x", source="tool:"), "source"),
         (lambda m: m.remember(ALICE, "x", tags=["bad tag"]), "tags"),
-        (lambda m: m.remember(ALICE, "x", metadata={"k": [1]}), "metadata"),  # type: ignore[dict-item]
+        (lambda m: m.remember(ALICE, "x", metadata={"k": [1]}), "metadata.k"),  # type: ignore[dict-item]
         (lambda m: m.remember(ALICE, "x", valid_from=datetime(2024, 1, 1)), "valid_from"),
         (lambda m: m.recall(ALICE, "x", k=MAX_K + 1), "k"),
         (lambda m: m.recall(ALICE, "x", k=0), "k"),
