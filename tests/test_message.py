@@ -51,3 +51,10 @@ def test_a_tool_result_without_its_call_is_stored_from_a_transcript_but_refused_
         manager(store).append(orphan)
     with pytest.raises(ValidationError, match="tool_call_id: a tool message needs the tool_call_id"):
         Message.tool("Page text.", tool_call_id="", name="fetch")
+
+
+def test_a_role_error_carries_no_earlier_error_quoting_the_role() -> None:
+    token = "ghp_" + "Wq4Ez8Rt2Yu6Io0Pa3Sd7Fg1Hj5Kl9Zx2Cv4Bn8M"  # the shape of a GitHub token, made up
+    with pytest.raises(ValidationError, match="role: must be one of") as refused:
+        Message(token, "hello")  # type: ignore[arg-type]
+    assert refused.value.__context__ is None and token not in str(refused.value)
