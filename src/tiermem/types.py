@@ -190,9 +190,11 @@ class Source:
             raise ValidationError("source", "must be a non-empty string", given=text)
         kind_text, sep, detail = text.partition(":")
         try:
-            return cls(SourceKind(kind_text), detail if sep else None)
+            kind: SourceKind | None = SourceKind(kind_text)
         except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
-            pass
+            kind = None
+        if kind is not None:
+            return cls(kind, detail if sep else None)
         choices = ", ".join(k.value + _NAME_PART.get(k, "") for k in SourceKind)
         raise ValidationError("source", f"must be one of {choices}", given=text)
 
