@@ -156,6 +156,32 @@ def test_import_names_what_is_wrong_in_a_bad_file(tmp_path: Path, change: Any, m
     target.close()
 
 
+TOKEN = "ghp_" + "Wq4Ez8Rt2Yu6Io0Pa3Sd7Fg1Hj5Kl9Zx2Cv4Bn8M"  # the shape of a GitHub token, made up
+
+
+def _chain(exc: BaseException | None) -> str:
+    """Every exception an error carries, however it is reached: what a logger walking the chain would see."""
+    seen = []
+    while exc is not None and len(seen) < 10:
+        seen.append(f"{exc!r} {vars(exc)}")
+        exc = exc.__cause__ or exc.__context__
+    return " ".join(seen)
+
+
+@pytest.mark.parametrize("field", ["created_at", "valid_from", "expires_at", "type", "source"])
+def test_an_import_error_carries_no_earlier_error_quoting_a_credential(tmp_path: Path, field: str) -> None:
+    store = open_store(tmp_path / "c.db")
+    populate(store, ALICE)
+    data = export_user(store, ALICE, now=NOW)
+    data["records"][0][field] = TOKEN
+    target = open_store(tmp_path / "d.db")
+    with pytest.raises(ValidationError, match=rf"records\[0\]\.{field}") as refused:
+        import_user(target, EMB, data)
+    assert TOKEN not in _chain(refused.value) and refused.value.__context__ is None
+    store.close()
+    target.close()
+
+
 def test_every_scoped_table_is_exported_or_deliberately_left_out(tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.db")
     covered = {"records", *SECTIONS.values(), *NOT_EXPORTED}

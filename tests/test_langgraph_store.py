@@ -20,7 +20,7 @@ from doors import CREDENTIAL, HOSTILE, holds_credential, hostile_is_kept_safely,
 from langgraph_helpers import memory, pg_url  # noqa: F401  (fixtures)
 from tiermem import Memory, Scope
 from tiermem.embed import HashingEmbedder
-from tiermem.errors import SecretRefusedError, ValidationError
+from tiermem.errors import ConfigError, SecretRefusedError, ValidationError
 from tiermem.integrations.langgraph import ScoredItem, TiermemStore
 
 ANN = ("notes", "ann")
@@ -279,6 +279,34 @@ def test_labels_langgraph_forbids_raise_its_invalid_namespace_error_before_anyth
         with pytest.raises(InvalidNamespaceError):
             store.batch([PutOp(ANN, "first", {"v": 1}), op])
     assert store.get(ANN, "first") is None  # the batch's valid put did not run either
+
+
+@pytest.mark.parametrize("namespace", [("notes", f"k.{CREDENTIAL}"), ("notes", "ann", "", CREDENTIAL)])
+def test_an_invalid_namespace_error_does_not_repeat_a_credential_in_a_label(
+    store: TiermemStore, namespace: tuple[str, ...]
+) -> None:
+    for call in (
+        lambda: store.put(namespace, "k", {"text": "x"}),
+        lambda: store.get(namespace, "k"),
+        lambda: store.batch([GetOp(namespace, "k")]),
+        lambda: asyncio.run(store.aput(namespace, "k", {"text": "x"})),
+    ):
+        with pytest.raises(InvalidNamespaceError) as refused:
+            call()
+        assert CREDENTIAL not in str(refused.value) and refused.value.__context__ is None
+    with pytest.raises(InvalidNamespaceError, match=r"'a\.b'"):  # a label without a credential is still named
+        store.put(("notes", "a.b"), "k", {"text": "x"})
+
+
+def test_a_store_config_error_does_not_repeat_a_credential(store: TiermemStore) -> None:
+    mem = store.memory
+    for config in ({"dims": 8, "embed": CREDENTIAL}, {"dims": f"password: {CREDENTIAL}", "embed": "hash"}):
+        with pytest.raises(ConfigError) as refused:
+            TiermemStore(mem, index=config)
+        assert CREDENTIAL not in str(refused.value)
+    with pytest.raises(ConfigError) as refused:
+        TiermemStore(mem, ttl={"default_ttl": "password: Lantern#Orbit42"})
+    assert "Lantern" not in str(refused.value)
 
 
 @pytest.mark.parametrize("value", [{"text": f"the key is {CREDENTIAL}"}, {"text": "harmless", "note": CREDENTIAL}])

@@ -207,6 +207,77 @@ def test_core_blocks_over_the_servers_core_budget_are_reported_not_hidden(mem: M
     assert result.is_error and "over the core budget 100" in text(result)
 
 
+TOKEN = "ghp_" + "Wq4Ez8Rt2Yu6Io0Pa3Sd7Fg1Hj5Kl9Zx2Cv4Bn8M"  # the shape of a GitHub token, made up
+KEY_ID = "AKIA" + "TW5QX8RZ2MV7LC4N"  # the shape of an AWS access key id, made up
+
+
+def test_a_credential_in_a_malformed_write_argument_is_refused_and_audited_not_repeated(mem: Memory) -> None:
+    define_blocks(mem, ALICE, {"human": 120})
+    server = build_mcp_server(mem, lambda _request: ALICE)
+
+    async def body() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("archival_memory_insert", {"content": "hi", "tags": [f"deploy {TOKEN}"]}),
+                await client.call_tool("archival_memory_insert", {"content": {"password": "Lantern#Orbit42"}}),
+                await client.call_tool("core_memory_append", {"block": "human", "text": "x", "content": KEY_ID}),
+                await client.call_tool("archival_memory_insert", {"content": "hi", "tags": ["two words"]}),
+            ]
+
+    tag, typed, letta, plain = run(body)
+    for result, kind in ((tag, "GitHub token"), (typed, "password"), (letta, "AWS")):
+        assert result.is_error and f"holds a{'n' if kind == 'AWS' else ''} {kind}" in text(result)
+        assert TOKEN not in text(result) and KEY_ID not in text(result) and "Lantern" not in text(result)
+    assert plain.is_error and 'given "two words"' in text(plain)  # a value without a credential is still shown
+    refusals = [e.detail for e in mem.audit(ALICE) if e.op == "refuse"]
+    assert len(refusals) == 3 and "tags[0] holds a GitHub token" in refusals[0]
+    assert not any(TOKEN in d or KEY_ID in d for d in refusals)
+
+
+def test_a_tool_argument_error_withholds_a_credential_and_names_a_plain_value(mem: Memory) -> None:
+    server = build_mcp_server(mem, lambda _request: ALICE)
+
+    async def body() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("archival_memory_search", {"query": "x", "start_date": TOKEN}),
+                await client.call_tool("conversation_search", {"query": "x", "k": 3, "limit": KEY_ID}),
+                await client.call_tool("archival_memory_search", {"query": "x", TOKEN: 1}),
+                await client.call_tool(TOKEN, {}),
+                await client.call_tool("archival_memory_search", {"query": "x", "start_date": "soon"}),
+            ]
+
+    *withheld, plain = run(body)
+    for result in withheld:
+        assert result.is_error and TOKEN not in text(result) and KEY_ID not in text(result), text(result)
+        assert "withheld" in text(result)
+    assert plain.is_error and 'given "soon"' in text(plain)
+    assert not [e for e in mem.audit(ALICE) if e.op == "refuse"]  # a search is not a write: nothing is refused
+
+
+def test_a_resource_uri_or_prompt_name_holding_a_credential_is_not_repeated(mem: Memory) -> None:
+    server = build_mcp_server(mem, lambda _request: ALICE)
+
+    async def body() -> list[MCPError]:
+        errors = []
+        async with Client(server) as client:
+            for ask in (
+                lambda: client.read_resource(f"tiermem://core/{TOKEN}"),
+                lambda: client.get_prompt(f"password {KEY_ID}"),
+                lambda: client.read_resource("tiermem://core/notes"),
+            ):
+                with pytest.raises(MCPError) as failed:
+                    await ask()
+                errors.append(failed.value)
+        return errors
+
+    *withheld, plain = run(body)
+    for error in withheld:
+        said = f"{error} {error.error.data}"
+        assert TOKEN not in said and KEY_ID not in said and "withheld" in said
+    assert "no resource 'tiermem://core/notes'" in str(plain)
+
+
 # -- over stdio: `tiermem mcp` as the client's subprocess ----------------------------------------------------
 
 

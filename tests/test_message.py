@@ -12,7 +12,7 @@ from tiermem.memory import Memory
 from tiermem.message import Message, Role
 from tiermem.store import open_store
 from tiermem.store.context_base import StoreWithContext
-from tiermem.types import Scope
+from tiermem.types import Scope, Source
 from tiermem.write.messages import parse_message, record_fields
 
 ANN = Scope("acme", "ann", None, "s1")
@@ -51,3 +51,24 @@ def test_a_tool_result_without_its_call_is_stored_from_a_transcript_but_refused_
         manager(store).append(orphan)
     with pytest.raises(ValidationError, match="tool_call_id: a tool message needs the tool_call_id"):
         Message.tool("Page text.", tool_call_id="", name="fetch")
+
+
+def test_a_role_error_carries_no_earlier_error_quoting_the_role() -> None:
+    token = "ghp_" + "Wq4Ez8Rt2Yu6Io0Pa3Sd7Fg1Hj5Kl9Zx2Cv4Bn8M"  # the shape of a GitHub token, made up
+    with pytest.raises(ValidationError, match="role: must be one of") as refused:
+        Message(token, "hello")  # type: ignore[arg-type]
+    assert refused.value.__context__ is None and token not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("tool:", "'tool' needs a name"),
+        ("system:x", "'system' takes no ':<name>' part"),
+        ("bogus:1", "must be one of"),
+    ],
+)
+def test_a_source_error_says_what_is_wrong_with_the_source(text: str, says: str) -> None:
+    with pytest.raises(ValidationError, match=says) as caught:
+        Source.parse(text)
+    assert caught.value.__context__ is None

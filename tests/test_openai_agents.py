@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -112,3 +113,17 @@ def test_every_memory_tool_keeps_its_schema(memory: Memory) -> None:
     assert [json.dumps(t.params_json_schema, sort_keys=True) for t in sdk] == [
         json.dumps(d["function"]["parameters"], sort_keys=True) for d in tools.definitions()
     ]
+
+
+def test_broken_arguments_holding_a_credential_are_refused_not_repeated(memory: Memory) -> None:
+    [insert] = function_tools(memory_tools(memory, SCOPE), ["archival_memory_insert"])
+    token = "ghp_" + "Wq4Ez8Rt2Yu6Io0Pa3Sd7Fg1Hj5Kl9Zx2Cv4Bn8M"  # the shape of a GitHub token, made up
+
+    def call(raw: str) -> str:
+        return str(asyncio.run(insert.on_invoke_tool(cast(Any, None), raw)))
+
+    cut_short, not_an_object = call('{"content": "password: Lantern#Orbit42"'), call(json.dumps([token]))
+    assert "holds a password" in cut_short and "Lantern" not in cut_short
+    assert "holds a GitHub token" in not_an_object and token not in not_an_object
+    assert 'given "{\\"content\\": \\"hi\\""' in call('{"content": "hi"')  # without a credential: shown as before
+    assert [e.op for e in memory.audit(SCOPE)] == ["refuse", "refuse"]

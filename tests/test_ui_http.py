@@ -95,6 +95,35 @@ def test_a_stale_core_block_edit_is_refused_with_the_versions(served: tuple[Live
     assert "changed since you opened it" in response.text and "version 0" in response.text
 
 
+TOKEN = "ghp_" + "Wq4Ez8Rt2Yu6Io0Pa3Sd7Fg1Hj5Kl9Zx2Cv4Bn8M"  # the shape of a GitHub token, made up
+
+
+def test_a_stale_core_block_edit_holding_a_credential_is_refused_not_shown_again(
+    served: tuple[LiveServer, Seeded],
+) -> None:
+    server, data = served
+    client = signed_in(server, data.ann)
+    token = csrf_of(client.get("/ui/context?session=s1").text)
+    stale = {"csrf": token, "version": "0", "value": "password: Lantern#Orbit42"}
+    refused = client.post("/ui/context/core/persona", data=stale)
+    assert refused.status_code == 422 and "holds a password" in refused.text and "Lantern" not in refused.text
+    garbage = client.post("/ui/context/core/persona", data={"csrf": token, "version": TOKEN, "value": "tea"})
+    assert garbage.status_code == 409 and TOKEN not in garbage.text and "withheld" in garbage.text
+    audit = server.client().get("/v1/audit", headers={"Authorization": f"Bearer {data.ann}"}).json()["entries"]
+    assert any(e["op"] == "refuse" and "core.persona holds a password" in e["detail"] for e in audit)
+    assert "Lantern" not in str(audit)
+
+
+def test_the_erase_confirmation_does_not_repeat_a_credential_typed_into_it(served: tuple[LiveServer, Seeded]) -> None:
+    server, data = served
+    client = signed_in(server, data.admin)
+    token = csrf_of(client.get("/ui/erase").text)
+    typed = client.post("/ui/erase", data={"csrf": token, "target": "bob", "confirm": TOKEN})
+    assert typed.status_code == 422 and TOKEN not in typed.text and "withheld" in typed.text
+    plain = client.post("/ui/erase", data={"csrf": token, "target": "bob", "confirm": "bobby"})
+    assert plain.status_code == 422 and "you typed &#39;bobby&#39; for &#39;bob&#39;" in plain.text
+
+
 def test_a_jwt_from_the_configured_provider_signs_in(tmp_path: Path) -> None:
     import json
     import time

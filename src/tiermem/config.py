@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tiermem.errors import ConfigError
+from tiermem.errors import ConfigError, shown
 
 __all__ = [
     "DB_ENV",
@@ -60,7 +60,7 @@ def check_embedder_name(name: str) -> None:
     kind, sep, model = name.partition(":")
     if name in ("minilm", "e5", "multilingual", "hash") or (kind == "openai" and sep and model.strip()):
         return
-    raise ConfigError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+    raise ConfigError(f"unknown embedder {shown(name)!r}; choose one of {', '.join(EMBEDDERS)}")
 
 
 def model_sessions(environ: Mapping[str, str]) -> int | None:

@@ -110,10 +110,12 @@ class Message:
     def __post_init__(self) -> None:
         if not isinstance(self.role, Role):
             try:
-                object.__setattr__(self, "role", Role(self.role))
-            except ValueError:
-                choices = ", ".join(r.value for r in Role)
-                raise ValidationError("role", f"must be one of {choices}", given=self.role) from None
+                role: Role | None = Role(self.role)
+            except ValueError:  # raised below, outside the handler: its error quotes the value
+                role = None
+            if role is None:
+                raise ValidationError("role", f"must be one of {', '.join(r.value for r in Role)}", given=self.role)
+            object.__setattr__(self, "role", role)
         if not isinstance(self.content, str):
             raise ValidationError("content", "must be a string", given=type(self.content).__name__)
         if not self.content.strip() and not self.tool_calls:

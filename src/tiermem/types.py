@@ -48,9 +48,11 @@ def utcnow() -> datetime:
 def aware_time(field: str, value: str) -> datetime:
     """``value`` read as an ISO 8601 time with a UTC offset; a ValidationError naming ``field`` otherwise."""
     try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise ValidationError(field, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00", given=value) from None
+        parsed: datetime | None = datetime.fromisoformat(value)
+    except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
+        parsed = None
+    if parsed is None:
+        raise ValidationError(field, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00", given=value)
     if parsed.tzinfo is None:
         raise ValidationError(field, "must include a timezone offset (e.g. +00:00 or Z)", given=value)
     return parsed
@@ -130,8 +132,9 @@ class MemoryType(StrEnum):
         """The type named by ``value``, or a ValidationError listing the choices."""
         try:
             return cls(value)
-        except ValueError:
-            raise ValidationError("type", f"must be one of {', '.join(m.value for m in cls)}", given=value) from None
+        except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
+            pass
+        raise ValidationError("type", f"must be one of {', '.join(m.value for m in cls)}", given=value)
 
 
 class SourceKind(StrEnum):
@@ -187,11 +190,13 @@ class Source:
             raise ValidationError("source", "must be a non-empty string", given=text)
         kind_text, sep, detail = text.partition(":")
         try:
-            kind = SourceKind(kind_text)
-        except ValueError:
-            choices = ", ".join(k.value + _NAME_PART.get(k, "") for k in SourceKind)
-            raise ValidationError("source", f"must be one of {choices}", given=text) from None
-        return cls(kind, detail if sep else None)
+            kind: SourceKind | None = SourceKind(kind_text)
+        except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
+            kind = None
+        if kind is not None:
+            return cls(kind, detail if sep else None)
+        choices = ", ".join(k.value + _NAME_PART.get(k, "") for k in SourceKind)
+        raise ValidationError("source", f"must be one of {choices}", given=text)
 
     @property
     def trust(self) -> float:

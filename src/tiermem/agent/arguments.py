@@ -15,7 +15,10 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["LETTA_NAMES", "ArgumentError", "bad", "check_arguments", "shown"]
+from tiermem import errors
+from tiermem.errors import shown_name
+
+__all__ = ["LETTA_NAMES", "ArgumentError", "bad", "check_arguments", "given_texts", "shown"]
 
 _GIVEN = 80
 
@@ -40,15 +43,18 @@ class ArgumentError(Exception):
     """An argument that breaks a rule: becomes the model-facing error line."""
 
 
-def shown(value: Any) -> str:
-    """``value`` as JSON, cut to a length an error line can carry."""
+def shown(value: Any, label: str | None = None) -> str:
+    """``value`` as JSON, cut to a length an error line can carry; withheld (``errors.shown``) when it holds a
+    credential, alone, as JSON or read under ``label``, the argument it was given for."""
     text = json.dumps(value, ensure_ascii=False)
+    if errors.shown(value, label) == errors.WITHHELD or errors.shown(text, label) == errors.WITHHELD:
+        return errors.WITHHELD
     return text if len(text) <= _GIVEN else text[: _GIVEN - 3] + "..."
 
 
 def bad(arg: str, rule: str, value: Any) -> ArgumentError:
     """The error for argument ``arg`` breaking ``rule`` with ``value``."""
-    return ArgumentError(f"argument '{arg}' {rule}; given {shown(value)}")
+    return ArgumentError(f"argument '{arg}' {rule}; given {shown(value, arg)}")
 
 
 _TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
@@ -98,7 +104,7 @@ def _own_names(tool: str, args: dict[str, Any]) -> dict[str, Any]:
         if out.get(ours) is not None and out[ours] != args[theirs]:
             raise ArgumentError(
                 f"arguments '{ours}' and '{theirs}' (Letta's name for '{ours}') were both given, with different "
-                f"values ({shown(out[ours])} and {shown(args[theirs])}); give one of them"
+                f"values ({shown(out[ours], ours)} and {shown(args[theirs], theirs)}); give one of them"
             )
         out[ours] = args[theirs]
     return out
@@ -109,7 +115,12 @@ def check_arguments(schema: dict[str, Any], raw: str) -> dict[str, Any]:
     try:
         args = json.loads(raw) if raw.strip() else {}
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser's stack
-        raise ArgumentError(f"arguments are not valid JSON ({exc}); given {shown(raw)}") from None
+        broken: str | None = str(exc)
+    else:
+        broken = None
+    if broken is not None:
+        # Outside the handler: the parser's error keeps the whole text, and must not ride along as the context.
+        raise ArgumentError(f"arguments are not valid JSON ({broken}); given {shown(raw)}")
     if not isinstance(args, dict):
         raise ArgumentError(f"arguments must be a JSON object; given {shown(args)}")
     params = schema["parameters"]
@@ -118,10 +129,38 @@ def check_arguments(schema: dict[str, Any], raw: str) -> dict[str, Any]:
     unknown = sorted(set(args) - set(properties) - set(letta))
     if unknown:
         also = f" (or Letta's {', '.join(letta)})" if letta else ""
-        raise ArgumentError(f"unknown argument '{unknown[0]}'; this tool takes: {', '.join(properties)}{also}")
+        name = shown_name(unknown[0])
+        raise ArgumentError(f"unknown argument '{name}'; this tool takes: {', '.join(properties)}{also}")
     args = _own_names(schema["name"], args)
     args = {k: v for k, v in args.items() if v is not None or k in params["required"]}
     for name in params["required"]:
         if args.get(name) is None:
             raise ArgumentError(f"argument '{name}' is required ({properties[name]['type']}) but was not given")
     return {name: _check_value(name, properties[name], value) for name, value in args.items()}
+
+
+def given_texts(schema: dict[str, Any], raw: object) -> list[tuple[str, str]]:
+    """(field, text) of every value in tool ``schema``'s raw arguments, for the credential check of a call that
+    broke a rule: the tool's arguments (Letta's names too) by name, item by item; any other as ``key: value``."""
+    if not isinstance(raw, str):
+        return []
+    try:
+        args = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        return [("arguments", raw)]
+    if not isinstance(args, dict):
+        return [("arguments", raw)]
+    names = set(schema["parameters"]["properties"]) | set(LETTA_NAMES.get(schema["name"], {}))
+    out: list[tuple[str, str]] = []
+    for key, value in args.items():
+        if key not in names:
+            out.append(("arguments", f"{key}: {_as_text(value)}"))
+        elif isinstance(value, list):
+            out += [(f"{key}[{i}]", _as_text(item)) for i, item in enumerate(value)]
+        else:
+            out.append((key, _as_text(value)))
+    return out
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

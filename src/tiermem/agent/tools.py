@@ -20,18 +20,19 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from tiermem.agent.arguments import LETTA_NAMES, ArgumentError, bad, check_arguments, shown
+from tiermem.agent.arguments import LETTA_NAMES, ArgumentError, bad, check_arguments, given_texts, shown
 from tiermem.agent.results import ToolResult, own_words, quote_text, quoting
 from tiermem.context.messages import RECALL_TAG, Role
 from tiermem.context.window import ContextManager
-from tiermem.errors import ConflictError, NotFoundError, ValidationError
+from tiermem.errors import ConflictError, NotFoundError, SecretRefusedError, ValidationError
 from tiermem.memory import Memory
 from tiermem.recall.floor import DEFAULT_MIN_RELEVANCE, RelevanceFloor
 from tiermem.recall.search import MAX_K, MAX_QUERY_CHARS
 from tiermem.trust.injection import QUARANTINE_TAG, REASONS_KEY, SCORE_KEY, SUSPICIOUS_TAG
 from tiermem.trust.prompt_gate import admit_hits
 from tiermem.trust.provenance import MEMORY_IS_DATA, hit_flags, render_hit
-from tiermem.types import Filter, Hit, MemoryType, Scope, normalise_text
+from tiermem.types import Filter, Hit, MemoryType, Scope, normalise_text, utcnow
+from tiermem.write.gate import refuse_credentials_in
 from tiermem.write.path import MAX_CONTENT_CHARS, NewMemory, WriteStatus
 
 __all__ = [
@@ -49,6 +50,7 @@ MAX_SEARCH_K = 20
 ARCHIVAL_TYPES = frozenset({MemoryType.SEMANTIC, MemoryType.PROCEDURAL})
 # Set by the runtime only: a model must not forge them.
 _RESERVED_TAGS = (QUARANTINE_TAG, SUSPICIOUS_TAG, RECALL_TAG, "role:")
+_WRITES = frozenset({"archival_memory_insert", "core_memory_append", "core_memory_replace"})
 _MIN_COPY_CHARS = 20  # shorter notes match tool output by accident too often to re-label them
 
 
@@ -277,12 +279,30 @@ class MemoryTools:
                 raise ArgumentError(f"arguments must be a JSON string; given {type(arguments_json).__name__}")
             answer = self._run[name](check_arguments(schema, arguments_json))
         except ArgumentError as exc:
-            return own_words(f"error: {name}: {exc}. Fix the arguments and call {name} again.")
+            wrong: ArgumentError | None = exc
         except (ValidationError, NotFoundError, ConflictError) as exc:
             # Rules of the memory itself (a block over its cap, a read-only block, an id not found) the model
             # can act on; store and embedder failures are not its doing and propagate to the caller.
             return own_words(f"error: {name}: {exc}")
+        else:
+            wrong = None
+        if wrong is not None:
+            # Outside the handler: a refusal must not carry the argument error (and what it quotes) as its context.
+            try:
+                self._refuse_given(schema, arguments_json)
+            except SecretRefusedError as exc:
+                return own_words(f"error: {name}: {exc}")
+            return own_words(f"error: {name}: {wrong}. Fix the arguments and call {name} again.")
         return answer if isinstance(answer, ToolResult) else own_words(answer)
+
+    def _refuse_given(self, schema: dict[str, Any], arguments_json: object) -> None:
+        """A write whose arguments broke a rule but hold a credential (a token pasted as a tag) is refused and
+        audited as a credential, as a well-formed one would be, not answered as a bad argument."""
+        if schema["name"] not in _WRITES or not self.memory.write_policy.scan.refuse_secrets:
+            return
+        texts = given_texts(schema, arguments_json)
+        # The core blocks and the archival notes are both the agent's (tenant, user, agent): audited there.
+        refuse_credentials_in(self.memory.store, self._archive, texts, "agent", utcnow())
 
     # -- core memory -----------------------------------------------------------------------------------------
 

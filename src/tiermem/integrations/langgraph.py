@@ -9,7 +9,8 @@ put. ``rest`` and the key are kept in the record's metadata (``lg_namespace``, `
 (``lgns:...`` for each prefix of ``rest``, ``lgkey:...`` for the key), so a get, a put and a deeper prefix find
 their records with one indexed query inside the scope. Records other writers put in the same scope are not items
 and stay invisible here. Labels LangGraph refuses (empty, holding ``.``, not strings) raise its
-``InvalidNamespaceError``, also for ops given straight to ``batch``, before anything runs.
+``InvalidNamespaceError``, also for ops given straight to ``batch``, before anything runs (its message withheld
+when it repeats a credential: ``langgraph_labels``).
 
 Items and records. The value is kept as JSON in the record's metadata (``lg_value``; with the namespace at most
 8 KB). The record's content, which recall searches by keywords and by meaning, is the text at the index fields:
@@ -50,7 +51,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from langgraph.store.base import (
-    BaseStore,
     GetOp,
     IndexConfig,
     Item,
@@ -65,7 +65,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from tiermem.errors import ConfigError, ValidationError
+from tiermem.errors import ConfigError, ValidationError, shown
 from tiermem.integrations.langgraph_index import LangChainEmbedder, check_config, index_of
 from tiermem.integrations.langgraph_items import (
     META_TTL,
@@ -79,6 +79,7 @@ from tiermem.integrations.langgraph_items import (
     record_fields,
     scope_label,
 )
+from tiermem.integrations.langgraph_labels import JudgedLabels, judged_labels
 from tiermem.integrations.langgraph_search import FlaggedItem, ScoredItem, Searcher, live_records, shown_item
 from tiermem.integrations.langgraph_ttl import SweeperTask, SweeperThread, sweep_interval
 from tiermem.memory import Memory
@@ -98,7 +99,8 @@ def _ttl_config(ttl: Mapping[str, Any] | None) -> TTLConfig:
     check_config("ttl", ttl, _TTL_KEYS)
     default = ttl.get("default_ttl")
     if default is not None and (isinstance(default, bool) or not isinstance(default, int | float) or not default > 0):
-        raise ConfigError(f"ttl.default_ttl must be a positive number of minutes (or None), given {default!r}")
+        given = shown(default, "default_ttl")
+        raise ConfigError(f"ttl.default_ttl must be a positive number of minutes (or None), given {given!r}")
     config: TTLConfig = {"refresh_on_read": False, **ttl}  # type: ignore[typeddict-item]  # keys checked above
     return config
 
@@ -111,7 +113,7 @@ def _minutes(ttl: float | None) -> float | None:
     return float(ttl)
 
 
-class _TiermemStoreBase(BaseStore):
+class _TiermemStoreBase(JudgedLabels):
     """What the sync and async stores share: everything but the TTL sweeper's methods."""
 
     supports_ttl = True
@@ -153,7 +155,7 @@ class _TiermemStoreBase(BaseStore):
         for op in ops:
             if not isinstance(op, GetOp | SearchOp | ListNamespacesOp | PutOp):
                 raise TypeError(f"unknown store operation {type(op).__name__}")
-            validate_op_namespace(op)
+            judged_labels(validate_op_namespace, op)
         now = utcnow()
         results: list[Result] = [None] * len(ops)
         puts: dict[tuple[tuple[str, ...], str], PutOp] = {}

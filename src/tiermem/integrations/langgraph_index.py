@@ -20,7 +20,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import ensure_embeddings
 
 from tiermem.embed import Embedder, OpenAIEmbedder, Vectors, get_embedder, unit_rows
-from tiermem.errors import ConfigError, EmbeddingError
+from tiermem.errors import ConfigError, EmbeddingError, shown, shown_name
 
 __all__ = ["DEFAULT_FIELDS", "Index", "LangChainEmbedder", "check_config", "index_of"]
 
@@ -90,7 +90,8 @@ def check_config(name: str, config: object, keys: Sequence[str]) -> None:
         raise ConfigError(f"{name} must be a mapping of {', '.join(keys)}, given {type(config).__name__}")
     unknown = sorted(set(config) - set(keys))
     if unknown:
-        raise ConfigError(f"{name} has unknown keys {unknown}; it takes {', '.join(keys)}")
+        named = [shown_name(str(k)) for k in unknown]
+        raise ConfigError(f"{name} has unknown keys {named}; it takes {', '.join(keys)}")
 
 
 def index_of(config: Mapping[str, Any] | None, default: Embedder | None) -> Index:
@@ -100,10 +101,12 @@ def index_of(config: Mapping[str, Any] | None, default: Embedder | None) -> Inde
     check_config("index", config, _KEYS)
     dims = config.get("dims")
     if isinstance(dims, bool) or not isinstance(dims, int) or dims < 1:
-        raise ConfigError(f"index.dims must be a positive integer (the model's vector size), given {dims!r}")
+        given = shown(dims, "dims")
+        raise ConfigError(f"index.dims must be a positive integer (the model's vector size), given {given!r}")
     distance = config.get("distance_type", "cosine")
     if distance != "cosine":
-        raise ConfigError(f"index.distance_type may only be 'cosine' (tiermem compares by cosine), given {distance!r}")
+        given = shown(distance)
+        raise ConfigError(f"index.distance_type may only be 'cosine' (tiermem compares by cosine), given {given!r}")
     embedder, embeddings = _embedder(config.get("embed"), dims)
     return Index(embedder, _fields(config), dict(config), embeddings)
 
@@ -114,7 +117,7 @@ def _fields(config: Mapping[str, Any]) -> tuple[str, ...]:
         return DEFAULT_FIELDS
     fields = [given] if isinstance(given, str) else given
     if not isinstance(fields, Sequence) or not fields or not all(isinstance(f, str) and f for f in fields):
-        raise ConfigError(f"index.fields must be a non-empty list of paths (strings), given {given!r}")
+        raise ConfigError(f"index.fields must be a non-empty list of paths (strings), given {shown(given, 'fields')!r}")
     return tuple(fields)
 
 
@@ -125,7 +128,7 @@ def _embedder(embed: object, dims: int) -> tuple[Embedder, Embeddings | None]:
         embedder = get_embedder(embed.removeprefix("tiermem:"))  # a ConfigError naming tiermem's embedders
         # A server's model is asked its size only when it first embeds: its own check compares it then.
         if not isinstance(embedder, OpenAIEmbedder) and embedder.dim != dims:
-            raise ConfigError(f"index.dims is {dims}, but embedder {embed!r} makes {embedder.dim}-d vectors")
+            raise ConfigError(f"index.dims is {dims}, but embedder {shown(embed)!r} makes {embedder.dim}-d vectors")
         return embedder, None
     if isinstance(embed, Embedder):
         if embed.dim != dims:

@@ -13,7 +13,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 
-from tiermem.errors import MemError
+from tiermem.errors import MemError, shown
 
 __all__ = ["DEFAULT_SWEEP_MINUTES", "SweeperTask", "SweeperThread", "sweep_interval"]
 
@@ -25,7 +25,7 @@ def sweep_interval(given: float | None, configured: float | None) -> float:
     """The sweep interval in seconds: the one given, else the store's ``sweep_interval_minutes``, else 5 minutes."""
     minutes = given or configured or DEFAULT_SWEEP_MINUTES
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not minutes > 0:
-        raise ValueError(f"sweep_interval_minutes must be a positive number of minutes, given {minutes!r}")
+        raise ValueError(f"sweep_interval_minutes must be a positive number of minutes, given {shown(minutes)!r}")
     return float(minutes) * 60.0
 
 

@@ -153,9 +153,15 @@ def _records(data: Mapping[str, Any], scope: Scope) -> list[MemoryRecord]:
         try:
             record = record_from_json(item)
         except ValidationError as exc:
-            raise ValidationError(f"records[{i}].{exc.field}", exc.problem, given=exc.given, limit=exc.limit) from None
+            wrong: ValidationError | None = ValidationError(
+                f"records[{i}].{exc.field}", exc.problem, given=exc.given, limit=exc.limit
+            )
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValidationError(f"records[{i}]", f"is not a valid record ({exc!r})", given=item.get("id")) from None
+            wrong = ValidationError(f"records[{i}]", f"is not a valid record ({exc!r})", given=item.get("id"))
+        else:
+            wrong = None
+        if wrong is not None:
+            raise wrong  # outside the handler: the first error, and what it quotes, is not carried as the context
         if (record.scope.tenant, record.scope.user) != (scope.tenant, scope.user):
             raise ValidationError(f"records[{i}]", f"belongs to {record.scope}, not to {scope}", given=record.id)
         out.append(record)

@@ -49,9 +49,12 @@ def create_key(
     """Make, store and return a new key for (tenant, user)."""
     Scope(tenant, user)  # the same names a scope allows
     try:
-        role = KeyRole(role)
-    except ValueError:
-        raise ValidationError("role", "must be user or admin", given=role) from None
+        chosen: KeyRole | None = KeyRole(role)
+    except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
+        chosen = None
+    if chosen is None:
+        raise ValidationError("role", "must be user or admin", given=role)
+    role = chosen
     if len(label) > 200:
         raise ValidationError("label", "is too long", given=len(label), limit=200)
     key_id = secrets.token_hex(6)

@@ -59,7 +59,7 @@ from tiermem.agent.tools import MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.core import CoreMemory
 from tiermem.context.window import ContextManager
-from tiermem.errors import ConfigError, ConflictError, MemError, ValidationError
+from tiermem.errors import ConfigError, ConflictError, MemError, ValidationError, shown
 from tiermem.memory import Memory
 from tiermem.server.mcp_catalog import CORE_TEMPLATE, CORE_URI, INSTRUCTIONS, PROMPTS, get_prompt, mcp_tool
 from tiermem.server.mcp_watch import BlockWatch
@@ -219,7 +219,8 @@ class _MemoryHandlers:
         block = next((b for b in blocks if CORE_URI + b.name == uri), None)
         if block is None:
             names = ", ".join(CORE_URI + b.name for b in blocks) or "none"
-            raise MCPError(INVALID_PARAMS, f"no resource {uri!r}; the core blocks are: {names}", {"uri": uri})
+            given = shown(uri)  # a URI is not a stored id: one holding a credential is not repeated
+            raise MCPError(INVALID_PARAMS, f"no resource {given!r}; the core blocks are: {names}", {"uri": given})
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=block.value, mime_type="text/plain")])
 
     async def list_resource_templates(
@@ -238,10 +239,8 @@ class _MemoryHandlers:
         """One prompt by name."""
         found = get_prompt(params.name)
         if found is None:
-            names = ", ".join(p.name for p in PROMPTS)
-            raise MCPError(
-                INVALID_PARAMS, f"no prompt {params.name!r}; the prompts are: {names}", {"name": params.name}
-            )
+            names, given = ", ".join(p.name for p in PROMPTS), shown(params.name)
+            raise MCPError(INVALID_PARAMS, f"no prompt {given!r}; the prompts are: {names}", {"name": given})
         return found
 
     async def listen(

@@ -15,11 +15,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from tiermem.context.core import CoreMemory
 from tiermem.context.messages import message_from_record, message_tokens
-from tiermem.errors import ValidationError
+from tiermem.errors import ValidationError, shown
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base, context_store, find_session, with_user
 from tiermem.server.ui.web import Form, Page, UIRoute, Viewer, render, runtime
-from tiermem.types import Filter, MemoryRecord, MemoryType, Scope
+from tiermem.types import Filter, MemoryRecord, MemoryType, Scope, utcnow
+from tiermem.write.gate import refuse_credentials_in
 
 __all__ = ["router"]
 
@@ -127,13 +128,17 @@ def edit_block(request: Request, name: str, view: Page, form: Form) -> Response:
     """Rewrite a block if it is still at the version the editor read; otherwise refuse and keep the text."""
     rt = runtime(request)
     agent = form.get("agent") or None
-    core = _core(rt, Scope(view.principal.tenant, view.user, agent))
+    scope = Scope(view.principal.tenant, view.user, agent)
+    core = _core(rt, scope)
     block = core.get(name)
     read = form.get("version", "")
     value = form.get("value", "")
     if read != str(block.version):
+        # The kept text is shown again: one holding a credential is refused (and audited) as a save would be.
+        actor = view.principal.credential
+        refuse_credentials_in(rt.memory.store, scope, [(f"core.{name}", value)], actor, utcnow())
         message = (
-            f"Not saved: block '{name}' changed since you opened it (you edited version {read}, it is now at "
+            f"Not saved: block '{name}' changed since you opened it (you edited version {shown(read)}, it is now at "
             f"version {block.version}). Your text is below; reload to see the current one and apply it again."
         )
         return render(

@@ -35,8 +35,9 @@ def _choice(enum: type[MemoryType] | type[SourceKind], text: str | None) -> froz
         return frozenset()
     try:
         return frozenset({enum(text)})
-    except ValueError:
-        raise ValidationError(enum.__name__, "is not one of " + ", ".join(e.value for e in enum), given=text) from None
+    except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
+        pass
+    raise ValidationError(enum.__name__, "is not one of " + ", ".join(e.value for e in enum), given=text)
 
 
 def _filter(q: Any) -> Filter:

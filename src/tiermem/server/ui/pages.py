@@ -112,9 +112,12 @@ def day(text: str | None, *, end: bool = False, field: str = "date") -> datetime
     if not text:
         return None
     try:
-        value = datetime.fromisoformat(text)
-    except ValueError:
-        raise ValidationError(field, "must be YYYY-MM-DD or YYYY-MM-DDTHH:MM", given=text) from None
+        parsed: datetime | None = datetime.fromisoformat(text)
+    except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
+        parsed = None
+    if parsed is None:
+        raise ValidationError(field, "must be YYYY-MM-DD or YYYY-MM-DDTHH:MM", given=text)
+    value = parsed
     if len(text) == 10:
         value = datetime.combine(value.date(), time.max if end else time.min)
     return value if value.tzinfo else value.replace(tzinfo=UTC)

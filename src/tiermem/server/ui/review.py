@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from tiermem.errors import ValidationError
+from tiermem.errors import ValidationError, shown
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.pages import base
 from tiermem.server.ui.web import Form, Page, UIRoute, error_page, render, runtime, sessions
@@ -47,7 +47,8 @@ def erase(request: Request, view: Page, form: Form) -> Response:
         return error_page(request, 403, "Refused", "Erasing a user needs an admin key.")
     target, typed = form.get("target", ""), form.get("confirm", "")
     if not target or typed != target:
-        error = f"Type the user's name exactly to confirm (you typed {typed!r} for {target!r})."
+        # Both fields are free text a careless admin may paste anything into: judged as any error's given value.
+        error = f"Type the user's name exactly to confirm (you typed {shown(typed)!r} for {shown(target)!r})."
         return render(
             request, "erase.html", 422, **base(request, view, title="Erase"), report=None, verify=None, error=error
         )
