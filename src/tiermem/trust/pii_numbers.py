@@ -59,7 +59,7 @@ NOT_PERSONAL = re.compile(
     r"s[ée]rie|regulation|directive|decision|verordnung|richtlinie|r[èe]glement|reglamento|directiva|regolamento|"
     r"direttiva|verordening|richtlijn)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
-    r"(?:\s+(?:of|de|di|del|della|du|des|der|van)(?:\s+(?:the|la|el|le|l['’])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
+    r"(?:\s+(?:of|de|di|del|della|du|des|der|van)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|#)$"
 )
