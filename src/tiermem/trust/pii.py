@@ -96,9 +96,9 @@ PROCESS_PII_COUNTS = PiiCounter()
 # running on into the words around it.
 _AT_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
 _EMAIL = re.compile(
-    rf"(?<![\w.%+'-])[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9._%+-]|'(?=[{_AT_LETTER}]))*"
+    rf"(?<![{_AT_LETTER}0-9_.%+'-])[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9._%+-]|'(?=[{_AT_LETTER}]))*"
     rf"@[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9-]*[{_AT_LETTER}0-9])?(?:\.[{_AT_LETTER}0-9-]+)*"
-    rf"\.(?:[{_AT_LETTER}]{{2,24}}|xn--[a-z0-9-]{{2,59}})(?![\w-])"
+    rf"\.(?:[{_AT_LETTER}]{{2,24}}|xn--[a-z0-9-]{{2,59}})(?![{_AT_LETTER}0-9_-])"
 )
 # (literal prefixes one of which the text must hold, the pattern): the prefix test skips the pattern cheaply.
 _SECRET: list[tuple[tuple[str, ...], re.Pattern[str]]] = [

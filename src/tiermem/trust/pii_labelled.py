@@ -59,7 +59,7 @@ _W = r"[\s_-]+"
 _BIRTH = re.compile(
     rf"(?i)(?=[bdfgnsuд生誕出])"
     rf"(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
-    rf"geboren(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
+    rf"geboren(?:{_W}am)?|geb\.(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
     rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
     rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia|do[gğ]um{_W}tarihi?|f[öø]delsedat(?:um|o)|"
     rf"syntym[äa]aika|datum{_W}narozen[íi]|дата{_W}рождения)(?![^\W_])"
@@ -69,7 +69,7 @@ _BIRTH = re.compile(
 
 
 _BIRTH_HINTS = tuple(
-    "birth dob d.o.b born geburt geboren né naissance nacimiento nacid nascita nato nata geboorte nascimento "
+    "birth dob d.o.b born geburt geboren geb. né naissance nacimiento nacid nascita nato nata geboorte nascimento "
     "nascid urodz doğum dogum födelse fødsel syntym narozen рождения 生年月日 誕生日 出生".split()
 )
 

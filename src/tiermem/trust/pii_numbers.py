@@ -54,7 +54,12 @@ NOT_PERSONAL = re.compile(
     r"(?:artikel|bestell?|auftrags|rechnungs|kunden|klant|kund|sendungs|serien|teile|liefer|order|factuur|ärende|"
     r"referens|referenz|referentie|referanse|faktura|buchungs|vorgangs|ticket|zolltarif|warentarif|tulltaxe?)"
     r"(?:nummer|nr)|"
-    r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail)\b\.?"
+    r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail|"
+    # a serial in the Romance languages ("numero di serie", "número de serie"), a law's number ("Regulation (EU)")
+    r"s[ée]rie|regulation|directive|decision|verordnung|richtlinie|r[èe]glement|reglamento|directiva|regolamento|"
+    r"direttiva|verordening|richtlijn)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
+    # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
+    r"(?:\s+(?:of|de|di|del|della|du|des|der|van)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|#)$"
 )
@@ -253,8 +258,12 @@ def national_ids(text: str) -> Spans:
 
 # -- IP addresses -----------------------------------------------------------------------------------------------
 
+# The letters and digits an address is never joined to: Latin, Greek and Cyrillic ones. Japanese and Chinese write no
+# space between a word and an address ("...は153.0.2.7です"), so their letters around it end it.
+_WORD = r"A-Za-z0-9_\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
 _IPV4 = re.compile(
-    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)"
+    rf"(?<![{_WORD}.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+    rf"(?![{_WORD}]|\.\d)"
 )
 # What says a dotted quad is a version: a version word, in English or another language, right before it ("version
 # 10.2.3.4", "versión 1.1.4.2", "firmware is now 10.2.3.4", "v1.2.3.4"), "updated (the router) to", or a product's
@@ -267,7 +276,10 @@ _VERSION_BEFORE = re.compile(
     r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\b[^\n.;:!?]{0,24}?\bto\s+"
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv"
     # Japanese, Chinese and Korean write "version" with no space before it, and their "is" joined to it
-    r"|(?:バージョン|版本|버전)\s*(?:は|が|是|为|為|은|는|이)?[\s:=#\uff1a]*)$"
+    r"|(?:バージョン|版本|버전)\s*(?:は|が|是|为|為|은|는|이)?[\s:=#\uff1a]*"
+    # a document's numbered part ("section 2.3.4.1", "§ 4.1.2.3", "Abschnitt", "chapitre")
+    r"|(?:\b(?:sections?|sec|chapters?|clauses?|paragraphs?|para|articles?|appendix|annex|figure|fig|table|step|"
+    r"abschnitt|kapitel|absatz|chapitre|sezione|capitolo|secci[\u00f3o]n|cap[\u00edi]tulo|hoofdstuk|sectie|artikel)\b\.?|\u00a7)\s*)$"
 )
 _PORT = re.compile(r":\d{1,5}(?!\d)")
 # Reserved, never given to a host: what is written there is a netmask ("255.255.255.0") or the broadcast address.

@@ -10,13 +10,23 @@ these needs a label: a tag or a metadata value holding the bare token is found t
 
 from __future__ import annotations
 
+import base64
+import binascii
 import itertools
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Protocol
 
-__all__ = ["AWS_KEY_ID_PREFIXES", "FORMAT_DETECTORS", "FormatDetector", "grouped_aws_key_ids", "looks_filled"]
+__all__ = [
+    "AWS_KEY_ID_PREFIXES",
+    "FORMAT_DETECTORS",
+    "FormatDetector",
+    "documentation_jwt",
+    "grouped_aws_key_ids",
+    "looks_filled",
+]
 
 
 class _Plugin(Protocol):
@@ -126,6 +136,22 @@ def _plugin(name: str, keep: Callable[[str], bool] = looks_filled) -> Callable[[
         return any(keep(value) for value in _values(_plugins()[name], text))
 
     return find
+
+
+# The claims of the sample token jwt.io and most JWT tutorials print: whatever signs it, it stands for no caller.
+_SAMPLE_CLAIMS = {"sub": "1234567890", "name": "John Doe", "iat": 1516239022}
+
+
+def documentation_jwt(value: str) -> bool:
+    """Whether a JSON Web Token's claims are the documentation's sample (its payload read, its signature not)."""
+    parts = value.split(".")
+    if len(parts) < 2:
+        return False
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return bool(claims == _SAMPLE_CLAIMS)
 
 
 def _aws_key_id(value: str) -> bool:
@@ -281,7 +307,7 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
         ),
     ),
     ("a Telegram bot token", _plugin("telegram")),
-    ("a JSON Web Token", _plugin("jwt", lambda v: len(v) >= 30)),
+    ("a JSON Web Token", _plugin("jwt", lambda v: len(v) >= 30 and not documentation_jwt(v))),
     (
         "a Square token",
         _either(_plugin("square"), _patterns(_B + r"sq0atp-[A-Za-z0-9_\-]{22}", _B + r"EAAA[\w\-]{60}" + _E)),

@@ -32,8 +32,20 @@ _PLACEHOLDER_WORDS |= frozenset(
     "votre ton ta mot de passe ici entrer saisir remplacer modifier "
     "tu su tus aqui aquí introducir poner cambiar reemplazar contrasena contraseña clave "
     "sua seu aqui inserir colocar substituir senha "
-    "tuo tua qui inserire sostituire mettere".split()
+    "tuo tua qui inserire sostituire mettere "
+    "bitte ausfuellen ausfüllen eintragen remplir rellenar completar compilare".split()
 )
+# A value that says it is no real one ("not-the-right-one", "fixture-password-not-real"): only these words and the
+# words above, as a test or a fixture names the value it posts.
+_PLACEHOLDER_WORDS |= frozenset("not real right one actual valid fixture fixtures mock stub".split())
+# A slot written as an instruction ("replace-me-with-a-long-random-string", "change_me_before_deploy",
+# "your-webhook-signing-secret-here"): letters in words, opening on what to do or on "your" and closing on "here".
+_INSTRUCTION = re.compile(
+    r"(?i)^(?:(?:replace|change|fill|set|update)[-_ ]?me(?:[-_ ][a-z]+)*|(?:your|my)(?:[-_ ][a-z]+)+[-_ ]here"
+    r"|(?:insert|enter|put|paste|add|set)[-_ ](?:your|the|a)(?:[-_ ][a-z]+)+)$"
+)
+# Where a secret lives, named instead of the secret: an environment variable (``env:PGPASSWORD``) or a store's path.
+_REFERENCE = re.compile(r"^(?:env|environ|environment):[A-Z_][A-Z0-9_]*$|^(?:vault|ssm|keychain|keyring|op)://\S+$")
 # A slot a template fills (``<...>``, ``{...}``, ``${...}``, ``$(...)``, ``#{...}``, ``%s``, ``%(name)s``,
 # ``%NAME%``, ``$1``), a mask (``****``, ``•••``, ``xxxx``), or a hash in modular crypt form (``$2b$12$...``,
 # ``$argon2id$...``), which is what a store keeps instead of the password.
@@ -74,7 +86,7 @@ def is_placeholder(value: str) -> bool:
         stripped = stripped.rstrip("}]")
     if not stripped or _TEMPLATE.match(stripped) or _YAML_TAG.match(stripped) or names_a_variable(stripped):
         return True
-    if _SIGIL_VARIABLE.match(stripped):
+    if _SIGIL_VARIABLE.match(stripped) or _INSTRUCTION.match(stripped) or _REFERENCE.match(stripped):
         return True
     words = [w for w in re.split(r"[\s_\-./]+", stripped.lower()) if w]
     return all(w in _PLACEHOLDER_WORDS or re.fullmatch(r"x+|\*+|\d", w) for w in words)

@@ -31,6 +31,10 @@ _PROSE_SHAPE = re.compile(r"^[a-z]+(?:ed|ing|ly|ible|able|ful|less|ous|ive)$")
 def prose_value(value: str, after: str) -> bool:
     """Whether ``value`` (the word after "password is") is a credential rather than the sentence going on."""
     lower = value.lower()
+    # a quality said with its negation ("insecure", "unsafe", "nonstandard") is a quality all the same
+    negated = re.match(r"(?:in|un|non|dis)(?P<word>[a-z]{4,})$", lower)
+    if negated is not None and negated["word"] in _PROSE_WORDS:
+        return False
     if lower in _PROSE_WORDS or _PROSE_SHAPE.match(lower) or is_placeholder(value):
         return False
     if re.search(r"\d|[^\w]", value) or value != value.lower():

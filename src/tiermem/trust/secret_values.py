@@ -17,15 +17,33 @@ from collections.abc import Callable
 
 from tiermem.trust.secret_code import code_password
 from tiermem.trust.secret_columns import column_password
-from tiermem.trust.secret_formats import looks_filled
+from tiermem.trust.secret_formats import documentation_jwt, looks_filled
+from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
 from tiermem.trust.secret_placeholders import is_placeholder
 
 __all__ = ["VALUE_DETECTORS", "is_placeholder"]
 
 
+# A text that says the password it gives is an example and in use nowhere ("the manual's example ... never
+# deployed", "shown as an illustration, not a real password"): both must be said, as either alone is said of real
+# passwords too ("for example, the password is ...", "never used it since").
+_AN_EXAMPLE = re.compile(
+    r"(?i)\b(?:(?:docs|documentation|manual|tutorial|guide|handbook|readme|vendor)(?:['\u2019]s?)?\s+"
+    r"(?:own\s+)?(?:example|sample)|(?:as|for)\s+(?:an?\s+)?illustration|illustrative)\b"
+)
+_IN_USE_NOWHERE = re.compile(
+    r"(?i)\b(?:never\s+(?:deployed|used\s+(?:anywhere|in\s+production)|in\s+use)|not\s+(?:in\s+use|deployed)"
+    r"|not\s+a\s+real\s+(?:password|credential|secret)|no\s+real\s+(?:password|credential|secret))\b"
+)
+
+
 def _passwords(text: str) -> bool:
-    return code_password(text) or labelled_password(text) or column_password(text)
+    if _AN_EXAMPLE.search(text) and _IN_USE_NOWHERE.search(text):
+        return False
+    return (
+        code_password(text) or labelled_password(text) or column_password(text) or foreign_password(text)
+    ) or wifi_key(text)
 
 
 # A door's or a PIN's code named in another language: "Türcode", "digicode", "código de la puerta", "kod do drzwi".
@@ -88,7 +106,7 @@ def _postal(label: str, value: str, before: str, after: str) -> bool:
 
 
 def _pins(text: str) -> bool:
-    if any(len(set(m.group(1))) > 1 for p in (_CODE_USED, _KEYPAD) for m in p.finditer(text)):
+    if foreign_code(text) or any(len(set(m.group(1))) > 1 for p in (_CODE_USED, _KEYPAD) for m in p.finditer(text)):
         return True
     for m in _PIN.finditer(text):
         label, value = m.group("label").lower(), m.group("value")
@@ -120,7 +138,7 @@ _KEY_LABEL = re.compile(
     r"(?![A-Za-z0-9])(?:\s*\([^()\n]{1,24}\))?(?:\s+(?:for|of|to|on|at|für|fur|de|del|pour|per|voor|för|til)"
     r"(?:\s+[\w'\u2019.\-]+){1,5}?(?=\s*:))?"
     # a literal of bytes or a raw string is quoted after its letter (``b'...'``)
-    r"[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*[bBrRuU]?"
+    r"[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:[bBrRuU](?=[\"']))?"
     r"(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
 )
 
@@ -129,6 +147,8 @@ def _random_value(value: str, label: str) -> bool:
     value = value.strip().rstrip(".,;")
     if is_placeholder(value) or not looks_filled(value) or " " in value or _PUBLISHABLE.match(value):
         return False
+    if documentation_jwt(value):
+        return False  # the documentation's sample token, after the word "token"
     least = 20 if label in {"token", "secret"} else 12
     has_letter = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
@@ -244,6 +264,8 @@ _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{40,}={0,2}(?![A-Za-z
 _PUBLIC_CONTEXT = re.compile(
     r"(?:(?<![A-Za-z0-9])pk\.|ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|data:[\w/+.\-]*;base64,|sha(?:256|384|512)[-:]"
     r"|integrity=?[\"']?|fingerprint(?:\s+is)?:?\s*(?:sha\d+:|md5:)?"
+    # a Go module's hash in go.sum ("h1:" then base64 of a SHA-256)
+    r"|(?<![A-Za-z0-9])h1:"
     r"|\w+://\S*|www\.\S*)\s*$",
     re.IGNORECASE,
 )
@@ -254,7 +276,12 @@ _PUBLISHABLE = re.compile(r"^[\"']?(?:pk_(?:live|test)_|pk\.)")
 _CRYPT_HEAD = re.compile(
     r"\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|sha\d*|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$(?:[^\s$]*\$)*[./\w]*$"
 )
-_NAMED_PUBLIC = re.compile(r"(?i)public[_\-\s]?key\s*[:=]\s*[\"']?$")
+# A value named a public key, also with what it is for between ("public key for web push: ..."), never a private one.
+# A JSON Web Token's header and claims, before its signature.
+_SIGNED_CLAIMS = re.compile(r"eyJ[A-Za-z0-9_\-]+\.eyJ[A-Za-z0-9_\-]+\.$")
+_NAMED_PUBLIC = re.compile(
+    r"(?i)public[_\-\s]?key(?:\s+(?!(?:and|or|&|private|secret)\b)[\w\-]+){0,4}\s*[:=]\s*[\"']?$"
+)
 # A request's id in a response's headers (``x-amz-id-2: ...``): random, and it names a request, not a caller.
 _REQUEST_ID = re.compile(
     r"(?i)(?:x-amz-id-2|x-amz-cf-id|x-amzn-requestid|(?:request|trace|correlation)[_\-\s]?id)\s*[:=]\s*[\"']?$"
@@ -332,6 +359,9 @@ def _bare_token(text: str) -> bool:
         before = text[max(0, m.start() - 80) : m.start()]
         if _PUBLIC_CONTEXT.search(before) or _NAMED_PUBLIC.search(before) or _PUBLISHABLE.match(value):
             continue  # a URL's path, a public key, a data URI, a subresource hash, a publishable key
+        signed = _SIGNED_CLAIMS.search(text, max(0, m.start() - 4000), m.start())
+        if signed is not None and documentation_jwt(signed.group(0) + value):
+            continue  # the signature of the documentation's sample token
         if _CRYPT_HEAD.search(before):
             continue  # a password's hash, which the docs promise is stored
         if _REQUEST_ID.search(before) or (_JWK_PUBLIC.search(before) and '"kty"' in text) or _public_key_der(value):

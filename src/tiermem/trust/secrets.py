@@ -44,6 +44,8 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("memorable",),
         *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
         *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
+        # a network's key in other languages (``secret_languages``)
+        *("schl", "nyckel", "avain", "anahtar", "cle_", "cle:"),
         *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
         *("login", "logon", "sign in", "sign-in", "signin", "credential", "creds", "redis", "ldap", "sudo", "smb"),
         *("rpcclient", "auth", "getconnection", "networkcredential", "mysqli", "pdo(", "identified", "@tcp", "@unix"),
@@ -53,6 +55,9 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
     "a PIN or access code": (
         *("pin", "puk", "暗証番号", "combo", "code", "combination", "código", "codigo", "codice", "kod"),
         *("geheimzahl", "disarm", "unlock", "unset", "deactivate", "şifre", "sifre"),
+        # a lock opened by a code, and a code's name, in other languages (``secret_languages``)
+        *("schloss", "slot", "lås", "las", "lukko", "kilit", "candado", "cadenas", "cadeado", "lucchetto", "kood"),
+        *("combina", "combinaison", "codice"),
     ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),

@@ -1,0 +1,209 @@
+"""(internal) A password, a Wi-Fi key or a door's code named in another language, read from one table of words.
+
+Each language names a password ("salasana", "contraseña"), says "is" ("on", "es"), joins what the password is for
+("del wifi", "bij oma"), names a code and what it opens ("kod till porten"), a lock that is opened by a code alone
+("Zahlenschloss", "candado de combinación") and a network's key ("Netzwerkschlüssel", "clé"). The patterns below are
+built from the table, so a language is added by adding its row. A password counts when it is shaped like one
+(``secret_passwords.shaped``); a code only after a word that names a code, never any number after any word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tiermem.trust.secret_passwords import shaped
+
+__all__ = ["foreign_code", "foreign_password", "wifi_key"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """One language's words, as regular-expression fragments (accents optional where people leave them off)."""
+
+    password: tuple[str, ...] = ()
+    is_: tuple[str, ...] = ()
+    of: tuple[str, ...] = ()
+    code: tuple[str, ...] = ()  # a code's name, counted only before what it opens
+    opens: tuple[str, ...] = ()  # what a code opens: a door, a gate, a padlock
+    lock: tuple[str, ...] = ()  # a lock opened by a code, or a PIN, whose name alone tells the number after it
+    key: tuple[str, ...] = ()  # a network's key
+    network: tuple[str, ...] = ()  # a network, named in a key's label or near it
+
+
+_LANGUAGES: dict[str, _Words] = {
+    "es": _Words(
+        password=(r"contrase[ñn]a", r"clave\s+de\s+acceso"),
+        is_=("es", "era", "será"),
+        of=("de", "del", "de la", "para", "en"),
+        code=(r"c[óo]digo",),
+        opens=("puerta", "portal", "port[óo]n", "candado", "trastero", "garaje", "alarma", "caja fuerte"),
+        lock=(r"candado\s+de\s+combinaci[óo]n", r"combinaci[óo]n(?:\s+del?\s+(?:candado|caja\s+fuerte))?"),
+        key=("clave",),
+        network=("wifi", "wi-fi", "red", "router"),
+    ),
+    "fr": _Words(
+        password=(r"mot\s+de\s+passe",),
+        is_=("est", "était", "sera", r"c['\u2019]est"),
+        of=("de", "du", "de la", "des", "pour", "chez"),
+        code=("code",),
+        opens=("porte", "portail", "cadenas", "garage", "alarme", "coffre", "immeuble"),
+        lock=(r"cadenas\s+[àa]\s+code", r"combinaison(?:\s+du\s+(?:cadenas|coffre))?"),
+        key=(r"cl[ée]f?", r"cl[ée]\s+(?:de\s+s[ée]curit[ée]|r[ée]seau|wpa2?)"),
+        network=("wifi", "wi-fi", r"r[ée]seau", "box", "livebox", "freebox"),
+    ),
+    "de": _Words(
+        password=("passwort", "kennwort"),
+        is_=("ist", "lautet", "war"),
+        of=("für", "fur", "vom", "von", "der", "des", "bei", "zum", "zur"),
+        code=("code",),
+        opens=("tür", "tur", "tor", "schloss", "garage", "tresor", "haustür", "briefkasten"),
+        lock=(
+            r"zahlenschloss",
+            r"kombinationsschloss",
+            r"codeschloss",
+            r"(?:fahrrad|spind|koffer)schloss",
+            r"zahlencode",
+        ),
+        key=(r"(?:netzwerk|wlan|wifi|wpa2?|sicherheits)[\s\-]?schl(?:ü|u|ue)ssel", r"schl(?:ü|u|ue)ssel"),
+        network=("wlan", "wifi", "wi-fi", "netzwerk", "router", "fritz", "box"),
+    ),
+    "nl": _Words(
+        password=("wachtwoord",),
+        is_=("is", "was", "luidt"),
+        of=("van", "voor", "bij", "op"),
+        code=("code",),
+        opens=("deur", "poort", "slot", "hangslot", "kluis", "garage", "fietsenhok"),
+        lock=(r"cijferslot", r"combinatieslot", r"codeslot"),
+        key=(r"(?:netwerk|wifi|wpa2?)?sleutel",),
+        network=("wifi", "wi-fi", "wlan", "netwerk", "router"),
+    ),
+    "sv": _Words(
+        password=(r"l[öo]senord",),
+        is_=("är", "var"),
+        of=("till", "för", "på", "hos"),
+        code=("kod", "koden"),
+        opens=("porten", "dörren", "grinden", "entrén", "hänglåset", "förrådet", "garaget", "port", "dörr"),
+        lock=(r"kodl[åa]s(?:et)?", r"siffrel[åa]s(?:et)?"),
+        key=(r"(?:n[äa]tverks|wifi|wpa2?)?nyckel(?:n)?",),
+        network=("wifi", "wi-fi", "wlan", r"n[äa]tverk", "router"),
+    ),
+    "fi": _Words(
+        password=("salasana",),
+        is_=("on", "oli"),
+        code=("koodi",),
+        opens=("oveen", "ovelle", "porttiin", "lukkoon"),
+        lock=(r"(?:yhdistelm[äa]|numero)lukko", r"(?:ovi|pin-?)koodi", "tunnusluku"),
+        key=(r"(?:verkko|wlan|wifi)?avain",),
+        network=("wifi", "wi-fi", "wlan", "verkko", "reititin"),
+    ),
+    "tr": _Words(
+        password=(r"[şs]ifre", r"parola"),
+        is_=("ise",),
+        code=(r"kod(?:u|um)?", r"[şs]ifre(?:si)?"),
+        opens=(r"kap[\u0131i](?:n[\u0131i]n)?", r"kilit", r"kasa"),
+        lock=(r"[şs]ifreli\s+kilit", r"pin['\u2019](?:i|\u0131|im|in|niz|imiz)"),
+        key=(r"a[ğg]\s+anahtar[\u0131i]", r"anahtar[\u0131i]?"),
+        network=("wifi", "wi-fi", "kablosuz", "modem"),
+    ),
+    "it": _Words(
+        password=(r"parola\s+d['\u2019]ordine",),
+        is_=("è", "era"),
+        of=("di", "del", "della", "per", "da"),
+        code=("codice",),
+        opens=("porta", "portone", "cancello", "lucchetto", "cassaforte", "garage", "allarme"),
+        lock=(r"lucchetto\s+a\s+combinazione", r"combinazione(?:\s+del(?:la)?\s+(?:lucchetto|cassaforte))?"),
+        key=(r"chiave(?:\s+di\s+rete)?",),
+        network=("wifi", "wi-fi", "rete", "router", "modem"),
+    ),
+    "pt": _Words(
+        password=("senha",),
+        is_=("é", "era"),
+        of=("de", "do", "da", "para"),
+        code=(r"c[óo]digo",),
+        opens=("porta", r"port[ãa]o", "cadeado", "cofre", "garagem", "alarme"),
+        lock=(r"cadeado\s+de\s+(?:c[óo]digo|combina[çc][ãa]o)", r"combina[çc][ãa]o\s+do\s+(?:cadeado|cofre)"),
+        key=(r"chave(?:\s+de\s+rede)?",),
+        network=("wifi", "wi-fi", "rede", "router", "roteador"),
+    ),
+}
+
+
+def _either(fragments: list[str]) -> str:
+    return "(?:" + "|".join(sorted(set(fragments), key=len, reverse=True)) + ")"
+
+
+def _all(field: str) -> list[str]:
+    return [w for words in _LANGUAGES.values() for w in getattr(words, field)]
+
+
+def _password_pattern(words: _Words) -> re.Pattern[str]:
+    of = _either(list(words.of)) if words.of else "(?!)"
+    return re.compile(
+        r"(?i)(?<![^\W\d_])" + _either(list(words.password)) + r"\w*"
+        # whose or where, in one word ("Wifi-wachtwoord thuis:")
+        r"(?:\s+[^\W\d_][\w\-]*(?=\s*[:=]))?"
+        # what the password is for ("del wifi del despacho"), a remark in brackets, then a colon or "is"
+        r"(?:\s+" + of + r"(?:\s+[^\s:()]+){1,5}?)?(?:\s*\([^()\n]{1,40}\))?"
+        r"(?:\s*[:=]|\s+" + _either(list(words.is_)) + r"\s*:?)[ \t]*[\"'\u201c\u00ab]?(?P<value>[^\s\"'\u201d\u00bb]+)"
+    )
+
+
+_PASSWORDS = tuple(_password_pattern(words) for words in _LANGUAGES.values() if words.password)
+
+
+def foreign_password(text: str) -> bool:
+    """Whether ``text`` gives a password shaped like one after a label in its language (``salasana on ...``)."""
+    for pattern in _PASSWORDS:
+        for m in pattern.finditer(text):
+            value = m["value"].rstrip(".,;!?)")
+            if shaped(value) and not value.startswith(("/", "~", "./")) and ":" not in value and "=" not in value:
+                return True
+    return False
+
+
+_OF = _either([r"\s+(?:" + w + r")\s+" for w in _all("of")] + [r"\s+"])
+_CODE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:"
+    + _either(_all("lock"))
+    + r"|"
+    + _either(_all("code"))
+    + r"(?:"
+    + _OF
+    + r"(?:(?:la|el|le|l['\u2019]|der|die|das|de|het)\s*)?"
+    + _either(_all("opens"))
+    + r")"
+    + r")(?![^\W\d_])(?:\s+\w+){0,2}?\s*[:=\-]?\s*(?P<value>\d{4,8})(?![\d/]|[.,:]\d)"
+)
+
+
+def foreign_code(text: str) -> bool:
+    """Whether ``text`` gives a code after a word that names one in its language ("kod till porten ...",
+    "Zahlenschloss: ..."); a number repeating one digit is no code anyone sets."""
+    return any(len(set(m["value"])) > 1 for m in _CODE.finditer(text))
+
+
+_NETWORK = re.compile(r"(?i)(?<![^\W\d_])" + _either(_all("network")) + r"(?![^\W\d_])")
+_KEY = re.compile(
+    r"(?i)(?<![^\W\d_])(?P<label>"
+    + _either(_all("key"))
+    + r"(?:[\s_\-]+"
+    + _either(_all("network"))
+    + r")?)(?![^\W\d_])[ \t]*[:=][ \t]*(?P<value>\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])|[^\s\"',;]+)"
+)
+# A Wi-Fi key given bare after the network's name (a tag ``wifi:...``): made like a strong password, with a sign no
+# network's name holds, as a network's name with a digit or a dash ("Home-5G") is no key.
+_BARE_WIFI = re.compile(r"(?i)(?<![^\W\d_])(?:wi-?fi|wlan)[ \t]*[:=][ \t]*(?P<value>\S+)")
+_STRONG = re.compile(r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
+
+
+def wifi_key(text: str) -> bool:
+    """Whether ``text`` gives a network's key: after a key's label that names the network or in a text that does
+    ("Netzwerkschlüssel: ...", "Wifi du salon ... clé : ..."), or bare after "wifi:"."""
+    for m in _KEY.finditer(text):
+        value = m["value"].rstrip(".,;!?)")
+        grouped = value[:1].isdigit() and " " in value
+        named = _NETWORK.search(m["label"]) or re.match(r"(?i)netzwerk|netwerk|n[äa]tverks|verkko", m["label"])
+        if (grouped or shaped(value)) and (named or _NETWORK.search(text)):
+            return True
+    return any(_STRONG.fullmatch(m["value"].rstrip(".,;")) for m in _BARE_WIFI.finditer(text))
