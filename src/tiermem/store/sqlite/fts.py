@@ -161,8 +161,8 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
                     pin.gen,
                     held,
                     missing,
-                    lambda t: fts_query(scope, [t], with_scope_token=False),
-                    _BM25,
+                    lambda ts, token: fts_query(scope, ts, with_scope_token=token),
+                    _BM25_WEIGHTS,
                 )
                 if learned is None:
                     return None
