@@ -228,3 +228,47 @@ def test_the_tag_sets_kept_for_a_scope_stay_bounded_without_a_write(tmp_path: Pa
         assert _tagged_ids(store, "ns:a") == {kept.id} and [c for c, _ in _tagged_keyword(store, {"ns:a"})] == [kept.id]
     finally:
         store.close()
+
+
+def test_a_keyword_query_with_new_words_asks_the_index_for_those_words_alone(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        _fill(store, ALICE, 40)
+        _fill(store, BOB, 20)  # another scope's rows hold the same words
+        for _ in range(HOLD_ROWS_FROM + 1):  # the scope's rows held, the word's rows kept
+            with store.pinned(ALICE):
+                _scored(store, ALICE, ["kettle"])
+        asked: list[str] = []
+        store._conn.set_trace_callback(asked.append)
+        queries = [["kettle", "violin"], ["kettle violin", "garden"], ["kettle", "nowhere"], ["violin", "garden"]]
+        for terms in queries:
+            with store.pinned(ALICE):
+                found = _scored(store, ALICE, terms)
+            assert found == _scored_afresh(store, ALICE, terms)
+        store._conn.set_trace_callback(None)
+        matched = [sql for sql in asked if "MATCH" in sql]
+        # One statement for each word not kept yet (violin, "kettle violin", garden, nowhere), none for a kept one.
+        assert len(matched) == 4 and not any(" OR " in sql for sql in matched)
+    finally:
+        store.close()
+
+
+def test_a_minor_scope_asks_the_index_for_its_new_words_alone(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        _fill(store, ALICE, 12)
+        _fill(store, BOB, 80)  # the scope is a minor part of the file: its token narrows the index's answers
+        for _ in range(HOLD_ROWS_FROM + 1):
+            with store.pinned(ALICE):
+                _scored(store, ALICE, ["kettle"])
+        asked: list[str] = []
+        store._conn.set_trace_callback(asked.append)
+        for terms in (["kettle", "violin"], ["kettle", "garden", "nowhere"], ["violin", "kettle lantern"]):
+            with store.pinned(ALICE):
+                found = _scored(store, ALICE, terms)
+            assert found == _scored_afresh(store, ALICE, terms)
+        store._conn.set_trace_callback(None)
+        matched = [sql for sql in asked if "records_fts MATCH" in sql]
+        assert matched and not any('"kettle"' in sql for sql in matched)  # the kept word is never asked again
+    finally:
+        store.close()

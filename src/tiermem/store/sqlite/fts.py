@@ -32,13 +32,9 @@ from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.scope_text import ScopeText, SortedIds, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, filter_sql, scope_sql, tagged_rowids
+from tiermem.store.sqlite.term_rows import KNOWN_TERMS, NO_ROWS, TermRows, learn_terms, one_term_bm25
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
-
-TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
-"""A term's rows in a scope (rowids) and its weighted frequency in each."""
-
-_NO_ROWS: TermRows = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
 
 Matches = tuple[list[int], list[str], npt.NDArray[np.bool_], FloatArray, FloatArray, ScopeTextStats]
 """The scope's rows matching a keyword query (rowids ascending, record ids, whether the filter admits each,
@@ -150,8 +146,27 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         if text is None or known is None or text[0] != pin.gen or known[0] != pin.gen or filter_.tags:
             return None
         held, by_term = text[1], known[1]
-        if not isinstance(held, ScopeText) or not all(t in by_term for t in terms):
+        if not isinstance(held, ScopeText):
             return None
+        missing = [t for t in dict.fromkeys(terms) if t not in by_term]
+        if missing:
+            # Only the new words are asked of the index, each once: matching every term again would walk the
+            # kept ones' postings too, then each new one's a second time for its frequencies.
+            if len(by_term) + len(missing) > KNOWN_TERMS:
+                return None
+            with self._snapshot():
+                learned = learn_terms(
+                    self._conn,
+                    key,
+                    pin.gen,
+                    held,
+                    missing,
+                    lambda ts, token: fts_query(scope, ts, with_scope_token=token),
+                    _BM25_WEIGHTS,
+                )
+                if learned is None:
+                    return None
+                by_term.update(learned)
         rowids = _union([by_term[t][0] for t in terms])
         at, inside = held.places(rowids)
         if not inside.all():  # held rows are the scope's own: a row of another generation, ask the index
@@ -204,9 +219,9 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
                 found = (list(rowids), list(ids), np.array(admitted, dtype=bool), docsize_lengths(sizes))
             matched, names, kept_rows, lengths = found
             known = self._known_frequencies(key, gen)
-            if not matched and known is not None and held is not None and len(known) < 10_000:
+            if not matched and known is not None and held is not None and len(known) < KNOWN_TERMS:
                 # No row of the scope holds any of the terms: each term's rows are known, none.
-                known.update((t, _NO_ROWS) for t in terms)
+                known.update((t, NO_ROWS) for t in terms)
             if not kept_rows.any():
                 return None
             frequencies = self._phrase_frequencies(scope, terms, matched, lengths, use_token, known)
@@ -322,7 +337,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
             )
         if known is not None:
             for i in missing:
-                if len(known) >= 10_000:  # bounded: a long-lived process sees many words
+                if len(known) >= KNOWN_TERMS:  # bounded: a long-lived process sees many words
                     break
                 index = np.flatnonzero(frequencies[:, i])
                 held_order = np.argsort(everyone[index])
@@ -345,8 +360,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         order, ordered = rows.order, rows.ordered
         for term, column in zip(terms, columns, strict=True):
             found = self._conn.execute(
-                f"SELECT rowid, -{_BM25} FROM records_fts WHERE records_fts MATCH ?",
-                [fts_query(scope, [term], with_scope_token=with_scope_token)],
+                one_term_bm25(_BM25), [fts_query(scope, [term], with_scope_token=with_scope_token)]
             ).fetchall()
             hits = len(found)  # without the scope token, every row of the table that holds the term
             if with_scope_token:
