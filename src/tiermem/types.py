@@ -45,14 +45,20 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def aware_time(field: str, value: str) -> datetime:
-    """``value`` read as an ISO 8601 time with a UTC offset; a ValidationError naming ``field`` otherwise."""
+def iso_time(field: str, value: str, problem: str) -> datetime:
+    """``value`` read as an ISO 8601 time (naive or aware); a ValidationError naming ``field`` with ``problem``."""
     try:
         parsed: datetime | None = datetime.fromisoformat(value)
     except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
         parsed = None
     if parsed is None:
-        raise ValidationError(field, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00", given=value)
+        raise ValidationError(field, problem, given=value)
+    return parsed
+
+
+def aware_time(field: str, value: str) -> datetime:
+    """``value`` read as an ISO 8601 time with a UTC offset; a ValidationError naming ``field`` otherwise."""
+    parsed = iso_time(field, value, "must be an ISO 8601 time, e.g. 2026-01-31T09:00:00+00:00")
     if parsed.tzinfo is None:
         raise ValidationError(field, "must include a timezone offset (e.g. +00:00 or Z)", given=value)
     return parsed

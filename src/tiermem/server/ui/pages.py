@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from tiermem.errors import AccessError, NotFoundError, ValidationError
+from tiermem.errors import AccessError, NotFoundError
 from tiermem.server.runtime import Runtime
 from tiermem.server.ui.session import COOKIE, LOGIN_COOKIE
 from tiermem.server.ui.web import (
@@ -28,7 +28,7 @@ from tiermem.server.ui.web import (
 from tiermem.store.context_base import StoreWithContext
 from tiermem.store.summary_base import SessionSummary
 from tiermem.trust.injection import QUARANTINE_TAG, quarantined
-from tiermem.types import Filter, MemoryRecord, Scope, utcnow
+from tiermem.types import Filter, MemoryRecord, Scope, iso_time, utcnow
 
 __all__ = [
     "MAX_WAITING",
@@ -111,13 +111,7 @@ def day(text: str | None, *, end: bool = False, field: str = "date") -> datetime
     """A date field as the start (or end) of that day in UTC; None when empty; ValidationError when malformed."""
     if not text:
         return None
-    try:
-        parsed: datetime | None = datetime.fromisoformat(text)
-    except ValueError:  # raised below, outside the handler: its error quotes the value and must not be the context
-        parsed = None
-    if parsed is None:
-        raise ValidationError(field, "must be YYYY-MM-DD or YYYY-MM-DDTHH:MM", given=text)
-    value = parsed
+    value = iso_time(field, text, "must be YYYY-MM-DD or YYYY-MM-DDTHH:MM")
     if len(text) == 10:
         value = datetime.combine(value.date(), time.max if end else time.min)
     return value if value.tzinfo else value.replace(tzinfo=UTC)
