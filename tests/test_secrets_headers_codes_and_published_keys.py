@@ -22,6 +22,8 @@ from tiermem.trust.secrets import find_secrets
         "Cijferslot van de schuur: 3-8-2-6",
         "WLAN-Schlüssel Speedport 3: 4417 2093 8851 6620 1374",
         "pin_karte: 7390",
+        "DB_PASSWORD= s3cr3tVal9",
+        "export APP_PASSWORD= Kq7vX2mWp4 && ./run.sh",
     ],
 )
 def test_a_credential_in_these_shapes_is_refused(text: str) -> None:

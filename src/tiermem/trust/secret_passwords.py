@@ -331,14 +331,16 @@ _USER_THEN_KEY = re.compile(
 
 
 _ENV_NAME = re.compile(r"(?<![\w$])[A-Z][A-Z0-9_]*$")
+_COMMAND_AFTER = re.compile(r"[ \t]+[a-z][a-z_.-]*[0-9]?[ \t]+\S")
 
 
 def _emptied(text: str, m: re.Match[str]) -> bool:
-    """A shell variable set to nothing for one command (``PGPASSWORD= pg_dump ...``): what follows is the command."""
+    """A shell variable set to nothing for one command (``PGPASSWORD= pg_dump ...``): what follows is the command,
+    a plain lower-case name with arguments after it (``DB_PASSWORD= s3cr3t`` is a value, not a command)."""
     eq = m.start("sep")
     return (
         m["sep"] == "="
-        and text[eq + 1 : eq + 2] in (" ", "\t")
+        and _COMMAND_AFTER.match(text, eq + 1) is not None
         and _ENV_NAME.search(text, max(0, eq - 40), eq) is not None
     )
 
