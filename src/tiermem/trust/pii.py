@@ -35,7 +35,7 @@ from tiermem.trust.pii_columns import column_cells
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
 from tiermem.trust.pii_keys import CACHED_KEY, LABEL_HINTS, cached_readings, readings_of
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
-from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, national_ids, ninos, ssns
+from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, names_a_thing, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
 from tiermem.trust.secret_formats import AWS_KEY_ID_PREFIXES, grouped_aws_key_ids
@@ -220,6 +220,8 @@ def find_pii(text: str) -> list[PiiSpan]:
         for span in _under_headers(view.text):
             if not any(span.start < s.end and s.start < span.end for s in taken):
                 taken.append(span)
+        if any(s.kind is PiiKind.PHONE for s in taken):
+            taken = _without_things(view.text, taken)
     if not taken:
         return []
     return sorted((PiiSpan(*view.original(s.start, s.end), s.kind) for s in taken), key=lambda s: s.start)
@@ -227,6 +229,7 @@ def find_pii(text: str) -> list[PiiSpan]:
 
 # What only a label makes personal, read in a table's cells after the column's header ("dob", "passport").
 _AFTER_A_HEADER: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]], ...] = (
+    (PiiKind.CARD, cards),
     (PiiKind.SSN, ssns),
     (PiiKind.BIRTH_DATE, birth_dates),
     (PiiKind.PASSPORT, passports),
@@ -246,6 +249,14 @@ def _under_headers(text: str) -> Iterator[PiiSpan]:
             for s, e in find(cell):
                 if s >= len(prefix):
                     yield PiiSpan(start + s - len(prefix), start + e - len(prefix), kind)
+
+
+def _without_things(text: str, taken: list[PiiSpan]) -> list[PiiSpan]:
+    """``taken`` less the phone numbers in a column whose header names a thing's number ("part_number", "SKU")."""
+    things = [
+        (start, end) for start, end, header in column_cells(text) if names_a_thing(header.replace("_", " ") + ":")
+    ]
+    return [s for s in taken if s.kind is not PiiKind.PHONE or not any(a <= s.start and s.end <= b for a, b in things)]
 
 
 _LITERAL = "TEXT"  # the label of a placeholder that stands for placeholder-shaped text the caller wrote

@@ -42,7 +42,7 @@ LABEL_HINTS = re.compile(
     r"paie|tarjeta|carta|cart[ãa]o|pago|pagamento|phone|tel|mob|cell|call|ring|text|sms|whatsapp|signal|fax|number|"
     r"contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|m[óo]vil|"
     r"celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电话]|"
-    r"paszp|urodz|pesel|contribu|curp|do[gğ]um|f[öø]dsel|f[öø]delse|syntym|narozen|рождения|"
+    r"paszp|urodz|pesel|kimlik|tckn|tc\s*no|henkil|hetu|contribu|curp|do[gğ]um|f[öø]dsel|f[öø]delse|syntym|narozen|рождения|"
     r"旅券|パスポート|护照|護照|여권|生年月日|誕生日|出生"
 )
 

@@ -16,6 +16,7 @@ from stdnum.ca import sin
 from stdnum.de import idnr
 from stdnum.es import dni
 from stdnum.exceptions import InvalidChecksum, ValidationError
+from stdnum.fi import hetu
 from stdnum.fr import nir
 from stdnum.gb import nhs
 from stdnum.in_ import aadhaar, pan
@@ -23,6 +24,7 @@ from stdnum.mx import curp
 from stdnum.nl import bsn
 from stdnum.pl import pesel
 from stdnum.pt import nif
+from stdnum.tr import tckimlik
 
 __all__ = ["birth_dates", "labelled_ids", "passports"]
 
@@ -163,7 +165,13 @@ _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         idnr.is_valid,
     ),
     (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),
-    (("pesel",), _after(r"pesel", r"\d{11}"), pesel.is_valid),
+    (("pesel",), _after(r"pesel(?:\s+to)?", r"\d{11}"), pesel.is_valid),  # "to": Polish "is"
+    (
+        ("kimlik", "tckn", "tc no"),
+        _after(r"kimlik(?:\s+numaras[\u0131i]|\s+numaram)?|tckn|tc\s+no", r"[1-9]\d{10}"),
+        tckimlik.is_valid,
+    ),
+    (("henkilö", "henkilo", "hetu"), _after(r"henkil[öo]tunnus|hetu", r"\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]"), hetu.is_valid),
     (("nif", "contribuinte"), _after(r"nif|contribuinte", r"\d{3} ?\d{3} ?\d{3}"), nif.is_valid),
     (("dni", "nif"), _after(r"dni|nif", r"\d{8}-?[A-Z]"), _named(dni.validate)),
     (("curp",), _after(r"curp", r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d"), _named(curp.validate)),

@@ -57,11 +57,15 @@ NOT_PERSONAL = re.compile(
     r"fedex|ups|usps|dhl|dpd|tnt|evri|hermes|parcelforce|royal\s+mail|"
     # a serial in the Romance languages ("numero di serie", "número de serie"), a law's number ("Regulation (EU)")
     r"s[ée]rie|regulation|directive|decision|verordnung|richtlinie|r[èe]glement|reglamento|directiva|regolamento|"
-    r"direttiva|verordening|richtlijn)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
+    r"direttiva|verordening|richtlijn|"
+    # a call centre's record of a call, a cost centre, an account of the books
+    r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
     r"(?:\s+(?:of|de|di|del|della|du|des|der|van)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
-    r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|#)$"
+    r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|"
+    # written without spaces, so no word boundary before them: an order's, an article's, a slip's number
+    r"(?:注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號)\s*[:#]?\s*|#)$"
 )
 # What NOT_PERSONAL finds when only "id" or "#" stands before a number: a person's number is as often written so
 # ("Member ID: ...") as a thing's.

@@ -141,7 +141,7 @@ _STATE_DETAILS = frozenset(
     "out in required needed pending soon ago day days week weeks month months year years hour hours minute "
     "minutes time times attempt attempts failed tries retries by admin administrator it support helpdesk user "
     "link sent via reset until since on at after before for expiry expires policy rotation the a an and or "
-    "email mail sms".split()
+    "email mail sms wait try again later".split()
 )
 
 

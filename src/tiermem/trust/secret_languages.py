@@ -189,7 +189,10 @@ _KEY = re.compile(
     + _either(_all("key"))
     + r"(?:[\s_\-]+"
     + _either(_all("network"))
-    + r")?)(?![^\W\d_])[ \t]*[:=][ \t]*(?P<value>\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])|[^\s\"',;]+)"
+    + r")?)(?![^\W\d_])"
+    # the router's name between the label and its key ("WLAN-Schlüssel <model>:")
+    + r"(?P<device>(?:[ \t]+[^\s:=]{1,20}){0,3}?)[ \t]*[:=][ \t]*"
+    + r"(?P<value>\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])|[^\s\"',;]+)"
 )
 # A Wi-Fi key given bare after the network's name (a tag ``wifi:...``): made like a strong password, with a sign no
 # network's name holds, as a network's name with a digit or a dash ("Home-5G") is no key.
@@ -204,6 +207,8 @@ def wifi_key(text: str) -> bool:
         value = m["value"].rstrip(".,;!?)")
         grouped = value[:1].isdigit() and " " in value
         named = _NETWORK.search(m["label"]) or re.match(r"(?i)netzwerk|netwerk|n[äa]tverks|verkko", m["label"])
+        if m["device"] and not grouped:
+            continue  # words before the colon name something else than the key ("key to the shed: ...")
         if (grouped or shaped(value)) and (named or _NETWORK.search(text)):
             return True
     return any(_STRONG.fullmatch(m["value"].rstrip(".,;")) for m in _BARE_WIFI.finditer(text))

@@ -330,9 +330,26 @@ _USER_THEN_KEY = re.compile(
 )
 
 
+_ENV_NAME = re.compile(r"(?<![\w$])[A-Z][A-Z0-9_]*$")
+_COMMAND_AFTER = re.compile(r"[ \t]+[a-z][a-z_.-]*[0-9]?[ \t]+\S")
+
+
+def _emptied(text: str, m: re.Match[str]) -> bool:
+    """A shell variable set to nothing for one command (``PGPASSWORD= pg_dump ...``): what follows is the command,
+    a plain lower-case name with arguments after it (``DB_PASSWORD= s3cr3t`` is a value, not a command)."""
+    eq = m.start("sep")
+    return (
+        m["sep"] == "="
+        and _COMMAND_AFTER.match(text, eq + 1) is not None
+        and _ENV_NAME.search(text, max(0, eq - 40), eq) is not None
+    )
+
+
 def labelled_password(text: str) -> bool:
     """Whether ``text`` gives a password after a label naming one, in prose, a form, a config or code."""
     for m in _ASSIGNED.finditer(text):
+        if _emptied(text, m):
+            continue
         value = m["dq"] or m["sq"] or m["bare"]
         after = text[m.end() :]
         if _DEFINED.search(text, 0, m.start()):
@@ -371,7 +388,7 @@ def labelled_password(text: str) -> bool:
             return True
     for m in _ANY_SAID.finditer(text):
         value, after = m.group("value"), text[m.end() :]
-        if _next_entry(text, m, "value"):
+        if _next_entry(text, m, "value") or _emptied(text, m):
             continue
         # a key of a mapping where a value was looked for (``password_policy: min_length: 12`` joined on one line)
         keyed = _A_KEY.fullmatch(value) is not None

@@ -19,11 +19,11 @@ __all__ = ["is_placeholder"]
 # Words that stand for a value in documentation and forms: a value made only of these is not a credential.
 _PLACEHOLDER_WORDS = frozenset(
     "your my the a an our their his her this that some any new old example sample dummy fake placeholder "
-    "secret password passwd pwd pass passphrase word token key keys api access id user username login value "
+    "secret password passwd pwd pw pass passphrase word token key keys api access id user username login value "
     "here insert enter replace me put paste goes changeme change it redacted hidden removed masked none null "
     "nil empty blank na n tbd todo xxx foo bar baz test string str text auth client app private public goes "
     "required optional unchanged same see below above default demo abc wrong incorrect invalid bad bogus "
-    "true false".split()
+    "true false sensitive".split()
 )
 # The same words in other languages a template is written in: "HIER_EINTRAGEN", "votre_mot_de_passe", "TU_CLAVE".
 _PLACEHOLDER_WORDS |= frozenset(
@@ -45,7 +45,11 @@ _INSTRUCTION = re.compile(
     r"|(?:insert|enter|put|paste|add|set)[-_ ](?:your|the|a)(?:[-_ ][a-z]+)+)$"
 )
 # Where a secret lives, named instead of the secret: an environment variable (``env:PGPASSWORD``) or a store's path.
-_REFERENCE = re.compile(r"^(?:env|environ|environment):[A-Z_][A-Z0-9_]*$|^(?:vault|ssm|keychain|keyring|op)://\S+$")
+# A file named after "@" is read for the value, as curl and vault read one (``password=@db_password.txt``).
+_REFERENCE = re.compile(
+    r"^(?:env|environ|environment):[A-Z_][A-Z0-9_]*$|^(?:vault|ssm|keychain|keyring|op)://\S+$"
+    r"|^@[\w~.-]*[./][\w./-]*\w$"
+)
 # A slot a template fills (``<...>``, ``{...}``, ``${...}``, ``$(...)``, ``#{...}``, ``%s``, ``%(name)s``,
 # ``%NAME%``, ``$1``), a mask (``****``, ``•••``, ``xxxx``), or a hash in modular crypt form (``$2b$12$...``,
 # ``$argon2id$...``), which is what a store keeps instead of the password.

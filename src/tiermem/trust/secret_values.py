@@ -38,8 +38,22 @@ _IN_USE_NOWHERE = re.compile(
 )
 
 
+# The documentation's own value, named as its ("the page ... encodes its sample password ..."), after the docs
+# are named as the source (``_AN_EXAMPLE``).
+_ITS_SAMPLE = re.compile(r"(?i)\b(?:its|their)\s+(?:own\s+)?(?:sample|example)\s+(?:password|passphrase|secret)\b")
+
+
+# An app password as a provider shows it once: four groups of four small letters ("abcd efgh ijkl mnop").
+_APP_PASSWORD = re.compile(
+    r"(?i)\bapp(?:[\s_\-]specific)?[\s_\-]pass(?:word|wort|e)?\b[^\n:=]{0,60}[:=]\s*"
+    r"(?-i:[a-z]{4}(?:[\s\-][a-z]{4}){3})(?![A-Za-z])"
+)
+
+
 def _passwords(text: str) -> bool:
-    if _AN_EXAMPLE.search(text) and _IN_USE_NOWHERE.search(text):
+    if _APP_PASSWORD.search(text):
+        return True
+    if _AN_EXAMPLE.search(text) and (_IN_USE_NOWHERE.search(text) or _ITS_SAMPLE.search(text)):
         return False
     return (
         code_password(text) or labelled_password(text) or column_password(text) or foreign_password(text)
@@ -49,7 +63,7 @@ def _passwords(text: str) -> bool:
 # A door's or a PIN's code named in another language: "Türcode", "digicode", "código de la puerta", "kod do drzwi".
 _FOREIGN_PIN = (
     r"(?:t[üu]r|haust[üu]r|tor|zugangs|eingangs|tresor|schloss|garagen|alarm|deur|poort|toegangs|kluis)[\s\-]?code"
-    r"|digicode|geheimzahl|pin[\s_\-]*(?:nummer|kod|numero|número|numéro)"
+    r"|digicode|geheimzahl|cijferslot|cijfercode|zahlenschloss|nummernschloss|pin[\s_\-]*(?:nummer|kod|numero|número|numéro)"
     # a code lock and a door's code in the Nordic languages ("kodlåset", "portkoden"); a card's "password" in Turkish
     r"|kodl[åa]s(?:et)?|(?:d[öoø]rr?|port|l[åa]s|grind|garage)kod(?:e|en)?|kart[\u0131i]?(?:n[\u0131i]n)?\s+[şs]ifre(?:si)?"
     r"|(?:c[óo]digo|code|codice|kod)\s+(?:(?:de|del|da|do|della|dell['\u2019]|di|du|des|dla|d['\u2019])\s*)?"
@@ -61,16 +75,18 @@ _FOREIGN_PIN = (
 )
 _PIN_IS = r"(?:is|was|ist|lautet|war|es|est|era|è|é|e|luidt|jest|to|wynosi)"
 _PIN = re.compile(
-    r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#))?|pincode|puk(?:[\s_\-]*code)?|暗証番号(?:は)?"
+    r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#)|[_\-][^\W\d_]{2,12})?|pincode|puk(?:[\s_\-]*code)?|暗証番号(?:は)?"
     r"|(?:door|alarm|gate|garage|safe|lock|"
     r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
     r"combination|(?:safe|lock|padlock)[\s_\-]combo|" + _FOREIGN_PIN + r")"
     # what the code opens, named after it ("PIN der EC-Karte:", "el PIN de la tarjeta es"), then a colon or an "is"
     r"(?:\s+(?:of|for|on|de|del|der|des|du|van|von|vom|da|do|della|di|für|zum|zur|till|för|dla)"
     r"(?:\s+[\w'\u2019.\-]+){1,6}?"
+    # a remark on it in brackets ("PIN for the card (ending 1234): ...")
+    r"(?:\s*\([^()\n]{1,40}\))?"
     r"(?:\s+" + _PIN_IS + r"\s*[:=]?|\s*[:=])"
-    # or the place it opens named before the colon ("Türcode Hintereingang:")
-    r"|(?:\s+[^\W\d_][\w\-]*){1,4}\s*:"
+    # or the place it opens named before the colon ("Türcode Hintereingang:", "safe combination room 12:")
+    r"|\s+[^\W\d_][\w\-]*(?:\s+(?:[^\W\d_][\w\-]*|\d{1,4})){0,3}\s*:"
     r"|(?:\s+(?:" + _PIN_IS + r"|for\s+[\w\s'\u2019]{1,30}?\s+is))?\s*[:=#-]?)\s*"
     # the code's name again before it ("...: kod 5512")
     r"(?:(?:kod|koden|kode|code|c[óo]digo|codice|pin)\s+)?"
@@ -134,17 +150,27 @@ _KEY_LABEL = re.compile(
     r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?key[_\-]base"
     r"|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
     r"key|signing[_\-\s]?(?:key|secret)|encryption[_\-\s]?key|master[_\-\s]?key|session[_\-\s]?token|webhook[_\-\s]?"
-    r"secret|x-api-key|bot[_\-\s]?token|secret|token|(?:2fa|mfa|otp|totp)[_\-\s]?(?:seed|secret|key))"
+    r"secret|x-api-key|bot[_\-\s]?token|secret|token|(?:2fa|mfa|otp|totp)[_\-\s]?(?:seed|secret|key)"
+    # a provider's own header for its key (``Service-Key:``), not a header naming an id or a public value
+    r"|(?-i:(?!(?:Idempotency|Public|Partition|Sort|Cache|Primary|Foreign|Row|Range|Hash|Correlation|Request|Trace)-)"
+    r"(?:[A-Z][A-Za-z0-9]*-)+(?:Key|Token|Secret))(?=:))"
     r"(?![A-Za-z0-9])(?:\s*\([^()\n]{1,24}\))?(?:\s+(?:for|of|to|on|at|für|fur|de|del|pour|per|voor|för|til)"
     r"(?:\s+[\w'\u2019.\-]+){1,5}?(?=\s*:))?"
     # a literal of bytes or a raw string is quoted after its letter (``b'...'``)
-    r"[\"'\]]?\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:[bBrRuU](?=[\"']))?"
+    r"[\"'\]]{0,2}\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:[bBrRuU](?=[\"']))?"
     r"(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
 )
 
 
+# An OpenPGP key's id as gpg lists it, its algorithm and size before a slash (``rsa4096/`` then 16 hex digits):
+# the public key's name, printed on key servers.
+_PGP_KEY_ID = re.compile(r"(?i)^(?:rsa|dsa|elg|ed25519|cv25519|nistp\d+|brainpool\w+)\d*/(?:0x)?[0-9a-f]{8,40}$")
+
+
 def _random_value(value: str, label: str) -> bool:
     value = value.strip().rstrip(".,;")
+    if _PGP_KEY_ID.match(value):
+        return False
     if is_placeholder(value) or not looks_filled(value) or " " in value or _PUBLISHABLE.match(value):
         return False
     if documentation_jwt(value):
@@ -233,7 +259,10 @@ _PGPASS = re.compile(r"(?m)(?:^|\s)[\w.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:([^\
 _WIFI = re.compile(r"\bWIFI:(?:[^;\n]*;)*?P:([^;\n]{4,});")
 # A block of recovery codes, each maybe written in two halves ("4821 0937"), set off by spaces or commas.
 _RECOVERY_CODES = re.compile(
-    r"(?i)\b(?:recovery|backup)[\s_\-]codes?\b[^:\n]{0,40}:\s*"
+    r"(?i)(?:\b(?:recovery|backup)[\s_\-]codes?\b|\bc[óo]digos?\s+de\s+(?:recuperaci[óo]n|respaldo|recupera[çc][ãa]o|backup)"
+    r"|wiederherstellungscodes|backup-?codes|\bcodes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|\bcodici\s+di\s+(?:recupero|backup))"
+    # what they are for after the label, up to a colon, a closing bracket or the line's end ("... (account: ann)")
+    r"[^\n]{0,60}?(?::|\)|\n)\s*"
     r"((?:[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6})"
 )
 # One recovery key or code in dash-joined groups, named in any of several languages ("Wiederherstellungscodes für
@@ -288,7 +317,7 @@ _REQUEST_ID = re.compile(
 )
 # A public member of a JSON Web Key (an RSA key's modulus and exponent, a curve's point, a certificate's print); the
 # private members ("d", "p", "q", "dp", "dq", "qi") are secrets.
-_JWK_PUBLIC = re.compile(r"\"(?:n|e|x|y|x5c|x5t|x5t#S256)\"\s*:\s*\[?\s*\"$")
+_JWK_PUBLIC = re.compile(r"\"(?:kid|n|e|x|y|x5c|x5t|x5t#S256)\"\s*:\s*\[?\s*\"$")
 _PUBLIC_BLOCK = re.compile(
     r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|[A-Z ]*REQUEST)-----"
 )
