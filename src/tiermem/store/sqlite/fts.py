@@ -32,7 +32,15 @@ from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.scope_text import ScopeText, SortedIds, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, filter_sql, scope_sql, tagged_rowids
-from tiermem.store.sqlite.term_rows import KNOWN_TERMS, NO_ROWS, TermRows, learn_terms, one_term_bm25
+from tiermem.store.sqlite.term_rows import (
+    KNOWN_TERMS,
+    NO_ROWS,
+    TermRows,
+    keep_counts,
+    learn_terms,
+    one_term_bm25,
+    union,
+)
 from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
 
@@ -59,14 +67,6 @@ REFILL_FULL_TEXT = (
     "INSERT INTO records_fts (rowid, content, context, scope_tok)"
     f" SELECT rowid, {INDEX_FUNCTION}(content), {INDEX_FUNCTION}(context), scope_tok FROM records"
 )
-
-
-def _union(rows: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
-    """The ascending union of ascending rowid arrays."""
-    if len(rows) == 1:
-        return rows[0]
-    joined = np.sort(np.concatenate(rows))
-    return joined[np.concatenate(([True], joined[1:] != joined[:-1]))] if joined.size else joined
 
 
 def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
@@ -154,6 +154,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
             # kept ones' postings too, then each new one's a second time for its frequencies.
             if len(by_term) + len(missing) > KNOWN_TERMS:
                 return None
+            counts: dict[str, int] = {}
             with self._snapshot():
                 learned = learn_terms(
                     self._conn,
@@ -163,11 +164,13 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
                     missing,
                     lambda ts, token: fts_query(scope, ts, with_scope_token=token),
                     _BM25_WEIGHTS,
+                    counts,
                 )
                 if learned is None:
                     return None
                 by_term.update(learned)
-        rowids = _union([by_term[t][0] for t in terms])
+            keep_counts(self._term_counts, key, pin.gen, counts)
+        rowids = union([by_term[t][0] for t in terms])
         at, inside = held.places(rowids)
         if not inside.all():  # held rows are the scope's own: a row of another generation, ask the index
             return None
