@@ -17,8 +17,8 @@ punctuation. That fails twice outside English:
 
 The same transformation must be applied to what is indexed (``index_text``) and to what is asked
 (``query_words``), in every store: SQLite indexes ``index_text(content)`` through a SQL function, PostgreSQL
-builds its ``tsvector`` from the same string with the ``simple`` configuration. English text (ASCII) comes out
-as its own lower case, so a store's English ranking does not move.
+builds its ``tsvector`` from the words the same FTS5 tokenizer makes of that string (``store/fulltext``).
+English text (ASCII) comes out as its own lower case, so a store's English ranking does not move.
 """
 
 from __future__ import annotations
