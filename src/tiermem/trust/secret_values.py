@@ -15,7 +15,7 @@ import itertools
 import re
 from collections.abc import Callable
 
-from tiermem.trust.secret_code import code_password
+from tiermem.trust.secret_code import ATTRIBUTE_PAIR, code_password
 from tiermem.trust.secret_columns import column_password
 from tiermem.trust.secret_formats import documentation_jwt, looks_filled
 from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
@@ -181,7 +181,14 @@ def _random_value(value: str, label: str) -> bool:
     return len(value) >= least and has_letter and (has_digit or len(set(value)) >= 16)
 
 
+# A key's name in a key and value pair of attributes (``<add key="ApiToken" value="..." />``).
+_NAMES_A_KEY = re.compile(r"(?i)secret|token|api[_\-]?key|(?:access|private|signing|master)[_\-]?key")
+
+
 def _labelled_keys(text: str) -> bool:
+    for m in ATTRIBUTE_PAIR.finditer(text):
+        if _NAMES_A_KEY.search(m["key"]) and _random_value(m["value"], "secret"):
+            return True
     for m in _KEY_LABEL.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
         if m.group(4) is not None and text.startswith(("(", "["), m.end()) and is_placeholder(value + text[m.end()]):
@@ -273,8 +280,25 @@ _RECOVERY_KEY = re.compile(
     r"[^:\n]{0,50}:\s*((?-i:[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}))(?![\w\-])"
 )
 # A one-time password's seed (base32), often written in groups of four: "TOTP secret: JBSW Y3DP EHPK 3PXP".
+# The label in the owner's language may put the seed's word first ("Semilla 2FA", "clé TOTP", "clave de
+# autenticación") or join it ("TOTP-Schlüssel").
+_SEED_WORD = (
+    r"(?:seed|secret|key|semilla|secreto|clave|cl[ée]|graine|chave|semente|segredo|chiave|segreto|seme"
+    r"|schl(?:ü|u|ue)ssel|geheimnis|sleutel|geheim|nyckel|hemlighet)"
+)
+_OTP_WORD = (
+    r"(?:2fa|mfa|otp|totp|hotp|authenticator|autenticaci[óo]n|authentification|autentica[çc][ãa]o|autenticazione)"
+)
 _OTP_SEED = re.compile(
-    r"(?i)\b(?:2fa|mfa|otp|totp|hotp|authenticator)[\s_\-](?:seed|secret|key)\b[^:\n]{0,60}:\s*"
+    r"(?i)(?<![^\W\d_])(?:"
+    + _OTP_WORD
+    + r"[\s_\-]?"
+    + _SEED_WORD
+    + r"|"
+    + _SEED_WORD
+    + r"\s+(?:(?:de|del|du|da|do|di|für|van|för)\s+)?(?:(?:la|el|le|l['\u2019]|o|a)\s*)?"
+    + _OTP_WORD
+    + r")(?![^\W\d_])[^:\n]{0,60}:\s*"
     r"((?-i:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,}))(?![A-Za-z0-9])"
 )
 _HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64})\b")
@@ -309,7 +333,9 @@ _CRYPT_HEAD = re.compile(
 # A JSON Web Token's header and claims, before its signature.
 _SIGNED_CLAIMS = re.compile(r"eyJ[A-Za-z0-9_\-]+\.eyJ[A-Za-z0-9_\-]+\.$")
 _NAMED_PUBLIC = re.compile(
-    r"(?i)public[_\-\s]?key(?:\s+(?!(?:and|or|&|private|secret)\b)[\w\-]+){0,4}\s*[:=]\s*[\"']?$"
+    r"(?i)public[_\-\s]?key(?:\s+(?!(?:and|or|&|private|secret)\b)[\w\-]+){0,4}"
+    # a remark in brackets, that says no private key follows ("public key (ships in the app bundle): ...")
+    r"(?:\s*\((?![^()\n]*\b(?:private|secret)\b)[^()\n]{1,80}\))?\s*[:=]\s*[\"']?$"
 )
 # A request's id in a response's headers (``x-amz-id-2: ...``): random, and it names a request, not a caller.
 _REQUEST_ID = re.compile(
