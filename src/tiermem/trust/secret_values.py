@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from tiermem.trust.secret_code import ATTRIBUTE_PAIR, code_password
 from tiermem.trust.secret_columns import column_password
+from tiermem.trust.secret_files import file_formats
 from tiermem.trust.secret_formats import documentation_jwt, looks_filled
 from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
@@ -249,67 +250,6 @@ def _url_password(text: str) -> bool:
 
 # -- the formats of a few files and codes -----------------------------------------------------------------------
 
-# A wallet's recovery words (BIP-39: 12 to 24 of them), a .pgpass line (host:port:database:user:password), a Wi-Fi
-# QR code's payload, a block of account recovery codes, a hex private key after its label.
-# The words may be of another language's list ("frase semilla": Spanish words, some accented); under a bare key
-# (``backup: ...``) they must be all the value, 12 to 24 of them, as a wallet gives them.
-_SEED = re.compile(
-    r"(?i)(?:\b(?:seed|recovery|mnemonic|secret)[\s_\-]+(?:phrase|words)|\bfrase\s+(?:semilla|de\s+recuperaci[óo]n)"
-    r"|\bpalabras\s+(?:semilla|de\s+recuperaci[óo]n)|\bphrase\s+de\s+r[ée]cup[ée]ration)\b[^:\n]{0,40}:\s*"
-    r"((?:[^\W\d_]{3,8}\s+){11,23}[^\W\d_]{3,8})\b"
-)
-_SEED_KEY = re.compile(
-    r"(?i)^(?:backup|seed|mnemonic|recovery|wallet)(?:[_\-](?:phrase|words|seed|backup))?:\s*"
-    r"((?:[a-z]{3,8} ){11}(?:(?:[a-z]{3,8} ){3}){0,4}[a-z]{3,8})$"
-)
-_PGPASS = re.compile(r"(?m)(?:^|\s)[\w.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:([^\s:]{6,})$")
-_WIFI = re.compile(r"\bWIFI:(?:[^;\n]*;)*?P:([^;\n]{4,});")
-# A block of recovery codes, each maybe written in two halves ("4821 0937"), set off by spaces or commas.
-_RECOVERY_CODES = re.compile(
-    r"(?i)(?:\b(?:recovery|backup)[\s_\-]codes?\b|\bc[óo]digos?\s+de\s+(?:recuperaci[óo]n|respaldo|recupera[çc][ãa]o|backup)"
-    r"|wiederherstellungscodes|backup-?codes|\bcodes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|\bcodici\s+di\s+(?:recupero|backup))"
-    # what they are for after the label, up to a colon, a closing bracket or the line's end ("... (account: ann)")
-    r"[^\n]{0,60}?(?::|\)|\n)\s*"
-    r"((?:[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6})"
-)
-# One recovery key or code in dash-joined groups, named in any of several languages ("Wiederherstellungscodes für
-# ...:", "recovery key:", "clé de récupération :").
-_RECOVERY_KEY = re.compile(
-    r"(?i)(?:\b(?:recovery|backup)[\s_\-]|wiederherstellungs|\bherstel|\bgendannelses|[åa]terst[äa]llnings"
-    r"|(?:de|di)\s+(?:r[ée]cup[ée]ration|recuperaci[óo]n|recupera[çc][ãa]o|recupero|secours)\b)"
-    r"[^:\n]{0,50}:\s*((?-i:[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}))(?![\w\-])"
-)
-# A one-time password's seed (base32), often written in groups of four: "TOTP secret: JBSW Y3DP EHPK 3PXP".
-# The label in the owner's language may put the seed's word first ("Semilla 2FA", "clé TOTP", "clave de
-# autenticación") or join it ("TOTP-Schlüssel").
-_SEED_WORD = (
-    r"(?:seed|secret|key|semilla|secreto|clave|cl[ée]|graine|chave|semente|segredo|chiave|segreto|seme"
-    r"|schl(?:ü|u|ue)ssel|geheimnis|sleutel|geheim|nyckel|hemlighet)"
-)
-_OTP_WORD = (
-    r"(?:2fa|mfa|otp|totp|hotp|authenticator|autenticaci[óo]n|authentification|autentica[çc][ãa]o|autenticazione)"
-)
-_OTP_SEED = re.compile(
-    r"(?i)(?<![^\W\d_])(?:"
-    + _OTP_WORD
-    + r"[\s_\-]?"
-    + _SEED_WORD
-    + r"|"
-    + _SEED_WORD
-    + r"\s+(?:(?:de|del|du|da|do|di|für|van|för)\s+)?(?:(?:la|el|le|l['\u2019]|o|a)\s*)?"
-    + _OTP_WORD
-    + r")(?![^\W\d_])[^:\n]{0,60}:\s*"
-    r"((?-i:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,}))(?![A-Za-z0-9])"
-)
-_HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64})\b")
-
-
-def _file_formats(text: str) -> bool:
-    patterns = (_SEED, _SEED_KEY, _PGPASS, _WIFI, _RECOVERY_CODES, _RECOVERY_KEY, _OTP_SEED, _HEX_KEY)
-    found = (p.search(text) for p in patterns)
-    return any(m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found)
-
-
 # -- a random token with no label ------------------------------------------------------------------------------
 
 # "=" ends a run as base64 pads it: inside one it parts a name from its value (``TENANT_ID=<uuid>``).
@@ -473,7 +413,7 @@ VALUE_DETECTORS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("a password", _passwords),
     ("a PIN or access code", _pins),
     ("a card security code", lambda text: bool(_CVV.search(text))),
-    ("a recovery phrase, code or key file line", _file_formats),
+    ("a recovery phrase, code or key file line", file_formats),
     ("a bearer token", _bearer),
     ("a basic-auth credential", _basic),
     ("an API key or token", lambda text: _labelled_keys(text) or _query_keys(text)),
