@@ -72,7 +72,7 @@ WORDS_BEFORE: dict[Detector, list[re.Pattern[str]]] = {
     pii._secrets: pii._SECRET_VALUE,
     pii._emails: [],
     pii_numbers.ibans: [],
-    pii_numbers.cards: [pii_numbers._CARD_WORDS],
+    pii_numbers.cards: [pii_numbers._CARD_WORDS, pii_numbers._CARD_LABEL],
     pii_numbers.ssns: [pii_numbers._SSN_LABEL],
     pii_numbers.ninos: [pii_numbers._NINO_LABEL],
     pii_labelled.birth_dates: [pii_labelled._BIRTH],

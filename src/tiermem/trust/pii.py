@@ -236,6 +236,12 @@ _AFTER_A_HEADER: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]
     (PiiKind.NATIONAL_ID, labelled_ids),
 )
 _LEAST_IN_A_CELL = 2  # a passport number's two digits
+# A header naming a phone: its cell is read alone, so the next cell's digits ("+351 21 ...,85.2...") are not read
+# as the number going on in a decimal.
+_PHONE_HEADER = re.compile(
+    r"(?i)phone|\btel|\bmobil|\bmob\b|\bcell|\bfax|handy|telefo|m[óo]vil|celular|cellulare|mobiel|puhelin|\btlf"
+    r"|\bfone|電話|携帯|手机|电话|連絡先|연락처|전화"
+)
 
 
 def _under_headers(text: str) -> Iterator[PiiSpan]:
@@ -245,7 +251,8 @@ def _under_headers(text: str) -> Iterator[PiiSpan]:
             continue  # a header that names no label ("city", "team") reads its cells as they stand
         prefix = header + ": "
         cell = prefix + text[start:end]
-        for kind, find in _AFTER_A_HEADER:
+        finders = (*_AFTER_A_HEADER, (PiiKind.PHONE, phones)) if _PHONE_HEADER.search(header) else _AFTER_A_HEADER
+        for kind, find in finders:
             for s, e in find(cell):
                 if s >= len(prefix):
                     yield PiiSpan(start + s - len(prefix), start + e - len(prefix), kind)

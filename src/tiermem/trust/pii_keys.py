@@ -43,7 +43,8 @@ LABEL_HINTS = re.compile(
     r"contact|reach|dial|hotline|line|office|zentrale|handy|ruf|anruf|tél|portable|num[ée]ro|n[úu]mero|appel|m[óo]vil|"
     r"celular|ll[áa]m|cellulare|chiam|telefo|mobiel|bel|nummer|fone|zap|kom|tlf|puhelin|[電話携帯手机电话]|"
     r"paszp|urodz|pesel|kimlik|tckn|tc\s*no|henkil|hetu|contribu|curp|do[gğ]um|f[öø]dsel|f[öø]delse|syntym|narozen|рождения|"
-    r"旅券|パスポート|护照|護照|여권|生年月日|誕生日|出生"
+    r"旅券|パスポート|护照|護照|여권|生年月日|誕生日|出生|compleanno|cumplea|anivers|verjaardag|連絡先|联系|联络|연락처|전화|휴대폰|핸드폰"
+    r"|カード|クレジット|信用卡|银行卡|銀行卡|카드"
 )
 
 

@@ -59,12 +59,15 @@ _HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,8}\s*:"
 _W = r"[\s_-]+"
 # The first letter of every label below: a position that opens on none of them is turned away at once.
 _BIRTH = re.compile(
-    rf"(?i)(?=[bdfgnsuд生誕出])"
+    rf"(?i)(?=[abcdfgnsuvд生誕出])"
     rf"(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
-    rf"geboren(?:{_W}am)?|geb\.(?:{_W}am)?|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
+    rf"geboren(?:{_W}am)?|geb\.?[\s_-]*datum|geb\.(?:{_W}am)?|geburtstag|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
     rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
     rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia|do[gğ]um{_W}tarihi?|f[öø]delsedat(?:um|o)|"
-    rf"syntym[äa]aika|datum{_W}narozen[íi]|дата{_W}рождения)(?![^\W_])"
+    rf"syntym[äa]aika|datum{_W}narozen[íi]|дата{_W}рождения|"
+    # the birth alone, or the birthday, as a form's field names it ("Nascimento:", "Naissance :", "Cumpleaños:")
+    rf"nascimento|nacimiento|nascita|naissance|f[öø]dselsdag|compleanno|cumplea[ñn]os|anivers[áa]rio|verjaardag)"
+    rf"(?![^\W_])"
     # written without spaces, so no word boundary before them
     r"|生年月日|誕生日|出生日期|出生年月日)" + _REMARK + r"\s*(?:is\s*|は\s*)?[:=\-]?\s*(" + _DATE + r")(?!\d)"
 )
@@ -72,7 +75,8 @@ _BIRTH = re.compile(
 
 _BIRTH_HINTS = tuple(
     "birth dob d.o.b born geburt geboren geb. né naissance nacimiento nacid nascita nato nata geboorte nascimento "
-    "nascid urodz doğum dogum födelse fødsel syntym narozen рождения 生年月日 誕生日 出生".split()
+    "nascid urodz doğum dogum födelse fødsel syntym narozen рождения 生年月日 誕生日 出生 compleanno cumplea "
+    "anivers verjaardag".split()
 )
 
 
@@ -90,7 +94,7 @@ def birth_dates(text: str) -> Spans:
 _PASSPORT = re.compile(
     r"(?i)(?:\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte|paszport(?:u|owy)?|pasaport)"
     # the number's word: "no.", "nr", "n.", or any word on "num" ("number", "nummer", "numéro", Turkish "numarasi")
-    r"(?:[\s_-]*(?:n(?:[or]|um\w*)?\b\.?|#|n[º°]))?"
+    r"(?:[\s_-]*(?:n(?:[or]|um\w*)?\b\.?|#|n\.?º|n°))?"
     # written without spaces, so no word boundary before them
     r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)"
     + rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"

@@ -93,21 +93,35 @@ _IBAN_WIDE = re.compile(
 )
 
 
+# A national grouping, groups of any width after the check digits ("IT60 X 05428 11101 000000123456": the CIN
+# letter, the bank's and the branch's codes, the account), read where the printed grouping found none.
+_IBAN_NATIONAL = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:(?: {1,2}|-)[A-Z0-9]{1,30}){2,10}(?![A-Za-z0-9])")
+
+
 def ibans(text: str) -> Spans:
-    """IBANs in any case and spacing; a trailing word caught by the pattern is given back."""
-    for m in (_IBAN_WIDE if "  " in text else _IBAN).finditer(text):
-        value = m.group(0)
-        # mod-97 and the country's length and layout; a national check digit inside the BBAN is not required (a
-        # reader cannot tell, and a value one typo away from someone's account is still theirs).
-        # Try the whole run, then drop trailing groups: "GB82 WEST 1234 5698 7654 32 for" checks without "for".
-        while len(value.replace(" ", "")) >= 15:
-            if iban.is_valid(value, check_country=False):
-                yield m.start(), m.start() + len(value)
-                break
-            cut = max(value.rfind(" "), value.rfind("-"))
-            if cut < 0:
-                break
-            value = value[:cut].rstrip(" ")
+    """IBANs in any case, spacing and grouping; a trailing word caught by the pattern is given back."""
+    found: list[tuple[int, int]] = []
+    for pattern in (_IBAN_WIDE if "  " in text else _IBAN, _IBAN_NATIONAL):
+        for m in pattern.finditer(text):
+            span = _valid_iban(m.group(0), m.start())
+            if span is not None and not any(a < span[1] and span[0] < b for a, b in found):
+                found.append(span)
+                yield span
+
+
+def _valid_iban(value: str, start: int) -> tuple[int, int] | None:
+    """Where the IBAN at the start of ``value`` (found at ``start``) ends, or None where it holds none."""
+    # mod-97 and the country's length and layout; a national check digit inside the BBAN is not required (a
+    # reader cannot tell, and a value one typo away from someone's account is still theirs).
+    # Try the whole run, then drop trailing groups: "GB82 WEST 1234 5698 7654 32 for" checks without "for".
+    while len(value.replace(" ", "")) >= 15:
+        if iban.is_valid(value, check_country=False):
+            return start, start + len(value)
+        cut = max(value.rfind(" "), value.rfind("-"))
+        if cut < 0:
+            return None
+        value = value[:cut].rstrip(" ")
+    return None
 
 
 # -- payment cards ----------------------------------------------------------------------------------------------
@@ -142,7 +156,13 @@ def _card_network(digits: str) -> bool:
 _CARD_WORDS = re.compile(
     r"(?i)\b(?:cards?|credit|debit|visa|master\s?card|amex|american\s+express|maestro|cvv|cvc|expiry|exp|pay|pays|"
     r"paid|paying|payments?|charged?|charging|billing|checkout|kreditkarte|karte|zahlung|carte|paiement|tarjeta|"
-    r"carta|cart[ãa]o|pago|pagamento)\b"
+    r"carta|cart[ãa]o|pago|pagamento)\b|カード|クレジット|信用卡|银行卡|銀行卡|신용카드|카드"
+)
+# A card's number right after its label ("card number:", "クレジットカード番号"): a new network's prefix that the
+# table above lacks is still a card there, when its length is a card's and its Luhn digit holds.
+_CARD_LABEL = re.compile(
+    r"(?i)(?:\b(?:card|kreditkarte|karte|carte|tarjeta|carta|cart[ãa]o)|カード|信用卡|银行卡|銀行卡|카드)"
+    r"[^\n\d.!?]{0,24}$"
 )
 # A sentence ends at a line break, or at ".", "!" or "?" before a word ("card no. 4111" is one sentence).
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[^\d\s])|\n")
@@ -187,7 +207,8 @@ def cards(text: str) -> Spans:
     ``NOT_PERSONAL``) unless its sentence speaks of a card or a payment."""
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if not (_card_network(digits) and luhn.is_valid(digits)):
+        labelled = len(digits) in (15, 16, 19) and _CARD_LABEL.search(text, max(0, m.start() - 40), m.start())
+        if not ((_card_network(digits) or labelled) and luhn.is_valid(digits)):
             continue
         if _two_numbers(text, m.start(), m.end()):
             continue

@@ -52,7 +52,7 @@ _PHONE_WORD = re.compile(
     r"contact|reach|dial|hotline|landline|office|zentrale|handy|handynummer|telefon|telefonnummer|rufnummer|ruf|"
     r"anrufen|mobil|téléphone|tél|portable|numéro|appelez|appeler|teléfono|telefono|móvil|movil|celular|llámame|"
     r"llamar|número|numero|cellulare|cell\.|chiamami|chiamare|telefoon|mobiel|bel|bellen|nummer|fone|zap|kom|"
-    r"tlf|puhelin)\b[^\n]{0,25}|[電話携帯手机电话]{2}[^\n]{0,12})$"
+    r"tlf|puhelin)\b[^\n]{0,25}|(?:[電話携帯手机电话]{2}|連絡先|联系方式|联络|연락처|전화|휴대폰|핸드폰)[^\n]{0,12})$"
 )
 # The plain words for a number, which name a phone's only where no thing's word follows them.
 _NUMBER_WORD = re.compile(r"(?i)(?:n[uú]mero|num[ée]ro|nummer)\b")

@@ -14,7 +14,7 @@ from tiermem.trust.secret_labels import a_property_value
 from tiermem.trust.secret_passwords import PASSWORD_LABEL, shaped
 from tiermem.trust.secret_placeholders import is_placeholder
 
-__all__ = ["code_password"]
+__all__ = ["ATTRIBUTE_PAIR", "code_password"]
 
 # The flag each command takes its password with: ``mysql -p...`` (joined: ``-p`` alone prompts), ``redis-cli -a``,
 # ``ldapsearch -w`` (``-W`` prompts), ``sshpass -p``, ``smbclient -U user%...``.
@@ -64,6 +64,11 @@ _UNDER_KEY = re.compile(
 # settings), or an argument written after its name with no brackets, as Groovy and Ruby allow (``storePassword '...'``).
 _ELEMENT = re.compile(
     r"(?i)<(?P<tag>(?:[\w\-]+:)?[\w\-]*(?:password|passwd|passphrase))>\s*(?P<value>[^<\s]{4,})\s*</(?P=tag)>"
+)
+# A setting given as a key and a value in attributes, as .NET's config files write them (NuGet's
+# ``<add key="ClearTextPassword" value="..." />``, ``appSettings``): the value of a key naming a password.
+ATTRIBUTE_PAIR = re.compile(
+    r"(?i)\bkey\s*=\s*(?P<q1>[\"'])(?P<key>[^\"'\n]{1,80})(?P=q1)\s+value\s*=\s*(?P<q2>[\"'])(?P<value>[^\"'\n]*)(?P=q2)"
 )
 _BRACKETLESS = re.compile(
     r"(?<![\w.$])(?:[a-z]\w*?(?:Password|Passphrase)|password|passphrase)[ \t]+"
@@ -171,6 +176,9 @@ def code_password(text: str) -> bool:
         return True
     if any(_literal(m["value"]) for m in _ELEMENT.finditer(text)):
         return True
+    for m in ATTRIBUTE_PAIR.finditer(text):
+        if _NAMES_A_PASSWORD.search(m["key"]) and len(m["value"]) >= 4 and _literal(m["value"]):
+            return True
     if any(_literal(m["dq"] or m["sq"]) for m in _BRACKETLESS.finditer(text)):
         return True
     if any(len(m["value"]) >= 4 and not is_placeholder(m["value"]) for m in _PIPED.finditer(text)):

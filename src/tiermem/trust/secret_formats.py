@@ -230,6 +230,23 @@ def _either(*finders: Callable[[str], bool]) -> Callable[[str], bool]:
     return lambda text: any(find(text) for find in finders)
 
 
+# A Discord bot token of any generation: the bot's id in base64, a 6-character timestamp and an HMAC of 27 to 38
+# characters, joined by dots (detect-secrets reads only the older ones, whose id begins with M, N or O).
+_DISCORD = re.compile(r"(?<![\w\-.])([\w\-]{24,26})\.([\w\-]{6})\.([\w\-]{27,38})(?![\w\-.])")
+
+
+def _mixed(part: str) -> bool:
+    return any(c.isupper() for c in part) and any(c.islower() for c in part) and any(c.isdigit() for c in part)
+
+
+def _discord_shaped(text: str) -> bool:
+    """Whether ``text`` holds a Discord bot token by its shape: its id and its HMAC random, mixing every class."""
+    return any(
+        _mixed(m.group(1)) and _mixed(m.group(3)) and looks_filled(m.group(0)) and m.group(0).isascii()
+        for m in _DISCORD.finditer(text)
+    )
+
+
 _B = r"(?<![A-Za-z0-9_\-])"  # a token starts after no token character
 _E = r"(?![A-Za-z0-9_\-])"
 
@@ -279,7 +296,7 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             ),
         ),
     ),
-    ("a Discord bot token", _plugin("discord")),
+    ("a Discord bot token", _either(_plugin("discord"), _discord_shaped)),
     (
         "a Stripe secret key",
         _either(_plugin("stripe"), _patterns(_B + r"[rs]k_test_[0-9A-Za-z]{24,}", _B + r"whsec_[A-Za-z0-9]{32,}")),

@@ -45,10 +45,14 @@ _ALGORITHM_PARTS = frozenset(
 )
 
 
+# What a regular expression is written with and a password seldom is: a class, a group, an escape, a repeat, an end.
+_REGEX_SYNTAX = re.compile(r"[\[\\]|\(\?|\.[*+?{]|\{\d|\$$")
+
+
 def a_property_value(value: str) -> bool:
     """Whether ``value`` tells how a password is kept or measured: an algorithm's name with its parameters, a
     count, a ratio, a path, rather than a password (``password_hasher: PBKDF2-SHA256``)."""
-    if value.startswith("^"):
+    if value.startswith("^") and _REGEX_SYNTAX.search(value):
         return True  # a pattern passwords must match (``password_regex: ^(?=.*\d).{12,}$``)
     value = value.strip("\"'.,;()")
     if re.fullmatch(r"[/~][\w.\-]*/[\w./\-]+", value):

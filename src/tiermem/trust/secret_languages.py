@@ -27,6 +27,7 @@ class _Words:
     code: tuple[str, ...] = ()  # a code's name, counted only before what it opens
     opens: tuple[str, ...] = ()  # what a code opens: a door, a gate, a padlock
     lock: tuple[str, ...] = ()  # a lock opened by a code, or a PIN, whose name alone tells the number after it
+    door: tuple[str, ...] = ()  # a code joined to what it opens in one word ("Portkoden", "Türcode")
     key: tuple[str, ...] = ()  # a network's key
     network: tuple[str, ...] = ()  # a network, named in a key's label or near it
 
@@ -49,6 +50,7 @@ _LANGUAGES: dict[str, _Words] = {
         code=("code",),
         opens=("porte", "portail", "cadenas", "garage", "alarme", "coffre", "immeuble"),
         lock=(r"cadenas\s+[àa]\s+code", r"combinaison(?:\s+du\s+(?:cadenas|coffre))?"),
+        door=("digicode",),
         key=(r"cl[ée]f?", r"cl[ée]\s+(?:de\s+s[ée]curit[ée]|r[ée]seau|wpa2?)"),
         network=("wifi", "wi-fi", r"r[ée]seau", "box", "livebox", "freebox"),
     ),
@@ -65,6 +67,7 @@ _LANGUAGES: dict[str, _Words] = {
             r"(?:fahrrad|spind|koffer)schloss",
             r"zahlencode",
         ),
+        door=(r"(?:haus)?t(?:ü|u|ue)rcode", r"(?:tor|garagen|alarm)code"),
         key=(r"(?:netzwerk|wlan|wifi|wpa2?|sicherheits)[\s\-]?schl(?:ü|u|ue)ssel", r"schl(?:ü|u|ue)ssel"),
         network=("wlan", "wifi", "wi-fi", "netzwerk", "router", "fritz", "box"),
     ),
@@ -75,6 +78,7 @@ _LANGUAGES: dict[str, _Words] = {
         code=("code",),
         opens=("deur", "poort", "slot", "hangslot", "kluis", "garage", "fietsenhok"),
         lock=(r"cijferslot", r"combinatieslot", r"codeslot"),
+        door=(r"(?:deur|poort|garage|alarm)code",),
         key=(r"(?:netwerk|wifi|wpa2?)?sleutel",),
         network=("wifi", "wi-fi", "wlan", "netwerk", "router"),
     ),
@@ -85,6 +89,7 @@ _LANGUAGES: dict[str, _Words] = {
         code=("kod", "koden"),
         opens=("porten", "dörren", "grinden", "entrén", "hänglåset", "förrådet", "garaget", "port", "dörr"),
         lock=(r"kodl[åa]s(?:et)?", r"siffrel[åa]s(?:et)?"),
+        door=(r"(?:port|d[öo]rr|grind|garage|larm)kod(?:en)?",),
         key=(r"(?:n[äa]tverks|wifi|wpa2?)?nyckel(?:n)?",),
         network=("wifi", "wi-fi", "wlan", r"n[äa]tverk", "router"),
     ),
@@ -94,6 +99,7 @@ _LANGUAGES: dict[str, _Words] = {
         code=("koodi",),
         opens=("oveen", "ovelle", "porttiin", "lukkoon"),
         lock=(r"(?:yhdistelm[äa]|numero)lukko", r"(?:ovi|pin-?)koodi", "tunnusluku"),
+        door=(r"(?:portti|h[äa]lytys)koodi",),
         key=(r"(?:verkko|wlan|wifi)?avain",),
         network=("wifi", "wi-fi", "wlan", "verkko", "reititin"),
     ),
@@ -141,8 +147,8 @@ def _password_pattern(words: _Words) -> re.Pattern[str]:
     of = _either(list(words.of)) if words.of else "(?!)"
     return re.compile(
         r"(?i)(?<![^\W\d_])" + _either(list(words.password)) + r"\w*"
-        # whose or where, in one word ("Wifi-wachtwoord thuis:")
-        r"(?:\s+[^\W\d_][\w\-]*(?=\s*[:=]))?"
+        # whose or where, in one word, maybe with a remark after it ("Wifi-wachtwoord thuis:", "Passwort NAS (Büro):")
+        r"(?:\s+[^\W\d_][\w\-]*(?=\s*[:=(]))?"
         # what the password is for ("del wifi del despacho"), a remark in brackets, then a colon or "is"
         r"(?:\s+" + of + r"(?:\s+[^\s:()]+){1,5}?)?(?:\s*\([^()\n]{1,40}\))?"
         r"(?:\s*[:=]|\s+" + _either(list(words.is_)) + r"\s*:?)[ \t]*[\"'\u201c\u00ab]?(?P<value>[^\s\"'\u201d\u00bb]+)"
@@ -162,10 +168,35 @@ def foreign_password(text: str) -> bool:
     return False
 
 
+# A code named, then words (where the door is: "till Sveavägen 42") and its language's "is" before the number.
+def _code_is_pattern(words: _Words) -> re.Pattern[str]:
+    of = _either([r"\s+(?:" + w + r")\s+" for w in words.of] + [r"\s+"])
+    named = list(words.lock) + list(words.door)
+    if words.code and words.opens:
+        named.append(
+            _either(list(words.code))
+            + r"(?:"
+            + of
+            + r"(?:(?:la|el|le|l['\u2019]|der|die|das|de|het)\s*)?"
+            + _either(list(words.opens))
+            + r")"
+        )
+    return re.compile(
+        r"(?i)(?<![^\W\d_])"
+        + _either(named)
+        + r"(?![^\W\d_])(?:\s+[^\s:=.!?]+){1,5}?\s+"
+        + _either(list(words.is_))
+        + r"\s*:?\s*(?P<value>\d{4,8})(?![\d/]|[.,:]\d)"
+    )
+
+
+_CODES_IS = tuple(_code_is_pattern(words) for words in _LANGUAGES.values() if words.is_ and (words.lock or words.door))
+
+
 _OF = _either([r"\s+(?:" + w + r")\s+" for w in _all("of")] + [r"\s+"])
 _CODE = re.compile(
     r"(?i)(?<![^\W\d_])(?:"
-    + _either(_all("lock"))
+    + _either(_all("lock") + _all("door"))
     + r"|"
     + _either(_all("code"))
     + r"(?:"
@@ -180,7 +211,8 @@ _CODE = re.compile(
 def foreign_code(text: str) -> bool:
     """Whether ``text`` gives a code after a word that names one in its language ("kod till porten ...",
     "Zahlenschloss: ..."); a number repeating one digit is no code anyone sets."""
-    return any(len(set(m["value"])) > 1 for m in _CODE.finditer(text))
+    found = (m for pattern in (_CODE, *_CODES_IS) for m in pattern.finditer(text))
+    return any(len(set(m["value"])) > 1 for m in found)
 
 
 _NETWORK = re.compile(r"(?i)(?<![^\W\d_])" + _either(_all("network")) + r"(?![^\W\d_])")

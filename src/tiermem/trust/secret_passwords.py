@@ -345,10 +345,20 @@ def _emptied(text: str, m: re.Match[str]) -> bool:
     )
 
 
+def _a_prompt(text: str, m: re.Match[str]) -> bool:
+    """Whether the label and its colon are the inside of a quoted prompt (``read -p "Vault password: " VAR``): the
+    quote after the colon closes one opened before the label on its line, and what follows is no value."""
+    after = text[m.end("sep") : m.end("sep") + 3].lstrip(" \t")
+    if not after or after[0] not in "\"'":
+        return False
+    line = text[text.rfind("\n", 0, m.start()) + 1 : m.start("sep")]
+    return line.count(after[0]) % 2 == 1
+
+
 def labelled_password(text: str) -> bool:
     """Whether ``text`` gives a password after a label naming one, in prose, a form, a config or code."""
     for m in _ASSIGNED.finditer(text):
-        if _emptied(text, m):
+        if _emptied(text, m) or _a_prompt(text, m):
             continue
         value = m["dq"] or m["sq"] or m["bare"]
         after = text[m.end() :]
@@ -388,7 +398,7 @@ def labelled_password(text: str) -> bool:
             return True
     for m in _ANY_SAID.finditer(text):
         value, after = m.group("value"), text[m.end() :]
-        if _next_entry(text, m, "value") or _emptied(text, m):
+        if _next_entry(text, m, "value") or _emptied(text, m) or _a_prompt(text, m):
             continue
         # a key of a mapping where a value was looked for (``password_policy: min_length: 12`` joined on one line)
         keyed = _A_KEY.fullmatch(value) is not None

@@ -28,7 +28,8 @@ _PLACEHOLDER_WORDS = frozenset(
 # The same words in other languages a template is written in: "HIER_EINTRAGEN", "votre_mot_de_passe", "TU_CLAVE".
 _PLACEHOLDER_WORDS |= frozenset(
     "hier eintragen einfuegen einfügen ersetzen aendern ändern dein deine ihr ihre passwort kennwort geheimnis "
-    "wachtwoord invullen vul uw je jouw "
+    "wachtwoord invullen vul in hier invoeren aanpassen wijzigen vervangen plakken uw je jouw "
+    "fyll i här har ange ditt din byt ut ersätt ersatt lösenord losenord täytä tayta tähän tahan salasana "
     "votre ton ta mot de passe ici entrer saisir remplacer modifier "
     "tu su tus aqui aquí introducir poner cambiar reemplazar contrasena contraseña clave "
     "sua seu aqui inserir colocar substituir senha "

@@ -15,8 +15,9 @@ import itertools
 import re
 from collections.abc import Callable
 
-from tiermem.trust.secret_code import code_password
+from tiermem.trust.secret_code import ATTRIBUTE_PAIR, code_password
 from tiermem.trust.secret_columns import column_password
+from tiermem.trust.secret_files import file_formats
 from tiermem.trust.secret_formats import documentation_jwt, looks_filled
 from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
@@ -181,7 +182,14 @@ def _random_value(value: str, label: str) -> bool:
     return len(value) >= least and has_letter and (has_digit or len(set(value)) >= 16)
 
 
+# A key's name in a key and value pair of attributes (``<add key="ApiToken" value="..." />``).
+_NAMES_A_KEY = re.compile(r"(?i)secret|token|api[_\-]?key|(?:access|private|signing|master)[_\-]?key")
+
+
 def _labelled_keys(text: str) -> bool:
+    for m in ATTRIBUTE_PAIR.finditer(text):
+        if _NAMES_A_KEY.search(m["key"]) and _random_value(m["value"], "secret"):
+            return True
     for m in _KEY_LABEL.finditer(text):
         value = next(v for v in m.groups()[1:] if v is not None)
         if m.group(4) is not None and text.startswith(("(", "["), m.end()) and is_placeholder(value + text[m.end()]):
@@ -242,50 +250,6 @@ def _url_password(text: str) -> bool:
 
 # -- the formats of a few files and codes -----------------------------------------------------------------------
 
-# A wallet's recovery words (BIP-39: 12 to 24 of them), a .pgpass line (host:port:database:user:password), a Wi-Fi
-# QR code's payload, a block of account recovery codes, a hex private key after its label.
-# The words may be of another language's list ("frase semilla": Spanish words, some accented); under a bare key
-# (``backup: ...``) they must be all the value, 12 to 24 of them, as a wallet gives them.
-_SEED = re.compile(
-    r"(?i)(?:\b(?:seed|recovery|mnemonic|secret)[\s_\-]+(?:phrase|words)|\bfrase\s+(?:semilla|de\s+recuperaci[óo]n)"
-    r"|\bpalabras\s+(?:semilla|de\s+recuperaci[óo]n)|\bphrase\s+de\s+r[ée]cup[ée]ration)\b[^:\n]{0,40}:\s*"
-    r"((?:[^\W\d_]{3,8}\s+){11,23}[^\W\d_]{3,8})\b"
-)
-_SEED_KEY = re.compile(
-    r"(?i)^(?:backup|seed|mnemonic|recovery|wallet)(?:[_\-](?:phrase|words|seed|backup))?:\s*"
-    r"((?:[a-z]{3,8} ){11}(?:(?:[a-z]{3,8} ){3}){0,4}[a-z]{3,8})$"
-)
-_PGPASS = re.compile(r"(?m)(?:^|\s)[\w.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:([^\s:]{6,})$")
-_WIFI = re.compile(r"\bWIFI:(?:[^;\n]*;)*?P:([^;\n]{4,});")
-# A block of recovery codes, each maybe written in two halves ("4821 0937"), set off by spaces or commas.
-_RECOVERY_CODES = re.compile(
-    r"(?i)(?:\b(?:recovery|backup)[\s_\-]codes?\b|\bc[óo]digos?\s+de\s+(?:recuperaci[óo]n|respaldo|recupera[çc][ãa]o|backup)"
-    r"|wiederherstellungscodes|backup-?codes|\bcodes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|\bcodici\s+di\s+(?:recupero|backup))"
-    # what they are for after the label, up to a colon, a closing bracket or the line's end ("... (account: ann)")
-    r"[^\n]{0,60}?(?::|\)|\n)\s*"
-    r"((?:[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6})"
-)
-# One recovery key or code in dash-joined groups, named in any of several languages ("Wiederherstellungscodes für
-# ...:", "recovery key:", "clé de récupération :").
-_RECOVERY_KEY = re.compile(
-    r"(?i)(?:\b(?:recovery|backup)[\s_\-]|wiederherstellungs|\bherstel|\bgendannelses|[åa]terst[äa]llnings"
-    r"|(?:de|di)\s+(?:r[ée]cup[ée]ration|recuperaci[óo]n|recupera[çc][ãa]o|recupero|secours)\b)"
-    r"[^:\n]{0,50}:\s*((?-i:[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}))(?![\w\-])"
-)
-# A one-time password's seed (base32), often written in groups of four: "TOTP secret: JBSW Y3DP EHPK 3PXP".
-_OTP_SEED = re.compile(
-    r"(?i)\b(?:2fa|mfa|otp|totp|hotp|authenticator)[\s_\-](?:seed|secret|key)\b[^:\n]{0,60}:\s*"
-    r"((?-i:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,}))(?![A-Za-z0-9])"
-)
-_HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64})\b")
-
-
-def _file_formats(text: str) -> bool:
-    patterns = (_SEED, _SEED_KEY, _PGPASS, _WIFI, _RECOVERY_CODES, _RECOVERY_KEY, _OTP_SEED, _HEX_KEY)
-    found = (p.search(text) for p in patterns)
-    return any(m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found)
-
-
 # -- a random token with no label ------------------------------------------------------------------------------
 
 # "=" ends a run as base64 pads it: inside one it parts a name from its value (``TENANT_ID=<uuid>``).
@@ -309,7 +273,9 @@ _CRYPT_HEAD = re.compile(
 # A JSON Web Token's header and claims, before its signature.
 _SIGNED_CLAIMS = re.compile(r"eyJ[A-Za-z0-9_\-]+\.eyJ[A-Za-z0-9_\-]+\.$")
 _NAMED_PUBLIC = re.compile(
-    r"(?i)public[_\-\s]?key(?:\s+(?!(?:and|or|&|private|secret)\b)[\w\-]+){0,4}\s*[:=]\s*[\"']?$"
+    r"(?i)public[_\-\s]?key(?:\s+(?!(?:and|or|&|private|secret)\b)[\w\-]+){0,4}"
+    # a remark in brackets, that says no private key follows ("public key (ships in the app bundle): ...")
+    r"(?:\s*\((?![^()\n]*\b(?:private|secret)\b)[^()\n]{1,80}\))?\s*[:=]\s*[\"']?$"
 )
 # A request's id in a response's headers (``x-amz-id-2: ...``): random, and it names a request, not a caller.
 _REQUEST_ID = re.compile(
@@ -447,7 +413,7 @@ VALUE_DETECTORS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("a password", _passwords),
     ("a PIN or access code", _pins),
     ("a card security code", lambda text: bool(_CVV.search(text))),
-    ("a recovery phrase, code or key file line", _file_formats),
+    ("a recovery phrase, code or key file line", file_formats),
     ("a bearer token", _bearer),
     ("a basic-auth credential", _basic),
     ("an API key or token", lambda text: _labelled_keys(text) or _query_keys(text)),
