@@ -159,16 +159,21 @@ def learn_terms(
     if not table_rows:
         return None
     average = float(table_tokens) / float(table_rows)
-    # A second bm25() weighing the content alone is 0 exactly where the row's content lacks the term. Only the
-    # rows between the scope's first and last are read (its rows are held: a row outside is another scope's);
-    # the IDF their scores carry counts every row, and so does the count that undoes it.
-    statement = (
-        f"SELECT rowid, -bm25(records_fts, {weights}), bm25(records_fts, 1.0, 0.0, 0.0) != 0,"
-        " (SELECT count(*) FROM records_fts WHERE records_fts MATCH ?1)"
-        " FROM records_fts WHERE records_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3"
-    )
+    # A second bm25() weighing the content alone is 0 exactly where the row's content lacks the term. Where most
+    # of the file lies outside the scope's first and last rows (its rows are held: a row outside is another
+    # scope's), only the rows between are read; the IDF their scores carry counts every row, and so does the count
+    # that undoes it (counted only where a row is read, in the same state).
+    read = f"rowid, -bm25(records_fts, {weights}), bm25(records_fts, 1.0, 0.0, 0.0) != 0"
+    if (last - first + 1) * 2 < (row[2] or 0):
+        statement = (
+            f"SELECT {read}, (SELECT count(*) FROM records_fts WHERE records_fts MATCH ?1)"
+            " FROM records_fts WHERE records_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3"
+        )
+        bounds = [first, last]
+    else:
+        statement, bounds = f"SELECT {read}, NULL FROM records_fts WHERE records_fts MATCH ?1", []
     for term in terms:
-        found = conn.execute(statement, [match_of([term], False), first, last]).fetchall()
+        found = conn.execute(statement, [match_of([term], False), *bounds]).fetchall()
         if not found:
             out[term] = NO_ROWS
             if counts is not None:
@@ -180,7 +185,8 @@ def learn_terms(
         scores = np.fromiter((r[1] for r in found), dtype=np.float64, count=len(found))[mine]
         if counts is not None:
             counts[term] = int(np.fromiter((r[2] for r in found), dtype=bool, count=len(found))[mine].sum())
-        frequencies = frequency_from_bm25(scores, table_idf(table_rows, found[0][3]), held.lengths[at], average)
+        hits = len(found) if found[0][3] is None else found[0][3]  # every row of the table holding the term
+        frequencies = frequency_from_bm25(scores, table_idf(table_rows, hits), held.lengths[at], average)
         keep = np.flatnonzero(frequencies)
         order = np.argsort(rowids[mine][keep])
         out[term] = (rowids[mine][keep][order], frequencies[keep][order])
