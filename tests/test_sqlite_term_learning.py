@@ -1,10 +1,13 @@
-"""How a pinned keyword query learns its new words from the index: the fewest rows read, the same scores."""
+"""What a pinned recall reads of the SQLite store: a keyword query's new words, with the fewest rows read and the
+same scores, and stored vectors from the in-memory index."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from store_fixtures import ALICE, ANY, BOB, NOW, item, make_record
+from store_fixtures import ALICE, ANY, BOB, EMB, NOW, item, make_record
+from tiermem.store.base import StoredItem
 from tiermem.store.sqlite.fts import HOLD_ROWS_FROM
 from tiermem.store.sqlite.store import SQLiteStore
 from tiermem.types import Scope
@@ -89,5 +92,32 @@ def test_a_scope_spread_among_other_scopes_rows_learns_its_words_in_a_scratch_ta
             _fill(store, BOB, 30)
         asked = _asked(store, ALICE, [["kettle"], ["violin", "garden"], ["lantern harbour", "nowhere"]])
         assert asked and all("scope_tok" in sql for sql in asked)
+    finally:
+        store.close()
+
+
+def test_pinned_vectors_come_from_the_index_and_follow_a_write(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        records = [make_record(ALICE, f"{word} note") for word in WORDS]
+        store.put_many([item(r) for r in records])
+        ids = [r.id for r in records[:3]]
+        with store.pinned(ALICE):
+            store.vector_candidates(ALICE, EMB.embed_batch(["kettle"])[0], EMB.fingerprint, ANY, now=NOW, limit=5)
+            seen: list[str] = []
+            store._conn.set_trace_callback(seen.append)
+            held = store.vectors_of(ALICE, ids)
+            store._conn.set_trace_callback(None)
+        assert not any("FROM vectors" in sql or "JOIN vectors" in sql for sql in seen)  # read from the index
+        fresh = SQLiteStore(store.path)
+        try:
+            assert list(held) == sorted(ids) and all((held[i] == fresh.vectors_of(ALICE, [i])[i]).all() for i in ids)
+        finally:
+            fresh.close()
+        changed = replace(records[0], content="a violin now", version=2)
+        store.put_many([StoredItem(changed, EMB.embed_batch(["a violin now"])[0])])
+        with store.pinned(ALICE):
+            after = store.vectors_of(ALICE, [changed.id])[changed.id]
+        assert (after == EMB.embed_batch(["a violin now"])[0]).all() and not (after == held[changed.id]).all()
     finally:
         store.close()
