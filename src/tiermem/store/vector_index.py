@@ -120,6 +120,7 @@ class ScopeVectors:
         self._vocab: dict[str, dict[str, int]] = {name: {} for name in _CATEGORIES}
         # Rows holding a tag filter's tags, by (generation, tags): a namespace's searches ask the same tag.
         self.tagged: dict[tuple[int, tuple[str, ...]], npt.NDArray[np.bool_]] = {}
+        self._slots: dict[str, int] | None = None  # each live record id's slot, made on first use until a write
         self._alloc(max(capacity, 16))
 
     def _alloc(self, capacity: int) -> None:
@@ -147,6 +148,7 @@ class ScopeVectors:
     def upsert(self, rows: Iterable[IndexRow]) -> None:
         """Add new rows or overwrite the ones already present (by rowid); a None vector keeps the old one."""
         written: list[int] = []
+        self._slots = None
         for row in rows:
             i = self._pos.get(row.rowid)
             if i is None and row.vector is None:
@@ -218,6 +220,7 @@ class ScopeVectors:
 
     def remove(self, rowids: Iterable[int]) -> None:
         """Mark rows dead; their slots are dropped at the next rebuild."""
+        self._slots = None
         for rowid in rowids:
             i = self._pos.pop(rowid, None)
             if i is not None and self.alive[i]:
@@ -234,6 +237,19 @@ class ScopeVectors:
 
     def __len__(self) -> int:
         return self.live
+
+    def own_vectors(self, record_ids: Iterable[str]) -> dict[str, Vectors]:
+        """The vectors of those of ``record_ids`` held here (read-only copies, not their passages')."""
+        if self._slots is None:
+            alive = self.alive[: self.n].tolist()
+            self._slots = {rid: i for i, rid in enumerate(self.ids[: self.n].tolist()) if alive[i]}
+        out: dict[str, Vectors] = {}
+        for rid in record_ids:
+            slot = self._slots.get(rid)
+            if slot is not None:
+                vector = out[rid] = self.matrix[slot].copy()
+                vector.flags.writeable = False
+        return out
 
     def positions(self, rowids: Iterable[int]) -> npt.NDArray[np.int64]:
         """Slots of these rowids (unknown ones skipped)."""

@@ -139,8 +139,11 @@ def bm25_scores(frequencies: FloatArray, lengths: FloatArray, stats: ScopeTextSt
     """
     avgdl = stats.average_length
     hits = (frequencies > 0).sum(axis=0).tolist()
+    idf = np.array([table_idf(stats.rows, n) for n in hits], dtype=np.float64)
+    # Every phrase's term at once, each element the same operations as one phrase's; summed phrase by phrase.
+    k = (K1 * (1 - B + B * lengths / avgdl))[:, None]
+    terms = np.asfortranarray(idf * ((frequencies * (K1 + 1.0)) / (frequencies + k)))
     score = np.zeros(len(lengths), dtype=np.float64)
-    for i, n in enumerate(hits):
-        f = frequencies[:, i]
-        score = score + table_idf(stats.rows, n) * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * lengths / avgdl)))
+    for i in range(terms.shape[1]):
+        score = score + terms[:, i]
     return score

@@ -150,8 +150,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
             return None
         missing = [t for t in dict.fromkeys(terms) if t not in by_term]
         if missing:
-            # Only the new words are asked of the index, each once: matching every term again would walk the
-            # kept ones' postings too, then each new one's a second time for its frequencies.
+            # Only the new words are asked of the index, each once: matching every term would walk the kept too.
             if len(by_term) + len(missing) > KNOWN_TERMS:
                 return None
             counts: dict[str, int] = {}
@@ -165,6 +164,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
                     lambda ts, token: fts_query(scope, ts, with_scope_token=token),
                     _BM25_WEIGHTS,
                     counts,
+                    by_term,
                 )
                 if learned is None:
                     return None

@@ -388,6 +388,9 @@ class SQLiteStore(
     def vectors_of(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:
         with self._lock:
             pinned = self._pinned_gen(scope)
+            held = self._indexed_vectors(scope, record_ids, pinned)
+            if held is not None:
+                return held
             return self._vector_rows.get_many(self._conn, scope, record_ids, self._fetch_vectors, None, pinned)
 
     def _fetch_vectors(self, scope: Scope, record_ids: Sequence[str]) -> dict[str, Vectors]:

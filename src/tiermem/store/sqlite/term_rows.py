@@ -22,8 +22,10 @@ from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequen
 __all__ = [
     "KNOWN_TERMS",
     "NO_ROWS",
+    "SCRATCH_FROM_FILE_SHARE",
     "SCRATCH_FROM_SHARE",
     "TermRows",
+    "in_no_row",
     "keep_counts",
     "learn_terms",
     "one_term_bm25",
@@ -35,9 +37,12 @@ TermRows = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]
 
 NO_ROWS: TermRows = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
 KNOWN_TERMS = 10_000  # terms kept per scope generation: a long-lived process sees many words
-# A scope whose file holds more than this many times its rows learns its words in a scratch table of its own rows
-# (as ``fts._matches`` decides a minor scope), instead of walking each word's postings in every scope.
+# A scope whose rows span more than this many times their number of rowids learns its words in a scratch table
+# of its own rows: read from the index, bm25() reads every row between the scope's first and last.
 SCRATCH_FROM_SHARE = 4
+# Nor one that is less than this share of the file: each word's rows in the whole file are counted twice (the IDF
+# its bm25() carries, and the count that undoes it), cheap a row but growing with the file, not with the scope.
+SCRATCH_FROM_FILE_SHARE = 64
 
 
 def union(rows: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
@@ -68,8 +73,8 @@ def _learn_in_scratch(
     match_of: Callable[[Sequence[str], bool], str],
     weights: str,
 ) -> dict[str, TermRows] | None:
-    """``learn_terms`` of a scope that is a small part of the file: its rows holding any of ``terms`` (by the
-    scope's token), each term's frequencies read from a scratch table of those rows alone."""
+    """``learn_terms`` of a scope spread among others' rows or a small part of the file: its rows holding any of
+    ``terms`` (by the scope's token), each term's frequencies read from a scratch table of those rows alone."""
     found = conn.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [match_of(terms, True)]).fetchall()
     rowids = np.fromiter((r for (r,) in found), dtype=np.int64, count=len(found))
     places, mine = held.places(rowids)
@@ -89,6 +94,20 @@ def _learn_in_scratch(
     return out
 
 
+def in_no_row(terms: Sequence[str], known: dict[str, TermRows]) -> list[str]:
+    """Those of ``terms`` that are phrases of two ``known`` words no row holds both of: a row holding the phrase
+    holds each of its words (the tokenizer splits the phrase as it splits each word)."""
+    out = []
+    for term in terms:
+        words = term.split(" ")
+        # A word of letters and digits alone is at least one token; one of separators alone would be none.
+        if len(words) == 2 and all(w.isalnum() and w in known for w in words):
+            first, second = known[words[0]][0], known[words[1]][0]
+            if not first.size or not second.size or not np.intersect1d(first, second, assume_unique=True).size:
+                out.append(term)
+    return out
+
+
 def one_term_bm25(bm25: str) -> str:
     """The statement reading every row of the table that holds one term, with that term's bm25() (higher is
     better); ``bm25``: the bm25() call with the table's column weights."""
@@ -104,35 +123,57 @@ def learn_terms(
     match_of: Callable[[Sequence[str], bool], str],
     weights: str,
     counts: dict[str, int] | None = None,
+    known: dict[str, TermRows] | None = None,
 ) -> dict[str, TermRows] | None:
     """Each of ``terms``' rows in the (tenant, user) ``key`` at generation ``gen`` (whose rows ``held`` are);
     None when the file is at another generation (or a minor scope matches too many rows for a scratch table).
 
     ``match_of(terms, with_scope_token)``: the FTS5 query of any of the terms; ``weights``: the bm25() column
-    weights. A scope that is not a small part of the file reads each term's one-term query over the whole
-    table; a small part (``SCRATCH_FROM_SHARE``) finds its rows holding any of the terms with its scope token,
-    then their frequencies from a scratch table of those rows (``scratch_fts``). The caller runs it inside one
+    weights. A scope whose rows lie together, not too small a part of the file, reads each term's rows between
+    its first row and its last with their bm25(); one spread among others' rows or a small part of the file
+    (``SCRATCH_FROM_SHARE``, ``SCRATCH_FROM_FILE_SHARE``) finds its rows holding any of the terms with its scope
+    token, then their frequencies from a scratch table of those rows (``scratch_fts``). The caller runs it inside one
     read transaction: the generation and the index are then of one state. ``counts``, when given, gets how
-    many of the scope's rows hold each term in their content (what relevance weighs words by), where the whole
-    table is read.
+    many of the scope's rows hold each term in their content (what relevance weighs words by), where the index
+    is read. ``known``: the scope's terms learned already at ``gen``; a phrase of two of them that no row
+    holds both of is in no row, with no query.
     """
+    out: dict[str, TermRows] = dict.fromkeys(in_no_row(terms, known), NO_ROWS) if known else {}
+    if out:
+        if counts is not None:
+            counts.update(dict.fromkeys(out, 0))
+        terms = [t for t in terms if t not in out]
+        if not terms:
+            return out
     row = conn.execute(
         "SELECT gen, n, (SELECT MAX(rowid) FROM records) FROM scope_generations WHERE tenant = ? AND user_key = ?",
         key,
     ).fetchone()
-    if row is None or row[0] != gen:
+    if row is None or row[0] != gen or not held.rowids.size:
         return None
-    if row[1] * SCRATCH_FROM_SHARE < (row[2] or 0):
-        return _learn_in_scratch(conn, held, terms, match_of, weights)
+    first, last = int(held.rowids[0]), int(held.rowids[-1])
+    if row[1] * SCRATCH_FROM_SHARE < last - first + 1 or row[1] * SCRATCH_FROM_FILE_SHARE < (row[2] or 0):
+        scratch = _learn_in_scratch(conn, held, terms, match_of, weights)
+        return None if scratch is None else {**out, **scratch}
     table_rows, table_tokens = table_averages(conn)
     if not table_rows:
         return None
     average = float(table_tokens) / float(table_rows)
-    # A second bm25() weighing the content alone is 0 exactly where the row's content lacks the term.
-    statement = one_term_bm25(f"bm25(records_fts, {weights}), bm25(records_fts, 1.0, 0.0, 0.0) != 0")
-    out: dict[str, TermRows] = {}
+    # A second bm25() weighing the content alone is 0 exactly where the row's content lacks the term. Where most
+    # of the file lies outside the scope's first and last rows (its rows are held: a row outside is another
+    # scope's), only the rows between are read; the IDF their scores carry counts every row, and so does the count
+    # that undoes it (counted only where a row is read, in the same state).
+    read = f"rowid, -bm25(records_fts, {weights}), bm25(records_fts, 1.0, 0.0, 0.0) != 0"
+    if (last - first + 1) * 2 < (row[2] or 0):
+        statement = (
+            f"SELECT {read}, (SELECT count(*) FROM records_fts WHERE records_fts MATCH ?1)"
+            " FROM records_fts WHERE records_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3"
+        )
+        bounds = [first, last]
+    else:
+        statement, bounds = f"SELECT {read}, NULL FROM records_fts WHERE records_fts MATCH ?1", []
     for term in terms:
-        found = conn.execute(statement, [match_of([term], False)]).fetchall()
+        found = conn.execute(statement, [match_of([term], False), *bounds]).fetchall()
         if not found:
             out[term] = NO_ROWS
             if counts is not None:
@@ -144,7 +185,8 @@ def learn_terms(
         scores = np.fromiter((r[1] for r in found), dtype=np.float64, count=len(found))[mine]
         if counts is not None:
             counts[term] = int(np.fromiter((r[2] for r in found), dtype=bool, count=len(found))[mine].sum())
-        frequencies = frequency_from_bm25(scores, table_idf(table_rows, len(found)), held.lengths[at], average)
+        hits = len(found) if found[0][3] is None else found[0][3]  # every row of the table holding the term
+        frequencies = frequency_from_bm25(scores, table_idf(table_rows, hits), held.lengths[at], average)
         keep = np.flatnonzero(frequencies)
         order = np.argsort(rowids[mine][keep])
         out[term] = (rowids[mine][keep][order], frequencies[keep][order])

@@ -6,7 +6,7 @@ cached index in place; a cache whose generation another process moved on is rebu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,7 @@ from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate, StoredItem
 from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.record_cache import ScopeCache
-from tiermem.store.sqlite.rows import ts
+from tiermem.store.sqlite.rows import SQL_VARS, ts
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, tagged_rowids
 from tiermem.store.vector_index import (
     IndexRow,
@@ -82,6 +82,20 @@ class SQLiteVectorMixin(SQLiteGenerationPin):
             if new_vec is not None:
                 cached.fingerprint = cached.fingerprint or self._fingerprint_of(key)
             cached.gen = gen
+
+    def _indexed_vectors(
+        self, scope: Scope, record_ids: Sequence[str], pinned: int | None
+    ) -> dict[str, Vectors] | None:
+        """``vectors_of`` from the in-memory index when it is at the generation this thread pinned and holds every
+        one of ``record_ids`` (by id, as the cache orders them), else None; the caller holds the lock."""
+        index = self._vectors.get((scope.tenant, scope.user or ""))
+        narrower = scope.agent is not None or scope.session is not None
+        if index is None or pinned is None or index.gen != pinned or narrower or self._conn.in_transaction:
+            return None
+        found = index.own_vectors(record_ids)
+        if len(found) < len(set(record_ids)) or len(found) > SQL_VARS:
+            return None
+        return {rid: found[rid] for rid in sorted(found)}
 
     def vector_fingerprint(self, scope: Scope) -> str | None:
         pin = self._pin((scope.tenant, scope.user or ""))
