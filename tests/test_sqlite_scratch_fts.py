@@ -1,4 +1,4 @@
-"""A small scope's keyword scores are read from its own matching rows, never from a walk of the whole file."""
+"""A small scope's keyword scores equal those read from the whole file, whichever way its rows are read."""
 
 from __future__ import annotations
 
