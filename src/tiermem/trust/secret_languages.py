@@ -155,7 +155,8 @@ def _free_pattern(words: _Words, labels: tuple[str, ...], value: str) -> re.Patt
     tail = r"[^\s:=]*" if words.joined else r"[^\W\d_]*"
     gap = r"[^\n:=]{0,40}?" if words.joined else rf"(?:\s+[^\s:=()]+){{0,{words.gap}}}?"
     is_ = (r"\s*" if words.joined else r"\s+") + _either(list(words.is_)) + r"\s*:?" if words.is_ else "(?!)"
-    bare = r"|\s+" if words.bare else ""
+    # with no sign between, the value holds a digit, as a word after a label seldom does ("hasło do e-Urzędu")
+    bare = r"|\s+(?=[^\s\"']*\d)" if words.bare else ""
     return re.compile(
         r"(?i)(?<![^\W\d_])" + words.prefix + _either(list(labels)) + tail + gap + r"(?:\s*\([^()\n]{1,40}\))?"
         r"(?:\s*[:=]|"
