@@ -347,6 +347,7 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             _B + r"glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}" + _E,  # Grafana service account
             _B + r"glc_[A-Za-z0-9+/=_\-]{32,}",  # Grafana Cloud
             _B + r"NR(?:AK|II|AA|JS)-[A-Za-z0-9_\-]{20,}",  # New Relic
+            _B + r"(?:[a-z]{2}\d\dxx)?[a-f0-9]{30,40}NRAL" + _E,  # New Relic license key, its region first
             _B + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}",  # Doppler
             _B + r"key-[a-f0-9]{32}" + _E,  # Mailgun
             _B + r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}" + _E,  # Brevo
@@ -361,6 +362,10 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             _B + r"AKID[A-Za-z0-9]{32}" + _E,  # Tencent Cloud
             _B + r"v1\.0-[a-f0-9]{24}-[a-f0-9]{100,}" + _E,  # Cloudflare Origin CA
             _B + r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + _E,  # Razorpay
+            _B + r"APP_USR-\d{10,20}-\d{6}-[a-f0-9]{32}-\d{6,12}" + _E,  # Mercado Pago access token
+            # an Azure DevOps personal access token, after its name: 52 characters of lower-case base32
+            r"(?i:(?<![A-Za-z0-9])(?:pat|personal[\s_\-]access[\s_\-]token)(?![A-Za-z0-9])[^:=\n]{0,60}[:=]\s*)"
+            r"[a-z2-7]{52}(?![A-Za-z0-9])",
             _B + r"dckr_pat_[A-Za-z0-9_\-]{27,}" + _E,  # Docker Hub personal access token
             r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}",  # Braintree
         ),

@@ -10,26 +10,12 @@ built from the table, so a language is added by adding its row. A password count
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from tiermem.trust.secret_language_rows import MORE_LANGUAGES
+from tiermem.trust.secret_language_rows import Words as _Words
 from tiermem.trust.secret_passwords import shaped
 
 __all__ = ["foreign_code", "foreign_password", "wifi_key"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Words:
-    """One language's words, as regular-expression fragments (accents optional where people leave them off)."""
-
-    password: tuple[str, ...] = ()
-    is_: tuple[str, ...] = ()
-    of: tuple[str, ...] = ()
-    code: tuple[str, ...] = ()  # a code's name, counted only before what it opens
-    opens: tuple[str, ...] = ()  # what a code opens: a door, a gate, a padlock
-    lock: tuple[str, ...] = ()  # a lock opened by a code, or a PIN, whose name alone tells the number after it
-    door: tuple[str, ...] = ()  # a code joined to what it opens in one word ("Portkoden", "Türcode")
-    key: tuple[str, ...] = ()  # a network's key
-    network: tuple[str, ...] = ()  # a network, named in a key's label or near it
 
 
 _LANGUAGES: dict[str, _Words] = {
@@ -132,6 +118,7 @@ _LANGUAGES: dict[str, _Words] = {
         key=(r"chave(?:\s+de\s+rede)?",),
         network=("wifi", "wi-fi", "rede", "router", "roteador"),
     ),
+    **MORE_LANGUAGES,
 }
 
 
@@ -155,15 +142,52 @@ def _password_pattern(words: _Words) -> re.Pattern[str]:
     )
 
 
-_PASSWORDS = tuple(_password_pattern(words) for words in _LANGUAGES.values() if words.password)
+# What a value after a label must hold for the label to be read as a password's: letters with a digit or a sign;
+# after a word naming any code, letters, a digit and a sign, as a strong password is made.
+_SHAPED = r"(?=[^\s\"']*[A-Za-z])(?=[^\s\"']*[\d!#$%&*+=?@^~_\-])"
+_STRONG_AHEAD = r"(?=[^\s\"']*[A-Za-z])(?=[^\s\"']*\d)(?=[^\s\"']*[!#$%&*+?@^~])"
+_STRONG = re.compile(r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
+
+
+def _free_pattern(words: _Words, labels: tuple[str, ...], value: str) -> re.Pattern[str]:
+    """A label of a language that may put words of its own before the colon or its "is" ("Mật khẩu tài khoản ...
+    là ..."), or none ("hasło ..."), or that writes no space between words; ``value`` is what the value must hold."""
+    tail = r"[^\s:=]*" if words.joined else r"[^\W\d_]*"
+    gap = r"[^\n:=]{0,40}?" if words.joined else rf"(?:\s+[^\s:=()]+){{0,{words.gap}}}?"
+    is_ = (r"\s*" if words.joined else r"\s+") + _either(list(words.is_)) + r"\s*:?" if words.is_ else "(?!)"
+    # with no sign between, the value holds a digit, as a word after a label seldom does ("hasło do e-Urzędu")
+    bare = r"|\s+(?=[^\s\"']*\d)" if words.bare else ""
+    return re.compile(
+        r"(?i)(?<![^\W\d_])" + words.prefix + _either(list(labels)) + tail + gap + r"(?:\s*\([^()\n]{1,40}\))?"
+        r"(?:\s*[:=]|"
+        + is_
+        + r"|\s[\u2013\u2014\-]"
+        + bare
+        + r")[ \t]*[\"'\u201c\u00ab]?"
+        + value
+        + r"(?P<value>[^\s\"'\u201d\u00bb]+)"
+    )
+
+
+def _patterns(words: _Words) -> list[tuple[re.Pattern[str], bool]]:
+    """The patterns of a language's passwords, each with whether its value must be made like a strong password."""
+    if not (words.gap or words.bare or words.joined or words.loose or words.prefix):
+        return [(_password_pattern(words), False)] if words.password else []
+    found = [(_free_pattern(words, words.password, _SHAPED), False)] if words.password else []
+    return found + ([(_free_pattern(words, words.loose, _STRONG_AHEAD), True)] if words.loose else [])
+
+
+_PASSWORDS = tuple(found for words in _LANGUAGES.values() for found in _patterns(words))
 
 
 def foreign_password(text: str) -> bool:
     """Whether ``text`` gives a password shaped like one after a label in its language (``salasana on ...``)."""
-    for pattern in _PASSWORDS:
+    for pattern, strong in _PASSWORDS:
         for m in pattern.finditer(text):
             value = m["value"].rstrip(".,;!?)")
-            if shaped(value) and not value.startswith(("/", "~", "./")) and ":" not in value and "=" not in value:
+            if not shaped(value) or value.startswith(("/", "~", "./")) or ":" in value or "=" in value:
+                continue
+            if not strong or _STRONG.fullmatch(value):
                 return True
     return False
 
@@ -190,7 +214,11 @@ def _code_is_pattern(words: _Words) -> re.Pattern[str]:
     )
 
 
-_CODES_IS = tuple(_code_is_pattern(words) for words in _LANGUAGES.values() if words.is_ and (words.lock or words.door))
+_CODES_IS = tuple(
+    _code_is_pattern(words)
+    for words in _LANGUAGES.values()
+    if words.is_ and (words.lock or words.door or (words.code and words.opens))
+)
 
 
 _OF = _either([r"\s+(?:" + w + r")\s+" for w in _all("of")] + [r"\s+"])
@@ -229,7 +257,6 @@ _KEY = re.compile(
 # A Wi-Fi key given bare after the network's name (a tag ``wifi:...``): made like a strong password, with a sign no
 # network's name holds, as a network's name with a digit or a dash ("Home-5G") is no key.
 _BARE_WIFI = re.compile(r"(?i)(?<![^\W\d_])(?:wi-?fi|wlan)[ \t]*[:=][ \t]*(?P<value>\S+)")
-_STRONG = re.compile(r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~]).{8,}")
 
 
 def wifi_key(text: str) -> bool:

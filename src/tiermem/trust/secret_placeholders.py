@@ -71,6 +71,12 @@ _CODE_REFERENCE = re.compile(
 _SIGIL_VARIABLE = re.compile(r"^[$@](?:[a-z_]+|[A-Z_][A-Z0-9_]*|[a-z_]\w*->\w+|\w+\[.*)$")
 # A YAML tag in place of the value: a core type (``!!null``) or a file's secret store (``!secret db_password``).
 _YAML_TAG = re.compile(r"^(?:!!(?:null|str|binary|int)|!(?:secret|env_var|include|vault|ENV))$")
+# A PowerShell command that reads the value from whoever runs it or from a store (``$pw = Read-Host ...``,
+# ``Get-Credential``), and a constant read from a class or module (``BuildConfig.MAPS_API_KEY``, ``settings.SECRET``):
+# the value is elsewhere, filled in when the code runs or builds.
+_READ_ELSEWHERE = re.compile(
+    r"^(?:(?:Read|Get|Import|Unprotect)-[A-Z][A-Za-z]+|(?:[A-Za-z_]\w*\.)+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)$"
+)
 
 
 # A slot with a default, in a shell (``${DB_PASSWORD:-...}``) or in Spring (``${db.password:...}``): the default is
@@ -92,6 +98,8 @@ def is_placeholder(value: str) -> bool:
     if not stripped or _TEMPLATE.match(stripped) or _YAML_TAG.match(stripped) or names_a_variable(stripped):
         return True
     if _SIGIL_VARIABLE.match(stripped) or _INSTRUCTION.match(stripped) or _REFERENCE.match(stripped):
+        return True
+    if _READ_ELSEWHERE.match(stripped):
         return True
     words = [w for w in re.split(r"[\s_\-./]+", stripped.lower()) if w]
     return all(w in _PLACEHOLDER_WORDS or re.fullmatch(r"x+|\*+|\d", w) for w in words)

@@ -13,6 +13,7 @@ import base64
 import binascii
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable
 
 from tiermem.trust.secret_code import ATTRIBUTE_PAIR, code_password
@@ -102,10 +103,19 @@ _CODE_USED = re.compile(
 # A code keyed in and ended with "#", as a keypad takes it ("code 7392#"), even with no door named.
 _KEYPAD = re.compile(r"(?i)(?<![A-Za-z])(?:code|kod|kode|c[óo]digo|codice|pin)\s*[:=]?\s*(\d{4,8})#(?![\w#])")
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|bank|debit|atm|sim|phone)\b")
+
+
+def _marks_optional(word: str) -> str:
+    """``word`` as a pattern matching it with or without its combining marks (a text is also read bare of them)."""
+    return "".join(re.escape(c) + ("?" if unicodedata.category(c).startswith("M") else "") for c in word)
+
+
 # Where an Indian postal PIN is written: an address or a delivery named, or an address's parts set off by commas.
 _POSTAL_CONTEXT = re.compile(
     r"(?i)\b(?:ship(?:ped|ping)?|deliver\w*|address\w*|post(?:al)?|courier|parcel|city|district|state|india|"
     r"road|street|nagar|colony|sector|village|town)\b"
+    # and in Hindi (address, delivery, sector, city, district), read with or without its vowel signs
+    r"|" + "|".join(_marks_optional(word) for word in ("पता", "डिलीवरी", "सेक्टर", "नगर", "शहर", "ज़िला", "जिला"))
 )
 _ADDRESS_PARTS = re.compile(r"\b[A-Z][\w.\- ]*,[^,\n]+,\s*$")
 _DEVICE_WORDS = re.compile(r"(?i)\b(?:door|alarm|gate|garage|safe|lock|locker|keypad|entry|building|vault)\b")
@@ -146,7 +156,8 @@ _CVV = re.compile(
 _KEY_LABEL = re.compile(
     r"(?i)(?<![A-Za-z0-9:/])(?P<label>api[_\-\s]?(?:key|secret|token)|apikey|(?:rest|integration|routing|service)"
     r"(?:[_\-\s]api)?[_\-\s]key|api[_\-\s]?schl(?:ü|u|ue)ssel|cl[ée]\s+(?:d['\u2019]\s*)?api|clave\s+(?:de\s+)?api"
-    r"|chiave\s+api|admin(?:istrator)?[_\-\s]?(?:api[_\-\s]?)?key|access[_\-\s]?(?:token|key"
+    r"|chiave\s+api|chave\s+(?:d[ae]\s+)?api|(?:klucz|cheia?|ключ)\s+api|api[_\-\s]?(?:sleutel|nyckel(?:n)?|n[øo]g(?:le|kel)"
+    r"(?:n)?|kulcs|kl[íi][čc]|ключ)|admin(?:istrator)?[_\-\s]?(?:api[_\-\s]?)?key|access[_\-\s]?(?:token|key"
     r"(?:[_\-\s]?id)?|secret)|auth(?:entication|orization)?[_\-\s]?(?:token|key)|refresh[_\-\s]?token|client[_\-\s]?"
     r"secret|app[_\-\s]?(?:secret|key)|consumer[_\-\s]?secret|secret[_\-\s]?key[_\-]base"
     r"|secret[_\-\s]?(?:access[_\-\s]?)?key|private[_\-\s]?"
@@ -155,7 +166,9 @@ _KEY_LABEL = re.compile(
     # a provider's own header for its key (``Service-Key:``), not a header naming an id or a public value
     r"|(?-i:(?!(?:Idempotency|Public|Partition|Sort|Cache|Primary|Foreign|Row|Range|Hash|Correlation|Request|Trace)-)"
     r"(?:[A-Z][A-Za-z0-9]*-)+(?:Key|Token|Secret))(?=:))"
-    r"(?![A-Za-z0-9])(?:\s*\([^()\n]{1,24}\))?(?:\s+(?:for|of|to|on|at|für|fur|de|del|pour|per|voor|för|til)"
+    # the service's name before what the key is for ("Clé API <service> pour ...:")
+    r"(?![A-Za-z0-9])(?:\s*\([^()\n]{1,24}\))?(?:(?:\s+[^\W\d_][\w\-]*)?"
+    r"\s+(?:for|of|to|on|at|für|fur|de|del|pour|per|voor|för|til|para|dla|do|pentru)"
     r"(?:\s+[\w'\u2019.\-]+){1,5}?(?=\s*:))?"
     # a literal of bytes or a raw string is quoted after its letter (``b'...'``)
     r"[\"'\]]{0,2}\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:[bBrRuU](?=[\"']))?"

@@ -21,6 +21,7 @@ from tiermem.errors import withhold_given
 from tiermem.text_rules import hidden
 from tiermem.trust.normalise import latin_lookalikes, scan_form
 from tiermem.trust.secret_formats import FORMAT_DETECTORS
+from tiermem.trust.secret_language_rows import CODE_HINTS, PASSWORD_HINTS
 from tiermem.trust.secret_values import VALUE_DETECTORS
 
 __all__ = ["SECRET_KINDS", "find_secrets"]
@@ -43,7 +44,7 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("pass", "pw", "mdp", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use"),
         *("memorable",),
         *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
-        *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호"),
+        *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", *PASSWORD_HINTS),
         # a network's key in other languages (``secret_languages``)
         *("schl", "nyckel", "avain", "anahtar", "cle_", "cle:"),
         *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
@@ -57,12 +58,14 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("geheimzahl", "disarm", "unlock", "unset", "deactivate", "şifre", "sifre"),
         # a lock opened by a code, and a code's name, in other languages (``secret_languages``)
         *("schloss", "slot", "lås", "las", "lukko", "kilit", "candado", "cadenas", "cadeado", "lucchetto", "kood"),
-        *("combina", "combinaison", "codice"),
+        *("combina", "combinaison", "codice", *CODE_HINTS),
     ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
     "a basic-auth credential": ("basic", "auth", "-u", "--user"),
-    "an API key or token": ("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave", "appid", "app_id"),
+    "an API key or token": (
+        *("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave", "appid", "app_id", "api"),
+    ),
 }
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~:%]{16,}")
 _LETTER_DIGIT_RUN = re.compile(r"[^\W_]{12,}")
