@@ -123,6 +123,10 @@ def test_a_key_read_from_a_build_config_constant_is_stored() -> None:
     assert find_secrets("api_key = settings.PLACES_API_KEY") == ()
 
 
+def test_a_password_shaped_like_word_dot_word_in_capitals_is_still_refused() -> None:
+    assert find_secrets("password = Lantern7.HARBOUR") != ()
+
+
 @pytest.mark.parametrize(
     "text", ["Heslo k e-shopu musí mít aspoň deset znaků.", "hasło do e-Dziennika wygasło wczoraj"]
 )

@@ -73,9 +73,11 @@ _SIGIL_VARIABLE = re.compile(r"^[$@](?:[a-z_]+|[A-Z_][A-Z0-9_]*|[a-z_]\w*->\w+|\
 _YAML_TAG = re.compile(r"^(?:!!(?:null|str|binary|int)|!(?:secret|env_var|include|vault|ENV))$")
 # A PowerShell command that reads the value from whoever runs it or from a store (``$pw = Read-Host ...``,
 # ``Get-Credential``), and a constant read from a class or module (``BuildConfig.MAPS_API_KEY``, ``settings.SECRET``):
-# the value is elsewhere, filled in when the code runs or builds.
+# the value is elsewhere, filled in when the code runs or builds. The constant's name must read as one (words joined
+# by underscores, or a secret's own word), so a password written ``Word.WORD`` is still a value.
 _READ_ELSEWHERE = re.compile(
-    r"^(?:(?:Read|Get|Import|Unprotect)-[A-Z][A-Za-z]+|(?:[A-Za-z_]\w*\.)+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)$"
+    r"^(?:(?:Read|Get|Import|Unprotect)-[A-Z][A-Za-z]+|(?:[A-Za-z_]\w*\.)+"
+    r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|SECRET|PASSWORD|PASSWD|PASS|PWD|TOKEN|KEY))$"
 )
 
 
