@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tiermem.trust import pii, pii_labelled, pii_numbers, pii_phones
+from tiermem.trust import pii, pii_labelled, pii_national, pii_numbers, pii_phones
 from tiermem.trust.pii import _DETECTORS, PiiMasker, find_pii
 from tiermem.trust.pii_keys import LABEL_HINTS
 from tiermem.trust.pii_view import pii_view
@@ -47,6 +47,7 @@ EDGES = [
     "PAN: AAAPL1234C",  # a PAN with four
     "born on 1/2/85",  # a birth date with four
     "from 10.0.0.1",  # an IPv4 address with four
+    "ΑΦΜ: 094817360",  # a national identifier of the labelled table with nine
 ]
 
 
@@ -61,7 +62,7 @@ def test_each_detector_finds_values_only_in_texts_with_the_digits_find_pii_asks_
                 found_at_least[index] = min(found_at_least[index], digits)
     # every detector found something, so each bound was read against real values
     assert all(n < 99 for n in found_at_least.values()), found_at_least
-    assert [s.kind.value for edge in EDGES for s in find_pii(edge)] == ["IP", "PASSPORT", "ID", "DOB", "IP"]
+    assert [s.kind.value for edge in EDGES for s in find_pii(edge)] == ["IP", "PASSPORT", "ID", "DOB", "IP", "ID"]
 
 
 # -- the words each detector reads before a value ----------------------------------------------------------------
@@ -76,8 +77,9 @@ WORDS_BEFORE: dict[Detector, list[re.Pattern[str]]] = {
     pii_numbers.ssns: [pii_numbers._SSN_LABEL],
     pii_numbers.ninos: [pii_numbers._NINO_LABEL],
     pii_labelled.birth_dates: [pii_labelled._BIRTH],
-    pii_labelled.passports: [pii_labelled._PASSPORT],
+    pii_labelled.passports: [pii_labelled._PASSPORT, *pii_labelled._PASSPORT_ABROAD],
     pii_labelled.labelled_ids: [pattern for hints, pattern, _ in pii_labelled._LABELLED if hints],
+    pii_national.national_labelled_ids: [pattern for _, pattern, _ in pii_national._NATIONAL],
     pii_numbers.national_ids: [],
     pii_numbers.ipv6s: [],
     pii_numbers.ipv4s: [],

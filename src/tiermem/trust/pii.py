@@ -35,6 +35,7 @@ from tiermem.trust.pii_columns import column_cells
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
 from tiermem.trust.pii_keys import CACHED_KEY, LABEL_HINTS, cached_readings, readings_of
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
+from tiermem.trust.pii_national import national_labelled_ids
 from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, names_a_thing, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
@@ -95,8 +96,11 @@ PROCESS_PII_COUNTS = PiiCounter()
 # and Cyrillic. Scripts written without spaces (Chinese, Japanese) are left out, so an address is never read as
 # running on into the words around it.
 _AT_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
+# A hyphen before an address joins it to a word ("foo-bar@..." is one local part), except after a Hebrew letter: a
+# one-letter prefix ("to", "from") joined by a hyphen or a maqaf, as Hebrew writes it before a Latin word.
 _EMAIL = re.compile(
-    rf"(?<![{_AT_LETTER}0-9_.%+'-])[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9._%+-]|'(?=[{_AT_LETTER}]))*"
+    rf"(?<![{_AT_LETTER}0-9_.%+'])(?:(?<![-\u05be])|(?<=[\u05d0-\u05ea][-\u05be]))"
+    rf"[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9._%+-]|'(?=[{_AT_LETTER}]))*"
     rf"@[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9-]*[{_AT_LETTER}0-9])?(?:\.[{_AT_LETTER}0-9-]+)*"
     rf"\.(?:[{_AT_LETTER}]{{2,24}}|xn--[a-z0-9-]{{2,59}})(?![{_AT_LETTER}0-9_-])"
 )
@@ -182,6 +186,7 @@ _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]], int
     (PiiKind.BIRTH_DATE, birth_dates, 4),  # the shortest date, "1/2/85"
     (PiiKind.PASSPORT, passports, 2),  # a passport number holds at least two
     (PiiKind.NATIONAL_ID, labelled_ids, 4),  # a PAN's four; an Aadhaar, NHS, SIN, NIR, BSN, IdNr or CPF more
+    (PiiKind.NATIONAL_ID, national_labelled_ids, 9),  # an AFM's or a Teudat Zehut's nine; the others more
     (PiiKind.NATIONAL_ID, national_ids, 7),  # a NIE's or a codice fiscale's seven; a DNI or CPF more
     (PiiKind.IP, ipv6s, 1),  # "a::b" is not read as an address
     (PiiKind.IP, ipv4s, 4),
@@ -234,6 +239,7 @@ _AFTER_A_HEADER: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]
     (PiiKind.BIRTH_DATE, birth_dates),
     (PiiKind.PASSPORT, passports),
     (PiiKind.NATIONAL_ID, labelled_ids),
+    (PiiKind.NATIONAL_ID, national_labelled_ids),
 )
 _LEAST_IN_A_CELL = 2  # a passport number's two digits
 # A header naming a phone: its cell is read alone, so the next cell's digits ("+351 21 ...,85.2...") are not read

@@ -5,6 +5,8 @@ words "date of birth"), of the key of the object holding it, and of the two join
 holds no word any detector reads before a value (``LABEL_HINTS``) adds no reading, so most keys cost none.
 """
 
+# ruff: noqa: RUF001  (the labels are written in the scripts they match)
+
 from __future__ import annotations
 
 import functools
@@ -45,6 +47,12 @@ LABEL_HINTS = re.compile(
     r"paszp|urodz|pesel|kimlik|tckn|tc\s*no|henkil|hetu|contribu|curp|do[gğ]um|f[öø]dsel|f[öø]delse|syntym|narozen|рождения|"
     r"旅券|パスポート|护照|護照|여권|生年月日|誕生日|出生|compleanno|cumplea|anivers|verjaardag|連絡先|联系|联络|연락처|전화|휴대폰|핸드폰"
     r"|カード|クレジット|信用卡|银行卡|銀行卡|카드"
+    # birth, passport, national id and phone labels in more languages (pii_labelled, pii_national, pii_phones)
+    r"|na[șşs]ter|n[ăa]scut|narod|sz[üu]l|γέννησ|γεννήθ|народ|родил|lahir|sinh|f[oöø]dsel|f[øo]dt|생년월일|출생|जन्म"
+    r"|تاريخ|לידה|เกิด|паспорт|διαβατ|[úu]tlev[ée]l|pa[sșş]aport|chi[ếe]u|cestovn|pas+e?nummer|पासपोर्ट|جواز|דרכון"
+    r"|หนังสือเดินทาง|身份|マイナンバー|個人番号|주민|ประชาชน|आधार|זהות|ת[״\"]ז|cpr|cnp|numeric\s+personal|αμκα|α\.μ\.κ\.α"
+    r"|αφμ|α\.φ\.μ|induk|rodn|r\.\s?č|инн|рнокпп|іпн|егн|oib|isikukood|asmens|kennitala|rijksregister|ahv|avs"
+    r"|会社|自宅|勤務先|職場|事務所|実家|公司|办公室|住宅|家里|회사|자택|사무실|직장"
 )
 
 

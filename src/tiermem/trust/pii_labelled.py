@@ -6,6 +6,8 @@ anything; so each is masked only right after its label ("DOB:", "born on", "Gebu
 shape says what it is, is masked after its label even with a mistyped check digit).
 """
 
+# ruff: noqa: RUF001  (the labels are written in the scripts they match)
+
 from __future__ import annotations
 
 import re
@@ -44,7 +46,10 @@ _DATE = (
     + r"(?:\s+de)?,?\s+(?:19|20)\d{2}|"
     + _MONTH
     + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}|"
-    r"(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日)"
+    r"(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日|(?:19|20)\d{2}\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일|"
+    # day, month and year with a full stop and a space after each ("17. 4. 2012", Czech, Slovak, German, Danish), or
+    # year, month and day so (the Hungarian "1982. 12. 05.")
+    r"\d{1,2}\.\s?\d{1,2}\.\s?(?:19|20)\d{2}|(?:19|20)\d{2}\.\s?\d{1,2}\.\s?\d{1,2}\.?)"
 )
 # A remark in brackets after a label ("Date of birth (patient):", "Passport no. (renewed):") says whose or which
 # value it is; it may be as long as a short phrase, or the label's long name ("Steuer-ID (steuerliche ...):").
@@ -59,24 +64,34 @@ _HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,8}\s*:"
 _W = r"[\s_-]+"
 # The first letter of every label below: a position that opens on none of them is turned away at once.
 _BIRTH = re.compile(
-    rf"(?i)(?=[abcdfgnsuvд生誕出])"
+    rf"(?i)(?=[abcdfgnstuvдрнγη生誕出생출जتתว])"
     rf"(?:\b(?:date{_W}of{_W}birth|birth[\s_-]*date|birthday|d\.?o\.?b\.?|born(?:{_W}on)?|geburtsdatum|"
     rf"geboren(?:{_W}am)?|geb\.?[\s_-]*datum|geb\.(?:{_W}am)?|geburtstag|n[ée]e?{_W}le|date{_W}(?:de{_W})?naissance|fecha{_W}(?:de{_W})?nacimiento|nacid[oa]{_W}el|"
     rf"data{_W}(?:di{_W})?nascita|nat[oa]{_W}il|geboortedatum|geboren{_W}op|data{_W}(?:de{_W})?nascimento|"
     rf"nascid[oa]{_W}em|data{_W}urodzenia|urodzon[ya]{_W}dnia|do[gğ]um{_W}tarihi?|f[öø]delsedat(?:um|o)|"
     rf"syntym[äa]aika|datum{_W}narozen[íi]|дата{_W}рождения|"
+    # the birth date's label in more languages: Romanian, Czech and Slovak, Hungarian, Greek, Ukrainian, Russian,
+    # Indonesian, Vietnamese, Danish and Norwegian
+    rf"data{_W}na[șşs]terii|n[ăa]scut[ăa]?{_W}(?:la|pe|[îi]n)|narozen[aáý]?|d[áa]tum{_W}narodenia|"
+    rf"narodil[aá]?(?:{_W}sa)?|"
+    rf"sz[üu]let[ée]si{_W}(?:d[áa]tum|id[őo])|sz[üu]letett|sz[üu]l\.|ημερομηνία{_W}γέννησης|ημ/νία{_W}γέννησης|"
+    rf"ημ\.{_W}γέννησης|γεννήθηκε(?:{_W}στις)?|дата{_W}народження|народил(?:ся|ася)|народи(?:вся|лася)|"
+    rf"родил(?:ся|ась)|tanggal{_W}lahir|tgl\.?{_W}lahir|ng[àa]y{_W}sinh|f[øo]dselsdato|f[øo]dt(?:{_W}den)?|"
     # the birth alone, or the birthday, as a form's field names it ("Nascimento:", "Naissance :", "Cumpleaños:")
     rf"nascimento|nacimiento|nascita|naissance|f[öø]dselsdag|compleanno|cumplea[ñn]os|anivers[áa]rio|verjaardag)"
     rf"(?![^\W_])"
     # written without spaces, so no word boundary before them
-    r"|生年月日|誕生日|出生日期|出生年月日)" + _REMARK + r"\s*(?:is\s*|は\s*)?[:=\-]?\s*(" + _DATE + r")(?!\d)"
+    r"|生年月日|誕生日|出生日期|出生年月日|생년월일|출생일|जन्म\s*(?:तिथि|दिनांक|तारीख)|تاريخ\s+(?:الميلاد|الولادة)"
+    r"|תאריך\s+(?:ה)?לידה|วัน(?:เดือนปี)?เกิด)" + _REMARK + r"\s*(?:is\s*|は\s*)?[:=\-]?\s*(" + _DATE + r")(?!\d)"
 )
 
 
 _BIRTH_HINTS = tuple(
     "birth dob d.o.b born geburt geboren geb. né naissance nacimiento nacid nascita nato nata geboorte nascimento "
     "nascid urodz doğum dogum födelse fødsel syntym narozen рождения 生年月日 誕生日 出生 compleanno cumplea "
-    "anivers verjaardag".split()
+    "anivers verjaardag naşterii nașterii nasterii născut nascut narozen narodenia narodil szület szul. γέννησης "
+    "γεννήθηκε народження народи родил lahir sinh fødselsdato fodselsdato født fodt 생년월일 출생일 जन्म تاريخ "
+    "לידה เกิด".split()
 )
 
 
@@ -91,17 +106,34 @@ def birth_dates(text: str) -> Spans:
 
 # The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
 # stand before the value ("passport#:", "passport no.:").
+_PASSPORT_TAIL = rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
 _PASSPORT = re.compile(
     r"(?i)(?:\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte|paszport(?:u|owy)?|pasaport)"
     # the number's word: "no.", "nr", "n.", or any word on "num" ("number", "nummer", "numéro", Turkish "numarasi")
     r"(?:[\s_-]*(?:n(?:[or]|um\w*)?\b\.?|#|n\.?º|n°))?"
     # written without spaces, so no word boundary before them
-    r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)"
-    + rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
+    r"|(?:旅券|パスポート|护照|護照|여권)(?:番号|号码|號碼|번호)?)" + _PASSPORT_TAIL
+)
+# The passport's label in more languages, in patterns of a few labels each so each stays small: Greek, Russian and
+# Ukrainian with their number's word; Hungarian, Romanian, Indonesian, Vietnamese, Czech, the Nordic "passnummer";
+# then Hindi, Arabic, Hebrew and Thai, written with no space before them or with a prefix joined to the word.
+_PASSPORT_ABROAD = tuple(
+    re.compile(r"(?i)(?:" + labels + ")" + _PASSPORT_TAIL)
+    for labels in (
+        r"\b(?:αριθμός\s+)?(?:διαβατηρίου|διαβατήριο)(?![^\W_])",
+        r"\b(?:номер\s+)?(?:загран)?паспорт[аеу]?(?:\s+номер)?(?![^\W_])",
+        r"\b(?:útlevél(?:szám)?|utlevel(?:szam)?|pa[șş]aport(?:ul(?:ui)?)?|paspor|h[ộo]\s+chi[ếe]u)(?![^\W_])",
+        r"\b(?:cestovn[íi](?:ho)?\s+pasu?(?:\s+č\.)?|pas(?:se|s)?nummer(?:et)?)(?![^\W_])",
+        r"पासपोर्ट(?:\s+(?:नंबर|नम्बर|संख्या|क्रमांक))?|جواز\s+(?:ال)?سفر|דרכון|(?:หมายเลข)?หนังสือเดินทาง(?:เลขที่)?",
+    )
 )
 
 
-_PASSPORT_HINTS = ("pass", "pasap", "paspoort", "paszport", "旅券", "パスポート", "护照", "護照", "여권")
+_PASSPORT_HINTS = (
+    *("pass", "pasap", "paspoort", "paszport", "paspor", "pasaport", "pașaport", "paşaport", "pasnummer"),
+    *("旅券", "パスポート", "护照", "護照", "여권", "διαβατ", "паспорт", "útlevél", "utlevel", "chiếu", "chieu"),
+    *("cestovn", "पासपोर्ट", "جواز", "דרכון", "หนังสือเดินทาง"),
+)
 
 
 def passports(text: str) -> Spans:
@@ -109,10 +141,11 @@ def passports(text: str) -> Spans:
     lower = text.lower()
     if not any(hint in lower for hint in _PASSPORT_HINTS):
         return
-    for m in _PASSPORT.finditer(text):
-        value = m.group(1)
-        if value.upper() == value and sum(c.isdigit() for c in value) >= 2:
-            yield m.start(1), m.end(1)
+    for pattern in (_PASSPORT, *_PASSPORT_ABROAD):
+        for m in pattern.finditer(text):
+            value = m.group(1)
+            if value.upper() == value and sum(c.isdigit() for c in value) >= 2:
+                yield m.start(1), m.end(1)
 
 
 _SEP = _REMARK + r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"

@@ -10,6 +10,8 @@ it name a version ("firmware 10.2.3.4", "v1.2.3.4", "build 2.0.12.87", "kernel 5
 versions, and a product's release is far more often written right after its name than an address is.
 """
 
+# ruff: noqa: RUF001  (the labels are written in the scripts they match)
+
 from __future__ import annotations
 
 import ipaddress
@@ -58,6 +60,12 @@ NOT_PERSONAL = re.compile(
     # a serial in the Romance languages ("numero di serie", "número de serie"), a law's number ("Regulation (EU)")
     r"s[ée]rie|regulation|directive|decision|verordnung|richtlinie|r[èe]glement|reglamento|directiva|regolamento|"
     r"direttiva|verordening|richtlijn|"
+    # an article, an order, an invoice, a payment's reference or a lab specimen in more languages (Italian, Dutch,
+    # Russian and Ukrainian, Greek, Czech, Hungarian, Romanian, Indonesian, Danish and Norwegian, Vietnamese)
+    r"articolo|prodotto|(?:betalings|betaal)?kenmerk|заказ[аеу]?|артикул|накладн(?:ая|ой)|замовлення|"
+    r"παραγγελ[ίι]ας?|τιμολ[όο]γιο|τιμολογ[ίι]ου|objedn[áa]vk[ayu]|rendel[ée]s(?:sz[áa]m)?|sz[áa]mla(?:sz[áa]m)?|"
+    r"cikksz[áa]m|comand[aăa]|comenzii|pesanan|faktur|ordre(?:nummer|nr)?|varenummer|đơn\s+hàng|hóa\s+đơn|"
+    r"specimen|sample|probe|"
     # a call centre's record of a call, a cost centre, an account of the books
     r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
@@ -65,7 +73,11 @@ NOT_PERSONAL = re.compile(
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|"
     # written without spaces, so no word boundary before them: an order's, an article's, a slip's number
-    r"(?:注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號)\s*[:#]?\s*|#)$"
+    r"(?:注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號|検体番号|样本编号|"
+    # Korean order, invoice, article, booking, serial and specimen numbers; Arabic and Hebrew ones after "number"
+    r"주문번호|주문|송장번호|운송장번호|상품번호|품번|접수번호|예약번호|일련번호|모델번호|검체번호|"
+    r"رقم\s+(?:ال)?(?:طلب|فاتورة|شحنة|منتج|تتبع|حجز|مرجع|صنف)|מספר\s+(?:ה)?(?:הזמנה|חשבונית|משלוח|מוצר)|"
+    r"เลขที่(?:คำสั่งซื้อ|ใบแจ้งหนี้|พัสดุ)|ऑर्डर\s*(?:नंबर|संख्या)?)\s*[:#]?\s*|#)$"
 )
 # What NOT_PERSONAL finds when only "id" or "#" stands before a number: a person's number is as often written so
 # ("Member ID: ...") as a thing's.
@@ -296,8 +308,14 @@ _IPV4 = re.compile(
 # A product word further back says nothing: "the client connected from 81.2.69.160" is an address.
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\b(?:v|ver|versions?|versi[óo]n|vers[ãa]o|versione|versie|wersj[ai]|verze|versio|sürüm|firmware|fw|"
-    r"build|release[sd]?|rev|revision|patch|hotfix)\b\.?[\s:=#]*"
+    r"build|release[sd]?|rev|revision|patch|hotfix|"
+    # in more languages: Russian and Ukrainian (a release, a build, a firmware, a configuration), Greek, Hungarian,
+    # Romanian, Indonesian, Vietnamese, Norwegian
+    r"верси[яиюі]|релиз[а]?|релізу?|сборк[аи]|збірк[аи]|прошивк[аи]|редакци[яиюе]|конфигураци[яиюе]|конфігураці[яїює]|"
+    r"έκδοση|έκδοσης|verzi[óo]|versiun(?:e|ea)|versi|phi[êe]n\s+b[ảa]n|versjon)\b\.?[\s:=#]*"
     r"(?:(?:is|was|now|to|no|nr|number)\b\.?[\s:=#]*){0,2}"
+    # the product's name in quotes between the word and its number ("configuration «Ledger» 3.0.1.2")
+    r"(?:[«\"“„'][^«»\"“”„'\n]{1,30}[»\"”“'][\s:=#]*)?"
     r"|\b(?:update[sd]?|updating|upgrade[sd]?|upgrading|bumped|downgraded?)\b[^\n.;:!?]{0,24}?\bto\s+"
     r"|\b(?:sdk|bios|driver|kernel|os|ios|android|windows|macos|plugin|package|edition)\s+|\bv"
     # Japanese, Chinese and Korean write "version" with no space before it, and their "is" joined to it

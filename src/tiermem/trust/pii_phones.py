@@ -52,7 +52,9 @@ _PHONE_WORD = re.compile(
     r"contact|reach|dial|hotline|landline|office|zentrale|handy|handynummer|telefon|telefonnummer|rufnummer|ruf|"
     r"anrufen|mobil|téléphone|tél|portable|numéro|appelez|appeler|teléfono|telefono|móvil|movil|celular|llámame|"
     r"llamar|número|numero|cellulare|cell\.|chiamami|chiamare|telefoon|mobiel|bel|bellen|nummer|fone|zap|kom|"
-    r"tlf|puhelin)\b[^\n]{0,25}|(?:[電話携帯手机电话]{2}|連絡先|联系方式|联络|연락처|전화|휴대폰|핸드폰)[^\n]{0,12})$"
+    r"tlf|puhelin)\b[^\n]{0,25}|(?:[電話携帯手机电话]{2}|連絡先|联系方式|联络|연락처|전화|휴대폰|핸드폰)[^\n]{0,12}"
+    # where a phone is, as a list of numbers labels each ("携帯: ..., 会社: ...", "자택: ..."): right before its colon
+    r"|(?:会社|自宅|勤務先|職場|事務所|実家|公司|办公室|住宅|家里|회사|자택|사무실|직장)\s*:\s*)$"
 )
 # The plain words for a number, which name a phone's only where no thing's word follows them.
 _NUMBER_WORD = re.compile(r"(?i)(?:n[uú]mero|num[ée]ro|nummer)\b")
