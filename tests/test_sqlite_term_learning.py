@@ -10,7 +10,7 @@ from store_fixtures import ALICE, ANY, BOB, EMB, NOW, item, make_record
 from tiermem.store.base import StoredItem
 from tiermem.store.sqlite.fts import HOLD_ROWS_FROM
 from tiermem.store.sqlite.store import SQLiteStore
-from tiermem.types import Scope
+from tiermem.types import Filter, Scope
 
 WORDS = "kettle lantern harbour violin garden pepper ladder".split()
 
@@ -121,3 +121,61 @@ def test_pinned_vectors_come_from_the_index_and_follow_a_write(tmp_path: Path) -
         assert (after == EMB.embed_batch(["a violin now"])[0]).all() and not (after == held[changed.id]).all()
     finally:
         store.close()
+
+
+def _tagged(store: SQLiteStore, terms: list[str], tags: set[str]) -> list[tuple[str, float]]:
+    with store.pinned(ALICE):
+        found = store.keyword_candidates(ALICE, terms, Filter(tags=frozenset(tags)), now=NOW, limit=50)
+    return [(c.id, c.score) for c in found]
+
+
+def _tagged_afresh(store: SQLiteStore, terms: list[str], tags: set[str]) -> list[tuple[str, float]]:
+    fresh = SQLiteStore(store.path)
+    try:
+        return _tagged(fresh, terms, tags)
+    finally:
+        fresh.close()
+
+
+def test_a_pinned_keyword_query_with_a_tag_filter_reads_held_rows_and_equals_a_fresh_stores(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        _fill(store, ALICE, 30)
+        tagged = [make_record(ALICE, f"the {w} in the shed", tags=("ns:a",)) for w in WORDS[:4]]
+        store.put_many([item(r) for r in [*tagged, make_record(ALICE, "the kettle in the shed", tags=("ns:b",))]])
+        for _ in range(HOLD_ROWS_FROM + 1):  # the scope's rows held, the words and the tag set's rows kept
+            _tagged(store, ["kettle", "shed"], {"ns:a"})
+        asked: list[str] = []
+        store._conn.set_trace_callback(asked.append)
+        try:
+            found = _tagged(store, ["kettle", "shed"], {"ns:a"})
+        finally:
+            store._conn.set_trace_callback(None)
+        assert not any("records_fts MATCH" in sql or "tags" in sql for sql in asked)  # nothing asked of the file
+        assert found == _tagged_afresh(store, ["kettle", "shed"], {"ns:a"})
+        assert {i for i, _ in found} == {r.id for r in tagged}
+    finally:
+        store.close()
+
+
+def test_a_pinned_keyword_query_with_a_tag_filter_follows_a_write_of_either_connection(tmp_path: Path) -> None:
+    first, second = SQLiteStore(tmp_path / "m.db"), SQLiteStore(tmp_path / "m.db")
+    try:
+        _fill(first, ALICE, 30)
+        kept = make_record(ALICE, "the kettle is blue", tags=("ns:a",))
+        other = make_record(ALICE, "the kettle is red", tags=("ns:b",))
+        first.put_many([item(kept), item(other)])
+        for _ in range(HOLD_ROWS_FROM + 1):
+            assert {i for i, _ in _tagged(first, ["kettle"], {"ns:a"})} == {kept.id}
+        first.put_many([item(replace(other, tags=("ns:a",), version=2))])  # this connection's own write
+        assert {i for i, _ in _tagged(first, ["kettle"], {"ns:a"})} == {kept.id, other.id}
+        for _ in range(HOLD_ROWS_FROM + 1):
+            _tagged(first, ["kettle"], {"ns:a"})
+        second.put_many([item(replace(other, tags=("ns:b",), version=3))])  # another connection's
+        assert _tagged(first, ["kettle"], {"ns:a"}) == _tagged_afresh(first, ["kettle"], {"ns:a"})
+        assert {i for i, _ in _tagged(first, ["kettle"], {"ns:a"})} == {kept.id}
+        second.delete(ALICE, [kept.id])
+        assert _tagged(first, ["kettle"], {"ns:a"}) == []
+    finally:
+        first.close()
+        second.close()

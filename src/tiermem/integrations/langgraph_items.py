@@ -13,6 +13,7 @@ with; the encoded form is what tiermem's own commands show as the scope.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -94,6 +95,11 @@ def _digest(data: object) -> str:
 
 def namespace_tag(rest_prefix: Sequence[str]) -> str:
     """The tag of every item whose namespace, below its scope, starts with ``rest_prefix`` (() marks all items)."""
+    return _namespace_tag(tuple(rest_prefix))
+
+
+@functools.lru_cache(maxsize=1024)  # every search and put of a namespace hashes the same labels
+def _namespace_tag(rest_prefix: tuple[str, ...]) -> str:
     return f"lgns:{_digest(list(rest_prefix))}"
 
 
@@ -169,13 +175,19 @@ def item_fields(record: MemoryRecord) -> tuple[tuple[str, ...], str, dict[str, A
         return None
     created = meta.get(META_CREATED)
     first = datetime.fromisoformat(created) if isinstance(created, str) else record.created_at
-    return tuple(json.loads(ns)), key, json.loads(value), first
+    return _labels_of(ns), key, json.loads(value), first
 
 
-def indexed_by(record: MemoryRecord) -> list[str] | None:
+@functools.lru_cache(maxsize=1024)  # a search reads many items of one namespace and fields; values are parsed afresh
+def _labels_of(stored: str) -> tuple[str, ...]:
+    """A stored JSON list of strings (a namespace, index fields) as a tuple."""
+    return tuple(json.loads(stored))
+
+
+def indexed_by(record: MemoryRecord) -> tuple[str, ...] | None:
     """The fields an item's record was indexed by (None: not recorded, as before fields were kept)."""
     fields = record.metadata.get(META_FIELDS)
-    return json.loads(fields) if isinstance(fields, str) else None
+    return _labels_of(fields) if isinstance(fields, str) else None
 
 
 def namespace_matches(namespace: Sequence[str], path: Sequence[str], match_type: str) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import islice
@@ -155,6 +156,7 @@ class Searcher:
         self.embedder = embedder
         self._texts: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._lock = threading.Lock()
+        self._policy: tuple[RecallPolicy, RecallPolicy] | None = None  # the last policy given, and without credit
 
     def search(
         self, op: SearchOp, places: Sequence[Place], now: datetime, policy: RecallPolicy
@@ -170,6 +172,16 @@ class Searcher:
                 (f.record, ScoredItem(f.item, None, None, f.record.id))
                 for f in islice(found, op.offset, op.offset + op.limit)
             ]
+        with ExitStack() as pins:  # one read of each scope's state serves its recall and the scores after it
+            for scope in dict.fromkeys(p.scope for p in places):
+                pins.enter_context(self.store.pinned(scope))
+            return self._query(op, places, now, policy)
+
+    def _query(
+        self, op: SearchOp, places: Sequence[Place], now: datetime, policy: RecallPolicy
+    ) -> list[tuple[MemoryRecord, ScoredItem]]:
+        """``search`` with a query: recall's hits, then the rest of the items nearest first."""
+        assert op.query is not None  # search asks only with one
         tap = _QueryTap(self.embedder) if self.embedder is not None else None
         query_vector = embed_queries(self.embedder, [op.query])[0] if self.embedder and len(places) > 1 else None
         ranked = self._recalled(places, op, now, policy, tap, query_vector)
@@ -189,7 +201,7 @@ class Searcher:
                 ranked += self._nearest(rest, self._question(op.query, query_vector, tap, rest))[: wanted - len(ranked)]
         page = ranked[op.offset : wanted]
         question = self._question(op.query, query_vector, tap, page)
-        scores = self._similarities([f.record for f in page], question)
+        scores = self._similarities(page, question)
         return [(f.record, ScoredItem(f.item, f.hit, s, f.record.id)) for f, s in zip(page, scores, strict=True)]
 
     def _items(self, places: Sequence[Place], now: datetime) -> Iterator[tuple[MemoryRecord, Item]]:
@@ -213,7 +225,7 @@ class Searcher:
         k = MAX_K if op.filter else max(1, min(MAX_K, op.offset + op.limit))
         # An item's earlier versions (closed when it was put again) are not candidates: they neither find it by its
         # old text nor lend it their rank (recall's credit to a current version).
-        policy = replace(policy, credit_current=False)
+        policy = self._without_credit(policy)
         hits: list[Hit] = []
         for place in places:
             filter_ = Filter(tags=frozenset({namespace_tag(place.rest)}))
@@ -239,6 +251,13 @@ class Searcher:
             out.append(_Found(hit.record, item, hit))
         return out
 
+    def _without_credit(self, policy: RecallPolicy) -> RecallPolicy:
+        """``policy`` without its credit to current versions, made once per policy the searches are given."""
+        kept = self._policy
+        if kept is None or kept[0] is not policy:
+            kept = self._policy = (policy, replace(policy, credit_current=False))
+        return kept[1]
+
     def _question(
         self, query: str, given: Vectors | None, tap: _QueryTap | None, found: Sequence[_Found]
     ) -> Vectors | None:
@@ -261,17 +280,16 @@ class Searcher:
         order = sorted(range(len(found)), key=lambda j: (cosines[j] is None, -(cosines[j] or 0.0)))
         return [found[j] for j in order]
 
-    def _similarities(self, records: Sequence[MemoryRecord], question: Vectors | None) -> list[float | None]:
-        """Each record's similarity to the question: the best cosine of its texts (see the module docstring)."""
-        out = self._stored_cosines(records, question)
+    def _similarities(self, found: Sequence[_Found], question: Vectors | None) -> list[float | None]:
+        """Each item's similarity to the question: the best cosine of its texts (see the module docstring)."""
+        out = self._stored_cosines([f.record for f in found], question)
         if question is None or self.embedder is None:
             return out
-        for j, record in enumerate(records):
-            fields = indexed_by(record)
+        for j, f in enumerate(found):
+            fields = indexed_by(f.record)
             if out[j] is None or not fields:
                 continue
-            item = item_of(record)
-            texts = [] if item is None else texts_of(item.value, fields, get_text_at_path)
+            texts = texts_of(f.item.value, fields, get_text_at_path)
             if len(texts) > 1:
                 out[j] = float(np.max(self._text_vectors(texts) @ np.asarray(question, dtype=np.float32)))
         return out

@@ -28,6 +28,7 @@ from tiermem.store.sqlite.bm25 import (
     table_averages,
     table_idf,
 )
+from tiermem.store.sqlite.fts_syntax import fts_query, quoted, scope_token
 from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.scope_text import ScopeText, SortedIds, admits, held_filter, positions, read_scope_text
 from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
@@ -41,19 +42,13 @@ from tiermem.store.sqlite.term_rows import (
     one_term_bm25,
     union,
 )
-from tiermem.text_index import INDEX_FUNCTION
 from tiermem.types import Filter, Scope
 
 Matches = tuple[list[int], list[str], npt.NDArray[np.bool_], FloatArray, FloatArray, ScopeTextStats]
 """The scope's rows matching a keyword query (rowids ascending, record ids, whether the filter admits each,
 their lengths), each row's frequency of each term, and the scope's size: what BM25 scores."""
 
-__all__ = [
-    "PRUNE_FROM_RECORDS",
-    "REFILL_FULL_TEXT",
-    "SQLiteFullTextMixin",
-    "fts_query",
-]
+__all__ = ["PRUNE_FROM_RECORDS", "SQLiteFullTextMixin"]
 
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 HOLD_ROWS_FROM = 3  # the keyword query of a scope generation from which it holds the scope's rows (scope_text)
@@ -61,30 +56,6 @@ _HELD_ROWS = 1_000_000  # rows held for all scopes together (~100 bytes each); p
 # Columns content, context, scope token: the token is in every document of its scope and says nothing.
 _BM25_WEIGHTS = f"1.0, {CONTEXT_WEIGHT}, 0.0"
 _BM25 = f"bm25(records_fts, {_BM25_WEIGHTS})"
-# The index holds each record's ``text_index.index_text`` (CJK runs as pairs, accents folded), which the
-# triggers compute (migration 0006); FTS5's own 'rebuild' would index the raw text, so this refills it instead.
-REFILL_FULL_TEXT = (
-    "INSERT INTO records_fts (rowid, content, context, scope_tok)"
-    f" SELECT rowid, {INDEX_FUNCTION}(content), {INDEX_FUNCTION}(context), scope_tok FROM records"
-)
-
-
-def fts_query(scope: Scope, terms: Sequence[str], *, with_scope_token: bool) -> str:
-    """Any of the terms, each quoted so user text is never FTS5 syntax; optionally AND the scope's token."""
-    words = "{content context} : (" + " OR ".join(_quoted(t) for t in terms) + ")"
-    if not with_scope_token:
-        return words
-    return f"scope_tok : {scope_token(scope)} AND {words}"
-
-
-def scope_token(scope: Scope) -> str:
-    """The token the index's scope column holds for the (tenant, user)."""
-    return "s" + (f"{scope.tenant}/{scope.user or ''}").encode().hex().upper()
-
-
-def _quoted(term: str) -> str:
-    """``term`` as an FTS5 string: user text is never query syntax."""
-    return '"' + term.replace('"', '""') + '"'
 
 
 class SQLiteFullTextMixin(SQLiteGenerationPin):
@@ -143,10 +114,14 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
             return None
         text = self._held_rows.get(key)
         known = self._frequencies.get(key)
-        if text is None or known is None or text[0] != pin.gen or known[0] != pin.gen or filter_.tags:
+        if text is None or known is None or text[0] != pin.gen or known[0] != pin.gen:
             return None
         held, by_term = text[1], known[1]
         if not isinstance(held, ScopeText):
+            return None
+        # A tag set's rows as ``_held_matches`` kept them, read with this generation's rows (None: not read yet).
+        tagged = held.tagged.get(tuple(sorted(filter_.tags))) if filter_.tags else None
+        if filter_.tags and tagged is None:
             return None
         missing = [t for t in dict.fromkeys(terms) if t not in by_term]
         if missing:
@@ -174,7 +149,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         at, inside = held.places(rowids)
         if not inside.all():  # held rows are the scope's own: a row of another generation, ask the index
             return None
-        kept_rows, lengths = admits(held, at, filter_, now), held.lengths[at]
+        kept_rows, lengths = admits(held, at, filter_, now, tagged), held.lengths[at]
         if not kept_rows.any():
             return [], [], kept_rows, lengths, lengths, held.stats
         matched = rowids.tolist()
@@ -257,7 +232,10 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         None when the scope moved past ``gen`` meanwhile (another process wrote)."""
         matched = self._conn.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [match]).fetchall()
         # Read before the generation is checked, so a tag set read now is this generation's too.
-        tagged = self._held_tagged(key, text, tuple(sorted(filter_.tags))) if filter_.tags else None
+        tags = tuple(sorted(filter_.tags))
+        tagged = text.tagged.get(tags) if tags else None
+        if tags and tagged is None:
+            tagged = self._tagged_rows(key, text, tags)
         # A row missing from ``text`` is another scope's (the query may walk every scope's postings), unless the
         # scope changed after ``text`` was read: its generation, read after the match, says which.
         now_gen = self._conn.execute(
@@ -265,22 +243,21 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         ).fetchone()
         if now_gen is None or now_gen[0] != gen:
             return None
+        if tagged is not None and tags not in text.tagged:  # kept only once known to be this generation's
+            if len(text.tagged) >= TAG_SETS_KEPT:
+                text.tagged.clear()
+            text.tagged[tags] = tagged
         rowids = np.fromiter((rowid for (rowid,) in matched), dtype=np.int64, count=len(matched))
         places, held = text.places(rowids)
         at = places[held]
         return rowids[held].tolist(), text.ids[at].tolist(), admits(text, at, filter_, now, tagged), text.lengths[at]
 
-    def _held_tagged(self, key: tuple[str, str], text: ScopeText, tags: tuple[str, ...]) -> npt.NDArray[np.bool_]:
-        """Which of ``text``'s rows hold one of ``tags``: read once, kept with the rows (the same generation)."""
-        cached = text.tagged.get(tags)
-        if cached is None:
-            places, held = text.places(np.array(tagged_rowids(self._conn, key, tags), dtype=np.int64))
-            cached = np.zeros(text.rowids.size, dtype=bool)
-            cached[places[held]] = True
-            if len(text.tagged) >= TAG_SETS_KEPT:
-                text.tagged.clear()
-            text.tagged[tags] = cached
-        return cached
+    def _tagged_rows(self, key: tuple[str, str], text: ScopeText, tags: tuple[str, ...]) -> npt.NDArray[np.bool_]:
+        """Which of ``text``'s rows hold one of ``tags``, as the file holds them now."""
+        places, held = text.places(np.array(tagged_rowids(self._conn, key, tags), dtype=np.int64))
+        rows = np.zeros(text.rowids.size, dtype=bool)
+        rows[places[held]] = True
+        return rows
 
     def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
         """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
@@ -437,7 +414,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         The scope token names exactly the (tenant, user): counting needs no look-up of the records. Shared by
         the relevance floor's term statistics and the pruning of common words in big scopes.
         """
-        match = f"scope_tok : {scope_token(scope)} AND {{{columns}}} : {_quoted(term)}"
+        match = f"scope_tok : {scope_token(scope)} AND {{{columns}}} : {quoted(term)}"
         if cap is None:
             (count,) = self._conn.execute(
                 "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [match]

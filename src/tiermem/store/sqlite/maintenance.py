@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from tiermem.errors import StoreError
 from tiermem.store.maintenance_base import ROW_COUNTS, ErasedScope, Orphans, RecordRef
 from tiermem.store.sqlite import files
-from tiermem.store.sqlite.fts import REFILL_FULL_TEXT
+from tiermem.store.sqlite.fts_syntax import REFILL_FULL_TEXT
 from tiermem.store.sqlite.rows import chunks
 from tiermem.types import MemoryType, Scope
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.store.quotes_base import QuotesBase, Snapshot
 from tiermem.store.sqlite.audit import audit_json, audit_loads
-from tiermem.store.sqlite.fts import scope_token
+from tiermem.store.sqlite.fts_syntax import scope_token
 from tiermem.store.sqlite.maintenance import Connected, run_sql, run_sql_in, secure_delete
 from tiermem.store.sqlite.sql import scope_sql
 from tiermem.text_index import index_text
