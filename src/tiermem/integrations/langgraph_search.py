@@ -175,15 +175,14 @@ class Searcher:
         with ExitStack() as pins:  # one read of each scope's state serves its recall and the scores after it
             for scope in dict.fromkeys(p.scope for p in places):
                 pins.enter_context(self.store.pinned(scope))
-            return self._query(op, places, now, policy)
+            return self._query(op, op.query, places, now, policy)
 
     def _query(
-        self, op: SearchOp, places: Sequence[Place], now: datetime, policy: RecallPolicy
+        self, op: SearchOp, query: str, places: Sequence[Place], now: datetime, policy: RecallPolicy
     ) -> list[tuple[MemoryRecord, ScoredItem]]:
-        """``search`` with a query: recall's hits, then the rest of the items nearest first."""
-        assert op.query is not None  # search asks only with one
+        """``search`` with ``query`` (``op``'s): recall's hits, then the rest of the items nearest first."""
         tap = _QueryTap(self.embedder) if self.embedder is not None else None
-        query_vector = embed_queries(self.embedder, [op.query])[0] if self.embedder and len(places) > 1 else None
+        query_vector = embed_queries(self.embedder, [query])[0] if self.embedder and len(places) > 1 else None
         ranked = self._recalled(places, op, now, policy, tap, query_vector)
         wanted = op.offset + op.limit
         if len(ranked) < wanted:  # the rest of the items under the prefix, nearest first
@@ -198,9 +197,9 @@ class Searcher:
                 ranked += islice(others, wanted - len(ranked))
             else:
                 rest = list(others)
-                ranked += self._nearest(rest, self._question(op.query, query_vector, tap, rest))[: wanted - len(ranked)]
+                ranked += self._nearest(rest, self._question(query, query_vector, tap, rest))[: wanted - len(ranked)]
         page = ranked[op.offset : wanted]
-        question = self._question(op.query, query_vector, tap, page)
+        question = self._question(query, query_vector, tap, page)
         scores = self._similarities(page, question)
         return [(f.record, ScoredItem(f.item, f.hit, s, f.record.id)) for f, s in zip(page, scores, strict=True)]
 
