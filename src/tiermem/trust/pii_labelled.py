@@ -142,9 +142,11 @@ _PASSPORT_ABROAD = (
         )
     ),
     # the labels of thirty more languages (``pii_labels_abroad``), some ending on an Armenian comma
-    re.compile(
-        rf"(?i){PASSPORT_ABROAD}(?:{_HOLDER}|{_REMARK}\s*(?:{SEPARATORS}|[#.]){{0,2}})\s*([A-Z0-9]{{6,10}})"
-        r"(?![A-Za-z0-9])"
+    *(
+        re.compile(
+            rf"(?i){labels}(?:{_HOLDER}|{_REMARK}\s*(?:{SEPARATORS}|[#.]){{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
+        )
+        for labels in PASSPORT_ABROAD
     ),
 )
 

@@ -3,7 +3,8 @@
 Bulgarian, Serbian, Croatian, Slovak, Slovenian, Lithuanian, Latvian, Estonian, Georgian, Armenian, Kazakh, Uzbek,
 Azerbaijani, Catalan, Icelandic, Swahili, Tagalog, Malay, Bengali, Telugu, Tamil, Marathi and Nepali, Urdu, Persian,
 Amharic, Khmer, Burmese, Mongolian and Sinhala; a label whose number word comes first ("broj putovnice", "شماره
-گذرنامه") ends on the document's word, and one whose number word comes after it ("pasport raqami") is read with it.
+گذرنامه") ends on the document's word, and one whose number word comes after it ("pasport raqami:") is read as the words
+before a colon that ``pii_labelled`` reads between a label and its value.
 """
 
 # ruff: noqa: RUF001  (the labels are written in the scripts they match)
@@ -27,24 +28,39 @@ BIRTH_ABROAD = (
     r"မွေးသက္ကရာဇ်|မွေးနေ့|төрсөн\s+(?:огноо|он\s+сар\s+өдөр)|උපන්\s*දිනය)"
 )
 BIRTH_ABROAD_HINTS: tuple[str, ...] = (
-    *("rođen", "rodjen", "рођен", "раждане", "роден", "rojst", "rojen", "gimimo", "dzimšan", "sünni", "sündinud"),
-    *("tarixi", "tug", "туған", "naixement", "nascu", "fæðing", "fædd", "kuzaliwa", "kapanganakan", "kaarawan"),
+    *(
+        "rođen",
+        "rodjen",
+        "рођен",
+        "рођењ",
+        "раждане",
+        "роден",
+        "rojst",
+        "rojen",
+        "gimimo",
+        "dzimšan",
+        "sünni",
+        "sündinud",
+    ),
+    *("tarixi", "ilgan", "туған", "naixement", "nascu", "fæðing", "fædd", "zaliwa", "kapanganakan", "kaarawan"),
     *("ipinanganak", "lahir", "জন্ম", "పుట్టిన", "జన్మ", "பிறந்த", "जन्म", "تاریخ", "የትውልድ", "የልደት", "დაბადების"),
     *("ծննդյան", "កំណើត", "မွေး", "төрсөн", "උපන්"),
 )
 
+# Two patterns, so each stays small: the labels in the Latin and Cyrillic scripts, then in the others.
 PASSPORT_ABROAD = (
     _OPEN + r"(?:putovnic[aeiu]|pasoš[a]?|пасош[а]?|cestovn(?:ý|ého)\s+pas(?:u)?|(?:číslo|č\.)\s+pasu|"
     r"potn(?:i|ega)\s+list(?:a)?|pasas|paso(?=\s+numeris)|pases|passi|pasport(?:i|u|ingiz)?|pasipoti|passaport|"
-    r"vegabréf(?:s)?|ፓስፖርት|পাসপোর্ট|పాస్\u200c?పోర్ట్|கடவுச்சீட்டு|பாஸ்போர்ட்|پاسپورٹ|گذرنامه|پاسپورت|"
+    r"vegabréf(?:s)?)",
+    _OPEN + r"(?:ፓስፖርት|পাসপোর্ট|పాస్\u200c?పోర్ట్|கடவுச்சீட்டு|பாஸ்போர்ட்|پاسپورٹ|گذرنامه|پاسپورت|"
     r"პასპორტ(?:ი|ის)|անձնագ(?:իր|րի)|លិខិតឆ្លងដែន|နိုင်ငံကူးလက်မှတ်|ගමන්\s*බලපත්\u200d?රය?)"
-    # the number's word after the document's
-    r"(?:\s+(?:numeris|numurs|number|raqami|nömrəsi|nombor|númer|nambari|নম্বর|নং|నంబర్|எண்|نمبر|شماره|ቁጥር|"
-    r"ნომერი|համար|លេខ|နံပါတ်|අංකය|дугаар|br\.?|broj|č\.|št\.?|številka))?"
+    # a number's word whose vowel signs are no word characters, so no holder's word before a colon reads it
+    r"(?:\s*(?:নম্বর|నంబర్|எண்|नंबर|नम्बर|क्रमांक|අංකය))?",
 )
 PASSPORT_ABROAD_HINTS: tuple[str, ...] = (
-    *("putovnic", "pasoš", "пасош", "pas", "potn", "vegabréf", "ፓስፖርት", "পাসপোর্ট", "పాస్", "கடவுச்சீட்டு"),
-    *("பாஸ்போர்ட்", "پاسپورٹ", "گذرنامه", "پاسپورت", "პასპორტ", "անձնագ", "លិខិតឆ្លងដែន", "နိုင်ငံကူး", "ගමන්"),
+    *("putovnic", "pasoš", "пасош", "pasas", "paso", "pases", "pasu", "passi", "pasport", "pasipoti", "passaport"),
+    *("potn", "vegabréf", "ፓስፖርት", "পাসপোর্ট", "పాస్", "கடவுச்சீட்டு", "பாஸ்போர்ட்", "پاسپورٹ", "گذرنامه", "پاسپورت"),
+    *("პასპორტ", "անձնագ", "លិខិតឆ្លងដែន", "နိုင်ငံကူး", "ගමන්"),
 )
 
 # What may end a label before its value: a colon (full-width too), an equals sign, the Armenian comma or full stop.
