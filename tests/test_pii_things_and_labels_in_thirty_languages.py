@@ -98,3 +98,8 @@ def test_a_passport_number_after_its_label_in_more_languages_is_masked(text: str
 )
 def test_a_personal_code_after_its_label_is_masked_as_an_identifier(text: str, value: str) -> None:
     assert _found(text) == [(value, PiiKind.NATIONAL_ID)]
+
+
+def test_a_customer_word_names_a_things_number_only_with_a_number_word_after_it() -> None:
+    assert _found("ग्राहक: 98230 12345") == [("98230 12345", PiiKind.PHONE)]
+    assert find_pii("ग्राहक क्रमांक 98230 12345") == []

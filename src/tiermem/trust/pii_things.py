@@ -23,15 +23,15 @@ _WORDS: dict[str, str] = {
     "ta": r"ஆர்டர் விலைப்பட்டியல் டிக்கெட் விண்ணப்ப தேர்வு ரோல் பதிவு பார்கோடு தொகுதி ரசீது",
     # Marathi, Hindi and Nepali share the script and many of the words
     "mr-hi-ne": r"ऑर्डर अर्डर बीजक चलन बिल तिकीट टिकट संदर्भ सन्दर्भ अर्ज आवेदन निवेदन "
-    r"हजेरी परीक्षा रोल बारकोड बॅच ब्याच बैच लॉट पावती रसीद रसिद ग्राहक उपभोक्ता",
-    "ur": r"آرڈر انوائس بل ٹکٹ حوالہ درخواست رول امتحان بارکوڈ بیچ رسید صارف",
+    r"हजेरी परीक्षा रोल बारकोड बॅच ब्याच बैच लॉट पावती रसीद रसिद",
+    "ur": r"آرڈر انوائس بل ٹکٹ حوالہ درخواست رول امتحان بارکوڈ بیچ رسید",
     "fa": r"سفارش فاکتور صورتحساب بلیط بلیت پیگیری مرجع درخواست داوطلبی بارکد اشتراک قبض",
-    "sw": r"oda agizo ankara tiketi kumbukumbu maombi risiti bechi mita mtihani akaunti",
-    "am": r"የ?ትዕዛዝ የ?ደረሰኝ የ?ቲኬት የ?ማመልከቻ የ?ፈተና የ?ባርኮድ የ?ማጣቀሻ የ?ደንበኛ",
+    "sw": r"oda agizo ankara tiketi kumbukumbu maombi risiti bechi mita mtihani",
+    "am": r"የ?ትዕዛዝ የ?ደረሰኝ የ?ቲኬት የ?ማመልከቻ የ?ፈተና የ?ባርኮድ የ?ማጣቀሻ",
     "tl": r"resibo tiket sanggunian aplikasyon singil pakete kaso",
-    "ms": r"invois tiket rujukan permohonan resit kelompok akaun bil",
+    "ms": r"invois tiket rujukan permohonan resit kelompok bil",
     "bg": r"поръчка поръчката фактура фактурата билет заявление "
-    r"заявка партида пратка товарителница абонатен клиентски разписка",
+    r"заявка партида пратка товарителница разписка",
     "sr": r"поруџбин[аеи] porudžbin[aei] рачун[аи]? račun[ai]? тикет захтев[аи]? zahtev[ai]? пријав[аеи] "
     r"prijav[aei] сериј[аеи] serij[aei] шарж[аеи] šarž[aei] пошиљк[аеи] pošiljk[aei] предмет[аи]? predmet[ai]?",
     "hr": r"narudžb[aei] zahtjev[ai]? ulaznic[aei] uredb[aeiu] direktiv[aeiu]",
@@ -41,11 +41,11 @@ _WORDS: dict[str, str] = {
     r"paraišk[aos]s? prašym[oas]s? siunt[aos]s? partij[aos]s? mokėtojo",
     "lv": r"pasūtījum[as] rēķin[as] biļetes pieteikum[as] iesniegum[as] sūtījum[as] partijas",
     "et": r"tellimuse tellimus arve pileti viitenumber taotluse saadetise partii",
-    "ka": r"შეკვეთის ინვოისის ფაქტურის ბილეთის განაცხადის აბონენტის პარტიის ამანათის",
+    "ka": r"შეკვეთის ინვოისის ფაქტურის ბილეთის განაცხადის პარტიის ამანათის",
     "hy": r"պատվերի ապրանքագրի տոմսի հայտի բաժանորդային խմբաքանակի առաքման",
-    "kk": r"тапсырыс шот шот-фактура өтінім партия жөнелтілім абонент",
-    "uz": r"buyurtma hisob-faktura chipta ariza murojaat partiya jo['’ʻ]natma abonent hisob",
-    "az": r"sifariş qaimə bilet müraciət ərizə partiya bağlama abonent",
+    "kk": r"тапсырыс шот шот-фактура өтінім партия жөнелтілім",
+    "uz": r"buyurtma hisob-faktura chipta ariza murojaat partiya jo['’ʻ]natma",
+    "az": r"sifariş qaimə bilet müraciət ərizə partiya bağlama",
     "tr": r"siparişi? başvuru(?:su)? kargo",
     "ca": r"comanda bitllet sol·licitud expedient referència rebut",
     "is": r"pöntun(?:ar)? reiknings? miða umsókn(?:ar)? tilvísun(?:ar)? sendingar",
@@ -54,6 +54,12 @@ _WORDS: dict[str, str] = {
     "mn": r"захиалг(?:а|ын) нэхэмжлэх нэхэмжлэлийн тасалбар(?:ын)? өргөдл(?:ийн)? өргөдөл багц",
     "si": r"ඇණවුම්? ඉන්වොයිසි බිල්පත්? ටිකට් අයදුම්පත්? විභාග",
 }
+
+# A customer, a subscriber or an account names a thing's number only with a number word after it ("ग्राहक क्रमांक",
+# "абонент нөмірі"): alone ("customer:") it may label the customer's phone.
+_WITH_NUMBER_WORD = (
+    r"ग्राहक গ্রাহক उपभोक्ता صارف የ?ደንበኛ akaunti akaun hisob абонатен клиентски აბონენტის абонент(?:тің)? abonent"
+)
 
 # The words for "number" that may stand after the thing's word, with their abbreviations.
 _NUMBER_WORDS = (
@@ -67,8 +73,9 @@ _NUMBER_WORDS = (
 # after it; then a colon, a hash or the Armenian comma that ends a label, and the number. Nothing of a word may
 # stand right before the thing's word.
 THINGS_ABROAD = (
-    r"(?<![\w'’ʻ·-])(?:"
+    r"(?<![\w'’ʻ·-])(?:(?:"
     + "|".join(word for words in _WORDS.values() for word in words.split())
     + r")\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
-    + rf"(?:[\s-]*(?:{_NUMBER_WORDS}))?\s*[:#\uff1a\u055d\u0589]?\s*"
+    + rf"(?:[\s-]*(?:{_NUMBER_WORDS}))?|(?:{'|'.join(_WITH_NUMBER_WORD.split())})[\s-]*(?:{_NUMBER_WORDS}))"
+    + r"\s*[:#\uff1a\u055d\u0589]?\s*"
 )
