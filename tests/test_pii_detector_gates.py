@@ -76,7 +76,7 @@ WORDS_BEFORE: dict[Detector, list[re.Pattern[str]]] = {
     pii_numbers.cards: [pii_numbers._CARD_WORDS, pii_numbers._CARD_LABEL],
     pii_numbers.ssns: [pii_numbers._SSN_LABEL],
     pii_numbers.ninos: [pii_numbers._NINO_LABEL],
-    pii_labelled.birth_dates: [pii_labelled._BIRTH],
+    pii_labelled.birth_dates: [pii_labelled._BIRTH, pii_labelled._BIRTH_ABROAD],
     pii_labelled.passports: [pii_labelled._PASSPORT, *pii_labelled._PASSPORT_ABROAD],
     pii_labelled.labelled_ids: [pattern for hints, pattern, _ in pii_labelled._LABELLED if hints],
     pii_national.national_labelled_ids: [pattern for _, pattern, _ in pii_national._NATIONAL],

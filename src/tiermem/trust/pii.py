@@ -97,9 +97,11 @@ PROCESS_PII_COUNTS = PiiCounter()
 # running on into the words around it.
 _AT_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
 # A hyphen before an address joins it to a word ("foo-bar@..." is one local part), except after a Hebrew letter: a
-# one-letter prefix ("to", "from") joined by a hyphen or a maqaf, as Hebrew writes it before a Latin word.
+# one-letter prefix ("to", "from") joined by a hyphen or a maqaf, as Hebrew writes it before a Latin word. An
+# apostrophe after a letter is inside a local part ("o'neill@..."); after anything else it opens a quoted string
+# ("VALUES ('ann@...')").
 _EMAIL = re.compile(
-    rf"(?<![{_AT_LETTER}0-9_.%+'])(?:(?<![-\u05be])|(?<=[\u05d0-\u05ea][-\u05be]))"
+    rf"(?<![{_AT_LETTER}0-9_.%+])(?<![{_AT_LETTER}0-9]')(?:(?<![-\u05be])|(?<=[\u05d0-\u05ea][-\u05be]))"
     rf"[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9._%+-]|'(?=[{_AT_LETTER}]))*"
     rf"@[{_AT_LETTER}0-9](?:[{_AT_LETTER}0-9-]*[{_AT_LETTER}0-9])?(?:\.[{_AT_LETTER}0-9-]+)*"
     rf"\.(?:[{_AT_LETTER}]{{2,24}}|xn--[a-z0-9-]{{2,59}})(?![{_AT_LETTER}0-9_-])"

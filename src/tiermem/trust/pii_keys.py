@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from tiermem.trust.pii_labels_abroad import BIRTH_ABROAD_HINTS, PASSPORT_ABROAD_HINTS
 from tiermem.trust.pii_numbers import names_a_thing, names_a_version
 
 __all__ = [
@@ -53,6 +54,9 @@ LABEL_HINTS = re.compile(
     r"|หนังสือเดินทาง|身份|マイナンバー|個人番号|주민|ประชาชน|आधार|זהות|ת[״\"]ז|cpr|cnp|numeric\s+personal|αμκα|α\.μ\.κ\.α"
     r"|αφμ|α\.φ\.μ|induk|rodn|r\.\s?č|инн|рнокпп|іпн|егн|oib|isikukood|asmens|kennitala|rijksregister|ahv|avs"
     r"|会社|自宅|勤務先|職場|事務所|実家|公司|办公室|住宅|家里|회사|자택|사무실|직장"
+    # birth, passport and national id labels of thirty more languages (pii_labels_abroad, pii_national)
+    r"|emšo|emso|personas|mykad|nric|k/p|cnic|"
+    + "|".join(re.escape(hint) for hint in (*BIRTH_ABROAD_HINTS, *PASSPORT_ABROAD_HINTS))
 )
 
 

@@ -28,6 +28,14 @@ from stdnum.pl import pesel
 from stdnum.pt import nif
 from stdnum.tr import tckimlik
 
+from tiermem.trust.pii_labels_abroad import (
+    BIRTH_ABROAD,
+    BIRTH_ABROAD_HINTS,
+    PASSPORT_ABROAD,
+    PASSPORT_ABROAD_HINTS,
+    SEPARATORS,
+)
+
 __all__ = ["birth_dates", "labelled_ids", "passports"]
 
 Spans = Iterator[tuple[int, int]]
@@ -95,13 +103,18 @@ _BIRTH_HINTS = tuple(
 )
 
 
+_BIRTH_ABROAD = re.compile(rf"(?i){BIRTH_ABROAD}{_REMARK}\s*{SEPARATORS}?\s*({_DATE})(?!\d)")
+
+
 def birth_dates(text: str) -> Spans:
     """A date right after a birth-date label; a bare date, or a year alone ("born in 1985"), stays."""
     lower = text.lower()
-    if not any(hint in lower for hint in _BIRTH_HINTS):
-        return
-    for m in _BIRTH.finditer(text):
-        yield m.start(1), m.end(1)
+    if any(hint in lower for hint in _BIRTH_HINTS):
+        for m in _BIRTH.finditer(text):
+            yield m.start(1), m.end(1)
+    if any(hint in lower for hint in BIRTH_ABROAD_HINTS):
+        for m in _BIRTH_ABROAD.finditer(text):
+            yield m.start(1), m.end(1)
 
 
 # The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
@@ -117,15 +130,24 @@ _PASSPORT = re.compile(
 # The passport's label in more languages, in patterns of a few labels each so each stays small: Greek, Russian and
 # Ukrainian with their number's word; Hungarian, Romanian, Indonesian, Vietnamese, Czech, the Nordic "passnummer";
 # then Hindi, Arabic, Hebrew and Thai, written with no space before them or with a prefix joined to the word.
-_PASSPORT_ABROAD = tuple(
-    re.compile(r"(?i)(?:" + labels + ")" + _PASSPORT_TAIL)
-    for labels in (
-        r"\b(?:αριθμός\s+)?(?:διαβατηρίου|διαβατήριο)(?![^\W_])",
-        r"\b(?:номер\s+)?(?:загран)?паспорт[аеу]?(?:\s+номер)?(?![^\W_])",
-        r"\b(?:útlevél(?:szám)?|utlevel(?:szam)?|pa[șş]aport(?:ul(?:ui)?)?|paspor|h[ộo]\s+chi[ếe]u)(?![^\W_])",
-        r"\b(?:cestovn[íi](?:ho)?\s+pasu?(?:\s+č\.)?|pas(?:se|s)?nummer(?:et)?)(?![^\W_])",
-        r"पासपोर्ट(?:\s+(?:नंबर|नम्बर|संख्या|क्रमांक))?|جواز\s+(?:ال)?سفر|דרכון|(?:หมายเลข)?หนังสือเดินทาง(?:เลขที่)?",
-    )
+_PASSPORT_ABROAD = (
+    *(
+        re.compile(r"(?i)(?:" + labels + ")" + _PASSPORT_TAIL)
+        for labels in (
+            r"\b(?:αριθμός\s+)?(?:διαβατηρίου|διαβατήριο)(?![^\W_])",
+            r"\b(?:номер\s+)?(?:загран)?паспорт[аеу]?(?:\s+номер)?(?![^\W_])",
+            r"\b(?:útlevél(?:szám)?|utlevel(?:szam)?|pa[șş]aport(?:ul(?:ui)?)?|paspor|h[ộo]\s+chi[ếe]u)(?![^\W_])",
+            r"\b(?:cestovn[íi](?:ho)?\s+pasu?(?:\s+č\.)?|pas(?:se|s)?nummer(?:et)?)(?![^\W_])",
+            r"पासपोर्ट(?:\s+(?:नंबर|नम्बर|संख्या|क्रमांक))?|جواز\s+(?:ال)?سفر|דרכון|(?:หมายเลข)?หนังสือเดินทาง(?:เลขที่)?",
+        )
+    ),
+    # the labels of thirty more languages (``pii_labels_abroad``), some ending on an Armenian comma
+    *(
+        re.compile(
+            rf"(?i){labels}(?:{_HOLDER}|{_REMARK}\s*(?:{SEPARATORS}|[#.]){{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
+        )
+        for labels in PASSPORT_ABROAD
+    ),
 )
 
 
@@ -133,6 +155,7 @@ _PASSPORT_HINTS = (
     *("pass", "pasap", "paspoort", "paszport", "paspor", "pasaport", "pașaport", "paşaport", "pasnummer"),
     *("旅券", "パスポート", "护照", "護照", "여권", "διαβατ", "паспорт", "útlevél", "utlevel", "chiếu", "chieu"),
     *("cestovn", "पासपोर्ट", "جواز", "דרכון", "หนังสือเดินทาง"),
+    *PASSPORT_ABROAD_HINTS,
 )
 
 

@@ -2,8 +2,9 @@
 
 A personal code, a civil registry number or a social-security number is a run of digits that could be anything
 until its label names it ("身份证号", "Fødselsnummer", "CNP", "תעודת זהות", "マイナンバー", "ΑΜΚΑ", "NIK",
-"rodné číslo", "CPR", "주민등록번호", "เลขประจำตัวประชาชน", "आधार"); after the label python-stdnum checks its check
-digit, or its date and region, so a reference number that follows the same word by chance stays as written.
+"rodné číslo", "CPR", "EMŠO", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
+after the label python-stdnum checks its check digit, or its date and region, so a reference number that follows
+the same word by chance stays as written.
 """
 
 # ruff: noqa: RUF001, RUF002, RUF003  (the labels are written in the scripts they match)
@@ -30,10 +31,14 @@ from stdnum.is_ import kennitala
 from stdnum.jp import in_ as my_number
 from stdnum.kr import rrn
 from stdnum.lt import asmens
+from stdnum.lv import pvn
+from stdnum.my import nric
 from stdnum.no import fodselsnummer
+from stdnum.pk import cnic
 from stdnum.ro import cnp
 from stdnum.ru import inn
 from stdnum.se import personnummer
+from stdnum.si import emso
 from stdnum.th import pin
 from stdnum.ua import rntrc
 
@@ -108,6 +113,10 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     (("isikukood",), _after(_label("isikukood"), r"\d{11}"), ik.is_valid),
     (("asmens kod",), _after(_label(r"asmens\s+kodas"), r"\d{11}"), asmens.is_valid),
     (("kennitala",), _after(_label("kennitala"), r"\d{6}-?\d{4}"), kennitala.is_valid),
+    (("personas kod",), _after(_label(r"personas\s+kods"), r"\d{6}-?\d{5}"), pvn.is_valid),
+    (("emšo", "emso"), _after(_label("emšo|emso"), r"\d{13}"), emso.is_valid),
+    (("mykad", "nric", "k/p"), _after(_label(r"mykad|nric|no\.?\s*k/p"), r"\d{6}-?\d{2}-?\d{4}"), nric.is_valid),
+    (("cnic",), _after(_label("cnic"), r"\d{5}-?\d{7}-?\d"), cnic.is_valid),
     (
         ("rijksregister", "registre national", "numéro national"),
         _after(

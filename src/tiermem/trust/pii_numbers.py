@@ -24,6 +24,8 @@ from stdnum.es import dni, nie
 from stdnum.it import codicefiscale
 from stdnum.us import ssn
 
+from tiermem.trust.pii_things import THINGS_ABROAD
+
 __all__ = [
     "NOT_PERSONAL",
     "cards",
@@ -69,7 +71,7 @@ NOT_PERSONAL = re.compile(
     # a call centre's record of a call, a cost centre, an account of the books
     r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
-    r"(?:\s+(?:of|de|di|del|della|du|des|der|van)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
+    r"(?:\s+(?:of|de|di|del|della|du|des|der|van|ng|ya)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|"
     # written without spaces, so no word boundary before them: an order's, an article's, a slip's number
@@ -77,7 +79,9 @@ NOT_PERSONAL = re.compile(
     # Korean order, invoice, article, booking, serial and specimen numbers; Arabic and Hebrew ones after "number"
     r"주문번호|주문|송장번호|운송장번호|상품번호|품번|접수번호|예약번호|일련번호|모델번호|검체번호|"
     r"رقم\s+(?:ال)?(?:طلب|فاتورة|شحنة|منتج|تتبع|حجز|مرجع|صنف)|מספר\s+(?:ה)?(?:הזמנה|חשבונית|משלוח|מוצר)|"
-    r"เลขที่(?:คำสั่งซื้อ|ใบแจ้งหนี้|พัสดุ)|ऑर्डर\s*(?:नंबर|संख्या)?)\s*[:#]?\s*|#)$"
+    r"เลขที่(?:คำสั่งซื้อ|ใบแจ้งหนี้|พัสดุ)|ऑर्डर\s*(?:नंबर|संख्या)?)\s*[:#]?\s*|"
+    # the same words in more languages (``pii_things``)
+    rf"{THINGS_ABROAD}|#)$"
 )
 # What NOT_PERSONAL finds when only "id" or "#" stands before a number: a person's number is as often written so
 # ("Member ID: ...") as a thing's.

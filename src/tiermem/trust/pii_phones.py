@@ -73,9 +73,13 @@ _MONEY_AFTER = re.compile(r"^\s?(?:[$€£¥₹%]|(?:USD|EUR|GBP|SEK|NOK|DKK|CHF
 _EPP = re.compile(r"^\+\d{1,3}\.\d{6,14}$")
 # An international prefix: "+", "011", or "00" before a country code, which never starts with 0 ("000.184.772")
 _INTERNATIONAL = re.compile(r"\+|011|00\s?[1-9]")
-# A document numbered within its year ("482/2025") or a case number after its year ("2025-000871"): no phone
-# number is grouped so (an area code starts with its trunk 0, a subscriber's number is not written after a year).
-_FILED = re.compile(r"^(?:[1-9]\d{0,5}/(?:19|20)\d{2}|(?:19|20)\d{2}-0\d{3,7})$")
+# A document numbered within its year ("482/2025", "2025/0412") or a case number after its year ("2025-000871") or
+# its day ("20250314-77"): no phone number is grouped so (an area code before a slash starts with its trunk 0, a
+# subscriber's number is not written after a year).
+_FILED = re.compile(
+    r"^(?:[1-9]\d{0,5}/(?:19|20)\d{2}|(?:19|20)\d{2}/\d{1,6}|(?:19|20)\d{2}-0\d{3,7}"
+    r"|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-\d{1,6})$"
+)
 # A British grid reference: the 100 km square's two letters, then easting and northing of equal length
 # ("NY 21544 07222"), two groups where a phone number has its own.
 _GRID_SQUARE = re.compile(r"(?<![A-Za-z])[HJNOST][A-HJ-Z] ?$")
