@@ -26,7 +26,6 @@ def test_an_address_in_single_quotes_of_an_sql_insert_is_masked() -> None:
         "Sąskaitos nr. 0612 34567 apmokėta.",
         "Tellimuse number 5123 4567 on teel.",
         "Pieteikuma numurs 2912 3456 saņemts.",
-        "Абонатен номер: 0888 123 456",
         "Sifariş nömrəsi: 050 123 45 67",
         "Buyurtma raqami: 90 123 45 67",
         "Siparişi numarası 0532 123 4567",
@@ -35,6 +34,11 @@ def test_an_address_in_single_quotes_of_an_sql_insert_is_masked() -> None:
 )
 def test_a_number_after_a_things_word_in_more_languages_is_not_a_phone(text: str) -> None:
     assert find_pii(text) == []
+
+
+def test_a_phone_after_a_subscriber_number_label_is_still_masked() -> None:
+    assert _found("Абонатен номер: 0888 123 456") == [("0888 123 456", PiiKind.PHONE)]
+    assert _found("Abonent raqami: 90 123 45 67") == [("90 123 45 67", PiiKind.PHONE)]
 
 
 def test_a_year_a_slash_and_a_number_is_a_document_not_a_phone() -> None:

@@ -1,7 +1,7 @@
 """(internal) The words, in more languages, that say the number after them is a thing's or a document's.
 
 ``pii_numbers.NOT_PERSONAL`` reads these after its own: an order, an invoice or a bill, a ticket or a request, a
-reference, an application, a utility's account or subscriber number, a school's roll or an exam's number, a
+reference, an application, a utility's account number, a school's roll or an exam's number, a
 barcode, an article, a batch or a lot, a shipment, a receipt. Each language's word for the thing comes last before
 the number (a word for "number" may follow it: "narudžba br.", "Užklausos numeris", "परीक्षा क्रमांक"), so a
 label whose number word comes first ("Nambari ya oda", "شماره سفارش") ends on the thing's word and is found too.
@@ -42,7 +42,7 @@ _WORDS: dict[str, str] = {
     "lv": r"pasūtījum[as] rēķin[as] biļetes pieteikum[as] iesniegum[as] sūtījum[as] partijas",
     "et": r"tellimuse tellimus arve pileti viitenumber taotluse saadetise partii",
     "ka": r"შეკვეთის ინვოისის ფაქტურის ბილეთის განაცხადის პარტიის ამანათის",
-    "hy": r"պատվերի ապրանքագրի տոմսի հայտի բաժանորդային խմբաքանակի առաքման",
+    "hy": r"պատվերի ապրանքագրի տոմսի հայտի խմբաքանակի առաքման",
     "kk": r"тапсырыс шот шот-фактура өтінім партия жөнелтілім",
     "uz": r"buyurtma hisob-faktura chipta ariza murojaat partiya jo['’ʻ]natma",
     "az": r"sifariş qaimə bilet müraciət ərizə partiya bağlama",
@@ -55,11 +55,10 @@ _WORDS: dict[str, str] = {
     "si": r"ඇණවුම්? ඉන්වොයිසි බිල්පත්? ටිකට් අයදුම්පත්? විභාග",
 }
 
-# A customer, a subscriber or an account names a thing's number only with a number word after it ("ग्राहक क्रमांक",
-# "абонент нөмірі"): alone ("customer:") it may label the customer's phone.
-_WITH_NUMBER_WORD = (
-    r"ग्राहक গ্রাহক उपभोक्ता صارف የ?ደንበኛ akaunti akaun hisob абонатен клиентски აბონენტის абонент(?:тің)? abonent"
-)
+# A customer or an account names a thing's number only with a number word after it ("ग्राहक क्रमांक"): alone
+# ("customer:") it may label the customer's phone. A subscriber's number is not read as a thing's at all: at a
+# telephone company it is the phone.
+_WITH_NUMBER_WORD = r"ग्राहक গ্রাহক उपभोक्ता صارف የ?ደንበኛ akaunti akaun hisob клиентски"
 
 # The words for "number" that may stand after the thing's word, with their abbreviations.
 _NUMBER_WORDS = (
