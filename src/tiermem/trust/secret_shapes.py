@@ -17,11 +17,12 @@ from tiermem.trust.secret_placeholders import is_placeholder
 __all__ = ["shaped_credential"]
 
 # A login and its password after a word naming a login, an access or a router before a colon, or in a comment of a
-# config file; the password must be made like a strong one, as a path's parts ("src / main") are not.
+# config file, set off by a slash with spaces around it, as a path or an action's name (``owner/repo@v3``) is not;
+# the password must be made like a strong one, as a path's parts ("src / main") are not.
 _PAIR = re.compile(
     r"(?i)(?:(?<![^\W\d_])(?:log[\s\-]?in|logon|sign[\s\-]?in|access|router|admin|credentials?|creds)(?![^\W\d_])"
     r"[^\n:=]{0,40}?|(?:^|\s)(?:#|//)\s[^\n:=]{0,60}?)[:=]\s*"
-    r"(?P<user>[A-Za-z][\w.@\-]{0,39})\s*/\s*(?P<password>\S{8,})"
+    r"(?P<user>[A-Za-z][\w.@\-]{0,39})\s+/\s+(?P<password>\S{8,})"
 )
 _STRONG = re.compile(r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!#$%&*+?@^~_\-]).{8,}")
 # A name that holds a password's: ``password``, ``ServerPassword``, ``mqtt_password``, ``db_pass``, ``pwd``.
