@@ -122,6 +122,7 @@ def test_a_password_under_a_metadata_key_in_another_language_is_refused(key: str
         "Login step\n  uses: octo/login-step@v2",
         "Tickets: abcd-efgh ijkl-mnop qrst-uvwx yzab-cdef",
         "Lozinka za wifi je na hladnjaku.",
+        "Reset the PIN on 2025-03-14 when the new card came.",
     ],
 )
 def test_a_store_reference_a_form_label_or_a_plain_list_is_no_credential(text: str) -> None:

@@ -49,7 +49,7 @@ ASIA: dict[str, Words] = {
     "tl": Words(
         password=(r"kontrase[ñn]y?as?",),
         is_=("ay",),
-        of=("ng", "sa", "para sa", "ni", "ni"),
+        of=("ng", "sa", "para sa", "ni"),
         gap=6,
         bare=True,
         loan=True,
@@ -59,7 +59,7 @@ ASIA: dict[str, Words] = {
         is_=("ialah", "adalah"),
         of=("untuk", "bagi", "ke"),
         code=("kod",),
-        opens=("pintu", "pagar", "peti besi", "garaj", "rumah"),
+        opens=("pintu", "pagar", "peti besi", "garaj"),
         lock=(r"nombor\s+pin",),
         gap=6,
         bare=True,

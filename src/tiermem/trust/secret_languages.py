@@ -195,13 +195,14 @@ def _loan_pattern(words: _Words, label: str, value: str) -> re.Pattern[str]:
 
 _LOANS = tuple(words for words in _LANGUAGES.values() if words.loan and words.of and words.is_)
 _LOAN_PASSWORDS = tuple(_loan_pattern(w, r"(?:password|passcode)", r"[^\s\"'\u201d]+") for w in _LOANS)
-_LOAN_PINS = tuple(_loan_pattern(w, r"(?:pin|puk)\d?", r"\d{4,8}(?![\d/]|[.,:]\d)") for w in _LOANS)
+_LOAN_PINS = tuple(_loan_pattern(w, r"(?:pin|puk)\d?", r"\d{4,8}(?![\d/\-]|[.,:]\d)") for w in _LOANS)
 # A word of another script between "password" and its value, a particle of that language ("... password <particle>
 # <value>"): the value holds a digit, as a word after a label seldom does.
 _PARTICLE = re.compile(r"(?i)(?<![^\W\d_])password\s+(?:[^\x00-\x7f\s]+\s+){1,2}(?P<value>(?=[!-~]*\d)[!-~]+)")
-# A PIN named in capitals, then another language's "is" ("PIN1 on ..."): the capitals name the card's code.
+# A PIN named in capitals, then another language's "is" ("PIN1 on ..."): the capitals name the card's code, and a
+# date after it ("PIN on 2024-05-01") is when something was done to it.
 _PIN_IS = re.compile(
-    r"(?<![^\W\d_])(?:PIN|PUK)\d?\s+(?i:" + _either(_all("is_")) + r")\s*:?\s*(?P<value>\d{4,8})(?![\d/]|[.,:]\d)"
+    r"(?<![^\W\d_])(?:PIN|PUK)\d?\s+(?i:" + _either(_all("is_")) + r")\s*:?\s*(?P<value>\d{4,8})(?![\d/\-]|[.,:]\d)"
 )
 
 
