@@ -66,11 +66,29 @@ _OTP_SEED = re.compile(
     + r")(?![^\W\d_])[^:\n]{0,60}:\s*"
     r"((?-i:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,}))(?![A-Za-z0-9])"
 )
+# Four or more recovery codes in two dash-joined halves after a colon, whatever the label before it names them by
+# (Armenian sets a label off with its own comma, Chinese and Japanese with a full-width colon).
+_CODES = re.compile(
+    r"[:\u055d\uff1a]\s*(?P<codes>(?:[a-z0-9]{4,6}-[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}-[a-z0-9]{4,6})(?![\w\-])",
+    re.IGNORECASE,
+)
 _HEX_KEY = re.compile(r"(?i)\bprivate\s+key\b[^:\n]{0,60}:\s*(?:0x)?([a-f0-9]{64})\b")
+
+
+def _coded_block(text: str) -> bool:
+    """Whether a block of codes follows a label: three or more mixing letters and digits, none repeated."""
+    for m in _CODES.finditer(text):
+        codes = m["codes"].replace(",", " ").replace(";", " ").split()
+        mixed = [c for c in codes if re.search(r"\d", c) and re.search(r"[A-Za-z]", c)]
+        if len(mixed) >= 3 and len(set(codes)) == len(codes):
+            return True
+    return False
 
 
 def file_formats(text: str) -> bool:
     """Whether ``text`` holds a recovery phrase, recovery codes or a key, or a line of a file that keeps a password."""
     patterns = (_SEED, _SEED_KEY, _PGPASS, _WIFI, _RECOVERY_CODES, _RECOVERY_KEY, _OTP_SEED, _HEX_KEY)
     found = (p.search(text) for p in patterns)
-    return any(m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found)
+    return _coded_block(text) or any(
+        m is not None and not is_placeholder(m.group(1)) and looks_filled(m.group(1)) for m in found
+    )

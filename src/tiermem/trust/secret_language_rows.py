@@ -33,6 +33,7 @@ class Words:
     gap: int = 0  # words allowed between a password's label and its colon or "is"
     bare: bool = False  # a value may follow its label with no sign between
     joined: bool = False  # words are written with no space between
+    loan: bool = False  # the English "password" or "PIN" is said with this language's "of" and "is"
 
 
 _NORDIC_DOORS = r"(?:d[øo]r|port|opgang|inngang|alarm|n[øo]gleboks|n[øo]kkelboks)[\s_\-]?kode(?:n)?"

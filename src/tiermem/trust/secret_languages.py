@@ -13,6 +13,8 @@ import re
 
 from tiermem.trust.secret_language_rows import MORE_LANGUAGES
 from tiermem.trust.secret_language_rows import Words as _Words
+from tiermem.trust.secret_language_rows_asia import ASIA
+from tiermem.trust.secret_language_rows_europe import EUROPE
 from tiermem.trust.secret_passwords import shaped
 
 __all__ = ["foreign_code", "foreign_password", "wifi_key"]
@@ -119,6 +121,8 @@ _LANGUAGES: dict[str, _Words] = {
         network=("wifi", "wi-fi", "rede", "router", "roteador"),
     ),
     **MORE_LANGUAGES,
+    **EUROPE,
+    **ASIA,
 }
 
 
@@ -159,7 +163,7 @@ def _free_pattern(words: _Words, labels: tuple[str, ...], value: str) -> re.Patt
     bare = r"|\s+(?=[^\s\"']*\d)" if words.bare else ""
     return re.compile(
         r"(?i)(?<![^\W\d_])" + words.prefix + _either(list(labels)) + tail + gap + r"(?:\s*\([^()\n]{1,40}\))?"
-        r"(?:\s*[:=]|"
+        r"(?:\s*[:=\u055d]|"
         + is_
         + r"|\s[\u2013\u2014\-]"
         + bare
@@ -180,9 +184,31 @@ def _patterns(words: _Words) -> list[tuple[re.Pattern[str], bool]]:
 _PASSWORDS = tuple(found for words in _LANGUAGES.values() for found in _patterns(words))
 
 
+def _loan_pattern(words: _Words, label: str, value: str) -> re.Pattern[str]:
+    """The English ``label`` said in a sentence of ``words``' language, with its "of" before what the value is for
+    and its colon or "is" before the value ("PIN ya ... ni ...", "password ng ... ay ...")."""
+    return re.compile(
+        r"(?i)(?<![^\W\d_])" + label + r"(?![^\W\d_])\s+" + _either(list(words.of)) + r"(?:\s+[^\s:=()]+){1,5}?"
+        r"(?:\s*[:=]|\s+" + _either(list(words.is_)) + r"\s*:?)[ \t]*[\"'\u201c]?(?P<value>" + value + ")"
+    )
+
+
+_LOANS = tuple(words for words in _LANGUAGES.values() if words.loan and words.of and words.is_)
+_LOAN_PASSWORDS = tuple(_loan_pattern(w, r"(?:password|passcode)", r"[^\s\"'\u201d]+") for w in _LOANS)
+_LOAN_PINS = tuple(_loan_pattern(w, r"(?:pin|puk)\d?", r"\d{4,8}(?![\d/\-]|[.,:]\d)") for w in _LOANS)
+# A word of another script between "password" and its value, a particle of that language ("... password <particle>
+# <value>"): the value holds a digit, as a word after a label seldom does.
+_PARTICLE = re.compile(r"(?i)(?<![^\W\d_])password\s+(?:[^\x00-\x7f\s]+\s+){1,2}(?P<value>(?=[!-~]*\d)[!-~]+)")
+# A PIN named in capitals, then another language's "is" ("PIN1 on ..."): the capitals name the card's code, and a
+# date after it ("PIN on 2024-05-01") is when something was done to it.
+_PIN_IS = re.compile(
+    r"(?<![^\W\d_])(?:PIN|PUK)\d?\s+(?i:" + _either(_all("is_")) + r")\s*:?\s*(?P<value>\d{4,8})(?![\d/\-]|[.,:]\d)"
+)
+
+
 def foreign_password(text: str) -> bool:
     """Whether ``text`` gives a password shaped like one after a label in its language (``salasana on ...``)."""
-    for pattern, strong in _PASSWORDS:
+    for pattern, strong in (*_PASSWORDS, *((p, False) for p in (*_LOAN_PASSWORDS, _PARTICLE))):
         for m in pattern.finditer(text):
             value = m["value"].rstrip(".,;!?)")
             if not shaped(value) or value.startswith(("/", "~", "./")) or ":" in value or "=" in value:
@@ -239,7 +265,7 @@ _CODE = re.compile(
 def foreign_code(text: str) -> bool:
     """Whether ``text`` gives a code after a word that names one in its language ("kod till porten ...",
     "Zahlenschloss: ..."); a number repeating one digit is no code anyone sets."""
-    found = (m for pattern in (_CODE, *_CODES_IS) for m in pattern.finditer(text))
+    found = (m for pattern in (_CODE, *_CODES_IS, *_LOAN_PINS, _PIN_IS) for m in pattern.finditer(text))
     return any(len(set(m["value"])) > 1 for m in found)
 
 

@@ -355,10 +355,15 @@ def _a_prompt(text: str, m: re.Match[str]) -> bool:
     return line.count(after[0]) % 2 == 1
 
 
+def _a_store(text: str, m: re.Match[str]) -> bool:
+    """Whether the label is the end of the password manager's name ("1password:Vault/Item"), where a secret lives."""
+    return text[max(0, m.start() - 1) : m.start()] == "1" and m["label"][:8].lower() == "password"
+
+
 def labelled_password(text: str) -> bool:
     """Whether ``text`` gives a password after a label naming one, in prose, a form, a config or code."""
     for m in _ASSIGNED.finditer(text):
-        if _emptied(text, m) or _a_prompt(text, m):
+        if _emptied(text, m) or _a_prompt(text, m) or _a_store(text, m):
             continue
         value = m["dq"] or m["sq"] or m["bare"]
         after = text[m.end() :]
@@ -398,7 +403,7 @@ def labelled_password(text: str) -> bool:
             return True
     for m in _ANY_SAID.finditer(text):
         value, after = m.group("value"), text[m.end() :]
-        if _next_entry(text, m, "value") or _emptied(text, m) or _a_prompt(text, m):
+        if _next_entry(text, m, "value") or _emptied(text, m) or _a_prompt(text, m) or _a_store(text, m):
             continue
         # a key of a mapping where a value was looked for (``password_policy: min_length: 12`` joined on one line)
         keyed = _A_KEY.fullmatch(value) is not None

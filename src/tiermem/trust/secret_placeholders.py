@@ -58,6 +58,12 @@ _TEMPLATE = re.compile(
     r"^(?:<.*|\{.*|\$[{(].*|\$\d+|#\{.*|%[sd]|%\(\w+\)[sd]|%\w+%|\[.*|\.{2,}|…|\*+|[•●·∙]+|#+|x+|X+|-+|_+|\?+|0+"
     r"|\$(?:2[abxy]?|1|5|6|7|y|gy|apr1|md5|sha\d*|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$.*)$"
 )
+# A slot a secret store fills when the config is read, the store named before its colon: Spring Cloud Vault's
+# ``${vault:secret/app#password}``, ``${ssm:/prod/db}``, ``${awssecrets:...}``; what follows the colon is a path.
+_STORE_SLOT = re.compile(
+    r"(?i)^\$\{(?:vault|ssm|awssm|awssecrets|aws-?secrets(?:manager)?|secretsmanager|sm|azure-?key-?vault|keyvault|akv"
+    r"|gcp-?secret(?:manager)?|gsm|op|1password|doppler|infisical|conjur|cyberark):[^{}\s]+\}$"
+)
 _CODE_REFERENCE = re.compile(
     # a member or a call on a name, also in PHP and C++ (``Hash::make(``, ``$request->password``)
     r"^(?:[A-Za-z_]\w*(?:\.|::|->))+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
@@ -91,6 +97,8 @@ def is_placeholder(value: str) -> bool:
     if _CODE_REFERENCE.match(value.strip("\"'`")):
         return True
     stripped = value.strip("\"'`,;.:)(")
+    if _STORE_SLOT.match(stripped):
+        return True
     default = _DEFAULT.match(stripped)
     if default is not None:
         return is_placeholder(default["default"])

@@ -23,6 +23,7 @@ from tiermem.trust.secret_formats import documentation_jwt, looks_filled
 from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
 from tiermem.trust.secret_placeholders import is_placeholder
+from tiermem.trust.secret_shapes import shaped_credential
 
 __all__ = ["VALUE_DETECTORS", "is_placeholder"]
 
@@ -57,9 +58,9 @@ def _passwords(text: str) -> bool:
         return True
     if _AN_EXAMPLE.search(text) and (_IN_USE_NOWHERE.search(text) or _ITS_SAMPLE.search(text)):
         return False
-    return (
-        code_password(text) or labelled_password(text) or column_password(text) or foreign_password(text)
-    ) or wifi_key(text)
+    return (code_password(text) or labelled_password(text) or column_password(text) or foreign_password(text)) or (
+        wifi_key(text) or shaped_credential(text)
+    )
 
 
 # A door's or a PIN's code named in another language: "Türcode", "digicode", "código de la puerta", "kod do drzwi".
@@ -79,7 +80,7 @@ _PIN_IS = r"(?:is|was|ist|lautet|war|es|est|era|è|é|e|luidt|jest|to|wynosi)"
 _PIN = re.compile(
     r"(?i)(?<![A-Za-z])(?P<label>pin(?:[\s_\-]*(?:code|number|no\.?|#)|[_\-][^\W\d_]{2,12})?|pincode|puk(?:[\s_\-]*code)?|暗証番号(?:は)?"
     r"|(?:door|alarm|gate|garage|safe|lock|"
-    r"entry|keypad|access|entrance|building|locker)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
+    r"entry|keypad|access|entrance|building|locker|lock\s?box|key\s?box|key\s?safe)(?:[\s_\-][a-z]+)?[\s_\-]code|(?:safe|lock)[\s_\-]combination|"
     r"combination|(?:safe|lock|padlock)[\s_\-]combo|" + _FOREIGN_PIN + r")"
     # what the code opens, named after it ("PIN der EC-Karte:", "el PIN de la tarjeta es"), then a colon or an "is"
     r"(?:\s+(?:of|for|on|de|del|der|des|du|van|von|vom|da|do|della|di|für|zum|zur|till|för|dla)"

@@ -22,6 +22,8 @@ from tiermem.text_rules import hidden
 from tiermem.trust.normalise import latin_lookalikes, scan_form
 from tiermem.trust.secret_formats import FORMAT_DETECTORS
 from tiermem.trust.secret_language_rows import CODE_HINTS, PASSWORD_HINTS
+from tiermem.trust.secret_language_rows_asia import ASIA_CODE_HINTS, ASIA_PASSWORD_HINTS
+from tiermem.trust.secret_language_rows_europe import EUROPE_CODE_HINTS, EUROPE_PASSWORD_HINTS
 from tiermem.trust.secret_values import VALUE_DETECTORS
 
 __all__ = ["SECRET_KINDS", "find_secrets"]
@@ -45,20 +47,25 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("memorable",),
         *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
         *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", *PASSWORD_HINTS),
+        *(*ASIA_PASSWORD_HINTS, *EUROPE_PASSWORD_HINTS),
         # a network's key in other languages (``secret_languages``)
         *("schl", "nyckel", "avain", "anahtar", "cle_", "cle:"),
         *("wifi", "wi-fi", "wlan", "wpa", "psk", "clave", "clé", "cle ", "chave", "chiave", "klucz", "sleutel"),
         *("login", "logon", "sign in", "sign-in", "signin", "credential", "creds", "redis", "ldap", "sudo", "smb"),
         *("rpcclient", "auth", "getconnection", "networkcredential", "mysqli", "pdo(", "identified", "@tcp", "@unix"),
         ("@", "/"),  # an account's address, a slash and its password ("ann@example.org / ...")
+        # a login and its password after a word naming an access, or in a config file's comment
+        *(("access", "/"), ("router", "/"), ("admin", "/"), ("#", "/")),
     ),
-    "a recovery phrase, code or key file line": ("phrase", "words", "codes", "wifi:", "private key", ":"),
+    "a recovery phrase, code or key file line": (
+        *("phrase", "words", "codes", "wifi:", "private key", ":", "\u055d", "\uff1a"),
+    ),
     "a PIN or access code": (
         *("pin", "puk", "暗証番号", "combo", "code", "combination", "código", "codigo", "codice", "kod"),
         *("geheimzahl", "disarm", "unlock", "unset", "deactivate", "şifre", "sifre"),
         # a lock opened by a code, and a code's name, in other languages (``secret_languages``)
         *("schloss", "slot", "lås", "las", "lukko", "kilit", "candado", "cadenas", "cadeado", "lucchetto", "kood"),
-        *("combina", "combinaison", "codice", *CODE_HINTS),
+        *("combina", "combinaison", "codice", *CODE_HINTS, *ASIA_CODE_HINTS, *EUROPE_CODE_HINTS),
     ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
@@ -102,10 +109,30 @@ _PUBLISHED = (
 )
 
 
+# A Bitnami SealedSecret's ``encryptedData`` holds values sealed with the cluster's public key, made to be committed:
+# only the controller's private key opens them. The section ends where its ``template`` begins, which may hold
+# plain values.
+_SEALED = re.compile(r"(?i)\bkind:\s*SealedSecret\b")
+_ENCRYPTED_DATA = re.compile(r"\bencryptedData:(?P<section>.*?)(?=\btemplate:|$)", re.DOTALL)
+_SEALED_VALUE = re.compile(r"(?<=:)(?P<gap>\s+)[\"']?[A-Za-z0-9+/]{60,}={0,2}[\"']?")
+
+
+def _unsealed(text: str) -> str:
+    """``text`` with a SealedSecret's sealed values taken out, its names left."""
+    if not _SEALED.search(text):
+        return text
+
+    def section(m: re.Match[str]) -> str:
+        return "encryptedData:" + _SEALED_VALUE.sub(lambda v: v["gap"] + '""', m["section"])
+
+    return _ENCRYPTED_DATA.sub(section, text)
+
+
 def _all_kinds(text: str) -> tuple[str, ...]:
     for published in _PUBLISHED:
         if published in text:
             text = text.replace(published, "")
+    text = _unsealed(text)
     if text.isascii() and " " not in text:
         return _kinds(text)
     found = [kind for form in _read_forms(text) for kind in _kinds(form)]
