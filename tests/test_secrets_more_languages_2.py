@@ -136,3 +136,8 @@ def test_a_sealed_secrets_encrypted_data_is_no_credential() -> None:
         f"  encryptedData:\n    password: {sealed}\n    token: {sealed}\n"
     )
     assert find_secrets(text) == ()
+
+
+def test_italian_keywords_after_parole_chiave_are_stored() -> None:
+    # "parol" in Uzbek and Azerbaijani, "parole" in Latvian: none of them is the Italian word for words.
+    assert find_secrets("Parole chiave: apprendimento-automatico, sanità-2030, reti") == ()

@@ -87,7 +87,8 @@ MORE_LANGUAGES: dict[str, Words] = {
         bare=True,
     ),
     "ro": Words(
-        password=(r"parol[aăe]",),
+        # Not the Italian "parola chiave" (a keyword), which Italian's own reading judges.
+        password=(r"parol[aăe](?!\s+chiav[ei])",),
         is_=("este", "e", "era"),
         of=("de la", "de", "pentru", "la", "al", "a"),
         code=(r"cod(?:ul)?",),

@@ -68,8 +68,9 @@ ASIA: dict[str, Words] = {
     "ka": Words(password=("პაროლ",), is_=("არის",), lock=("პინ-?კოდ",), gap=6, bare=True),
     "hy": Words(password=("գաղտնաբառ",), is_=("է",), gap=6, bare=True),
     "kk": Words(password=(r"құпия\s*сөз",), is_=("болып табылады",), gap=6, bare=True),
-    "uz": Words(password=("parol", r"maxfiy\s+so['\u02bb\u2018\u2019]?z"), is_=("bu",), gap=6, bare=True),
-    "az": Words(password=(r"[şs]ifr[əe]", "parol"), gap=6, bare=True),
+    # "parol" with these languages' own endings, not the Romance "parola", "parole" (a word, a keyword).
+    "uz": Words(password=(r"parol(?![aeă])", r"maxfiy\s+so['\u02bb\u2018\u2019]?z"), is_=("bu",), gap=6, bare=True),
+    "az": Words(password=(r"[şs]ifr[əe]", r"parol(?![aeă])"), gap=6, bare=True),
     "mn": Words(password=(r"нууц\s*\u04af\u0433",), is_=("бол",), gap=6, bare=True),
     "si": Words(password=(r"මුර\s*පද",), is_=("වේ",), gap=6, bare=True),
     "km": Words(password=("ពាក្យសម្ងាត់",), loose=("លេខសម្ងាត់",), is_=("គឺ",), joined=True, bare=True),

@@ -71,7 +71,7 @@ EUROPE: dict[str, Words] = {
         bare=True,
     ),
     "lv": Words(
-        password=(r"parol[ei]s?",),
+        password=(r"parol[ei]s?(?!\s+chiav[ei])",),  # not the Italian "parole chiave" (keywords)
         is_=("ir", "bija"),
         of=("no", "uz", "priekš"),
         code=("kods", "kodu"),
