@@ -126,13 +126,14 @@ def learn_terms(
     known: dict[str, TermRows] | None = None,
 ) -> dict[str, TermRows] | None:
     """Each of ``terms``' rows in the (tenant, user) ``key`` at generation ``gen`` (whose rows ``held`` are);
-    None when the file is at another generation (or a minor scope matches too many rows for a scratch table).
+    None when the file is at another generation (or a spread scope matches too many rows for a scratch table).
 
     ``match_of(terms, with_scope_token)``: the FTS5 query of any of the terms; ``weights``: the bm25() column
     weights. A scope whose rows lie together, not too small a part of the file, reads each term's rows between
     its first row and its last with their bm25(); one spread among others' rows or a small part of the file
     (``SCRATCH_FROM_SHARE``, ``SCRATCH_FROM_FILE_SHARE``) finds its rows holding any of the terms with its scope
-    token, then their frequencies from a scratch table of those rows (``scratch_fts``). The caller runs it inside one
+    token, then their frequencies from a scratch table of those rows (``scratch_fts``); when they are too many for
+    one, a scope lying together reads them between its first and last rows. The caller runs it inside one
     read transaction: the generation and the index are then of one state. ``counts``, when given, gets how
     many of the scope's rows hold each term in their content (what relevance weighs words by), where the index
     is read. ``known``: the scope's terms learned already at ``gen``; a phrase of two of them that no row
@@ -152,9 +153,15 @@ def learn_terms(
     if row is None or row[0] != gen or not held.rowids.size:
         return None
     first, last = int(held.rowids[0]), int(held.rowids[-1])
-    if row[1] * SCRATCH_FROM_SHARE < last - first + 1 or row[1] * SCRATCH_FROM_FILE_SHARE < (row[2] or 0):
+    spread = row[1] * SCRATCH_FROM_SHARE < last - first + 1
+    if spread or row[1] * SCRATCH_FROM_FILE_SHARE < (row[2] or 0):
         scratch = _learn_in_scratch(conn, held, terms, match_of, weights)
-        return None if scratch is None else {**out, **scratch}
+        if scratch is not None:
+            return {**out, **scratch}
+        if spread:
+            return None
+        # Rows lying together whose words match more rows than a scratch table takes: reading them between the
+        # first and the last here is cheaper than the caller's asking the index for every term again.
     table_rows, table_tokens = table_averages(conn)
     if not table_rows:
         return None
