@@ -125,7 +125,9 @@ _SECRET_VALUE = [
     re.compile(r"\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)"),
     re.compile(
         r"(?i)\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|token|secret|"
-        r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?([^\s\"',;]{8,})"
+        r"password|passwd)\b[\"']?\s*[:=]\s*[\"']?"
+        # not words in brackets, a form's note where the value will be ("[set at first login]")
+        r"(?![\[(<{][^\])>}]*\s)([^\s\"',;]{8,})"
     ),
     # "Pwd=" of a connection string; "PWD=/home/ann" is the working directory, a path and no password
     re.compile(r"(?i)\bpwd\b[\"']?\s*[:=]\s*[\"']?(?![/~])([^\s\"',;]{8,})"),

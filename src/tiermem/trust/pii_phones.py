@@ -62,7 +62,8 @@ _DATE = re.compile(
     r"^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])"
     r"(?:0[1-9]|[12]\d|3[01])|(?:19|20)\d{2}\s?[-/]\s?(?:19|20)\d{2})$"
 )
-_ZIP4 = re.compile(r"^\d{5}-\d{4}$")  # a US ZIP+4 code: no phone number is grouped 5-4
+# A US ZIP+4 code or a Brazilian CEP: no phone number is grouped 5-4 or 5-3.
+_ZIP4 = re.compile(r"^\d{5}-\d{3,4}$")
 # A span of times of day ("08.00-17.30", "9:00 - 12:15"), as opening hours are written: hours, then minutes.
 _TIME = r"(?:[01]?\d|2[0-4])[.:][0-5]\d"
 _TIME_SPAN = re.compile(rf"^{_TIME}(?:\s?[-\u2013\u2014/]\s?{_TIME})+$")
@@ -84,6 +85,10 @@ _FILED = re.compile(
 # ("NY 21544 07222"), two groups where a phone number has its own.
 _GRID_SQUARE = re.compile(r"(?<![A-Za-z])[HJNOST][A-HJ-Z] ?$")
 _GRID_DIGITS = re.compile(r"^(?:\d{3} \d{3}|\d{4} \d{4}|\d{5} \d{5})$")
+# A postal item's number (UPU S10): two capitals, eight digits and a check digit, the country's two capitals after
+# ("RR 123 456 785 SE"); a phone number is not written between two such pairs.
+_ITEM_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2} ?$")
+_ITEM_AFTER = re.compile(r"^ ?[A-Z]{2}(?![A-Za-z])")
 
 
 def _digits(value: str) -> str:
@@ -173,6 +178,8 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
             continue  # a decimal number ("52.370216"), a dotted quad (a netmask, an address, a version)
         if _FILED.match(value) or (_GRID_SQUARE.search(before) and _GRID_DIGITS.match(value) and not context):
             continue  # a document's number and year, a case number, a map grid reference
+        if len(digits) in (8, 9) and _ITEM_BEFORE.search(before) and _ITEM_AFTER.match(after) and not context:
+            continue  # a postal item's number between its service's and its country's letters
         if len(groups) >= 6 and max(map(len, groups)) <= 2 and not value.startswith("+"):
             continue  # six small numbers or more ("07 12 23 34 41 45"): drawn numbers, no national form
         if _THOUSANDS.match(value) and not context:
