@@ -2,7 +2,8 @@
 
 Each round's cases (``blind78.json``, ``blind79.json``) were written by someone who had not read the detectors, in
 several languages, in prose, configuration, shell history, code, JSON and chat, and scored once on the tree they
-were written against before any change was made for them. A credential counts as refused when
+were written against before any change was made for them (``blind90.json`` holds ordinary notes only, each read as
+a credential's and as PII's near miss). A credential counts as refused when
 ``Memory.remember`` raises ``SecretRefusedError`` (its metadata, tags and source given too); a PII value counts as
 masked only when it is gone whole from ``PiiMasker.mask``'s output; a near miss counts as altered when the masked
 text differs from the text.
@@ -74,6 +75,8 @@ def main() -> None:
         print(path.name)
         for group, label in labels.items():
             hits = counts[group]
+            if not hits:  # a round of ordinary notes only holds near misses
+                continue
             print(f"  {label}: {sum(hits)} / {len(hits)} ({sum(hits) / max(len(hits), 1):.3f})")
 
 
