@@ -16,6 +16,7 @@ from tiermem.trust.secret_language_rows import Words as _Words
 from tiermem.trust.secret_language_rows_asia import ASIA
 from tiermem.trust.secret_language_rows_europe import EUROPE
 from tiermem.trust.secret_passwords import shaped
+from tiermem.trust.secret_placeholders import is_placeholder
 
 __all__ = ["foreign_code", "foreign_password", "wifi_key"]
 
@@ -213,6 +214,8 @@ def foreign_password(text: str) -> bool:
             value = m["value"].rstrip(".,;!?)")
             if not shaped(value) or value.startswith(("/", "~", "./")) or ":" in value or "=" in value:
                 continue
+            if text[m.start("value") - 1] == "-" or is_placeholder(value):
+                continue  # a command's option ("--query"), or a store's path named instead of the password
             if not strong or _STRONG.fullmatch(value):
                 return True
     return False
