@@ -55,3 +55,32 @@ def test_a_pin_word_without_a_pin_is_not_refused(text: str) -> None:
 )
 def test_a_password_label_before_an_option_a_store_path_or_a_test_value_is_not_refused(text: str) -> None:
     assert find_secrets(text) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("லேப்டாப் பாஸ்வேர்டு Kurinji@508Vaan", "a password"),
+        ("जिमचा पासवर्ड नाही, जिमच्या लॉकरचा कोड 3#2851", "a PIN or access code"),
+        ("رمز دوم کارت بانک 730164 است", "a PIN or access code"),
+        ("የኢሜይል ይለፍ ቃል፦ Tsion4419#AA", "a password"),
+        ("Kod pintu stor belakang kedai: 8146#", "a PIN or access code"),
+        ("Pood varukoodid: 6152 0843, 2291 7730, 4408 1196, 8853 2067", "a recovery phrase, code or key file line"),
+        ("Տան դռան կոդը 6284 է", "a PIN or access code"),
+        ("Hliðskóði við sveitabæinn: 7340#", "a PIN or access code"),
+    ],
+)
+def test_a_door_code_card_password_or_recovery_codes_named_in_the_language_are_refused(text: str, kind: str) -> None:
+    assert kind in find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kod pintu rumah itu ditukar pada: 2019",
+        "Kod pintu belakang sudah rosak sejak minggu lepas",
+        "Шкафчето в залата: 2024 г.",
+    ],
+)
+def test_a_door_code_word_before_a_year_or_no_number_is_not_refused(text: str) -> None:
+    assert find_secrets(text) == ()
