@@ -97,5 +97,6 @@ ASIA_PASSWORD_HINTS = (
     *("kontrase", "kata laluan", "kata_laluan", "katalaluan", "პაროლ", "գաղտնաբառ", "құпия", "parol", "maxfiy"),
     *("şifr", "sifr", "нууц", "මුර", "ពាក្យសម្ងាត់", "លេខសម្ងាត់", "စကားဝှက်", "password"),
 )
-ASIA_CODE_HINTS = ("পিন", "పిన్", "பின்", "پن", "namba ya siri", "nombor pin", "kod", "პინ", "pin", "कोड", "կոդ")
-ASIA_CODE_HINTS += ("رمز",)
+ASIA_CODE_HINTS = (
+    *("পিন", "పిన్", "பின்", "پن", "namba ya siri", "nombor pin", "kod", "პინ", "pin", "कोड", "կոդ", "رمز"),
+)
