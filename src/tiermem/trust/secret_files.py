@@ -32,7 +32,10 @@ _WIFI = re.compile(r"\bWIFI:(?:[^;\n]*;)*?P:([^;\n]{4,});")
 # A block of recovery codes, each maybe written in two halves ("4821 0937"), set off by spaces or commas.
 _RECOVERY_CODES = re.compile(
     r"(?i)(?:\b(?:recovery|backup)[\s_\-]codes?\b|\bc[óo]digos?\s+de\s+(?:recuperaci[óo]n|respaldo|recupera[çc][ãa]o|backup)"
-    r"|wiederherstellungscodes|backup-?codes|\bcodes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|\bcodici\s+di\s+(?:recupero|backup))"
+    r"|wiederherstellungscodes|backup-?codes|\bcodes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|\bcodici\s+di\s+(?:recupero|backup)"
+    # and in Estonian, Latvian, Lithuanian, Russian, Bulgarian and Croatian
+    r"|(?:taaste|varu)koodid|rezerves\s+kodi|atsarginiai\s+kodai|резервн\w+\s+код\w*|код\w*\s+за\s+възстановяване"
+    r"|rezervni\s+kodovi)"
     # what they are for after the label, up to a colon, a closing bracket or the line's end ("... (account: ann)")
     r"[^\n]{0,60}?(?::|\)|\n)\s*"
     r"((?:[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6}[,;]?\s+){3,}[a-z0-9]{4,6}[\-\s]?[a-z0-9]{4,6})"

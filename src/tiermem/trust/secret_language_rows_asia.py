@@ -25,13 +25,21 @@ ASIA: dict[str, Words] = {
         bare=True,
     ),
     "te": Words(password=("పాస్\u200c?వర్డ్", "సంకేతపదం"), is_=("అనేది",), lock=("పిన్",), gap=6, bare=True),
-    "ta": Words(password=("கடவுச்சொல்", "பாஸ்வேர்ட்"), is_=("ஆகும்",), lock=(r"பின்\s+எண்",), gap=6, bare=True),
-    "mr": Words(password=("पासवर्ड", "संकेतशब्द"), is_=("आहे", "होता"), gap=6, bare=True),
+    "ta": Words(password=("கடவுச்சொல்", "பாஸ்வேர்ட[்ு]"), is_=("ஆகும்",), lock=(r"பின்\s+எண்",), gap=6, bare=True),
+    "mr": Words(
+        password=("पासवर्ड", "संकेतशब्द"),
+        is_=("आहे", "होता"),
+        # what the code opens comes first, in the genitive ("the gate's code")
+        door=(r"(?:गेट|दरवाज्या|दारा|लॉकर)चा\s+कोड",),
+        gap=6,
+        bare=True,
+    ),
     "ne": Words(password=("पासवर्ड", r"गोप्य\s*शब्द"), is_=("हो", "छ"), gap=6, bare=True),
     "ur": Words(password=(r"پاس\s*ورڈ", r"خفیہ\s+لفظ"), is_=("ہے", "تھا"), lock=("پن",), gap=6, bare=True),
     "fa": Words(
         password=(r"رمز\s*\u200c?\s*عبور", r"کلمه\s*\u200c?\s*(?:ی\s*)?عبور", "گذرواژه", "پسورد"),
         loose=("رمز",),
+        lock=(r"رمز\s*\u200c?\s*دوم",),  # a card's second password, its PIN for paying online
         is_=("است", "هست"),
         gap=6,
         bare=True,
@@ -66,7 +74,13 @@ ASIA: dict[str, Words] = {
         loan=True,
     ),
     "ka": Words(password=("პაროლ",), is_=("არის",), lock=("პინ-?კოდ",), gap=6, bare=True),
-    "hy": Words(password=("գաղտնաբառ",), is_=("է",), gap=6, bare=True),
+    "hy": Words(
+        password=("գաղտնաբառ",),
+        is_=("է",),
+        door=(r"(?:մուտքի|դռան|դարպասի|շքամուտքի|ավտոտնակի)\s+կոդը?",),
+        gap=6,
+        bare=True,
+    ),
     "kk": Words(password=(r"құпия\s*сөз",), is_=("болып табылады",), gap=6, bare=True),
     # "parol" with these languages' own endings, not the Romance "parola", "parole" (a word, a keyword).
     "uz": Words(password=(r"parol(?![aeă])", r"maxfiy\s+so['\u02bb\u2018\u2019]?z"), is_=("bu",), gap=6, bare=True),
@@ -78,9 +92,11 @@ ASIA: dict[str, Words] = {
 }
 
 ASIA_PASSWORD_HINTS = (
-    *("পাসও", "পাস ও", "పాస్", "సంకేతపదం", "கடவுச்சொல்", "பாஸ்வேர்ட்", "पासवर्ड", "संकेतशब्द", "गोप्य", "پاس"),
+    *("পাসও", "পাস ও", "పాస్", "సంకేతపదం", "கடவுச்சொல்", "பாஸ்வேர்ட", "पासवर्ड", "संकेतशब्द", "गोप्य", "پاس"),
     *("خفیہ", "رمز", "کلمه", "گذرواژه", "پسورد", "nenosiri", "neno la siri", "nywila", "ይለፍ", "ፓስወርድ"),
     *("kontrase", "kata laluan", "kata_laluan", "katalaluan", "პაროლ", "գաղտնաբառ", "құпия", "parol", "maxfiy"),
     *("şifr", "sifr", "нууц", "මුර", "ពាក្យសម្ងាត់", "លេខសម្ងាត់", "စကားဝှက်", "password"),
 )
-ASIA_CODE_HINTS = ("পিন", "పిన్", "பின்", "پن", "namba ya siri", "nombor pin", "kod", "პინ", "pin")
+ASIA_CODE_HINTS = (
+    *("পিন", "పిన్", "பின்", "پن", "namba ya siri", "nombor pin", "kod", "პინ", "pin", "कोड", "կոդ", "رمز"),
+)

@@ -103,6 +103,7 @@ EUROPE: dict[str, Words] = {
         is_=("er", "var"),
         of=("að", "á", "fyrir", "hjá"),
         code=(r"k[óo][ðd]i(?:nn)?", r"n[úu]meri[ðd]"),
+        door=(r"(?:hur[ðd]ar|hli[ðd]s|inngangs|lyklabox)k[óo][ðd]i(?:nn)?",),
         opens=(r"hur[ðd]ina", r"hur[ðd]", r"hli[ðd]i[ðd]", r"lyklabox(?:i[ðd])?", r"b[íi]lsk[úu]rinn"),
         gap=6,
         bare=True,

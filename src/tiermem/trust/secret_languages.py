@@ -16,6 +16,7 @@ from tiermem.trust.secret_language_rows import Words as _Words
 from tiermem.trust.secret_language_rows_asia import ASIA
 from tiermem.trust.secret_language_rows_europe import EUROPE
 from tiermem.trust.secret_passwords import shaped
+from tiermem.trust.secret_placeholders import is_placeholder
 
 __all__ = ["foreign_code", "foreign_password", "wifi_key"]
 
@@ -163,7 +164,7 @@ def _free_pattern(words: _Words, labels: tuple[str, ...], value: str) -> re.Patt
     bare = r"|\s+(?=[^\s\"']*\d)" if words.bare else ""
     return re.compile(
         r"(?i)(?<![^\W\d_])" + words.prefix + _either(list(labels)) + tail + gap + r"(?:\s*\([^()\n]{1,40}\))?"
-        r"(?:\s*[:=\u055d]|"
+        r"(?:\s*[:=\u055d\u1365\u1366]|"
         + is_
         + r"|\s[\u2013\u2014\-]"
         + bare
@@ -213,6 +214,8 @@ def foreign_password(text: str) -> bool:
             value = m["value"].rstrip(".,;!?)")
             if not shaped(value) or value.startswith(("/", "~", "./")) or ":" in value or "=" in value:
                 continue
+            if text[m.start("value") - 1] == "-" or is_placeholder(value):
+                continue  # a command's option ("--query"), or a store's path named instead of the password
             if not strong or _STRONG.fullmatch(value):
                 return True
     return False
@@ -258,15 +261,20 @@ _CODE = re.compile(
     + r"(?:(?:la|el|le|l['\u2019]|der|die|das|de|het)\s*)?"
     + _either(_all("opens"))
     + r")"
-    + r")(?![^\W\d_])(?:\s+\w+){0,2}?\s*[:=\-]?\s*(?P<value>\d{4,8})(?![\d/]|[.,:]\d)"
+    + r")(?![^\W\d_])(?:(?:\s+\w+){0,2}?\s*[:=\-]?|(?P<far>(?:\s+[^\s\d:=.!?]+){3,5}?\s*:))\s*"
+    + r"(?P<value>\d{4,8}|\d{1,3}#\d{3,6})(?![\d/]|[.,:]\d)"
 )
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def foreign_code(text: str) -> bool:
     """Whether ``text`` gives a code after a word that names one in its language ("kod till porten ...",
     "Zahlenschloss: ..."); a number repeating one digit is no code anyone sets."""
     found = (m for pattern in (_CODE, *_CODES_IS, *_LOAN_PINS, _PIN_IS) for m in pattern.finditer(text))
-    return any(len(set(m["value"])) > 1 for m in found)
+    # a code named, then where it opens before a colon ("the gate's code at the back house: ..."): not a year there
+    return any(
+        len(set(m["value"])) > 1 and not (m.re is _CODE and m["far"] and _YEAR.fullmatch(m["value"])) for m in found
+    )
 
 
 _NETWORK = re.compile(r"(?i)(?<![^\W\d_])" + _either(_all("network")) + r"(?![^\W\d_])")

@@ -38,7 +38,7 @@ _PLACEHOLDER_WORDS |= frozenset(
 )
 # A value that says it is no real one ("not-the-right-one", "fixture-password-not-real"): only these words and the
 # words above, as a test or a fixture names the value it posts.
-_PLACEHOLDER_WORDS |= frozenset("not real right one actual valid fixture fixtures mock stub".split())
+_PLACEHOLDER_WORDS |= frozenset("not real right one actual valid fixture fixtures mock stub for tests testing".split())
 # A slot written as an instruction ("replace-me-with-a-long-random-string", "change_me_before_deploy",
 # "your-webhook-signing-secret-here"): letters in words, opening on what to do or on "your" and closing on "here".
 _INSTRUCTION = re.compile(
@@ -46,9 +46,11 @@ _INSTRUCTION = re.compile(
     r"|(?:insert|enter|put|paste|add|set)[-_ ](?:your|the|a)(?:[-_ ][a-z]+)+)$"
 )
 # Where a secret lives, named instead of the secret: an environment variable (``env:PGPASSWORD``) or a store's path.
-# A file named after "@" is read for the value, as curl and vault read one (``password=@db_password.txt``).
+# A file named after "@" is read for the value, as curl and vault read one (``password=@db_password.txt``), and a
+# store's path names the field it reads after "#" (``secret/data/app#password``).
 _REFERENCE = re.compile(
     r"^(?:env|environ|environment):[A-Z_][A-Z0-9_]*$|^(?:vault|ssm|keychain|keyring|op)://\S+$"
+    r"|^[A-Za-z_][\w.\-]*(?:/[\w.\-]+)+#[A-Za-z_]\w*$"
     r"|^@[\w~.-]*[./][\w./-]*\w$"
 )
 # A slot a template fills (``<...>``, ``{...}``, ``${...}``, ``$(...)``, ``#{...}``, ``%s``, ``%(name)s``,

@@ -22,6 +22,7 @@ from tiermem.trust.secret_files import file_formats
 from tiermem.trust.secret_formats import documentation_jwt, looks_filled
 from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
+from tiermem.trust.secret_pins import pins_after_words
 from tiermem.trust.secret_placeholders import is_placeholder
 from tiermem.trust.secret_shapes import shaped_credential
 
@@ -143,7 +144,7 @@ def _pins(text: str) -> bool:
         if _postal(label, value, text[max(0, m.start() - 80) : m.start()], text[m.end() :]):
             continue  # in India a "PIN" is also a postal code
         return True
-    return False
+    return any(not _postal(label, value, text[max(0, at - 80) : at], "") for label, value, at in pins_after_words(text))
 
 
 _CVV = re.compile(

@@ -24,6 +24,7 @@ from tiermem.trust.secret_formats import FORMAT_DETECTORS
 from tiermem.trust.secret_language_rows import CODE_HINTS, PASSWORD_HINTS
 from tiermem.trust.secret_language_rows_asia import ASIA_CODE_HINTS, ASIA_PASSWORD_HINTS
 from tiermem.trust.secret_language_rows_europe import EUROPE_CODE_HINTS, EUROPE_PASSWORD_HINTS
+from tiermem.trust.secret_pins import PIN_HINTS
 from tiermem.trust.secret_values import VALUE_DETECTORS
 
 __all__ = ["SECRET_KINDS", "find_secrets"]
@@ -65,7 +66,7 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("geheimzahl", "disarm", "unlock", "unset", "deactivate", "şifre", "sifre"),
         # a lock opened by a code, and a code's name, in other languages (``secret_languages``)
         *("schloss", "slot", "lås", "las", "lukko", "kilit", "candado", "cadenas", "cadeado", "lucchetto", "kood"),
-        *("combina", "combinaison", "codice", *CODE_HINTS, *ASIA_CODE_HINTS, *EUROPE_CODE_HINTS),
+        *("combina", "combinaison", "codice", *CODE_HINTS, *ASIA_CODE_HINTS, *EUROPE_CODE_HINTS, *PIN_HINTS),
     ),
     "a card security code": ("cvv", "cvc", "cid", "security code"),
     "a bearer token": ("bearer",),
