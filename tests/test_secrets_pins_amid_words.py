@@ -89,3 +89,8 @@ def test_a_door_code_card_password_or_recovery_codes_named_in_the_language_are_r
 )
 def test_a_door_code_word_before_a_year_or_no_number_is_not_refused(text: str) -> None:
     assert find_secrets(text) == ()
+
+
+def test_a_pin_settings_number_with_a_unit_after_it_is_stored() -> None:
+    assert find_secrets("PIN screen timeout: 4500 ms on the kiosk") == ()
+    assert find_secrets("PIN screen: 4517") != ()

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["PIN_HINTS", "pins_after_words"]
+__all__ = ["PIN_HINTS", "measured", "pins_after_words"]
 
 # The native forms: Cyrillic, Bengali, Devanagari, Telugu, Kannada, Georgian, Armenian and Ethiopic.
 _NATIVE = r"(?i:пин(?:[\s\-]?код\w*)?|পিন|पिन|పిన్|ಪಿನ್|პინ(?:-?კოდ\w*)?|պին|ፒን)"
@@ -36,6 +36,13 @@ _MEASURED = re.compile(
 )
 _UNIT = re.compile(r"(?i)\s*(?:ms|s|sec|seconds?|minutes?|hours?|days?|rupees|rs|tenge|usd|eur|kb|mb)(?![^\W\d_])")
 
+
+def measured(words: str, text: str, end: int) -> bool:
+    """Whether the ``words`` between a PIN's name and a number, or a unit after it (at ``end``), make the number an
+    amount, a count, a time or a version."""
+    return _MEASURED.search(words) is not None or _UNIT.match(text, end) is not None
+
+
 PIN_HINTS = ("пин", "পিন", "पिन", "పిన్", "ಪಿನ್", "პინ", "պին", "ፒን", "பின்", "mpin")
 
 
@@ -46,7 +53,7 @@ def pins_after_words(text: str) -> Iterator[tuple[str, str, int]]:
         value = m["value"]
         if (m["tamil"] and m["gap"]) or len(set(value)) == 1 or (len(value) == 4 and _YEAR.fullmatch(value)):
             continue
-        if _MEASURED.search(m["gap"]) or _UNIT.match(text, m.end()):
+        if measured(m["gap"], text, m.end()):
             continue
         name = (m["latin"] or m["native"] or m["tamil"]).lower()
         if name in _POSTAL_NAMES:

@@ -22,7 +22,7 @@ from tiermem.trust.secret_files import file_formats
 from tiermem.trust.secret_formats import documentation_jwt, looks_filled
 from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
-from tiermem.trust.secret_pins import pins_after_words
+from tiermem.trust.secret_pins import measured, pins_after_words
 from tiermem.trust.secret_placeholders import is_placeholder
 from tiermem.trust.secret_shapes import shaped_credential
 
@@ -143,6 +143,8 @@ def _pins(text: str) -> bool:
             continue  # 000000
         if _postal(label, value, text[max(0, m.start() - 80) : m.start()], text[m.end() :]):
             continue  # in India a "PIN" is also a postal code
+        if measured(text[m.end("label") : m.start("value")], text, m.end("value")):
+            continue  # "PIN entry timeout: 3000 ms"
         return True
     return any(not _postal(label, value, text[max(0, at - 80) : at], "") for label, value, at in pins_after_words(text))
 
