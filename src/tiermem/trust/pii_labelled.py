@@ -17,7 +17,6 @@ from stdnum.br import cpf
 from stdnum.ca import sin
 from stdnum.de import idnr
 from stdnum.es import dni
-from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.fi import hetu
 from stdnum.fr import nir
 from stdnum.gb import nhs
@@ -35,6 +34,7 @@ from tiermem.trust.pii_labels_abroad import (
     PASSPORT_ABROAD_HINTS,
     SEPARATORS,
 )
+from tiermem.trust.pii_national import label_says
 
 __all__ = ["birth_dates", "labelled_ids", "passports"]
 
@@ -103,7 +103,11 @@ _BIRTH_HINTS = tuple(
 )
 
 
-_BIRTH_ABROAD = re.compile(rf"(?i){BIRTH_ABROAD}{_REMARK}\s*{SEPARATORS}?\s*({_DATE})(?!\d)")
+# After a birth label in a language whose calendar is another, its year too: the Solar Hijri 13xx and 14xx (the
+# Bikram Sambat's 20xx is read as a Gregorian year is).
+_BIRTH_ABROAD = re.compile(
+    rf"(?i){BIRTH_ABROAD}{_REMARK}\s*{SEPARATORS}?\s*({_DATE}|1[34]\d{{2}}[./-]\d{{1,2}}[./-]\d{{1,2}})(?!\d)"
+)
 
 
 def birth_dates(text: str) -> Spans:
@@ -181,28 +185,12 @@ def _after(label: str, value: str, holder: bool = True) -> re.Pattern[str]:
     return re.compile(r"(?i)\b(?:" + label + r")" + between + r"(" + value + r")\b")
 
 
-def _named(validate: Callable[[str], object]) -> Callable[[str], bool]:
-    """A check that lets a wrong check digit pass: after its label, an identifier with a shape as distinctive as a
-    DNI's or a CURP's (its date of birth, sex and state inside) is someone's, mistyped or not."""
-
-    def valid(value: str) -> bool:
-        try:
-            validate(value)
-        except InvalidChecksum:
-            return True
-        except ValidationError:
-            return False
-        return True
-
-    return valid
-
-
 # (words one of which the text must hold, lower case, or none; the pattern; the check): the words keep a prompt
 # without them cheap.
 _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     (
-        ("pan", "permanent account"),
-        _after(r"pan|permanent\s+account\s+number|pan\s+card", r"[A-Z]{5}\d{4}[A-Z]", holder=False),
+        ("pan", "permanent account", "पॅन", "पैन"),
+        _after(r"pan|permanent\s+account\s+number|pan\s+card|पॅन|पैन", r"[A-Z]{5}\d{4}[A-Z]", holder=False),
         pan.is_valid,
     ),
     (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),
@@ -233,8 +221,8 @@ _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     ),
     (("henkilö", "henkilo", "hetu"), _after(r"henkil[öo]tunnus|hetu", r"\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]"), hetu.is_valid),
     (("nif", "contribuinte"), _after(r"nif|contribuinte", r"\d{3} ?\d{3} ?\d{3}"), nif.is_valid),
-    (("dni", "nif"), _after(r"dni|nif", r"\d{8}-?[A-Z]"), _named(dni.validate)),
-    (("curp",), _after(r"curp", r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d"), _named(curp.validate)),
+    (("dni", "nif"), _after(r"dni|nif", r"\d{8}-?[A-Z]"), label_says(dni.validate)),
+    (("curp",), _after(r"curp", r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z0-9]\d"), label_says(curp.validate)),
 )
 
 

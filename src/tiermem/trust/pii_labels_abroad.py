@@ -55,7 +55,7 @@ PASSPORT_ABROAD = (
     _OPEN + r"(?:ፓስፖርት|পাসপোর্ট|పాస్\u200c?పోర్ట్|கடவுச்சீட்டு|பாஸ்போர்ட்|پاسپورٹ|گذرنامه|پاسپورت|"
     r"პასპორტ(?:ი|ის)|անձնագ(?:իր|րի)|លិខិតឆ្លងដែន|နိုင်ငံကူးလက်မှတ်|ගමන්\s*බලපත්\u200d?රය?)"
     # a number's word whose vowel signs are no word characters, so no holder's word before a colon reads it
-    r"(?:\s*(?:নম্বর|నంబర్|எண்|नंबर|नम्बर|क्रमांक|අංකය))?",
+    r"(?:\s*(?:নম্বর|నంబర్|எண்|नंबर|नम्बर|क्रमांक|අංකය|համար))?",
 )
 PASSPORT_ABROAD_HINTS: tuple[str, ...] = (
     *("putovnic", "pasoš", "пасош", "pasas", "paso", "pases", "pasu", "passi", "pasport", "pasipoti", "passaport"),

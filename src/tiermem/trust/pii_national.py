@@ -4,13 +4,17 @@ A personal code, a civil registry number or a social-security number is a run of
 until its label names it ("身份证号", "Fødselsnummer", "CNP", "תעודת זהות", "マイナンバー", "ΑΜΚΑ", "NIK",
 "rodné číslo", "CPR", "EMŠO", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
 after the label python-stdnum checks its check digit, or its date and region, so a reference number that follows
-the same word by chance stays as written.
+the same word by chance stays as written. A personal code that carries its holder's date of birth ("ЕГН", "ЈМБГ",
+"EMŠO", "asmens kodas", "isikukood", "ЖСН") is masked after its own label with a mistyped check digit too, its
+date right; one with no check digit at all (Bangladeshi NID, Kenyan id, Nepali citizenship, Myanmar NRC, Mongolian
+register, Sri Lankan NIC) by its label and its own shape.
 """
 
 # ruff: noqa: RUF001, RUF002, RUF003  (the labels are written in the scripts they match)
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterator
 
@@ -21,6 +25,7 @@ from stdnum.cn import ric
 from stdnum.cz import rc
 from stdnum.dk import cpr
 from stdnum.ee import ik
+from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.gr import amka
 from stdnum.gr import vat as afm
 from stdnum.hr import oib
@@ -38,11 +43,11 @@ from stdnum.pk import cnic
 from stdnum.ro import cnp
 from stdnum.ru import inn
 from stdnum.se import personnummer
-from stdnum.si import emso
+from stdnum.si import ddv, emso
 from stdnum.th import pin
 from stdnum.ua import rntrc
 
-__all__ = ["national_labelled_ids"]
+__all__ = ["label_says", "national_labelled_ids"]
 
 Spans = Iterator[tuple[int, int]]
 
@@ -61,6 +66,64 @@ def _label(words: str, spaced: bool = True) -> str:
 
 def _after(label: str, value: str) -> re.Pattern[str]:
     return re.compile(r"(?i)" + label + _SEP + r"(" + value + r")(?![\dA-Za-z])")
+
+
+# Words naming the holder with no colon after them ("ЕГН на детето 1548123456"): read only before an identifier
+# whose shape is its own, so a plain word or two cannot join a label to some other number.
+_LOOSE = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,3}\s+"
+
+
+def _loosely(label: str, value: str) -> re.Pattern[str]:
+    return re.compile(r"(?i)" + label + r"(?:" + _SEP + r"|" + _LOOSE + r")(" + value + r")(?![\dA-Za-z])")
+
+
+def label_says(validate: Callable[[str], object]) -> Callable[[str], bool]:
+    """A check that lets a wrong check digit pass: right after its own label, a number of the identifier's length
+    whose date of birth and region are right is the holder's, mistyped or not."""
+
+    def valid(value: str) -> bool:
+        try:
+            validate(value)
+        except InvalidChecksum:
+            return True
+        except ValidationError:
+            return False
+        return True
+
+    return valid
+
+
+def _shaped(value: str) -> bool:
+    """No check: the label and the value's own shape say what it is."""
+    return True
+
+
+def _born(yymmdd: str, month_offsets: tuple[int, ...] = (0,)) -> bool:
+    """Whether six digits are a date (a month may carry an offset for the century, as a Mongolian register's)."""
+    year, month, day = int(yymmdd[:2]), int(yymmdd[2:4]), int(yymmdd[4:6])
+    for offset in month_offsets:
+        try:
+            datetime.date(2000 + year, month - offset, day)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def _iin(value: str) -> bool:
+    """A Kazakh IIN: the date of birth, then the century and sex (1 to 6)."""
+    return _born(value[:6]) and value[6] in "123456"
+
+
+def _mongolian(value: str) -> bool:
+    """A Mongolian register: two letters, then the date of birth (the month plus 20 after 1999)."""
+    return _born(value[2:8], (0, 20))
+
+
+def _sri_lankan(value: str) -> bool:
+    """A Sri Lankan NIC: the year, then the day of the year (plus 500 for a woman)."""
+    day = int(value[4:7] if len(value) == 12 else value[2:5])
+    return 1 <= day % 500 <= 366
 
 
 # (words one of which the lower-cased text must hold; the pattern; the check).
@@ -108,13 +171,51 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     ),
     (("инн",), _after(_label("инн"), r"\d{12}"), inn.is_valid),
     (("рнокпп", "іпн"), _after(_label("рнокпп|іпн"), r"\d{10}"), rntrc.is_valid),
-    (("егн",), _after(_label("егн"), r"\d{10}"), egn.is_valid),
+    (("егн",), _loosely(_label("егн"), r"\d{10}"), label_says(egn.validate)),
     (("oib",), _after(_label("oib"), r"\d{11}"), oib.is_valid),
-    (("isikukood",), _after(_label("isikukood"), r"\d{11}"), ik.is_valid),
-    (("asmens kod",), _after(_label(r"asmens\s+kodas"), r"\d{11}"), asmens.is_valid),
+    (("isikukood",), _loosely(_label("isikukood"), r"\d{11}"), label_says(ik.validate)),
+    (("asmens kod",), _loosely(_label(r"asmens\s+kodas"), r"\d{11}"), label_says(asmens.validate)),
+    (
+        ("јмбг", "jmbg", "матични", "matični"),
+        _loosely(_label(r"јмбг|jmbg|матични\s+број|matični\s+broj"), r"\d{13}"),
+        label_says(emso.validate),  # a JMBG is built as an EMŠO is
+    ),
+    (("жсн", "иин", "iin"), _loosely(_label("жсн|иин|iin"), r"\d{12}"), _iin),
+    (("davčn",), _after(_label(r"davčn[aeo](?:\s+(?:številka|št\.))?"), r"[1-9]\d{7}"), ddv.is_valid),
     (("kennitala",), _after(_label("kennitala"), r"\d{6}-?\d{4}"), kennitala.is_valid),
-    (("personas kod",), _after(_label(r"personas\s+kods"), r"\d{6}-?\d{5}"), pvn.is_valid),
-    (("emšo", "emso"), _after(_label("emšo|emso"), r"\d{13}"), emso.is_valid),
+    (("personas kod",), _loosely(_label(r"personas\s+kods"), r"\d{6}-?\d{5}"), label_says(pvn.validate)),
+    (("emšo", "emso"), _loosely(_label("emšo|emso"), r"\d{13}"), label_says(emso.validate)),
+    (
+        ("এনআইডি", "পরিচয়"),
+        _loosely(_label(r"এনআইডি|জাতীয়\s*পরিচয়\s*পত্র", False) + r"(?:\s*(?:নম্বর|নং))?", r"\d{17}|\d{13}|\d{10}"),
+        _shaped,
+    ),
+    (("kitambulisho",), _after(_label(r"kitambulisho\s+cha\s+taifa|nambari\s+ya\s+kitambulisho"), r"\d{7,8}"), _shaped),
+    (
+        ("नागरिकता",),
+        _after(
+            _label(r"नागरिकता(?:\s*प्रमाणपत्र)?", False) + r"(?:\s*(?:नं\.?|नम्बर|नंबर|क्रमांक|संख्या))?",
+            r"\d{1,3}(?:[-/]\d{1,6}){2,4}",
+        ),
+        _shaped,
+    ),
+    (
+        ("မှတ်ပုံတင်", "nrc"),
+        _after(
+            _label(r"မှတ်ပုံတင်(?:\s*(?:အမှတ်|နံပါတ်))?|\bnrc", False),
+            r"\d{1,2}/[\u1000-\u109f]{2,16}\([\u1000-\u109fA-Za-z]{1,8}\)\d{6}",
+        ),
+        _shaped,
+    ),
+    (("регистр",), _after(_label(r"регистр(?:ийн)?(?:\s+дугаар)?"), r"[А-ЯЁӨҮ]{2}\d{8}"), _mongolian),
+    (
+        ("nic", "හැඳුනුම්"),
+        _after(
+            _label(r"(?-i:NIC)|ජාතික\s+හැඳුනුම්\s*පත(?:ත්)?", False) + r"(?:\s*(?:අංකය|අංක|no\.?|number))?",
+            r"(?:19|20)\d{10}|\d{9}[VvXx]",
+        ),
+        _sri_lankan,
+    ),
     (("mykad", "nric", "k/p"), _after(_label(r"mykad|nric|no\.?\s*k/p"), r"\d{6}-?\d{2}-?\d{4}"), nric.is_valid),
     (("cnic",), _after(_label("cnic"), r"\d{5}-?\d{7}-?\d"), cnic.is_valid),
     (

@@ -33,7 +33,8 @@ _WORDS: dict[str, str] = {
     "bg": r"поръчка поръчката фактура фактурата билет заявление "
     r"заявка партида пратка товарителница разписка",
     "sr": r"поруџбин[аеи] porudžbin[aei] рачун[аи]? račun[ai]? тикет захтев[аи]? zahtev[ai]? пријав[аеи] "
-    r"prijav[aei] сериј[аеи] serij[aei] шарж[аеи] šarž[aei] пошиљк[аеи] pošiljk[aei] предмет[аи]? predmet[ai]?",
+    r"prijav[aei] сериј[аеи] serij[aei] шарж[аеи] šarž[aei] пошиљк[аеи] pošiljk[aei] предмет[аи]? predmet[ai]? "
+    r"позив\s+на\s+број poziv\s+na\s+broj",  # a bill's payment reference
     "hr": r"narudžb[aei] zahtjev[ai]? ulaznic[aei] uredb[aeiu] direktiv[aeiu]",
     "sk": r"faktúr[ay] žiadost[ťi] zásielk[ayu] dávk[ayu] zmluv[ayu] smernic[aeu] nariaden[ií]a?",
     "sl": r"naročil[aou] vozovnic[aeo] zahtevk[aou] zahtevek vlog[aeo] sklic[ao]?",
