@@ -39,7 +39,7 @@ def test_a_dni_under_its_json_key_is_masked() -> None:
     assert json.loads(PiiMasker().mask(text))["dni"] == "[ID_1]"
 
 
-@pytest.mark.parametrize("text", ["PESEL 87021503841", "NIF 246813572", "room 31415926A"])
+@pytest.mark.parametrize("text", ["PESEL 87023503841", "NIF 246813572", "room 31415926A"])
 def test_a_number_that_fails_its_check_or_has_no_label_stays(text: str) -> None:
     assert PiiMasker().mask(text) == text
 

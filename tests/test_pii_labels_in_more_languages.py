@@ -38,15 +38,34 @@ def test_a_national_id_after_its_label_in_its_own_language_is_masked(text: str, 
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "value"),
     [
-        "身份证号：110108198506127316",  # the check character is wrong
-        "Fødselsnummer: 15037612357",
-        "CNP: 1850612041236",
-        "ΑΜΚΑ: 15068501237",
+        ("身份证号：110108198506127316", "110108198506127316"),  # the check character is wrong
+        ("Fødselsnummer: 15037612357", "15037612357"),
+        ("CNP: 1850612041236", "1850612041236"),
+        ("ΑΜΚΑ: 15068501237", "15068501237"),
+        ("Personnummer: 850615-1236", "850615-1236"),
+        ("rodné číslo: 850615/1237", "850615/1237"),
+        ("주민등록번호: 850615-1234568", "850615-1234568"),
     ],
 )
-def test_a_number_after_a_national_id_label_that_fails_its_check_is_no_id(text: str) -> None:
+def test_an_id_holding_a_birth_date_after_its_label_is_masked_though_its_check_digit_is_wrong(
+    text: str, value: str
+) -> None:
+    assert ("ID", value) in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "身份证号：110108198513427316",  # no 13th month
+        "Fødselsnummer: 15137612357",
+        "CNP: 1851312041236",
+        "ΑΜΚΑ: 45068501237",
+        "NHS number 943 476 5918",  # no date: the check digit decides
+    ],
+)
+def test_a_number_after_an_id_label_with_a_wrong_check_digit_and_no_valid_birth_date_is_no_id(text: str) -> None:
     assert not [kind for kind, _ in _found(text) if kind == "ID"]
 
 

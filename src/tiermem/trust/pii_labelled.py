@@ -213,7 +213,11 @@ _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         idnr.is_valid,
     ),
     (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),
-    (("pesel",), _after(r"pesel(?:\s+to)?", r"\d{11}"), pesel.is_valid),  # "to": Polish "is"
+    (
+        ("pesel",),
+        _after(r"pesel(?:\s+to)?", r"\d{11}"),
+        label_says(pesel.validate, pesel.get_birth_date),
+    ),  # "to": Polish "is"
     (
         ("kimlik", "tckn", "tc no"),
         _after(r"kimlik(?:\s+numaras[\u0131i]|\s+numaram)?|tckn|tc\s+no", r"[1-9]\d{10}"),

@@ -4,10 +4,11 @@ A personal code, a civil registry number or a social-security number is a run of
 until its label names it ("身份证号", "Fødselsnummer", "CNP", "תעודת זהות", "マイナンバー", "ΑΜΚΑ", "NIK",
 "rodné číslo", "CPR", "EMŠO", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
 after the label python-stdnum checks its check digit, or its date and region, so a reference number that follows
-the same word by chance stays as written. A personal code that carries its holder's date of birth ("ЕГН", "ЈМБГ",
-"EMŠO", "asmens kodas", "isikukood", "ЖСН") is masked after its own label with a mistyped check digit too, its
-date right; one with no check digit at all (Bangladeshi NID, Kenyan id, Nepali citizenship, Myanmar NRC, Mongolian
-register, Sri Lankan NIC) by its label and its own shape.
+the same word by chance stays as written. A personal code that carries its holder's date of birth ("身份证", "ЕГН",
+"PESEL", "CNP", "ΑΜΚΑ", "ЈМБГ", "EMŠO", "asmens kodas", "ЖСН") is masked after its own label with a mistyped check
+digit too, its date right: a label that names a person's code has a person's code after it, typed wrong or not.
+One with no check digit at all (Bangladeshi NID, Kenyan id, Nepali citizenship, Myanmar NRC, Mongolian register,
+Sri Lankan NIC) is masked by its label and its own shape.
 """
 
 # ruff: noqa: RUF001, RUF002, RUF003  (the labels are written in the scripts they match)
@@ -77,20 +78,28 @@ def _loosely(label: str, value: str) -> re.Pattern[str]:
     return re.compile(r"(?i)" + label + r"(?:" + _SEP + r"|" + _LOOSE + r")(" + value + r")(?![\dA-Za-z])")
 
 
-def label_says(validate: Callable[[str], object]) -> Callable[[str], bool]:
+def label_says(validate: Callable[[str], object], born: Callable[[str], object] | None = None) -> Callable[[str], bool]:
     """A check that lets a wrong check digit pass: right after its own label, a number of the identifier's length
-    whose date of birth and region are right is the holder's, mistyped or not."""
+    whose date of birth (``born``, where the check digit is read first) and region are right is the holder's."""
 
     def valid(value: str) -> bool:
         try:
             validate(value)
         except InvalidChecksum:
-            return True
+            return born is None or _dated(born, value)
         except ValidationError:
             return False
         return True
 
     return valid
+
+
+def _dated(born: Callable[[str], object], value: str) -> bool:
+    try:
+        born(re.sub(r"[\s/-]", "", value))
+    except (ValidationError, ValueError):
+        return False
+    return True
 
 
 def _shaped(value: str) -> bool:
@@ -134,14 +143,18 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
             _label(r"居民身份证|身份证|身份證|公民身份号码", spaced=False) + r"(?:号码|號碼|号|號|字號)?",
             r"\d{17}[\dXx]",
         ),
-        ric.is_valid,
+        label_says(ric.validate, ric.get_birth_date),
     ),
     (
         ("マイナンバー", "個人番号"),
         _after(_label("マイナンバー|個人番号", False), r"\d{4}[ -]?\d{4}[ -]?\d{4}"),
         my_number.is_valid,
     ),
-    (("주민",), _after(_label("주민등록번호|주민번호", False), r"\d{6}-?\d{7}"), rrn.is_valid),
+    (
+        ("주민",),
+        _after(_label("주민등록번호|주민번호", False), r"\d{6}-?\d{7}"),
+        label_says(rrn.validate, rrn.get_birth_date),
+    ),
     (
         ("ประชาชน",),
         _after(_label("เลขประจำตัวประชาชน|เลขบัตรประชาชน", False), r"\d[ -]?\d{4}[ -]?\d{5}[ -]?\d{2}[ -]?\d"),
@@ -156,18 +169,26 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     (
         ("fødsels", "fodsels", "personnummer"),
         _after(_label(r"f[øo]dselsnummer|personnummer"), r"\d{6}[ -]?\d{5}"),
-        fodselsnummer.is_valid,
+        label_says(fodselsnummer.validate, fodselsnummer.get_birth_date),
     ),
-    (("personnummer",), _after(_label("personnummer"), r"(?:\d{2})?\d{6}[-+]?\d{4}"), personnummer.is_valid),
+    (
+        ("personnummer",),
+        _after(_label("personnummer"), r"(?:\d{2})?\d{6}[-+]?\d{4}"),
+        label_says(personnummer.validate, personnummer.get_birth_date),
+    ),
     (("cpr",), _after(_label(r"cpr(?:-?nummer|-?nr\.?)?"), r"\d{6}-?\d{4}"), cpr.is_valid),
-    (("cnp", "numeric personal"), _after(_label(r"cnp|cod\s+numeric\s+personal"), r"\d{13}"), cnp.is_valid),
-    (("αμκα", "α.μ.κ.α"), _after(_label(r"αμκα|α\.μ\.κ\.α\.?"), r"\d{11}"), amka.is_valid),
+    (("cnp", "numeric personal"), _after(_label(r"cnp|cod\s+numeric\s+personal"), r"\d{13}"), label_says(cnp.validate)),
+    (
+        ("αμκα", "α.μ.κ.α"),
+        _after(_label(r"αμκα|α\.μ\.κ\.α\.?"), r"\d{11}"),
+        label_says(amka.validate, amka.get_birth_date),
+    ),
     (("αφμ", "α.φ.μ"), _after(_label(r"αφμ|α\.φ\.μ\.?"), r"\d{9}"), afm.is_valid),
     (("nik", "induk kependudukan"), _after(_label(r"nik|nomor\s+induk\s+kependudukan"), r"\d{16}"), nik.is_valid),
     (
         ("rodn", "r.č", "r. č"),
         _after(_label(r"rodn[ée]\s+[čc][íi]sl[oa]|r\.\s?č\."), r"\d{6}/?\d{3,4}"),
-        rc.is_valid,
+        label_says(rc.validate, rc.get_birth_date),
     ),
     (("инн",), _after(_label("инн"), r"\d{12}"), inn.is_valid),
     (("рнокпп", "іпн"), _after(_label("рнокпп|іпн"), r"\d{10}"), rntrc.is_valid),
