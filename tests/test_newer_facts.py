@@ -9,7 +9,8 @@ import numpy as np
 
 from tiermem.embed import Vectors
 from tiermem.english.statements import asked as _asked
-from tiermem.recall.newer import newer_facts_first
+from tiermem.recall.newer import newer_rows_first
+from tiermem.recall.rows import rows_of
 from tiermem.types import Hit, MemoryRecord, MemoryType, Scope, Source, SourceKind
 
 SCOPE = Scope("acme", "alice")
@@ -45,8 +46,10 @@ def _rank(cases: list[tuple[str, str, int, float, Vectors]], query: str) -> list
     records = [_record(rid, content, minutes) for rid, content, minutes, _, _ in cases]
     hits = [Hit(r, score, ()) for r, (_, _, _, score, _) in zip(records, cases, strict=True)]
     store = _Vectors(records, {rid: v for rid, _, _, _, v in cases})
-    ranked = newer_facts_first(store, SCOPE, hits, update_cosine=0.5, competing_ratio=0.9, asked=lambda: _asked(query))
-    return [h.record.id for h in ranked]
+    ranked = newer_rows_first(
+        store, SCOPE, rows_of(hits), update_cosine=0.5, competing_ratio=0.9, asked=lambda: _asked(query)
+    )
+    return [row.record.id for row in ranked]
 
 
 def test_a_lifted_fact_stays_below_a_newer_fact_tied_above_the_older_one() -> None:

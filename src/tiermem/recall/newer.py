@@ -7,11 +7,11 @@ from typing import Protocol
 
 from tiermem.embed import Vectors
 from tiermem.english.statements import read
-from tiermem.recall.rows import Row, hits_of, rows_of
+from tiermem.recall.rows import Row
 from tiermem.recall.speakers import utterance
-from tiermem.types import Hit, MemoryRecord, MemoryType, Scope
+from tiermem.types import MemoryRecord, MemoryType, Scope
 
-__all__ = ["FactStore", "newer_facts_first", "newer_rows_first"]
+__all__ = ["FactStore", "newer_rows_first"]
 
 
 class FactStore(Protocol):
@@ -57,25 +57,6 @@ def _faces(
     return faces
 
 
-def newer_facts_first(
-    store: FactStore,
-    scope: Scope,
-    hits: list[Hit],
-    *,
-    update_cosine: float,
-    competing_ratio: float,
-    asked: Callable[[], frozenset[str]] = frozenset,
-) -> list[Hit]:
-    """Rank the newest of competing facts first (see RecallPolicy: newer facts first).
-
-    ``asked``: gives the stems of what the question asks beyond its names (``EnglishQuestion.asked``; none when
-    it is not English, and then only the facts' vectors tell one topic), read only when two facts compete."""
-    rows = newer_rows_first(
-        store, scope, rows_of(hits), update_cosine=update_cosine, competing_ratio=competing_ratio, asked=asked
-    )
-    return hits_of(rows)
-
-
 def newer_rows_first(
     store: FactStore,
     scope: Scope,
@@ -85,7 +66,10 @@ def newer_rows_first(
     competing_ratio: float,
     asked: Callable[[], frozenset[str]] = frozenset,
 ) -> list[Row]:
-    """``newer_facts_first`` of rows, changed in place."""
+    """Rank the newest of competing facts first (see RecallPolicy: newer facts first), rows changed in place.
+
+    ``asked``: gives the stems of what the question asks beyond its names (``EnglishQuestion.asked``; none when
+    it is not English, and then only the facts' vectors tell one topic), read only when two facts compete."""
     # A transcript line stored as a note ("Ann: we moved the party to Sunday") is what was said then, not a
     # standing fact: a later line on the same topic adds to it, so it is ranked like an event, by its words.
     facts = [i for i, r in enumerate(rows) if r.record.type is MemoryType.SEMANTIC and not utterance(r.record)]

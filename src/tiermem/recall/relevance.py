@@ -45,7 +45,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -53,7 +53,7 @@ import numpy as np
 
 from tiermem.embed import Embedder, Vectors
 from tiermem.recall.meaning import held_by_meaning
-from tiermem.recall.rows import Row, parts_of, rows_of
+from tiermem.recall.rows import Row, parts_of
 from tiermem.store.base import Store
 from tiermem.text_index import query_words
 from tiermem.types import Hit, MemoryRecord, Scope, ScorePart
@@ -72,7 +72,6 @@ __all__ = [
     "matched_share",
     "stem",
     "term_weights",
-    "with_relevance",
 ]
 
 
@@ -367,38 +366,6 @@ def _evidence(
     return found
 
 
-def with_relevance(
-    store: Store,
-    scope: Scope,
-    terms: Sequence[str],
-    hits: Iterable[Hit],
-    *,
-    query_vector: Vectors | None,
-    calibration: Calibration,
-    names: AbstractSet[str] = frozenset(),
-    weights: TermWeights | None = None,
-    embedder: Embedder | None = None,
-    few: float = 0.0,
-) -> list[Hit]:
-    """``hits`` with their ``relevance`` set and its evidence in their parts (see the module docstring).
-
-    ``names``: the query's names; ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has
-    read them already; ``embedder`` and ``few``: see ``evidence``."""
-    rows = rows_of(hits)
-    return judged(
-        store,
-        scope,
-        terms,
-        rows,
-        query_vector=query_vector,
-        calibration=calibration,
-        names=names,
-        weights=weights,
-        embedder=embedder,
-        few=few,
-    )
-
-
 def judged(
     store: Store,
     scope: Scope,
@@ -412,7 +379,10 @@ def judged(
     embedder: Embedder | None = None,
     few: float = 0.0,
 ) -> list[Hit]:
-    """``with_relevance`` of rows: the hits they make, judged."""
+    """The hits ``rows`` make, each with its ``relevance`` set and its evidence in its parts (see the module docstring).
+
+    ``names``: the query's names; ``weights``: ``term_weights(store, scope, terms, names)`` when the caller has
+    read them already; ``embedder`` and ``few``: see ``evidence``."""
     if not rows:
         return []
     weights = weights if weights is not None else term_weights(store, scope, terms, names)

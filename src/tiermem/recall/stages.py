@@ -74,8 +74,21 @@ class Stage(Protocol):
         ...
 
 
+class _RowStage:
+    """A stage that re-scores rows in place: ``rescore`` of hits made once from its ``rescore_rows``."""
+
+    __slots__ = ()
+
+    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
+        return hits_of(self.rescore_rows(rows_of(hits), ranking))
+
+    def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
+        """``rescore`` of rows, changed in place."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True, slots=True)
-class Factors:
+class Factors(_RowStage):
     """The ranking factors, applied together: each hit's score times its parts' contributions, in the factors'
     order (which fixes the product to the last bit), then sorted (stable: equal scores keep their order)."""
 
@@ -85,11 +98,7 @@ class Factors:
     def span(self, query: Query) -> float:
         return math.prod(factor.span(query) for factor in self.factors)
 
-    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
-        return hits_of(self.rescore_rows(rows_of(hits), ranking))
-
     def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
-        """``rescore`` of rows, changed in place."""
         query = ranking.query
         records = {row.record.id: row.record for row in rows}
         factored: list[tuple[str | None, Mapping[str, ScorePart] | Explained]] = []
@@ -122,7 +131,7 @@ class Factors:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionEvidence:
+class SessionEvidence(_RowStage):
     """Each of the short list's hits times ``1 + weight * b / top``, ``b`` the best score of its session (or of
     the turns written within ``window`` of it, for a turn without one) among them (see ``recall.sessions``)."""
 
@@ -133,11 +142,7 @@ class SessionEvidence:
     def span(self, query: Query) -> float:
         return 1.0  # within the short list only
 
-    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
-        return hits_of(self.rescore_rows(rows_of(hits), ranking))
-
     def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
-        """``rescore`` of rows, changed in place."""
         depth = ranking.depth
         window = self.window if self.weight > 0 else 0
         places = stream_places(ranking.store, ranking.scope, [row.record for row in rows[:depth]], window)
@@ -145,7 +150,7 @@ class SessionEvidence:
 
 
 @dataclass(frozen=True, slots=True)
-class NeighbourEvidence:
+class NeighbourEvidence(_RowStage):
     """Each of the short list's hits times ``1 + weight * n / top``, ``n`` the best score of the turns it follows
     or is followed by among them (see ``recall.neighbours``)."""
 
@@ -155,16 +160,12 @@ class NeighbourEvidence:
     def span(self, query: Query) -> float:
         return 1.0  # within the short list only
 
-    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
-        return hits_of(self.rescore_rows(rows_of(hits), ranking))
-
     def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
-        """``rescore`` of rows, changed in place."""
         return neighbour_evidence(rows, self.weight, ranking.depth)
 
 
 @dataclass(frozen=True, slots=True)
-class NewerFactsFirst:
+class NewerFactsFirst(_RowStage):
     """Of two retrieved facts competing to answer (one topic: cosine ≥ ``update_cosine`` or the same words of the
     question answered; one subject; scores within ``competing_ratio``), the newer just above (``recall.newer``)."""
 
@@ -175,11 +176,7 @@ class NewerFactsFirst:
     def span(self, query: Query) -> float:
         return 1.0  # moves a fact only above another of the hits it competes with
 
-    def rescore(self, hits: list[Hit], ranking: Ranking) -> list[Hit]:
-        return hits_of(self.rescore_rows(rows_of(hits), ranking))
-
     def rescore_rows(self, rows: list[Row], ranking: Ranking) -> list[Row]:
-        """``rescore`` of rows, changed in place."""
         english = ranking.query.english
         return newer_rows_first(
             ranking.store,
