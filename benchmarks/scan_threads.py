@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tiermem.embed import Vectors
-from tiermem.store.vector_index import similarities
+from tiermem.store.vector_scan import similarities
 
 DIM = 384
 

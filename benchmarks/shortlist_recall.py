@@ -25,7 +25,8 @@ import numpy as np
 
 from tiermem.embed import Vectors, get_embedder
 from tiermem.eval.locomo import load_locomo
-from tiermem.store.vector_index import SHORTLIST_MIN, IndexRow, ScopeVectors, nearest
+from tiermem.store.vector_index import IndexRow, ScopeVectors
+from tiermem.store.vector_scan import SHORTLIST_MIN, nearest
 
 
 def _index(vectors: Vectors) -> ScopeVectors:

@@ -13,7 +13,7 @@ import pytest
 
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.memory import Memory
-from tiermem.store.vector_index import Passages, best, nearest, nearest_to, similarities
+from tiermem.store.vector_scan import Passages, best, nearest, nearest_to, similarities
 from tiermem.types import Filter, Scope
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,7 +22,8 @@ from typing import Any, cast
 
 from tiermem.agent.approval import HeldCall, HeldCalls, HoldStatus, trace_call
 from tiermem.agent.results import ToolResult
-from tiermem.agent.tools import MAX_SEARCH_K, TOOL_NAMES, MemoryTools
+from tiermem.agent.tool_schemas import MAX_SEARCH_K, TOOL_NAMES
+from tiermem.agent.tools import MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.compile import PromptTokens
 from tiermem.context.lease import TURN_LEASE, TurnLease, check_lease

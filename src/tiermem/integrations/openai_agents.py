@@ -17,7 +17,8 @@ from typing import Any, cast
 from agents import Agent, FunctionTool, RunContextWrapper
 from agents.tool_context import ToolContext
 
-from tiermem.agent.tools import TOOL_NAMES, MemoryTools
+from tiermem.agent.tool_schemas import TOOL_NAMES
+from tiermem.agent.tools import MemoryTools
 from tiermem.context.budget import ContextBudget
 from tiermem.context.window import ContextManager
 from tiermem.errors import ConfigError, ValidationError

@@ -30,7 +30,7 @@ from tiermem.embed import Vectors
 from tiermem.errors import EmbeddingMismatchError
 from tiermem.store.base import Candidate
 from tiermem.store.postgres.sql import filter_sql, scope_sql
-from tiermem.store.vector_index import best
+from tiermem.store.vector_scan import best
 from tiermem.threads import LazyPool
 from tiermem.types import Filter, Scope
 

@@ -3,7 +3,7 @@
 FTS5 finds the scope's matching rows; their score is BM25 computed from the scope's document count, average
 length and document frequencies (``bm25.py``), never from the whole table's: another tenant's records must not
 change this one's ranking. The scope's size is cached per scope generation; each term's frequency in a row is
-read back from FTS5's own one-term bm25() (see ``_phrase_frequencies``).
+read back from FTS5's own one-term bm25() (``phrase_frequencies.py``).
 """
 
 from __future__ import annotations
@@ -17,29 +17,25 @@ import numpy as np
 import numpy.typing as npt
 
 from tiermem.store.base import Candidate
-from tiermem.store.fulltext import CONTEXT_WEIGHT, COUNT_CAP, POSTINGS_BUDGET, rarest_within_budget
+from tiermem.store.fulltext import POSTINGS_BUDGET, rarest_within_budget
 from tiermem.store.sqlite.bm25 import (
     FloatArray,
     ScopeTextStats,
     bm25_scores,
     docsize_lengths,
     docsize_total,
-    frequency_from_bm25,
-    table_averages,
-    table_idf,
 )
-from tiermem.store.sqlite.fts_syntax import fts_query, quoted, scope_token
-from tiermem.store.sqlite.pin import SQLiteGenerationPin
-from tiermem.store.sqlite.scope_text import ScopeText, SortedIds, admits, held_filter, positions, read_scope_text
-from tiermem.store.sqlite.scratch_fts import SCRATCH_ROWS_UP_TO, scratch_frequencies
+from tiermem.store.sqlite.fts_syntax import fts_query
+from tiermem.store.sqlite.phrase_frequencies import BM25_WEIGHTS, SQLitePhraseFrequenciesMixin
+from tiermem.store.sqlite.scope_text import ScopeText, admits, held_filter, read_scope_text
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, filter_sql, scope_sql, tagged_rowids
+from tiermem.store.sqlite.term_counts import SQLiteTermCountsMixin
 from tiermem.store.sqlite.term_rows import (
     KNOWN_TERMS,
     NO_ROWS,
     TermRows,
     keep_counts,
     learn_terms,
-    one_term_bm25,
     union,
 )
 from tiermem.types import Filter, Scope
@@ -53,12 +49,9 @@ __all__ = ["PRUNE_FROM_RECORDS", "SQLiteFullTextMixin"]
 PRUNE_FROM_RECORDS = 20_000  # scopes this large get their most common query words pruned from full text
 HOLD_ROWS_FROM = 3  # the keyword query of a scope generation from which it holds the scope's rows (scope_text)
 _HELD_ROWS = 1_000_000  # rows held for all scopes together (~100 bytes each); past it the cache starts again
-# Columns content, context, scope token: the token is in every document of its scope and says nothing.
-_BM25_WEIGHTS = f"1.0, {CONTEXT_WEIGHT}, 0.0"
-_BM25 = f"bm25(records_fts, {_BM25_WEIGHTS})"
 
 
-class SQLiteFullTextMixin(SQLiteGenerationPin):
+class SQLiteFullTextMixin(SQLitePhraseFrequenciesMixin, SQLiteTermCountsMixin):
     """Keyword candidates on the store's connection (the FTS5 table itself comes with the migrations)."""
 
     _depth: int  # write transactions open (``SQLiteStore.transaction``): their generation may yet be rolled back
@@ -137,7 +130,7 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
                     held,
                     missing,
                     lambda ts, token: fts_query(scope, ts, with_scope_token=token),
-                    _BM25_WEIGHTS,
+                    BM25_WEIGHTS,
                     counts,
                     by_term,
                 )
@@ -259,106 +252,6 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
         rows[places[held]] = True
         return rows
 
-    def _known_frequencies(self, key: tuple[str, str], gen: int) -> dict[str, TermRows] | None:
-        """The scope's cached term frequencies at ``gen`` (None inside a write transaction: not kept there)."""
-        if self._depth > 0:
-            return None
-        cached = self._frequencies.get(key)
-        if cached is not None and cached[0] == gen:
-            return cached[1]
-        if len(self._frequencies) > 1_000:  # bounded: many scopes
-            self._frequencies.clear()
-        known: dict[str, TermRows] = {}
-        self._frequencies[key] = (gen, known)
-        return known
-
-    def _phrase_frequencies(
-        self,
-        scope: Scope,
-        terms: Sequence[str],
-        rowids: list[int],
-        lengths: FloatArray,
-        with_scope_token: bool,
-        known: dict[str, TermRows] | None = None,
-    ) -> FloatArray:
-        """Each row's weighted frequency of each term (phrase), read back from FTS5's own bm25() of that term.
-
-        A one-phrase query's bm25() is the table-wide IDF times a function of the phrase's weighted frequency in
-        the row, the row's length and the table's average length, all known here but the frequency: solving
-        for it gives FTS5's own count (the index's tokenizer, phrases and column weights) without tokenising
-        anything in Python. The table-wide figures are used only to undo FTS5's formula, never in the score.
-        ``rowids`` must hold every row of the scope that holds any of the terms. A term's rows and frequencies
-        are the scope's own (the rounding makes them exact whatever the table's figures), so ``known`` keeps
-        them for the scope's generation: the words of one scope's questions come back query after query.
-        For a scope that is a minor part of the file, its few matching rows are read from a table of their own
-        (``scratch_fts``): the table-wide IDF walks the term's postings in every scope.
-        """
-        frequencies = np.zeros((len(rowids), len(terms)), dtype=np.float64)  # a row per document, a column per term
-        rows = SortedIds.of(rowids)
-        everyone, order, ordered = rows.ids, rows.order, rows.ordered
-        missing: list[int] = []
-        for i, term in enumerate(terms):
-            if known is not None and term in known:
-                held, counts = known[term]
-                places = np.searchsorted(ordered, held)
-                # Every row holding the term is among ``rowids`` when the caller kept its word; if not, ask again.
-                if not held.size or (places[-1] < len(ordered) and np.array_equal(ordered[places], held)):
-                    frequencies[order[places], i] = counts
-                    continue
-            missing.append(i)
-        if not missing:
-            return frequencies
-        if with_scope_token and len(rowids) <= SCRATCH_ROWS_UP_TO:  # a small scope: never walk the whole file
-            matches = [fts_query(scope, [terms[i]], with_scope_token=False) for i in missing]
-            frequencies[:, missing] = scratch_frequencies(self._conn, matches, rowids, lengths, _BM25_WEIGHTS)
-        else:
-            self._frequencies_from_table(
-                scope, [terms[i] for i in missing], rows, lengths, with_scope_token, frequencies, missing
-            )
-        if known is not None:
-            for i in missing:
-                if len(known) >= KNOWN_TERMS:  # bounded: a long-lived process sees many words
-                    break
-                index = np.flatnonzero(frequencies[:, i])
-                held_order = np.argsort(everyone[index])
-                known[terms[i]] = (everyone[index][held_order], frequencies[index, i][held_order])
-        return frequencies
-
-    def _frequencies_from_table(
-        self,
-        scope: Scope,
-        terms: Sequence[str],
-        rows: SortedIds,
-        lengths: FloatArray,
-        with_scope_token: bool,
-        out: FloatArray,
-        columns: list[int],
-    ) -> None:
-        """Each term's frequencies (into ``out``'s ``columns``) solved from bm25() over the whole FTS5 table."""
-        table_rows, table_tokens = table_averages(self._conn)
-        average = float(table_tokens) / float(table_rows)
-        order, ordered = rows.order, rows.ordered
-        for term, column in zip(terms, columns, strict=True):
-            found = self._conn.execute(
-                one_term_bm25(_BM25), [fts_query(scope, [term], with_scope_token=with_scope_token)]
-            ).fetchall()
-            hits = len(found)  # without the scope token, every row of the table that holds the term
-            if with_scope_token:
-                (hits,) = self._conn.execute(
-                    "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?",
-                    [fts_query(scope, [term], with_scope_token=False)],
-                ).fetchone()
-            idf = table_idf(table_rows, hits)
-            if not found:
-                continue
-            found_rowids, found_scores = zip(*found, strict=True)
-            # The index lists every scope: only the rows of ``rowids`` are kept.
-            places, mine = positions(ordered, np.array(found_rowids, dtype=np.int64))
-            if mine.any():
-                index = order[places[mine]]
-                score = np.array(found_scores, dtype=np.float64)[mine]
-                out[index, column] = frequency_from_bm25(score, idf, lengths[index], average)
-
     def _scope_text_stats(self, key: tuple[str, str], gen: int) -> ScopeTextStats:
         """The scope's document count and tokens (all columns), read once per scope generation."""
         cached = self._text_stats.get(key)
@@ -376,69 +269,6 @@ class SQLiteFullTextMixin(SQLiteGenerationPin):
                 self._text_stats.clear()
             self._text_stats[key] = (gen, stats)
         return stats
-
-    def term_document_counts(self, scope: Scope, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """The (tenant, user)'s record count and how many of its records' content holds each term (at most
-        ``COUNT_CAP``)."""
-        key = (scope.tenant, scope.user or "")
-        pin = self._pin(key)
-        cached = self._term_counts.get(key)
-        if pin is not None and cached is not None and cached[0] == pin.gen and all(t in cached[1] for t in terms):
-            return pin.size, {t: cached[1][t] for t in terms}
-        with self._snapshot():
-            row = self._conn.execute(
-                "SELECT n, gen FROM scope_generations WHERE tenant = ? AND user_key = ?", key
-            ).fetchone()
-            if row is None or not row[0]:
-                return 0, dict.fromkeys(terms, 0)
-            size, gen = row
-            cached = self._term_counts.get(key)
-            known = cached[1] if cached is not None and cached[0] == gen else {}
-            # Capped: a word in a thousand records weighs little either way, and counting stops there.
-            counts = {
-                t: known[t] if t in known else self._count_in_scope(scope, t, columns="content", cap=COUNT_CAP)
-                for t in terms
-            }
-            # Inside a write transaction the generation may yet be rolled back and reused: not worth keeping.
-            if self._depth == 0:
-                if len(self._term_counts) > 10_000 or len(known) > 10_000:  # bounded: many scopes, many words
-                    self._term_counts.clear()
-                    known = {}
-                known.update(counts)
-                self._term_counts[key] = (gen, known)
-        return int(size), counts
-
-    def _count_in_scope(self, scope: Scope, term: str, *, columns: str, cap: int | None) -> int:
-        """How many of the (tenant, user)'s rows hold ``term`` (as the index holds it) in ``columns``, up to ``cap``.
-
-        The scope token names exactly the (tenant, user): counting needs no look-up of the records. Shared by
-        the relevance floor's term statistics and the pruning of common words in big scopes.
-        """
-        match = f"scope_tok : {scope_token(scope)} AND {{{columns}}} : {quoted(term)}"
-        if cap is None:
-            (count,) = self._conn.execute(
-                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", [match]
-            ).fetchone()
-        else:
-            sql = "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ?)"
-            (count,) = self._conn.execute(sql, [match, cap]).fetchone()
-        return int(count)
-
-    def _document_counts(self, scope: Scope, words: list[str], size: int) -> dict[str, int]:
-        """How many of the scope's rows hold each word; a count is reused until the scope changed by a tenth."""
-        cache = self._doc_counts
-        out: dict[str, int] = {}
-        for word in words:
-            known = cache.get((scope.tenant, scope.user or "", word))
-            if known is not None and abs(size - known[1]) * 10 <= known[1]:
-                out[word] = known[0]
-                continue
-            count = self._count_in_scope(scope, word, columns="content context", cap=None)
-            if len(cache) > 100_000:  # bounded: a long-lived process sees many distinct words
-                cache.clear()
-            cache[(scope.tenant, scope.user or "", word)] = (int(count), size)
-            out[word] = int(count)
-        return out
 
     def _prune_common_terms(self, scope: Scope, terms: Sequence[str], size: int) -> list[str]:
         """The rarest query words whose postings fit ``POSTINGS_BUDGET`` (always at least the rarest one).

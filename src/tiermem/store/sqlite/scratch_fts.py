@@ -1,7 +1,7 @@
 """(internal) Term frequencies of a few rows, read from a scratch FTS5 table that holds those rows alone.
 
 The SQLite store reads each matching row's frequency of a query term back from FTS5's one-term ``bm25()``
-(``fts._phrase_frequencies``). But ``bm25()`` takes its IDF from the whole table: every call walks the term's
+(``phrase_frequencies.py``). But ``bm25()`` takes its IDF from the whole table: every call walks the term's
 postings in every scope, and so did the count that undoes that IDF. For a small scope in a big file that walk is
 most of a keyword query, and it grows with the file, not with the scope (docs/postgres.md, "Speed, side by side").
 A row's frequency is its own: indexed again by the same tokenizer from the same text (the same columns, so the

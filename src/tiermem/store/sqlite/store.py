@@ -34,13 +34,8 @@ from tiermem.store.sqlite.transfer import SQLiteTransferMixin
 from tiermem.store.sqlite.unindexed import SQLiteUnindexedMixin
 from tiermem.store.sqlite.vectors import SQLiteVectorMixin
 from tiermem.store.sqlite.writes import SQLiteRecordWritesMixin
-from tiermem.store.vector_index import (
-    NEIGHBOUR_SHORTLIST,
-    SHORTLIST_FROM,
-    SHORTLIST_MIN,
-    VectorCache,
-    unpack_vectors,
-)
+from tiermem.store.vector_index import VectorCache, unpack_vectors
+from tiermem.store.vector_scan import NEIGHBOUR_SHORTLIST, SHORTLIST_FROM, SHORTLIST_MIN
 from tiermem.types import MemoryRecord, MemoryType, Scope
 
 __all__ = ["DEFAULT_CACHE_BYTES", "SQLiteStore"]

@@ -1,6 +1,6 @@
 """(internal) A scope's rows holding a query term, with the term's weighted frequency in each, read from FTS5.
 
-The SQLite store keeps each term's rows per scope generation (``fts._phrase_frequencies``); a keyword query
+The SQLite store keeps each term's rows per scope generation (``phrase_frequencies.py``); a keyword query
 whose terms are all kept needs no match against the index. ``learn_terms`` reads the terms not kept yet, so
 that a query with a few new words asks the index for those words alone, instead of matching every term again
 and then reading the new ones' frequencies.

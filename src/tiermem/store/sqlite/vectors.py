@@ -20,15 +20,8 @@ from tiermem.store.sqlite.pin import SQLiteGenerationPin
 from tiermem.store.sqlite.record_cache import ScopeCache
 from tiermem.store.sqlite.rows import SQL_VARS, ts
 from tiermem.store.sqlite.sql import TAG_SETS_KEPT, tagged_rowids
-from tiermem.store.vector_index import (
-    IndexRow,
-    ScopeVectors,
-    VectorCache,
-    best,
-    nearest,
-    nearest_to,
-    rows_from_sql,
-)
+from tiermem.store.vector_index import IndexRow, ScopeVectors, VectorCache, rows_from_sql
+from tiermem.store.vector_scan import best, nearest, nearest_to
 from tiermem.threads import LazyPool
 from tiermem.types import Filter, MemoryRecord, Scope
 
