@@ -1,6 +1,6 @@
-"""Score the scanner on a red-team batch: ``fresh/`` to ``fresh39/`` (rounds 1-39; 13 is notes only) or ``fresh40/``
-(round 40, the default), each written by someone who had not seen the scanner, after it was built. A
-round is scored once as held-out figures; after that it is development data (rounds 1 to 39 are now).
+"""Score the scanner on a red-team batch: ``fresh/`` to ``fresh40/`` (rounds 1-40; 13 is notes only) or ``fresh41/``
+(round 41, the default), each written by someone who had not seen the scanner, after it was built. A
+round is scored once as held-out figures; after that it is development data (rounds 1 to 40 are now).
 
 ``hostile.jsonl`` and ``benign.jsonl`` are notes; ``documents_clean.jsonl`` and ``documents_planted.jsonl`` are
 ordinary documents (receipts, statements, newsletters, tables), clean and with one task-hijack order planted at
@@ -8,7 +8,7 @@ the start, the middle or the end. Each text is scored as the write path scores a
 web page (``write.scan.scan_texts``: the rules, raised by the MiniLM classifier and, for parts in other languages, the
 e5 one, unless ``--embedder hash``).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2|...|fresh40]
+    PYTHONPATH=src .venv/bin/python benchmarks/injection/fresh.py [--round fresh|fresh2|...|fresh41]
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def report(title: str, rows: list[dict[str, str]], scores: list[float], group: s
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    rounds = ("fresh", *(f"fresh{n}" for n in range(2, 41)))
-    parser.add_argument("--round", choices=rounds, default="fresh40", help="round 1 to 40")
+    rounds = ("fresh", *(f"fresh{n}" for n in range(2, 42)))
+    parser.add_argument("--round", choices=rounds, default="fresh41", help="round 1 to 41")
     parser.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     parser.add_argument("--show", type=int, default=0, help="Print this many misses or false alarms per set.")
     args = parser.parse_args()
