@@ -5,10 +5,12 @@ until its label names it ("身份证号", "Fødselsnummer", "CNP", "תעודת �
 "rodné číslo", "CPR", "EMŠO", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
 after the label python-stdnum checks its check digit, or its date and region, so a reference number that follows
 the same word by chance stays as written. A personal code that carries its holder's date of birth ("身份证", "ЕГН",
-"PESEL", "CNP", "ΑΜΚΑ", "ЈМБГ", "EMŠO", "asmens kodas", "ЖСН") is masked after its own label with a mistyped check
-digit too, its date right: a label that names a person's code has a person's code after it, typed wrong or not.
+"PESEL", "CNP", "ΑΜΚΑ", "ЈМБГ", "EMŠO", "asmens kodas", "ЖСН", "codice fiscale", "РНОКПП") is masked after its
+own label with a mistyped check digit too, its date right: a label that names a person's code has a person's code
+after it, typed wrong or not.
 One with no check digit at all (Bangladeshi NID, Kenyan id, Nepali citizenship, Myanmar NRC, Mongolian register,
-Sri Lankan NIC) is masked by its label and its own shape.
+Sri Lankan NIC, Vietnamese CCCD, Azerbaijani FIN) is masked by its label and its own shape, and so is one whose label
+names nothing else and whose shape is its own (a Turkish id after "T.C. kimlik", a Thai id in its printed groups).
 """
 
 # ruff: noqa: RUF001, RUF002, RUF003  (the labels are written in the scripts they match)
