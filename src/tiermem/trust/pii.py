@@ -190,7 +190,7 @@ _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]], int
     (PiiKind.BIRTH_DATE, birth_dates, 4),  # the shortest date, "1/2/85"
     (PiiKind.PASSPORT, passports, 2),  # a passport number holds at least two
     (PiiKind.NATIONAL_ID, labelled_ids, 4),  # a PAN's four; an Aadhaar, NHS, SIN, NIR, BSN, IdNr or CPF more
-    (PiiKind.NATIONAL_ID, national_labelled_ids, 7),  # a Kenyan ID's seven; an AFM's nine, the others more
+    (PiiKind.NATIONAL_ID, national_labelled_ids, 1),  # an Azerbaijani FIN may hold one; the others seven or more
     (PiiKind.NATIONAL_ID, national_ids, 7),  # a NIE's or a codice fiscale's seven; a DNI or CPF more
     (PiiKind.IP, ipv6s, 1),  # "a::b" is not read as an address
     (PiiKind.IP, ipv4s, 4),

@@ -57,6 +57,9 @@ LABEL_HINTS = re.compile(
     # birth, passport and national id labels of thirty more languages (pii_labels_abroad, pii_national)
     r"|emšo|emso|personas|mykad|nric|k/p|cnic|पॅन|पैन|davčn|јмбг|jmbg|матични|matični|жсн|иин|iin|এনআইডি|পরিচয়"
     r"|kitambulisho|नागरिकता|မှတ်ပုံတင်|nrc|регистр|nic|හැඳුනුම්|"
+    # ids by their label and shape, an account's label, a phone's word in a script one country writes
+    r"snils|снилс|cccd|căn\s+cước|f[iİ]n\s+kod|FİN|codice\s+fiscale|cod\.\s*fisc|c\.\s?f\.|ת\.ז|அடையாள|"
+    r"iban|trr|arveldus|hesab|شبا|फोन|फ़ोन|मोबाइल|ဖုန်း|දුරකථන|ජංගම|"
     + "|".join(re.escape(hint) for hint in (*BIRTH_ABROAD_HINTS, *PASSPORT_ABROAD_HINTS))
 )
 

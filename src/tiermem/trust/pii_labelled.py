@@ -123,7 +123,10 @@ def birth_dates(text: str) -> Spans:
 
 # The number's word may be joined to the label ("passport#", "Reisepass-Nr.", "passport_no") and a sign or two may
 # stand before the value ("passport#:", "passport no.:").
-_PASSPORT_TAIL = rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*([A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
+# The number may carry its holder's country code after it, as a travel booking prints it ("123456789GBR").
+_PASSPORT_TAIL = (
+    rf"(?:{_HOLDER}|{_REMARK}\s*(?:is\s*|は\s*)?[:#.=]{{0,2}})\s*(\d{{9}}[A-Z]{{3}}|[A-Z0-9]{{6,10}})(?![A-Za-z0-9])"
+)
 _PASSPORT = re.compile(
     r"(?i)(?:\b(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort|passaporte|paszport(?:u|owy)?|pasaport)"
     # the number's word: "no.", "nr", "n.", or any word on "num" ("number", "nummer", "numéro", Turkish "numarasi")

@@ -50,7 +50,7 @@ BIRTH_ABROAD_HINTS: tuple[str, ...] = (
 # Two patterns, so each stays small: the labels in the Latin and Cyrillic scripts, then in the others.
 PASSPORT_ABROAD = (
     _OPEN + r"(?:putovnic[aeiu]|pasoš[a]?|пасош[а]?|cestovn(?:ý|ého)\s+pas(?:u)?|(?:číslo|č\.)\s+pasu|"
-    r"potn(?:i|ega)\s+list(?:a)?|pasas|paso(?=\s+numeris)|pases|passi|pasport(?:i|u|ingiz)?|pasipoti|passaport|"
+    r"potn(?:i|ega)\s+list(?:a)?|pasas|paso(?=\s+numeris)|pases|passi|pasport(?:i|u|ingiz)?(?:\s+seriyasi(?:\s+va\s+raqami)?)?|pasipoti|passaport|"
     r"vegabréf(?:s)?)",
     _OPEN + r"(?:ፓስፖርት|পাসপোর্ট|పాస్\u200c?పోర్ట్|கடவுச்சீட்டு|பாஸ்போர்ட்|پاسپورٹ|گذرنامه|پاسپورت|"
     r"პასპორტ(?:ი|ის)|անձնագ(?:իր|րի)|លិខិតឆ្លងដែន|နိုင်ငံကူးလက်မှတ်|ගමන්\s*බලපත්\u200d?රය?)"

@@ -5,10 +5,12 @@ until its label names it ("身份证号", "Fødselsnummer", "CNP", "תעודת �
 "rodné číslo", "CPR", "EMŠO", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
 after the label python-stdnum checks its check digit, or its date and region, so a reference number that follows
 the same word by chance stays as written. A personal code that carries its holder's date of birth ("身份证", "ЕГН",
-"PESEL", "CNP", "ΑΜΚΑ", "ЈМБГ", "EMŠO", "asmens kodas", "ЖСН") is masked after its own label with a mistyped check
-digit too, its date right: a label that names a person's code has a person's code after it, typed wrong or not.
+"PESEL", "CNP", "ΑΜΚΑ", "ЈМБГ", "EMŠO", "asmens kodas", "ЖСН", "codice fiscale", "РНОКПП") is masked after its
+own label with a mistyped check digit too, its date right: a label that names a person's code has a person's code
+after it, typed wrong or not.
 One with no check digit at all (Bangladeshi NID, Kenyan id, Nepali citizenship, Myanmar NRC, Mongolian register,
-Sri Lankan NIC) is masked by its label and its own shape.
+Sri Lankan NIC, Vietnamese CCCD, Azerbaijani FIN) is masked by its label and its own shape, and so is one whose label
+names nothing else and whose shape is its own (a Turkish id after "T.C. kimlik", a Thai id in its printed groups).
 """
 
 # ruff: noqa: RUF001, RUF002, RUF003  (the labels are written in the scripts they match)
@@ -34,6 +36,7 @@ from stdnum.id import nik
 from stdnum.il import idnr
 from stdnum.in_ import aadhaar
 from stdnum.is_ import kennitala
+from stdnum.it import codicefiscale
 from stdnum.jp import in_ as my_number
 from stdnum.kr import rrn
 from stdnum.lt import asmens
@@ -135,6 +138,26 @@ def _sri_lankan(value: str) -> bool:
     return 1 <= day % 500 <= 366
 
 
+def _snils(value: str) -> bool:
+    """A Russian SNILS: nine digits weighted 9 down to 1, their sum modulo 101 (100 read as 00) the last two."""
+    digits = re.sub(r"\D", "", value)
+    total = sum(int(d) * (9 - i) for i, d in enumerate(digits[:9])) % 101
+    return f"{total % 100:02d}" == digits[9:]
+
+
+def _rnokpp_born(value: str) -> datetime.date:
+    """A Ukrainian RNOKPP's date of birth: its first five digits count the days from 31 December 1899."""
+    born = datetime.date(1899, 12, 31) + datetime.timedelta(days=int(value[:5]))
+    if int(value[:5]) == 0 or born > datetime.date.today():
+        raise ValueError(value)
+    return born
+
+
+def _fin(value: str) -> bool:
+    """An Azerbaijani FIN: seven capitals and digits, both."""
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
 # (words one of which the lower-cased text must hold; the pattern; the check).
 _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     (
@@ -161,11 +184,20 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         pin.is_valid,
     ),
     (
+        ("ประชาชน",),
+        _after(_label("เลขประจำตัวประชาชน|เลขบัตรประชาชน", False), r"[1-8][ -]\d{4}[ -]\d{5}[ -]\d{2}[ -]\d"),
+        _shaped,  # the card's own 1-4-5-2-1 print: its shape, with the label, says what it is
+    ),
+    (
         ("आधार",),
         _after(_label("आधार", False) + r"(?:\s+(?:संख्या|नंबर|नम्बर|कार्ड|क्रमांक))?", r"\d{4}\s?\d{4}\s?\d{4}"),
         aadhaar.is_valid,
     ),
-    (("זהות", "ת״ז", 'ת"ז'), _after(_label(r"תעודת\s+זהות|מספר\s+זהות|ת[״\"]ז", False), r"\d{9}"), idnr.is_valid),
+    (
+        ("זהות", "ת״ז", 'ת"ז', "ת.ז"),
+        _after(_label(r"תעודת\s+זהות|מספר\s+זהות|ת[״\"]ז|ת\.ז\.?", False), r"\d{9}"),
+        idnr.is_valid,
+    ),
     (
         ("fødsels", "fodsels", "personnummer"),
         _after(_label(r"f[øo]dselsnummer|personnummer"), r"\d{6}[ -]?\d{5}"),
@@ -191,7 +223,7 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         label_says(rc.validate, rc.get_birth_date),
     ),
     (("инн",), _after(_label("инн"), r"\d{12}"), inn.is_valid),
-    (("рнокпп", "іпн"), _after(_label("рнокпп|іпн"), r"\d{10}"), rntrc.is_valid),
+    (("рнокпп", "іпн"), _after(_label("рнокпп|іпн"), r"\d{10}"), label_says(rntrc.validate, _rnokpp_born)),
     (("егн",), _loosely(_label("егн"), r"\d{10}"), label_says(egn.validate)),
     (("oib",), _after(_label("oib"), r"\d{11}"), oib.is_valid),
     (("isikukood",), _loosely(_label("isikukood"), r"\d{11}"), label_says(ik.validate)),
@@ -230,12 +262,32 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     ),
     (("регистр",), _after(_label(r"регистр(?:ийн)?(?:\s+дугаар)?"), r"[А-ЯЁӨҮ]{2}\d{8}"), _mongolian),
     (
-        ("nic", "හැඳුනුම්"),
+        ("nic", "හැඳුනුම්", "அடையாள"),
         _after(
-            _label(r"(?-i:NIC)|ජාතික\s+හැඳුනුම්\s*පත(?:ත්)?", False) + r"(?:\s*(?:අංකය|අංක|no\.?|number))?",
+            _label(r"(?-i:NIC)|ජාතික\s+හැඳුනුම්\s*පත්?|தேசிய\s+அடையாள\s+அட்டை", False)
+            + r"(?:\s*(?:අංකය|අංක|எண்|no\.?|number))?",
             r"(?:19|20)\d{10}|\d{9}[VvXx]",
         ),
         _sri_lankan,
+    ),
+    (("snils", "снилс"), _after(_label("снилс|snils"), r"\d{3}-?\d{3}-?\d{3}[ -]?\d{2}"), _snils),
+    (
+        ("cccd", "căn cước", "cmnd"),
+        _after(_label(r"(?:số\s+)?(?:cccd|căn\s+cước(?:\s+công\s+dân)?)"), r"0\d{11}"),
+        _shaped,  # a province's code (0xx), the century and sex, the year of birth, a serial
+    ),
+    (("fin", "fi\u0307n"), _after(_label(r"f[iİ]n\s+kodu?|(?-i:FİN)"), r"(?-i:[0-9A-Z]{7})"), _fin),
+    (
+        ("kimlik", "tckn"),
+        _after(_label(r"t\.?\s?c\.?\s+kimlik(?:\s+numaras[ıi])?|tckn"), r"[1-9]\d{9}[02468]"),
+        _shaped,  # the Republic's own label; its last digit is even
+    ),
+    (
+        ("codice fiscale", "cod. fisc", "c.f"),
+        _after(
+            _label(r"codice\s+fiscale|cod\.\s*fisc\.?|c\.\s?f\."), r"[A-Za-z]{6}\d{2}[A-Za-z]\d{2}[A-Za-z]\d{3}[A-Za-z]"
+        ),
+        label_says(codicefiscale.validate, codicefiscale.get_birth_date),
     ),
     (("mykad", "nric", "k/p"), _after(_label(r"mykad|nric|no\.?\s*k/p"), r"\d{6}-?\d{2}-?\d{4}"), nric.is_valid),
     (("cnic",), _after(_label("cnic"), r"\d{5}-?\d{7}-?\d"), cnic.is_valid),

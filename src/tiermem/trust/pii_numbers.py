@@ -68,11 +68,13 @@ NOT_PERSONAL = re.compile(
     r"παραγγελ[ίι]ας?|τιμολ[όο]γιο|τιμολογ[ίι]ου|objedn[áa]vk[ayu]|rendel[ée]s(?:sz[áa]m)?|sz[áa]mla(?:sz[áa]m)?|"
     r"cikksz[áa]m|comand[aăa]|comenzii|pesanan|faktur|ordre(?:nummer|nr)?|varenummer|đơn\s+hàng|hóa\s+đơn|"
     r"specimen|sample|probe|"
+    # a shipment and its tracking (Italian, Spanish, Portuguese, French, Polish, Dutch)
+    r"spedizion[ei]|tracciamento|env[íi]o|seguimiento|rastreio|remessa|envoi|colis|przesy[łl]k[aiy]|zending|"
     # a call centre's record of a call, a cost centre, an account of the books
     r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
     r"(?:\s+(?:of|de|di|del|della|du|des|der|van|ng|ya)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
-    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero))?"
+    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero|č\.|č[íi]slo))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|"
     # written without spaces, so no word boundary before them: an order's, an article's, a slip's number
     r"(?:注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號|検体番号|样本编号|"
@@ -114,8 +116,25 @@ _IBAN_WIDE = re.compile(
 _IBAN_NATIONAL = re.compile(r"(?i)(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:(?: {1,2}|-)[A-Z0-9]{1,30}){2,10}(?![A-Za-z0-9])")
 
 
+# An account's own label: "IBAN", the Slovenian "TRR", the Persian "شبا", the Estonian "arveldusarve", the
+# Azerbaijani "hesab". After it an IBAN-shaped value (the letters of a country, two digits, the account) is the
+# holder's account though its checksum is mistyped, as a national id after its label is.
+_IBAN_LABEL = re.compile(
+    r"(?i)(?:\b(?:iban|trr|arveldusarve|arvelduskonto|hesab(?:ı|i)?)|(?:شماره\s+)?شبا)"
+    r"(?:\s*(?:no\.?|nr\.?|number|#))?\s*[:#=]?\s*(?=[A-Za-z]{2}\d{2})"
+)
+_IBAN_LABEL_HINTS = ("iban", "trr", "arveldus", "hesab", "شبا")
+
+
+def _iban_shaped(value: str) -> bool:
+    """The letters of a country, two check digits and an account of letters and digits, of an IBAN's length."""
+    compact = re.sub(r"[ -]", "", value)
+    return 15 <= len(compact) <= 34 and compact[:2].isalpha() and compact[4:].isalnum()
+
+
 def ibans(text: str) -> Spans:
-    """IBANs in any case, spacing and grouping; a trailing word caught by the pattern is given back."""
+    """IBANs in any case, spacing and grouping (after an account's label with a mistyped checksum too); a trailing
+    word caught by the pattern is given back."""
     found: list[tuple[int, int]] = []
     for pattern in (_IBAN_WIDE if "  " in text else _IBAN, _IBAN_NATIONAL):
         for m in pattern.finditer(text):
@@ -123,15 +142,28 @@ def ibans(text: str) -> Spans:
             if span is not None and not any(a < span[1] and span[0] < b for a, b in found):
                 found.append(span)
                 yield span
+    lower = text.lower()
+    if not any(hint in lower for hint in _IBAN_LABEL_HINTS):
+        return
+    for label in _IBAN_LABEL.finditer(text):
+        value = _IBAN.match(text, label.end())
+        span = value and _valid_iban(value.group(0), value.start(), _iban_shaped)
+        if span and not any(a < span[1] and span[0] < b for a, b in found):
+            found.append(span)
+            yield span
 
 
-def _valid_iban(value: str, start: int) -> tuple[int, int] | None:
+def _checked(value: str) -> bool:
+    return iban.is_valid(value, check_country=False)
+
+
+def _valid_iban(value: str, start: int, valid: Callable[[str], bool] = _checked) -> tuple[int, int] | None:
     """Where the IBAN at the start of ``value`` (found at ``start``) ends, or None where it holds none."""
     # mod-97 and the country's length and layout; a national check digit inside the BBAN is not required (a
     # reader cannot tell, and a value one typo away from someone's account is still theirs).
     # Try the whole run, then drop trailing groups: "GB82 WEST 1234 5698 7654 32 for" checks without "for".
     while len(value.replace(" ", "")) >= 15:
-        if iban.is_valid(value, check_country=False):
+        if valid(value):
             return start, start + len(value)
         cut = max(value.rfind(" "), value.rfind("-"))
         if cut < 0:

@@ -91,6 +91,36 @@ _ITEM_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2} ?$")
 _ITEM_AFTER = re.compile(r"^ ?[A-Z]{2}(?![A-Za-z])")
 
 
+# A phone's word in a script one country writes names that country's numbers after it: a national form is read
+# there as that region's (a Nepali mobile after "फोन", a Burmese one after "ဖုန်း"), when its length is possible.
+_LOCAL_PHONE_WORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"(?:फोन|फ़ोन|मोबाइल)[^\n]{0,25}$"), ("NP", "IN")),
+    (re.compile(r"ဖုန်း[^\n]{0,25}$"), ("MM",)),
+    (re.compile(r"(?:දුරකථන|ජංගම)[^\n]{0,25}$"), ("LK",)),
+)
+# A UPS tracking number: "1Z" and sixteen letters and digits, spaces allowed, one token whose digit groups are no
+# phone.
+_UPS = re.compile(r"(?<![A-Za-z0-9])1Z(?: ?[A-Z0-9]){16}(?![A-Za-z0-9])")
+
+
+def _local_regions(before: str) -> tuple[str, ...]:
+    for pattern, regions in _LOCAL_PHONE_WORDS:
+        if pattern.search(before):
+            return regions
+    return ()
+
+
+def _possible(value: str, regions: tuple[str, ...]) -> bool:
+    """Whether ``value`` has a possible length for a number of one of ``regions``."""
+    for region in regions:
+        try:
+            if phonenumbers.is_possible_number(phonenumbers.parse(value, region)):
+                return True
+        except phonenumbers.NumberParseException:
+            continue
+    return False
+
+
 def _digits(value: str) -> str:
     return re.sub(r"\D", "", value)
 
@@ -151,13 +181,17 @@ def _context(before: str) -> bool:
 def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tuple[int, int]]:
     """Phone numbers in ``text``: international forms of any country, national forms of ``regions``."""
     things: list[str] = []  # the numbers of things read so far, whose siblings are things' numbers too
+    parcels = [(p.start(), p.end()) for p in _UPS.finditer(text)] if "1Z" in text else []
     for m in _CANDIDATE.finditer(text):
         value = m.group(0).rstrip()
+        if any(a <= m.start() < b for a, b in parcels):
+            continue
         digits = _digits(value)
         if not 7 <= len(digits) <= 15:
             continue
         before, after = text[max(0, m.start() - 40) : m.start()], text[m.start() + len(value) :]
-        context = _context(before)
+        local = _local_regions(before)
+        context = bool(local) or _context(before)
         if before.endswith(":") and not context:
             continue  # "id:0612...", "ts:0612...": after a colon with no space only a phone's label says phone
         if (
@@ -190,5 +224,10 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
         if things and not context and _sibling(value, things):
             continue
         international = _INTERNATIONAL.match(value) is not None and _international(value)
-        if international or ((context or _written_like_a_phone(value)) and _national(value, regions)):
+        after_local_label = bool(local) and _possible(value, local)
+        if (
+            international
+            or after_local_label
+            or ((context or _written_like_a_phone(value)) and _national(value, regions))
+        ):
             yield m.start(), m.start() + len(value)

@@ -34,7 +34,8 @@ _WORDS: dict[str, str] = {
     r"заявка партида пратка товарителница разписка",
     "sr": r"поруџбин[аеи] porudžbin[aei] рачун[аи]? račun[ai]? тикет захтев[аи]? zahtev[ai]? пријав[аеи] "
     r"prijav[aei] сериј[аеи] serij[aei] шарж[аеи] šarž[aei] пошиљк[аеи] pošiljk[aei] предмет[аи]? predmet[ai]? "
-    r"позив\s+на\s+број poziv\s+na\s+broj",  # a bill's payment reference
+    r"позив\s+на\s+број poziv\s+na\s+broj "  # a bill's payment reference
+    r"артик(?:а)?л[аи]? artik(?:a)?l[ai]?",  # a bill's payment reference
     "hr": r"narudžb[aei] zahtjev[ai]? ulaznic[aei] uredb[aeiu] direktiv[aeiu]",
     "sk": r"faktúr[ay] žiadost[ťi] zásielk[ayu] dávk[ayu] zmluv[ayu] smernic[aeu] nariaden[ií]a?",
     "sl": r"naročil[aou] vozovnic[aeo] zahtevk[aou] zahtevek vlog[aeo] sklic[ao]?",
@@ -47,7 +48,7 @@ _WORDS: dict[str, str] = {
     "kk": r"тапсырыс шот шот-фактура өтінім партия жөнелтілім",
     "uz": r"buyurtma hisob-faktura chipta ariza murojaat partiya jo['’ʻ]natma",
     "az": r"sifariş qaimə bilet müraciət ərizə partiya bağlama",
-    "tr": r"siparişi? başvuru(?:su)? kargo",
+    "tr": r"siparişi? başvuru(?:su)? kargo takip gönderi",
     "ca": r"comanda bitllet sol·licitud expedient referència rebut",
     "is": r"pöntun(?:ar)? reiknings? miða umsókn(?:ar)? tilvísun(?:ar)? sendingar",
     "km": r"បញ្ជាទិញ វិក្កយបត្រ សំបុត្រ ពាក្យស្នើសុំ យោង កញ្ចប់",
