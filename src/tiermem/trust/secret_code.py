@@ -101,8 +101,10 @@ _ARGUMENT = re.compile(r"\s*(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<other>
 _DSN = re.compile(r"(?<![\w.\-])[\w.\-]+:(?P<value>[^\s@\"'`/:]+)@(?:tcp6?|udp|unix)\(")
 # SQL that sets a user's password: ``CREATE USER app WITH PASSWORD '...'``, ``ALTER USER ... IDENTIFIED BY '...'``.
 _SQL = re.compile(r"(?i)\b(?:with\s+(?:encrypted\s+)?password|identified\s+(?:with\s+\w+\s+)?by)\s+'([^'\n]{4,})'")
-# ``htpasswd -b FILE USER PASSWORD`` (``-n``: no file), ``-cb``, ``-bB``...: the last word is the password.
-_HTPASSWD = re.compile(r"\bhtpasswd\s+(?P<flags>(?:-[A-Za-z]+\s+)+)(?P<words>(?:[^\s|;&]+\s+){1,2}[^\s|;&]+)")
+# ``htpasswd -b FILE USER PASSWORD`` (``-n``: no file), ``-cb``, ``-bB``...: the last word is the password. An "&"
+# inside a word, with no space after it, is read as the password's sign, as whoever noted the command meant it.
+_WORD = r"(?:[^\s|;&]|&(?![&\s]|$))+"
+_HTPASSWD = re.compile(r"\bhtpasswd\s+(?P<flags>(?:-[A-Za-z]+\s+)+)(?P<words>(?:" + _WORD + r"\s+){1,2}" + _WORD + ")")
 
 
 def _positional(text: str) -> bool:

@@ -293,6 +293,9 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
                 r"https://maker\.ifttt\.com/(?:\S*/)?key/[A-Za-z0-9_\-]{16,}",
                 # any service's: a path segment named for hooks, then a random one (Mattermost, Feishu, Rocket.Chat)
                 r"https?://\S+?/(?:hooks?|webhooks?)/(?:[\w.\-]+/)*?(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9\-]{24,}(?![\w\-])",
+                # Bitrix24's inbound webhook: the user's id, then the hook's code, then the method it calls
+                r"https?://(?:[\w\-]+\.)*bitrix24\.[a-z.]+/rest/\d{1,10}/(?=[a-z0-9]*\d)[a-z0-9]{10,32}(?![\w\-])",
+                r"https?://[\w.\-]+/rest/\d{1,10}/(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{16}/[a-z]+\.[a-z]+(?:\.[a-z]+)*",
             ),
         ),
     ),
@@ -362,6 +365,8 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             _B + r"AKID[A-Za-z0-9]{32}" + _E,  # Tencent Cloud
             _B + r"v1\.0-[a-f0-9]{24}-[a-f0-9]{100,}" + _E,  # Cloudflare Origin CA
             _B + r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + _E,  # Razorpay
+            # Midtrans' server key, in production, sandbox ("SB-") and as Veritrans named it; a client key is public
+            _B + r"(?:SB-Mid|Mid|VT)-server-[A-Za-z0-9_\-]{20,}" + _E,
             _B + r"APP_USR-\d{10,20}-\d{6}-[a-f0-9]{32}-\d{6,12}" + _E,  # Mercado Pago access token
             # an Azure DevOps personal access token, after its name: 52 characters of lower-case base32
             r"(?i:(?<![A-Za-z0-9])(?:pat|personal[\s_\-]access[\s_\-]token)(?![A-Za-z0-9])[^:=\n]{0,60}[:=]\s*)"

@@ -95,6 +95,8 @@ EUROPE: dict[str, Words] = {
         code=("codi",),
         opens=("porta", "portal", r"p[àa]rquing", "garatge", "cadenat", "alarma", "caixa forta", "entrada"),
         lock=(r"cadenat\s+de\s+combinaci[óo]",),
+        key=(r"clau(?:\s+de\s+(?:la\s+)?xarxa)?",),
+        network=("wifi", "wi-fi", "xarxa", "router"),
         gap=6,
         bare=True,
     ),
@@ -112,6 +114,6 @@ EUROPE: dict[str, Words] = {
 
 EUROPE_PASSWORD_HINTS = (
     *("парол", "лозинк", "шифр", "lozink", "šifr", "sifr", "geslo", "gesla", "slaptažod", "slaptazod", "parole"),
-    *("paroli", "parool", "salasõna", "contrasenya", "lykilorð", "lykilord"),
+    *("paroli", "parool", "salasõna", "contrasenya", "lykilorð", "lykilord", "xarxa"),
 )
 EUROPE_CODE_HINTS = ("код", "шифра", "kôd", "šifra", "sifra", "codi", "kóði", "kodi", "númer", "numer")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.secret_labels import a_property_value
 from tiermem.trust.secret_language_rows import MORE_LANGUAGES
 from tiermem.trust.secret_language_rows import Words as _Words
 from tiermem.trust.secret_language_rows_asia import ASIA
@@ -106,7 +107,10 @@ _LANGUAGES: dict[str, _Words] = {
         is_=("è", "era"),
         of=("di", "del", "della", "per", "da"),
         code=("codice",),
-        opens=("porta", "portone", "cancello", "lucchetto", "cassaforte", "garage", "allarme"),
+        opens=(
+            *("porta", "portone", "cancello", "lucchetto", "cassaforte", "garage", "allarme"),
+            r"cassetta\s+di\s+sicurezza",  # a safe deposit box
+        ),
         lock=(r"lucchetto\s+a\s+combinazione", r"combinazione(?:\s+del(?:la)?\s+(?:lucchetto|cassaforte))?"),
         key=(r"chiave(?:\s+di\s+rete)?",),
         network=("wifi", "wi-fi", "rete", "router", "modem"),
@@ -214,8 +218,8 @@ def foreign_password(text: str) -> bool:
             value = m["value"].rstrip(".,;!?)")
             if not shaped(value) or value.startswith(("/", "~", "./")) or ":" in value or "=" in value:
                 continue
-            if text[m.start("value") - 1] == "-" or is_placeholder(value):
-                continue  # a command's option ("--query"), or a store's path named instead of the password
+            if text[m.start("value") - 1] == "-" or is_placeholder(value) or a_property_value(value):
+                continue  # a command's option ("--query"), a store's path, or the manager that keeps the password
             if not strong or _STRONG.fullmatch(value):
                 return True
     return False

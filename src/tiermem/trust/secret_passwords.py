@@ -84,8 +84,8 @@ _ANY_LABEL = (
     r"(?:" + PASSWORD_LABEL + r"|(?:passwort|kennwort|wachtwoord|contrase[ñn]a|senha|пароль|l[öo]senord|salasana|"
     r"has[łl]o|heslo|[şs]ifre|jelsz[óo]|adgangskode|passord)\w*|(?<![A-Za-z])mot[\s_\-]+de[\s_\-]+passe|\bparola\s+(?:d['\u2019]ordine|chiave)"
     r"|\bmdp(?![A-Za-z])|(?<![A-Za-z])(?:wi-?fi|wlan)[\s\-]?(?:schl(?:ü|u|ue)ssel|sleutel|klucz|nyckel|n[øo]gle)"
-    r"|\b(?:clave|cl[ée]|chave|chiave|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
-    r"(?:wi-?fi|wlan|red|r[ée]seau|rede)\b|\bcode\s+(?:du\s+|de\s+la\s+|d['\u2019])?(?:wi-?fi|wlan|r[ée]seau)\b)"
+    r"|\b(?:clave|cl[ée]|chave|chiave|clau|klucz|sleutel)\s+(?:(?:de|del|du|do|da|della|dla|van)\s+)?(?:la\s+|l['\u2019]|o\s+)?"
+    r"(?:wi-?fi|wlan|red|r[ée]seau|rede|xarxa)\b|\bcode\s+(?:du\s+|de\s+la\s+|d['\u2019])?(?:wi-?fi|wlan|r[ée]seau)\b)"
 )
 # Words of other languages: "for" (la contraseña *del* router), "new" or "old" (Mi contraseña *nueva*), "is"; "in" or
 # "at" names where the password is used as "for" does ("lösenordet i stugan", "la clave en la oficina").
@@ -132,10 +132,19 @@ _CHOSE = re.compile(
     + r")[^.!?\n]{0,40}?\b(?:I|we)\s+(?:used|chose|picked|typed|entered|set|went\s+with)"
     r"\s*:?\s+[\"'\u201c]?(?P<value>[^\s\"'\u201d]+)"
 )
+# A password named, then handed over in the same sentence with "here it is" and a colon ("... but here it is: ...",
+# "але ось він: ...", "mais le voici : ...").
+_HERE_IT_IS = re.compile(
+    r"(?i)(?P<label>" + _ANY_LABEL + r")[^.!?\n]{0,80}?(?<![^\W\d_])(?:here\s+it\s+is|here\s+you\s+go"
+    r"|ось\s+(?:він|вона)|вот\s+(?:он|она)|hier\s+ist\s+es|(?:le|la)\s+voici|aqu[íi]\s+(?:est[áa]|la\s+tienes)|eccol[ao]|aqui\s+est[áa])"
+    r"\s*:\s*[\"'\u201c\u00ab]?(?P<value>[^\s\"'\u201d\u00bb]+)"
+)
 # A password named in Chinese, Japanese or Korean, which write no space before "is" (是, は, 는): the value is the
-# run of Latin letters, digits and signs after it, shaped like a password.
+# run of Latin letters, digits and signs after it, shaped like a password. A router labels its network's key so too
+# (an encryption, network, security or pre-shared key; a key, "密钥", in Chinese).
 _CJK_SAID = re.compile(
-    r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호)\s*(?:是|為|为|は|는|은|:|=)\s*[\"'\u201c\u300c]?([!-~]{6,})"
+    r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호|(?:暗号化|暗号|ネットワーク|セキュリティ|事前共有)キー|パスフレーズ|密钥|密鑰"
+    r"|(?:암호화|네트워크|보안)\s?키)\s*(?:是|為|为|は|는|은|:|=)\s*[\"'\u201c\u300c]?([!-~]{6,})"
 )
 
 
@@ -422,8 +431,9 @@ def labelled_password(text: str) -> bool:
         return True
     if any(_named_anew(m["value"].rstrip(".,;!?)")) and not _of_a_property(m["gap"]) for m in _NOW_IS.finditer(text)):
         return True
-    if any(_named_anew(m["value"].rstrip(".,;!?)")) for m in _CHOSE.finditer(text)):
+    handed = (m for pattern in (_CHOSE, _HERE_IT_IS) for m in pattern.finditer(text))
+    if any(_named_anew(m["value"].rstrip(".,;!?)")) for m in handed):
         return True
     if any(_named_anew(m.group(2).rstrip(".,;!?)")) for m in _CHANGED_TO.finditer(text)) or _WIFI_DIGITS.search(text):
         return True
-    return any(shaped(m.group(1)) for m in _CJK_SAID.finditer(text))
+    return any(shaped(m.group(1)) and not a_property_value(m.group(1)) for m in _CJK_SAID.finditer(text))

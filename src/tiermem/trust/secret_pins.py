@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["PIN_HINTS", "measured", "pins_after_words"]
+__all__ = ["PIN_HINTS", "code_of_a_named_safe", "measured", "pins_after_words"]
 
 # The native forms: Cyrillic, Bengali, Devanagari, Telugu, Kannada, Georgian, Armenian and Ethiopic.
 _NATIVE = r"(?i:пин(?:[\s\-]?код\w*)?|পিন|पिन|పిన్|ಪಿನ್|პინ(?:-?კოდ\w*)?|պին|ፒን)"
@@ -59,3 +59,29 @@ def pins_after_words(text: str) -> Iterator[tuple[str, str, int]]:
         if name in _POSTAL_NAMES:
             name = _POSTAL_NAMES[name] + (" code" if _CODE_WORDS.match(m["gap"]) else "")
         yield name, "".join(str(unicodedata.digit(c)) for c in value), m.start()
+
+
+# A metadata key that is only a code's name, in the languages the language table reads.
+_CODE_KEY = re.compile(
+    r"(?i)code|codice|c[óo]digo|codi|kod|kode|koden|koodi|pin|combination|combo|combinazione|combinaci[óo]n"
+    r"|combinaison|combina[çc][ãa]o|暗証番号|コード|密码|密碼|비밀번호"
+)
+# A safe, a key safe or a padlock named in a note: what only a code opens. A door is left out, as a note on a door
+# may carry an order's or a room's code as well.
+_SAFE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:(?:the|a|my|our|hotel|room|in-room|wall|floor|office|gun|key)\s+safe|safe[\s\-]?(?:box|deposit)"
+    r"|safety\s+deposit|lock\s?box|key\s?(?:safe|box)|padlock|combination\s+lock|cassaforte|cassetta\s+di\s+sicurezza"
+    r"|lucchetto|(?:schl(?:ü|u|ue)ssel)?tresor|schl(?:ü|u|ue)ssel(?:kasten|box)|zahlenschloss|vorh(?:ä|a|ae)ngeschloss"
+    r"|coffre(?:-fort)?|bo[îi]te\s+[àa]\s+cl[ée]s|cadenas|caja\s+(?:fuerte|de\s+seguridad|de\s+llaves)|candado|cofre"
+    r"|cadeado|(?:sleutel)?kluis|hangslot|kassask[åa]p|nyckelbox|h[äa]ngl[åa]s|sejf|k[łl][óo]dk\w*|trezor\w*|сейф\w*)"
+    r"(?![^\W\d_])|金庫|保险箱|保險箱|금고"
+)
+
+
+def code_of_a_named_safe(note: str, key: object, value: object) -> bool:
+    """Whether a metadata entry is a safe's code: a short number under a key that is only a code's name
+    (``codice: ...``), in a note that names a safe, a key safe or a padlock. Read alone, such a key names any code."""
+    if not (isinstance(key, str) and _CODE_KEY.fullmatch(key.strip(" _-"))):
+        return False
+    number = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    return re.fullmatch(r"\d{3,8}", number) is not None and len(set(number)) > 1 and bool(_SAFE.search(note))

@@ -174,9 +174,11 @@ _KEY_LABEL = re.compile(
     r"(?![A-Za-z0-9])(?:\s*\([^()\n]{1,24}\))?(?:(?:\s+[^\W\d_][\w\-]*)?"
     r"\s+(?:for|of|to|on|at|für|fur|de|del|pour|per|voor|för|til|para|dla|do|pentru)"
     r"(?:\s+[\w'\u2019.\-]+){1,5}?(?=\s*:))?"
-    # a literal of bytes or a raw string is quoted after its letter (``b'...'``)
-    r"[\"'\]]{0,2}\s*(?::=|=>|[:=]|\s+is\b:?|\s)\s*(?:[bBrRuU](?=[\"']))?"
-    r"(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
+    # a literal of bytes or a raw string is quoted after its letter (``b'...'``); a name with nothing after its "="
+    # (an empty line of a ``.env`` file) is no label of the next line
+    r"[\"'\]]{0,2}\s*(?:(?::=|=>|:)\s*|=[^\S\n]*|\s+is\b:?\s*|\s\s*)(?:[bBrRuU](?=[\"']))?"
+    # an empty entry is followed by the next one, a name in capitals and its "=" (``API_KEY= OTHER_NAME=...``)
+    r"(?:\"([^\"\n]{8,})\"|'([^'\n]{8,})'|(?-i:(?![A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=))([A-Za-z0-9_\-+/=.~!@#$%^&*]{12,}))"
 )
 
 

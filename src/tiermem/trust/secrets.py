@@ -48,6 +48,7 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
         *("memorable",),
         *("пароль", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre", "sifre", "jelsz", "adgangskode"),
         *("parola", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", *PASSWORD_HINTS),
+        *("キー", "パスフレーズ", "密钥", "密鑰", "키"),  # a network's key as routers label it in Asia
         *(*ASIA_PASSWORD_HINTS, *EUROPE_PASSWORD_HINTS),
         # a network's key in other languages (``secret_languages``)
         *("schl", "nyckel", "avain", "anahtar", "cle_", "cle:"),

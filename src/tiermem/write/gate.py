@@ -31,6 +31,7 @@ from tiermem.embed import Embedder, Vectors
 from tiermem.errors import InjectionRefusedError, SecretRefusedError, shown_name
 from tiermem.store.base import AuditEntry, Store
 from tiermem.trust.injection import injection_score
+from tiermem.trust.secret_pins import code_of_a_named_safe
 from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.scan import ScanPolicy, scan_records, scan_with_vectors, scanned
@@ -46,14 +47,29 @@ __all__ = [
     "refuse_credentials_in",
 ]
 
-Found = list[tuple[str, tuple[str, ...]]]
+Hit = tuple[str, tuple[str, ...]]
+Found = list[Hit]
 
 
 def credential_fields(record: MemoryRecord) -> Found:
     """Each field of ``record`` that holds a credential, with the kinds found there; a metadata field whose key is
     itself a credential is named by its position, so no refusal repeats it."""
     keys = list(record.metadata)
-    return [(_unnamed(field, keys), kinds) for field, kinds in _found(record_texts(record))]
+    found = _found(record_texts(record)) + _safe_codes(record.content, record.metadata.items())
+    return [(_unnamed(field, keys), kinds) for field, kinds in found]
+
+
+def _safe_codes(note: str, metadata: Iterable[tuple[object, object]]) -> Found:
+    """Metadata entries that hold a safe's code, read with the note that names the safe (``codice: ...`` read
+    alone names any code); an entry already refused on its own is not repeated."""
+    return [
+        (f"metadata.{key}", (_SAFE_CODE,))
+        for key, value in metadata
+        if code_of_a_named_safe(note, key, value) and not find_secrets(f"{key}: {value}")
+    ]
+
+
+_SAFE_CODE = "a PIN or access code"
 
 
 def _unnamed(field: str, keys: list[str]) -> str:
@@ -135,11 +151,12 @@ def admit_revision(
 
 
 def refuse_credentials_in(
-    store: Store, scope: Scope, texts: Iterable[tuple[str, str]], actor: str, now: datetime
+    store: Store, scope: Scope, texts: Iterable[tuple[str, str]], actor: str, now: datetime, also: Sequence[Hit] = ()
 ) -> None:
-    """The same for free text outside a record (rows of an import, held writes): ``texts`` are (field, text)."""
+    """The same for free text outside a record (rows of an import, held writes): ``texts`` are (field, text);
+    ``also``: fields already known to hold a credential."""
     texts = list(texts)
-    found = _found(texts)
+    found = _found(texts) + list(also)
     if not found:
         return
     who = audit_actor(actor, [text for _, text in texts])
@@ -153,6 +170,7 @@ def refuse_credentials_given(store: Store, scope: Scope, items: Sequence[object]
     """The same for writes whose fields broke a rule before they became records: a credential in a field that is
     also malformed (a token pasted as a tag) is refused as a credential, and audited, not answered as a bad field."""
     texts: list[tuple[str, str]] = []
+    safes: Found = []
     for i, item in enumerate(items):
         prefix = "" if len(items) == 1 else f"items[{i}]."
         fields = [("content", getattr(item, "content", None)), ("context", getattr(item, "context", None))]
@@ -162,8 +180,11 @@ def refuse_credentials_given(store: Store, scope: Scope, items: Sequence[object]
         metadata = getattr(item, "metadata", None)
         if isinstance(metadata, dict):
             fields += [(_meta_field(key, k), f"{key}: {value}") for k, (key, value) in enumerate(metadata.items())]
+            note = getattr(item, "content", None)
+            if isinstance(note, str):
+                safes += [(prefix + field, kinds) for field, kinds in _safe_codes(note, metadata.items())]
         texts += [(prefix + field, text) for field, text in fields if isinstance(text, str) and text]
-    refuse_credentials_in(store, scope, texts, "writer", now)
+    refuse_credentials_in(store, scope, texts, "writer", now, safes)
 
 
 def _meta_field(key: object, position: int) -> str:
