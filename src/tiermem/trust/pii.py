@@ -35,7 +35,7 @@ from tiermem.trust.pii_columns import column_cells
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
 from tiermem.trust.pii_keys import CACHED_KEY, LABEL_HINTS, cached_readings, readings_of
 from tiermem.trust.pii_labelled import birth_dates, labelled_ids, passports
-from tiermem.trust.pii_national import national_labelled_ids
+from tiermem.trust.pii_national import few_digit_ids, national_labelled_ids
 from tiermem.trust.pii_numbers import cards, ibans, ipv4s, ipv6s, names_a_thing, national_ids, ninos, ssns
 from tiermem.trust.pii_phones import phones
 from tiermem.trust.pii_view import pii_view
@@ -190,7 +190,8 @@ _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]], int
     (PiiKind.BIRTH_DATE, birth_dates, 4),  # the shortest date, "1/2/85"
     (PiiKind.PASSPORT, passports, 2),  # a passport number holds at least two
     (PiiKind.NATIONAL_ID, labelled_ids, 4),  # a PAN's four; an Aadhaar, NHS, SIN, NIR, BSN, IdNr or CPF more
-    (PiiKind.NATIONAL_ID, national_labelled_ids, 1),  # an Azerbaijani FIN may hold one; the others seven or more
+    (PiiKind.NATIONAL_ID, national_labelled_ids, 7),  # a Kenyan ID's seven; an AFM's nine, the others more
+    (PiiKind.NATIONAL_ID, few_digit_ids, 1),  # an Azerbaijani FIN may hold one
     (PiiKind.NATIONAL_ID, national_ids, 7),  # a NIE's or a codice fiscale's seven; a DNI or CPF more
     (PiiKind.IP, ipv6s, 1),  # "a::b" is not read as an address
     (PiiKind.IP, ipv4s, 4),
@@ -244,6 +245,7 @@ _AFTER_A_HEADER: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]
     (PiiKind.PASSPORT, passports),
     (PiiKind.NATIONAL_ID, labelled_ids),
     (PiiKind.NATIONAL_ID, national_labelled_ids),
+    (PiiKind.NATIONAL_ID, few_digit_ids),
 )
 _LEAST_IN_A_CELL = 2  # a passport number's two digits
 # A header naming a phone: its cell is read alone, so the next cell's digits ("+351 21 ...,85.2...") are not read

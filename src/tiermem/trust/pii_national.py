@@ -51,7 +51,7 @@ from stdnum.si import ddv, emso
 from stdnum.th import pin
 from stdnum.ua import rntrc
 
-__all__ = ["label_says", "national_labelled_ids"]
+__all__ = ["few_digit_ids", "label_says", "national_labelled_ids"]
 
 Spans = Iterator[tuple[int, int]]
 
@@ -276,7 +276,6 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         _after(_label(r"(?:số\s+)?(?:cccd|căn\s+cước(?:\s+công\s+dân)?)"), r"0\d{11}"),
         _shaped,  # a province's code (0xx), the century and sex, the year of birth, a serial
     ),
-    (("fin", "fi\u0307n"), _after(_label(r"f[iİ]n\s+kodu?|(?-i:FİN)"), r"(?-i:[0-9A-Z]{7})"), _fin),
     (
         ("kimlik", "tckn"),
         _after(_label(r"t\.?\s?c\.?\s+kimlik(?:\s+numaras[ıi])?|tckn"), r"[1-9]\d{9}[02468]"),
@@ -307,10 +306,25 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
 )
 
 
+# An identifier that may hold a single digit, read apart so that the others are not sought in every short text.
+_FEW_DIGITS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
+    (("fin", "fi\u0307n"), _after(_label(r"f[iİ]n\s+kodu?|(?-i:FİN)"), r"(?-i:[0-9A-Z]{7})"), _fin),
+)
+
+
 def national_labelled_ids(text: str) -> Spans:
     """The identifiers above, each right after its label (or its holder's words and a colon), its check passed."""
+    return _labelled(text, _NATIONAL)
+
+
+def few_digit_ids(text: str) -> Spans:
+    """An identifier of letters and as few as one digit (an Azerbaijani FIN), right after its label."""
+    return _labelled(text, _FEW_DIGITS)
+
+
+def _labelled(text: str, table: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...]) -> Spans:
     lower = text.lower()
-    for hints, pattern, valid in _NATIONAL:
+    for hints, pattern, valid in table:
         if not any(hint in lower for hint in hints):
             continue
         for m in pattern.finditer(text):
