@@ -48,6 +48,7 @@ EDGES = [
     "born on 1/2/85",  # a birth date with four
     "from 10.0.0.1",  # an IPv4 address with four
     "ΑΦΜ: 094817360",  # a national identifier of the labelled table with nine
+    "FİN kodu: QWE1RTY",  # an identifier of letters with one digit
 ]
 
 
@@ -62,7 +63,7 @@ def test_each_detector_finds_values_only_in_texts_with_the_digits_find_pii_asks_
                 found_at_least[index] = min(found_at_least[index], digits)
     # every detector found something, so each bound was read against real values
     assert all(n < 99 for n in found_at_least.values()), found_at_least
-    assert [s.kind.value for edge in EDGES for s in find_pii(edge)] == ["IP", "PASSPORT", "ID", "DOB", "IP", "ID"]
+    assert [s.kind.value for edge in EDGES for s in find_pii(edge)] == ["IP", "PASSPORT", "ID", "DOB", "IP", "ID", "ID"]
 
 
 # -- the words each detector reads before a value ----------------------------------------------------------------
@@ -80,6 +81,7 @@ WORDS_BEFORE: dict[Detector, list[re.Pattern[str]]] = {
     pii_labelled.passports: [pii_labelled._PASSPORT, *pii_labelled._PASSPORT_ABROAD],
     pii_labelled.labelled_ids: [pattern for hints, pattern, _ in pii_labelled._LABELLED if hints],
     pii_national.national_labelled_ids: [pattern for _, pattern, _ in pii_national._NATIONAL],
+    pii_national.few_digit_ids: [pattern for _, pattern, _ in pii_national._FEW_DIGITS],
     pii_numbers.national_ids: [],
     pii_numbers.ipv6s: [],
     pii_numbers.ipv4s: [],
