@@ -249,6 +249,8 @@ def _discord_shaped(text: str) -> bool:
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token starts after no token character
 _E = r"(?![A-Za-z0-9_\-])"
+# A web address's start: its scheme, or its host after no character of a host or a path
+_WEB = r"(?:https?://|(?<![\w.\-/@]))"
 
 FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
     (
@@ -259,6 +261,8 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
         ),
     ),
     ("an age encryption key", _patterns(r"AGE-SECRET-KEY-1[0-9A-Z]{58}")),
+    # eight groups of six digits: the shape alone is BitLocker's, with or without its label
+    ("a BitLocker recovery key", _patterns(r"(?<![\w\-])\d{6}(?:-\d{6}){7}(?![\w\-])")),
     ("an AWS access key id", _either(_plugin("aws", _aws_key_id), _aws_key_id_grouped)),
     ("an AWS secret access key", _plugin("aws", _aws_secret)),
     ("an AWS session token", _patterns(_B + r"(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{100,}")),
@@ -287,10 +291,12 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
         _either(
             _plugin("slack", lambda v: v.startswith("https") and looks_filled(v.rsplit("/", 1)[-1])),
             _patterns(
-                r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[A-Za-z0-9_\-]{30,}",
-                r"https://[\w.\-]*(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/\S{40,}",
-                r"https://hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]+",
-                r"https://maker\.ifttt\.com/(?:\S*/)?key/[A-Za-z0-9_\-]{16,}",
+                # a known service's hook is its host and path, copied with or without the scheme
+                _WEB + r"(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[A-Za-z0-9_\-]{30,}",
+                _WEB + r"[\w.\-]*(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/\S{40,}",
+                _WEB + r"hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]+",
+                _WEB + r"maker\.ifttt\.com/(?:\S*/)?key/[A-Za-z0-9_\-]{16,}",
+                _WEB + r"hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[A-Za-z0-9/]*[A-Za-z0-9]{20,}",
                 # any service's: a path segment named for hooks, then a random one (Mattermost, Feishu, Rocket.Chat)
                 r"https?://\S+?/(?:hooks?|webhooks?)/(?:[\w.\-]+/)*?(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9\-]{24,}(?![\w\-])",
                 # Bitrix24's inbound webhook: the user's id, then the hook's code, then the method it calls
@@ -372,6 +378,7 @@ FORMAT_DETECTORS: tuple[FormatDetector, ...] = (
             r"(?i:(?<![A-Za-z0-9])(?:pat|personal[\s_\-]access[\s_\-]token)(?![A-Za-z0-9])[^:=\n]{0,60}[:=]\s*)"
             r"[a-z2-7]{52}(?![A-Za-z0-9])",
             _B + r"dckr_pat_[A-Za-z0-9_\-]{27,}" + _E,  # Docker Hub personal access token
+            _B + r"pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}" + _E,  # HubSpot app
             r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}",  # Braintree
         ),
     ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.trust.secret_formats import looks_filled
 from tiermem.trust.secret_labels import a_property_value
 from tiermem.trust.secret_language_rows import MORE_LANGUAGES
 from tiermem.trust.secret_language_rows import Words as _Words
@@ -19,7 +20,7 @@ from tiermem.trust.secret_language_rows_europe import EUROPE
 from tiermem.trust.secret_passwords import shaped
 from tiermem.trust.secret_placeholders import is_placeholder
 
-__all__ = ["foreign_code", "foreign_password", "wifi_key"]
+__all__ = ["foreign_code", "foreign_password", "integration_key", "wifi_key"]
 
 
 _LANGUAGES: dict[str, _Words] = {
@@ -89,7 +90,8 @@ _LANGUAGES: dict[str, _Words] = {
         code=("koodi",),
         opens=("oveen", "ovelle", "porttiin", "lukkoon"),
         lock=(r"(?:yhdistelm[äa]|numero)lukko", r"(?:ovi|pin-?)koodi", "tunnusluku"),
-        door=(r"(?:portti|h[äa]lytys)koodi",),
+        # what the code opens in the genitive before it ("avainboksin koodi": the key box's code)
+        door=(r"(?:portti|h[äa]lytys)koodi", r"(?:avainboksin|avainkaapin|kassakaapin|lukon|oven)\s+koodi"),
         key=(r"(?:verkko|wlan|wifi)?avain",),
         network=("wifi", "wi-fi", "wlan", "verkko", "reititin"),
     ),
@@ -309,3 +311,37 @@ def wifi_key(text: str) -> bool:
         if (grouped or shaped(value)) and (named or _NETWORK.search(text)):
             return True
     return any(_STRONG.fullmatch(m["value"].rstrip(".,;")) for m in _BARE_WIFI.finditer(text))
+
+
+# An alerting service's integration or routing key named in the owner's language ("integracijos raktas",
+# "Integrationsschlüssel", "clé d'intégration"): the service's word for the key, before or after its word for a key.
+_KEY_WORD = (
+    r"(?:key|raktas|rakto|atsl[ēe]g\w*|v[õo]ti|klucz\w*|kl[íi][čc]\w*|k[ľl][úu][čc]\w*|klju[čc]\w*|ключ\w*"
+    r"|schl(?:ü|u|ue)ssel\w*|sleutel|nyckel\w*|n[øo]g(?:le|kel)\w*|avain\w*|anahtar\w*|kulcs\w*|chei[ae]"
+    r"|clave|chave|chiave|cl[ée]f?|κλειδ\w*)"
+)
+_SERVICE_WORD = (
+    r"(?:in|en)t[eé]gr\w*|интеграц\w*|rout\w*|enrutamiento|roteamento|instradamento|acheminement|mar[sš]rut\w*"
+    r"|маршрут\w*"
+)
+_INTEGRATION_KEY = re.compile(
+    r"(?i)(?<![^\W\d_])(?:(?:"
+    + _SERVICE_WORD
+    + r")[\s_\-]*?"
+    + _KEY_WORD
+    + r"|"
+    + _KEY_WORD
+    + r"\s+(?:(?:de|da|do|di|d['\u2019]|della|dell['\u2019]|del|la|el)\s*){0,2}(?:"
+    + _SERVICE_WORD
+    + r"))(?![^\W\d_])[^:=\n]{0,40}?[:=]\s*(?P<value>[A-Za-z0-9_\-]{20,64})(?![A-Za-z0-9_\-])"
+)
+
+
+def integration_key(text: str) -> bool:
+    """Whether ``text`` gives a service's integration or routing key after its label in another language."""
+    for m in _INTEGRATION_KEY.finditer(text):
+        value = m["value"]
+        mixed = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+        if mixed and looks_filled(value) and not is_placeholder(value):
+            return True
+    return False

@@ -20,11 +20,12 @@ from tiermem.trust.secret_prose import foreign_prose_value, prose_value
 
 __all__ = ["PASSWORD_LABEL", "labelled_password", "shaped"]
 
+# A bank's "memorable word" or "memorable information" is its second secret, asked after the password.
 # A Wi-Fi network's key is its password ("wifi key", ``wpa2_key``, ``psk="..."`` in a supplicant's file). "pass" is a
 # password's label only as a key (``pass: ...``, ``"pass": "..."`` in JSON).
 PASSWORD_LABEL = (
     r"(?:(?:password|passwd|passphrase|passcode)\w*"
-    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=[\"']?\s*[:=])|\bpass\s+word|memorable[\s_\-]word"
+    r"|\bpwd|\bpw|(?<![A-Za-z])pass(?=[\"']?\s*[:=])|\bpass\s+word|memorable[\s_\-](?:word|info(?:rmation)?)(?![A-Za-z])"
     r"|(?<![A-Za-z])(?:wi-?fi|wlan|wpa[23]?)[\s_\-]?(?:key|code)(?![A-Za-z])|(?<![A-Za-z])(?:wpa[23]?[_\-]?)?psk(?![A-Za-z]))"
 )
 # A keyword code writes before the expression it assigns (``await bcrypt.hash(...)``): the expression is the value.

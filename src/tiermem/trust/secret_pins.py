@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["PIN_HINTS", "code_of_a_named_safe", "measured", "pins_after_words"]
+__all__ = ["PIN_HINTS", "code_of_a_named_safe", "dialled_code", "measured", "pins_after_words"]
 
 # The native forms: Cyrillic, Bengali, Devanagari, Telugu, Kannada, Georgian, Armenian and Ethiopic.
 _NATIVE = r"(?i:пин(?:[\s\-]?код\w*)?|পিন|पिन|పిన్|ಪಿನ್|პინ(?:-?კოდ\w*)?|պին|ፒን)"
@@ -73,15 +73,32 @@ _SAFE = re.compile(
     r"|safety\s+deposit|lock\s?box|key\s?(?:safe|box)|padlock|combination\s+lock|cassaforte|cassetta\s+di\s+sicurezza"
     r"|lucchetto|(?:schl(?:ü|u|ue)ssel)?tresor|schl(?:ü|u|ue)ssel(?:kasten|box)|zahlenschloss|vorh(?:ä|a|ae)ngeschloss"
     r"|coffre(?:-fort)?|bo[îi]te\s+[àa]\s+cl[ée]s|cadenas|caja\s+(?:fuerte|de\s+seguridad|de\s+llaves)|candado|cofre"
-    r"|cadeado|(?:sleutel)?kluis|hangslot|kassask[åa]p|nyckelbox|h[äa]ngl[åa]s|sejf|k[łl][óo]dk\w*|trezor\w*|сейф\w*)"
+    r"|cadeado|(?:sleutel)?kluis|hangslot|kassask[åa]p|nyckelbox|h[äa]ngl[åa]s|sejf\w*|k[łl][óo]dk\w*|trezor\w*|сейф\w*"
+    r"|avainbok\w*|avainkaap\w*|kassakaap\w*)"
     r"(?![^\W\d_])|金庫|保险箱|保險箱|금고"
 )
 
 
+_NAMES_A_CODE = re.compile(r"(?i)(?<![^\W\d_])(?:" + _CODE_KEY.pattern.removeprefix("(?i)") + r")(?![^\W\d_])")
+
+
 def code_of_a_named_safe(note: str, key: object, value: object) -> bool:
     """Whether a metadata entry is a safe's code: a short number under a key that is only a code's name
-    (``codice: ...``), in a note that names a safe, a key safe or a padlock. Read alone, such a key names any code."""
-    if not (isinstance(key, str) and _CODE_KEY.fullmatch(key.strip(" _-"))):
+    (``codice: ...``), in a note that names a safe, a key safe or a padlock, or under a key that names both the safe
+    and its code (``key box code``). Read alone, a code's name names any code."""
+    if not isinstance(key, str):
+        return False
+    named = _CODE_KEY.fullmatch(key.strip(" _-")) is not None and bool(_SAFE.search(note))
+    if not (named or (_SAFE.search(key) and _NAMES_A_CODE.search(key))):
         return False
     number = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    return re.fullmatch(r"\d{3,8}", number) is not None and len(set(number)) > 1 and bool(_SAFE.search(note))
+    return re.fullmatch(r"\d{3,8}", number) is not None and len(set(number)) > 1
+
+
+# A safe's dial combination: two-digit numbers joined by dashes after a label that names the safe and a code.
+_DIALLED = re.compile(r"(?P<label>[^\n:=]{1,60})[:=][ \t]*\d{1,2}(?:[- ]\d{1,2}){2,3}(?![\d/.:]|[- ]\d)")
+
+
+def dialled_code(text: str) -> bool:
+    """Whether ``text`` gives a safe's combination in dash-joined numbers after a label naming the safe's code."""
+    return any(_SAFE.search(m["label"]) and _NAMES_A_CODE.search(m["label"]) for m in _DIALLED.finditer(text))

@@ -62,10 +62,14 @@ _TEMPLATE = re.compile(
 )
 # A slot a secret store fills when the config is read, the store named before its colon: Spring Cloud Vault's
 # ``${vault:secret/app#password}``, ``${ssm:/prod/db}``, ``${awssecrets:...}``; what follows the colon is a path.
-_STORE_SLOT = re.compile(
-    r"(?i)^\$\{(?:vault|ssm|awssm|awssecrets|aws-?secrets(?:manager)?|secretsmanager|sm|azure-?key-?vault|keyvault|akv"
-    r"|gcp-?secret(?:manager)?|gsm|op|1password|doppler|infisical|conjur|cyberark):[^{}\s]+\}$"
+_STORES = (
+    r"(?:vault|ssm|awssm|awssecrets|aws-?secrets(?:manager)?|secretsmanager|sm|azure-?key-?vault|keyvault|akv"
+    r"|gcp-?secret(?:manager)?|gsm|op|1password|doppler|infisical|conjur|cyberark)"
 )
+_STORE_SLOT = re.compile(r"(?i)^\$\{" + _STORES + r":[^{}\s]+\}$")
+# The same reference written bare, as a config names where a value is read from (``vault:secret/data/app#password``):
+# a store, a path of at least two parts and the field it reads.
+_STORE_PATH = re.compile(r"(?i)^" + _STORES + r":/*[\w.\-]+(?:/[\w.\-]+)+(?:#[A-Za-z_][\w.\-]*)?$")
 _CODE_REFERENCE = re.compile(
     # a member or a call on a name, also in PHP and C++ (``Hash::make(``, ``$request->password``)
     r"^(?:[A-Za-z_]\w*(?:\.|::|->))+[A-Za-z_]\w*[(\[]|^(?:process\.env|os\.environ|ENV\[|getenv)"
@@ -99,7 +103,7 @@ def is_placeholder(value: str) -> bool:
     if _CODE_REFERENCE.match(value.strip("\"'`")):
         return True
     stripped = value.strip("\"'`,;.:)(")
-    if _STORE_SLOT.match(stripped):
+    if _STORE_SLOT.match(stripped) or _STORE_PATH.match(stripped):
         return True
     default = _DEFAULT.match(stripped)
     if default is not None:

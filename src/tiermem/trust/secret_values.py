@@ -20,9 +20,9 @@ from tiermem.trust.secret_code import ATTRIBUTE_PAIR, code_password
 from tiermem.trust.secret_columns import column_password
 from tiermem.trust.secret_files import file_formats
 from tiermem.trust.secret_formats import documentation_jwt, looks_filled
-from tiermem.trust.secret_languages import foreign_code, foreign_password, wifi_key
+from tiermem.trust.secret_languages import foreign_code, foreign_password, integration_key, wifi_key
 from tiermem.trust.secret_passwords import labelled_password
-from tiermem.trust.secret_pins import measured, pins_after_words
+from tiermem.trust.secret_pins import dialled_code, measured, pins_after_words
 from tiermem.trust.secret_placeholders import is_placeholder
 from tiermem.trust.secret_shapes import shaped_credential
 
@@ -135,7 +135,11 @@ def _postal(label: str, value: str, before: str, after: str) -> bool:
 
 
 def _pins(text: str) -> bool:
-    if foreign_code(text) or any(len(set(m.group(1))) > 1 for p in (_CODE_USED, _KEYPAD) for m in p.finditer(text)):
+    if (
+        foreign_code(text)
+        or dialled_code(text)
+        or any(len(set(m.group(1))) > 1 for p in (_CODE_USED, _KEYPAD) for m in p.finditer(text))
+    ):
         return True
     for m in _PIN.finditer(text):
         label, value = m.group("label").lower(), m.group("value")
@@ -261,10 +265,13 @@ def _basic(text: str) -> bool:
 
 
 _URL_PASSWORD = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://([^\s:/@\"'<>]*):([^\s@\"'<>]+)@[^\s/\"'<>]+")
+# Oracle's JDBC URL gives its login as user/password before "@" ("jdbc:oracle:thin:scott/...@//host:1521/svc").
+_ORACLE_LOGIN = re.compile(r"(?i)\bjdbc:oracle:(?:thin|oci\d*):([^\s:/@\"'<>]+)/([^\s@\"'<>]+)@")
 
 
 def _url_password(text: str) -> bool:
-    return any(len(m.group(2)) >= 4 and not is_placeholder(m.group(2)) for m in _URL_PASSWORD.finditer(text))
+    found = itertools.chain(_URL_PASSWORD.finditer(text), _ORACLE_LOGIN.finditer(text))
+    return any(len(m.group(2)) >= 4 and not is_placeholder(m.group(2)) for m in found)
 
 
 # -- the formats of a few files and codes -----------------------------------------------------------------------
@@ -435,7 +442,7 @@ VALUE_DETECTORS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("a recovery phrase, code or key file line", file_formats),
     ("a bearer token", _bearer),
     ("a basic-auth credential", _basic),
-    ("an API key or token", lambda text: _labelled_keys(text) or _query_keys(text)),
+    ("an API key or token", lambda text: _labelled_keys(text) or _query_keys(text) or integration_key(text)),
     ("a provider's prefixed token", _prefixed_token),
     ("a high-entropy secret", _bare_token),
 )

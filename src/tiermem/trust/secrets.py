@@ -42,7 +42,7 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
     "a private key": ("private key", "putty-user-key"),
     # every prefix an access key id begins with: a key written in groups has no long run of token characters
     "an AWS access key id": ("akia", "asia", "abia", "acca", "a3t"),
-    "a connection string with a password": ("://",),
+    "a connection string with a password": ("://", "jdbc:oracle"),
     "a password": (
         *("pass", "pw", "mdp", "contrase", "senha", "kennwort", "wachtwoord", "mysql", "docker", "net use"),
         *("memorable",),
@@ -74,6 +74,8 @@ _HINTS: dict[str, tuple[str | tuple[str, ...], ...]] = {
     "a basic-auth credential": ("basic", "auth", "-u", "--user"),
     "an API key or token": (
         *("key", "token", "secret", "seed", "schl", "clé", "clave", "chiave", "appid", "app_id", "api"),
+        *("ntegr", "ntégr", "интеграц", "rout", "маршрут", "marsrut", "maršrut", "enrutamiento", "roteamento"),
+        *("instradamento",),
     ),
 }
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~:%]{16,}")
