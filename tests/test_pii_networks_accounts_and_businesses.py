@@ -93,3 +93,12 @@ def test_a_business_registration_or_vat_number_is_not_read_as_a_phone(text: str)
 @pytest.mark.parametrize("text", ["Zamówienie nr 5512-3300-917 wysłane", "Заказ № 4410-771203 собран"])
 def test_an_order_number_after_a_polish_or_russian_order_word_is_not_a_phone(text: str) -> None:
     assert PiiMasker().mask(text) == text
+
+
+def test_an_amount_after_a_bank_account_label_is_not_an_account_number() -> None:
+    assert _found("bank account balance 125000 as of today") == []
+    assert _found("계좌 잔액 820000원") == []
+
+
+def test_a_number_under_a_bank_account_column_is_masked() -> None:
+    assert _found("name,bank account\nAnn,20417733") == [("20417733", PiiKind.ACCOUNT)]

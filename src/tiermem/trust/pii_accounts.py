@@ -35,10 +35,20 @@ _UNSPACED = (
 _LABEL = (
     rf"(?i)(?:(?<![^\W\d_])(?:{_SPACED})(?![^\W\d_])|(?:{_UNSPACED}))"
     # a sign, then the bank's name in a word or two ("신한", "BCA", "Banco Itaú"), then a sign again
-    r"\s*[:#=]?\s*(?:[^\W\d_][\w.&'’-]*\s+){0,2}?[:#=]?\s*"
+    r"\s*[:#=]?\s*((?:[^\W\d_][\w.&'’-]*\s+){0,2}?)[:#=]?\s*"
 )
 # Six to twenty digits, in groups joined by a space or a dash; not a decimal, not part of a longer run.
 _ACCOUNT = re.compile(_LABEL + r"(?<![\d.,-])(\d(?:[ -]?\d){5,19})(?![\d]|[.,/-]\d)")
+# What says the number is an amount, not the account: a word for a balance or a sum between the label and it, or a
+# currency after it.
+_AMOUNT = re.compile(
+    r"(?i)\b(?:balance|amount|total|sum|saldo|kontostand|betrag|solde|montant|jumlah|sebesar|nominal|остаток|баланс|"
+    r"сумма|bakiye|tutar|kwota|số\s+dư)\b|잔액|残高|余额|餘額|金額|金额"
+)
+_CURRENCY_AFTER = re.compile(
+    r"\s?(?:[$€£¥₹₩₽%]|(?:usd|eur|gbp|idr|krw|jpy|rub|try|pln|inr|rp|rb|ribu|juta|won|euro|dollars?|руб|zł|tl)\b|원|円|元)",
+    re.IGNORECASE,
+)
 
 ACCOUNT_HINTS = (
     *("bank", "bangko", "kont", "bankverbindung", "rekening", "kontonr", "cuenta", "conta", "compte", "conto"),
@@ -48,9 +58,11 @@ ACCOUNT_HINTS = (
 
 
 def bank_accounts(text: str) -> Iterator[tuple[int, int]]:
-    """An account number right after a bank account's label (and the bank's name)."""
+    """An account number right after a bank account's label (and the bank's name); not an amount."""
     lower = text.lower()
     if not any(hint in lower for hint in ACCOUNT_HINTS):
         return
     for m in _ACCOUNT.finditer(text):
-        yield m.start(1), m.end(1)
+        if _AMOUNT.search(m.group(1)) or _CURRENCY_AFTER.match(text, m.end(2)):
+            continue  # a balance or a sum ("bank account balance 125000", "rekening 350000 rupiah")
+        yield m.start(2), m.end(2)
