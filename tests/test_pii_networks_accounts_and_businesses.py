@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tiermem.trust.pii import PiiKind, PiiMasker, find_pii
+from tiermem.trust.pii_keys import LABEL_HINTS
 
 
 def _found(text: str) -> list[tuple[str, PiiKind]]:
@@ -102,3 +103,8 @@ def test_an_amount_after_a_bank_account_label_is_not_an_account_number() -> None
 
 def test_a_number_under_a_bank_account_column_is_masked() -> None:
     assert _found("name,bank account\nAnn,20417733") == [("20417733", PiiKind.ACCOUNT)]
+
+
+def test_the_label_hints_for_bank_accounts_and_the_iranian_code_leave_plain_keys_unread() -> None:
+    assert [key for key in ("city", "note", "name", "results", "ts") if LABEL_HINTS.search(key)] == []
+    assert LABEL_HINTS.search("bank_account") and LABEL_HINTS.search("کد ملی")

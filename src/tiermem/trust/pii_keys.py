@@ -62,7 +62,7 @@ LABEL_HINTS = re.compile(
     r"snils|снилс|cccd|căn\s+cước|f[iİ]n\s+kod|FİN|codice\s+fiscale|cod\.\s*fisc|c\.\s?f\.|ת\.ז|அடையாள|"
     r"iban|trr|arveldus|hesab|شبا|फोन|फ़ोन|मोबाइल|ဖုန်း|දුරකථන|ජංගම|"
     # an Iranian national code's label; a bank account's labels (``pii_accounts``)
-    + "|ملی|ملّی|"
+    + "ملی|ملّی|"
     + "|".join(re.escape(hint) for hint in (*BIRTH_ABROAD_HINTS, *PASSPORT_ABROAD_HINTS, *ACCOUNT_HINTS))
 )
 
