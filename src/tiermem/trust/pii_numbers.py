@@ -222,7 +222,7 @@ _CARD_WORDS = re.compile(
 # table above lacks is still a card there, when its length is a card's and its Luhn digit holds.
 _CARD_LABEL = re.compile(
     r"(?i)(?:\b(?:card|kreditkarte|karte|carte|tarjeta|carta|cart[ãa]o|kart[ıi]?m?|karty?|kartu|kaart|kort|"
-    r"карт[аыуеой]{0,2}|картк[аиуі]|κάρτα[ς]?|th[ẻe])|カード|信用卡|银行卡|銀行卡|카드|بطاقة|کارت|कार्ड)"
+    r"карт[аыуеой]{0,2}|картк[аиуі]|κάρτα[ς]?|thẻ)|カード|信用卡|银行卡|銀行卡|카드|بطاقة|کارت|कार्ड)"
     r"[^\n\d.!?]{0,24}$"
 )
 # A sentence ends at a line break, or at ".", "!" or "?" before a word ("card no. 4111" is one sentence).
