@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tiermem.trust import pii, pii_labelled, pii_national, pii_numbers, pii_phones
+from tiermem.trust import pii, pii_accounts, pii_labelled, pii_national, pii_numbers, pii_phones
 from tiermem.trust.pii import _DETECTORS, PiiMasker, find_pii
 from tiermem.trust.pii_keys import LABEL_HINTS
 from tiermem.trust.pii_view import pii_view
@@ -83,6 +83,7 @@ WORDS_BEFORE: dict[Detector, list[re.Pattern[str]]] = {
     pii_national.national_labelled_ids: [pattern for _, pattern, _ in pii_national._NATIONAL],
     pii_national.few_digit_ids: [pattern for _, pattern, _ in pii_national._FEW_DIGITS],
     pii_numbers.national_ids: [],
+    pii_accounts.bank_accounts: [pii_accounts._ACCOUNT],
     pii_numbers.ipv6s: [],
     pii_numbers.ipv4s: [],
     pii_phones.phones: [pii_phones._PHONE_WORD],

@@ -6,8 +6,9 @@ e-mail addresses; phone numbers of any country in international form and of the 
 form (``pii_phones``, on phonenumbers); IBANs in any case and spacing, payment cards, US SSNs and Spanish,
 Italian and Brazilian identifiers by their check digits (``pii_numbers``, on python-stdnum); UK National
 Insurance numbers; IPv4 and IPv6 addresses; birth dates, passport numbers and other national identifiers after
-their label (``pii_labelled``), also in a table's cells under a header naming them (``pii_columns``); API keys and
-tokens (known prefixes, JWTs, bearer tokens, ``api_key=...``).
+their label (``pii_labelled``), a domestic bank account's number after a bank account's label (``pii_accounts``),
+also in a table's cells under a header naming them (``pii_columns``); API keys and tokens (known prefixes, JWTs,
+bearer tokens, ``api_key=...``).
 Names and postal addresses are not looked for: no rule tells "Rose" the person from the flower.
 
 Ordinary numbers stay: dates, times, prices, counts, versions (a dotted quad after "firmware" or "v", or under such
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tiermem.trust.pii_accounts import bank_accounts
 from tiermem.trust.pii_columns import column_cells
 from tiermem.trust.pii_json import Layer, encode, is_json, layers
 from tiermem.trust.pii_keys import CACHED_KEY, LABEL_HINTS, cached_readings, readings_of
@@ -58,6 +60,7 @@ class PiiKind(StrEnum):
     NATIONAL_ID = "ID"
     PASSPORT = "PASSPORT"
     BIRTH_DATE = "DOB"
+    ACCOUNT = "ACCOUNT"
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +196,7 @@ _DETECTORS: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]], int
     (PiiKind.NATIONAL_ID, national_labelled_ids, 7),  # a Kenyan ID's seven; an AFM's nine, the others more
     (PiiKind.NATIONAL_ID, few_digit_ids, 1),  # an Azerbaijani FIN may hold one
     (PiiKind.NATIONAL_ID, national_ids, 7),  # a NIE's or a codice fiscale's seven; a DNI or CPF more
+    (PiiKind.ACCOUNT, bank_accounts, 6),  # a bank account's six digits at least
     (PiiKind.IP, ipv6s, 1),  # "a::b" is not read as an address
     (PiiKind.IP, ipv4s, 4),
     (PiiKind.PHONE, phones, 7),
@@ -246,6 +250,7 @@ _AFTER_A_HEADER: tuple[tuple[PiiKind, Callable[[str], Iterator[tuple[int, int]]]
     (PiiKind.NATIONAL_ID, labelled_ids),
     (PiiKind.NATIONAL_ID, national_labelled_ids),
     (PiiKind.NATIONAL_ID, few_digit_ids),
+    (PiiKind.ACCOUNT, bank_accounts),
 )
 _LEAST_IN_A_CELL = 2  # a passport number's two digits
 # A header naming a phone: its cell is read alone, so the next cell's digits ("+351 21 ...,85.2...") are not read

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from tiermem.trust.pii_accounts import ACCOUNT_HINTS
 from tiermem.trust.pii_labels_abroad import BIRTH_ABROAD_HINTS, PASSPORT_ABROAD_HINTS
 from tiermem.trust.pii_numbers import names_a_thing, names_a_version
 
@@ -60,7 +61,9 @@ LABEL_HINTS = re.compile(
     # ids by their label and shape, an account's label, a phone's word in a script one country writes
     r"snils|снилс|cccd|căn\s+cước|f[iİ]n\s+kod|FİN|codice\s+fiscale|cod\.\s*fisc|c\.\s?f\.|ת\.ז|அடையாள|"
     r"iban|trr|arveldus|hesab|شبا|फोन|फ़ोन|मोबाइल|ဖုန်း|දුරකථන|ජංගම|"
-    + "|".join(re.escape(hint) for hint in (*BIRTH_ABROAD_HINTS, *PASSPORT_ABROAD_HINTS))
+    # a card's label in more languages, an Iranian national code's label; a bank account's labels (``pii_accounts``)
+    + "kart|kaart|kort|карт|κάρτα|thẻ|بطاقة|کارت|कार्ड|ملی|ملّی|"
+    + "|".join(re.escape(hint) for hint in (*BIRTH_ABROAD_HINTS, *PASSPORT_ABROAD_HINTS, *ACCOUNT_HINTS))
 )
 
 

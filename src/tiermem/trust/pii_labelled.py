@@ -210,9 +210,9 @@ _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         nir.is_valid,
     ),
     (("bsn", "burgerservice"), _after(r"bsn|burgerservicenummer", r"\d{9}"), bsn.is_valid),
-    (
+    (  # "ist": German "is" ("meine Steuer-ID ist ...")
         ("steuer", "idnr"),
-        _after(r"steuer-?id|steueridentifikationsnummer|idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"),
+        _after(r"(?:steuer-?id|steueridentifikationsnummer|idnr)(?:\s+ist)?", r"\d{2} ?\d{3} ?\d{3} ?\d{3}"),
         idnr.is_valid,
     ),
     (("cpf",), _after(r"cpf", r"\d{11}"), cpf.is_valid),

@@ -2,7 +2,7 @@
 
 A personal code, a civil registry number or a social-security number is a run of digits that could be anything
 until its label names it ("身份证号", "Fødselsnummer", "CNP", "תעודת זהות", "マイナンバー", "ΑΜΚΑ", "NIK",
-"rodné číslo", "CPR", "EMŠO", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
+"rodné číslo", "CPR", "EMŠO", "کد ملی", "personas kods", "MyKad", "CNIC", "주민등록번호", "เลขประจำตัวประชาชน", "आधार");
 after the label python-stdnum checks its check digit, or its date and region, so a reference number that follows
 the same word by chance stays as written. A personal code that carries its holder's date of birth ("身份证", "ЕГН",
 "PESEL", "CNP", "ΑΜΚΑ", "ЈМБГ", "EMŠO", "asmens kodas", "ЖСН", "codice fiscale", "РНОКПП") is masked after its
@@ -158,6 +158,15 @@ def _fin(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
+def _kode_melli(value: str) -> bool:
+    """An Iranian national code: ten digits, not all one digit, the last a check over the nine before it."""
+    digits = re.sub(r"\D", "", value)
+    if len(digits) != 10 or len(set(digits)) == 1:
+        return False
+    rest = sum(int(d) * (10 - i) for i, d in enumerate(digits[:9])) % 11
+    return int(digits[9]) == (rest if rest < 2 else 11 - rest)
+
+
 # (words one of which the lower-cased text must hold; the pattern; the check).
 _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     (
@@ -207,6 +216,11 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         ("personnummer",),
         _after(_label("personnummer"), r"(?:\d{2})?\d{6}[-+]?\d{4}"),
         label_says(personnummer.validate, personnummer.get_birth_date),
+    ),
+    (
+        ("ملی", "ملّی"),
+        _after(_label(r"(?:کد|شماره)\s*مل[ّ]?ی", False), r"\d{3}-?\d{6}-?\d"),
+        _kode_melli,
     ),
     (("cpr",), _after(_label(r"cpr(?:-?nummer|-?nr\.?)?"), r"\d{6}-?\d{4}"), cpr.is_valid),
     (("cnp", "numeric personal"), _after(_label(r"cnp|cod\s+numeric\s+personal"), r"\d{13}"), label_says(cnp.validate)),

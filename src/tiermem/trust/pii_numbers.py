@@ -24,7 +24,7 @@ from stdnum.es import dni, nie
 from stdnum.it import codicefiscale
 from stdnum.us import ssn
 
-from tiermem.trust.pii_things import THINGS_ABROAD
+from tiermem.trust.pii_things import BUSINESS, THINGS_ABROAD
 
 __all__ = [
     "NOT_PERSONAL",
@@ -71,15 +71,20 @@ NOT_PERSONAL = re.compile(
     # a shipment and its tracking (Italian, Spanish, Portuguese, French, Polish, Dutch)
     r"spedizion[ei]|tracciamento|env[íi]o|seguimiento|rastreio|remessa|envoi|colis|przesy[łl]k[aiy]|zending|"
     # a call centre's record of a call, a cost centre, an account of the books
-    r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger)\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
+    r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger|"
+    # a Polish order and parcel, a Russian tracking number; a business's registration (``pii_things``)
+    rf"zam[óo]wieni[aeu]|paczk[aię]|paczkomat|inpost|трек(?:-номер)?|{BUSINESS})"
+    r"\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
     r"(?:\s+(?:of|de|di|del|della|du|des|der|van|ng|ya)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
-    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero|č\.|č[íi]slo))?"
+    r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero|č\.|č[íi]slo|№))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|"
     # written without spaces, so no word boundary before them: an order's, an article's, a slip's number
     r"(?:注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號|検体番号|样本编号|"
     # Korean order, invoice, article, booking, serial and specimen numbers; Arabic and Hebrew ones after "number"
     r"주문번호|주문|송장번호|운송장번호|상품번호|품번|접수번호|예약번호|일련번호|모델번호|검체번호|"
+    # a business's registration in Korean, Japanese and Chinese
+    r"사업자(?:등록)?번호|법인(?:등록)?번호|法人番号|登録番号|统一社会信用代码|統一編號|营业执照(?:号码?)?|"
     r"رقم\s+(?:ال)?(?:طلب|فاتورة|شحنة|منتج|تتبع|حجز|مرجع|صنف)|מספר\s+(?:ה)?(?:הזמנה|חשבונית|משלוח|מוצר)|"
     r"เลขที่(?:คำสั่งซื้อ|ใบแจ้งหนี้|พัสดุ)|ऑर्डर\s*(?:नंबर|संख्या)?)\s*[:#]?\s*|"
     # the same words in more languages (``pii_things``)
@@ -182,7 +187,9 @@ _CARD = re.compile(
     rf"(?<![\d.,+-])(?:\d{{4}}{_GAP}\d{{4}}{_GAP}\d{{4}}{_GAP}\d{{4}}(?:{_GAP}\d{{3}})?|\d{{4}}{_GAP}\d{{6}}{_GAP}\d{{4,5}}"
     r"|\d{12,19})(?!\d|[.,-]\d)"
 )
-# (leading digits, lengths) of the card networks: Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro.
+# (leading digits, lengths) of the card networks: Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro,
+# then the national networks: Russian Mir, Turkish Troy, Indian RuPay (and UnionPay) on 81 and 82, Vietnamese Napas,
+# Uzbek UzCard and Humo. Elo, Hipercard, Verve, RuPay's 60 and 65 and Iran's Shetab cards start as the ones above do.
 _NETWORKS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("4",), (13, 16, 19)),
     (tuple(str(n) for n in range(51, 56)) + tuple(str(n) for n in range(2221, 2721)), (16,)),
@@ -192,6 +199,11 @@ _NETWORKS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("300", "301", "302", "303", "304", "305", "36", "38", "39"), (14, 15, 16, 17, 18, 19)),
     (("62",), (16, 17, 18, 19)),
     (("50", "56", "57", "58", "6"), (12, 13, 14, 15, 16, 17, 18, 19)),
+    (("2200", "2201", "2202", "2203", "2204"), (16, 17, 18, 19)),
+    (("9792",), (16,)),
+    (("81", "82"), (16, 17, 18, 19)),
+    (("9704",), (16, 19)),
+    (("8600", "9860"), (16,)),
 )
 
 
@@ -209,7 +221,8 @@ _CARD_WORDS = re.compile(
 # A card's number right after its label ("card number:", "クレジットカード番号"): a new network's prefix that the
 # table above lacks is still a card there, when its length is a card's and its Luhn digit holds.
 _CARD_LABEL = re.compile(
-    r"(?i)(?:\b(?:card|kreditkarte|karte|carte|tarjeta|carta|cart[ãa]o)|カード|信用卡|银行卡|銀行卡|카드)"
+    r"(?i)(?:\b(?:card|kreditkarte|karte|carte|tarjeta|carta|cart[ãa]o|kart[ıi]?m?|karty?|kartu|kaart|kort|"
+    r"карт[аыуеой]{0,2}|картк[аиуі]|κάρτα[ς]?|thẻ)|カード|信用卡|银行卡|銀行卡|카드|بطاقة|کارت|कार्ड)"
     r"[^\n\d.!?]{0,24}$"
 )
 # A sentence ends at a line break, or at ".", "!" or "?" before a word ("card no. 4111" is one sentence).
@@ -249,12 +262,25 @@ def _two_numbers(text: str, start: int, end: int) -> bool:
     return not _about_a_card(text, start, end)  # two dashed numbers: one card only where a card is spoken of
 
 
+# Groups of digits printed on after a card-shaped run: a number longer than any card, unless its sentence speaks of a
+# card (the expiry and the code may follow the number). A group before a slash or a dot and a digit is a date or an
+# amount, not more of the number.
+_MORE_GROUPS = re.compile(rf"(?:{_GAP}\d{{2,4}}(?![\d/.,:]\d|\d))+")
+
+
 def cards(text: str) -> Spans:
     """Payment card numbers: a network's prefix and length and a valid Luhn digit; not a barcode, not two numbers
     printed side by side or as a range (``_two_numbers``), and not an order (or any number after a word of
     ``NOT_PERSONAL``) unless its sentence speaks of a card or a payment."""
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
+        more = _MORE_GROUPS.match(text, m.end())
+        if (
+            more
+            and len(digits) + sum(c.isdigit() for c in more.group(0)) > 19
+            and not _about_a_card(text, m.start(), m.end())
+        ):
+            continue  # a longer run printed in groups (a parcel's 24 digits), where no card is spoken of
         labelled = len(digits) in (15, 16, 19) and _CARD_LABEL.search(text, max(0, m.start() - 40), m.start())
         if not ((_card_network(digits) or labelled) and luhn.is_valid(digits)):
             continue

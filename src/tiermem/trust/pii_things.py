@@ -12,7 +12,18 @@ The words are whole words: none is found inside another ("koda" holds "oda" and 
 
 from __future__ import annotations
 
-__all__ = ["THINGS_ABROAD"]
+__all__ = ["BUSINESS", "THINGS_ABROAD"]
+
+# A business's own number: a VAT or tax registration and a company register's entry. A company's number is no
+# person's, so a phone-shaped value after these words is left as written ("USt-IdNr. DE 123 456 789"). Read in
+# ``NOT_PERSONAL`` as whole words, in any case; a plain "id" or "number" may follow.
+BUSINESS = (
+    r"vat(?:\s+(?:reg(?:istration)?|id))?|tva(?:\s+intracom(?:munautaire)?)?|ust-?id(?:nr)?|umsatzsteuer-?id"
+    r"(?:entifikationsnummer)?|steuernummer\s+(?:der\s+)?firma|btw(?:-?nummer)?|p\.?\s?iva|partita\s+iva|cif|nif-?iva|"
+    r"nip(?:\s+firmy)?|regon|krs|organisationsnummer|org\.?\s?nr|cvr(?:-?nummer)?|y-tunnus|abn|acn|"
+    r"company\s+(?:registration|reg\.?|number|no\.?)|handelsregister|hrb|hra|kvk(?:-?nummer)?|siret|siren|"
+    r"огрн(?:ип)?|кпп|инн\s+организации|єдрпоу|ičo|ič\s+dph|dič|nipc|rut\s+empresa|cnpj"
+)
 
 # By language, each a regular expression, separated by spaces; a word may be given in the forms a label uses
 # (nominative, genitive). Words are matched in any case.
