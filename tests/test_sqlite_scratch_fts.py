@@ -10,7 +10,7 @@ import pytest
 
 from store_fixtures import ANY, NOW, item, make_record
 from tiermem.store import fulltext
-from tiermem.store.sqlite import SQLiteStore, fts, term_rows
+from tiermem.store.sqlite import SQLiteStore, phrase_frequencies, term_rows
 from tiermem.store.sqlite.fts_syntax import fts_query
 from tiermem.store.sqlite.scope_text import read_scope_text
 from tiermem.types import Scope
@@ -43,7 +43,7 @@ def test_small_scope_keyword_scores_equal_those_read_from_the_whole_file(
     store = _store(tmp_path)
     try:
         scratch = _scores(store)
-        monkeypatch.setattr(fts, "SCRATCH_ROWS_UP_TO", 0)  # the table-wide read-back, as before
+        monkeypatch.setattr(phrase_frequencies, "SCRATCH_ROWS_UP_TO", 0)  # the table-wide read-back, as before
         whole = _scores(store)
     finally:
         store.close()
@@ -68,7 +68,7 @@ def test_a_minor_scope_matching_more_rows_than_a_scratch_table_takes_learns_from
             read_scope_text(conn, key),
             terms,
             lambda ts, token: fts_query(SMALL, ts, with_scope_token=token),
-            fts._BM25_WEIGHTS,
+            phrase_frequencies.BM25_WEIGHTS,
             counts,
         )
 
