@@ -20,7 +20,7 @@ from tiermem.trust.secret_language_rows_europe import EUROPE
 from tiermem.trust.secret_passwords import shaped
 from tiermem.trust.secret_placeholders import is_placeholder
 
-__all__ = ["foreign_code", "foreign_password", "integration_key", "wifi_key"]
+__all__ = ["KEY_WORDS", "NETWORK_WORDS", "foreign_code", "foreign_password", "integration_key", "wifi_key"]
 
 
 _LANGUAGES: dict[str, _Words] = {
@@ -283,6 +283,9 @@ def foreign_code(text: str) -> bool:
     )
 
 
+# A network's key and a network named, in every language of the table (patterns, lower case).
+KEY_WORDS: tuple[str, ...] = tuple(dict.fromkeys(_all("key")))
+NETWORK_WORDS: tuple[str, ...] = tuple(dict.fromkeys(_all("network")))
 _NETWORK = re.compile(r"(?i)(?<![^\W\d_])" + _either(_all("network")) + r"(?![^\W\d_])")
 _KEY = re.compile(
     r"(?i)(?<![^\W\d_])(?P<label>"
@@ -294,6 +297,17 @@ _KEY = re.compile(
     + r"(?P<device>(?:[ \t]+[^\s:=]{1,20}){0,3}?)[ \t]*[:=][ \t]*"
     + r"(?P<value>\d{4,}(?:[ \-]\d{4,}){2,}(?![\d\-])|[^\s\"',;]+)"
 )
+# A key's label, then the network's security mode in its place of a colon ("chave WPA2 ...", "clé WPA2-PSK : ...").
+_MODE = r"(?:wpa[23]?|wep)(?:[\-/ ]?(?:psk|personal|wpa[23]))?|psk"
+_KEY_MODE = re.compile(
+    r"(?i)(?<![^\W\d_])(?P<label>"
+    + _either([*_all("key"), "key"])
+    + r"(?:[\s_\-]+"
+    + _either(_all("network"))
+    + r")?)[\s_\-]+(?:"
+    + _MODE
+    + r")(?![^\W\d_])[ \t]*(?P<sep>[:=]?)[ \t]*(?P<value>[^\s\"',;]+)"
+)
 # A Wi-Fi key given bare after the network's name (a tag ``wifi:...``): made like a strong password, with a sign no
 # network's name holds, as a network's name with a digit or a dash ("Home-5G") is no key.
 _BARE_WIFI = re.compile(r"(?i)(?<![^\W\d_])(?:wi-?fi|wlan)[ \t]*[:=][ \t]*(?P<value>\S+)")
@@ -301,7 +315,8 @@ _BARE_WIFI = re.compile(r"(?i)(?<![^\W\d_])(?:wi-?fi|wlan)[ \t]*[:=][ \t]*(?P<va
 
 def wifi_key(text: str) -> bool:
     """Whether ``text`` gives a network's key: after a key's label that names the network or in a text that does
-    ("Netzwerkschlüssel: ...", "Wifi du salon ... clé : ..."), or bare after "wifi:"."""
+    ("Netzwerkschlüssel: ...", "Wifi du salon ... clé : ..."), or after its security mode ("chave WPA2 ..."), or bare
+    after "wifi:"."""
     for m in _KEY.finditer(text):
         value = m["value"].rstrip(".,;!?)")
         grouped = value[:1].isdigit() and " " in value
@@ -309,6 +324,13 @@ def wifi_key(text: str) -> bool:
         if m["device"] and not grouped:
             continue  # words before the colon name something else than the key ("key to the shed: ...")
         if (grouped or shaped(value)) and (named or _NETWORK.search(text)):
+            return True
+    for m in _KEY_MODE.finditer(text):
+        value = m["value"].rstrip(".,;!?)")
+        # with no sign between, the value holds a digit, as a word after the mode seldom does ("WPA2 AES-CCMP")
+        if not (shaped(value) and (m["sep"] or re.search(r"\d", value))):
+            continue
+        if _NETWORK.search(m["label"]) or _NETWORK.search(text):
             return True
     return any(_STRONG.fullmatch(m["value"].rstrip(".,;")) for m in _BARE_WIFI.finditer(text))
 

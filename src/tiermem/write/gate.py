@@ -31,7 +31,7 @@ from tiermem.embed import Embedder, Vectors
 from tiermem.errors import InjectionRefusedError, SecretRefusedError, shown_name
 from tiermem.store.base import AuditEntry, Store
 from tiermem.trust.injection import injection_score
-from tiermem.trust.secret_pins import code_of_a_named_safe
+from tiermem.trust.secret_metadata import metadata_credentials
 from tiermem.trust.secrets import find_secrets
 from tiermem.types import MemoryRecord, Scope
 from tiermem.write.scan import ScanPolicy, scan_records, scan_with_vectors, scanned
@@ -55,21 +55,14 @@ def credential_fields(record: MemoryRecord) -> Found:
     """Each field of ``record`` that holds a credential, with the kinds found there; a metadata field whose key is
     itself a credential is named by its position, so no refusal repeats it."""
     keys = list(record.metadata)
-    found = _found(record_texts(record)) + _safe_codes(record.content, record.metadata.items())
+    found = _found(record_texts(record)) + _read_together(record.content, record.metadata.items())
     return [(_unnamed(field, keys), kinds) for field, kinds in found]
 
 
-def _safe_codes(note: str, metadata: Iterable[tuple[object, object]]) -> Found:
-    """Metadata entries that hold a safe's code, read with the note that names the safe (``codice: ...`` read
-    alone names any code); an entry already refused on its own is not repeated."""
-    return [
-        (f"metadata.{key}", (_SAFE_CODE,))
-        for key, value in metadata
-        if code_of_a_named_safe(note, key, value) and not find_secrets(f"{key}: {value}")
-    ]
-
-
-_SAFE_CODE = "a PIN or access code"
+def _read_together(note: str, metadata: Iterable[tuple[object, object]]) -> Found:
+    """Metadata entries that hold a credential only when read with the note and their siblings (a safe's code in a
+    note naming the safe, a Wi-Fi key beside the network's name); an entry refused on its own is not repeated."""
+    return [(f"metadata.{key}", (kind,)) for key, kind in metadata_credentials(note, metadata)]
 
 
 def _unnamed(field: str, keys: list[str]) -> str:
@@ -170,7 +163,7 @@ def refuse_credentials_given(store: Store, scope: Scope, items: Sequence[object]
     """The same for writes whose fields broke a rule before they became records: a credential in a field that is
     also malformed (a token pasted as a tag) is refused as a credential, and audited, not answered as a bad field."""
     texts: list[tuple[str, str]] = []
-    safes: Found = []
+    together: Found = []
     for i, item in enumerate(items):
         prefix = "" if len(items) == 1 else f"items[{i}]."
         fields = [("content", getattr(item, "content", None)), ("context", getattr(item, "context", None))]
@@ -182,9 +175,9 @@ def refuse_credentials_given(store: Store, scope: Scope, items: Sequence[object]
             fields += [(_meta_field(key, k), f"{key}: {value}") for k, (key, value) in enumerate(metadata.items())]
             note = getattr(item, "content", None)
             if isinstance(note, str):
-                safes += [(prefix + field, kinds) for field, kinds in _safe_codes(note, metadata.items())]
+                together += [(prefix + field, kinds) for field, kinds in _read_together(note, metadata.items())]
         texts += [(prefix + field, text) for field, text in fields if isinstance(text, str) and text]
-    refuse_credentials_in(store, scope, texts, "writer", now, safes)
+    refuse_credentials_in(store, scope, texts, "writer", now, together)
 
 
 def _meta_field(key: object, position: int) -> str:
