@@ -324,7 +324,11 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         _after(_label(r"inombolo\s+(?:ka|ye|yo)mazisi|inombolo\s+yesazisi|id-?nommer|identiteitsnommer"), r"\d{13}"),
         label_says(za_idnr.validate, za_idnr.get_birth_date),
     ),
-    (("id",), _after(_label(r"(?:sa\s+|south\s+african\s+)?id(?:entity)?[\s-]*number"), r"\d{13}"), za_idnr.is_valid),
+    (
+        ("id number", "id-number", "idnumber", "identity number"),
+        _after(_label(r"(?:sa\s+|south\s+african\s+)?id(?:entity)?[\s-]?number"), r"\d{13}"),
+        za_idnr.is_valid,
+    ),
     (
         ("rijksregister", "registre national", "numéro national"),
         _after(

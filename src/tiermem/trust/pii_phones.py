@@ -104,8 +104,15 @@ _UPS = re.compile(r"(?<![A-Za-z0-9])1Z(?: ?[A-Z0-9]){16}(?![A-Za-z0-9])")
 
 
 # How far back the words before a number are read: a business's label, the words naming whose it is and a colon
-# ("Organisationsnummer för Bageriet Kanel AB:").
+# ("Organisationsnummer för Bageriet Kanel AB:"), which are read only where the colon is there.
 _BEFORE = 60
+
+
+def _names_a_thing(before: str) -> bool:
+    """The words before a number name a thing's; read further back only where a colon ends them."""
+    return NOT_PERSONAL.search(before[-30:]) is not None or (
+        before.rstrip().endswith(":") and NOT_PERSONAL.search(before) is not None
+    )
 
 
 def _local_regions(before: str) -> tuple[str, ...]:
@@ -223,7 +230,7 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
             continue  # six small numbers or more ("07 12 23 34 41 45"): drawn numbers, no national form
         if _THOUSANDS.match(value) and not context:
             continue
-        if NOT_PERSONAL.search(before) and not context:
+        if not context and _names_a_thing(before):
             things.append(value)
             continue
         if things and not context and _sibling(value, things):
