@@ -65,3 +65,7 @@ def test_a_policy_business_meter_part_or_postal_number_is_left_as_written(text: 
 
 def test_a_phone_word_between_a_business_label_and_the_colon_still_names_a_phone() -> None:
     assert _found("Organisationsnummer och telefon: 070-123 45 67") == [("070-123 45 67", "PHONE")]
+
+
+def test_a_meter_readers_phone_after_his_name_is_still_a_phone() -> None:
+    assert _found("Meter reader Tom Hale: 07700 900456") == [("07700 900456", "PHONE")]

@@ -30,10 +30,13 @@ BUSINESS = (
 # utility's meter and a spare part (English, Dutch, German, the Nordic languages, the Romance languages, Polish,
 # Czech, Ukrainian, Turkish, Hungarian, Greek). Read as ``BUSINESS`` is, with words between them and a colon.
 HELD = (
-    r"insurance\s+policy|policy(?=[\s-]*(?:no\b|nr\b|number|#))|polis(?:nummer|nr)?|polic(?:e|en)nummer|versicherungsschein(?:nummer)?|"
+    r"insurance\s+policy|policy(?=[\s-]*(?:no\b|nr\b|number|#))|polis(?:nummer|nr)?|polic(?:e|en)nummer|"
+    r"versicherungsschein(?:nummer)?|"
     r"p[óo]liza|polizza|ap[óo]lice|polisa|polisy|f[öo]rs[äa]kringsnummer|forsikringsnummer|vakuutusnumero|"
-    r"(?:gas|water|electricity|electric|power)?\s*meter|(?:strom|gas|wasser)?z[äa]hler(?:nummer)?|meternummer|"
-    r"compteur|contador(?=\s+de\s+(?:gas|luz|agua|água|electricidad|eletricidade|energia))|contatore|contor(?:ul)?|licznik(?:a|u)?|elektroměr|plynoměr|vodoměr|"
+    r"(?:gas|water|electricity|electric|power)\s*meter|meter(?=[\s-]*(?:no\b|nr\b|number|#|serial))|"
+    r"(?:strom|gas|wasser)?z[äa]hler(?:nummer)?|meternummer|"
+    r"compteur|contador(?=\s+de\s+(?:gas|luz|agua|água|electricidad|eletricidade|energia))|contatore|contor(?:ul)?|"
+    r"licznik(?:a|u)?|elektroměr|plynoměr|vodoměr|"
     r"m[äa]tar(?:e|en|nummer|nr)?|m[åa]ler(?:en|nummer|nr)?|mittari(?:n)?|лічильник(?:а)?|сч[её]тчик(?:а)?|"
     r"saya[çc]|mérő(?:óra)?|μετρητ[ήη]ς?|mpan|mprn|"
     r"spare\s+part|varaosa(?:n)?|osanumero|ersatzteil(?:nummer)?|reservdel(?:snummer)?|reservedel(?:snummer)?|"
