@@ -15,11 +15,13 @@ from collections.abc import Iterator
 
 __all__ = ["ACCOUNT_HINTS", "bank_accounts"]
 
-# The labels, by language: English, German, Dutch and the Nordic languages, the Romance languages, Polish, Russian
-# and Ukrainian, Turkish, Indonesian and Malay, Vietnamese, Filipino; then those written without spaces or in other
-# scripts (Korean, Japanese, Chinese, Thai, Hindi, Arabic, Persian).
+# The labels, by language: English (a bank's, a checking or a savings account), German, Dutch and the Nordic
+# languages, the Romance languages, Polish, Russian and Ukrainian, Turkish, Indonesian and Malay, Vietnamese,
+# Filipino; then those written without spaces or in other scripts (Korean, Japanese, Chinese, Thai, Hindi, Arabic,
+# Persian).
 _SPACED = (
-    r"bank\s+account(?:\s+(?:number|no\.?|nr\.?|#))?|bank\s+a/c|kontonummer|konto-?nr\.?|bankkonto(?:nummer)?|"
+    r"(?:bank|checking|chequing|savings?)\s+(?:account|acct\.?)(?:\s+(?:number|no\.?|nr\.?|#))?|bank\s+a/c|"
+    r"kontonummer|konto-?nr\.?|bankkonto(?:nummer)?|"
     r"bankverbindung|rekeningnummer|bankrekening|kontonr\.?|"
     r"cuenta\s+bancaria|n[úu]mero\s+de\s+cuenta\s+bancaria|conta\s+banc[áa]ria|conta\s+corrente|"
     r"compte\s+bancaire|conto\s+corrente|numer\s+(?:konta|rachunku)|nr\s+(?:konta|rachunku)|rachun(?:ek|ku)\s+bankow\w*|"
@@ -51,7 +53,8 @@ _CURRENCY_AFTER = re.compile(
 )
 
 ACCOUNT_HINTS = (
-    *("bank", "bangko", "kont", "bankverbindung", "rekening", "kontonr", "cuenta", "conta", "compte", "conto"),
+    *("bank", "bangko", "checking", "chequing", "saving", "kont", "bankverbindung", "rekening", "kontonr"),
+    *("cuenta", "conta", "compte", "conto"),
     *("rachun", "счёт", "счет", "счёта", "счета", "рахун", "hesab", "hesap", "rek", "akaun", "khoản", "khoan", "р/с"),
     *("계좌", "口座", "账号", "账户", "帳號", "帳戶", "บัญชี", "खाता", "الحساب", "حساب"),
 )

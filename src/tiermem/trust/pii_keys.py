@@ -56,6 +56,7 @@ LABEL_HINTS = re.compile(
     r"|αφμ|α\.φ\.μ|induk|rodn|r\.\s?č|инн|рнокпп|іпн|егн|oib|isikukood|asmens|kennitala|rijksregister|ahv|avs"
     r"|会社|自宅|勤務先|職場|事務所|実家|公司|办公室|住宅|家里|회사|자택|사무실|직장"
     # birth, passport and national id labels of thirty more languages (pii_labels_abroad, pii_national)
+    r"|bvn|mazisi|sazisi|nommer"  # a Nigerian BVN's and a South African ID's labels (``pii_national``)
     r"|emšo|emso|personas|mykad|nric|k/p|cnic|पॅन|पैन|davčn|јмбг|jmbg|матични|matični|жсн|иин|iin|এনআইডি|পরিচয়"
     r"|kitambulisho|नागरिकता|မှတ်ပုံတင်|nrc|регистр|nic|හැඳුනුම්|"
     # ids by their label and shape, an account's label, a phone's word in a script one country writes

@@ -184,7 +184,7 @@ _SEP = _REMARK + r"\s*(?:is\s*)?(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*"
 def _after(label: str, value: str, holder: bool = True) -> re.Pattern[str]:
     """``value`` (group 1) right after ``label``, or after words naming its holder and a colon (``holder``: a label
     that is also a common word, "sin" or "pan", is read only right before its value)."""
-    between = r"(?:" + _HOLDER + r"\s*|" + _SEP + r")" if holder else _SEP
+    between = r"(?:(?:\s\([^()\n]{1,40}\))?" + _HOLDER + r"\s*|" + _SEP + r")" if holder else _SEP
     return re.compile(r"(?i)\b(?:" + label + r")" + between + r"(" + value + r")\b")
 
 
@@ -193,7 +193,11 @@ def _after(label: str, value: str, holder: bool = True) -> re.Pattern[str]:
 _LABELLED: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     (
         ("pan", "permanent account", "पॅन", "पैन"),
-        _after(r"pan|permanent\s+account\s+number|pan\s+card|पॅन|पैन", r"[A-Z]{5}\d{4}[A-Z]", holder=False),
+        _after(
+            r"pan|permanent\s+account\s+number|pan\s+card|(?:पॅन|पैन)(?:\s+(?:कार्ड|नंबर|नम्बर|संख्या|क्रमांक))?",
+            r"[A-Z]{5}\d{4}[A-Z]",
+            holder=False,
+        ),
         pan.is_valid,
     ),
     (("aadha",), _after(r"aadhaar|aadhar", r"\d{4}\s?\d{4}\s?\d{4}"), aadhaar.is_valid),

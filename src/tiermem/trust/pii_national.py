@@ -9,8 +9,10 @@ the same word by chance stays as written. A personal code that carries its holde
 own label with a mistyped check digit too, its date right: a label that names a person's code has a person's code
 after it, typed wrong or not.
 One with no check digit at all (Bangladeshi NID, Kenyan id, Nepali citizenship, Myanmar NRC, Mongolian register,
-Sri Lankan NIC, Vietnamese CCCD, Azerbaijani FIN) is masked by its label and its own shape, and so is one whose label
-names nothing else and whose shape is its own (a Turkish id after "T.C. kimlik", a Thai id in its printed groups).
+Sri Lankan NIC, Vietnamese CCCD, Azerbaijani FIN, Nigerian NIN and BVN) is masked by its label and its own shape,
+and so is one whose label names nothing else and whose shape is its own (a Turkish id after "T.C. kimlik", a Thai id
+in its printed groups). A South African ID carries its date of birth and a Luhn digit, checked after any of its
+labels.
 """
 
 # ruff: noqa: RUF001, RUF002, RUF003  (the labels are written in the scripts they match)
@@ -50,16 +52,17 @@ from stdnum.se import personnummer
 from stdnum.si import ddv, emso
 from stdnum.th import pin
 from stdnum.ua import rntrc
+from stdnum.za import idnr as za_idnr
 
 __all__ = ["few_digit_ids", "label_says", "national_labelled_ids"]
 
 Spans = Iterator[tuple[int, int]]
 
-# Between a label and its value: a remark in brackets, words naming the holder then a colon ("CNP angajat:",
-# "ΑΜΚΑ ασθενούς:"), or the number's word and a sign ("nr.", "#", ":").
+# Between a label and its value: a remark in brackets ("РНОКПП (ІПН)"), then words naming the holder and a colon
+# ("CNP angajat:", "ΑΜΚΑ ασθενούς:"), or the number's word and a sign ("nr.", "#", ":").
 _REMARK = r"(?:\s*\([^()\n]{1,40}\))?"
 _HOLDER = r"(?:\s+[^\W\d_][\w'\u2019-]*){1,4}\s*:"
-_SEP = rf"(?:{_HOLDER}|{_REMARK}\s*(?:no\.?|nr\.?|č\.|#)?\s*[:#=]?)\s*"
+_SEP = rf"(?:(?:\s\([^()\n]{{1,40}}\))?{_HOLDER}|{_REMARK}\s*(?:no\.?|nr\.?|č\.|#)?\s*[:#=]?)\s*"
 
 
 def _label(words: str, spaced: bool = True) -> str:
@@ -223,7 +226,11 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         _kode_melli,
     ),
     (("cpr",), _after(_label(r"cpr(?:-?nummer|-?nr\.?)?"), r"\d{6}-?\d{4}"), cpr.is_valid),
-    (("cnp", "numeric personal"), _after(_label(r"cnp|cod\s+numeric\s+personal"), r"\d{13}"), label_says(cnp.validate)),
+    (  # a Romanian label may carry its article ("CNP-ul", "codul")
+        ("cnp", "numeric personal"),
+        _after(_label(r"cnp(?:-?ul)?|cod(?:ul)?\s+numeric\s+personal"), r"\d{13}"),
+        label_says(cnp.validate),
+    ),
     (
         ("αμκα", "α.μ.κ.α"),
         _after(_label(r"αμκα|α\.μ\.κ\.α\.?"), r"\d{11}"),
@@ -279,7 +286,7 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
         ("nic", "හැඳුනුම්", "அடையாள"),
         _after(
             _label(r"(?-i:NIC)|ජාතික\s+හැඳුනුම්\s*පත්?|தேசிய\s+அடையாள\s+அட்டை", False)
-            + r"(?:\s*(?:අංකය|අංක|எண்|no\.?|number))?",
+            + r"(?:\s*(?:අංකය|අංක|எண்|number))?",  # "no." as any label reads it
             r"(?:19|20)\d{10}|\d{9}[VvXx]",
         ),
         _sri_lankan,
@@ -304,6 +311,24 @@ _NATIONAL: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]],
     ),
     (("mykad", "nric", "k/p"), _after(_label(r"mykad|nric|no\.?\s*k/p"), r"\d{6}-?\d{2}-?\d{4}"), nric.is_valid),
     (("cnic",), _after(_label("cnic"), r"\d{5}-?\d{7}-?\d"), cnic.is_valid),
+    # a Nigerian NIN and BVN (a bank's verification number, the holder's own): eleven digits, no check digit, after
+    # the label in capitals, then words in the holder's language ("NIN mi ni", "BVN na:")
+    (
+        ("nin", "national identification"),
+        _loosely(_label(r"(?-i:NIN)|national\s+identification\s+number"), r"\d{11}"),
+        _shaped,
+    ),
+    (("bvn", "bank verification"), _loosely(_label(r"(?-i:BVN)|bank\s+verification\s+number"), r"\d{11}"), _shaped),
+    (  # a South African ID: the date of birth, then a Luhn digit; "kamazisi" and "ID-nommer" name nothing else
+        ("mazisi", "sazisi", "nommer"),
+        _after(_label(r"inombolo\s+(?:ka|ye|yo)mazisi|inombolo\s+yesazisi|id-?nommer|identiteitsnommer"), r"\d{13}"),
+        label_says(za_idnr.validate, za_idnr.get_birth_date),
+    ),
+    (
+        ("id number", "id-number", "idnumber", "identity number"),
+        _after(_label(r"(?:sa\s+|south\s+african\s+)?id(?:entity)?[\s-]?number"), r"\d{13}"),
+        za_idnr.is_valid,
+    ),
     (
         ("rijksregister", "registre national", "numéro national"),
         _after(

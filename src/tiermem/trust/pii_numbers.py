@@ -24,7 +24,7 @@ from stdnum.es import dni, nie
 from stdnum.it import codicefiscale
 from stdnum.us import ssn
 
-from tiermem.trust.pii_things import BUSINESS, THINGS_ABROAD
+from tiermem.trust.pii_things import BUSINESS, HELD, MARKS, THINGS_ABROAD
 
 __all__ = [
     "NOT_PERSONAL",
@@ -73,14 +73,14 @@ NOT_PERSONAL = re.compile(
     # a call centre's record of a call, a cost centre, an account of the books
     r"protocolo|protocol|cost\s+cent(?:re|er)|kostenstelle|centro\s+de\s+custos?|gl(?:\s+account)?|ledger|"
     # a Polish order and parcel, a Russian tracking number; a business's registration (``pii_things``)
-    rf"zam[óo]wieni[aeu]|paczk[aię]|paczkomat|inpost|трек(?:-номер)?|{BUSINESS})"
+    rf"zam[óo]wieni[aeu]|paczk[aię]|paczkomat|inpost|трек(?:-номер)?|{BUSINESS}|{HELD})"
     r"\b\.?(?:\s*\((?-i:[A-Z]{2,8})\))?"
     # what the number is of, after the word ("serie della caldaia", "serial of the boiler")
     r"(?:\s+(?:of|de|di|del|della|du|des|der|van|ng|ya)(?:\s+(?:the|la|el|le|l['\u2019])?\s*[^\W\d_]+){1,2}(?=\s*:))?"
     r"(?:[\s-]*(?:no\.?|nr\.?|number|num|#|id|code|n[º°]|n\.|nro\.?|n[úu]m\.?|n[úu]mero|numero|č\.|č[íi]slo|№))?"
     r"(?-i:[\s-]+[A-Z]{1,4})?\s*[:#]?\s*|"
     # written without spaces, so no word boundary before them: an order's, an article's, a slip's number
-    r"(?:注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號|検体番号|样本编号|"
+    rf"(?:{MARKS}|注文番号|受注番号|注文|品番|型番|伝票番号|お問い合わせ番号|订单号|订单编号|訂單編號|検体番号|样本编号|"
     # Korean order, invoice, article, booking, serial and specimen numbers; Arabic and Hebrew ones after "number"
     r"주문번호|주문|송장번호|운송장번호|상품번호|품번|접수번호|예약번호|일련번호|모델번호|검체번호|"
     # a business's registration in Korean, Japanese and Chinese
@@ -88,7 +88,10 @@ NOT_PERSONAL = re.compile(
     r"رقم\s+(?:ال)?(?:طلب|فاتورة|شحنة|منتج|تتبع|حجز|مرجع|صنف)|מספר\s+(?:ה)?(?:הזמנה|חשבונית|משלוח|מוצר)|"
     r"เลขที่(?:คำสั่งซื้อ|ใบแจ้งหนี้|พัสดุ)|ऑर्डर\s*(?:नंबर|संख्या)?)\s*[:#]?\s*|"
     # the same words in more languages (``pii_things``)
-    rf"{THINGS_ABROAD}|#)$"
+    rf"{THINGS_ABROAD}|#|"
+    # a business's or a held thing's number after words naming whose or which it is and a colon ("Organisationsnummer
+    # för Bageriet AB:", "Org.nr. til borettslaget:", "Numer licznika gazu:"), which may run past the words above
+    rf"\b(?:{BUSINESS}|{HELD})\b\.?(?:\s+[^\W\d_][\w'\u2019.&-]*){{1,5}}\s*:\s*)$"
 )
 # What NOT_PERSONAL finds when only "id" or "#" stands before a number: a person's number is as often written so
 # ("Member ID: ...") as a thing's.

@@ -103,6 +103,18 @@ _LOCAL_PHONE_WORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 _UPS = re.compile(r"(?<![A-Za-z0-9])1Z(?: ?[A-Z0-9]){16}(?![A-Za-z0-9])")
 
 
+# How far back the words before a number are read: a business's label, the words naming whose it is and a colon
+# ("Organisationsnummer för Bageriet Kanel AB:"), which are read only where the colon is there.
+_BEFORE = 60
+
+
+def _names_a_thing(before: str) -> bool:
+    """The words before a number name a thing's; read further back only where a colon ends them."""
+    return NOT_PERSONAL.search(before[-30:]) is not None or (
+        before.rstrip().endswith(":") and NOT_PERSONAL.search(before) is not None
+    )
+
+
 def _local_regions(before: str) -> tuple[str, ...]:
     for pattern, regions in _LOCAL_PHONE_WORDS:
         if pattern.search(before):
@@ -189,7 +201,7 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
         digits = _digits(value)
         if not 7 <= len(digits) <= 15:
             continue
-        before, after = text[max(0, m.start() - 40) : m.start()], text[m.start() + len(value) :]
+        before, after = text[max(0, m.start() - _BEFORE) : m.start()], text[m.start() + len(value) :]
         local = _local_regions(before)
         context = bool(local) or _context(before)
         if before.endswith(":") and not context:
@@ -218,7 +230,7 @@ def phones(text: str, regions: tuple[str, ...] = DEFAULT_REGIONS) -> Iterator[tu
             continue  # six small numbers or more ("07 12 23 34 41 45"): drawn numbers, no national form
         if _THOUSANDS.match(value) and not context:
             continue
-        if NOT_PERSONAL.search(before[-30:]) and not context:
+        if not context and _names_a_thing(before):
             things.append(value)
             continue
         if things and not context and _sibling(value, things):

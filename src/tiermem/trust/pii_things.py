@@ -1,18 +1,19 @@
 """(internal) The words, in more languages, that say the number after them is a thing's or a document's.
 
 ``pii_numbers.NOT_PERSONAL`` reads these after its own: an order, an invoice or a bill, a ticket or a request, a
-reference, an application, a utility's account number, a school's roll or an exam's number, a
-barcode, an article, a batch or a lot, a shipment, a receipt. Each language's word for the thing comes last before
-the number (a word for "number" may follow it: "narudžba br.", "Užklausos numeris", "परीक्षा क्रमांक"), so a
-label whose number word comes first ("Nambari ya oda", "شماره سفارش") ends on the thing's word and is found too.
-The words are whole words: none is found inside another ("koda" holds "oda" and is no order).
+reference, an application, an insurance policy, a utility's meter or account number, a spare part, a school's
+roll or an exam's number, a barcode, an article, a batch or a lot, a shipment, a receipt. Each language's word for
+the thing comes last before the number (a word for "number" may follow it: "narudžba br.", "Užklausos numeris",
+"परीक्षा क्रमांक"), so a label whose number word comes first ("Nambari ya oda", "شماره سفارش") ends on
+the thing's word and is found too. The words are whole words: none is found inside another ("koda" holds "oda"
+and is no order).
 """
 
 # ruff: noqa: RUF001  (the words are written in the scripts they match)
 
 from __future__ import annotations
 
-__all__ = ["BUSINESS", "THINGS_ABROAD"]
+__all__ = ["BUSINESS", "HELD", "MARKS", "THINGS_ABROAD"]
 
 # A business's own number: a VAT or tax registration and a company register's entry. A company's number is no
 # person's, so a phone-shaped value after these words is left as written ("USt-IdNr. DE 123 456 789"). Read in
@@ -24,6 +25,27 @@ BUSINESS = (
     r"company\s+(?:registration|reg\.?|number|no\.?)|handelsregister|hrb|hra|kvk(?:-?nummer)?|siret|siren|"
     r"огрн(?:ип)?|кпп|инн\s+организации|єдрпоу|ičo|ič\s+dph|dič|nipc|rut\s+empresa|cnpj"
 )
+
+# What a person holds that has its own number, a contract's or a device's, not the person's: an insurance policy, a
+# utility's meter and a spare part (English, Dutch, German, the Nordic languages, the Romance languages, Polish,
+# Czech, Ukrainian, Turkish, Hungarian, Greek). Read as ``BUSINESS`` is, with words between them and a colon.
+HELD = (
+    r"insurance\s+policy|policy(?=[\s-]*(?:no\b|nr\b|number|#))|polis(?:nummer|nr)?|polic(?:e|en)nummer|"
+    r"versicherungsschein(?:nummer)?|"
+    r"p[óo]liza|polizza|ap[óo]lice|polisa|polisy|f[öo]rs[äa]kringsnummer|forsikringsnummer|vakuutusnumero|"
+    r"(?:gas|water|electricity|electric|power)\s*meter|meter(?=[\s-]*(?:no\b|nr\b|number|#|serial))|"
+    r"(?:strom|gas|wasser)?z[äa]hler(?:nummer)?|meternummer|"
+    r"compteur|contador(?=\s+de\s+(?:gas|luz|agua|água|electricidad|eletricidade|energia))|contatore|contor(?:ul)?|"
+    r"licznik(?:a|u)?|elektroměr|plynoměr|vodoměr|"
+    r"m[äa]tar(?:e|en|nummer|nr)?|m[åa]ler(?:en|nummer|nr)?|mittari(?:n)?|лічильник(?:а)?|сч[её]тчик(?:а)?|"
+    r"saya[çc]|mérő(?:óra)?|μετρητ[ήη]ς?|mpan|mprn|"
+    r"spare\s+part|varaosa(?:n)?|osanumero|ersatzteil(?:nummer)?|reservdel(?:snummer)?|reservedel(?:snummer)?|"
+    r"onderdeel(?:nummer)?|repuesto|ricambio|peça|cz[ęe][śs][ćc]|cz[ęe][śs]ci"
+)
+
+# Marks and words written without spaces that say the number after them is a thing's: a Japanese postal mark and
+# the postal code's word in Japanese, Chinese and Korean, a part's and a meter's number.
+MARKS = r"〒|郵便番号|邮编|邮政编码|郵遞區號|우편번호|部品番号|零件号|配件号|電気メーター|メーター番号|电表号|계량기"
 
 # By language, each a regular expression, separated by spaces; a word may be given in the forms a label uses
 # (nominative, genitive). Words are matched in any case.
@@ -65,6 +87,7 @@ _WORDS: dict[str, str] = {
     "km": r"បញ្ជាទិញ វិក្កយបត្រ សំបុត្រ ពាក្យស្នើសុំ យោង កញ្ចប់",
     "my": r"အော်ဒါ ငွေတောင်းခံလွှာ လက်မှတ် လျှောက်လွှာ ဘောင်ချာ",
     "mn": r"захиалг(?:а|ын) нэхэмжлэх нэхэмжлэлийн тасалбар(?:ын)? өргөдл(?:ийн)? өргөдөл багц",
+    "fi": r"tilaus(?:numero)? lasku(?:numero)? tuotenumero sarjanumero viitenumero",
     "si": r"ඇණවුම්? ඉන්වොයිසි බිල්පත්? ටිකට් අයදුම්පත්? විභාග",
 }
 
