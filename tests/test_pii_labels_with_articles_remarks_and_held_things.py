@@ -69,3 +69,15 @@ def test_a_phone_word_between_a_business_label_and_the_colon_still_names_a_phone
 
 def test_a_meter_readers_phone_after_his_name_is_still_a_phone() -> None:
     assert _found("Meter reader Tom Hale: 07700 900456") == [("07700 900456", "PHONE")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["In case of emergency: +44 7700 900123", "in case of a flood, call 07700 900123"],
+)
+def test_a_phone_after_in_case_of_is_masked(text: str) -> None:
+    assert "7700 900123" not in PiiMasker().mask(text)
+
+
+def test_a_case_number_after_case_of_a_thing_stays() -> None:
+    assert PiiMasker().mask("Case of the boiler: 4471 2231 9981") == "Case of the boiler: 4471 2231 9981"

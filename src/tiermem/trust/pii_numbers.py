@@ -44,9 +44,11 @@ Spans = Iterator[tuple[int, int]]
 # Words that say the number after them is a document's or a thing's, not a person's: "order 4111...", "PO 4500...",
 # the German, Dutch and Nordic compounds with the number's word ("Artikelnummer", "klantnummer", "referensnummer"),
 # and an order, an invoice or a case in other languages ("pedido nº", "fattura n.", "nota fiscal"). A register's code
-# in capitals may stand between the word and the number ("ärendenummer BN 2025-...", "reference NY ...").
+# in capitals may stand between the word and the number ("ärendenummer BN 2025-...", "reference NY ..."). "In case
+# of ..." is no case's number but a condition: the number after it is read as any other.
 NOT_PERSONAL = re.compile(
-    r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|case|booking|confirmation|"
+    r"(?i)(?:\b(?:order|orders|invoice|inv|ticket|ref|reference|tracking|parcel|shipment|(?<!\bin\s)case|booking|"
+    r"confirmation|"
     r"serial|s/n|sn|part|p/n|mpn|sku|item|article|art|artikel|catalog|catalogue|stock|asin|po|isbn|issn|"
     r"ean(?:-?(?:8|13))?|"
     r"upc(?:-?[ae])?|gtin|barcode|product|model|batch|lot|id|transaction|txn|"
