@@ -172,7 +172,7 @@ def render_memories(hits: Sequence[Hit], reserve: int, counter: TokenCounter) ->
 
 def _copies(messages: Sequence[dict[str, Any]], with_calls: bool) -> list[dict[str, Any]]:
     """Copies deep enough that changing them cannot reach the runtime's cached messages."""
-    out = list(map(dict.copy, messages))  # C-level copies: 1,000 messages in about 0.1 ms
+    out = list(map(dict.copy, messages))  # C-level copies: cheap beside a deep copy
     if with_calls:
         for message in out:
             calls = message.get("tool_calls")

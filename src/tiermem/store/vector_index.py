@@ -164,7 +164,7 @@ class ScopeVectors:
         vocab = self._vocab[column]
         codes = [vocab[v] for v in values if v in vocab]
         view = self.view(column)
-        # A filter names one or a few values: one comparison each costs 21 us at 100k rows, np.isin 1.35 ms.
+        # A filter names one or a few values: one comparison each is far cheaper than np.isin over the column.
         found: npt.NDArray[np.bool_] = np.zeros(view.shape, dtype=bool)
         for code in codes:
             found |= view == code

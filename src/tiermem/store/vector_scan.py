@@ -38,8 +38,8 @@ SHORTLIST_FROM = 20_000  # live records in a scope from which the sign-bit short
 SHORTLIST_MIN = 2_048  # rows re-scored exactly, at least
 SHORTLIST_PER_RESULT = 32  # ... and at least this many per result asked for
 # The write path's duplicate and supersession checks look up each new record's 5 nearest stored ones: near
-# neighbours, which Hamming distance ranks first, so a shorter list keeps them (benchmarks/shortlist_recall.py
-# --queries-from turns --k 5: 1,024 rows keep 99.9% of the exact top 5 at 100k, 2,048 100%; p50 3.6 vs 4.4 ms idle).
+# neighbours, which Hamming distance ranks first, so a shorter list keeps them (measured by
+# benchmarks/shortlist_recall.py --queries-from turns --k 5; docs/benchmarks.md).
 NEIGHBOUR_SHORTLIST = 1_024
 
 CodeArray = npt.NDArray[np.uint64]

@@ -39,7 +39,7 @@ __all__ = [
 
 K1, B = 1.2, 0.75
 # Scopes this large get their most common query words pruned (as the SQLite store does from 20,000): every matching
-# row's positions travel to the client here, ~10 us each, where FTS5 ranks a row in C in 2.5 us.
+# row's positions travel to the client here, where FTS5 ranks a row in C inside the database.
 PRUNE_FROM_RECORDS = 5_000
 Positions = dict[str, dict[int, float]]  # stem -> position -> column weight
 

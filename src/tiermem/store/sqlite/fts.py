@@ -63,7 +63,7 @@ class SQLiteFullTextMixin(SQLitePhraseFrequenciesMixin, SQLiteTermCountsMixin):
     def _init_full_text(self) -> None:
         """Per-connection caches for scoring (see ``keyword_candidates`` and ``_prune_common_terms``)."""
         # Per scope, document counts of query words with the scope's size when read: counting walks a word's
-        # postings (~15 ms for a word in 30k rows), and pruning needs only their order of magnitude.
+        # postings, which is slow for a common word, and pruning needs only their order of magnitude.
         self._doc_counts: dict[tuple[str, str, str], tuple[int, int]] = {}
         # Per scope, its full-text size at a generation (generations never repeat, see maintenance.erase).
         self._text_stats: dict[tuple[str, str], tuple[int, ScopeTextStats]] = {}
